@@ -1,0 +1,55 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { randomUUID } from 'crypto';
+import { AppConfig } from './config/app-config';
+import { DatabaseModule } from './database/database.module';
+import { BlacklistModule } from './modules/blacklist/blacklist.module';
+import { CallLogModule } from './modules/call-log/call-log.module';
+import { CallingModule } from './modules/calling/calling.module';
+import { CampaignModule } from './modules/campaign/campaign.module';
+import { DemoModule } from './modules/demo/demo.module';
+import { HealthModule } from './modules/health/health.module';
+import { OrganizationModule } from './modules/organization/organization.module';
+import { StepModule } from './modules/step/step.module';
+import { TargetModule } from './modules/target/target.module';
+import { WebhookModule } from './modules/webhook/webhook.module';
+import { RouteTable } from './common/http/route-table';
+import { REDACTED_PATHS } from './common/logging/redaction';
+
+@Module({})
+export class AppModule {
+  /** `databaseUrl` is a PostgreSQL URL (for embedded PGlite, the URL of its socket server). */
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.get('LOG_LEVEL'),
+            genReqId: (req, res) => {
+              const id = (req.headers['x-request-id'] as string) || randomUUID();
+              res.setHeader('X-Request-Id', id);
+              return id;
+            },
+            redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            customProps: (req) => ({ organizationId: (req as any).auth?.organizationId }),
+            autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
+          },
+        }),
+        DatabaseModule.forRoot(config, databaseUrl),
+        OrganizationModule,
+        HealthModule,
+        BlacklistModule,
+        CampaignModule,
+        TargetModule,
+        CallLogModule,
+        CallingModule,
+        StepModule,
+        WebhookModule,
+        DemoModule,
+      ],
+      providers: [RouteTable],
+      exports: [RouteTable],
+    };
+  }
+}

@@ -1,0 +1,10 @@
+/**
+ * DECISIONS: after removing spaces, dashes, dots and parentheses a number must be `+` and 7..15 digits
+ * (E.164). Returns the normalised number, or null when it is not one.
+ */
+export function normalizePhoneNumber(raw: string): string | null {
+  const compact = raw.replace(/[\s\-.()]/g, '');
+  return /^\+\d{7,15}$/.test(compact) ? compact : null;
+}
+
+export const PHONE_NUMBER_RULE = 'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';

@@ -1,0 +1,51 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock, SystemClock } from '../common/clock/clock';
+import { JobQueue } from '../common/jobs/job-queue';
+import { UnitOfWork } from '../common/persistence/unit-of-work';
+import { AppConfig } from '../config/app-config';
+import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
+import { dataSourceOptions } from './data-source.options';
+import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
+
+/**
+ * The database and what lives on it: TypeORM, the unit of work and the durable job queue. `url` is a
+ * real PostgreSQL or the embedded PGlite server (started by `bootstrap` before the app).
+ */
+@Global()
+@Module({})
+export class DatabaseModule {
+  static forRoot(config: AppConfig, url: string): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRoot({
+          ...dataSourceOptions(url, config.get('DB_POOL_SIZE')),
+          migrationsRun: config.get('MIGRATIONS_RUN'),
+        }),
+      ],
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
+        { provide: Clock, useClass: SystemClock },
+        {
+          provide: JobQueue,
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) =>
+            new PgBossJobQueue(
+              {
+                url,
+                runWorkers: config.get('ROLE') !== 'api',
+                concurrency: config.get('WORKER_CONCURRENCY'),
+                pollingIntervalSeconds: Number(config.get('JOB_POLL_INTERVAL_SECONDS')),
+                maintenanceIntervalSeconds: config.get('JOB_MAINTENANCE_INTERVAL_SECONDS'),
+              },
+              dataSource,
+            ),
+        },
+      ],
+      exports: [AppConfig, UnitOfWork, Clock, JobQueue],
+    };
+  }
+}

@@ -1,0 +1,96 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { offsetOf, pageEnvelope } from '../../../common/http/paging';
+import { BlacklistService } from '../application/blacklist.service';
+import { Blacklist } from '../domain/blacklist';
+import {
+  AddBlacklistNumbersDto,
+  CreateBlacklistDto,
+  ListBlacklistNumbersQueryDto,
+  ListBlacklistsQueryDto,
+  RemoveBlacklistNumbersDto,
+} from './dto/blacklist.dto';
+
+const present = (b: Blacklist) => ({
+  id: b.id,
+  organization_id: b.organizationId,
+  name: b.name,
+  description: b.description,
+  created_at: b.createdAt.toISOString(),
+  updated_at: b.updatedAt.toISOString(),
+});
+
+@ApiTags('blacklists')
+@Controller('api/v1/blacklists')
+export class BlacklistController {
+  constructor(private readonly blacklists: BlacklistService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'create_blacklist_api_v1_blacklists_post', summary: 'Create a blacklist' })
+  async create(@Auth() auth: AuthContext, @Body() body: CreateBlacklistDto) {
+    return present(await this.blacklists.create(auth.organizationId, body.name, body.description ?? null));
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'list_blacklists_api_v1_blacklists_get', summary: 'List blacklists' })
+  async list(@Auth() auth: AuthContext, @Query() query: ListBlacklistsQueryDto) {
+    const { items, total } = await this.blacklists.list(auth.organizationId, offsetOf(query), query.limit);
+    return { blacklists: items.map(present), ...pageEnvelope(query, total) };
+  }
+
+  @Get(':blacklist_id')
+  @ApiOperation({ operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get', summary: 'Get a blacklist' })
+  async get(@Auth() auth: AuthContext, @Param('blacklist_id') blacklistId: string) {
+    return present(await this.blacklists.get(auth.organizationId, blacklistId));
+  }
+
+  @Post(':blacklist_id/phone-numbers')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'add_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_post',
+    summary: 'Add or update phone numbers',
+  })
+  @ApiResponse({ status: 200, schema: { example: { added: 2, updated: 0 } } })
+  addNumbers(@Auth() auth: AuthContext, @Param('blacklist_id') blacklistId: string, @Body() body: AddBlacklistNumbersDto) {
+    return this.blacklists.addNumbers(auth.organizationId, blacklistId, body.phone_numbers);
+  }
+
+  @Delete(':blacklist_id/phone-numbers')
+  @ApiOperation({
+    operationId: 'remove_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_delete',
+    summary: 'Remove phone numbers',
+  })
+  @ApiResponse({ status: 200, schema: { example: { removed: 1 } } })
+  removeNumbers(
+    @Auth() auth: AuthContext,
+    @Param('blacklist_id') blacklistId: string,
+    @Body() body: RemoveBlacklistNumbersDto,
+  ) {
+    return this.blacklists.removeNumbers(auth.organizationId, blacklistId, body.phone_numbers);
+  }
+
+  @Get(':blacklist_id/phone-numbers')
+  @ApiOperation({
+    operationId: 'list_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_get',
+    summary: 'List Blacklist Phone Numbers',
+  })
+  @ApiResponse({
+    status: 200,
+    schema: {
+      example: {
+        phone_numbers: [{ phone_number: '+15550101234', reason: 'DNC request', level: 'organization', name: '', comment: '' }],
+        total: 1,
+      },
+    },
+  })
+  async listNumbers(
+    @Auth() auth: AuthContext,
+    @Param('blacklist_id') blacklistId: string,
+    @Query() query: ListBlacklistNumbersQueryDto,
+  ) {
+    const { items, total } = await this.blacklists.listNumbers(auth.organizationId, blacklistId, query);
+    return { phone_numbers: items, total };
+  }
+}

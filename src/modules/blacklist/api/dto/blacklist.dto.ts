@@ -1,0 +1,65 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  checkString,
+  PyInt,
+  PyList,
+  PyModelList,
+  PyOptional,
+  PyRequired,
+  PyStr,
+} from '../../../../common/validation/py-validators';
+
+export class CreateBlacklistDto {
+  @ApiProperty({ example: 'Do not call' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 200 })
+  name: string;
+
+  @ApiPropertyOptional({ nullable: true })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 2000 })
+  description?: string | null;
+}
+
+export class BlacklistEntryDto {
+  @ApiProperty({ example: '+15550101234' })
+  @PyRequired()
+  @PyStr()
+  phone_number: string;
+
+  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 500 }) reason?: string;
+  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 100 }) level?: string;
+  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 200 }) name?: string;
+  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 2000 }) comment?: string;
+}
+
+export class AddBlacklistNumbersDto {
+  @ApiProperty({ type: [BlacklistEntryDto], minItems: 1, maxItems: 10000 })
+  @PyRequired()
+  @PyModelList(() => BlacklistEntryDto, { min: 1, max: 10000 })
+  phone_numbers: BlacklistEntryDto[];
+}
+
+export class RemoveBlacklistNumbersDto {
+  @ApiProperty({ type: [String], minItems: 1, maxItems: 10000, example: ['+15550101234'] })
+  @PyRequired()
+  @PyList({ min: 1, max: 10000 }, checkString)
+  phone_numbers: string[];
+}
+
+export class ListBlacklistNumbersQueryDto {
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 1000 })
+  limit: number = 100;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Entries to skip' })
+  @PyOptional()
+  @PyInt({ ge: 0 })
+  skip: number = 0;
+}
+
+export class ListBlacklistsQueryDto {
+  @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 }) @PyOptional() @PyInt({ ge: 1, le: 100 }) limit: number = 50;
+}

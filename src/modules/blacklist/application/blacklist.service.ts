@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number';
+import { isUuid } from '../../../common/validation/py-validators';
+import { Blacklist, BlacklistEntry } from '../domain/blacklist';
+import { BlacklistRepository } from './ports/blacklist.repository';
+
+export type NewBlacklistEntry = { phone_number: string } & Partial<Omit<BlacklistEntry, 'phone_number'>>;
+
+@Injectable()
+export class BlacklistService {
+  constructor(private readonly repository: BlacklistRepository) {}
+
+  create(organizationId: string, name: string, description: string | null = null): Promise<Blacklist> {
+    return this.repository.create(organizationId, name, description);
+  }
+
+  async get(organizationId: string, blacklistId: string): Promise<Blacklist> {
+    const blacklist = isUuid(blacklistId) ? await this.repository.findById(blacklistId) : null;
+    if (!blacklist || blacklist.organizationId !== organizationId) {
+      throw new NotFoundError(`Blacklist ${blacklistId} not found`);
+    }
+    return blacklist;
+  }
+
+  list(organizationId: string, offset: number, limit: number) {
+    return this.repository.list(organizationId, offset, limit);
+  }
+
+  async existingIds(organizationId: string, ids: string[]): Promise<Set<string>> {
+    const valid = ids.filter(isUuid);
+    return valid.length === 0 ? new Set() : this.repository.existingIds(organizationId, valid);
+  }
+
+  async addNumbers(organizationId: string, blacklistId: string, entries: NewBlacklistEntry[]) {
+    const blacklist = await this.get(organizationId, blacklistId);
+    const normalized = entries.map((e, i) => ({
+      phone_number: normalizeOrFail(e.phone_number, ['body', 'phone_numbers', i, 'phone_number']),
+      reason: e.reason ?? '',
+      level: e.level ?? '',
+      name: e.name ?? '',
+      comment: e.comment ?? '',
+    }));
+    // The last entry for a number wins, as if they had been sent one after another.
+    const unique = [...new Map(normalized.map((e) => [e.phone_number, e])).values()];
+    return this.repository.upsertEntries(blacklist.id, unique);
+  }
+
+  async removeNumbers(organizationId: string, blacklistId: string, phoneNumbers: string[]) {
+    const blacklist = await this.get(organizationId, blacklistId);
+    const normalized = phoneNumbers.map((p, i) => normalizeOrFail(p, ['body', 'phone_numbers', i]));
+    return { removed: await this.repository.removeEntries(blacklist.id, [...new Set(normalized)]) };
+  }
+
+  async listNumbers(organizationId: string, blacklistId: string, page: { skip: number; limit: number }) {
+    const blacklist = await this.get(organizationId, blacklistId);
+    return this.repository.listEntries(blacklist.id, page.skip, page.limit);
+  }
+
+  /** Numbers (normalised) that any of the blacklists holds: the dispatcher never dials them. */
+  async findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>> {
+    const ids = blacklistIds.filter(isUuid);
+    if (ids.length === 0 || phoneNumbers.length === 0) return new Set();
+    return this.repository.findBlacklisted(ids, phoneNumbers);
+  }
+}
+
+function normalizeOrFail(raw: string, loc: (string | number)[]): string {
+  const normalized = normalizePhoneNumber(raw);
+  if (!normalized) throw new InvalidInputError(PHONE_NUMBER_RULE, loc, raw);
+  return normalized;
+}

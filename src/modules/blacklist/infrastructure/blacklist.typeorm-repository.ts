@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
+import { Blacklist, BlacklistEntry } from '../domain/blacklist';
+import { BlacklistRepository } from '../application/ports/blacklist.repository';
+import { BlacklistOrmEntity } from './blacklist.orm-entity';
+
+const toBlacklist = (e: BlacklistOrmEntity): Blacklist => ({ ...e });
+
+@Injectable()
+export class TypeOrmBlacklistRepository extends BlacklistRepository {
+  constructor(
+    @InjectRepository(BlacklistOrmEntity) private readonly blacklists: Repository<BlacklistOrmEntity>,
+    private readonly dataSource: DataSource,
+  ) {
+    super();
+  }
+
+  private get sql() {
+    return sqlExecutor(this.dataSource, null);
+  }
+
+  async create(organizationId: string, name: string, description: string | null): Promise<Blacklist> {
+    return toBlacklist(await this.blacklists.save(this.blacklists.create({ organizationId, name, description })));
+  }
+
+  async findById(id: string): Promise<Blacklist | null> {
+    const e = await this.blacklists.findOneBy({ id });
+    return e ? toBlacklist(e) : null;
+  }
+
+  async list(organizationId: string, offset: number, limit: number) {
+    const [rows, total] = await this.blacklists.findAndCount({
+      where: { organizationId },
+      order: { createdAt: 'ASC', id: 'ASC' },
+      skip: offset,
+      take: limit,
+    });
+    return { items: rows.map(toBlacklist), total };
+  }
+
+  async existingIds(organizationId: string, ids: string[]): Promise<Set<string>> {
+    const { rows } = await this.sql.query<{ id: string }>(
+      `SELECT id FROM blacklists WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+      [organizationId, ids],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+
+  async upsertEntries(blacklistId: string, entries: BlacklistEntry[]) {
+    const { rows } = await this.sql.query<{ inserted: boolean }>(
+      `INSERT INTO blacklist_phone_numbers (blacklist_id, phone_number, reason, level, name, comment)
+       SELECT $1, e.phone_number, e.reason, e.level, e.name, e.comment
+         FROM jsonb_to_recordset($2::jsonb)
+           AS e(phone_number text, reason text, level text, name text, comment text)
+       ON CONFLICT (blacklist_id, phone_number) DO UPDATE
+         SET reason = EXCLUDED.reason, level = EXCLUDED.level, name = EXCLUDED.name, comment = EXCLUDED.comment
+       RETURNING (xmax = 0) AS inserted`,
+      [blacklistId, JSON.stringify(entries)],
+    );
+    const added = rows.filter((r) => r.inserted).length;
+    await this.sql.query(`UPDATE blacklists SET updated_at = now() WHERE id = $1`, [blacklistId]);
+    return { added, updated: rows.length - added };
+  }
+
+  async removeEntries(blacklistId: string, phoneNumbers: string[]): Promise<number> {
+    const { rowCount } = await this.sql.query(
+      `DELETE FROM blacklist_phone_numbers WHERE blacklist_id = $1 AND phone_number = ANY($2::text[])`,
+      [blacklistId, phoneNumbers],
+    );
+    return rowCount;
+  }
+
+  async listEntries(blacklistId: string, skip: number, limit: number) {
+    const [{ rows }, { rows: count }] = await Promise.all([
+      this.sql.query<BlacklistEntry>(
+        `SELECT phone_number, reason, level, name, comment FROM blacklist_phone_numbers
+          WHERE blacklist_id = $1 ORDER BY created_at, phone_number OFFSET $2 LIMIT $3`,
+        [blacklistId, skip, limit],
+      ),
+      this.sql.query<{ total: string }>(
+        `SELECT count(*) AS total FROM blacklist_phone_numbers WHERE blacklist_id = $1`,
+        [blacklistId],
+      ),
+    ]);
+    return { items: rows, total: Number(count[0].total) };
+  }
+
+  async findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>> {
+    const { rows } = await this.sql.query<{ phone_number: string }>(
+      `SELECT DISTINCT phone_number FROM blacklist_phone_numbers
+        WHERE blacklist_id = ANY($1::uuid[]) AND phone_number = ANY($2::text[])`,
+      [blacklistIds, phoneNumbers],
+    );
+    return new Set(rows.map((r) => r.phone_number));
+  }
+}

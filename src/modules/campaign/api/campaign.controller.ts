@@ -1,0 +1,41 @@
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { pageEnvelope } from '../../../common/http/paging';
+import { CampaignService } from '../application/campaign.service';
+import { presentCampaign, toCampaignChanges, toCreateCampaign } from './campaign.presenter';
+import { CreateCampaignDto, ListCampaignsQueryDto, UpdateCampaignDto } from './dto/campaign.dto';
+
+/** Campaign management: beyond the spec, which leaves it out (DECISIONS: Campaigns, blacklists). */
+@ApiTags('campaigns')
+@Controller('api/v1/campaigns')
+export class CampaignController {
+  constructor(private readonly campaigns: CampaignService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({ operationId: 'create_campaign_api_v1_campaigns_post', summary: 'Create a campaign' })
+  @ApiResponse({ status: 201, description: 'The campaign, with its webhook_secret (shown here and on rotation only)' })
+  async create(@Auth() auth: AuthContext, @Body() body: CreateCampaignDto) {
+    return presentCampaign(await this.campaigns.create(auth.organizationId, toCreateCampaign(body)), true);
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'list_campaigns_api_v1_campaigns_get', summary: 'List campaigns' })
+  async list(@Auth() auth: AuthContext, @Query() query: ListCampaignsQueryDto) {
+    const { items, total } = await this.campaigns.list(auth.organizationId, query);
+    return { campaigns: items.map((c) => presentCampaign(c)), ...pageEnvelope(query, total) };
+  }
+
+  @Get(':campaign_id')
+  @ApiOperation({ operationId: 'get_campaign_api_v1_campaigns__campaign_id__get', summary: 'Get a campaign' })
+  async get(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string) {
+    return presentCampaign(await this.campaigns.get(auth.organizationId, campaignId));
+  }
+
+  @Patch(':campaign_id')
+  @ApiOperation({ operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch', summary: 'Update a campaign' })
+  async update(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string, @Body() body: UpdateCampaignDto) {
+    return presentCampaign(await this.campaigns.update(auth.organizationId, campaignId, toCampaignChanges(body)));
+  }
+}

@@ -1,0 +1,74 @@
+import { normalizeWeekSchedule } from '../../../common/schedule/week-schedule';
+import { Campaign, CampaignStep } from '../domain/campaign';
+import type { CreateCampaign } from '../application/campaign.service';
+import type { CampaignChanges } from '../application/ports/campaign.repository';
+import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto';
+
+export interface CampaignResponse {
+  id: string;
+  organization_id: string;
+  name: string;
+  type: string;
+  caller_id: string | null;
+  max_attempts: number;
+  retry_delay_minutes: number;
+  max_concurrent_calls: number;
+  calling_window: Record<string, unknown> | null;
+  steps: CampaignStep[];
+  entry_step: string | null;
+  blacklist_ids: string[];
+  webhook_url: string | null;
+  /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
+  webhook_secret?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export function presentCampaign(c: Campaign, withSecret = false): CampaignResponse {
+  const response: CampaignResponse = {
+    id: c.id,
+    organization_id: c.organizationId,
+    name: c.name,
+    type: c.type,
+    caller_id: c.callerId,
+    max_attempts: c.maxAttempts,
+    retry_delay_minutes: c.retryDelayMinutes,
+    max_concurrent_calls: c.maxConcurrentCalls,
+    calling_window: c.callingWindow,
+    steps: c.steps,
+    entry_step: c.entryStep,
+    blacklist_ids: c.blacklistIds,
+    webhook_url: c.webhookUrl,
+    created_at: c.createdAt.toISOString(),
+    updated_at: c.updatedAt.toISOString(),
+  };
+  if (withSecret) response.webhook_secret = c.webhookSecret;
+  return response;
+}
+
+const toSteps = (steps: CampaignStepDto[] | undefined): CampaignStep[] | undefined =>
+  steps?.map((s) => ({ friendly_id: s.friendly_id, type: s.type, on_receive: s.on_receive ?? 'merge' }));
+
+export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
+  return {
+    name: dto.name,
+    type: dto.type,
+    callerId: dto.caller_id,
+    maxAttempts: dto.max_attempts,
+    retryDelayMinutes: dto.retry_delay_minutes,
+    maxConcurrentCalls: dto.max_concurrent_calls,
+    callingWindow:
+      dto.calling_window === undefined || dto.calling_window === null
+        ? dto.calling_window
+        : normalizeWeekSchedule(dto.calling_window as unknown as Record<string, unknown>),
+    steps: toSteps(dto.steps),
+    entryStep: dto.entry_step,
+    blacklistIds: dto.blacklist_ids,
+    webhookUrl: dto.webhook_url,
+  };
+}
+
+export function toCreateCampaign(dto: CreateCampaignDto): CreateCampaign {
+  const changes = toCampaignChanges(dto);
+  return { ...changes, name: dto.name, type: dto.type } as CreateCampaign;
+}

@@ -1,0 +1,148 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { weekScheduleError, WeekSchedule } from '../../../../common/schedule/week-schedule';
+import {
+  PyDict,
+  PyEnum,
+  PyInt,
+  PyList,
+  PyModelList,
+  PyOptional,
+  PyRequired,
+  PyStr,
+  PyValueRule,
+  uuidError,
+} from '../../../../common/validation/py-validators';
+import { CAMPAIGN_TYPES, CampaignStep, CampaignType, STEP_ON_RECEIVE, STEP_TYPES } from '../../domain/campaign';
+
+const FRIENDLY_ID = /^[A-Za-z0-9_.-]+$/;
+
+export class CampaignStepDto {
+  @ApiProperty({ example: 'intake-form', description: 'Identifies the step in URLs: letters, digits, _ . -' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 100 })
+  @PyValueRule('friendlyId', (v) =>
+    typeof v === 'string' && !FRIENDLY_ID.test(v) ? 'friendly_id may only contain letters, digits, _ . -' : null,
+  )
+  friendly_id: string;
+
+  @ApiProperty({ enum: STEP_TYPES })
+  @PyRequired()
+  @PyEnum(STEP_TYPES)
+  type: CampaignStep['type'];
+
+  @ApiPropertyOptional({ enum: STEP_ON_RECEIVE, default: 'merge' })
+  @PyOptional()
+  @PyEnum(STEP_ON_RECEIVE)
+  on_receive?: CampaignStep['on_receive'];
+}
+
+const WEEK_SCHEDULE_DOC = {
+  type: 'object',
+  additionalProperties: true,
+  description: 'WeekSchedule: monday..sunday lists of {start, end} local HH:MM times, tz default US/Eastern',
+  example: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
+} as const;
+
+const httpUrlRule = (v: unknown): string | null => {
+  if (typeof v !== 'string') return null;
+  try {
+    const url = new URL(v);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? null : 'webhook_url must be an http(s) URL';
+  } catch {
+    return 'webhook_url must be an absolute http(s) URL';
+  }
+};
+
+const uniqueFriendlyIds = (v: unknown): string | null => {
+  if (!Array.isArray(v)) return null;
+  const ids = v.map((s) => (s as { friendly_id?: unknown })?.friendly_id);
+  const duplicate = ids.find((id, i) => typeof id === 'string' && ids.indexOf(id) !== i);
+  return duplicate === undefined ? null : `duplicate step friendly_id "${duplicate}"`;
+};
+
+/** Fields shared by create and update; on update every field is optional. */
+class CampaignFieldsDto {
+  @ApiPropertyOptional({ nullable: true, example: '+15550100000' })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 32 })
+  caller_id?: string | null;
+
+  @ApiPropertyOptional({ default: 3, minimum: 1, maximum: 20 })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 20 })
+  max_attempts?: number;
+
+  @ApiPropertyOptional({ default: 60, minimum: 0, maximum: 10080 })
+  @PyOptional()
+  @PyInt({ ge: 0, le: 10080 })
+  retry_delay_minutes?: number;
+
+  @ApiPropertyOptional({ default: 10, minimum: 1, maximum: 1000 })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 1000 })
+  max_concurrent_calls?: number;
+
+  @ApiPropertyOptional({ ...WEEK_SCHEDULE_DOC, nullable: true })
+  @PyOptional({ nullable: true })
+  @PyDict()
+  @PyValueRule('weekSchedule', (v) => (typeof v === 'object' && v !== null ? weekScheduleError(v) : null))
+  calling_window?: WeekSchedule | null;
+
+  @ApiPropertyOptional({ type: [CampaignStepDto], default: [] })
+  @PyOptional()
+  @PyModelList(() => CampaignStepDto, { max: 50 })
+  @PyValueRule('uniqueSteps', uniqueFriendlyIds)
+  steps?: CampaignStepDto[];
+
+  @ApiPropertyOptional({ nullable: true, description: 'friendly_id of the step new targets wait at' })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  entry_step?: string | null;
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', default: [] })
+  @PyOptional()
+  @PyList({ max: 100 }, uuidError)
+  blacklist_ids?: string[];
+
+  @ApiPropertyOptional({ nullable: true, example: 'https://example.com/hooks/calls' })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 2048 })
+  @PyValueRule('httpUrl', httpUrlRule)
+  webhook_url?: string | null;
+}
+
+export class CreateCampaignDto extends CampaignFieldsDto {
+  @ApiProperty({ example: 'Appointment reminders' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 200 })
+  name: string;
+
+  @ApiProperty({ enum: CAMPAIGN_TYPES })
+  @PyRequired()
+  @PyEnum(CAMPAIGN_TYPES)
+  type: CampaignType;
+}
+
+export class UpdateCampaignDto extends CampaignFieldsDto {
+  @ApiPropertyOptional()
+  @PyOptional()
+  @PyStr({ min: 1, max: 200 })
+  name?: string;
+
+  @ApiPropertyOptional({ enum: CAMPAIGN_TYPES })
+  @PyOptional()
+  @PyEnum(CAMPAIGN_TYPES)
+  type?: CampaignType;
+}
+
+export class ListCampaignsQueryDto {
+  @ApiPropertyOptional({ default: 0, minimum: 0 })
+  @PyOptional()
+  @PyInt({ ge: 0 })
+  page: number = 0;
+
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 100 })
+  limit: number = 50;
+}

@@ -1,0 +1,92 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { isUuid } from '../../../common/validation/py-validators';
+import { BlacklistService } from '../../blacklist/application/blacklist.service';
+import { Campaign, CAMPAIGN_DEFAULTS, CampaignStep } from '../domain/campaign';
+import { generateWebhookSecret } from '../domain/webhook-secret';
+import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campaign.repository';
+
+export type CreateCampaign = Pick<Campaign, 'name' | 'type'> &
+  Partial<Omit<NewCampaign, 'organizationId' | 'name' | 'type' | 'webhookSecret'>>;
+
+@Injectable()
+export class CampaignService {
+  constructor(
+    private readonly repository: CampaignRepository,
+    private readonly blacklists: BlacklistService,
+  ) {}
+
+  async create(organizationId: string, input: CreateCampaign): Promise<Campaign> {
+    const steps = input.steps ?? [];
+    const entryStep = input.entryStep ?? null;
+    checkEntryStep(steps, entryStep);
+    await this.checkBlacklists(organizationId, input.blacklistIds ?? []);
+    return this.repository.create({
+      organizationId,
+      name: input.name,
+      type: input.type,
+      callerId: input.callerId ?? null,
+      maxAttempts: input.maxAttempts ?? CAMPAIGN_DEFAULTS.maxAttempts,
+      retryDelayMinutes: input.retryDelayMinutes ?? CAMPAIGN_DEFAULTS.retryDelayMinutes,
+      maxConcurrentCalls: input.maxConcurrentCalls ?? CAMPAIGN_DEFAULTS.maxConcurrentCalls,
+      callingWindow: input.callingWindow ?? null,
+      steps,
+      entryStep,
+      blacklistIds: input.blacklistIds ?? [],
+      webhookUrl: input.webhookUrl ?? null,
+      webhookSecret: generateWebhookSecret(),
+    });
+  }
+
+  /** The organization's campaign, or NotFoundError (also for malformed ids and other tenants). */
+  async get(organizationId: string, campaignId: string): Promise<Campaign> {
+    const campaign = isUuid(campaignId) ? await this.repository.findById(campaignId) : null;
+    if (!campaign || campaign.organizationId !== organizationId) {
+      throw new NotFoundError(`Campaign ${campaignId} not found`);
+    }
+    return campaign;
+  }
+
+  /** For workers acting on a job: no tenancy check, the job already belongs to the campaign. */
+  findById(campaignId: string): Promise<Campaign | null> {
+    return isUuid(campaignId) ? this.repository.findById(campaignId) : Promise.resolve(null);
+  }
+
+  async list(organizationId: string, page: PageRequest): Promise<{ items: Campaign[]; total: number }> {
+    return this.repository.list(organizationId, offsetOf(page), page.limit);
+  }
+
+  async update(organizationId: string, campaignId: string, changes: CampaignChanges): Promise<Campaign> {
+    const current = await this.get(organizationId, campaignId);
+    checkEntryStep(
+      changes.steps ?? current.steps,
+      changes.entryStep !== undefined ? changes.entryStep : current.entryStep,
+    );
+    if (changes.blacklistIds) await this.checkBlacklists(organizationId, changes.blacklistIds);
+    const updated = await this.repository.update(organizationId, current.id, changes);
+    if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
+    return updated;
+  }
+
+  async rotateWebhookSecret(organizationId: string, campaignId: string): Promise<Campaign> {
+    const current = await this.get(organizationId, campaignId);
+    const updated = await this.repository.setWebhookSecret(organizationId, current.id, generateWebhookSecret());
+    if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
+    return updated;
+  }
+
+  private async checkBlacklists(organizationId: string, ids: string[]): Promise<void> {
+    const known = await this.blacklists.existingIds(organizationId, ids);
+    const index = ids.findIndex((id) => !known.has(id));
+    if (index >= 0) {
+      throw new InvalidInputError(`blacklist ${ids[index]} not found`, ['body', 'blacklist_ids', index], ids[index]);
+    }
+  }
+}
+
+function checkEntryStep(steps: CampaignStep[], entryStep: string | null): void {
+  if (entryStep !== null && !steps.some((s) => s.friendly_id === entryStep)) {
+    throw new InvalidInputError(`entry_step "${entryStep}" is not one of the campaign's steps`, ['body', 'entry_step'], entryStep);
+  }
+}

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { BlacklistModule } from '../blacklist/blacklist.module';
+import { CampaignController } from './api/campaign.controller';
+import { CampaignService } from './application/campaign.service';
+import { CampaignRepository } from './application/ports/campaign.repository';
+import { CampaignOrmEntity } from './infrastructure/campaign.orm-entity';
+import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository';
+
+/** Campaigns and their settings (calling window, attempts, steps, blacklists, webhook URL and secret). */
+@Module({
+  imports: [TypeOrmModule.forFeature([CampaignOrmEntity]), BlacklistModule],
+  controllers: [CampaignController],
+  providers: [CampaignService, { provide: CampaignRepository, useClass: TypeOrmCampaignRepository }],
+  exports: [CampaignService],
+})
+export class CampaignModule {}

@@ -1,0 +1,19 @@
+import { ApiKeyRecord, Organization } from '../../domain/api-key';
+
+export abstract class OrganizationRepository {
+  abstract createOrganization(name: string): Promise<Organization>;
+  abstract findOrganizationById(id: string): Promise<Organization | null>;
+  abstract findOrganizationByName(name: string): Promise<Organization | null>;
+  abstract listOrganizations(): Promise<Organization[]>;
+  /** Inserts the key unless one with the same hash exists; returns the stored record either way. */
+  abstract saveApiKey(key: {
+    organizationId: string;
+    name: string;
+    keyPrefix: string;
+    keyHash: string;
+  }): Promise<ApiKeyRecord>;
+  abstract findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  abstract listApiKeys(organizationId: string): Promise<ApiKeyRecord[]>;
+  /** Returns false when no active key has that id. */
+  abstract revokeApiKey(id: string): Promise<boolean>;
+}

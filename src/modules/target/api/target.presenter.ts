@@ -1,0 +1,67 @@
+import { executionMinutes, Target } from '../domain/target';
+
+/** The wire shape of a Target (spec: Target response object), field for field. */
+export interface TargetResponse {
+  id: string;
+  target_url: string;
+  organization_id: string;
+  campaign_id: string;
+  created_at: string;
+  execution_minutes: number | null;
+  input_data: Record<string, unknown>;
+  output_data: Record<string, unknown>;
+  status: string;
+  resolution: string | null;
+  category: string | null;
+  subcategory: string | null;
+  call_log_ids: number[] | null;
+  last_call_date: string | null;
+  phone_number: string | null;
+  fax_links: string[] | null;
+  payor_api_data: Record<string, unknown> | null;
+  external_id: string | null;
+  pre_call_ehr_ids?: Record<string, string[]> | null;
+  updated_at: string | null;
+  retries: number | null;
+  scheduled_time: string | null;
+  categorization: Record<string, unknown> | null;
+  outcome: string | null;
+  statistics: Record<string, unknown> | null;
+}
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/**
+ * `withEhrIds`: the input-data update and the step endpoints include `pre_call_ehr_ids`; the single read
+ * and the lists leave it out, as the reference service does.
+ */
+export function presentTarget(target: Target, publicBaseUrl: string, withEhrIds = false): TargetResponse {
+  const response: TargetResponse = {
+    id: target.id,
+    target_url: `${publicBaseUrl}/api/v1/targets/${target.id}`,
+    organization_id: target.organizationId,
+    campaign_id: target.campaignId,
+    created_at: target.createdAt.toISOString(),
+    execution_minutes: executionMinutes(target.executionSeconds),
+    input_data: target.inputData,
+    output_data: target.outputData,
+    status: target.status,
+    resolution: target.resolution,
+    category: target.category,
+    subcategory: target.subcategory,
+    call_log_ids: target.callLogIds,
+    last_call_date: iso(target.lastCallDate),
+    phone_number: target.phoneNumber,
+    fax_links: target.faxLinks,
+    payor_api_data: target.payorApiData,
+    external_id: target.externalId,
+    updated_at: iso(target.updatedAt),
+    retries: target.retries,
+    scheduled_time: iso(target.scheduledTime),
+    categorization: target.categorization,
+    outcome: target.outcome,
+    statistics: target.statistics,
+  };
+  if (withEhrIds) response.pre_call_ehr_ids = target.preCallEhrIds ?? {};
+  return response;
+}

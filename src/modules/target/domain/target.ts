@@ -1,0 +1,104 @@
+/**
+ * A target: one unit of work for a call. Plain TypeScript: the shape and its pure rules. Field names
+ * are camelCase here and snake_case on the wire (see api/target.presenter.ts).
+ */
+import type { WeekSchedule } from '../../../common/schedule/week-schedule';
+
+export const TARGET_STATUSES = [
+  'Pending',
+  'Scheduled',
+  'In Progress',
+  'Post-processing',
+  'Finished',
+  'Failed',
+  'Waiting',
+  'SMS Scheduled',
+] as const;
+export type TargetStatus = (typeof TARGET_STATUSES)[number] | 'To review';
+
+/** Accepted by the list filters and shown by the single read (spec: Enumerations). */
+export const TARGET_STATUS_FILTERS = [
+  'Pending',
+  'Scheduled',
+  'In Progress',
+  'Post-processing',
+  'Finished',
+  'To review',
+  'Failed',
+  'Waiting',
+  'SMS Scheduled',
+] as const;
+
+/** Statuses in which no call has been placed yet (edit guard, trigger, delete). */
+export const NOT_STARTED_STATUSES: readonly TargetStatus[] = ['Pending', 'Scheduled'];
+/** A call is being made or processed: such a target is not deleted. */
+export const IN_FLIGHT_STATUSES: readonly TargetStatus[] = ['In Progress', 'Post-processing'];
+
+export interface PatientInput {
+  first_name?: string | null;
+  last_name?: string | null;
+  date_of_birth?: string | null;
+  phone_number?: string | null;
+  external_id?: string | null;
+  extra_data?: Record<string, unknown> | null;
+}
+
+export interface Target {
+  id: string;
+  organizationId: string;
+  campaignId: string;
+  externalId: string | null;
+  phoneNumber: string | null;
+  phoneOperatingHours: WeekSchedule | null;
+  fallbackPhoneNumber: string | null;
+  fallbackOperatingHours: WeekSchedule | null;
+  patient: PatientInput | null;
+  preCallData: Record<string, unknown> | null;
+  inputData: Record<string, unknown>;
+  outputData: Record<string, unknown>;
+  status: TargetStatus;
+  /** The step a `Waiting` target waits at. */
+  currentStep: string | null;
+  resolution: string | null;
+  category: string | null;
+  subcategory: string | null;
+  outcome: string | null;
+  callLogIds: number[] | null;
+  lastCallDate: Date | null;
+  /** Sum of call durations; the wire's execution_minutes is this rounded up. */
+  executionSeconds: number | null;
+  faxLinks: string[] | null;
+  payorApiData: Record<string, unknown> | null;
+  preCallEhrIds: Record<string, string[]> | null;
+  /** Calls placed so far. */
+  attempts: number;
+  /** Attempts after the first (wire field). */
+  retries: number | null;
+  scheduledTime: Date | null;
+  callStartedAt: Date | null;
+  categorization: Record<string, unknown> | null;
+  statistics: Record<string, unknown> | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Spec, States: started = a call was placed, or the status left Pending and Scheduled. */
+export function hasStarted(target: Pick<Target, 'status' | 'attempts' | 'callLogIds'>): boolean {
+  return (
+    target.attempts > 0 ||
+    (target.callLogIds?.length ?? 0) > 0 ||
+    !NOT_STARTED_STATUSES.includes(target.status)
+  );
+}
+
+/** Shallow merge: keys present are set (nested objects replaced, not deep-merged), others kept. */
+export function mergeInput(
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  return { ...current, ...patch };
+}
+
+export function executionMinutes(seconds: number | null): number | null {
+  return seconds === null ? null : Math.ceil(seconds / 60);
+}

@@ -1,0 +1,144 @@
+import { createTestApp, TestApp } from '../support/test-app';
+
+describe('foundation: health, auth, errors, OpenAPI', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { BOOTSTRAP_API_KEYS: 'acme=acme-key-1,globex=globex-key-1' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers health without a key', async () => {
+    const res = await t.http().get('/api/v1/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: 'ok' });
+  });
+
+  it('refuses a missing or unknown key with 401', async () => {
+    const missing = await t.http().get('/api/v1/campaigns');
+    expect(missing.status).toBe(401);
+    expect(missing.body).toEqual({ detail: 'Not authenticated' });
+    const wrong = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'nope');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toEqual({ detail: 'Invalid API key' });
+  });
+
+  it('accepts bootstrap keys as X-API-Key and as Bearer', async () => {
+    const a = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1');
+    expect(a.status).toBe(200);
+    expect(a.body).toEqual({ campaigns: [], page_count: 0, next_page: null });
+    const b = await t.http().get('/api/v1/campaigns').set('Authorization', 'Bearer globex-key-1');
+    expect(b.status).toBe(200);
+  });
+
+  it('answers unknown routes 404 and known routes with the wrong method 405', async () => {
+    const notFound = await t.http().get('/api/v1/nothing-here').set('X-API-Key', 'acme-key-1');
+    expect(notFound.status).toBe(404);
+    expect(notFound.body).toEqual({ detail: 'Not Found' });
+    const wrongMethod = await t.http().put('/api/v1/campaigns').set('X-API-Key', 'acme-key-1');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body).toEqual({ detail: 'Method Not Allowed' });
+    expect(wrongMethod.headers.allow).toBe('GET, POST');
+  });
+
+  it('turns malformed JSON and non-object bodies into FastAPI 422 bodies', async () => {
+    const malformed = await t
+      .http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1')
+      .set('Content-Type', 'application/json')
+      .send('{"name": ');
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail).toHaveLength(1);
+    expect(malformed.body.detail[0]).toMatchObject({ type: 'json_invalid', msg: 'JSON decode error', input: {} });
+    expect(malformed.body.detail[0].loc[0]).toBe('body');
+
+    const array = await t.http().post('/api/v1/campaigns').set('X-API-Key', 'acme-key-1').send([1, 2]);
+    expect(array.status).toBe(422);
+    expect(array.body).toEqual({
+      detail: [
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg: 'Input should be a valid dictionary or object to extract fields from',
+          input: [1, 2],
+        },
+      ],
+    });
+  });
+
+  it('reports every invalid field of a campaign, one error each, as pydantic words them', async () => {
+    const res = await t
+      .http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1')
+      .send({ type: 'robocall', max_attempts: '0', retry_delay_minutes: 'soon', steps: 'x' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: 'missing',
+          loc: ['body', 'name'],
+          msg: 'Field required',
+          input: { type: 'robocall', max_attempts: '0', retry_delay_minutes: 'soon', steps: 'x' },
+        },
+        {
+          type: 'enum',
+          loc: ['body', 'type'],
+          msg: "Input should be 'payor', 'patient', 'provider', 'patient_incoming', 'patient_incoming_scheduling', 'patient_outgoing_scheduling' or 'patient_billing'",
+          input: 'robocall',
+          ctx: {
+            expected:
+              "'payor', 'patient', 'provider', 'patient_incoming', 'patient_incoming_scheduling', 'patient_outgoing_scheduling' or 'patient_billing'",
+          },
+        },
+        {
+          type: 'greater_than_equal',
+          loc: ['body', 'max_attempts'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+        {
+          type: 'int_parsing',
+          loc: ['body', 'retry_delay_minutes'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'soon',
+        },
+        { type: 'list_type', loc: ['body', 'steps'], msg: 'Input should be a valid list', input: 'x' },
+      ],
+    });
+  });
+
+  it('validates query parameters with the raw string as input', async () => {
+    const res = await t.http().get('/api/v1/campaigns?page=-1&limit=abc').set('X-API-Key', 'acme-key-1');
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'page'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+        {
+          type: 'int_parsing',
+          loc: ['query', 'limit'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'abc',
+        },
+      ],
+    });
+  });
+
+  it('serves the OpenAPI document and Swagger UI', async () => {
+    const doc = await t.http().get('/openapi.json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.openapi).toMatch(/^3\./);
+    expect(doc.body.paths['/api/v1/health'].get.operationId).toBe('health_check_api_v1_health_get');
+    expect(doc.body.components.schemas.HTTPValidationError).toBeDefined();
+    const ui = await t.http().get('/docs/');
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain('swagger');
+  });
+});

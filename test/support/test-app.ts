@@ -1,0 +1,115 @@
+import { INestApplication } from '@nestjs/common';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { Pool } from 'pg';
+import request from 'supertest';
+import { AppModule } from '../../src/app.module';
+import { configureApp } from '../../src/app.setup';
+import { loadConfig } from '../../src/config/app-config';
+import { OrganizationService } from '../../src/modules/organization/application/organization.service';
+import { createTestDatabase } from './test-database';
+
+export interface TestApp {
+  app: INestApplication;
+  http(): ReturnType<typeof request>;
+  /** A URL another process (a worker child process) can connect to. */
+  databaseUrl: string;
+  /** The environment the app was started with, to start child workers alike. */
+  env: Record<string, string>;
+  sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
+  createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string }>;
+  createCampaign(apiKey: string, body?: Record<string, unknown>): Promise<any>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  customize?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
+export const TEST_ENV: Record<string, string> = {
+  LOG_LEVEL: 'silent',
+  DEMO_SEED: 'false',
+  SIMULATED_CALL_SECONDS: '0',
+  WEBHOOK_ALLOW_PRIVATE: 'true',
+  WEBHOOK_RETRY_SCHEDULE: '1s,1s',
+  JOB_POLL_INTERVAL_SECONDS: '0.5',
+  JOB_MAINTENANCE_INTERVAL_SECONDS: '2',
+  PUBLIC_BASE_URL: 'http://localhost:3000',
+  ROLE: 'all',
+};
+
+let organizationCounter = 0;
+
+/** Boots the real app (same `configureApp` as main.ts) on a database of its own. */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const env = { ...TEST_ENV, ...options.env, DATABASE_URL: database.url };
+  const config = loadConfig(env);
+  let app: INestApplication | undefined;
+  let pool: Pool | undefined;
+  try {
+    let builder = Test.createTestingModule({ imports: [AppModule.forRoot(config, database.url)] });
+    if (options.customize) builder = options.customize(builder);
+    const moduleRef = await builder.compile();
+    app = moduleRef.createNestApplication({ bodyParser: false, logger: false });
+    await configureApp(app, config);
+    pool = new Pool({ connectionString: database.url, max: 3 });
+  } catch (err) {
+    await app?.close().catch(() => undefined);
+    await database.drop();
+    throw err;
+  }
+  const nest = app;
+  const assertions = pool;
+  const http = () => request(nest.getHttpServer());
+
+  return {
+    app: nest,
+    http,
+    databaseUrl: database.url,
+    env,
+    sql: async (text, params) => (await assertions.query(text, params as unknown[])).rows,
+    async createOrganization(name) {
+      const organizations = nest.get(OrganizationService);
+      const organization = await organizations.createOrganization(
+        name ?? `org-${process.pid}-${++organizationCounter}-${Date.now()}`,
+      );
+      const { key } = await organizations.createApiKey(organization.id, 'test');
+      return { organizationId: organization.id, apiKey: key };
+    },
+    async createCampaign(apiKey, body = {}) {
+      const res = await http()
+        .post('/api/v1/campaigns')
+        .set('X-API-Key', apiKey)
+        .send({ name: 'Test campaign', type: 'patient', ...body });
+      if (res.status !== 201) {
+        throw new Error(`createCampaign: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      return res.body;
+    },
+    async close() {
+      await nest.close();
+      await assertions.end();
+      await database.drop();
+    },
+  };
+}
+
+/** Polls until `done` holds (or throws after the timeout, with the last value in the message). */
+export async function waitFor<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 20_000,
+  intervalMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await probe();
+  while (!done(last)) {
+    if (Date.now() > deadline) {
+      throw new Error(`waitFor: timed out after ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 2000)}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+    last = await probe();
+  }
+  return last;
+}

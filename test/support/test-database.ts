@@ -1,0 +1,62 @@
+import { randomBytes } from 'crypto';
+import { Client } from 'pg';
+import { spawn } from 'child_process';
+import { join } from 'path';
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of its own for one test app: a fresh database on the PostgreSQL named by DATABASE_URL, or
+ * an in-memory PGlite served on a loopback port (so child worker processes can connect to it too).
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl || adminUrl.startsWith('pglite://')) {
+    return startPgliteProcess();
+  }
+  const name = `ccs_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+async function startPgliteProcess(): Promise<TestDatabase> {
+  const child = spawn(process.execPath, [join(__dirname, 'pglite-server.js')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const line = buffered.split('\n')[0];
+      if (buffered.includes('\n')) resolve(JSON.parse(line).url);
+    });
+    child.once('exit', (code) => reject(new Error(`pglite-server exited with ${code}`)));
+  });
+  return {
+    url,
+    drop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
