@@ -1,8 +1,21 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 
-const bool = () => Transform(({ value }) => (value === undefined || value === '' ? undefined : /^(1|true|yes|on)$/i.test(String(value))));
-const int = () => Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)));
+const bool = () =>
+  Transform(({ value }) =>
+    value === undefined || value === '' ? undefined : /^(1|true|yes|on)$/i.test(String(value)),
+  );
+const int = () =>
+  Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)));
 
 /** Every environment variable the service reads; `.env.example` lists the same, with their defaults. */
 export class EnvVars {
@@ -23,13 +36,16 @@ export class EnvVars {
   /** Creates a demo organization, key and campaign on first start; on by default on embedded PGlite. */
   @IsOptional() @bool() @IsBoolean() DEMO_SEED?: boolean;
   @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
-  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL = 'info';
+  @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL =
+    'info';
   /** Largest JSON body accepted (bytes, or with a unit: 20mb). 10,000 targets fit in the default. */
   @IsOptional() @IsString() BODY_LIMIT = '25mb';
-  @IsOptional() @IsIn(['simulated']) CALL_PROVIDER: 'simulated' = 'simulated';
+  @IsOptional() @IsIn(['simulated']) CALL_PROVIDER = 'simulated' as const;
   @IsOptional() @int() @Min(0) SIMULATED_CALL_SECONDS = 3;
   /** Minutes after which an `In Progress` call with no outcome is recovered. */
   @IsOptional() @int() @IsInt() @Min(1) STALE_CALL_MINUTES = 15;
+  /** A call whose worker stopped renewing its lease (died) for this many seconds is recovered. */
+  @IsOptional() @int() @IsInt() @Min(1) CALL_LEASE_SECONDS = 30;
   @IsOptional() @IsString() WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
   @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE = false;
   @IsOptional() @int() @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10000;
@@ -38,10 +54,12 @@ export class EnvVars {
 }
 
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string | null };
+  { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
 
-export interface AppConfigValues extends Omit<EnvVars, 'DATABASE_URL' | 'DEMO_SEED' | 'PUBLIC_BASE_URL'> {
+export interface AppConfigValues extends Omit<
+  EnvVars,
+  'DATABASE_URL' | 'DEMO_SEED' | 'PUBLIC_BASE_URL'
+> {
   database: DatabaseTarget;
   DEMO_SEED: boolean;
   PUBLIC_BASE_URL: string;
@@ -62,14 +80,18 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseTarget {
     return { kind: 'pglite', dataDir: rest === 'memory' || rest === '' ? null : rest };
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
-  throw new Error(`DATABASE_URL must be postgres://..., pglite://<dir> or pglite://memory, got "${url}"`);
+  throw new Error(
+    `DATABASE_URL must be postgres://..., pglite://<dir> or pglite://memory, got "${url}"`,
+  );
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const vars = plainToInstance(EnvVars, env, { exposeDefaultValues: true });
   const errors = validateSync(vars, { skipMissingProperties: false, whitelist: false });
   if (errors.length > 0) {
-    const lines = errors.map((e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`);
+    const lines = errors.map(
+      (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+    );
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const database = parseDatabaseUrl(vars.DATABASE_URL);

@@ -7,6 +7,7 @@ import { UnitOfWork } from '../common/persistence/unit-of-work';
 import { AppConfig } from '../config/app-config';
 import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
 import { dataSourceOptions } from './data-source.options';
+import { runMigrationsLocked } from './migrations-runner';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
 /**
@@ -20,9 +21,14 @@ export class DatabaseModule {
     return {
       module: DatabaseModule,
       imports: [
-        TypeOrmModule.forRoot({
-          ...dataSourceOptions(url, config.get('DB_POOL_SIZE')),
-          migrationsRun: config.get('MIGRATIONS_RUN'),
+        TypeOrmModule.forRootAsync({
+          useFactory: () => dataSourceOptions(url, config.get('DB_POOL_SIZE')),
+          // Migrations run before any module starts, so no worker or bootstrap sees an old schema.
+          dataSourceFactory: async (options) => {
+            const dataSource = await new DataSource(options!).initialize();
+            if (config.get('MIGRATIONS_RUN')) await runMigrationsLocked(dataSource);
+            return dataSource;
+          },
         }),
       ],
       providers: [

@@ -53,7 +53,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
     if (exception instanceof InvalidInputError) {
       return {
         status: 422,
-        body: { detail: [item(pydantic.valueError(exception.message), exception.loc, exception.input ?? null)] },
+        body: {
+          detail: [
+            item(pydantic.valueError(exception.message), exception.loc, exception.input ?? null),
+          ],
+        },
       };
     }
     if (exception instanceof NotFoundError) return detail(404, exception.message);
@@ -77,7 +81,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
       }
       const response = exception.getResponse();
       const message =
-        typeof response === 'object' && response && 'message' in response && typeof response.message === 'string'
+        typeof response === 'object' &&
+        response &&
+        'message' in response &&
+        typeof response.message === 'string'
           ? response.message
           : (STATUS_TEXT[status] ?? exception.message);
       return detail(status, message);
@@ -98,7 +105,9 @@ function bodyParserError(exception: unknown) {
   const e = exception as { type?: string; status?: number; body?: string; message?: string };
   if (!e || typeof e !== 'object' || typeof e.type !== 'string') return null;
   if (e.type === 'entity.too.large') return detail(413, 'Request body too large');
-  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported') return detail(415, e.message ?? 'Unsupported Media Type');
-  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return detail(e.status, e.message ?? 'Bad Request');
+  if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')
+    return detail(415, e.message ?? 'Unsupported Media Type');
+  if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
+    return detail(e.status, e.message ?? 'Bad Request');
   return null;
 }

@@ -10,7 +10,9 @@ export class RouteTable {
 
   register(path: string, method: string): void {
     const pattern = new RegExp(
-      '^' + path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|:[A-Za-z_]+/g, '[^/]+') + '/?$',
+      '^' +
+        path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\\\{[^}]+\\\}|:[A-Za-z_]+/g, '[^/]+') +
+        '/?$',
     );
     const existing = this.routes.find((r) => r.pattern.source === pattern.source);
     if (existing) existing.methods.add(method.toUpperCase());

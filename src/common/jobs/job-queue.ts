@@ -18,7 +18,10 @@ export interface WorkOptions {
   retryDelaySeconds?: number;
 }
 
-export type JobHandler<T = any> = (data: T, meta: { id: string; retryCount: number }) => Promise<void>;
+export type JobHandler<T = any> = (
+  data: T,
+  meta: { id: string; retryCount: number },
+) => Promise<void>;
 
 /**
  * Durable background work. `enqueue` with a transaction commits the job with it (a rolled-back state

@@ -7,4 +7,5 @@ export function normalizePhoneNumber(raw: string): string | null {
   return /^\+\d{7,15}$/.test(compact) ? compact : null;
 }
 
-export const PHONE_NUMBER_RULE = 'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';
+export const PHONE_NUMBER_RULE =
+  'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';

@@ -2,7 +2,15 @@
  * A weekly schedule in a time zone (the reference OpenAPI's WeekSchedule): a campaign's calling window
  * and a phone number's operating hours. Intervals are local `HH:MM` times; `end` is exclusive.
  */
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
 export interface TimeInterval {
@@ -45,7 +53,12 @@ export function weekScheduleError(value: unknown): string | null {
     if (!Array.isArray(intervals)) return `${day} must be a list of {start, end} intervals`;
     for (const interval of intervals) {
       const { start, end } = (interval ?? {}) as Record<string, unknown>;
-      if (typeof start !== 'string' || typeof end !== 'string' || !HH_MM.test(start) || !HH_MM.test(end)) {
+      if (
+        typeof start !== 'string' ||
+        typeof end !== 'string' ||
+        !HH_MM.test(start) ||
+        !HH_MM.test(end)
+      ) {
         return `${day} intervals need start and end as HH:MM`;
       }
       if (start >= end) return `${day} interval ${start}-${end} must end after it starts`;
@@ -56,5 +69,8 @@ export function weekScheduleError(value: unknown): string | null {
 
 /** Fills the default time zone; call after `weekScheduleError` returned null. */
 export function normalizeWeekSchedule(value: Record<string, unknown>): WeekSchedule {
-  return { ...(value as object), tz: (value.tz as string | undefined) ?? DEFAULT_TZ } as WeekSchedule;
+  return {
+    ...(value as object),
+    tz: (value.tz as string | undefined) ?? DEFAULT_TZ,
+  } as WeekSchedule;
 }

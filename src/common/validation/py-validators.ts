@@ -34,7 +34,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 /** The key must be present (null is a value and goes on to the type check). */
 export function PyRequired(): PropertyDecorator {
-  return pyConstraint('pyRequired', RANK_MISSING, (v) => (v === undefined ? pydantic.missing() : null));
+  return pyConstraint('pyRequired', RANK_MISSING, (v) =>
+    v === undefined ? pydantic.missing() : null,
+  );
 }
 
 /** Skip the field's checks when it is absent, and also when null if `nullable`. */
@@ -98,8 +100,10 @@ export function PyStr(length: { min?: number; max?: number } = {}): PropertyDeco
     pyConstraint('pyStr', RANK_TYPE, (v) => (typeof v === 'string' ? null : pydantic.stringType())),
     pyConstraint('pyStrLength', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
-      if (length.min !== undefined && v.length < length.min) return pydantic.stringTooShort(length.min);
-      if (length.max !== undefined && v.length > length.max) return pydantic.stringTooLong(length.max);
+      if (length.min !== undefined && v.length < length.min)
+        return pydantic.stringTooShort(length.min);
+      if (length.max !== undefined && v.length > length.max)
+        return pydantic.stringTooLong(length.max);
       return null;
     }),
   );
@@ -195,7 +199,8 @@ export function isUuid(value: unknown): value is string {
 }
 
 export function uuidError(v: unknown): PydanticError | null {
-  if (typeof v !== 'string') return { type: 'uuid_type', msg: 'UUID input should be a string, bytes or UUID object' };
+  if (typeof v !== 'string')
+    return { type: 'uuid_type', msg: 'UUID input should be a string, bytes or UUID object' };
   if (UUID_RE.test(v)) return null;
   const bad = [...v].findIndex((c) => !/[0-9a-fA-F-]/.test(c));
   if (bad >= 0)
@@ -204,7 +209,9 @@ export function uuidError(v: unknown): PydanticError | null {
     );
   if (v.includes('-'))
     return pydantic.uuidParsing(`invalid group count: expected 5, found ${v.split('-').length}`);
-  return pydantic.uuidParsing(`invalid length: expected length 32 for simple format, found ${v.length}`);
+  return pydantic.uuidParsing(
+    `invalid length: expected length 32 for simple format, found ${v.length}`,
+  );
 }
 
 export function PyUuid(): PropertyDecorator {
@@ -225,7 +232,8 @@ export function dateOrDateTimeError(v: unknown): string | null {
     if (v[4] !== '-') return 'invalid date separator, expected `-`';
     if (!/^\d{4}-\d{2}/.test(v)) return 'invalid character in month';
     if (!/^\d{4}-\d{2}-\d{2}/.test(v)) return 'invalid character in day';
-    if (v.length > 10 && !/[T t]/.test(v[10])) return 'unexpected extra characters at the end of the input';
+    if (v.length > 10 && !/[T t]/.test(v[10]))
+      return 'unexpected extra characters at the end of the input';
     return 'invalid time separator, expected `T`, `t`, `_` or space';
   }
   const [, y, mo, d] = m.map(Number);
@@ -235,7 +243,8 @@ export function dateOrDateTimeError(v: unknown): string | null {
   if (m.length > 4 && m[4] !== undefined) {
     if (Number(m[4]) > 23) return 'hour value is outside expected range of 0-23';
     if (Number(m[5]) > 59) return 'minute value is outside expected range of 0-59';
-    if (m[6] !== undefined && Number(m[6]) > 59) return 'second value is outside expected range of 0-59';
+    if (m[6] !== undefined && Number(m[6]) > 59)
+      return 'second value is outside expected range of 0-59';
   }
   return null;
 }
