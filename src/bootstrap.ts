@@ -17,10 +17,13 @@ export interface RunningService {
  * Resolves the database (starting embedded PGlite when no PostgreSQL is configured), builds the app
  * and, unless this process is only a worker, serves HTTP.
  */
-export async function startService(env: Record<string, string | undefined> = process.env): Promise<RunningService> {
+export async function startService(
+  env: Record<string, string | undefined> = process.env,
+): Promise<RunningService> {
   const config = loadConfig(env);
   const database = config.get('database');
-  const embedded = database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
+  const embedded =
+    database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
   const databaseUrl = embedded?.url ?? (database as { url: string }).url;
   try {
     const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl), {

@@ -7,7 +7,11 @@ const VALIDATION_ERROR = {
   title: 'ValidationError',
   required: ['loc', 'msg', 'type'],
   properties: {
-    loc: { type: 'array', title: 'Location', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+    loc: {
+      type: 'array',
+      title: 'Location',
+      items: { anyOf: [{ type: 'string' }, { type: 'integer' }] },
+    },
     msg: { type: 'string', title: 'Message' },
     type: { type: 'string', title: 'Error Type' },
     input: { title: 'Input' },
@@ -17,7 +21,13 @@ const VALIDATION_ERROR = {
 const HTTP_VALIDATION_ERROR = {
   type: 'object',
   title: 'HTTPValidationError',
-  properties: { detail: { type: 'array', title: 'Detail', items: { $ref: '#/components/schemas/ValidationError' } } },
+  properties: {
+    detail: {
+      type: 'array',
+      title: 'Detail',
+      items: { $ref: '#/components/schemas/ValidationError' },
+    },
+  },
 };
 const ERROR_DETAIL = {
   type: 'object',
@@ -65,7 +75,9 @@ function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
       const isHealth = path === '/api/v1/health';
       operation.responses['422'] ??= {
         description: 'Validation Error',
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } },
+        content: {
+          'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } },
+        },
       };
       if (isHealth) {
         operation.security = [];
@@ -73,7 +85,8 @@ function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
         continue;
       }
       operation.responses['401'] ??= detail('Missing or invalid API key');
-      if (path.includes('{')) operation.responses['404'] ??= detail('Not found, or owned by another organization');
+      if (path.includes('{'))
+        operation.responses['404'] ??= detail('Not found, or owned by another organization');
     }
   }
   return document;

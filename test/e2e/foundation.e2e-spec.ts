@@ -49,10 +49,18 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
       .send('{"name": ');
     expect(malformed.status).toBe(422);
     expect(malformed.body.detail).toHaveLength(1);
-    expect(malformed.body.detail[0]).toMatchObject({ type: 'json_invalid', msg: 'JSON decode error', input: {} });
+    expect(malformed.body.detail[0]).toMatchObject({
+      type: 'json_invalid',
+      msg: 'JSON decode error',
+      input: {},
+    });
     expect(malformed.body.detail[0].loc[0]).toBe('body');
 
-    const array = await t.http().post('/api/v1/campaigns').set('X-API-Key', 'acme-key-1').send([1, 2]);
+    const array = await t
+      .http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1')
+      .send([1, 2]);
     expect(array.status).toBe(422);
     expect(array.body).toEqual({
       detail: [
@@ -104,13 +112,21 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
           msg: 'Input should be a valid integer, unable to parse string as an integer',
           input: 'soon',
         },
-        { type: 'list_type', loc: ['body', 'steps'], msg: 'Input should be a valid list', input: 'x' },
+        {
+          type: 'list_type',
+          loc: ['body', 'steps'],
+          msg: 'Input should be a valid list',
+          input: 'x',
+        },
       ],
     });
   });
 
   it('validates query parameters with the raw string as input', async () => {
-    const res = await t.http().get('/api/v1/campaigns?page=-1&limit=abc').set('X-API-Key', 'acme-key-1');
+    const res = await t
+      .http()
+      .get('/api/v1/campaigns?page=-1&limit=abc')
+      .set('X-API-Key', 'acme-key-1');
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       detail: [

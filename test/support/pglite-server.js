@@ -9,7 +9,9 @@ const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 200 });
   await server.start();
   const [host, port] = server.getServerConn().split(':');
-  process.stdout.write(JSON.stringify({ url: `postgres://postgres@${host}:${port}/postgres` }) + '\n');
+  process.stdout.write(
+    JSON.stringify({ url: `postgres://postgres@${host}:${port}/postgres` }) + '\n',
+  );
   const stop = async () => {
     await server.stop().catch(() => undefined);
     await db.close().catch(() => undefined);

@@ -106,7 +106,9 @@ export async function waitFor<T>(
   let last: T = await probe();
   while (!done(last)) {
     if (Date.now() > deadline) {
-      throw new Error(`waitFor: timed out after ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 2000)}`);
+      throw new Error(
+        `waitFor: timed out after ${timeoutMs} ms; last value: ${JSON.stringify(last)?.slice(0, 2000)}`,
+      );
     }
     await new Promise((r) => setTimeout(r, intervalMs));
     last = await probe();

@@ -35,7 +35,9 @@ export class CreateCoreSchema1767225600000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX blacklists_organization_idx ON blacklists (organization_id, created_at, id)`);
+    await q.query(
+      `CREATE INDEX blacklists_organization_idx ON blacklists (organization_id, created_at, id)`,
+    );
     await q.query(`
       CREATE TABLE blacklist_phone_numbers (
         blacklist_id uuid NOT NULL REFERENCES blacklists(id) ON DELETE CASCADE,
@@ -47,7 +49,9 @@ export class CreateCoreSchema1767225600000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         PRIMARY KEY (blacklist_id, phone_number)
       )`);
-    await q.query(`CREATE INDEX blacklist_phone_numbers_number_idx ON blacklist_phone_numbers (phone_number)`);
+    await q.query(
+      `CREATE INDEX blacklist_phone_numbers_number_idx ON blacklist_phone_numbers (phone_number)`,
+    );
 
     await q.query(`
       CREATE TABLE campaigns (
@@ -68,7 +72,9 @@ export class CreateCoreSchema1767225600000 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       )`);
-    await q.query(`CREATE INDEX campaigns_organization_idx ON campaigns (organization_id, created_at, id)`);
+    await q.query(
+      `CREATE INDEX campaigns_organization_idx ON campaigns (organization_id, created_at, id)`,
+    );
 
     await q.query(`
       CREATE TABLE targets (
@@ -110,9 +116,15 @@ export class CreateCoreSchema1767225600000 implements MigrationInterface {
       `CREATE UNIQUE INDEX targets_campaign_external_id_key ON targets (campaign_id, external_id) WHERE external_id IS NOT NULL`,
     );
     // Paged lists: by campaign in (created_at, id) order, optionally by status or last call date.
-    await q.query(`CREATE INDEX targets_campaign_created_idx ON targets (campaign_id, created_at, id)`);
-    await q.query(`CREATE INDEX targets_campaign_status_created_idx ON targets (campaign_id, status, created_at, id)`);
-    await q.query(`CREATE INDEX targets_campaign_last_call_idx ON targets (campaign_id, last_call_date)`);
+    await q.query(
+      `CREATE INDEX targets_campaign_created_idx ON targets (campaign_id, created_at, id)`,
+    );
+    await q.query(
+      `CREATE INDEX targets_campaign_status_created_idx ON targets (campaign_id, status, created_at, id)`,
+    );
+    await q.query(
+      `CREATE INDEX targets_campaign_last_call_idx ON targets (campaign_id, last_call_date)`,
+    );
     // Dispatch: due scheduled targets, and calls in flight per campaign.
     await q.query(
       `CREATE INDEX targets_due_idx ON targets (scheduled_time) WHERE status = 'Scheduled'`,
@@ -123,7 +135,14 @@ export class CreateCoreSchema1767225600000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const table of ['targets', 'campaigns', 'blacklist_phone_numbers', 'blacklists', 'api_keys', 'organizations']) {
+    for (const table of [
+      'targets',
+      'campaigns',
+      'blacklist_phone_numbers',
+      'blacklists',
+      'api_keys',
+      'organizations',
+    ]) {
       await q.query(`DROP TABLE IF EXISTS ${table}`);
     }
   }

@@ -10,7 +10,10 @@ import { TypeOrmBlacklistRepository } from './infrastructure/blacklist.typeorm-r
 @Module({
   imports: [TypeOrmModule.forFeature([BlacklistOrmEntity])],
   controllers: [BlacklistController],
-  providers: [BlacklistService, { provide: BlacklistRepository, useClass: TypeOrmBlacklistRepository }],
+  providers: [
+    BlacklistService,
+    { provide: BlacklistRepository, useClass: TypeOrmBlacklistRepository },
+  ],
   exports: [BlacklistService],
 })
 export class BlacklistModule {}

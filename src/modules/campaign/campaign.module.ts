@@ -11,7 +11,10 @@ import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-rep
 @Module({
   imports: [TypeOrmModule.forFeature([CampaignOrmEntity]), BlacklistModule],
   controllers: [CampaignController],
-  providers: [CampaignService, { provide: CampaignRepository, useClass: TypeOrmCampaignRepository }],
+  providers: [
+    CampaignService,
+    { provide: CampaignRepository, useClass: TypeOrmCampaignRepository },
+  ],
   exports: [CampaignService],
 })
 export class CampaignModule {}

@@ -27,13 +27,19 @@ export class DemoSeeder {
   async seed(): Promise<DemoInfo> {
     const organization = await this.organizations.ensureOrganization(DEMO_ORGANIZATION);
     for (const key of await this.organizations.listApiKeys(organization.id)) {
-      if (key.name === DEMO_KEY_NAME && !key.revokedAt) await this.organizations.revokeApiKey(key.id);
+      if (key.name === DEMO_KEY_NAME && !key.revokedAt)
+        await this.organizations.revokeApiKey(key.id);
     }
     const { key } = await this.organizations.createApiKey(organization.id, DEMO_KEY_NAME);
     const { items } = await this.campaigns.list(organization.id, { page: 0, limit: 100 });
     const campaign =
       items.find((c) => c.name === DEMO_CAMPAIGN) ??
-      (await this.campaigns.create(organization.id, { name: DEMO_CAMPAIGN, type: 'patient', maxAttempts: 2, retryDelayMinutes: 1 }));
+      (await this.campaigns.create(organization.id, {
+        name: DEMO_CAMPAIGN,
+        type: 'patient',
+        maxAttempts: 2,
+        retryDelayMinutes: 1,
+      }));
     return { organizationId: organization.id, apiKey: key, campaignId: campaign.id };
   }
 }
@@ -43,7 +49,11 @@ export function demoBanner(baseUrl: string, demo: DemoInfo): string {
   const body = JSON.stringify({
     launch: true,
     targets: [
-      { phone_number: '+15550101234', input_data: { appointment: 'tomorrow 10:00' }, patient: { first_name: 'Ada', external_id: 'PAT-1' } },
+      {
+        phone_number: '+15550101234',
+        input_data: { appointment: 'tomorrow 10:00' },
+        patient: { first_name: 'Ada', external_id: 'PAT-1' },
+      },
       { phone_number: '+15550100004', patient: { first_name: 'Grace', external_id: 'PAT-2' } },
     ],
   });

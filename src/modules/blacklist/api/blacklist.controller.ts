@@ -28,20 +28,35 @@ export class BlacklistController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'create_blacklist_api_v1_blacklists_post', summary: 'Create a blacklist' })
+  @ApiOperation({
+    operationId: 'create_blacklist_api_v1_blacklists_post',
+    summary: 'Create a blacklist',
+  })
   async create(@Auth() auth: AuthContext, @Body() body: CreateBlacklistDto) {
-    return present(await this.blacklists.create(auth.organizationId, body.name, body.description ?? null));
+    return present(
+      await this.blacklists.create(auth.organizationId, body.name, body.description ?? null),
+    );
   }
 
   @Get()
-  @ApiOperation({ operationId: 'list_blacklists_api_v1_blacklists_get', summary: 'List blacklists' })
+  @ApiOperation({
+    operationId: 'list_blacklists_api_v1_blacklists_get',
+    summary: 'List blacklists',
+  })
   async list(@Auth() auth: AuthContext, @Query() query: ListBlacklistsQueryDto) {
-    const { items, total } = await this.blacklists.list(auth.organizationId, offsetOf(query), query.limit);
+    const { items, total } = await this.blacklists.list(
+      auth.organizationId,
+      offsetOf(query),
+      query.limit,
+    );
     return { blacklists: items.map(present), ...pageEnvelope(query, total) };
   }
 
   @Get(':blacklist_id')
-  @ApiOperation({ operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get', summary: 'Get a blacklist' })
+  @ApiOperation({
+    operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get',
+    summary: 'Get a blacklist',
+  })
   async get(@Auth() auth: AuthContext, @Param('blacklist_id') blacklistId: string) {
     return present(await this.blacklists.get(auth.organizationId, blacklistId));
   }
@@ -53,13 +68,18 @@ export class BlacklistController {
     summary: 'Add or update phone numbers',
   })
   @ApiResponse({ status: 200, schema: { example: { added: 2, updated: 0 } } })
-  addNumbers(@Auth() auth: AuthContext, @Param('blacklist_id') blacklistId: string, @Body() body: AddBlacklistNumbersDto) {
+  addNumbers(
+    @Auth() auth: AuthContext,
+    @Param('blacklist_id') blacklistId: string,
+    @Body() body: AddBlacklistNumbersDto,
+  ) {
     return this.blacklists.addNumbers(auth.organizationId, blacklistId, body.phone_numbers);
   }
 
   @Delete(':blacklist_id/phone-numbers')
   @ApiOperation({
-    operationId: 'remove_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_delete',
+    operationId:
+      'remove_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_delete',
     summary: 'Remove phone numbers',
   })
   @ApiResponse({ status: 200, schema: { example: { removed: 1 } } })
@@ -80,7 +100,15 @@ export class BlacklistController {
     status: 200,
     schema: {
       example: {
-        phone_numbers: [{ phone_number: '+15550101234', reason: 'DNC request', level: 'organization', name: '', comment: '' }],
+        phone_numbers: [
+          {
+            phone_number: '+15550101234',
+            reason: 'DNC request',
+            level: 'organization',
+            name: '',
+            comment: '',
+          },
+        ],
         total: 1,
       },
     },
@@ -90,7 +118,11 @@ export class BlacklistController {
     @Param('blacklist_id') blacklistId: string,
     @Query() query: ListBlacklistNumbersQueryDto,
   ) {
-    const { items, total } = await this.blacklists.listNumbers(auth.organizationId, blacklistId, query);
+    const { items, total } = await this.blacklists.listNumbers(
+      auth.organizationId,
+      blacklistId,
+      query,
+    );
     return { phone_numbers: items, total };
   }
 }

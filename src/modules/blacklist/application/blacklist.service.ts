@@ -5,13 +5,19 @@ import { isUuid } from '../../../common/validation/py-validators';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist';
 import { BlacklistRepository } from './ports/blacklist.repository';
 
-export type NewBlacklistEntry = { phone_number: string } & Partial<Omit<BlacklistEntry, 'phone_number'>>;
+export type NewBlacklistEntry = { phone_number: string } & Partial<
+  Omit<BlacklistEntry, 'phone_number'>
+>;
 
 @Injectable()
 export class BlacklistService {
   constructor(private readonly repository: BlacklistRepository) {}
 
-  create(organizationId: string, name: string, description: string | null = null): Promise<Blacklist> {
+  create(
+    organizationId: string,
+    name: string,
+    description: string | null = null,
+  ): Promise<Blacklist> {
     return this.repository.create(organizationId, name, description);
   }
 
@@ -52,7 +58,11 @@ export class BlacklistService {
     return { removed: await this.repository.removeEntries(blacklist.id, [...new Set(normalized)]) };
   }
 
-  async listNumbers(organizationId: string, blacklistId: string, page: { skip: number; limit: number }) {
+  async listNumbers(
+    organizationId: string,
+    blacklistId: string,
+    page: { skip: number; limit: number },
+  ) {
     const blacklist = await this.get(organizationId, blacklistId);
     return this.repository.listEntries(blacklist.id, page.skip, page.limit);
   }

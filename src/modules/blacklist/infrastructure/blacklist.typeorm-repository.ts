@@ -11,7 +11,8 @@ const toBlacklist = (e: BlacklistOrmEntity): Blacklist => ({ ...e });
 @Injectable()
 export class TypeOrmBlacklistRepository extends BlacklistRepository {
   constructor(
-    @InjectRepository(BlacklistOrmEntity) private readonly blacklists: Repository<BlacklistOrmEntity>,
+    @InjectRepository(BlacklistOrmEntity)
+    private readonly blacklists: Repository<BlacklistOrmEntity>,
     private readonly dataSource: DataSource,
   ) {
     super();
@@ -21,8 +22,14 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
     return sqlExecutor(this.dataSource, null);
   }
 
-  async create(organizationId: string, name: string, description: string | null): Promise<Blacklist> {
-    return toBlacklist(await this.blacklists.save(this.blacklists.create({ organizationId, name, description })));
+  async create(
+    organizationId: string,
+    name: string,
+    description: string | null,
+  ): Promise<Blacklist> {
+    return toBlacklist(
+      await this.blacklists.save(this.blacklists.create({ organizationId, name, description })),
+    );
   }
 
   async findById(id: string): Promise<Blacklist | null> {

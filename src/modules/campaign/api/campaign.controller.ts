@@ -14,10 +14,19 @@ export class CampaignController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'create_campaign_api_v1_campaigns_post', summary: 'Create a campaign' })
-  @ApiResponse({ status: 201, description: 'The campaign, with its webhook_secret (shown here and on rotation only)' })
+  @ApiOperation({
+    operationId: 'create_campaign_api_v1_campaigns_post',
+    summary: 'Create a campaign',
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'The campaign, with its webhook_secret (shown here and on rotation only)',
+  })
   async create(@Auth() auth: AuthContext, @Body() body: CreateCampaignDto) {
-    return presentCampaign(await this.campaigns.create(auth.organizationId, toCreateCampaign(body)), true);
+    return presentCampaign(
+      await this.campaigns.create(auth.organizationId, toCreateCampaign(body)),
+      true,
+    );
   }
 
   @Get()
@@ -28,14 +37,26 @@ export class CampaignController {
   }
 
   @Get(':campaign_id')
-  @ApiOperation({ operationId: 'get_campaign_api_v1_campaigns__campaign_id__get', summary: 'Get a campaign' })
+  @ApiOperation({
+    operationId: 'get_campaign_api_v1_campaigns__campaign_id__get',
+    summary: 'Get a campaign',
+  })
   async get(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string) {
     return presentCampaign(await this.campaigns.get(auth.organizationId, campaignId));
   }
 
   @Patch(':campaign_id')
-  @ApiOperation({ operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch', summary: 'Update a campaign' })
-  async update(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string, @Body() body: UpdateCampaignDto) {
-    return presentCampaign(await this.campaigns.update(auth.organizationId, campaignId, toCampaignChanges(body)));
+  @ApiOperation({
+    operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch',
+    summary: 'Update a campaign',
+  })
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Body() body: UpdateCampaignDto,
+  ) {
+    return presentCampaign(
+      await this.campaigns.update(auth.organizationId, campaignId, toCampaignChanges(body)),
+    );
   }
 }

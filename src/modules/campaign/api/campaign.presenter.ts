@@ -47,7 +47,11 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
 }
 
 const toSteps = (steps: CampaignStepDto[] | undefined): CampaignStep[] | undefined =>
-  steps?.map((s) => ({ friendly_id: s.friendly_id, type: s.type, on_receive: s.on_receive ?? 'merge' }));
+  steps?.map((s) => ({
+    friendly_id: s.friendly_id,
+    type: s.type,
+    on_receive: s.on_receive ?? 'merge',
+  }));
 
 export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
   return {

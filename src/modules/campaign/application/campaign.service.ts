@@ -53,11 +53,18 @@ export class CampaignService {
     return isUuid(campaignId) ? this.repository.findById(campaignId) : Promise.resolve(null);
   }
 
-  async list(organizationId: string, page: PageRequest): Promise<{ items: Campaign[]; total: number }> {
+  async list(
+    organizationId: string,
+    page: PageRequest,
+  ): Promise<{ items: Campaign[]; total: number }> {
     return this.repository.list(organizationId, offsetOf(page), page.limit);
   }
 
-  async update(organizationId: string, campaignId: string, changes: CampaignChanges): Promise<Campaign> {
+  async update(
+    organizationId: string,
+    campaignId: string,
+    changes: CampaignChanges,
+  ): Promise<Campaign> {
     const current = await this.get(organizationId, campaignId);
     checkEntryStep(
       changes.steps ?? current.steps,
@@ -71,7 +78,11 @@ export class CampaignService {
 
   async rotateWebhookSecret(organizationId: string, campaignId: string): Promise<Campaign> {
     const current = await this.get(organizationId, campaignId);
-    const updated = await this.repository.setWebhookSecret(organizationId, current.id, generateWebhookSecret());
+    const updated = await this.repository.setWebhookSecret(
+      organizationId,
+      current.id,
+      generateWebhookSecret(),
+    );
     if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
     return updated;
   }
@@ -80,13 +91,21 @@ export class CampaignService {
     const known = await this.blacklists.existingIds(organizationId, ids);
     const index = ids.findIndex((id) => !known.has(id));
     if (index >= 0) {
-      throw new InvalidInputError(`blacklist ${ids[index]} not found`, ['body', 'blacklist_ids', index], ids[index]);
+      throw new InvalidInputError(
+        `blacklist ${ids[index]} not found`,
+        ['body', 'blacklist_ids', index],
+        ids[index],
+      );
     }
   }
 }
 
 function checkEntryStep(steps: CampaignStep[], entryStep: string | null): void {
   if (entryStep !== null && !steps.some((s) => s.friendly_id === entryStep)) {
-    throw new InvalidInputError(`entry_step "${entryStep}" is not one of the campaign's steps`, ['body', 'entry_step'], entryStep);
+    throw new InvalidInputError(
+      `entry_step "${entryStep}" is not one of the campaign's steps`,
+      ['body', 'entry_step'],
+      entryStep,
+    );
   }
 }

@@ -47,6 +47,9 @@ export const CAMPAIGN_DEFAULTS = {
   maxConcurrentCalls: 10,
 } as const;
 
-export function findStep(campaign: Pick<Campaign, 'steps'>, friendlyId: string): CampaignStep | null {
+export function findStep(
+  campaign: Pick<Campaign, 'steps'>,
+  friendlyId: string,
+): CampaignStep | null {
   return campaign.steps.find((s) => s.friendly_id === friendlyId) ?? null;
 }

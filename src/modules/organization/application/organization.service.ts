@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { ConflictError, NotFoundError, UnauthorizedError } from '../../../common/errors/domain-errors';
+import {
+  ConflictError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../../common/errors/domain-errors';
 import type { AuthContext } from '../../../common/http/auth.decorators';
 import { isUuid } from '../../../common/validation/py-validators';
 import {
@@ -111,7 +115,9 @@ export function parseBootstrapKeys(spec: string | undefined): [string, string][]
     const at = pair.indexOf('=');
     const [name, key] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
     if (at < 1 || !name || !key) {
-      throw new Error(`BOOTSTRAP_API_KEYS: expected name=key pairs separated by commas, got "${pair}"`);
+      throw new Error(
+        `BOOTSTRAP_API_KEYS: expected name=key pairs separated by commas, got "${pair}"`,
+      );
     }
     return [name, key];
   });

@@ -5,7 +5,11 @@ import { ApiKeyRecord, Organization } from '../domain/api-key';
 import { OrganizationRepository } from '../application/ports/organization.repository';
 import { ApiKeyOrmEntity, OrganizationOrmEntity } from './organization.orm-entity';
 
-const toOrganization = (e: OrganizationOrmEntity): Organization => ({ id: e.id, name: e.name, createdAt: e.createdAt });
+const toOrganization = (e: OrganizationOrmEntity): Organization => ({
+  id: e.id,
+  name: e.name,
+  createdAt: e.createdAt,
+});
 const toApiKey = (e: ApiKeyOrmEntity): ApiKeyRecord => ({
   id: e.id,
   organizationId: e.organizationId,
@@ -18,7 +22,8 @@ const toApiKey = (e: ApiKeyOrmEntity): ApiKeyRecord => ({
 @Injectable()
 export class TypeOrmOrganizationRepository extends OrganizationRepository {
   constructor(
-    @InjectRepository(OrganizationOrmEntity) private readonly organizations: Repository<OrganizationOrmEntity>,
+    @InjectRepository(OrganizationOrmEntity)
+    private readonly organizations: Repository<OrganizationOrmEntity>,
     @InjectRepository(ApiKeyOrmEntity) private readonly apiKeys: Repository<ApiKeyOrmEntity>,
   ) {
     super();
@@ -39,16 +44,18 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
   }
 
   async listOrganizations(): Promise<Organization[]> {
-    return (await this.organizations.find({ order: { createdAt: 'ASC', id: 'ASC' } })).map(toOrganization);
+    return (await this.organizations.find({ order: { createdAt: 'ASC', id: 'ASC' } })).map(
+      toOrganization,
+    );
   }
 
-  async saveApiKey(key: { organizationId: string; name: string; keyPrefix: string; keyHash: string }) {
-    await this.apiKeys
-      .createQueryBuilder()
-      .insert()
-      .values(key)
-      .orIgnore()
-      .execute();
+  async saveApiKey(key: {
+    organizationId: string;
+    name: string;
+    keyPrefix: string;
+    keyHash: string;
+  }) {
+    await this.apiKeys.createQueryBuilder().insert().values(key).orIgnore().execute();
     return toApiKey(await this.apiKeys.findOneByOrFail({ keyHash: key.keyHash }));
   }
 
@@ -58,11 +65,16 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
   }
 
   async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
-    return (await this.apiKeys.find({ where: { organizationId }, order: { createdAt: 'ASC' } })).map(toApiKey);
+    return (
+      await this.apiKeys.find({ where: { organizationId }, order: { createdAt: 'ASC' } })
+    ).map(toApiKey);
   }
 
   async revokeApiKey(id: string): Promise<boolean> {
-    const result = await this.apiKeys.update({ id, revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    const result = await this.apiKeys.update(
+      { id, revokedAt: IsNull() },
+      { revokedAt: () => 'now()' },
+    );
     return (result.affected ?? 0) > 0;
   }
 }

@@ -27,10 +27,22 @@ export class BlacklistEntryDto {
   @PyStr()
   phone_number: string;
 
-  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 500 }) reason?: string;
-  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 100 }) level?: string;
-  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 200 }) name?: string;
-  @ApiPropertyOptional({ default: '' }) @PyOptional({ nullable: true }) @PyStr({ max: 2000 }) comment?: string;
+  @ApiPropertyOptional({ default: '' })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 500 })
+  reason?: string;
+  @ApiPropertyOptional({ default: '' })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 100 })
+  level?: string;
+  @ApiPropertyOptional({ default: '' })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 200 })
+  name?: string;
+  @ApiPropertyOptional({ default: '' })
+  @PyOptional({ nullable: true })
+  @PyStr({ max: 2000 })
+  comment?: string;
 }
 
 export class AddBlacklistNumbersDto {
@@ -61,5 +73,8 @@ export class ListBlacklistNumbersQueryDto {
 
 export class ListBlacklistsQueryDto {
   @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 }) @PyOptional() @PyInt({ ge: 1, le: 100 }) limit: number = 50;
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 100 })
+  limit: number = 50;
 }

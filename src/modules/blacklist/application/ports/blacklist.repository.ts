@@ -1,15 +1,30 @@
 import { Blacklist, BlacklistEntry } from '../../domain/blacklist';
 
 export abstract class BlacklistRepository {
-  abstract create(organizationId: string, name: string, description: string | null): Promise<Blacklist>;
+  abstract create(
+    organizationId: string,
+    name: string,
+    description: string | null,
+  ): Promise<Blacklist>;
   abstract findById(id: string): Promise<Blacklist | null>;
-  abstract list(organizationId: string, offset: number, limit: number): Promise<{ items: Blacklist[]; total: number }>;
+  abstract list(
+    organizationId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: Blacklist[]; total: number }>;
   /** Of these ids, those that are blacklists of the organization. */
   abstract existingIds(organizationId: string, ids: string[]): Promise<Set<string>>;
   /** Inserts or updates the entries in one statement; returns how many were new. */
-  abstract upsertEntries(blacklistId: string, entries: BlacklistEntry[]): Promise<{ added: number; updated: number }>;
+  abstract upsertEntries(
+    blacklistId: string,
+    entries: BlacklistEntry[],
+  ): Promise<{ added: number; updated: number }>;
   abstract removeEntries(blacklistId: string, phoneNumbers: string[]): Promise<number>;
-  abstract listEntries(blacklistId: string, skip: number, limit: number): Promise<{ items: BlacklistEntry[]; total: number }>;
+  abstract listEntries(
+    blacklistId: string,
+    skip: number,
+    limit: number,
+  ): Promise<{ items: BlacklistEntry[]; total: number }>;
   /** Of these numbers, those on any of these blacklists. */
   abstract findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>>;
 }

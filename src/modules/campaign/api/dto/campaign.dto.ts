@@ -12,16 +12,27 @@ import {
   PyValueRule,
   uuidError,
 } from '../../../../common/validation/py-validators';
-import { CAMPAIGN_TYPES, CampaignStep, CampaignType, STEP_ON_RECEIVE, STEP_TYPES } from '../../domain/campaign';
+import {
+  CAMPAIGN_TYPES,
+  CampaignStep,
+  CampaignType,
+  STEP_ON_RECEIVE,
+  STEP_TYPES,
+} from '../../domain/campaign';
 
 const FRIENDLY_ID = /^[A-Za-z0-9_.-]+$/;
 
 export class CampaignStepDto {
-  @ApiProperty({ example: 'intake-form', description: 'Identifies the step in URLs: letters, digits, _ . -' })
+  @ApiProperty({
+    example: 'intake-form',
+    description: 'Identifies the step in URLs: letters, digits, _ . -',
+  })
   @PyRequired()
   @PyStr({ min: 1, max: 100 })
   @PyValueRule('friendlyId', (v) =>
-    typeof v === 'string' && !FRIENDLY_ID.test(v) ? 'friendly_id may only contain letters, digits, _ . -' : null,
+    typeof v === 'string' && !FRIENDLY_ID.test(v)
+      ? 'friendly_id may only contain letters, digits, _ . -'
+      : null,
   )
   friendly_id: string;
 
@@ -39,7 +50,8 @@ export class CampaignStepDto {
 const WEEK_SCHEDULE_DOC = {
   type: 'object',
   additionalProperties: true,
-  description: 'WeekSchedule: monday..sunday lists of {start, end} local HH:MM times, tz default US/Eastern',
+  description:
+    'WeekSchedule: monday..sunday lists of {start, end} local HH:MM times, tz default US/Eastern',
   example: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
 } as const;
 
@@ -47,7 +59,9 @@ const httpUrlRule = (v: unknown): string | null => {
   if (typeof v !== 'string') return null;
   try {
     const url = new URL(v);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? null : 'webhook_url must be an http(s) URL';
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? null
+      : 'webhook_url must be an http(s) URL';
   } catch {
     return 'webhook_url must be an absolute http(s) URL';
   }
@@ -85,7 +99,9 @@ class CampaignFieldsDto {
   @ApiPropertyOptional({ ...WEEK_SCHEDULE_DOC, nullable: true })
   @PyOptional({ nullable: true })
   @PyDict()
-  @PyValueRule('weekSchedule', (v) => (typeof v === 'object' && v !== null ? weekScheduleError(v) : null))
+  @PyValueRule('weekSchedule', (v) =>
+    typeof v === 'object' && v !== null ? weekScheduleError(v) : null,
+  )
   calling_window?: WeekSchedule | null;
 
   @ApiPropertyOptional({ type: [CampaignStepDto], default: [] })
@@ -94,7 +110,10 @@ class CampaignFieldsDto {
   @PyValueRule('uniqueSteps', uniqueFriendlyIds)
   steps?: CampaignStepDto[];
 
-  @ApiPropertyOptional({ nullable: true, description: 'friendly_id of the step new targets wait at' })
+  @ApiPropertyOptional({
+    nullable: true,
+    description: 'friendly_id of the step new targets wait at',
+  })
   @PyOptional({ nullable: true })
   @PyStr()
   entry_step?: string | null;
