@@ -63,8 +63,10 @@ export function toItems(errors: ValidationError[], loc: Loc, raw: unknown): Pyda
     const path = [...loc, key];
     const rawValue = isPlainObject(raw) || Array.isArray(raw) ? (raw as any)[key] : undefined;
 
-    const ranked = Object.values(error.constraints ?? {})
-      .map(parseConstraint)
+    // class-validator's own "nestedValidation" repeats what PyModel/PyModelList report as model_type.
+    const ranked = Object.entries(error.constraints ?? {})
+      .filter(([name]) => name !== 'nestedValidation')
+      .map(([, message]) => parseConstraint(message))
       .filter((e): e is RankedError => e !== null)
       .sort((a, b) => a.rank - b.rank);
     const best = ranked[0];

@@ -1,0 +1,179 @@
+import { PydanticValidationPipe } from './pydantic-validation.pipe';
+import {
+  PyBool,
+  PyDateOrDateTime,
+  PyDict,
+  PyEnum,
+  PyInt,
+  PyList,
+  PyModel,
+  PyModelList,
+  PyOptional,
+  PyRequired,
+  PyStr,
+  PyUuid,
+  checkString,
+} from './py-validators';
+import { RequestValidationError } from './request-validation.error';
+
+class Inner {
+  @PyRequired() @PyStr() name: string;
+}
+
+class Body {
+  @PyRequired() @PyInt({ ge: 1, le: 10 }) count: number;
+  @PyOptional() @PyBool() flag?: boolean;
+  @PyOptional() @PyDict() data?: Record<string, unknown>;
+  @PyOptional() @PyEnum(['a', 'b', 'c']) letter?: string;
+  @PyOptional() @PyList({ min: 1, max: 2 }, checkString) tags?: string[];
+  @PyOptional() @PyModel(() => Inner) inner?: Inner;
+  @PyOptional() @PyModelList(() => Inner, { max: 3 }) items?: Inner[];
+  @PyOptional() @PyUuid() id?: string;
+  @PyOptional({ nullable: true }) @PyDateOrDateTime() when?: string | null;
+}
+
+const pipe = new PydanticValidationPipe();
+const body = (value: unknown) => pipe.transform(value, { type: 'body', metatype: Body });
+const details = async (value: unknown) => {
+  const error = await body(value).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(RequestValidationError);
+  return (error as RequestValidationError).items;
+};
+
+describe('PydanticValidationPipe', () => {
+  it('coerces like pydantic lax mode and returns the DTO instance', async () => {
+    const dto = (await body({ count: '7', flag: 'yes', letter: 'b', when: '2026-01-31' })) as Body;
+    expect(dto).toBeInstanceOf(Body);
+    expect(dto).toMatchObject({ count: 7, flag: true, letter: 'b', when: '2026-01-31' });
+    expect(((await body({ count: 5.0 })) as Body).count).toBe(5);
+  });
+
+  it('reports one error per field, missing first, with the raw input', async () => {
+    expect(await details({ flag: 'maybe', count: 2.5 })).toEqual([
+      {
+        type: 'int_from_float',
+        loc: ['body', 'count'],
+        msg: 'Input should be a valid integer, got a number with a fractional part',
+        input: 2.5,
+      },
+      {
+        type: 'bool_parsing',
+        loc: ['body', 'flag'],
+        msg: 'Input should be a valid boolean, unable to interpret input',
+        input: 'maybe',
+      },
+    ]);
+    expect(await details({})).toEqual([
+      { type: 'missing', loc: ['body', 'count'], msg: 'Field required', input: {} },
+    ]);
+  });
+
+  it('locates errors inside nested models and lists by index', async () => {
+    expect(
+      await details({
+        count: 1,
+        tags: ['x', 3],
+        inner: {},
+        items: [{ name: 'ok' }, 'junk', { name: 1 }],
+      }),
+    ).toEqual([
+      {
+        type: 'string_type',
+        loc: ['body', 'tags', 1],
+        msg: 'Input should be a valid string',
+        input: 3,
+      },
+      { type: 'missing', loc: ['body', 'inner', 'name'], msg: 'Field required', input: {} },
+      {
+        type: 'model_type',
+        loc: ['body', 'items', 1],
+        msg: 'Input should be a valid dictionary or instance of Inner',
+        input: 'junk',
+        ctx: { class_name: 'Inner' },
+      },
+      {
+        type: 'string_type',
+        loc: ['body', 'items', 2, 'name'],
+        msg: 'Input should be a valid string',
+        input: 1,
+      },
+    ]);
+  });
+
+  it('words list lengths, enums, dicts, uuids and dates as pydantic v2 does', async () => {
+    expect(
+      await details({ count: 11, tags: [], data: [], letter: 'z', id: 'abc', when: '2026-13-01' }),
+    ).toEqual([
+      {
+        type: 'less_than_equal',
+        loc: ['body', 'count'],
+        msg: 'Input should be less than or equal to 10',
+        input: 11,
+        ctx: { le: 10 },
+      },
+      {
+        type: 'dict_type',
+        loc: ['body', 'data'],
+        msg: 'Input should be a valid dictionary',
+        input: [],
+      },
+      {
+        type: 'enum',
+        loc: ['body', 'letter'],
+        msg: "Input should be 'a', 'b' or 'c'",
+        input: 'z',
+        ctx: { expected: "'a', 'b' or 'c'" },
+      },
+      {
+        type: 'too_short',
+        loc: ['body', 'tags'],
+        msg: 'List should have at least 1 item after validation, not 0',
+        input: [],
+        ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+      },
+      {
+        type: 'uuid_parsing',
+        loc: ['body', 'id'],
+        msg: 'Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3',
+        input: 'abc',
+        ctx: { error: 'invalid length: expected length 32 for simple format, found 3' },
+      },
+      {
+        type: 'datetime_from_date_parsing',
+        loc: ['body', 'when'],
+        msg: 'Input should be a valid datetime or date, month value is outside expected range of 1-12',
+        input: '2026-13-01',
+        ctx: { error: 'month value is outside expected range of 1-12' },
+      },
+    ]);
+  });
+
+  it('refuses a missing body and a body that is not an object', async () => {
+    await expect(body(undefined)).rejects.toEqual(
+      new RequestValidationError([
+        { type: 'missing', loc: ['body'], msg: 'Field required', input: null },
+      ]),
+    );
+    expect(await details('text')).toEqual([
+      {
+        type: 'model_attributes_type',
+        loc: ['body'],
+        msg: 'Input should be a valid dictionary or object to extract fields from',
+        input: 'text',
+      },
+    ]);
+  });
+
+  it('prefixes query and path errors with their source', async () => {
+    class Query {
+      @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
+    }
+    const error = await pipe
+      .transform({ page: 'x' }, { type: 'query', metatype: Query })
+      .catch((e: unknown) => e);
+    expect((error as RequestValidationError).items[0].loc).toEqual(['query', 'page']);
+    expect(await pipe.transform({}, { type: 'query', metatype: Query })).toEqual(
+      Object.assign(new Query(), { page: 0 }),
+    );
+  });
+});

@@ -1,0 +1,73 @@
+import {
+  ConflictError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../../common/errors/domain-errors';
+import { InMemoryOrganizationRepository } from '../../../testing/in-memory-organization.repository';
+import { hashApiKey } from '../domain/api-key';
+import { OrganizationService, parseBootstrapKeys } from './organization.service';
+
+describe('OrganizationService', () => {
+  let repository: InMemoryOrganizationRepository;
+  let service: OrganizationService;
+  beforeEach(() => {
+    repository = new InMemoryOrganizationRepository();
+    service = new OrganizationService(repository);
+  });
+
+  it('issues a key that authenticates and is stored only as a hash', async () => {
+    const org = await service.createOrganization('Acme');
+    const issued = await service.createApiKey(org.id, 'ci');
+    expect(issued.key).toMatch(/^ccs_[A-Za-z0-9_-]{43}$/);
+    expect(issued.keyPrefix).toBe(issued.key.slice(0, 10));
+    const [stored] = repository.apiKeys.values();
+    expect(stored.keyHash).toBe(hashApiKey(issued.key));
+    expect(JSON.stringify(stored)).not.toContain(issued.key);
+    expect(await service.authenticate(issued.key)).toEqual({
+      organizationId: org.id,
+      apiKeyId: issued.id,
+    });
+  });
+
+  it('refuses missing, unknown and revoked keys', async () => {
+    const org = await service.createOrganization('Acme');
+    const issued = await service.createApiKey(org.id);
+    await expect(service.authenticate(undefined)).rejects.toThrow(UnauthorizedError);
+    await expect(service.authenticate('ccs_nope')).rejects.toThrow(UnauthorizedError);
+    await service.revokeApiKey(issued.id);
+    await expect(service.authenticate(issued.key)).rejects.toThrow(UnauthorizedError);
+    await expect(service.revokeApiKey(issued.id)).rejects.toThrow(NotFoundError);
+    await expect(service.revokeApiKey('not-a-uuid')).rejects.toThrow(NotFoundError);
+  });
+
+  it('refuses a duplicate organization name and keys for an unknown organization', async () => {
+    await service.createOrganization('Acme');
+    await expect(service.createOrganization(' Acme ')).rejects.toThrow(ConflictError);
+    await expect(service.createApiKey('00000000-0000-4000-8000-000000000000')).rejects.toThrow(
+      NotFoundError,
+    );
+  });
+
+  it('makes sure of bootstrap organizations and keys, idempotently', async () => {
+    const first = await service.ensureOrganizationWithKey('acme', 'key1');
+    const again = await service.ensureOrganizationWithKey('acme', 'key1');
+    expect(again.id).toBe(first.id);
+    expect(repository.organizations.size).toBe(1);
+    expect(repository.apiKeys.size).toBe(1);
+    expect((await service.authenticate('key1')).organizationId).toBe(first.id);
+    await expect(service.ensureOrganizationWithKey('globex', 'key1')).rejects.toThrow(
+      ConflictError,
+    );
+  });
+
+  it('parses BOOTSTRAP_API_KEYS', () => {
+    expect(parseBootstrapKeys(undefined)).toEqual([]);
+    expect(parseBootstrapKeys(' acme=key1, globex = key2 ')).toEqual([
+      ['acme', 'key1'],
+      ['globex', 'key2'],
+    ]);
+    expect(parseBootstrapKeys('acme=a=b')).toEqual([['acme', 'a=b']]);
+    expect(() => parseBootstrapKeys('acme')).toThrow(/name=key/);
+    expect(() => parseBootstrapKeys('=key')).toThrow(/name=key/);
+  });
+});

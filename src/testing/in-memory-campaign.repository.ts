@@ -1,0 +1,63 @@
+import { randomUUID } from 'crypto';
+import {
+  CampaignChanges,
+  CampaignRepository,
+  NewCampaign,
+} from '../modules/campaign/application/ports/campaign.repository';
+import { Campaign } from '../modules/campaign/domain/campaign';
+
+/** A deep enough copy that callers never share the stored campaign's objects. */
+function copy<T extends Partial<Campaign>>(c: T): T {
+  return {
+    ...c,
+    ...(c.steps && { steps: c.steps.map((s) => ({ ...s })) }),
+    ...(c.callingWindow && { callingWindow: JSON.parse(JSON.stringify(c.callingWindow)) }),
+    ...(c.blacklistIds && { blacklistIds: [...c.blacklistIds] }),
+  };
+}
+
+export class InMemoryCampaignRepository extends CampaignRepository {
+  readonly campaigns = new Map<string, Campaign>();
+
+  async create(campaign: NewCampaign): Promise<Campaign> {
+    const now = new Date();
+    const created = copy({
+      ...campaign,
+      id: randomUUID(),
+      createdAt: now,
+      updatedAt: now,
+    });
+    this.campaigns.set(created.id, created);
+    return copy(created);
+  }
+
+  async findById(id: string) {
+    const c = this.campaigns.get(id);
+    return c ? copy(c) : null;
+  }
+
+  async list(organizationId: string, offset: number, limit: number) {
+    const all = [...this.campaigns.values()]
+      .filter((c) => c.organizationId === organizationId)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+    return {
+      items: all.slice(offset, offset + limit).map((c) => copy(c)),
+      total: all.length,
+    };
+  }
+
+  async update(organizationId: string, id: string, changes: CampaignChanges) {
+    const c = this.campaigns.get(id);
+    if (!c || c.organizationId !== organizationId) return null;
+    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
+    Object.assign(c, copy(defined), { updatedAt: new Date() });
+    return copy(c);
+  }
+
+  async setWebhookSecret(organizationId: string, id: string, secret: string) {
+    const c = this.campaigns.get(id);
+    if (!c || c.organizationId !== organizationId) return null;
+    Object.assign(c, { webhookSecret: secret, updatedAt: new Date() });
+    return copy(c);
+  }
+}

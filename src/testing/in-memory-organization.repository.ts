@@ -1,0 +1,65 @@
+import { randomUUID } from 'crypto';
+import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository';
+import { ApiKeyRecord, Organization } from '../modules/organization/domain/api-key';
+
+/** Same rules as the database: unique organization names, unique key hashes. */
+export class InMemoryOrganizationRepository extends OrganizationRepository {
+  readonly organizations = new Map<string, Organization>();
+  readonly apiKeys = new Map<string, ApiKeyRecord & { keyHash: string }>();
+
+  async createOrganization(name: string): Promise<Organization> {
+    if ([...this.organizations.values()].some((o) => o.name === name)) {
+      throw new Error(`duplicate organization name ${name}`);
+    }
+    const organization = { id: randomUUID(), name, createdAt: new Date() };
+    this.organizations.set(organization.id, organization);
+    return { ...organization };
+  }
+
+  async findOrganizationById(id: string) {
+    const o = this.organizations.get(id);
+    return o ? { ...o } : null;
+  }
+
+  async findOrganizationByName(name: string) {
+    const o = [...this.organizations.values()].find((x) => x.name === name);
+    return o ? { ...o } : null;
+  }
+
+  async listOrganizations() {
+    return [...this.organizations.values()].map((o) => ({ ...o }));
+  }
+
+  async saveApiKey(key: {
+    organizationId: string;
+    name: string;
+    keyPrefix: string;
+    keyHash: string;
+  }) {
+    const existing = [...this.apiKeys.values()].find((k) => k.keyHash === key.keyHash);
+    if (existing) return strip(existing);
+    const record = { ...key, id: randomUUID(), createdAt: new Date(), revokedAt: null };
+    this.apiKeys.set(record.id, record);
+    return strip(record);
+  }
+
+  async findActiveApiKeyByHash(keyHash: string) {
+    const k = [...this.apiKeys.values()].find((x) => x.keyHash === keyHash && !x.revokedAt);
+    return k ? strip(k) : null;
+  }
+
+  async listApiKeys(organizationId: string) {
+    return [...this.apiKeys.values()].filter((k) => k.organizationId === organizationId).map(strip);
+  }
+
+  async revokeApiKey(id: string) {
+    const k = this.apiKeys.get(id);
+    if (!k || k.revokedAt) return false;
+    k.revokedAt = new Date();
+    return true;
+  }
+}
+
+function strip({ keyHash: _hash, ...record }: ApiKeyRecord & { keyHash: string }): ApiKeyRecord {
+  return { ...record };
+}

@@ -1,0 +1,82 @@
+import {
+  CampaignRepository,
+  NewCampaign,
+} from '../../src/modules/campaign/application/ports/campaign.repository';
+
+export interface CampaignContractContext {
+  repository: () => CampaignRepository;
+  /** An organization id the repository may store campaigns for. */
+  organizationId: () => Promise<string>;
+}
+
+const base = (organizationId: string, name = 'c'): NewCampaign => ({
+  organizationId,
+  name,
+  type: 'patient',
+  callerId: null,
+  maxAttempts: 3,
+  retryDelayMinutes: 60,
+  maxConcurrentCalls: 10,
+  callingWindow: { monday: [{ start: '09:00', end: '17:00' }], tz: 'Europe/Paris' },
+  steps: [{ friendly_id: 'intake', type: 'webhook', on_receive: 'merge' }],
+  entryStep: 'intake',
+  blacklistIds: [],
+  webhookUrl: 'https://example.com/hook',
+  webhookSecret: 'whsec_abc',
+});
+
+/** The behaviour every CampaignRepository has, whatever stores it. */
+export function campaignRepositoryContract(ctx: CampaignContractContext): void {
+  it('stores a campaign and reads every field back', async () => {
+    const org = await ctx.organizationId();
+    const created = await ctx.repository().create(base(org, 'full'));
+    expect(created).toEqual({
+      ...base(org, 'full'),
+      id: expect.any(String),
+      createdAt: expect.any(Date),
+      updatedAt: expect.any(Date),
+    });
+    expect(await ctx.repository().findById(created.id)).toEqual(created);
+  });
+
+  it('lists an organization’s campaigns in creation order with the total', async () => {
+    const org = await ctx.organizationId();
+    const other = await ctx.organizationId();
+    const a = await ctx.repository().create(base(org, 'a'));
+    const b = await ctx.repository().create(base(org, 'b'));
+    await ctx.repository().create(base(other, 'x'));
+    const page = await ctx.repository().list(org, 0, 1);
+    expect(page).toEqual({ items: [a], total: 2 });
+    expect((await ctx.repository().list(org, 1, 5)).items.map((c) => c.id)).toEqual([b.id]);
+  });
+
+  it('updates only the given fields, and only the owner’s campaign', async () => {
+    const org = await ctx.organizationId();
+    const c = await ctx.repository().create(base(org));
+    expect(
+      await ctx.repository().update(await ctx.organizationId(), c.id, { name: 'stolen' }),
+    ).toBeNull();
+    const updated = await ctx
+      .repository()
+      .update(org, c.id, { name: 'renamed', callingWindow: null, maxAttempts: undefined });
+    expect(updated).toEqual({
+      ...c,
+      name: 'renamed',
+      callingWindow: null,
+      updatedAt: expect.any(Date),
+    });
+  });
+
+  it('replaces the webhook secret', async () => {
+    const org = await ctx.organizationId();
+    const c = await ctx.repository().create(base(org));
+    expect((await ctx.repository().setWebhookSecret(org, c.id, 'whsec_new'))?.webhookSecret).toBe(
+      'whsec_new',
+    );
+    expect((await ctx.repository().findById(c.id))?.webhookSecret).toBe('whsec_new');
+  });
+
+  it('finds nothing for an unknown id', async () => {
+    expect(await ctx.repository().findById('00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
+}

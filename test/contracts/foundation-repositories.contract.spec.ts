@@ -1,0 +1,51 @@
+import { BlacklistRepository } from '../../src/modules/blacklist/application/ports/blacklist.repository';
+import { CampaignRepository } from '../../src/modules/campaign/application/ports/campaign.repository';
+import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository';
+import { InMemoryBlacklistRepository } from '../../src/testing/in-memory-blacklist.repository';
+import { InMemoryCampaignRepository } from '../../src/testing/in-memory-campaign.repository';
+import { InMemoryOrganizationRepository } from '../../src/testing/in-memory-organization.repository';
+import { createTestApp, TestApp } from '../support/test-app';
+import { blacklistRepositoryContract } from './blacklist-repository.contract';
+import { campaignRepositoryContract } from './campaign-repository.contract';
+import { organizationRepositoryContract } from './organization-repository.contract';
+
+describe('in-memory fakes', () => {
+  let organizations = new InMemoryOrganizationRepository();
+  let campaigns = new InMemoryCampaignRepository();
+  let blacklists = new InMemoryBlacklistRepository();
+  let n = 0;
+  beforeEach(() => {
+    organizations = new InMemoryOrganizationRepository();
+    campaigns = new InMemoryCampaignRepository();
+    blacklists = new InMemoryBlacklistRepository();
+  });
+  const organizationId = async () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
+
+  describe('OrganizationRepository', () => organizationRepositoryContract(() => organizations));
+  describe('CampaignRepository', () =>
+    campaignRepositoryContract({ repository: () => campaigns, organizationId }));
+  describe('BlacklistRepository', () =>
+    blacklistRepositoryContract({ repository: () => blacklists, organizationId }));
+});
+
+describe('TypeORM adapters on a real database', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  const organizationId = async () => (await t.createOrganization()).organizationId;
+
+  describe('OrganizationRepository', () =>
+    organizationRepositoryContract(() => t.app.get(OrganizationRepository)));
+  describe('CampaignRepository', () =>
+    campaignRepositoryContract({
+      repository: () => t.app.get(CampaignRepository),
+      organizationId,
+    }));
+  describe('BlacklistRepository', () =>
+    blacklistRepositoryContract({
+      repository: () => t.app.get(BlacklistRepository),
+      organizationId,
+    }));
+});

@@ -1,0 +1,362 @@
+import { createTestApp, TestApp } from '../support/test-app';
+
+const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+
+describe('campaign management API', () => {
+  let t: TestApp;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  beforeAll(async () => {
+    t = await createTestApp();
+    acme = await t.createOrganization();
+    globex = await t.createOrganization();
+  });
+  afterAll(() => t.close());
+
+  const as = (who: { apiKey: string }) => ({
+    post: (url: string, body: unknown) =>
+      t
+        .http()
+        .post(url)
+        .set('X-API-Key', who.apiKey)
+        .send(body as object),
+    patch: (url: string, body: unknown) =>
+      t
+        .http()
+        .patch(url)
+        .set('X-API-Key', who.apiKey)
+        .send(body as object),
+    get: (url: string) => t.http().get(url).set('X-API-Key', who.apiKey),
+  });
+
+  it('creates a campaign with every setting and reads it back without the secret', async () => {
+    const blacklist = (await as(acme).post('/api/v1/blacklists', { name: 'DNC' })).body;
+    const body = {
+      name: 'Reminders',
+      type: 'patient',
+      caller_id: '+15550100000',
+      max_attempts: 5,
+      retry_delay_minutes: 30,
+      max_concurrent_calls: 4,
+      calling_window: { monday: [{ start: '09:00', end: '17:00' }], tz: 'Europe/Paris' },
+      steps: [
+        { friendly_id: 'intake', type: 'webhook', on_receive: 'merge_and_schedule' },
+        { friendly_id: 'ehr', type: 'ehr_event' },
+      ],
+      entry_step: 'intake',
+      blacklist_ids: [blacklist.id],
+      webhook_url: 'https://example.com/hooks',
+    };
+    const created = await as(acme).post('/api/v1/campaigns', body);
+    expect(created.status).toBe(201);
+    const expected = {
+      ...body,
+      id: expect.any(String),
+      organization_id: acme.organizationId,
+      steps: [
+        { friendly_id: 'intake', type: 'webhook', on_receive: 'merge_and_schedule' },
+        { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge' },
+      ],
+      created_at: ISO,
+      updated_at: ISO,
+    };
+    expect(created.body).toEqual({ ...expected, webhook_secret: expect.stringMatching(/^whsec_/) });
+    const read = await as(acme).get(`/api/v1/campaigns/${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toEqual(expected);
+  });
+
+  it('applies defaults, patches fields and keeps other organizations out', async () => {
+    const c = (await as(acme).post('/api/v1/campaigns', { name: 'Defaults', type: 'payor' })).body;
+    expect(c).toMatchObject({
+      caller_id: null,
+      max_attempts: 3,
+      retry_delay_minutes: 60,
+      max_concurrent_calls: 10,
+      calling_window: null,
+      steps: [],
+      entry_step: null,
+      blacklist_ids: [],
+      webhook_url: null,
+    });
+    const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
+      max_attempts: 1,
+      calling_window: { friday: [{ start: '08:00', end: '12:00' }] },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toEqual({
+      ...c,
+      webhook_secret: undefined,
+      max_attempts: 1,
+      calling_window: { friday: [{ start: '08:00', end: '12:00' }], tz: 'US/Eastern' },
+      updated_at: ISO,
+    });
+    for (const res of [
+      await as(globex).get(`/api/v1/campaigns/${c.id}`),
+      await as(globex).patch(`/api/v1/campaigns/${c.id}`, { name: 'mine now' }),
+      await as(acme).get('/api/v1/campaigns/not-a-uuid'),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({ detail: expect.stringMatching(/^Campaign .* not found$/) });
+    }
+  });
+
+  it('lists only the caller’s campaigns, paged', async () => {
+    const org = await t.createOrganization();
+    for (const name of ['a', 'b', 'c'])
+      await as(org).post('/api/v1/campaigns', { name, type: 'provider' });
+    const first = await as(org).get('/api/v1/campaigns?limit=2');
+    expect(first.body.campaigns.map((c: { name: string }) => c.name)).toEqual(['a', 'b']);
+    expect(first.body).toMatchObject({ page_count: 2, next_page: 1 });
+    const last = await as(org).get('/api/v1/campaigns?limit=2&page=1');
+    expect(last.body.campaigns.map((c: { name: string }) => c.name)).toEqual(['c']);
+    expect(last.body).toMatchObject({ page_count: 2, next_page: null });
+  });
+
+  it('refuses rules that cross fields with value errors', async () => {
+    const res = await as(acme).post('/api/v1/campaigns', {
+      name: 'Bad',
+      type: 'patient',
+      calling_window: { monday: [{ start: '18:00', end: '09:00' }] },
+      steps: [
+        { friendly_id: 'a', type: 'webhook' },
+        { friendly_id: 'a', type: 'ehr_event' },
+      ],
+      webhook_url: 'ftp://example.com',
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'calling_window'],
+          msg: 'Value error, monday interval 18:00-09:00 must end after it starts',
+          input: { monday: [{ start: '18:00', end: '09:00' }] },
+          ctx: { error: 'monday interval 18:00-09:00 must end after it starts' },
+        },
+        {
+          type: 'value_error',
+          loc: ['body', 'steps'],
+          msg: 'Value error, duplicate step friendly_id "a"',
+          input: [
+            { friendly_id: 'a', type: 'webhook' },
+            { friendly_id: 'a', type: 'ehr_event' },
+          ],
+          ctx: { error: 'duplicate step friendly_id "a"' },
+        },
+        {
+          type: 'value_error',
+          loc: ['body', 'webhook_url'],
+          msg: 'Value error, webhook_url must be an http(s) URL',
+          input: 'ftp://example.com',
+          ctx: { error: 'webhook_url must be an http(s) URL' },
+        },
+      ],
+    });
+    const entry = await as(acme).post('/api/v1/campaigns', {
+      name: 'x',
+      type: 'patient',
+      entry_step: 'nowhere',
+    });
+    expect(entry.status).toBe(422);
+    expect(entry.body).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'entry_step'],
+          msg: `Value error, entry_step "nowhere" is not one of the campaign's steps`,
+          input: 'nowhere',
+          ctx: { error: `entry_step "nowhere" is not one of the campaign's steps` },
+        },
+      ],
+    });
+    const foreign = (await as(globex).post('/api/v1/blacklists', { name: 'theirs' })).body;
+    const blacklist = await as(acme).post('/api/v1/campaigns', {
+      name: 'x',
+      type: 'patient',
+      blacklist_ids: [foreign.id],
+    });
+    expect(blacklist.status).toBe(422);
+    expect(blacklist.body.detail[0]).toMatchObject({
+      type: 'value_error',
+      loc: ['body', 'blacklist_ids', 0],
+    });
+  });
+});
+
+describe('blacklist API', () => {
+  let t: TestApp;
+  let acme: { organizationId: string; apiKey: string };
+  let globex: { organizationId: string; apiKey: string };
+  beforeAll(async () => {
+    t = await createTestApp();
+    acme = await t.createOrganization();
+    globex = await t.createOrganization();
+  });
+  afterAll(() => t.close());
+  const key = (who: { apiKey: string }) => ['X-API-Key', who.apiKey] as const;
+
+  it('creates a blacklist, adds, lists, pages and removes numbers', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/blacklists')
+      .set(...key(acme))
+      .send({ name: 'DNC' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      organization_id: acme.organizationId,
+      name: 'DNC',
+      description: null,
+      created_at: ISO,
+      updated_at: ISO,
+    });
+    const url = `/api/v1/blacklists/${created.body.id}/phone-numbers`;
+    const added = await t
+      .http()
+      .post(url)
+      .set(...key(acme))
+      .send({
+        phone_numbers: [
+          {
+            phone_number: '+1 (555) 010-0001',
+            reason: 'asked',
+            level: 'organization',
+            name: 'Ada',
+            comment: 'c',
+          },
+          { phone_number: '+15550100002' },
+        ],
+      });
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({ added: 2, updated: 0 });
+    const all = await t
+      .http()
+      .get(url)
+      .set(...key(acme));
+    expect(all.status).toBe(200);
+    expect(all.body).toEqual({
+      phone_numbers: [
+        {
+          phone_number: '+15550100001',
+          reason: 'asked',
+          level: 'organization',
+          name: 'Ada',
+          comment: 'c',
+        },
+        { phone_number: '+15550100002', reason: '', level: '', name: '', comment: '' },
+      ],
+      total: 2,
+    });
+    const page = await t
+      .http()
+      .get(`${url}?limit=1&skip=1`)
+      .set(...key(acme));
+    expect(page.body).toEqual({
+      phone_numbers: [
+        { phone_number: '+15550100002', reason: '', level: '', name: '', comment: '' },
+      ],
+      total: 2,
+    });
+    const removed = await t
+      .http()
+      .delete(url)
+      .set(...key(acme))
+      .send({ phone_numbers: ['+1 555 010 0001'] });
+    expect(removed.body).toEqual({ removed: 1 });
+    expect(
+      (
+        await t
+          .http()
+          .get(url)
+          .set(...key(acme))
+      ).body.total,
+    ).toBe(1);
+  });
+
+  it('keeps other organizations out and validates limits and numbers', async () => {
+    const b = (
+      await t
+        .http()
+        .post('/api/v1/blacklists')
+        .set(...key(acme))
+        .send({ name: 'DNC' })
+    ).body;
+    const url = `/api/v1/blacklists/${b.id}/phone-numbers`;
+    expect(
+      (
+        await t
+          .http()
+          .get(url)
+          .set(...key(globex))
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t
+          .http()
+          .post(url)
+          .set(...key(globex))
+          .send({ phone_numbers: [{ phone_number: '+15550100001' }] })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t
+          .http()
+          .get('/api/v1/blacklists/nope/phone-numbers')
+          .set(...key(acme))
+      ).status,
+    ).toBe(404);
+
+    const limits = await t
+      .http()
+      .get(`${url}?limit=0&skip=-1`)
+      .set(...key(acme));
+    expect(limits.status).toBe(422);
+    expect(limits.body).toEqual({
+      detail: [
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'skip'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+      ],
+    });
+    const tooMany = await t
+      .http()
+      .get(`${url}?limit=1001`)
+      .set(...key(acme));
+    expect(tooMany.body.detail[0]).toMatchObject({ type: 'less_than_equal', ctx: { le: 1000 } });
+
+    const bad = await t
+      .http()
+      .post(url)
+      .set(...key(acme))
+      .send({ phone_numbers: [{ phone_number: '555-0100' }] });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'phone_numbers', 0, 'phone_number'],
+          msg: 'Value error, phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)',
+          input: '555-0100',
+          ctx: {
+            error:
+              'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)',
+          },
+        },
+      ],
+    });
+  });
+});
