@@ -7,6 +7,9 @@ const common = {
 };
 module.exports = {
   testTimeout: 120000,
+  // Child processes (PGlite servers, workers, the CLI) can leave a Node-internal timer behind for a
+  // while after every test has finished and cleaned up; CI must never wait on that.
+  forceExit: true,
   projects: [
     {
       ...common,

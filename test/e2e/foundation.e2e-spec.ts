@@ -158,3 +158,19 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
     expect(ui.text).toContain('swagger');
   });
 });
+
+describe('health when the database is down', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('answers 503 once the database is unreachable', async () => {
+    expect((await t.http().get('/api/v1/health')).status).toBe(200);
+    await t.cutDatabase();
+    const res = await t.http().get('/api/v1/health');
+    expect(res.status).toBe(503);
+    expect(res.body).toEqual({ detail: 'Database unavailable' });
+  });
+});

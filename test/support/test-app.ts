@@ -18,6 +18,8 @@ export interface TestApp {
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string }>;
   createCampaign(apiKey: string, body?: Record<string, unknown>): Promise<any>;
+  /** Makes the database unreachable (PGlite killed, or PostgreSQL refusing connections). */
+  cutDatabase(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -87,9 +89,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       }
       return res.body;
     },
+    cutDatabase: () => database.cut(),
     async close() {
-      await nest.close();
-      await assertions.end();
+      // After cutDatabase the app's shutdown queries fail; the database goes away regardless.
+      await nest.close().catch(() => undefined);
+      await assertions.end().catch(() => undefined);
       await database.drop();
     },
   };

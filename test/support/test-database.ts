@@ -5,6 +5,8 @@ import { join } from 'path';
 
 export interface TestDatabase {
   url: string;
+  /** Makes the database unreachable, as an outage would (for health and recovery tests). */
+  cut(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -23,6 +25,13 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   url.pathname = `/${name}`;
   return {
     url: url.toString(),
+    cut: () =>
+      withClient(adminUrl, async (c) => {
+        await c.query(`ALTER DATABASE ${name} WITH ALLOW_CONNECTIONS false`);
+        await c.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, [
+          name,
+        ]);
+      }),
     drop: async () => {
       await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
@@ -52,13 +61,11 @@ async function startPgliteProcess(): Promise<TestDatabase> {
     });
     child.once('exit', (code) => reject(new Error(`pglite-server exited with ${code}`)));
   });
-  return {
-    url,
-    drop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  };
+  const stop = (signal: NodeJS.Signals) =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill(signal);
+    });
+  return { url, cut: () => stop('SIGKILL'), drop: () => stop('SIGTERM') };
 }

@@ -15,13 +15,16 @@ export class HealthController {
   @ApiResponse({ status: 200, schema: { example: { status: 'ok' } } })
   @ApiResponse({ status: 503, schema: { example: { detail: 'Database unavailable' } } })
   async check(): Promise<{ status: 'ok' }> {
+    let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2000))),
       ]);
     } catch {
       throw new ServiceUnavailableException('Database unavailable');
+    } finally {
+      clearTimeout(timer);
     }
     return { status: 'ok' };
   }
