@@ -174,3 +174,23 @@ describe('health when the database is down', () => {
     expect(res.body).toEqual({ detail: 'Database unavailable' });
   });
 });
+
+describe('body limit', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { BODY_LIMIT: '2kb', BOOTSTRAP_API_KEYS: 'acme=acme-key-1' } });
+  });
+  afterAll(() => t.close());
+
+  it('answers 413 with a detail body beyond BODY_LIMIT, and nothing is created', async () => {
+    const res = await t
+      .http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1')
+      .send({ name: 'x'.repeat(4000), type: 'patient' });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ detail: 'Request body too large' });
+    const list = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1');
+    expect(list.body.campaigns).toEqual([]);
+  });
+});
