@@ -6,6 +6,7 @@ import { HttpExceptionFilter } from './common/http/http-exception.filter';
 import { RouteTable } from './common/http/route-table';
 import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe';
 import { setupOpenApi } from './openapi';
+import { QuietNestLogger } from './common/logging/quiet-nest-logger';
 import { jsonParseErrorToValidationError } from './common/http/json-parse-error';
 
 /**
@@ -14,7 +15,7 @@ import { jsonParseErrorToValidationError } from './common/http/json-parse-error'
  */
 export async function configureApp(app: INestApplication, config: AppConfig): Promise<void> {
   const express = app as NestExpressApplication;
-  express.useLogger(app.get(Logger));
+  express.useLogger(new QuietNestLogger(app.get(Logger)));
   // strict: false parses any JSON value, so a non-object body gets a 422 naming it, not a parse error.
   express.useBodyParser('json', { limit: config.get('BODY_LIMIT'), strict: false });
   // Nest turns body-parser's SyntaxError into a bare 400; FastAPI answers 422 json_invalid.

@@ -1,0 +1,31 @@
+import { LoggerService } from '@nestjs/common';
+
+/** Nest's start-up chatter: one line per module and per route, which buries what a person needs. */
+const BOOT_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+]);
+
+/** Forwards to the JSON logger, minus Nest's informational start-up lines (warnings and errors stay). */
+export class QuietNestLogger implements LoggerService {
+  constructor(private readonly inner: LoggerService) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    if (BOOT_CONTEXTS.has(String(rest[rest.length - 1]))) return;
+    this.inner.log(message, ...rest);
+  }
+  error(message: unknown, ...rest: unknown[]): void {
+    this.inner.error(message, ...rest);
+  }
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.inner.warn(message, ...rest);
+  }
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.inner.debug?.(message, ...rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.inner.verbose?.(message, ...rest);
+  }
+}
