@@ -245,6 +245,10 @@ export function dateOrDateTimeError(v: unknown): string | null {
     if (Number(m[5]) > 59) return 'minute value is outside expected range of 0-59';
     if (m[6] !== undefined && Number(m[6]) > 59)
       return 'second value is outside expected range of 0-59';
+    const offset = /^[+-](\d{2}):?(\d{2})$/.exec(m[8] ?? '');
+    if (offset && (Number(offset[1]) > 23 || Number(offset[2]) > 59)) {
+      return 'timezone offset must be less than 24 hours';
+    }
   }
   return null;
 }

@@ -177,3 +177,50 @@ describe('PydanticValidationPipe', () => {
     );
   });
 });
+
+describe('what PostgreSQL cannot store', () => {
+  it('refuses NUL characters and lone surrogates anywhere in a body or query, keys included', async () => {
+    const error = await pipe
+      .transform(
+        { count: 1, data: { 'k\u0000': 1, nested: ['ok', 'bad\u0000'] }, letter: '\ud800' },
+        { type: 'body', metatype: Body },
+      )
+      .catch((e: unknown) => e);
+    expect((error as RequestValidationError).items).toEqual([
+      {
+        type: 'value_error',
+        loc: ['body', 'data', 'k\u0000'],
+        msg: 'Value error, text must not contain NUL (\\u0000) characters',
+        input: 'k\u0000',
+        ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+      },
+      {
+        type: 'value_error',
+        loc: ['body', 'data', 'nested', 1],
+        msg: 'Value error, text must not contain NUL (\\u0000) characters',
+        input: 'bad\u0000',
+        ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+      },
+      {
+        type: 'value_error',
+        loc: ['body', 'letter'],
+        msg: 'Value error, text must be valid Unicode (no lone surrogate \\ud800-\\udfff escapes)',
+        input: '\ud800',
+        ctx: { error: 'text must be valid Unicode (no lone surrogate \\ud800-\\udfff escapes)' },
+      },
+    ]);
+  });
+
+  it('refuses date-times whose offset no clock has', async () => {
+    const items = await details({ count: 1, when: '2026-01-01T00:00:00+99:99' });
+    expect(items).toEqual([
+      {
+        type: 'datetime_from_date_parsing',
+        loc: ['body', 'when'],
+        msg: 'Input should be a valid datetime or date, timezone offset must be less than 24 hours',
+        input: '2026-01-01T00:00:00+99:99',
+        ctx: { error: 'timezone offset must be less than 24 hours' },
+      },
+    ]);
+  });
+});

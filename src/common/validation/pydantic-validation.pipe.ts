@@ -4,6 +4,7 @@ import { validate, ValidationError } from 'class-validator';
 import { Loc, pydantic, PydanticError, PydanticErrorItem } from './pydantic-errors';
 import { isPlainObject, RANK_VALUE } from './py-validators';
 import { RequestValidationError } from './request-validation.error';
+import { unstorableStrings } from './storable';
 
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Symbol, BigInt];
 
@@ -20,6 +21,10 @@ export class PydanticValidationPipe implements PipeTransform {
     if (!source) return value;
     const metatype = metadata.metatype;
 
+    if (source !== 'path') {
+      const unstorable = unstorableStrings(value, [source]);
+      if (unstorable.length > 0) throw fail(unstorable);
+    }
     if (source === 'body') {
       if (value === undefined) throw fail([item(pydantic.missing(), ['body'], null)]);
       if (metatype === Object) {

@@ -1,0 +1,57 @@
+import { PyValueRule } from './py-validators';
+import { Loc, pydantic, PydanticErrorItem } from './pydantic-errors';
+import { item } from './pydantic-validation.pipe';
+
+/** Deeper JSON than this is refused: PostgreSQL's jsonb parser would fail on it with a 500. */
+export const MAX_JSON_DEPTH = 64;
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * What PostgreSQL cannot store although JSON allows it: NUL characters (in text and jsonb), lone UTF-16
+ * surrogates (`"\ud800"`: jsonb refuses the escape) and very deep nesting. Null when the value is storable.
+ */
+export function unstorableJsonError(value: unknown, depth = 0): string | null {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return 'text must not contain NUL (\\u0000) characters';
+    if (LONE_SURROGATE.test(value))
+      return 'text must be valid Unicode (no lone surrogate \\ud800-\\udfff escapes)';
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (depth >= MAX_JSON_DEPTH)
+    return `JSON must not be nested more than ${MAX_JSON_DEPTH} levels deep`;
+  const entries = Array.isArray(value) ? value.map((v) => ['', v] as const) : Object.entries(value);
+  for (const [key, child] of entries) {
+    const error = unstorableJsonError(key, depth) ?? unstorableJsonError(child, depth + 1);
+    if (error !== null) return error;
+  }
+  return null;
+}
+
+/** A `value_error` for values PostgreSQL could not store (see `unstorableJsonError`). */
+export function PyStorable(): PropertyDecorator {
+  return PyValueRule('pyStorable', (v) => unstorableJsonError(v));
+}
+
+/**
+ * Every string (value or key) of a request that PostgreSQL could not store, located FastAPI style.
+ * The validation pipe runs this over every body and query, so no module can forget it.
+ */
+export function unstorableStrings(value: unknown, loc: Loc, depth = 0): PydanticErrorItem[] {
+  if (typeof value === 'string') {
+    const error = unstorableJsonError(value);
+    return error === null ? [] : [item(pydantic.valueError(error), loc, value)];
+  }
+  if (typeof value !== 'object' || value === null || depth > MAX_JSON_DEPTH) return [];
+  const out: PydanticErrorItem[] = [];
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.map((v, i) => [i, v])
+    : Object.entries(value);
+  for (const [key, child] of entries) {
+    const keyError = typeof key === 'string' ? unstorableJsonError(key) : null;
+    if (keyError !== null) out.push(item(pydantic.valueError(keyError), [...loc, key], key));
+    else out.push(...unstorableStrings(child, [...loc, key], depth + 1));
+  }
+  return out;
+}
