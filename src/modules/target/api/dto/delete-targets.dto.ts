@@ -1,0 +1,26 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { checkString, PyList, PyRequired } from '../../../../common/validation/py-validators';
+
+export const MAX_TARGET_IDS_PER_DELETE = 10000;
+
+export class DeleteTargetsDto {
+  @ApiProperty({
+    type: [String],
+    maxItems: MAX_TARGET_IDS_PER_DELETE,
+    description: 'The IDs of the targets to delete',
+  })
+  @PyRequired()
+  @PyList({ max: MAX_TARGET_IDS_PER_DELETE }, checkString)
+  target_ids: string[];
+}
+
+export class DeleteTargetsResponseDto {
+  @ApiProperty({ type: [String] }) deleted: string[];
+  @ApiProperty({
+    type: [String],
+    description: 'Unknown, malformed, or in another campaign or organization',
+  })
+  not_found: string[];
+  @ApiProperty({ example: [{ id: '7d0c3c52-0c52-4d0e-9f6a-2f7c0d6b1a11', reason: 'in_progress' }] })
+  skipped: { id: string; reason: 'in_progress' }[];
+}

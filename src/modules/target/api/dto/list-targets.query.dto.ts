@@ -1,0 +1,88 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { lowerBound } from '../../../../common/http/date-bounds';
+import {
+  PyDateOrDateTime,
+  PyEnum,
+  PyInt,
+  PyOptional,
+  pyConstraint,
+  RANK_VALUE,
+} from '../../../../common/validation/py-validators';
+import { pydantic } from '../../../../common/validation/pydantic-errors';
+import { TARGET_STATUS_FILTERS, TargetStatus } from '../../domain/target';
+
+/** The shape checks pass `+99:99` offsets that `Date` cannot read; such a bound must not reach SQL. */
+function PyReadableDate(): PropertyDecorator {
+  return pyConstraint('pyReadableDate', RANK_VALUE, (v) =>
+    typeof v === 'string' && Number.isNaN(lowerBound(v)?.getTime())
+      ? pydantic.datetimeFromDateParsing('timezone offset out of range')
+      : null,
+  );
+}
+
+const DATE_EXAMPLE = '2024-01-01';
+
+export class ListTargetsQueryDto {
+  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'The page number to get (0-based)' })
+  @PyOptional()
+  @PyInt({ ge: 0 })
+  page: number = 0;
+
+  @ApiPropertyOptional({
+    default: 10,
+    minimum: 1,
+    maximum: 100,
+    description: 'The number of targets per page',
+  })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 100 })
+  limit: number = 10;
+
+  @ApiPropertyOptional({
+    enum: TARGET_STATUS_FILTERS,
+    description: 'The status of the targets to get',
+  })
+  @PyOptional()
+  @PyEnum(TARGET_STATUS_FILTERS)
+  status?: TargetStatus;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: DATE_EXAMPLE,
+    description: 'Created at or after (inclusive)',
+  })
+  @PyOptional()
+  @PyDateOrDateTime()
+  @PyReadableDate()
+  from_date?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: DATE_EXAMPLE,
+    description: 'Created at or before (inclusive; a date covers that whole day)',
+  })
+  @PyOptional()
+  @PyDateOrDateTime()
+  @PyReadableDate()
+  to_date?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: DATE_EXAMPLE,
+    description: 'Last call at or after (inclusive)',
+  })
+  @PyOptional()
+  @PyDateOrDateTime()
+  @PyReadableDate()
+  from_last_call_date?: string;
+
+  @ApiPropertyOptional({
+    format: 'date-time',
+    example: DATE_EXAMPLE,
+    description: 'Last call at or before (inclusive; a date covers that whole day)',
+  })
+  @PyOptional()
+  @PyDateOrDateTime()
+  @PyReadableDate()
+  to_last_call_date?: string;
+}

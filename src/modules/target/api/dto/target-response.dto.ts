@@ -1,0 +1,76 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { TARGET_STATUS_FILTERS } from '../../domain/target';
+
+const OBJECT = { type: 'object', additionalProperties: true } as const;
+const DATE_TIME = { type: 'string', format: 'date-time' } as const;
+
+/** The Target response object (spec: Resources), for the OpenAPI document; built by `presentTarget`. */
+export class TargetResponseDto {
+  @ApiProperty() id: string;
+  @ApiProperty({
+    example: 'http://localhost:3000/api/v1/targets/7d0c3c52-0c52-4d0e-9f6a-2f7c0d6b1a11',
+  })
+  target_url: string;
+  @ApiProperty() organization_id: string;
+  @ApiProperty() campaign_id: string;
+  @ApiProperty(DATE_TIME) created_at: string;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'Sum of call durations, rounded up',
+  })
+  execution_minutes: number | null;
+  @ApiProperty(OBJECT) input_data: Record<string, unknown>;
+  @ApiProperty(OBJECT) output_data: Record<string, unknown>;
+  @ApiProperty({ enum: TARGET_STATUS_FILTERS }) status: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    enum: ['retrieved', 'not_retrieved', 'successful', 'unsuccessful'],
+  })
+  resolution: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "One of the campaign type's category enum",
+  })
+  category: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) subcategory: string | null;
+  @ApiProperty({ type: 'integer', isArray: true, nullable: true }) call_log_ids: number[] | null;
+  @ApiProperty({ ...DATE_TIME, nullable: true }) last_call_date: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) phone_number: string | null;
+  @ApiProperty({ type: 'string', isArray: true, nullable: true }) fax_links: string[] | null;
+  @ApiProperty({ ...OBJECT, nullable: true }) payor_api_data: Record<string, unknown> | null;
+  @ApiProperty({ type: 'string', nullable: true }) external_id: string | null;
+  @ApiPropertyOptional({ ...DATE_TIME, nullable: true }) updated_at: string | null;
+  @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Attempts after the first' })
+  retries: number | null;
+  @ApiPropertyOptional({ ...DATE_TIME, nullable: true }) scheduled_time: string | null;
+  @ApiPropertyOptional({ ...OBJECT, nullable: true }) categorization: Record<
+    string,
+    unknown
+  > | null;
+  @ApiPropertyOptional({ type: 'string', nullable: true }) outcome: string | null;
+  @ApiPropertyOptional({ ...OBJECT, nullable: true }) statistics: Record<string, unknown> | null;
+}
+
+/** The input-data update also returns `pre_call_ehr_ids` (`{}` when the target has no EHR events). */
+export class TargetWithEhrIdsResponseDto extends TargetResponseDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    description: 'EHR event type -> ids of the stored EHR events of this target',
+  })
+  pre_call_ehr_ids: Record<string, string[]>;
+}
+
+export class PaginatedTargetsResponseDto {
+  @ApiProperty({ type: [TargetResponseDto] }) targets: TargetResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'page + 1, or null on the last page',
+  })
+  next_page: number | null;
+}

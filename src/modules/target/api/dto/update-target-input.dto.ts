@@ -1,0 +1,32 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  PyBool,
+  PyDict,
+  PyOptional,
+  PyRequired,
+} from '../../../../common/validation/py-validators';
+import { PyStorable } from './json-safety';
+
+export class UpdateTargetInputDataDto {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
+    example: { appointment_date: '2026-04-02' },
+  })
+  @PyRequired()
+  @PyDict()
+  @PyStorable()
+  input_data: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    default: true,
+    description:
+      'true: refuse with 409 when the target has started (a call was placed, or it left Pending/Scheduled); ' +
+      'false: edit regardless',
+  })
+  @PyOptional()
+  @PyBool()
+  only_if_not_started: boolean = true;
+}

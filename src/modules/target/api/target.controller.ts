@@ -1,0 +1,178 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { lowerBound, upperBound } from '../../../common/http/date-bounds';
+import { pageEnvelope } from '../../../common/http/paging';
+import { AppConfig } from '../../../config/app-config';
+import { TargetService } from '../application/target.service';
+import { AddTargetsDto, AddTargetsResponseDto } from './dto/add-targets.dto';
+import { DeleteTargetsDto, DeleteTargetsResponseDto } from './dto/delete-targets.dto';
+import { ListTargetsQueryDto } from './dto/list-targets.query.dto';
+import {
+  PaginatedTargetsResponseDto,
+  TargetResponseDto,
+  TargetWithEhrIdsResponseDto,
+} from './dto/target-response.dto';
+import { UpdateTargetInputDataDto } from './dto/update-target-input.dto';
+import { presentTarget } from './target.presenter';
+import { toAddTargetsCommand } from './target.request-mapper';
+
+const CONFLICT = { schema: { example: { detail: 'Target ids already exist: ...' } } };
+const CAMPAIGN_ID = { name: 'campaign_id', description: 'The ID of the campaign.' };
+const TARGET_ID = { name: 'target_id', description: 'The ID of the target.' };
+
+@ApiTags('targets')
+@Controller('api/v1')
+export class TargetController {
+  constructor(
+    private readonly targets: TargetService,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post('campaigns/:campaign_id/targets')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'add_targets_api_v1_campaigns__campaign_id__targets_post',
+    summary: 'Add Targets',
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiBody({ type: AddTargetsDto })
+  @ApiResponse({ status: 200, type: AddTargetsResponseDto })
+  @ApiResponse({
+    status: 409,
+    description: 'An id already exists, or duplicates with allow_duplicates=false',
+    ...CONFLICT,
+  })
+  async add(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Body() body: AddTargetsDto,
+  ) {
+    const result = await this.targets.addTargets(
+      auth.organizationId,
+      campaignId,
+      toAddTargetsCommand(body),
+    );
+    return {
+      created: result.created,
+      ignored: result.ignored.map((i) => ({ index: i.index, external_id: i.externalId })),
+      target_ids: result.targetIds,
+    };
+  }
+
+  @Delete('campaigns/:campaign_id/targets')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'delete_targets_api_v1_campaigns__campaign_id__targets_delete',
+    summary: 'Delete Targets',
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiBody({ type: DeleteTargetsDto })
+  @ApiResponse({ status: 200, type: DeleteTargetsResponseDto })
+  async delete(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Body() body: DeleteTargetsDto,
+  ) {
+    const result = await this.targets.deleteTargets(
+      auth.organizationId,
+      campaignId,
+      body.target_ids,
+    );
+    return { deleted: result.deleted, not_found: result.notFound, skipped: result.skipped };
+  }
+
+  @Get('campaigns/:campaign_id/targets')
+  @ApiOperation({
+    operationId: 'get_campaign_targets_api_v1_campaigns__campaign_id__targets_get',
+    summary: 'Get Campaign Targets',
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiResponse({ status: 200, type: PaginatedTargetsResponseDto })
+  list(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Query() query: ListTargetsQueryDto,
+  ) {
+    return this.page(auth, campaignId, query);
+  }
+
+  @Get('campaigns/:campaign_id/patient/targets')
+  @ApiOperation({
+    operationId: 'get_patient_campaign_targets_api_v1_campaigns__campaign_id__patient_targets_get',
+    summary: 'Get Patient Campaign Targets',
+    description:
+      'The same targets and Target shape as the campaign target list (see docs/targets.md).',
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiResponse({ status: 200, type: PaginatedTargetsResponseDto })
+  listPatient(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Query() query: ListTargetsQueryDto,
+  ) {
+    return this.page(auth, campaignId, query);
+  }
+
+  @Get('targets/:target_id')
+  @ApiOperation({
+    operationId: 'retrieve_target_api_v1_targets__target_id__get',
+    summary: 'Retrieve Target',
+  })
+  @ApiParam(TARGET_ID)
+  @ApiResponse({ status: 200, type: TargetResponseDto })
+  async get(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
+    return presentTarget(await this.targets.get(auth.organizationId, targetId), this.baseUrl);
+  }
+
+  @Patch('targets/:target_id')
+  @ApiOperation({
+    operationId: 'update_target_input_data_api_v1_targets__target_id__patch',
+    summary: 'Update Target Input Data',
+  })
+  @ApiParam(TARGET_ID)
+  @ApiBody({ type: UpdateTargetInputDataDto })
+  @ApiResponse({ status: 200, type: TargetWithEhrIdsResponseDto })
+  @ApiResponse({
+    status: 409,
+    description: 'The target has started and only_if_not_started is true',
+    schema: { example: { detail: 'Target ... has already started; ...' } },
+  })
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('target_id') targetId: string,
+    @Body() body: UpdateTargetInputDataDto,
+  ) {
+    const target = await this.targets.updateInputData(
+      auth.organizationId,
+      targetId,
+      body.input_data,
+      body.only_if_not_started,
+    );
+    return presentTarget(target, this.baseUrl, true);
+  }
+
+  private async page(auth: AuthContext, campaignId: string, query: ListTargetsQueryDto) {
+    const paging = { page: query.page, limit: query.limit };
+    const { targets, total } = await this.targets.list(
+      auth.organizationId,
+      campaignId,
+      {
+        status: query.status,
+        createdFrom: lowerBound(query.from_date) ?? undefined,
+        createdTo: upperBound(query.to_date) ?? undefined,
+        lastCallFrom: lowerBound(query.from_last_call_date) ?? undefined,
+        lastCallTo: upperBound(query.to_last_call_date) ?? undefined,
+      },
+      paging,
+    );
+    return {
+      targets: targets.map((t) => presentTarget(t, this.baseUrl)),
+      ...pageEnvelope(paging, total),
+    };
+  }
+
+  private get baseUrl(): string {
+    return this.config.get('PUBLIC_BASE_URL');
+  }
+}

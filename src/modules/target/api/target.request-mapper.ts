@@ -1,0 +1,39 @@
+import { AddTargetInput, AddTargetsCommand, PhoneInput } from '../application/target.service';
+import { AddTargetsDto, PhoneNumberInputDto, TargetInputDto } from './dto/add-targets.dto';
+
+/** snake_case request DTOs to the service's commands. */
+export function toAddTargetsCommand(body: AddTargetsDto): AddTargetsCommand {
+  return {
+    targets: body.targets.map(toAddTargetInput),
+    launch: body.launch,
+    allowDuplicates: body.allow_duplicates,
+  };
+}
+
+function toAddTargetInput(t: TargetInputDto): AddTargetInput {
+  const p = t.patient;
+  return {
+    ...(t.id !== undefined ? { id: t.id } : {}),
+    externalId: t.external_id ?? null,
+    phoneNumber: toPhone(t.phone_number),
+    fallbackPhoneNumber: t.fallback_phone_number == null ? null : toPhone(t.fallback_phone_number),
+    inputData: t.input_data ?? {},
+    preCallData: t.pre_call_data ?? null,
+    patient: p
+      ? {
+          first_name: p.first_name ?? null,
+          last_name: p.last_name ?? null,
+          date_of_birth: p.date_of_birth ?? null,
+          phone_number: p.phone_number ?? null,
+          external_id: p.external_id ?? null,
+          extra_data: p.extra_data ?? null,
+        }
+      : null,
+  };
+}
+
+function toPhone(phone: string | PhoneNumberInputDto): PhoneInput {
+  return typeof phone === 'string'
+    ? phone
+    : { value: phone.value, operatingHours: phone.operating_hours ?? null };
+}

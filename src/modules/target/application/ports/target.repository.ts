@@ -1,0 +1,80 @@
+import { Tx } from '../../../../common/persistence/unit-of-work';
+import { NewTarget } from '../../domain/new-targets';
+import { Target, TargetStatus } from '../../domain/target';
+
+/** All bounds inclusive; absent means unbounded. */
+export interface TargetListFilter {
+  status?: TargetStatus;
+  createdFrom?: Date;
+  createdTo?: Date;
+  lastCallFrom?: Date;
+  lastCallTo?: Date;
+}
+
+export interface TargetPage {
+  targets: Target[];
+  /** Rows matching the filter, all pages. */
+  total: number;
+}
+
+export interface DeleteOutcome {
+  deleted: string[];
+  /** Found but `In Progress` / `Post-processing`: kept. */
+  inFlight: string[];
+}
+
+/**
+ * Targets, always scoped by organization on reads and writes that come from the API. Uniqueness: `id`
+ * globally, `external_id` within a campaign (when not null); a violation is a ConflictError.
+ */
+export abstract class TargetRepository {
+  /** Which of `externalIds` the campaign already holds. */
+  abstract findExistingExternalIds(
+    tx: Tx | null,
+    campaignId: string,
+    externalIds: string[],
+  ): Promise<Set<string>>;
+
+  /** Which of `ids` (canonical UUIDs) exist in any campaign or organization. */
+  abstract findExistingIds(tx: Tx | null, ids: string[]): Promise<Set<string>>;
+
+  /**
+   * Inserts every row in one statement. `created_at` is `now` plus the row's position in microseconds,
+   * so a batch lists in request order. A row whose external id is taken meanwhile is skipped when
+   * `skipTakenExternalIds`, else the whole insert fails with ConflictError; a taken id always does.
+   * Returns the ids inserted.
+   */
+  abstract insertMany(
+    tx: Tx,
+    targets: NewTarget[],
+    options: { now: Date; skipTakenExternalIds: boolean },
+  ): Promise<string[]>;
+
+  abstract findById(organizationId: string, id: string): Promise<Target | null>;
+
+  /**
+   * Shallow-merges `patch` into `input_data` in one conditional statement. With `onlyIfNotStarted`,
+   * only a target that has not started (see `hasStarted`) is changed. Null when nothing was changed.
+   */
+  abstract mergeInputData(
+    organizationId: string,
+    id: string,
+    patch: Record<string, unknown>,
+    options: { onlyIfNotStarted: boolean; now: Date },
+  ): Promise<Target | null>;
+
+  /** Deletes those of `ids` in the campaign that are not in flight, in one statement. */
+  abstract deleteUnlessInFlight(
+    organizationId: string,
+    campaignId: string,
+    ids: string[],
+  ): Promise<DeleteOutcome>;
+
+  /** Ordered by (created_at, id). */
+  abstract list(
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: { offset: number; limit: number },
+  ): Promise<TargetPage>;
+}

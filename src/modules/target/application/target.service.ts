@@ -1,0 +1,265 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'crypto';
+import { Clock } from '../../../common/clock/clock';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+} from '../../../common/errors/domain-errors';
+import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number';
+import {
+  normalizeWeekSchedule,
+  WeekSchedule,
+  weekScheduleError,
+} from '../../../common/schedule/week-schedule';
+import { isUuid } from '../../../common/validation/py-validators';
+import {
+  canonicalUuid,
+  effectiveExternalId,
+  IgnoredTarget,
+  initialState,
+  NewTarget,
+  partitionDuplicates,
+  TargetDraft,
+} from '../domain/new-targets';
+import { PatientInput, Target } from '../domain/target';
+import { CallScheduler } from './ports/call-scheduler';
+import { CampaignLookup } from './ports/campaign-lookup';
+import { TargetListFilter, TargetPage, TargetRepository } from './ports/target.repository';
+
+/** A number as the API takes it: a string, or `{value, operating_hours}`. */
+export type PhoneInput =
+  string | { value: string; operatingHours?: WeekSchedule | Record<string, unknown> | null };
+
+export interface AddTargetInput {
+  id?: string;
+  externalId?: string | null;
+  phoneNumber: PhoneInput;
+  fallbackPhoneNumber?: PhoneInput | null;
+  inputData?: Record<string, unknown>;
+  preCallData?: Record<string, unknown> | null;
+  patient?: PatientInput | null;
+}
+
+export interface AddTargetsCommand {
+  targets: AddTargetInput[];
+  launch: boolean;
+  allowDuplicates: boolean;
+}
+
+export interface AddTargetsResult {
+  created: number;
+  ignored: IgnoredTarget[];
+  /** Created ids, in request order. */
+  targetIds: string[];
+}
+
+export interface DeleteTargetsResult {
+  deleted: string[];
+  notFound: string[];
+  skipped: { id: string; reason: 'in_progress' }[];
+}
+
+/** The target use cases. Every method checks tenancy: another organization's resources are not found. */
+@Injectable()
+export class TargetService {
+  constructor(
+    private readonly targets: TargetRepository,
+    private readonly campaigns: CampaignLookup,
+    private readonly scheduler: CallScheduler,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  async addTargets(
+    organizationId: string,
+    campaignId: string,
+    command: AddTargetsCommand,
+  ): Promise<AddTargetsResult> {
+    const campaign = await this.campaigns.get(organizationId, campaignId);
+    const drafts = command.targets.map((input, index) => toDraft(input, index));
+    const callerIds = drafts.flatMap((d) => (d.id ? [d.id] : []));
+    const repeatedIds = callerIds.filter((id, i) => callerIds.indexOf(id) !== i);
+    if (repeatedIds.length > 0) {
+      throw new ConflictError(
+        `Target ids repeated in the request: ${unique(repeatedIds).join(', ')}`,
+      );
+    }
+    const now = this.clock.now();
+
+    return this.unitOfWork.run(async (tx) => {
+      const takenIds = await this.targets.findExistingIds(tx, callerIds);
+      if (takenIds.size > 0) {
+        throw new ConflictError(
+          `Target ids already exist: ${callerIds.filter((id) => takenIds.has(id)).join(', ')}`,
+        );
+      }
+      const externalIds = unique(
+        drafts.flatMap((d) => (d.externalId === null ? [] : [d.externalId])),
+      );
+      const existing = await this.targets.findExistingExternalIds(tx, campaign.id, externalIds);
+      const { keep, duplicates } = partitionDuplicates(drafts, existing);
+      if (!command.allowDuplicates && duplicates.length > 0) {
+        throw new ConflictError(
+          `Duplicate external ids (already in the campaign or repeated in the request): ${unique(
+            duplicates.map((d) => d.externalId),
+          ).join(', ')}`,
+        );
+      }
+
+      const state = initialState(campaign, command.launch, now);
+      const rows: NewTarget[] = keep.map((index) => ({
+        ...drafts[index],
+        id: drafts[index].id ?? randomUUID(),
+        organizationId,
+        campaignId: campaign.id,
+        ...state,
+      }));
+      const inserted = new Set(
+        await this.targets.insertMany(tx, rows, {
+          now,
+          skipTakenExternalIds: command.allowDuplicates,
+        }),
+      );
+      // Rows skipped by the insert lost a race with a concurrent request adding the same external id.
+      const lostRaces = keep.filter((_, k) => !inserted.has(rows[k].id));
+      const ignored = [
+        ...duplicates,
+        ...lostRaces.map((index) => ({ index, externalId: drafts[index].externalId as string })),
+      ].sort((a, b) => a.index - b.index);
+      const created = rows.filter((row) => inserted.has(row.id));
+
+      if (state.status === 'Scheduled') {
+        await this.scheduler.scheduleCalls(
+          tx,
+          created.map((row) => ({ targetId: row.id, campaignId: campaign.id, at: now })),
+        );
+      }
+      return { created: created.length, ignored, targetIds: created.map((row) => row.id) };
+    });
+  }
+
+  /** Targets in flight are kept; ids that are malformed, unknown or in another campaign are not found. */
+  async deleteTargets(
+    organizationId: string,
+    campaignId: string,
+    targetIds: string[],
+  ): Promise<DeleteTargetsResult> {
+    const campaign = await this.campaigns.get(organizationId, campaignId);
+    const requested = unique(targetIds);
+    const byCanonical = new Map<string, string>();
+    for (const id of requested) if (isUuid(id)) byCanonical.set(canonicalUuid(id), id);
+
+    const outcome =
+      byCanonical.size > 0
+        ? await this.targets.deleteUnlessInFlight(organizationId, campaign.id, [
+            ...byCanonical.keys(),
+          ])
+        : { deleted: [], inFlight: [] };
+    const deleted = new Set(outcome.deleted.map((id) => byCanonical.get(id) ?? id));
+    const inFlight = new Set(outcome.inFlight.map((id) => byCanonical.get(id) ?? id));
+    return {
+      deleted: requested.filter((id) => deleted.has(id)),
+      notFound: requested.filter((id) => !deleted.has(id) && !inFlight.has(id)),
+      skipped: requested
+        .filter((id) => inFlight.has(id))
+        .map((id) => ({ id, reason: 'in_progress' as const })),
+    };
+  }
+
+  async get(organizationId: string, targetId: string): Promise<Target> {
+    const target = isUuid(targetId)
+      ? await this.targets.findById(organizationId, canonicalUuid(targetId))
+      : null;
+    if (!target) throw targetNotFound(targetId);
+    return target;
+  }
+
+  /** Shallow merge; with `onlyIfNotStarted` a started target is a ConflictError (spec, States). */
+  async updateInputData(
+    organizationId: string,
+    targetId: string,
+    patch: Record<string, unknown>,
+    onlyIfNotStarted: boolean,
+  ): Promise<Target> {
+    if (!isUuid(targetId)) throw targetNotFound(targetId);
+    const id = canonicalUuid(targetId);
+    const updated = await this.targets.mergeInputData(organizationId, id, patch, {
+      onlyIfNotStarted,
+      now: this.clock.now(),
+    });
+    if (updated) return updated;
+    // The update is the guard; reading afterwards only tells which refusal to report.
+    if (!(await this.targets.findById(organizationId, id))) throw targetNotFound(targetId);
+    throw new ConflictError(
+      `Target ${targetId} has already started; send only_if_not_started=false to edit its input data anyway`,
+    );
+  }
+
+  async list(
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: PageRequest,
+  ): Promise<TargetPage> {
+    const campaign = await this.campaigns.get(organizationId, campaignId);
+    return this.targets.list(organizationId, campaign.id, filter, {
+      offset: offsetOf(page),
+      limit: page.limit,
+    });
+  }
+}
+
+function targetNotFound(targetId: string): NotFoundError {
+  return new NotFoundError(`Target ${targetId} not found`);
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** Validates and normalises one input; the DTO checks the same, this keeps non-HTTP callers honest. */
+function toDraft(input: AddTargetInput, index: number): TargetDraft {
+  const loc = ['body', 'targets', index];
+  if (input.id !== undefined && !isUuid(input.id)) {
+    throw new InvalidInputError('id must be a UUID', [...loc, 'id'], input.id);
+  }
+  const phone = toPhone(input.phoneNumber, [...loc, 'phone_number']);
+  const fallback =
+    input.fallbackPhoneNumber === null || input.fallbackPhoneNumber === undefined
+      ? null
+      : toPhone(input.fallbackPhoneNumber, [...loc, 'fallback_phone_number']);
+  return {
+    ...(input.id !== undefined ? { id: canonicalUuid(input.id) } : {}),
+    externalId: effectiveExternalId(input.externalId, input.patient),
+    phoneNumber: phone.number,
+    phoneOperatingHours: phone.operatingHours,
+    fallbackPhoneNumber: fallback?.number ?? null,
+    fallbackOperatingHours: fallback?.operatingHours ?? null,
+    patient: input.patient ?? null,
+    preCallData: input.preCallData ?? null,
+    inputData: input.inputData ?? {},
+  };
+}
+
+function toPhone(
+  input: PhoneInput,
+  loc: (string | number)[],
+): { number: string; operatingHours: WeekSchedule | null } {
+  const raw = typeof input === 'string' ? input : input.value;
+  const number = typeof raw === 'string' ? normalizePhoneNumber(raw) : null;
+  if (number === null) {
+    throw new InvalidInputError(
+      PHONE_NUMBER_RULE,
+      typeof input === 'string' ? loc : [...loc, 'value'],
+      raw,
+    );
+  }
+  const hours = typeof input === 'string' ? null : (input.operatingHours ?? null);
+  if (hours === null) return { number, operatingHours: null };
+  const error = weekScheduleError(hours);
+  if (error !== null) throw new InvalidInputError(error, [...loc, 'operating_hours'], hours);
+  return { number, operatingHours: normalizeWeekSchedule(hours as Record<string, unknown>) };
+}

@@ -1,0 +1,89 @@
+/**
+ * The pure rules of adding targets: which external id a target carries, which inputs are duplicates,
+ * and the state a new target starts in.
+ */
+import type { WeekSchedule } from '../../../common/schedule/week-schedule';
+import type { PatientInput, TargetStatus } from './target';
+
+/** One target to add, already validated and normalised. */
+export interface TargetDraft {
+  /** Caller-supplied id (canonical lowercase UUID), or absent to have one generated. */
+  id?: string;
+  externalId: string | null;
+  phoneNumber: string;
+  phoneOperatingHours: WeekSchedule | null;
+  fallbackPhoneNumber: string | null;
+  fallbackOperatingHours: WeekSchedule | null;
+  patient: PatientInput | null;
+  preCallData: Record<string, unknown> | null;
+  inputData: Record<string, unknown>;
+}
+
+/** A row to insert: the draft with its id, owner and initial state. */
+export interface NewTarget extends Omit<TargetDraft, 'id'> {
+  id: string;
+  organizationId: string;
+  campaignId: string;
+  status: TargetStatus;
+  currentStep: string | null;
+  scheduledTime: Date | null;
+}
+
+export interface IgnoredTarget {
+  index: number;
+  externalId: string;
+}
+
+/** DECISIONS (Targets): a target's external id is `external_id ?? patient.external_id`. */
+export function effectiveExternalId(
+  externalId: string | null | undefined,
+  patient: PatientInput | null | undefined,
+) {
+  return externalId ?? patient?.external_id ?? null;
+}
+
+/**
+ * Splits the drafts into those to insert and the duplicates: an external id already in the campaign,
+ * or one seen earlier in the same request (the first occurrence wins).
+ */
+export function partitionDuplicates(
+  drafts: readonly Pick<TargetDraft, 'externalId'>[],
+  existingExternalIds: ReadonlySet<string>,
+): { keep: number[]; duplicates: IgnoredTarget[] } {
+  const seen = new Set<string>();
+  const keep: number[] = [];
+  const duplicates: IgnoredTarget[] = [];
+  drafts.forEach((draft, index) => {
+    const externalId = draft.externalId;
+    if (externalId === null) {
+      keep.push(index);
+    } else if (existingExternalIds.has(externalId) || seen.has(externalId)) {
+      duplicates.push({ index, externalId });
+    } else {
+      seen.add(externalId);
+      keep.push(index);
+    }
+  });
+  return { keep, duplicates };
+}
+
+/**
+ * A campaign with an entry step parks new targets there (`Waiting`), even with `launch`: the step's data
+ * schedules them (`merge_and_schedule`). Otherwise `launch` schedules them now, else they are `Pending`.
+ */
+export function initialState(
+  campaign: { entryStep: string | null },
+  launch: boolean,
+  now: Date,
+): Pick<NewTarget, 'status' | 'currentStep' | 'scheduledTime'> {
+  if (campaign.entryStep !== null)
+    return { status: 'Waiting', currentStep: campaign.entryStep, scheduledTime: null };
+  if (launch) return { status: 'Scheduled', currentStep: null, scheduledTime: now };
+  return { status: 'Pending', currentStep: null, scheduledTime: null };
+}
+
+/** `A1B2...` / `a1b2c3d4-...` to the canonical lowercase dashed form PostgreSQL returns. */
+export function canonicalUuid(id: string): string {
+  const hex = id.replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

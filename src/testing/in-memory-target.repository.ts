@@ -1,0 +1,249 @@
+import { ConflictError, NotFoundError } from '../common/errors/domain-errors';
+import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+import type { Campaign } from '../modules/campaign/domain/campaign';
+import { CampaignLookup } from '../modules/target/application/ports/campaign-lookup';
+import {
+  DeleteOutcome,
+  TargetListFilter,
+  TargetPage,
+  TargetRepository,
+} from '../modules/target/application/ports/target.repository';
+import { NewTarget } from '../modules/target/domain/new-targets';
+import {
+  hasStarted,
+  IN_FLIGHT_STATUSES,
+  mergeInput,
+  Target,
+} from '../modules/target/domain/target';
+
+interface Stored {
+  target: Target;
+  /** created_at in microseconds: the adapter offsets a batch's rows by one microsecond each. */
+  createdMicros: number;
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/**
+ * TargetRepository in memory, with the same uniqueness rules as the database (`id` globally,
+ * `external_id` per campaign) and the same ordering. For unit tests and integrators' tests.
+ */
+export class InMemoryTargetRepository extends TargetRepository {
+  private readonly rows = new Map<string, Stored>();
+
+  async findExistingExternalIds(
+    _tx: Tx | null,
+    campaignId: string,
+    externalIds: string[],
+  ): Promise<Set<string>> {
+    const wanted = new Set(externalIds);
+    const found = new Set<string>();
+    for (const { target } of this.rows.values()) {
+      if (
+        target.campaignId === campaignId &&
+        target.externalId !== null &&
+        wanted.has(target.externalId)
+      ) {
+        found.add(target.externalId);
+      }
+    }
+    return found;
+  }
+
+  async findExistingIds(_tx: Tx | null, ids: string[]): Promise<Set<string>> {
+    return new Set(ids.filter((id) => this.rows.has(id)));
+  }
+
+  async insertMany(
+    _tx: Tx,
+    targets: NewTarget[],
+    options: { now: Date; skipTakenExternalIds: boolean },
+  ): Promise<string[]> {
+    const ids = new Set<string>();
+    const externalIds = new Set<string>();
+    const taken = new Set<string>();
+    for (const { target } of this.rows.values()) {
+      if (target.externalId !== null) taken.add(`${target.campaignId}\u0000${target.externalId}`);
+    }
+    const accepted: { row: NewTarget; position: number }[] = [];
+    targets.forEach((row, position) => {
+      if (this.rows.has(row.id) || ids.has(row.id)) {
+        throw new ConflictError(`Target id ${row.id} already exists`);
+      }
+      ids.add(row.id);
+      const key = row.externalId === null ? null : `${row.campaignId}\u0000${row.externalId}`;
+      if (key !== null && (externalIds.has(key) || taken.has(key))) {
+        if (options.skipTakenExternalIds) return;
+        throw new ConflictError(`External id ${row.externalId} already exists in the campaign`);
+      }
+      if (key !== null) externalIds.add(key);
+      accepted.push({ row, position });
+    });
+    for (const { row, position } of accepted) {
+      const createdMicros = options.now.getTime() * 1000 + position;
+      this.rows.set(row.id, {
+        target: newTargetToTarget(
+          clone(row),
+          new Date(Math.floor(createdMicros / 1000)),
+          options.now,
+        ),
+        createdMicros,
+      });
+    }
+    return accepted.map(({ row }) => row.id);
+  }
+
+  async findById(organizationId: string, id: string): Promise<Target | null> {
+    const stored = this.rows.get(id);
+    return stored && stored.target.organizationId === organizationId ? clone(stored.target) : null;
+  }
+
+  async mergeInputData(
+    organizationId: string,
+    id: string,
+    patch: Record<string, unknown>,
+    options: { onlyIfNotStarted: boolean; now: Date },
+  ): Promise<Target | null> {
+    const stored = this.rows.get(id);
+    if (!stored || stored.target.organizationId !== organizationId) return null;
+    if (options.onlyIfNotStarted && hasStarted(stored.target)) return null;
+    stored.target.inputData = mergeInput(stored.target.inputData, clone(patch));
+    stored.target.updatedAt = options.now;
+    return clone(stored.target);
+  }
+
+  async deleteUnlessInFlight(
+    organizationId: string,
+    campaignId: string,
+    ids: string[],
+  ): Promise<DeleteOutcome> {
+    const outcome: DeleteOutcome = { deleted: [], inFlight: [] };
+    for (const id of new Set(ids)) {
+      const target = this.rows.get(id)?.target;
+      if (!target || target.organizationId !== organizationId || target.campaignId !== campaignId)
+        continue;
+      if (IN_FLIGHT_STATUSES.includes(target.status)) {
+        outcome.inFlight.push(id);
+      } else {
+        this.rows.delete(id);
+        outcome.deleted.push(id);
+      }
+    }
+    return outcome;
+  }
+
+  async list(
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: { offset: number; limit: number },
+  ): Promise<TargetPage> {
+    const micros = (d: Date) => d.getTime() * 1000;
+    const matching = [...this.rows.values()]
+      .filter(({ target: t, createdMicros }) => {
+        if (t.organizationId !== organizationId || t.campaignId !== campaignId) return false;
+        if (filter.status !== undefined && t.status !== filter.status) return false;
+        if (filter.createdFrom && createdMicros < micros(filter.createdFrom)) return false;
+        if (filter.createdTo && createdMicros > micros(filter.createdTo)) return false;
+        const last = t.lastCallDate;
+        if (filter.lastCallFrom && (!last || last < filter.lastCallFrom)) return false;
+        if (filter.lastCallTo && (!last || last > filter.lastCallTo)) return false;
+        return true;
+      })
+      .sort((a, b) => a.createdMicros - b.createdMicros || compareUuid(a.target.id, b.target.id));
+    return {
+      targets: matching.slice(page.offset, page.offset + page.limit).map((s) => clone(s.target)),
+      total: matching.length,
+    };
+  }
+
+  /** Test helper: what the calling engine would change (status, attempts, call logs, outcome...). */
+  setState(
+    id: string,
+    changes: Partial<Omit<Target, 'id' | 'organizationId' | 'campaignId'>>,
+  ): void {
+    const stored = this.rows.get(id);
+    if (!stored) throw new Error(`no target ${id}`);
+    Object.assign(stored.target, clone(changes));
+    if (changes.createdAt) stored.createdMicros = changes.createdAt.getTime() * 1000;
+  }
+
+  snapshot(): Map<string, Stored> {
+    return clone(this.rows);
+  }
+
+  restore(snapshot: Map<string, Stored>): void {
+    this.rows.clear();
+    for (const [id, stored] of snapshot) this.rows.set(id, stored);
+  }
+
+  /** Test helper: every stored target, in list order. */
+  all(): Target[] {
+    return [...this.rows.values()]
+      .sort((a, b) => a.createdMicros - b.createdMicros || compareUuid(a.target.id, b.target.id))
+      .map((s) => clone(s.target));
+  }
+}
+
+/** PostgreSQL orders uuids by their bytes, which for the canonical lowercase form is string order. */
+function compareUuid(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function newTargetToTarget(row: NewTarget, createdAt: Date, now: Date): Target {
+  return {
+    ...row,
+    outputData: {},
+    resolution: null,
+    category: null,
+    subcategory: null,
+    outcome: null,
+    callLogIds: null,
+    lastCallDate: null,
+    executionSeconds: null,
+    faxLinks: null,
+    payorApiData: null,
+    preCallEhrIds: null,
+    attempts: 0,
+    retries: null,
+    callStartedAt: null,
+    categorization: null,
+    statistics: null,
+    createdAt,
+    updatedAt: new Date(now.getTime()),
+  };
+}
+
+/** Runs work against the in-memory repository and puts its state back if the work throws. */
+export class InMemoryTargetUnitOfWork extends UnitOfWork {
+  constructor(private readonly repository: InMemoryTargetRepository) {
+    super();
+  }
+
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const before = this.repository.snapshot();
+    try {
+      return await work({} as Tx);
+    } catch (err) {
+      this.repository.restore(before);
+      throw err;
+    }
+  }
+}
+
+/** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */
+export class InMemoryCampaignLookup extends CampaignLookup {
+  private readonly campaigns = new Map<string, Campaign>();
+
+  put(...campaigns: Campaign[]): void {
+    for (const c of campaigns) this.campaigns.set(c.id, c);
+  }
+
+  async get(organizationId: string, campaignId: string): Promise<Campaign> {
+    const campaign = this.campaigns.get(campaignId);
+    if (!campaign || campaign.organizationId !== organizationId) {
+      throw new NotFoundError(`Campaign ${campaignId} not found`);
+    }
+    return campaign;
+  }
+}

@@ -1,0 +1,881 @@
+import { randomUUID } from 'crypto';
+import { createTestApp, TestApp } from '../support/test-app';
+
+const BASE = 'http://localhost:3000';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * Targets over HTTP on a real database. ROLE=api: no worker runs, so nothing moves a target behind the
+ * test's back; "started" targets are made with SQL, as the calling engine would leave them.
+ */
+describe('targets API', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ROLE: 'api' } });
+  });
+  afterAll(() => t.close());
+
+  async function tenant(campaign: Record<string, unknown> = {}) {
+    const { organizationId, apiKey } = await t.createOrganization();
+    const { id: campaignId } = await t.createCampaign(apiKey, campaign);
+    const as = (req: any) => req.set('X-API-Key', apiKey);
+    return {
+      organizationId,
+      apiKey,
+      campaignId,
+      add: (body: unknown) =>
+        as(t.http().post(`/api/v1/campaigns/${campaignId}/targets`)).send(body as object),
+      get: (id: string) => as(t.http().get(`/api/v1/targets/${id}`)),
+      patch: (id: string, body: unknown) =>
+        as(t.http().patch(`/api/v1/targets/${id}`)).send(body as object),
+      remove: (ids: unknown) =>
+        as(t.http().delete(`/api/v1/campaigns/${campaignId}/targets`)).send({ target_ids: ids }),
+      list: (query: Record<string, string | number> = {}, patient = false) =>
+        as(
+          t.http().get(`/api/v1/campaigns/${campaignId}/${patient ? 'patient/' : ''}targets`),
+        ).query(query),
+      as,
+    };
+  }
+
+  const times = async (id: string) => {
+    const [row] = await t.sql(
+      'SELECT created_at, updated_at, scheduled_time FROM targets WHERE id = $1',
+      [id],
+    );
+    return {
+      created_at: row.created_at.toISOString(),
+      updated_at: row.updated_at.toISOString(),
+      scheduled_time: row.scheduled_time ? row.scheduled_time.toISOString() : null,
+    };
+  };
+
+  const countTargets = async (campaignId: string) =>
+    Number(
+      (await t.sql('SELECT count(*) AS n FROM targets WHERE campaign_id = $1', [campaignId]))[0].n,
+    );
+
+  const blank = (organizationId: string, campaignId: string, id: string) => ({
+    id,
+    target_url: `${BASE}/api/v1/targets/${id}`,
+    organization_id: organizationId,
+    campaign_id: campaignId,
+    execution_minutes: null,
+    input_data: {},
+    output_data: {},
+    status: 'Pending',
+    resolution: null,
+    category: null,
+    subcategory: null,
+    call_log_ids: null,
+    last_call_date: null,
+    phone_number: null as string | null,
+    fax_links: null,
+    payor_api_data: null,
+    external_id: null as string | null,
+    retries: null,
+    categorization: null,
+    outcome: null,
+    statistics: null,
+  });
+
+  describe('add and read back', () => {
+    it('creates targets and reads each back field by field', async () => {
+      const c = await tenant();
+      const res = await c.add({
+        targets: [
+          {
+            phone_number: '+1 (555) 010-0001',
+            fallback_phone_number: {
+              value: '+1.555.010.0002',
+              operating_hours: { monday: [{ start: '09:00', end: '17:00' }] },
+            },
+            input_data: { appointment_date: '2026-04-01', nested: { a: [1, 2] } },
+            pre_call_data: { patient_name: 'John Doe' },
+            patient: {
+              first_name: 'John',
+              last_name: 'Doe',
+              date_of_birth: '1990-01-15',
+              external_id: 'PAT-001',
+              extra_data: { x: 1 },
+            },
+          },
+          { phone_number: { value: '+44 20 7946 0958' }, external_id: 'EXT-2' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        created: 2,
+        ignored: [],
+        target_ids: [expect.stringMatching(UUID), expect.stringMatching(UUID)],
+      });
+      const [first, second] = res.body.target_ids;
+
+      const one = await c.get(first);
+      expect(one.status).toBe(200);
+      expect(one.body).toEqual({
+        ...blank(c.organizationId, c.campaignId, first),
+        input_data: { appointment_date: '2026-04-01', nested: { a: [1, 2] } },
+        phone_number: '+15550100001',
+        external_id: 'PAT-001',
+        ...(await times(first)),
+      });
+      const two = await c.get(second);
+      expect(two.body).toEqual({
+        ...blank(c.organizationId, c.campaignId, second),
+        phone_number: '+442079460958',
+        external_id: 'EXT-2',
+        ...(await times(second)),
+      });
+
+      // What the wire does not show is stored too (the calling engine reads it).
+      const [row] = await t.sql(
+        `SELECT fallback_phone_number, fallback_operating_hours, pre_call_data, patient, attempts FROM targets WHERE id = $1`,
+        [first],
+      );
+      expect(row).toEqual({
+        fallback_phone_number: '+15550100002',
+        fallback_operating_hours: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
+        pre_call_data: { patient_name: 'John Doe' },
+        patient: {
+          first_name: 'John',
+          last_name: 'Doe',
+          date_of_birth: '1990-01-15',
+          phone_number: null,
+          external_id: 'PAT-001',
+          extra_data: { x: 1 },
+        },
+        attempts: 0,
+      });
+
+      const list = await c.list();
+      expect(list.body).toEqual({ targets: [one.body, two.body], page_count: 1, next_page: null });
+    });
+
+    it('with launch makes targets Scheduled now and enqueues their dispatch', async () => {
+      const c = await tenant();
+      const res = await c.add({ targets: [{ phone_number: '+15550100001' }], launch: true });
+      expect(res.status).toBe(200);
+      const [id] = res.body.target_ids;
+      const target = await c.get(id);
+      expect(target.body).toEqual({
+        ...blank(c.organizationId, c.campaignId, id),
+        status: 'Scheduled',
+        phone_number: '+15550100001',
+        ...(await times(id)),
+      });
+      expect(target.body.scheduled_time).toBe(target.body.created_at);
+      const jobs = await t.sql(`SELECT data FROM pgboss.job WHERE data->>'targetId' = $1`, [id]);
+      expect(jobs.map((j) => j.data)).toEqual([{ targetId: id, campaignId: c.campaignId }]);
+    });
+
+    it('keeps new targets Waiting at the entry step, even with launch', async () => {
+      const c = await tenant({
+        steps: [{ friendly_id: 'intake', type: 'webhook', on_receive: 'merge_and_schedule' }],
+        entry_step: 'intake',
+      });
+      const res = await c.add({ targets: [{ phone_number: '+15550100001' }], launch: true });
+      const [id] = res.body.target_ids;
+      expect((await c.get(id)).body.status).toBe('Waiting');
+      expect(
+        await t.sql(`SELECT current_step, scheduled_time FROM targets WHERE id = $1`, [id]),
+      ).toEqual([{ current_step: 'intake', scheduled_time: null }]);
+      expect(await t.sql(`SELECT 1 FROM pgboss.job WHERE data->>'targetId' = $1`, [id])).toEqual(
+        [],
+      );
+    });
+  });
+
+  describe('duplicates and caller ids', () => {
+    it('allow_duplicates (default) ignores external ids already in the campaign or earlier in the request', async () => {
+      const c = await tenant();
+      await c.add({ targets: [{ phone_number: '+15550100001', external_id: 'A' }] });
+      const res = await c.add({
+        targets: [
+          { phone_number: '+15550100002', external_id: 'A' },
+          { phone_number: '+15550100003', external_id: 'B' },
+          { phone_number: '+15550100004', patient: { external_id: 'B' } },
+          { phone_number: '+15550100005' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        created: 2,
+        ignored: [
+          { index: 0, external_id: 'A' },
+          { index: 2, external_id: 'B' },
+        ],
+        target_ids: [expect.stringMatching(UUID), expect.stringMatching(UUID)],
+      });
+      const listed = (await c.list()).body.targets.map((x: any) => [x.phone_number, x.external_id]);
+      expect(listed).toEqual([
+        ['+15550100001', 'A'],
+        ['+15550100003', 'B'],
+        ['+15550100005', null],
+      ]);
+    });
+
+    it('allow_duplicates=false refuses the request with 409 and adds nothing', async () => {
+      const c = await tenant();
+      await c.add({ targets: [{ phone_number: '+15550100001', external_id: 'A' }] });
+      const existing = await c.add({
+        targets: [
+          { phone_number: '+15550100002', external_id: 'NEW' },
+          { phone_number: '+15550100003', external_id: 'A' },
+        ],
+        allow_duplicates: false,
+      });
+      expect(existing.status).toBe(409);
+      expect(existing.body).toEqual({
+        detail: 'Duplicate external ids (already in the campaign or repeated in the request): A',
+      });
+      const inRequest = await c.add({
+        targets: [
+          { phone_number: '+15550100002', external_id: 'X' },
+          { phone_number: '+15550100003', patient: { external_id: 'X' } },
+        ],
+        allow_duplicates: false,
+      });
+      expect(inRequest.status).toBe(409);
+      expect(inRequest.body).toEqual({
+        detail: 'Duplicate external ids (already in the campaign or repeated in the request): X',
+      });
+      expect(await countTargets(c.campaignId)).toBe(1);
+    });
+
+    it('keeps a caller-supplied id and answers 409 when it exists, adding nothing', async () => {
+      const c = await tenant();
+      const id = randomUUID();
+      const res = await c.add({ targets: [{ id, phone_number: '+15550100001' }] });
+      expect(res.body).toEqual({ created: 1, ignored: [], target_ids: [id] });
+      expect((await c.get(id)).status).toBe(200);
+
+      const again = await c.add({
+        targets: [{ phone_number: '+15550100002' }, { id, phone_number: '+15550100003' }],
+      });
+      expect(again.status).toBe(409);
+      expect(again.body).toEqual({ detail: `Target ids already exist: ${id}` });
+      // Ids are global: another organization cannot take it either.
+      const other = await tenant();
+      const foreign = await other.add({ targets: [{ id, phone_number: '+15550100002' }] });
+      expect(foreign.status).toBe(409);
+      expect(await countTargets(c.campaignId)).toBe(1);
+      expect(await countTargets(other.campaignId)).toBe(0);
+    });
+  });
+
+  it('takes external ids up to 500 characters (they live in a unique index) and refuses longer ones', async () => {
+    const c = await tenant();
+    const long = Array.from({ length: 500 }, (_, i) =>
+      String.fromCodePoint(0x4e00 + ((i * 7919) % 20000)),
+    ).join('');
+    const ok = await c.add({ targets: [{ phone_number: '+15550100001', external_id: long }] });
+    expect([ok.status, ok.body.created]).toEqual([200, 1]);
+    const tooLong = await c.add({
+      targets: [{ phone_number: '+15550100001', patient: { external_id: `${long}x` } }],
+    });
+    expect(tooLong.body).toEqual({
+      detail: [
+        {
+          type: 'string_too_long',
+          loc: ['body', 'targets', 0, 'patient', 'external_id'],
+          msg: 'String should have at most 500 characters',
+          input: `${long}x`,
+          ctx: { max_length: 500 },
+        },
+      ],
+    });
+  });
+
+  describe('input data update', () => {
+    it('merges one level deep and answers the target with pre_call_ehr_ids', async () => {
+      const c = await tenant();
+      const [id] = (
+        await c.add({
+          targets: [{ phone_number: '+15550100001', input_data: { a: 1, n: { x: 1, y: 2 } } }],
+        })
+      ).body.target_ids;
+      const res = await c.patch(id, { input_data: { b: 2, n: { x: 3 } } });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        ...blank(c.organizationId, c.campaignId, id),
+        phone_number: '+15550100001',
+        input_data: { a: 1, b: 2, n: { x: 3 } },
+        pre_call_ehr_ids: {},
+        ...(await times(id)),
+      });
+      expect((await c.get(id)).body.input_data).toEqual({ a: 1, b: 2, n: { x: 3 } });
+    });
+
+    it('a Scheduled target without calls is editable; a started one is 409 unless only_if_not_started=false', async () => {
+      const c = await tenant();
+      const [id] = (
+        await c.add({
+          targets: [{ phone_number: '+15550100001', input_data: { a: 1 } }],
+          launch: true,
+        })
+      ).body.target_ids;
+      expect((await c.patch(id, { input_data: { a: 2 } })).status).toBe(200);
+
+      await t.sql(`UPDATE targets SET status = 'In Progress', attempts = 1 WHERE id = $1`, [id]);
+      const refused = await c.patch(id, { input_data: { a: 3 } });
+      expect(refused.status).toBe(409);
+      expect(refused.body).toEqual({
+        detail: `Target ${id} has already started; send only_if_not_started=false to edit its input data anyway`,
+      });
+      expect((await c.get(id)).body.input_data).toEqual({ a: 2 });
+
+      await t.sql(`UPDATE targets SET status = 'Scheduled', call_log_ids = '{41}' WHERE id = $1`, [
+        id,
+      ]);
+      expect((await c.patch(id, { input_data: { a: 3 } })).status).toBe(409);
+
+      const forced = await c.patch(id, { input_data: { a: 3 }, only_if_not_started: false });
+      expect(forced.status).toBe(200);
+      expect(forced.body).toMatchObject({
+        input_data: { a: 3 },
+        call_log_ids: [41],
+        status: 'Scheduled',
+      });
+    });
+  });
+
+  describe('delete', () => {
+    it('deletes idle targets, skips those in flight, reports the rest not found', async () => {
+      const c = await tenant();
+      const ids: string[] = (
+        await c.add({ targets: [1, 2, 3, 4].map((i) => ({ phone_number: `+1555010000${i}` })) })
+      ).body.target_ids;
+      await t.sql(`UPDATE targets SET status = 'In Progress', attempts = 1 WHERE id = $1`, [
+        ids[1],
+      ]);
+      await t.sql(`UPDATE targets SET status = 'Post-processing', attempts = 1 WHERE id = $1`, [
+        ids[2],
+      ]);
+      await t.sql(`UPDATE targets SET status = 'Finished', attempts = 1 WHERE id = $1`, [ids[3]]);
+      const other = await tenant();
+      const [foreign] = (await other.add({ targets: [{ phone_number: '+15550100009' }] })).body
+        .target_ids;
+      const unknown = randomUUID();
+
+      const res = await c.remove([
+        ids[0],
+        ids[1],
+        ids[2],
+        ids[3],
+        'not-a-uuid',
+        unknown,
+        foreign,
+        ids[0],
+      ]);
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({
+        deleted: [ids[0], ids[3]],
+        not_found: ['not-a-uuid', unknown, foreign],
+        skipped: [
+          { id: ids[1], reason: 'in_progress' },
+          { id: ids[2], reason: 'in_progress' },
+        ],
+      });
+      expect((await c.get(ids[0])).status).toBe(404);
+      expect((await c.get(ids[1])).status).toBe(200);
+      expect((await other.get(foreign)).status).toBe(200);
+    });
+  });
+
+  describe('lists', () => {
+    it('pages: page_count = ceil(total / limit), next_page null on the last page and beyond', async () => {
+      const c = await tenant();
+      const ids: string[] = (
+        await c.add({
+          targets: Array.from({ length: 25 }, (_, i) => ({
+            phone_number: `+1555010${String(i).padStart(4, '0')}`,
+          })),
+        })
+      ).body.target_ids;
+      for (const patient of [false, true]) {
+        const page0 = await c.list({}, patient);
+        expect(page0.status).toBe(200);
+        expect({ ...page0.body, targets: page0.body.targets.map((x: any) => x.id) }).toEqual({
+          targets: ids.slice(0, 10),
+          page_count: 3,
+          next_page: 1,
+        });
+        const page2 = await c.list({ page: 2, limit: 10 }, patient);
+        expect({ ...page2.body, targets: page2.body.targets.map((x: any) => x.id) }).toEqual({
+          targets: ids.slice(20),
+          page_count: 3,
+          next_page: null,
+        });
+        const beyond = await c.list({ page: 7, limit: 10 }, patient);
+        expect(beyond.body).toEqual({ targets: [], page_count: 3, next_page: null });
+        const exact = await c.list({ page: 0, limit: 25 }, patient);
+        expect({ ...exact.body, targets: exact.body.targets.length }).toEqual({
+          targets: 25,
+          page_count: 1,
+          next_page: null,
+        });
+        const small = await c.list({ page: 23, limit: 1 }, patient);
+        expect({ ...small.body, targets: small.body.targets.map((x: any) => x.id) }).toEqual({
+          targets: [ids[23]],
+          page_count: 25,
+          next_page: 24,
+        });
+      }
+      const empty = await tenant();
+      expect((await empty.list()).body).toEqual({ targets: [], page_count: 0, next_page: null });
+    });
+
+    it('filters by status (To review included) and inclusive created and last-call dates', async () => {
+      const c = await tenant();
+      const ids: string[] = (
+        await c.add({ targets: [1, 2, 3, 4, 5].map((i) => ({ phone_number: `+1555010000${i}` })) })
+      ).body.target_ids;
+      const set = (i: number, sql: string, ...params: unknown[]) =>
+        t.sql(`UPDATE targets SET ${sql} WHERE id = $1`, [ids[i], ...params]);
+      await set(0, `created_at = '2026-01-01T00:00:00Z'`);
+      await set(
+        1,
+        `created_at = '2026-01-02T23:59:59.999Z', status = 'To review', attempts = 1, last_call_date = '2026-01-10T08:00:00Z'`,
+      );
+      await set(
+        2,
+        `created_at = '2026-01-03T00:00:00Z', status = 'Finished', attempts = 1, last_call_date = '2026-01-11T23:30:00Z'`,
+      );
+      await set(
+        3,
+        `created_at = '2026-01-03T12:00:00Z', status = 'Failed', attempts = 3, last_call_date = '2026-01-12T00:00:00Z'`,
+      );
+      await set(4, `created_at = '2026-01-04T00:00:00Z'`);
+      const ids_ = async (query: Record<string, string>, patient = false) => {
+        const res = await c.list(query, patient);
+        expect(res.status).toBe(200);
+        return res.body.targets.map((x: any) => ids.indexOf(x.id));
+      };
+
+      expect(await ids_({ status: 'To review' })).toEqual([1]);
+      expect(await ids_({ status: 'To review' }, true)).toEqual([1]);
+      expect(await ids_({ status: 'Pending' })).toEqual([0, 4]);
+      expect(await ids_({ status: 'Waiting' })).toEqual([]);
+      // Date-only bounds: from the start of from_date to the end of to_date.
+      expect(await ids_({ from_date: '2026-01-02', to_date: '2026-01-03' })).toEqual([1, 2, 3]);
+      expect(await ids_({ to_date: '2026-01-02' })).toEqual([0, 1]);
+      // Date-time bounds are exact and inclusive.
+      expect(
+        await ids_({ from_date: '2026-01-03T00:00:00Z', to_date: '2026-01-03T12:00:00Z' }),
+      ).toEqual([2, 3]);
+      expect(await ids_({ from_date: '2026-01-03T00:00:00.001Z' })).toEqual([3, 4]);
+      expect(await ids_({ to_date: '2026-01-03T09:00:00+09:00' })).toEqual([0, 1, 2]);
+      expect(await ids_({ from_last_call_date: '2026-01-11' })).toEqual([2, 3]);
+      expect(await ids_({ to_last_call_date: '2026-01-11' })).toEqual([1, 2]);
+      expect(
+        await ids_({
+          from_last_call_date: '2026-01-10T08:00:00Z',
+          to_last_call_date: '2026-01-10T08:00:00Z',
+        }),
+      ).toEqual([1]);
+      expect(
+        await ids_(
+          { status: 'Finished', from_last_call_date: '2026-01-11', to_date: '2026-01-03' },
+          true,
+        ),
+      ).toEqual([2]);
+      const counted = await c.list({ from_last_call_date: '2026-01-01', limit: 1 });
+      expect({ page_count: counted.body.page_count, next_page: counted.body.next_page }).toEqual({
+        page_count: 3,
+        next_page: 1,
+      });
+    });
+  });
+
+  describe('tenancy', () => {
+    it('another organization can neither read, edit, list, add to nor delete from a campaign: 404', async () => {
+      const owner = await tenant();
+      const [id] = (
+        await owner.add({ targets: [{ phone_number: '+15550100001', input_data: { a: 1 } }] })
+      ).body.target_ids;
+      const intruder = await tenant();
+      const as = intruder.as;
+      const campaign = `/api/v1/campaigns/${owner.campaignId}`;
+
+      const get = await as(t.http().get(`/api/v1/targets/${id}`));
+      expect([get.status, get.body]).toEqual([404, { detail: `Target ${id} not found` }]);
+      const patch = await as(t.http().patch(`/api/v1/targets/${id}`)).send({
+        input_data: { a: 2 },
+        only_if_not_started: false,
+      });
+      expect([patch.status, patch.body]).toEqual([404, { detail: `Target ${id} not found` }]);
+      const notFound = { detail: `Campaign ${owner.campaignId} not found` };
+      for (const path of [`${campaign}/targets`, `${campaign}/patient/targets`]) {
+        const list = await as(t.http().get(path));
+        expect([list.status, list.body]).toEqual([404, notFound]);
+      }
+      const add = await as(t.http().post(`${campaign}/targets`)).send({
+        targets: [{ phone_number: '+15550100002' }],
+      });
+      expect([add.status, add.body]).toEqual([404, notFound]);
+      const del = await as(t.http().delete(`${campaign}/targets`)).send({ target_ids: [id] });
+      expect([del.status, del.body]).toEqual([404, notFound]);
+      // Through its own campaign, the intruder's delete does not reach the target either.
+      expect((await intruder.remove([id])).body).toEqual({
+        deleted: [],
+        not_found: [id],
+        skipped: [],
+      });
+
+      const owned = await owner.get(id);
+      expect([owned.status, owned.body.input_data]).toEqual([200, { a: 1 }]);
+    });
+
+    it('malformed and unknown ids are 404, never 500', async () => {
+      const c = await tenant();
+      for (const id of ['not-a-uuid', '123', randomUUID(), "1' OR '1'='1"]) {
+        const enc = encodeURIComponent(id);
+        expect((await c.as(t.http().get(`/api/v1/targets/${enc}`))).status).toBe(404);
+        expect(
+          (await c.as(t.http().patch(`/api/v1/targets/${enc}`)).send({ input_data: {} })).status,
+        ).toBe(404);
+        expect((await c.as(t.http().get(`/api/v1/campaigns/${enc}/targets`))).status).toBe(404);
+        expect(
+          (
+            await c
+              .as(t.http().post(`/api/v1/campaigns/${enc}/targets`))
+              .send({ targets: [{ phone_number: '+15550100001' }] })
+          ).status,
+        ).toBe(404);
+      }
+    });
+  });
+
+  describe('422 bodies', () => {
+    it('missing, too_short and too_long on targets', async () => {
+      const c = await tenant();
+      const missing = await c.add({ launch: true });
+      expect([missing.status, missing.body]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              type: 'missing',
+              loc: ['body', 'targets'],
+              msg: 'Field required',
+              input: { launch: true },
+            },
+          ],
+        },
+      ]);
+      const short = await c.add({ targets: [] });
+      expect(short.body).toEqual({
+        detail: [
+          {
+            type: 'too_short',
+            loc: ['body', 'targets'],
+            msg: 'List should have at least 1 item after validation, not 0',
+            input: [],
+            ctx: { field_type: 'List', min_length: 1, actual_length: 0 },
+          },
+        ],
+      });
+      const many = Array.from({ length: 10001 }, () => ({ phone_number: '+15550100001' }));
+      const long = await c.add({ targets: many });
+      expect(long.status).toBe(422);
+      expect(long.body).toEqual({
+        detail: [
+          {
+            type: 'too_long',
+            loc: ['body', 'targets'],
+            msg: 'List should have at most 10000 items after validation, not 10001',
+            input: many,
+            ctx: { field_type: 'List', max_length: 10000, actual_length: 10001 },
+          },
+        ],
+      });
+      expect(await countTargets(c.campaignId)).toBe(0);
+    });
+
+    it('value_error for bad phone numbers, uuid_parsing for a bad id, every error reported', async () => {
+      const c = await tenant();
+      const res = await c.add({
+        targets: [
+          { phone_number: '+1 555' },
+          {
+            phone_number: { value: 'call me', operating_hours: { funday: [] } },
+            fallback_phone_number: 15550100,
+          },
+          { id: 'abc', phone_number: '+15550100001', input_data: 'x' },
+          { external_id: 'no phone' },
+        ],
+        launch: 'maybe',
+      });
+      const rule =
+        'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'targets', 0, 'phone_number'],
+            msg: `Value error, ${rule}`,
+            input: '+1 555',
+            ctx: { error: rule },
+          },
+          {
+            type: 'value_error',
+            loc: ['body', 'targets', 1, 'phone_number', 'value'],
+            msg: `Value error, ${rule}`,
+            input: 'call me',
+            ctx: { error: rule },
+          },
+          {
+            type: 'value_error',
+            loc: ['body', 'targets', 1, 'phone_number', 'operating_hours'],
+            msg: 'Value error, unknown schedule key "funday"',
+            input: { funday: [] },
+            ctx: { error: 'unknown schedule key "funday"' },
+          },
+          {
+            type: 'string_type',
+            loc: ['body', 'targets', 1, 'fallback_phone_number'],
+            msg: 'Input should be a valid string',
+            input: 15550100,
+          },
+          {
+            type: 'uuid_parsing',
+            loc: ['body', 'targets', 2, 'id'],
+            msg: 'Input should be a valid UUID, invalid length: expected length 32 for simple format, found 3',
+            input: 'abc',
+            ctx: { error: 'invalid length: expected length 32 for simple format, found 3' },
+          },
+          {
+            type: 'dict_type',
+            loc: ['body', 'targets', 2, 'input_data'],
+            msg: 'Input should be a valid dictionary',
+            input: 'x',
+          },
+          {
+            type: 'missing',
+            loc: ['body', 'targets', 3, 'phone_number'],
+            msg: 'Field required',
+            input: { external_id: 'no phone' },
+          },
+          {
+            type: 'bool_parsing',
+            loc: ['body', 'launch'],
+            msg: 'Input should be a valid boolean, unable to interpret input',
+            input: 'maybe',
+          },
+        ],
+      });
+    });
+
+    it('json_invalid for malformed JSON and model_attributes_type for a body that is not an object', async () => {
+      const c = await tenant();
+      const malformed = await c
+        .as(t.http().post(`/api/v1/campaigns/${c.campaignId}/targets`))
+        .set('Content-Type', 'application/json')
+        .send('{"targets": [');
+      expect(malformed.status).toBe(422);
+      expect(malformed.body).toEqual({
+        detail: [
+          {
+            type: 'json_invalid',
+            loc: ['body', 13],
+            msg: 'JSON decode error',
+            input: {},
+            ctx: { error: expect.any(String) },
+          },
+        ],
+      });
+      for (const body of [[{ phone_number: '+15550100001' }], 'targets', 42]) {
+        const res = await c
+          .as(t.http().post(`/api/v1/campaigns/${c.campaignId}/targets`))
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify(body));
+        expect([res.status, res.body]).toEqual([
+          422,
+          {
+            detail: [
+              {
+                type: 'model_attributes_type',
+                loc: ['body'],
+                msg: 'Input should be a valid dictionary or object to extract fields from',
+                input: body,
+              },
+            ],
+          },
+        ]);
+      }
+    });
+
+    it('dict_type and missing on the input-data update, bool_parsing on its flag', async () => {
+      const c = await tenant();
+      const [id] = (await c.add({ targets: [{ phone_number: '+15550100001' }] })).body.target_ids;
+      const notDict = await c.patch(id, { input_data: ['a'], only_if_not_started: 'sometimes' });
+      expect([notDict.status, notDict.body]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              type: 'dict_type',
+              loc: ['body', 'input_data'],
+              msg: 'Input should be a valid dictionary',
+              input: ['a'],
+            },
+            {
+              type: 'bool_parsing',
+              loc: ['body', 'only_if_not_started'],
+              msg: 'Input should be a valid boolean, unable to interpret input',
+              input: 'sometimes',
+            },
+          ],
+        },
+      ]);
+      const missing = await c.patch(id, {});
+      expect(missing.body).toEqual({
+        detail: [
+          { type: 'missing', loc: ['body', 'input_data'], msg: 'Field required', input: {} },
+        ],
+      });
+      const nul = await c.patch(id, { input_data: { a: 'x\u0000y' } });
+      expect(nul.body).toEqual({
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'input_data', 'a'],
+            msg: 'Value error, text must not contain NUL (\\u0000) characters',
+            input: 'x\u0000y',
+            ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+          },
+        ],
+      });
+      // A lone surrogate, as JSON allows: jsonb would refuse it, so the request does.
+      const surrogate = await c.add({
+        targets: [{ phone_number: '+15550100001', external_id: 'a\ud800' }],
+      });
+      const error = 'text must be valid Unicode (no lone surrogate \\ud800-\\udfff escapes)';
+      expect(surrogate.body).toEqual({
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'targets', 0, 'external_id'],
+            msg: `Value error, ${error}`,
+            input: 'a\ud800',
+            ctx: { error },
+          },
+        ],
+      });
+    });
+
+    it('int_parsing, ge/le, enum and date errors on the list queries', async () => {
+      const c = await tenant();
+      const statuses =
+        "'Pending', 'Scheduled', 'In Progress', 'Post-processing', 'Finished', 'To review', 'Failed', 'Waiting' or 'SMS Scheduled'";
+      for (const patient of [false, true]) {
+        const res = await c.list(
+          {
+            page: 'abc',
+            limit: '101',
+            status: 'Done',
+            from_date: '2026-13-01',
+            to_last_call_date: 'yesterday-ish',
+          },
+          patient,
+        );
+        expect([res.status, res.body]).toEqual([
+          422,
+          {
+            detail: [
+              {
+                type: 'int_parsing',
+                loc: ['query', 'page'],
+                msg: 'Input should be a valid integer, unable to parse string as an integer',
+                input: 'abc',
+              },
+              {
+                type: 'less_than_equal',
+                loc: ['query', 'limit'],
+                msg: 'Input should be less than or equal to 100',
+                input: '101',
+                ctx: { le: 100 },
+              },
+              {
+                type: 'enum',
+                loc: ['query', 'status'],
+                msg: `Input should be ${statuses}`,
+                input: 'Done',
+                ctx: { expected: statuses },
+              },
+              {
+                type: 'datetime_from_date_parsing',
+                loc: ['query', 'from_date'],
+                msg: 'Input should be a valid datetime or date, month value is outside expected range of 1-12',
+                input: '2026-13-01',
+                ctx: { error: 'month value is outside expected range of 1-12' },
+              },
+              {
+                type: 'datetime_from_date_parsing',
+                loc: ['query', 'to_last_call_date'],
+                msg: 'Input should be a valid datetime or date, invalid character in year',
+                input: 'yesterday-ish',
+                ctx: { error: 'invalid character in year' },
+              },
+            ],
+          },
+        ]);
+      }
+      const low = await c.list({ page: '-1', limit: '0' });
+      expect(low.body).toEqual({
+        detail: [
+          {
+            type: 'greater_than_equal',
+            loc: ['query', 'page'],
+            msg: 'Input should be greater than or equal to 0',
+            input: '-1',
+            ctx: { ge: 0 },
+          },
+          {
+            type: 'greater_than_equal',
+            loc: ['query', 'limit'],
+            msg: 'Input should be greater than or equal to 1',
+            input: '0',
+            ctx: { ge: 1 },
+          },
+        ],
+      });
+    });
+
+    it('delete: missing and list_type', async () => {
+      const c = await tenant();
+      const missing = await c
+        .as(t.http().delete(`/api/v1/campaigns/${c.campaignId}/targets`))
+        .send({});
+      expect(missing.body).toEqual({
+        detail: [
+          { type: 'missing', loc: ['body', 'target_ids'], msg: 'Field required', input: {} },
+        ],
+      });
+      const notList = await c.remove('abc');
+      expect(notList.body).toEqual({
+        detail: [
+          {
+            type: 'list_type',
+            loc: ['body', 'target_ids'],
+            msg: 'Input should be a valid list',
+            input: 'abc',
+          },
+        ],
+      });
+      const items = await c.remove(['ok', 5]);
+      expect(items.body).toEqual({
+        detail: [
+          {
+            type: 'string_type',
+            loc: ['body', 'target_ids', 1],
+            msg: 'Input should be a valid string',
+            input: 5,
+          },
+        ],
+      });
+    });
+  });
+});
