@@ -1,17 +1,17 @@
 import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
+import { PgliteServer } from './pglite-server';
 
 /**
  * PGlite (PostgreSQL compiled to WASM) inside this process, served on a loopback port through
- * pglite-socket, so the service talks to it with the same `pg` driver and SQL as to a real PostgreSQL.
- * The socket server multiplexes connections and keeps a transaction's statements on one connection.
+ * pglite-socket's protocol handler, so the service talks to it with the same `pg` driver and SQL as to
+ * a real PostgreSQL. `PgliteServer` multiplexes the connections onto PGlite's single session.
  */
 export class EmbeddedPostgres {
   private constructor(
     private readonly db: PGlite,
-    private readonly server: PGLiteSocketServer,
+    private readonly server: PgliteServer,
     readonly url: string,
     private readonly lockFile: string | null,
   ) {}
@@ -20,19 +20,18 @@ export class EmbeddedPostgres {
   static async start(dataDir: string | null): Promise<EmbeddedPostgres> {
     const lockFile = dataDir ? lockDataDir(dataDir) : null;
     const db = await PGlite.create(dataDir ?? undefined);
-    const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 200 });
-    await server.start();
-    const [host, port] = server.getServerConn().split(':');
+    const server = new PgliteServer(db);
+    const port = await server.listen();
     return new EmbeddedPostgres(
       db,
       server,
-      `postgres://postgres@${host}:${port}/postgres`,
+      `postgres://postgres@127.0.0.1:${port}/postgres`,
       lockFile,
     );
   }
 
   async stop(): Promise<void> {
-    await this.server.stop();
+    await this.server.close();
     await this.db.close();
     if (this.lockFile) rmSync(this.lockFile, { force: true });
   }

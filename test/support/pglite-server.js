@@ -1,19 +1,21 @@
 // An in-memory PGlite served on a loopback port, in a process of its own: Jest's module sandbox cannot
 // load PGlite (it imports its WASM bundle dynamically), and a separate process lets worker child
 // processes share the database too. Prints {"url": ...} once listening; exits when its parent does.
+// It runs the service's own server (src/database/pglite-server.ts), so tests meet the same protocol
+// handling as `npm start`.
+require('ts-node').register({ transpileOnly: true, compilerOptions: { module: 'commonjs' } });
 const { PGlite } = require('@electric-sql/pglite');
-const { PGLiteSocketServer } = require('@electric-sql/pglite-socket');
+const { PgliteServer } = require('../../src/database/pglite-server');
 
 (async () => {
   const db = await PGlite.create();
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 200 });
-  await server.start();
-  const [host, port] = server.getServerConn().split(':');
+  const server = new PgliteServer(db);
+  const port = await server.listen();
   process.stdout.write(
-    JSON.stringify({ url: `postgres://postgres@${host}:${port}/postgres` }) + '\n',
+    JSON.stringify({ url: `postgres://postgres@127.0.0.1:${port}/postgres` }) + '\n',
   );
   const stop = async () => {
-    await server.stop().catch(() => undefined);
+    await server.close().catch(() => undefined);
     await db.close().catch(() => undefined);
     process.exit(0);
   };
