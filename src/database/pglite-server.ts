@@ -40,6 +40,10 @@ export class ProtocolAwareQueue {
   /** The owner has begun an extended-protocol exchange and not yet sent its Sync. */
   private midExchange = false;
   private processing = false;
+  /** The connection whose message is executing right now. */
+  private inFlight: number | null = null;
+  /** Connections gone while one of their messages was executing: cleaned up once it finishes. */
+  private readonly departed = new Set<number>();
 
   constructor(private readonly db: PGlite) {}
 
@@ -60,7 +64,18 @@ export class ProtocolAwareQueue {
 
   /** A connection that went away mid-exchange or mid-transaction must not keep the session. */
   async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    // Its message still executing would make it the owner afterwards: `process` cleans up then.
+    if (this.inFlight === handlerId) {
+      this.departed.add(handlerId);
+      return;
+    }
     if (this.owner !== handlerId) return;
+    await this.release();
+    void this.process();
+  }
+
+  /** Ends the owner's half-sent exchange and open transaction, and frees the session. */
+  private async release(): Promise<void> {
     // The departed connection stays the owner until this is done, so nothing else runs in between.
     // A half-sent extended-protocol exchange is ended by a Sync (after a clean Terminate there is none
     // to end, and PGlite must not get one); then any open transaction is rolled back. `exec` takes
@@ -75,7 +90,6 @@ export class ProtocolAwareQueue {
     if (this.db.isInTransaction()) await this.db.exec('ROLLBACK');
     this.owner = null;
     this.midExchange = false;
-    void this.process();
   }
 
   private next(): QueuedMessage | undefined {
@@ -91,6 +105,7 @@ export class ProtocolAwareQueue {
       for (let item = this.next(); item; item = this.next()) {
         const current = item;
         let bytes = 0;
+        this.inFlight = current.handlerId;
         try {
           await this.db.runExclusive(() =>
             this.db.execProtocolRawStream(current.message, {
@@ -101,15 +116,22 @@ export class ProtocolAwareQueue {
             }),
           );
         } catch (err) {
+          this.inFlight = null;
+          this.departed.delete(current.handlerId);
           this.owner = null;
           this.midExchange = false;
           current.reject(err as Error);
           continue;
         }
+        this.inFlight = null;
         this.midExchange = !endsExchange(current.message);
         const done = !this.midExchange && !this.db.isInTransaction();
         this.owner = done ? null : current.handlerId;
         current.resolve(bytes);
+        if (this.departed.delete(current.handlerId) && this.owner === current.handlerId) {
+          // Its connection closed while this message ran (a killed client): free the session now.
+          await this.release();
+        }
       }
     } finally {
       this.processing = false;
