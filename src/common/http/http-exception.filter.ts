@@ -8,8 +8,7 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from '../errors/domain-errors';
-import { pydantic } from '../validation/pydantic-errors';
-import { item } from '../validation/pydantic-validation.pipe';
+import { item, pydantic } from '../validation/pydantic-errors';
 import { RequestValidationError } from '../validation/request-validation.error';
 import { RouteTable } from './route-table';
 

@@ -1,5 +1,4 @@
-import { pydantic } from '../validation/pydantic-errors';
-import { item } from '../validation/pydantic-validation.pipe';
+import { item, pydantic } from '../validation/pydantic-errors';
 import { RequestValidationError } from '../validation/request-validation.error';
 
 /**

@@ -109,9 +109,17 @@ export function PyStr(length: { min?: number; max?: number } = {}): PropertyDeco
   );
 }
 
-/** A free-form JSON object (pydantic `dict[str, Any]`). */
+/**
+ * A free-form JSON object (pydantic `dict[str, Any]`), kept exactly as received. class-transformer
+ * would otherwise walk into it: it throws on a `constructor` key and drops keys like `toString`.
+ * Typed as Boolean its own pass never looks inside, and the raw value is put back.
+ */
 export function PyDict(): PropertyDecorator {
-  return pyConstraint('pyDict', RANK_TYPE, (v) => (isPlainObject(v) ? null : pydantic.dictType()));
+  return applyDecorators(
+    Type(() => Boolean),
+    Transform(({ obj, key }) => obj[key]),
+    pyConstraint('pyDict', RANK_TYPE, (v) => (isPlainObject(v) ? null : pydantic.dictType())),
+  );
 }
 
 export function PyEnum(values: readonly (string | number)[]): PropertyDecorator {

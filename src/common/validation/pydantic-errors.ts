@@ -99,3 +99,10 @@ export const pydantic = {
     ctx: { error },
   }),
 };
+
+/** One `detail` entry, keys in pydantic's order. */
+export function item(error: PydanticError, loc: Loc, input: unknown): PydanticErrorItem {
+  const out: PydanticErrorItem = { type: error.type, loc, msg: error.msg, input };
+  if (error.ctx) out.ctx = error.ctx;
+  return out;
+}

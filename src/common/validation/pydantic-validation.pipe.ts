@@ -1,7 +1,7 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { Loc, pydantic, PydanticError, PydanticErrorItem } from './pydantic-errors';
+import { item, Loc, pydantic, PydanticError, PydanticErrorItem } from './pydantic-errors';
 import { isPlainObject, RANK_VALUE } from './py-validators';
 import { RequestValidationError } from './request-validation.error';
 import { unstorableStrings } from './storable';
@@ -101,11 +101,4 @@ function parseConstraint(message: string): RankedError | null {
     // A plain class-validator constraint (not one of ours): reported as a value error.
     return { rank: RANK_VALUE, ...pydantic.valueError(message) };
   }
-}
-
-/** One `detail` entry, keys in pydantic's order. */
-export function item(error: PydanticError, loc: Loc, input: unknown): PydanticErrorItem {
-  const out: PydanticErrorItem = { type: error.type, loc, msg: error.msg, input };
-  if (error.ctx) out.ctx = error.ctx;
-  return out;
 }

@@ -1,6 +1,5 @@
 import { PyValueRule } from './py-validators';
-import { Loc, pydantic, PydanticErrorItem } from './pydantic-errors';
-import { item } from './pydantic-validation.pipe';
+import { item, Loc, pydantic, PydanticErrorItem } from './pydantic-errors';
 
 /** Deeper JSON than this is refused: PostgreSQL's jsonb parser would fail on it with a 500. */
 export const MAX_JSON_DEPTH = 64;
@@ -38,7 +37,12 @@ export function PyStorable(): PropertyDecorator {
  * Every string (value or key) of a request that PostgreSQL could not store, located FastAPI style.
  * The validation pipe runs this over every body and query, so no module can forget it.
  */
-export function unstorableStrings(value: unknown, loc: Loc, depth = 0): PydanticErrorItem[] {
+export function unstorableStrings(value: unknown, loc: Loc): PydanticErrorItem[] {
+  // One quick pass answers for almost every request; only a bad one pays for locating its errors.
+  return unstorableJsonError(value) === null ? [] : locateUnstorable(value, loc, 0);
+}
+
+function locateUnstorable(value: unknown, loc: Loc, depth: number): PydanticErrorItem[] {
   if (typeof value === 'string') {
     const error = unstorableJsonError(value);
     return error === null ? [] : [item(pydantic.valueError(error), loc, value)];
@@ -51,7 +55,7 @@ export function unstorableStrings(value: unknown, loc: Loc, depth = 0): Pydantic
   for (const [key, child] of entries) {
     const keyError = typeof key === 'string' ? unstorableJsonError(key) : null;
     if (keyError !== null) out.push(item(pydantic.valueError(keyError), [...loc, key], key));
-    else out.push(...unstorableStrings(child, [...loc, key], depth + 1));
+    else out.push(...locateUnstorable(child, [...loc, key], depth + 1));
   }
   return out;
 }
