@@ -1,0 +1,228 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import { ValidateBy, ValidateNested } from 'class-validator';
+import {
+  isPlainObject,
+  pyConstraint,
+  PyDict,
+  PyEnum,
+  PyOptional,
+  PyRequired,
+  PyStr,
+  RANK_TYPE,
+  RANK_VALUE,
+} from '../../../../common/validation/py-validators';
+import { pydantic } from '../../../../common/validation/pydantic-errors';
+import { PyStorable, unstorableJsonError } from '../../../../common/validation/storable';
+import { TargetWithEhrIdsResponseDto } from '../../../target/api/dto/target-response.dto';
+import { TARGET_REF_REQUIRED } from '../../application/step.service';
+import { EHR_EVENT_TYPES, EhrEventType } from '../../domain/step';
+
+export const MAX_BATCH_UPDATES = 5000;
+
+export class StepUpdateDto {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      'The target to update (its id). With external_id too, both must name the same target.',
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  target_id?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      "The target to update, by its external id in the campaign (when target_id isn't given)",
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  external_id?: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
+    example: { insurance_verified: true },
+  })
+  @PyRequired()
+  @PyDict()
+  @PyStorable()
+  input_data: Record<string, unknown>;
+}
+
+/** An element of `updates` that is not an object: kept apart so only its `model_type` error is reported. */
+class NotAnUpdate {}
+
+/**
+ * An element already known to be valid field by field (see `fieldsValid`): it carries no validation
+ * metadata, so class-validator passes over it instead of re-checking 5000 elements one decorator at a
+ * time. Elements with a bad field become `StepUpdateDto` instances and get pydantic's field errors.
+ */
+class CheckedStepUpdate {
+  target_id?: string | null;
+  external_id?: string | null;
+  input_data: Record<string, unknown>;
+}
+
+/** Exactly what StepUpdateDto's field decorators accept. */
+function fieldsValid(u: Record<string, unknown>): boolean {
+  return (
+    (u.target_id == null || typeof u.target_id === 'string') &&
+    (u.external_id == null || typeof u.external_id === 'string') &&
+    isPlainObject(u.input_data) &&
+    unstorableJsonError(u.input_data) === null
+  );
+}
+
+/**
+ * `updates` as pydantic validates `conlist(StepUpdate, min_length=1, max_length=5000)` with a model
+ * validator on StepUpdate: list type, then length, then per element `model_type` for non-objects and
+ * the id rule (reported on the element, `["body", "updates", i]`, and like an `after` validator only for
+ * elements whose fields are otherwise valid), then the elements' own fields.
+ *
+ * Built for 5000 elements (see docs/benchmarks.md, "Batch step"): class-transformer would deep-copy
+ * every input_data before a @Transform runs; typing the elements as Boolean turns that pre-pass into a
+ * cheap no-op (the trick `PyDict` uses), and the @Transform builds the elements from the raw body, uncopied.
+ */
+function PyUpdateList(): PropertyDecorator {
+  const elementErrors = (value: unknown) => {
+    if (!Array.isArray(value) || value.length < 1 || value.length > MAX_BATCH_UPDATES) return [];
+    const out: Record<string, unknown>[] = [];
+    value.forEach((u, index) => {
+      if (u instanceof NotAnUpdate) {
+        out.push({
+          index,
+          type: 'model_type',
+          msg: 'Input should be a valid dictionary or instance of StepUpdateDto',
+          ctx: { class_name: 'StepUpdateDto' },
+        });
+      } else if (u instanceof CheckedStepUpdate && u.target_id == null && u.external_id == null) {
+        out.push({ index, ...pydantic.valueError(TARGET_REF_REQUIRED) });
+      }
+    });
+    return out;
+  };
+  return applyDecorators(
+    pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
+    pyConstraint('pyListLength', RANK_VALUE, (v) => {
+      if (!Array.isArray(v)) return null;
+      if (v.length < 1) return pydantic.tooShort('List', 1, v.length);
+      if (v.length > MAX_BATCH_UPDATES)
+        return pydantic.tooLong('List', MAX_BATCH_UPDATES, v.length);
+      return null;
+    }),
+    ValidateBy({
+      name: 'pyUpdateItems',
+      validator: {
+        validate: (value) => elementErrors(value).length === 0,
+        defaultMessage: (args) =>
+          JSON.stringify({ rank: RANK_VALUE, items: elementErrors(args?.value) }),
+      },
+    }),
+    Type(() => Boolean),
+    Transform(({ obj, key }) => {
+      const raw = obj[key];
+      if (!Array.isArray(raw)) return raw;
+      return raw.map((u) => {
+        if (!isPlainObject(u)) return new NotAnUpdate();
+        if (!fieldsValid(u)) return plainToInstance(StepUpdateDto, u);
+        const checked = new CheckedStepUpdate();
+        checked.target_id = u.target_id as string | null | undefined;
+        checked.external_id = u.external_id as string | null | undefined;
+        checked.input_data = u.input_data as Record<string, unknown>;
+        return checked;
+      });
+    }),
+    ValidateNested({ each: true }),
+  );
+}
+
+export class BatchStepDto {
+  @ApiProperty({
+    type: [StepUpdateDto],
+    minItems: 1,
+    maxItems: MAX_BATCH_UPDATES,
+    description:
+      'Applied all or nothing. Each names its target by target_id or external_id. Several updates of one ' +
+      'target are merged in array order (later keys win).',
+  })
+  @PyRequired()
+  @PyUpdateList()
+  updates: StepUpdateDto[];
+}
+
+export class EhrEventDto {
+  @ApiPropertyOptional({
+    enum: EHR_EVENT_TYPES,
+    nullable: true,
+    description:
+      "The type of EHR event; the event id is listed under it in pre_call_ehr_ids ('unknown' if absent)",
+  })
+  @PyOptional({ nullable: true })
+  @PyEnum(EHR_EVENT_TYPES)
+  event_type?: EhrEventType | null;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    default: {},
+    description: "The event's data, merged into the target's input_data one level deep",
+  })
+  @PyOptional()
+  @PyDict()
+  @PyStorable()
+  event_data?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'The target (one of target_id, external_id is required)',
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  target_id?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: 'The target by its external id in the campaign',
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  external_id?: string | null;
+}
+
+export class NotFoundUpdateDto {
+  @ApiProperty({ type: 'integer', description: 'Position of the update in the request' })
+  index: number;
+  @ApiProperty({ type: String, nullable: true }) target_id: string | null;
+  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
+}
+
+export class BatchStepResponseDto {
+  @ApiProperty({
+    type: 'integer',
+    description: 'Updates applied (updated + not_found = updates sent)',
+  })
+  updated: number;
+  @ApiProperty({
+    type: [NotFoundUpdateDto],
+    description: 'Updates that named no target of the campaign',
+  })
+  not_found: NotFoundUpdateDto[];
+}
+
+export class EhrEventResponseDto {
+  @ApiProperty({ description: 'Id of the stored event, also listed in target.pre_call_ehr_ids' })
+  event_id: string;
+  @ApiProperty({
+    type: TargetWithEhrIdsResponseDto,
+    description: 'The updated target, with pre_call_ehr_ids',
+  })
+  target: TargetWithEhrIdsResponseDto;
+}

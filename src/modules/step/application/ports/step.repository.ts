@@ -1,0 +1,94 @@
+import { Tx } from '../../../../common/persistence/unit-of-work';
+import type { Target } from '../../../target/domain/target';
+import type { MovedStatus, StepKind } from '../../domain/step';
+
+/** Every step write is confined to one campaign of one organization. */
+export interface StepScope {
+  organizationId: string;
+  campaignId: string;
+}
+
+/** Names a target by id, by external id, or by both (then both must match). */
+export interface TargetRef {
+  /** A canonical UUID (see `canonicalUuid`); a malformed id names no target and never gets here. */
+  targetId?: string | null;
+  externalId?: string | null;
+}
+
+export interface StepDataUpdate extends TargetRef {
+  /** Position in the request: reported back, and the order in which one target's payloads merge. */
+  index: number;
+  data: Record<string, unknown>;
+}
+
+/** What every history row of one request shares: which step, who sent it, when. */
+export interface ReceivedStep {
+  kind: StepKind;
+  friendlyId: string;
+  eventType: string | null;
+  apiKeyId: string | null;
+  receivedAt: Date;
+}
+
+/** One received payload, as kept in the target's history. */
+export interface StepEventRecord {
+  id: string;
+  organizationId: string;
+  campaignId: string;
+  targetId: string;
+  kind: StepKind;
+  friendlyId: string;
+  eventType: string | null;
+  data: Record<string, unknown>;
+  apiKeyId: string | null;
+  receivedAt: Date;
+}
+
+export interface AppliedUpdate {
+  index: number;
+  targetId: string;
+}
+
+export abstract class StepRepository {
+  /**
+   * Merges each update's data into the `input_data` of the target it names (one level deep; several
+   * updates of one target merge in index order) and records one history row per applied update, as
+   * one set-based write. Returns the applied updates; the others named no target of the scope.
+   */
+  abstract mergeStepData(
+    tx: Tx,
+    scope: StepScope,
+    received: ReceivedStep,
+    updates: StepDataUpdate[],
+  ): Promise<AppliedUpdate[]>;
+
+  /**
+   * Stores an EHR event of one target (history row), merges its data into `input_data` and appends the
+   * event id to `pre_call_ehr_ids` under its type. Null when the reference names no target of the scope.
+   */
+  abstract recordEhrEvent(
+    tx: Tx,
+    scope: StepScope,
+    received: ReceivedStep,
+    ref: TargetRef,
+    data: Record<string, unknown>,
+  ): Promise<{ eventId: string; targetId: string } | null>;
+
+  /**
+   * Moves those of `targetIds` that are `Waiting` at `friendlyId` to `to` (`Scheduled` at `now`), in one
+   * conditional statement; returns the ids it moved.
+   */
+  abstract moveWaiting(
+    tx: Tx,
+    scope: StepScope,
+    targetIds: string[],
+    friendlyId: string,
+    to: MovedStatus,
+    now: Date,
+  ): Promise<string[]>;
+
+  abstract findTarget(tx: Tx | null, scope: StepScope, targetId: string): Promise<Target | null>;
+
+  /** The received payloads of a target, oldest first. */
+  abstract history(organizationId: string, targetId: string): Promise<StepEventRecord[]>;
+}

@@ -1,0 +1,234 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../common/clock/clock';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign';
+import { CallScheduler } from '../../target/application/ports/call-scheduler';
+import type { Target } from '../../target/domain/target';
+import { canonicalUuid, EhrEventType, statusAfterReceive, StepKind } from '../domain/step';
+import { CampaignDirectory } from './ports/campaign-directory';
+import { StepDataUpdate, StepRepository, StepScope } from './ports/step.repository';
+
+/** Who posts: the organization scopes every lookup, the key is kept in the history. */
+export interface StepCaller {
+  organizationId: string;
+  apiKeyId: string | null;
+}
+
+export interface BatchUpdate {
+  target_id?: string | null;
+  external_id?: string | null;
+  input_data: Record<string, unknown>;
+}
+
+export interface NotFoundUpdate {
+  index: number;
+  target_id: string | null;
+  external_id: string | null;
+}
+
+export interface BatchResult {
+  updated: number;
+  not_found: NotFoundUpdate[];
+}
+
+export interface EhrEventInput {
+  event_type?: EhrEventType | null;
+  event_data?: Record<string, unknown>;
+  target_id?: string | null;
+  external_id?: string | null;
+}
+
+export const TARGET_REF_REQUIRED = 'target_id or external_id is required';
+
+/**
+ * The three ways data reaches a campaign step. Each request is one transaction: the merge, the history
+ * rows, the status moves and the dispatch jobs of the targets it schedules commit together or not at all.
+ */
+@Injectable()
+export class StepService {
+  constructor(
+    private readonly campaigns: CampaignDirectory,
+    private readonly steps: StepRepository,
+    private readonly uow: UnitOfWork,
+    private readonly scheduler: CallScheduler,
+    private readonly clock: Clock,
+  ) {}
+
+  async receiveWebhookStep(
+    caller: StepCaller,
+    campaignId: string,
+    targetId: string,
+    friendlyId: string,
+    data: Record<string, unknown>,
+  ): Promise<Target> {
+    const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
+    const id = canonicalUuid(targetId);
+    if (!id) throw targetNotFound();
+
+    const scope = scopeOf(campaign);
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      const applied = await this.steps.mergeStepData(
+        tx,
+        scope,
+        this.received(caller, step, null, now),
+        [{ index: 0, targetId: id, data }],
+      );
+      if (applied.length === 0) throw targetNotFound();
+      await this.moveOn(tx, scope, step, [id], now);
+      return (await this.steps.findTarget(tx, scope, id))!;
+    });
+  }
+
+  /**
+   * All or nothing: one merge statement (with its history rows), one statement for the status moves,
+   * one batch of dispatch jobs. Updates naming no target are reported, not failed.
+   */
+  async receiveWebhookStepBatch(
+    caller: StepCaller,
+    campaignId: string,
+    friendlyId: string,
+    updates: BatchUpdate[],
+  ): Promise<BatchResult> {
+    const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
+    const missing = updates.findIndex((u) => !hasRef(u));
+    if (missing >= 0)
+      throw new InvalidInputError(
+        TARGET_REF_REQUIRED,
+        ['body', 'updates', missing],
+        updates[missing],
+      );
+
+    const resolvable: StepDataUpdate[] = [];
+    updates.forEach((u, index) => {
+      const targetId = u.target_id == null ? null : canonicalUuid(u.target_id);
+      // A malformed target id names no target: reported as not found without asking the database.
+      if (u.target_id != null && targetId === null) return;
+      resolvable.push({ index, targetId, externalId: u.external_id ?? null, data: u.input_data });
+    });
+
+    const scope = scopeOf(campaign);
+    const now = this.clock.now();
+    const applied = await this.uow.run(async (tx) => {
+      const result =
+        resolvable.length === 0
+          ? []
+          : await this.steps.mergeStepData(
+              tx,
+              scope,
+              this.received(caller, step, null, now),
+              resolvable,
+            );
+      await this.moveOn(tx, scope, step, [...new Set(result.map((a) => a.targetId))], now);
+      return result;
+    });
+
+    const appliedIndexes = new Set(applied.map((a) => a.index));
+    const notFound: NotFoundUpdate[] = [];
+    updates.forEach((u, index) => {
+      if (!appliedIndexes.has(index)) {
+        notFound.push({
+          index,
+          target_id: u.target_id ?? null,
+          external_id: u.external_id ?? null,
+        });
+      }
+    });
+    return { updated: applied.length, not_found: notFound };
+  }
+
+  async receiveEhrEvent(
+    caller: StepCaller,
+    campaignId: string,
+    friendlyId: string,
+    input: EhrEventInput,
+  ): Promise<{ eventId: string; target: Target }> {
+    // A body rule, so checked before any lookup, as request validation would be.
+    if (!hasRef(input)) throw new InvalidInputError(TARGET_REF_REQUIRED, ['body'], input);
+    const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'ehr_event');
+    const data = input.event_data ?? {};
+    const targetId = input.target_id == null ? null : canonicalUuid(input.target_id);
+    if (input.target_id != null && targetId === null) throw targetNotFound();
+
+    const scope = scopeOf(campaign);
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      const recorded = await this.steps.recordEhrEvent(
+        tx,
+        scope,
+        this.received(caller, step, input.event_type ?? null, now),
+        { targetId, externalId: input.external_id ?? null },
+        data,
+      );
+      if (!recorded) throw targetNotFound();
+      await this.moveOn(tx, scope, step, [recorded.targetId], now);
+      const target = (await this.steps.findTarget(tx, scope, recorded.targetId))!;
+      return { eventId: recorded.eventId, target };
+    });
+  }
+
+  /** Unknown campaign or step: 404. A step of the other kind: 422 on the path, saying where to post. */
+  private async stepOf(
+    caller: StepCaller,
+    campaignId: string,
+    friendlyId: string,
+    kind: StepKind,
+  ): Promise<{ campaign: Campaign; step: CampaignStep }> {
+    const campaign = await this.campaigns.get(caller.organizationId, campaignId);
+    const step = findStep(campaign, friendlyId);
+    if (!step) throw new NotFoundError(`Step '${friendlyId}' not found in campaign`);
+    if (step.type !== kind) {
+      const where =
+        step.type === 'ehr_event'
+          ? `post its events to /api/v1/campaigns/{campaign_id}/ehr-event/${friendlyId}`
+          : `post its data to /api/v1/campaigns/{campaign_id}/targets/{target_id}/step/${friendlyId}`;
+      throw new InvalidInputError(
+        `step '${friendlyId}' is a ${step.type} step, not a ${kind} step: ${where}`,
+        ['path', 'friendly_id'],
+        friendlyId,
+      );
+    }
+    return { campaign, step };
+  }
+
+  private async moveOn(
+    tx: Tx,
+    scope: StepScope,
+    step: CampaignStep,
+    targetIds: string[],
+    now: Date,
+  ): Promise<void> {
+    if (targetIds.length === 0) return;
+    const to = statusAfterReceive(step);
+    const moved = await this.steps.moveWaiting(tx, scope, targetIds, step.friendly_id, to, now);
+    if (to === 'Scheduled' && moved.length > 0) {
+      await this.scheduler.scheduleCalls(
+        tx,
+        moved.map((targetId) => ({ targetId, campaignId: scope.campaignId, at: now })),
+      );
+    }
+  }
+
+  private received(caller: StepCaller, step: CampaignStep, eventType: string | null, now: Date) {
+    return {
+      kind: step.type,
+      friendlyId: step.friendly_id,
+      eventType,
+      apiKeyId: caller.apiKeyId,
+      receivedAt: now,
+    };
+  }
+}
+
+function scopeOf(campaign: Campaign): StepScope {
+  return { organizationId: campaign.organizationId, campaignId: campaign.id };
+}
+
+function hasRef(u: { target_id?: string | null; external_id?: string | null }): boolean {
+  return u.target_id != null || u.external_id != null;
+}
+
+function targetNotFound(): NotFoundError {
+  return new NotFoundError('Target not found');
+}

@@ -1,0 +1,203 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Tx } from '../../../common/persistence/unit-of-work';
+import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
+import type { Target } from '../../target/domain/target';
+import { targetFromRow } from '../../target/infrastructure/target.orm-entity';
+import { ehrEventKey, MovedStatus } from '../domain/step';
+import {
+  AppliedUpdate,
+  ReceivedStep,
+  StepDataUpdate,
+  StepEventRecord,
+  StepRepository,
+  StepScope,
+  TargetRef,
+} from '../application/ports/step.repository';
+
+/**
+ * One statement merges a whole batch: the updates travel as one jsonb array, are matched to targets by
+ * id (primary key) or external id (the campaign's unique index), folded per target in request order by
+ * `step_jsonb_merge`, applied, and written to the history, all inside data-modifying CTEs.
+ */
+const MERGE_STEP_DATA = `
+  WITH input AS (
+    SELECT u.i, u.tid, u.xid, u.d
+    FROM jsonb_to_recordset($3::jsonb) AS u(i int, tid uuid, xid text, d jsonb)
+  ),
+  matched AS (
+    -- LATERAL keeps the plan an index lookup per update (primary key, or the campaign's external id
+    -- index) whatever the planner guesses about the recordset's size or the campaign's statistics.
+    SELECT u.i, t.id, u.d
+    FROM input u
+    JOIN LATERAL (
+      SELECT id FROM targets
+      WHERE id = u.tid AND campaign_id = $2::uuid AND organization_id = $1::uuid
+        AND (u.xid IS NULL OR external_id = u.xid)
+      UNION ALL
+      SELECT id FROM targets
+      WHERE u.tid IS NULL AND campaign_id = $2::uuid AND external_id = u.xid AND organization_id = $1::uuid
+    ) t ON true
+  ),
+  merged AS (
+    -- In id order, so concurrent batches lock their common targets in the same order.
+    SELECT id, step_jsonb_merge(d ORDER BY i) AS d FROM matched GROUP BY id ORDER BY id
+  ),
+  updated AS (
+    UPDATE targets t SET input_data = t.input_data || m.d, updated_at = $7::timestamptz
+    FROM merged m WHERE t.id = m.id
+    RETURNING t.id
+  ),
+  history AS (
+    INSERT INTO target_step_events
+      (organization_id, campaign_id, target_id, kind, friendly_id, event_type, data, api_key_id, received_at)
+    SELECT $1::uuid, $2::uuid, m.id, $4::text, $5::text, $6::text, m.d, $8::uuid, $7::timestamptz
+    FROM matched m JOIN updated u ON u.id = m.id ORDER BY m.i
+  )
+  -- Joined with the UPDATE's output: a target deleted since the snapshot is neither reported as updated
+  -- nor given a history row.
+  SELECT m.i AS index, m.id AS target_id FROM matched m JOIN updated u ON u.id = m.id`;
+
+const RECORD_EHR_EVENT = `
+  WITH target AS (
+    SELECT id FROM targets
+    WHERE organization_id = $1::uuid AND campaign_id = $2::uuid
+      AND ($3::uuid IS NULL OR id = $3::uuid)
+      AND ($4::text IS NULL OR external_id = $4::text)
+    LIMIT 1
+  ),
+  event AS (
+    INSERT INTO target_step_events
+      (organization_id, campaign_id, target_id, kind, friendly_id, event_type, data, api_key_id, received_at)
+    SELECT $1::uuid, $2::uuid, target.id, 'ehr_event', $5::text, $6::text, $7::jsonb, $8::uuid, $9::timestamptz
+    FROM target
+    RETURNING id, target_id
+  )
+  UPDATE targets t SET
+    input_data = t.input_data || $7::jsonb,
+    pre_call_ehr_ids = jsonb_set(
+      coalesce(t.pre_call_ehr_ids, '{}'::jsonb),
+      ARRAY[$10::text],
+      coalesce(t.pre_call_ehr_ids -> $10::text, '[]'::jsonb) || jsonb_build_array(event.id::text)
+    ),
+    updated_at = $9::timestamptz
+  FROM event WHERE t.id = event.target_id
+  RETURNING event.id AS event_id, t.id AS target_id`;
+
+@Injectable()
+export class TypeOrmStepRepository extends StepRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async mergeStepData(
+    tx: Tx,
+    scope: StepScope,
+    received: ReceivedStep,
+    updates: StepDataUpdate[],
+  ): Promise<AppliedUpdate[]> {
+    if (updates.length === 0) return [];
+    const payload = JSON.stringify(
+      updates.map((u) => ({
+        i: u.index,
+        tid: u.targetId ?? null,
+        xid: u.externalId ?? null,
+        d: u.data,
+      })),
+    );
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+      index: number;
+      target_id: string;
+    }>(MERGE_STEP_DATA, [
+      scope.organizationId,
+      scope.campaignId,
+      payload,
+      received.kind,
+      received.friendlyId,
+      received.eventType,
+      received.receivedAt,
+      received.apiKeyId,
+    ]);
+    return rows
+      .map((r) => ({ index: r.index, targetId: r.target_id }))
+      .sort((a, b) => a.index - b.index);
+  }
+
+  async recordEhrEvent(
+    tx: Tx,
+    scope: StepScope,
+    received: ReceivedStep,
+    ref: TargetRef,
+    data: Record<string, unknown>,
+  ): Promise<{ eventId: string; targetId: string } | null> {
+    if (ref.targetId == null && ref.externalId == null) return null;
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+      event_id: string;
+      target_id: string;
+    }>(RECORD_EHR_EVENT, [
+      scope.organizationId,
+      scope.campaignId,
+      ref.targetId ?? null,
+      ref.externalId ?? null,
+      received.friendlyId,
+      received.eventType,
+      JSON.stringify(data),
+      received.apiKeyId,
+      received.receivedAt,
+      ehrEventKey(received.eventType),
+    ]);
+    return rows[0] ? { eventId: rows[0].event_id, targetId: rows[0].target_id } : null;
+  }
+
+  async moveWaiting(
+    tx: Tx,
+    scope: StepScope,
+    targetIds: string[],
+    friendlyId: string,
+    to: MovedStatus,
+    now: Date,
+  ): Promise<string[]> {
+    if (targetIds.length === 0) return [];
+    // The WHERE clause is the guard: a target that left `Waiting` meanwhile is not moved twice.
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `UPDATE targets SET
+         status = $5::text,
+         current_step = NULL,
+         scheduled_time = CASE WHEN $5::text = 'Scheduled' THEN $6::timestamptz ELSE scheduled_time END,
+         updated_at = $6::timestamptz
+       WHERE id = ANY($3::uuid[]) AND organization_id = $1::uuid AND campaign_id = $2::uuid
+         AND status = 'Waiting' AND current_step = $4::text
+       RETURNING id`,
+      [scope.organizationId, scope.campaignId, targetIds, friendlyId, to, now],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async findTarget(tx: Tx | null, scope: StepScope, targetId: string): Promise<Target | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+      `SELECT * FROM targets WHERE id = $3::uuid AND organization_id = $1::uuid AND campaign_id = $2::uuid`,
+      [scope.organizationId, scope.campaignId, targetId],
+    );
+    return rows[0] ? targetFromRow(rows[0]) : null;
+  }
+
+  async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query(
+      `SELECT * FROM target_step_events WHERE organization_id = $1::uuid AND target_id = $2::uuid
+       ORDER BY seq`,
+      [organizationId, targetId],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      organizationId: r.organization_id,
+      campaignId: r.campaign_id,
+      targetId: r.target_id,
+      kind: r.kind,
+      friendlyId: r.friendly_id,
+      eventType: r.event_type,
+      data: r.data,
+      apiKeyId: r.api_key_id,
+      receivedAt: r.received_at,
+    }));
+  }
+}

@@ -1,0 +1,172 @@
+import { randomUUID } from 'crypto';
+import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+import {
+  AppliedUpdate,
+  ReceivedStep,
+  StepDataUpdate,
+  StepEventRecord,
+  StepRepository,
+  StepScope,
+  TargetRef,
+} from '../modules/step/application/ports/step.repository';
+import {
+  appendEhrEventId,
+  mergeInOrder,
+  MovedStatus,
+  receiveData,
+} from '../modules/step/domain/step';
+import type { Target } from '../modules/target/domain/target';
+
+/**
+ * The step repository port over plain maps, with the same matching rules as the SQL adapter (the
+ * contract suite in test/contracts/step-repository.contract.ts holds both to them). Seed targets with
+ * `put`; wrap it in `InMemoryStepUnitOfWork` to get rollback on a failed unit of work.
+ */
+export class InMemoryStepRepository extends StepRepository {
+  targets = new Map<string, Target>();
+  events: StepEventRecord[] = [];
+
+  put(...targets: Target[]): void {
+    for (const t of targets) this.targets.set(t.id, structuredClone(t));
+  }
+
+  snapshot(): { targets: Map<string, Target>; events: StepEventRecord[] } {
+    return { targets: structuredClone(this.targets), events: structuredClone(this.events) };
+  }
+
+  restore(state: { targets: Map<string, Target>; events: StepEventRecord[] }): void {
+    this.targets = state.targets;
+    this.events = state.events;
+  }
+
+  async mergeStepData(
+    _tx: Tx,
+    scope: StepScope,
+    received: ReceivedStep,
+    updates: StepDataUpdate[],
+  ): Promise<AppliedUpdate[]> {
+    const applied: (AppliedUpdate & { data: Record<string, unknown> })[] = [];
+    for (const u of [...updates].sort((a, b) => a.index - b.index)) {
+      const target = this.match(scope, u);
+      if (target) applied.push({ index: u.index, targetId: target.id, data: u.data });
+    }
+    const byTarget = new Map<string, Record<string, unknown>[]>();
+    for (const a of applied)
+      byTarget.set(a.targetId, [...(byTarget.get(a.targetId) ?? []), a.data]);
+    for (const [id, patches] of byTarget) {
+      this.targets.set(
+        id,
+        receiveData(this.targets.get(id)!, mergeInOrder(patches), received.receivedAt),
+      );
+    }
+    for (const a of applied) this.events.push(this.event(scope, received, a.targetId, a.data));
+    return applied.map(({ index, targetId }) => ({ index, targetId }));
+  }
+
+  async recordEhrEvent(
+    _tx: Tx,
+    scope: StepScope,
+    received: ReceivedStep,
+    ref: TargetRef,
+    data: Record<string, unknown>,
+  ): Promise<{ eventId: string; targetId: string } | null> {
+    const target = this.match(scope, ref);
+    if (!target) return null;
+    const event = this.event(scope, received, target.id, data);
+    this.events.push(event);
+    const merged = receiveData(target, data, received.receivedAt);
+    this.targets.set(target.id, {
+      ...merged,
+      preCallEhrIds: appendEhrEventId(target.preCallEhrIds, received.eventType, event.id),
+    });
+    return { eventId: event.id, targetId: target.id };
+  }
+
+  async moveWaiting(
+    _tx: Tx,
+    scope: StepScope,
+    targetIds: string[],
+    friendlyId: string,
+    to: MovedStatus,
+    now: Date,
+  ): Promise<string[]> {
+    const moved: string[] = [];
+    for (const id of new Set(targetIds)) {
+      const t = this.targets.get(id);
+      if (!t || !inScope(t, scope) || t.status !== 'Waiting' || t.currentStep !== friendlyId)
+        continue;
+      this.targets.set(id, {
+        ...t,
+        status: to,
+        currentStep: null,
+        scheduledTime: to === 'Scheduled' ? now : t.scheduledTime,
+        updatedAt: now,
+      });
+      moved.push(id);
+    }
+    return moved;
+  }
+
+  async findTarget(_tx: Tx | null, scope: StepScope, targetId: string): Promise<Target | null> {
+    const t = this.targets.get(targetId);
+    return t && inScope(t, scope) ? structuredClone(t) : null;
+  }
+
+  async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {
+    return this.events.filter(
+      (e) => e.organizationId === organizationId && e.targetId === targetId,
+    );
+  }
+
+  private match(scope: StepScope, ref: TargetRef): Target | null {
+    if (ref.targetId == null && ref.externalId == null) return null;
+    for (const t of this.targets.values()) {
+      if (!inScope(t, scope)) continue;
+      if (ref.targetId != null && t.id !== ref.targetId) continue;
+      if (ref.externalId != null && t.externalId !== ref.externalId) continue;
+      return t;
+    }
+    return null;
+  }
+
+  private event(
+    scope: StepScope,
+    received: ReceivedStep,
+    targetId: string,
+    data: Record<string, unknown>,
+  ): StepEventRecord {
+    return {
+      id: randomUUID(),
+      organizationId: scope.organizationId,
+      campaignId: scope.campaignId,
+      targetId,
+      kind: received.kind,
+      friendlyId: received.friendlyId,
+      eventType: received.eventType,
+      data: structuredClone(data),
+      apiKeyId: received.apiKeyId,
+      receivedAt: received.receivedAt,
+    };
+  }
+}
+
+function inScope(t: Target, scope: StepScope): boolean {
+  return t.organizationId === scope.organizationId && t.campaignId === scope.campaignId;
+}
+
+/** Runs work against the in-memory repository and puts its state back if the work throws. */
+export class InMemoryStepUnitOfWork extends UnitOfWork {
+  constructor(private readonly repository: InMemoryStepRepository) {
+    super();
+  }
+
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const before = this.repository.snapshot();
+    try {
+      return await work({} as Tx);
+    } catch (err) {
+      this.repository.restore(before);
+      throw err;
+    }
+  }
+}

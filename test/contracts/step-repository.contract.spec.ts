@@ -1,0 +1,74 @@
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import {
+  StepRepository,
+  StepScope,
+} from '../../src/modules/step/application/ports/step.repository';
+import {
+  InMemoryStepRepository,
+  InMemoryStepUnitOfWork,
+} from '../../src/testing/in-memory-step.repository';
+import { stepTestTarget } from '../../src/testing/step-fakes';
+import { createTestApp } from '../support/test-app';
+import { SeedTarget, stepRepositoryContract } from './step-repository.contract';
+
+stepRepositoryContract('in memory', async () => {
+  const repository = new InMemoryStepRepository();
+  const scope = (org: string, campaign: string): StepScope => ({
+    organizationId: org,
+    campaignId: campaign,
+  });
+  const orgA = '00000000-0000-4000-8000-0000000aaaa1';
+  const orgB = '00000000-0000-4000-8000-0000000aaaa2';
+  return {
+    repository,
+    uow: new InMemoryStepUnitOfWork(repository),
+    scope: scope(orgA, '00000000-0000-4000-8000-0000000cccc1'),
+    otherCampaign: scope(orgA, '00000000-0000-4000-8000-0000000cccc2'),
+    otherOrganization: scope(orgB, '00000000-0000-4000-8000-0000000cccc3'),
+    async seed(s: StepScope, targets: SeedTarget[]) {
+      repository.put(...targets.map((t) => stepTestTarget({ ...s, ...t })));
+    },
+    async close() {},
+  };
+});
+
+stepRepositoryContract('TypeORM (SQL)', async () => {
+  const t = await createTestApp();
+  const campaignOf = async (organizationId: string): Promise<StepScope> => {
+    const [row] = await t.sql(
+      `INSERT INTO campaigns (organization_id, name, type, webhook_secret) VALUES ($1, 'c', 'patient', 'whsec_x')
+       RETURNING id`,
+      [organizationId],
+    );
+    return { organizationId, campaignId: row.id };
+  };
+  const a = await t.createOrganization();
+  const b = await t.createOrganization();
+  return {
+    repository: t.app.get(StepRepository),
+    uow: t.app.get(UnitOfWork),
+    scope: await campaignOf(a.organizationId),
+    otherCampaign: await campaignOf(a.organizationId),
+    otherOrganization: await campaignOf(b.organizationId),
+    async seed(s: StepScope, targets: SeedTarget[]) {
+      for (const target of targets) {
+        await t.sql(
+          `INSERT INTO targets (id, organization_id, campaign_id, external_id, input_data, status, current_step,
+             pre_call_ehr_ids)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            target.id,
+            s.organizationId,
+            s.campaignId,
+            target.externalId ?? null,
+            JSON.stringify(target.inputData ?? {}),
+            target.status ?? 'Pending',
+            target.currentStep ?? null,
+            target.preCallEhrIds ? JSON.stringify(target.preCallEhrIds) : null,
+          ],
+        );
+      }
+    },
+    close: () => t.close(),
+  };
+});

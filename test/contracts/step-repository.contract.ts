@@ -1,0 +1,272 @@
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import {
+  StepRepository,
+  StepScope,
+} from '../../src/modules/step/application/ports/step.repository';
+import type { Target } from '../../src/modules/target/domain/target';
+
+export type SeedTarget = Partial<Target> & Pick<Target, 'id'>;
+
+export interface StepRepositoryFixture {
+  repository: StepRepository;
+  uow: UnitOfWork;
+  /** Two campaigns of one organization, and a campaign of another organization. */
+  scope: StepScope;
+  otherCampaign: StepScope;
+  otherOrganization: StepScope;
+  /** Stores targets (defaults: Pending, empty input data) in the given scope. */
+  seed(scope: StepScope, targets: SeedTarget[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+/** A fresh UUID per call, so one fixture can serve every test. */
+export function nextId(): string {
+  counter += 1;
+  return `00000000-0000-4000-8000-${counter.toString(16).padStart(12, '0')}`;
+}
+
+const NOW = new Date('2026-03-01T10:00:00.000Z');
+const received = (
+  friendlyId = 'labs',
+  kind: 'webhook' | 'ehr_event' = 'webhook',
+  eventType: string | null = null,
+) => ({
+  kind,
+  friendlyId,
+  eventType,
+  apiKeyId: null,
+  receivedAt: NOW,
+});
+
+/** The behaviour every StepRepository must have; run against the in-memory fake and the SQL adapter. */
+export function stepRepositoryContract(
+  name: string,
+  createFixture: () => Promise<StepRepositoryFixture>,
+): void {
+  describe(`StepRepository contract: ${name}`, () => {
+    let f: StepRepositoryFixture;
+    beforeAll(async () => {
+      f = await createFixture();
+    });
+    afterAll(async () => {
+      await f?.close();
+    });
+
+    const find = (id: string, scope = f.scope) => f.repository.findTarget(null, scope, id);
+
+    describe('mergeStepData', () => {
+      it('matches by id, by external id or by both, within the scope only', async () => {
+        const [a, b, c, foreign] = [nextId(), nextId(), nextId(), nextId()];
+        const ext = `ext-${b}`;
+        await f.seed(f.scope, [
+          { id: a, inputData: { keep: 1, n: { x: 1 } } },
+          { id: b, externalId: ext },
+          { id: c, externalId: `ext-${c}` },
+        ]);
+        await f.seed(f.otherCampaign, [{ id: foreign, externalId: `ext-${foreign}` }]);
+
+        const applied = await f.uow.run((tx) =>
+          f.repository.mergeStepData(tx, f.scope, received(), [
+            { index: 0, targetId: a, data: { n: { y: 2 }, added: true } },
+            { index: 1, externalId: ext, data: { b: 1 } },
+            { index: 2, targetId: c, externalId: ext, data: { wrong: true } },
+            { index: 3, targetId: foreign, data: { wrong: true } },
+            { index: 4, externalId: `ext-${foreign}`, data: { wrong: true } },
+            { index: 5, targetId: nextId(), data: { wrong: true } },
+            { index: 6, targetId: c, externalId: `ext-${c}`, data: { c: 1 } },
+          ]),
+        );
+
+        expect(applied).toEqual([
+          { index: 0, targetId: a },
+          { index: 1, targetId: b },
+          { index: 6, targetId: c },
+        ]);
+        expect((await find(a))!.inputData).toEqual({ keep: 1, n: { y: 2 }, added: true });
+        expect((await find(a))!.updatedAt).toEqual(NOW);
+        expect((await find(b))!.inputData).toEqual({ b: 1 });
+        expect((await find(c))!.inputData).toEqual({ c: 1 });
+        expect((await find(foreign, f.otherCampaign))!.inputData).toEqual({});
+      });
+
+      it('merges several updates of one target in index order and keeps one history row per update', async () => {
+        const id = nextId();
+        await f.seed(f.scope, [{ id, externalId: `ext-${id}`, inputData: { a: 0, z: 0 } }]);
+        const applied = await f.uow.run((tx) =>
+          f.repository.mergeStepData(tx, f.scope, received('consent'), [
+            { index: 2, externalId: `ext-${id}`, data: { b: 3, c: { x: 1 } } },
+            { index: 0, targetId: id, data: { a: 1, b: 1 } },
+            { index: 1, targetId: id, data: { b: 2, c: 1 } },
+          ]),
+        );
+        expect(applied).toEqual([
+          { index: 0, targetId: id },
+          { index: 1, targetId: id },
+          { index: 2, targetId: id },
+        ]);
+        expect((await find(id))!.inputData).toEqual({ a: 1, z: 0, b: 3, c: { x: 1 } });
+        const history = await f.repository.history(f.scope.organizationId, id);
+        expect(history.map((h) => h.data)).toEqual([
+          { a: 1, b: 1 },
+          { b: 2, c: 1 },
+          { b: 3, c: { x: 1 } },
+        ]);
+        expect(history[0]).toEqual({
+          id: expect.any(String),
+          organizationId: f.scope.organizationId,
+          campaignId: f.scope.campaignId,
+          targetId: id,
+          kind: 'webhook',
+          friendlyId: 'consent',
+          eventType: null,
+          data: { a: 1, b: 1 },
+          apiKeyId: null,
+          receivedAt: NOW,
+        });
+      });
+
+      it('writes nothing when the unit of work fails', async () => {
+        const id = nextId();
+        await f.seed(f.scope, [{ id, inputData: { a: 0 } }]);
+        await expect(
+          f.uow.run(async (tx) => {
+            await f.repository.mergeStepData(tx, f.scope, received(), [
+              { index: 0, targetId: id, data: { a: 1 } },
+            ]);
+            throw new Error('later failure');
+          }),
+        ).rejects.toThrow('later failure');
+        expect((await find(id))!.inputData).toEqual({ a: 0 });
+        expect(await f.repository.history(f.scope.organizationId, id)).toEqual([]);
+      });
+    });
+
+    describe('recordEhrEvent', () => {
+      it('stores the event, merges its data and lists its id under its type', async () => {
+        const id = nextId();
+        await f.seed(f.scope, [{ id, externalId: `mrn-${id}`, inputData: { a: 1 } }]);
+        const first = await f.uow.run((tx) =>
+          f.repository.recordEhrEvent(
+            tx,
+            f.scope,
+            received('ehr', 'ehr_event', 'appointment_created'),
+            {
+              externalId: `mrn-${id}`,
+            },
+            { b: 2 },
+          ),
+        );
+        const second = await f.uow.run((tx) =>
+          f.repository.recordEhrEvent(
+            tx,
+            f.scope,
+            received('ehr', 'ehr_event', null),
+            { targetId: id },
+            { a: 3 },
+          ),
+        );
+        expect(first).toEqual({ eventId: expect.any(String), targetId: id });
+        const target = (await find(id))!;
+        expect(target.inputData).toEqual({ a: 3, b: 2 });
+        expect(target.preCallEhrIds).toEqual({
+          appointment_created: [first!.eventId],
+          unknown: [second!.eventId],
+        });
+        const history = await f.repository.history(f.scope.organizationId, id);
+        expect(history.map((h) => [h.id, h.kind, h.friendlyId, h.eventType, h.data])).toEqual([
+          [first!.eventId, 'ehr_event', 'ehr', 'appointment_created', { b: 2 }],
+          [second!.eventId, 'ehr_event', 'ehr', null, { a: 3 }],
+        ]);
+      });
+
+      it('returns null and stores nothing for a target outside the scope or not matching both ids', async () => {
+        const id = nextId();
+        await f.seed(f.scope, [{ id, externalId: `mrn-${id}` }]);
+        const attempts = [
+          { scope: f.otherCampaign, ref: { targetId: id } },
+          { scope: f.otherOrganization, ref: { externalId: `mrn-${id}` } },
+          { scope: f.scope, ref: { targetId: id, externalId: 'other' } },
+          { scope: f.scope, ref: { targetId: nextId() } },
+          { scope: f.scope, ref: {} },
+        ];
+        for (const { scope, ref } of attempts) {
+          const result = await f.uow.run((tx) =>
+            f.repository.recordEhrEvent(tx, scope, received('ehr', 'ehr_event'), ref, { x: 1 }),
+          );
+          expect(result).toBeNull();
+        }
+        expect(await f.repository.history(f.scope.organizationId, id)).toEqual([]);
+        expect((await find(id))!.preCallEhrIds).toBeNull();
+      });
+    });
+
+    describe('moveWaiting', () => {
+      it('moves only the given targets Waiting at that step, once', async () => {
+        const [waiting, elsewhere, pending, notGiven] = [nextId(), nextId(), nextId(), nextId()];
+        await f.seed(f.scope, [
+          { id: waiting, status: 'Waiting', currentStep: 'labs' },
+          { id: elsewhere, status: 'Waiting', currentStep: 'consent' },
+          { id: pending, status: 'Pending' },
+          { id: notGiven, status: 'Waiting', currentStep: 'labs' },
+        ]);
+        const ids = [waiting, elsewhere, pending];
+        const moved = await f.uow.run((tx) =>
+          f.repository.moveWaiting(tx, f.scope, ids, 'labs', 'Scheduled', NOW),
+        );
+        expect(moved).toEqual([waiting]);
+        expect(await find(waiting)).toMatchObject({
+          status: 'Scheduled',
+          currentStep: null,
+          scheduledTime: NOW,
+          updatedAt: NOW,
+        });
+        expect(await find(elsewhere)).toMatchObject({ status: 'Waiting', currentStep: 'consent' });
+        expect(await find(pending)).toMatchObject({ status: 'Pending' });
+        expect(await find(notGiven)).toMatchObject({ status: 'Waiting', currentStep: 'labs' });
+        const again = await f.uow.run((tx) =>
+          f.repository.moveWaiting(tx, f.scope, ids, 'labs', 'Scheduled', NOW),
+        );
+        expect(again).toEqual([]);
+      });
+
+      it('moves to Pending without a scheduled time, and never across scopes', async () => {
+        const [mine, foreign] = [nextId(), nextId()];
+        await f.seed(f.scope, [{ id: mine, status: 'Waiting', currentStep: 'labs' }]);
+        await f.seed(f.otherOrganization, [
+          { id: foreign, status: 'Waiting', currentStep: 'labs' },
+        ]);
+        const moved = await f.uow.run((tx) =>
+          f.repository.moveWaiting(tx, f.scope, [mine, foreign], 'labs', 'Pending', NOW),
+        );
+        expect(moved).toEqual([mine]);
+        expect(await find(mine)).toMatchObject({
+          status: 'Pending',
+          currentStep: null,
+          scheduledTime: null,
+        });
+        expect(await find(foreign, f.otherOrganization)).toMatchObject({
+          status: 'Waiting',
+          currentStep: 'labs',
+        });
+      });
+    });
+
+    describe('findTarget', () => {
+      it('finds a target in its scope only', async () => {
+        const id = nextId();
+        await f.seed(f.scope, [{ id, externalId: `x-${id}`, inputData: { a: 1 } }]);
+        expect(await find(id)).toMatchObject({
+          id,
+          organizationId: f.scope.organizationId,
+          campaignId: f.scope.campaignId,
+          externalId: `x-${id}`,
+          inputData: { a: 1 },
+          status: 'Pending',
+        });
+        expect(await find(id, f.otherCampaign)).toBeNull();
+        expect(await find(id, f.otherOrganization)).toBeNull();
+      });
+    });
+  });
+}
