@@ -50,7 +50,7 @@ export class EnvVars {
   @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE = false;
   @IsOptional() @int() @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10000;
   /** A webhook delivery overdue by this long is assumed to have lost its job and is queued again. */
-  @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 60;
+  @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
 }
 
 export type DatabaseTarget =

@@ -1,0 +1,131 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  dateOrDateTimeError,
+  PyDateOrDateTime,
+  PyEnum,
+  PyInt,
+  PyOptional,
+  PyRequired,
+  PyValueRule,
+} from '../../../../common/validation/py-validators';
+import { lowerBound, upperBound } from '../../../../common/http/date-bounds';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook-delivery';
+
+const fromNotAfterTo = (to: unknown, body: { from_date?: unknown }): string | null => {
+  if (dateOrDateTimeError(to) !== null || dateOrDateTimeError(body.from_date) !== null) return null;
+  return lowerBound(body.from_date as string)! > upperBound(to as string)!
+    ? 'from_date must be before or equal to to_date'
+    : null;
+};
+
+export class RerunFailedWebhooksDto {
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'Start of the window (webhook event created_at), inclusive. A date or an ISO-8601 date-time (UTC without offset).',
+    example: '2026-01-01T00:00:00Z',
+  })
+  @PyRequired()
+  @PyDateOrDateTime()
+  from_date: string;
+
+  @ApiProperty({
+    format: 'date-time',
+    description:
+      'End of the window (webhook event created_at), inclusive; a date-only value covers that whole day.',
+    example: '2026-01-31T23:59:59Z',
+  })
+  @PyRequired()
+  @PyDateOrDateTime()
+  @PyValueRule('fromNotAfterTo', fromNotAfterTo)
+  to_date: string;
+}
+
+export class ListDeliveriesQueryDto {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status' })
+  @PyOptional()
+  @PyEnum(DELIVERY_STATUSES)
+  status?: DeliveryStatus;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0, description: '0-based page number' })
+  @PyOptional()
+  @PyInt({ ge: 0 })
+  page: number = 0;
+
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 1000 })
+  limit: number = 100;
+}
+
+export class RerunFailedWebhooksResponseDto {
+  @ApiProperty({ description: 'Failed deliveries of the window queued again', example: 3 })
+  requeued: number;
+}
+
+export class WebhookSecretResponseDto {
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'The new signing secret; the old one stops signing at once',
+  })
+  webhook_secret: string;
+}
+
+export class DeliveryAttemptDto {
+  @ApiProperty({ format: 'date-time' }) attempted_at: string;
+  @ApiProperty({ nullable: true, type: String }) url: string | null;
+  @ApiProperty({ nullable: true, type: Number, example: 500 }) status_code: number | null;
+  @ApiProperty({ example: 42 }) duration_ms: number;
+  @ApiProperty() success: boolean;
+  @ApiProperty({ nullable: true, type: String, example: 'HTTP 500' }) error: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'The first 1 KiB of the response body',
+  })
+  response_excerpt: string | null;
+}
+
+export class WebhookDeliveryDto {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({
+    format: 'uuid',
+    description: 'The event id, sent as the webhook-id header on every attempt',
+  })
+  event_id: string;
+  @ApiProperty({ example: 'target.call_finished' }) event_type: string;
+  @ApiProperty({ format: 'uuid' }) campaign_id: string;
+  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
+  @ApiProperty({ description: 'Attempts made so far, reruns included' }) attempt_count: number;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    format: 'date-time',
+    description: 'When a pending delivery is due',
+  })
+  next_attempt_at: string | null;
+  @ApiProperty({ nullable: true, type: Number }) last_status_code: number | null;
+  @ApiProperty({ nullable: true, type: String }) last_error: string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_attempt_at:
+    string | null;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) delivered_at: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The JSON body sent' })
+  payload: Record<string, unknown>;
+  @ApiProperty({
+    format: 'date-time',
+    description: 'When the event happened (the rerun window compares this)',
+  })
+  created_at: string;
+  @ApiProperty({ format: 'date-time' }) updated_at: string;
+}
+
+export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {
+  @ApiProperty({ type: [DeliveryAttemptDto] }) attempts: DeliveryAttemptDto[];
+}
+
+export class WebhookDeliveryPageDto {
+  @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
+  @ApiProperty() page_count: number;
+  @ApiProperty({ nullable: true, type: Number }) next_page: number | null;
+}

@@ -1,0 +1,115 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { pageEnvelope } from '../../../common/http/paging';
+import { WebhookDeliveryService } from '../application/webhook-delivery.service';
+import {
+  ListDeliveriesQueryDto,
+  RerunFailedWebhooksDto,
+  RerunFailedWebhooksResponseDto,
+  WebhookDeliveryDetailDto,
+  WebhookDeliveryPageDto,
+  WebhookSecretResponseDto,
+} from './dto/webhook.dto';
+import { presentDelivery, presentDeliveryDetail } from './webhook.presenter';
+
+const VALIDATION = { status: 422, description: 'Validation Error (FastAPI-style detail list)' };
+const NOT_FOUND = {
+  status: 404,
+  description: 'Unknown, or another organization\'s: `{"detail": "..."}`',
+};
+const CAMPAIGN_ID = { name: 'campaign_id', description: 'The ID of the campaign.' };
+
+/** Outbound webhook notifications: rerun of failed ones, delivery records, secret rotation. */
+@ApiTags('webhooks')
+@Controller('api/v1')
+export class WebhookController {
+  constructor(private readonly webhooks: WebhookDeliveryService) {}
+
+  @Post('campaigns/:campaign_id/webhooks/rerun-failed')
+  @HttpCode(202)
+  @ApiTags('Campaigns')
+  @ApiOperation({
+    operationId: 'rerun_failed_webhooks_api_v1_campaigns__campaign_id__webhooks_rerun_failed_post',
+    summary: 'Rerun Failed Webhooks',
+    description:
+      'Re-run failed webhook notifications for a campaign within a time window: every `failed` delivery ' +
+      'whose event was created in [from_date, to_date] is queued again (once) with a fresh retry schedule ' +
+      'and the same webhook-id.',
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiBody({ type: RerunFailedWebhooksDto })
+  @ApiResponse({ status: 202, type: RerunFailedWebhooksResponseDto })
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(VALIDATION)
+  async rerunFailed(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Body() body: RerunFailedWebhooksDto,
+  ): Promise<RerunFailedWebhooksResponseDto> {
+    const requeued = await this.webhooks.rerunFailed(
+      auth.organizationId,
+      campaignId,
+      body.from_date,
+      body.to_date,
+    );
+    return { requeued };
+  }
+
+  @Get('campaigns/:campaign_id/webhooks/deliveries')
+  @ApiOperation({
+    operationId: 'list_webhook_deliveries_api_v1_campaigns__campaign_id__webhooks_deliveries_get',
+    summary: 'List webhook deliveries',
+    description: "The campaign's notifications in creation order, optionally by status.",
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiResponse({ status: 200, type: WebhookDeliveryPageDto })
+  @ApiResponse(NOT_FOUND)
+  @ApiResponse(VALIDATION)
+  async list(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Query() query: ListDeliveriesQueryDto,
+  ): Promise<WebhookDeliveryPageDto> {
+    const { items, total } = await this.webhooks.list(
+      auth.organizationId,
+      campaignId,
+      query.status ?? null,
+      query,
+    );
+    return { deliveries: items.map(presentDelivery), ...pageEnvelope(query, total) };
+  }
+
+  @Get('webhook-deliveries/:delivery_id')
+  @ApiOperation({
+    operationId: 'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
+    summary: 'Get a webhook delivery with its attempts',
+  })
+  @ApiParam({ name: 'delivery_id', description: 'The ID of the delivery.' })
+  @ApiResponse({ status: 200, type: WebhookDeliveryDetailDto })
+  @ApiResponse(NOT_FOUND)
+  async get(
+    @Auth() auth: AuthContext,
+    @Param('delivery_id') deliveryId: string,
+  ): Promise<WebhookDeliveryDetailDto> {
+    return presentDeliveryDetail(await this.webhooks.get(auth.organizationId, deliveryId));
+  }
+
+  @Post('campaigns/:campaign_id/webhook-secret/rotate')
+  @HttpCode(200)
+  @ApiTags('campaigns')
+  @ApiOperation({
+    operationId: 'rotate_webhook_secret_api_v1_campaigns__campaign_id__webhook_secret_rotate_post',
+    summary: 'Rotate the webhook signing secret',
+    description: 'Generates a new `whsec_` secret; every attempt from now on is signed with it.',
+  })
+  @ApiParam(CAMPAIGN_ID)
+  @ApiResponse({ status: 200, type: WebhookSecretResponseDto })
+  @ApiResponse(NOT_FOUND)
+  async rotateSecret(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+  ): Promise<WebhookSecretResponseDto> {
+    return { webhook_secret: await this.webhooks.rotateSecret(auth.organizationId, campaignId) };
+  }
+}

@@ -1,0 +1,22 @@
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * What became of one POST. `statusCode` is null when no response came (refused by the address guard,
+ * DNS or connection failure, timeout); `error` then says why.
+ */
+export interface WebhookResponse {
+  statusCode: number | null;
+  error: string | null;
+  /** The start of the response body, capped (see RESPONSE_EXCERPT_BYTES). */
+  responseExcerpt: string | null;
+  durationMs: number;
+}
+
+/** Sends one signed notification. Never throws for a receiver's failure: it reports it. */
+export abstract class WebhookSender {
+  abstract send(request: WebhookRequest): Promise<WebhookResponse>;
+}

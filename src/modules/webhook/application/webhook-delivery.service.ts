@@ -1,0 +1,224 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'crypto';
+import { Webhook } from 'standardwebhooks';
+import { Clock } from '../../../common/clock/clock';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import { lowerBound, upperBound } from '../../../common/http/date-bounds';
+import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { JobQueue } from '../../../common/jobs/job-queue';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { isUuid } from '../../../common/validation/py-validators';
+import { CampaignService } from '../../campaign/application/campaign.service';
+import {
+  DeliveryStatus,
+  DeliveryWithAttempts,
+  isSuccessStatus,
+  outcomeOf,
+  WebhookDelivery,
+} from '../domain/webhook-delivery';
+import {
+  AttemptResult,
+  ClaimedDelivery,
+  WebhookDeliveryRepository,
+} from './ports/webhook-delivery.repository';
+import { WebhookResponse, WebhookSender } from './ports/webhook-sender';
+import { enqueueDeliveries } from './webhook-outbox';
+import { WebhookSettings } from './webhook-settings';
+
+export type DeliverOutcome = 'skipped' | 'delivered' | 'retry' | 'failed' | 'lease_lost';
+
+/**
+ * Sends deliveries (one attempt per job), re-runs failed ones and shows them. The delivery row is the
+ * truth: a job only names a delivery, and a delivery is sent only by the worker that claimed it.
+ */
+@Injectable()
+export class WebhookDeliveryService {
+  private readonly logger = new Logger('WebhookDelivery');
+
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly sender: WebhookSender,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly settings: WebhookSettings,
+    private readonly campaigns: CampaignService,
+  ) {}
+
+  /**
+   * One attempt at a delivery. Safe to run twice or late: a delivery that is not due, already
+   * claimed by a live worker, or finished is left alone.
+   */
+  async deliver(deliveryId: string): Promise<DeliverOutcome> {
+    const now = this.clock.now();
+    const leaseToken = randomUUID();
+    const claimed = await this.deliveries.claim(
+      deliveryId,
+      now,
+      new Date(now.getTime() + this.settings.leaseMs),
+      leaseToken,
+    );
+    if (!claimed) return 'skipped';
+
+    const attemptedAt = this.clock.now();
+    const response = await this.send(claimed, attemptedAt);
+    const success = isSuccessStatus(response.statusCode);
+    const outcome = outcomeOf(
+      success,
+      claimed.runAttempts,
+      this.settings.retryScheduleMs,
+      this.clock.now(),
+    );
+    const result: AttemptResult =
+      outcome.kind === 'delivered'
+        ? { status: 'delivered' }
+        : outcome.kind === 'retry'
+          ? { status: 'pending', nextAttemptAt: outcome.nextAttemptAt }
+          : { status: 'failed' };
+    const attempt = {
+      attemptedAt,
+      url: claimed.url,
+      statusCode: response.statusCode,
+      durationMs: response.durationMs,
+      success,
+      error: response.error ?? (success ? null : `HTTP ${response.statusCode}`),
+      responseExcerpt: response.responseExcerpt,
+    };
+    // Delivered or failed is one atomic statement; a retry also enqueues its job in the same commit.
+    const ours =
+      outcome.kind === 'retry'
+        ? await this.unitOfWork.run(async (tx) => {
+            const kept = await this.deliveries.completeAttempt(
+              tx,
+              claimed.id,
+              leaseToken,
+              attempt,
+              result,
+            );
+            if (kept) await enqueueDeliveries(this.jobs, tx, [claimed.id], outcome.nextAttemptAt);
+            return kept;
+          })
+        : await this.deliveries.completeAttempt(null, claimed.id, leaseToken, attempt, result);
+    if (!ours) {
+      this.logger.warn(
+        { deliveryId },
+        'delivery lease expired during the attempt; another worker took it over',
+      );
+      return 'lease_lost';
+    }
+    return outcome.kind;
+  }
+
+  private async send(claimed: ClaimedDelivery, attemptedAt: Date): Promise<WebhookResponse> {
+    if (!claimed.url) {
+      return {
+        statusCode: null,
+        error: 'the campaign has no webhook_url',
+        responseExcerpt: null,
+        durationMs: 0,
+      };
+    }
+    try {
+      const body = claimed.body;
+      // webhook-id is the event id: the same on every attempt and rerun, so receivers can deduplicate.
+      const signature = new Webhook(claimed.secret).sign(claimed.eventId, attemptedAt, body);
+      return await this.sender.send({
+        url: claimed.url,
+        body,
+        headers: {
+          'webhook-id': claimed.eventId,
+          'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+      });
+    } catch (err) {
+      return {
+        statusCode: null,
+        error: (err as Error).message ?? String(err),
+        responseExcerpt: null,
+        durationMs: 0,
+      };
+    }
+  }
+
+  /**
+   * Queues again the unfinished deliveries whose job was lost (a worker died and its job ran out of
+   * retries, or a job was never fetched). Duplicate jobs are harmless: the claim decides.
+   */
+  async recoverOverdue(limit = 500): Promise<number> {
+    const now = this.clock.now();
+    const before = new Date(now.getTime() - this.settings.recoveryMs);
+    return this.unitOfWork.run(async (tx) => {
+      const ids = await this.deliveries.reviveOverdue(tx, before, now, limit);
+      await enqueueDeliveries(this.jobs, tx, ids);
+      return ids.length;
+    });
+  }
+
+  /**
+   * Re-queues the campaign's failed deliveries whose event was created in [from, to] with a fresh
+   * retry schedule and the same webhook-id. A delivery already re-queued is no longer `failed`, so a
+   * second rerun does not send it twice.
+   */
+  async rerunFailed(
+    organizationId: string,
+    campaignId: string,
+    fromDate: string,
+    toDate: string,
+  ): Promise<number> {
+    const campaign = await this.campaigns.get(organizationId, campaignId);
+    const from = lowerBound(fromDate);
+    const to = upperBound(toDate);
+    if (!from || !to || Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
+      throw new InvalidInputError('from_date and to_date must be dates or date-times', ['body'], {
+        from_date: fromDate,
+        to_date: toDate,
+      });
+    }
+    if (from > to) {
+      throw new InvalidInputError(
+        'from_date must be before or equal to to_date',
+        ['body', 'to_date'],
+        toDate,
+      );
+    }
+    return this.unitOfWork.run(async (tx) => {
+      const ids = await this.deliveries.requeueFailed(
+        tx,
+        organizationId,
+        campaign.id,
+        from,
+        to,
+        this.clock.now(),
+      );
+      await enqueueDeliveries(this.jobs, tx, ids);
+      return ids.length;
+    });
+  }
+
+  async list(
+    organizationId: string,
+    campaignId: string,
+    status: DeliveryStatus | null,
+    page: PageRequest,
+  ): Promise<{ items: WebhookDelivery[]; total: number }> {
+    const campaign = await this.campaigns.get(organizationId, campaignId);
+    return this.deliveries.list(organizationId, campaign.id, status, {
+      offset: offsetOf(page),
+      limit: page.limit,
+    });
+  }
+
+  async get(organizationId: string, deliveryId: string): Promise<DeliveryWithAttempts> {
+    const delivery = isUuid(deliveryId)
+      ? await this.deliveries.findById(organizationId, deliveryId)
+      : null;
+    if (!delivery) throw new NotFoundError(`Webhook delivery ${deliveryId} not found`);
+    return delivery;
+  }
+
+  async rotateSecret(organizationId: string, campaignId: string): Promise<string> {
+    const campaign = await this.campaigns.rotateWebhookSecret(organizationId, campaignId);
+    return campaign.webhookSecret;
+  }
+}

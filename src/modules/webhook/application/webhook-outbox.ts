@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'crypto';
+import { CallFinishedEvent, CallFinishedOutbox } from '../../../common/events/call-finished';
+import { JobQueue } from '../../../common/jobs/job-queue';
+import { Tx } from '../../../common/persistence/unit-of-work';
+import { Clock } from '../../../common/clock/clock';
+import { CALL_FINISHED, callFinishedPayload } from '../domain/webhook-delivery';
+import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository';
+
+export const DELIVERY_QUEUE = 'webhook-delivery';
+
+export interface DeliveryJob {
+  deliveryId: string;
+}
+
+/**
+ * The transactional outbox: the event row, its delivery and the delivery job are written in the
+ * caller's transaction, so a state change and its notification commit (or roll back) together.
+ * Nothing is sent from here; a worker picks the job up after the commit.
+ */
+@Injectable()
+export class WebhookOutbox extends CallFinishedOutbox {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async record(tx: Tx, event: CallFinishedEvent): Promise<void> {
+    const createdAt = this.clock.now();
+    const deliveryIds = await this.deliveries.recordEvent(tx, {
+      id: randomUUID(),
+      organizationId: event.organizationId,
+      campaignId: event.campaignId,
+      targetId: event.targetId,
+      type: CALL_FINISHED,
+      payload: { ...callFinishedPayload(event) },
+      createdAt,
+    });
+    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
+  }
+}
+
+export function enqueueDeliveries(
+  jobs: JobQueue,
+  tx: Tx,
+  deliveryIds: string[],
+  startAfter?: Date,
+): Promise<void> {
+  return jobs.enqueue(
+    tx,
+    deliveryIds.map((deliveryId) => ({
+      queue: DELIVERY_QUEUE,
+      data: { deliveryId } satisfies DeliveryJob,
+      startAfter,
+    })),
+  );
+}

@@ -1,0 +1,61 @@
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '../../../common/jobs/job-queue';
+import { DeliveryJob, DELIVERY_QUEUE } from './webhook-outbox';
+import { WebhookDeliveryService } from './webhook-delivery.service';
+import { WebhookSettings } from './webhook-settings';
+
+/**
+ * Registers the delivery job handler (every role registers; only worker roles fetch) and, in worker
+ * roles, runs the recovery sweep that re-queues deliveries whose job was lost.
+ */
+@Injectable()
+export class WebhookWorker implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('WebhookWorker');
+  private sweepTimer: NodeJS.Timeout | null = null;
+  private sweeping: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly service: WebhookDeliveryService,
+    private readonly settings: WebhookSettings,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    await this.jobs.work<DeliveryJob>(
+      DELIVERY_QUEUE,
+      async (job) => {
+        await this.service.deliver(job.deliveryId);
+      },
+      {
+        concurrency: this.settings.concurrency,
+        // A job outliving its lease belongs to a dead worker: pg-boss runs it again, and the expired
+        // lease lets the new run claim the delivery.
+        expireInSeconds: Math.ceil(this.settings.leaseMs / 1000) + 5,
+        retryLimit: 10,
+        retryDelaySeconds: 2,
+      },
+    );
+    if (this.settings.runRecovery) {
+      this.sweepTimer = setInterval(() => this.sweep(), this.settings.recoveryMs);
+      this.sweepTimer.unref();
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    await this.sweeping;
+  }
+
+  private sweep(): void {
+    if (this.sweeping) return;
+    this.sweeping = this.service
+      .recoverOverdue()
+      .then((count) => {
+        if (count > 0)
+          this.logger.warn({ count }, 're-queued webhook deliveries whose job was lost');
+      })
+      .catch((err) => this.logger.warn({ err }, 'webhook recovery sweep failed'))
+      .finally(() => (this.sweeping = null));
+  }
+}

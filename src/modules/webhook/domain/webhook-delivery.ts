@@ -1,0 +1,126 @@
+/**
+ * Outbound webhook notifications: what is sent (the event payload), and the pure rules of a delivery's
+ * life (retry schedule, outcome of an attempt). Plain TypeScript, camelCase here, snake_case on the wire.
+ */
+import type { CallFinishedEvent } from '../../../common/events/call-finished';
+
+export const CALL_FINISHED = 'target.call_finished';
+
+/**
+ * `pending`: waiting for its (next) attempt; `sending`: claimed by a worker under a lease;
+ * `delivered`: a 2xx was received; `failed`: the retry schedule is exhausted (a rerun makes it pending).
+ */
+export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** The flat payload of DECISIONS, compatible with the real service's. No personal data. */
+export interface CallFinishedPayload {
+  type: typeof CALL_FINISHED;
+  campaign_id: string;
+  target_id: string;
+  call_log_id: number | null;
+  attempt: number;
+  max_attempts: number;
+  next_attempt_scheduled: string | null;
+  status: string;
+  resolution: string | null;
+  category: string | null;
+  subcategory: string | null;
+}
+
+export function callFinishedPayload(event: CallFinishedEvent): CallFinishedPayload {
+  return {
+    type: CALL_FINISHED,
+    campaign_id: event.campaignId,
+    target_id: event.targetId,
+    call_log_id: event.callLogId === null ? null : Number(event.callLogId),
+    attempt: event.attempt,
+    max_attempts: event.maxAttempts,
+    next_attempt_scheduled: event.nextAttemptScheduled
+      ? event.nextAttemptScheduled.toISOString()
+      : null,
+    status: event.status,
+    resolution: event.resolution,
+    category: event.category,
+    subcategory: event.subcategory,
+  };
+}
+
+export interface WebhookDelivery {
+  id: string;
+  eventId: string;
+  organizationId: string;
+  campaignId: string;
+  targetId: string;
+  eventType: string;
+  payload: Record<string, unknown>;
+  status: DeliveryStatus;
+  /** Attempts ever made, reruns included. */
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: Date | null;
+  deliveredAt: Date | null;
+  eventCreatedAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DeliveryAttempt {
+  id: number;
+  attemptedAt: Date;
+  url: string | null;
+  statusCode: number | null;
+  durationMs: number;
+  success: boolean;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export type DeliveryWithAttempts = WebhookDelivery & { attemptLog: DeliveryAttempt[] };
+
+/** Response excerpts are capped: enough to see why a receiver refused, never a whole page. */
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * `WEBHOOK_RETRY_SCHEDULE`: the delays between attempts, e.g. `5s,5m,30m,2h`. N delays mean N + 1
+ * attempts. A bare number is seconds.
+ */
+export function parseRetrySchedule(text: string): number[] {
+  const parts = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+  return parts.map((part) => {
+    const m = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/i.exec(part);
+    if (!m)
+      throw new Error(`WEBHOOK_RETRY_SCHEDULE: cannot read "${part}" (use e.g. 5s,5m,30m,2h)`);
+    return Math.round(Number(m[1]) * UNIT_MS[(m[2] ?? 's').toLowerCase()]);
+  });
+}
+
+export type AttemptOutcome =
+  { kind: 'delivered' } | { kind: 'retry'; nextAttemptAt: Date } | { kind: 'failed' };
+
+/**
+ * After an attempt: a 2xx is delivered; otherwise the next delay of the schedule applies, counted from
+ * the start of the current run (creation or the last rerun), until the schedule is exhausted.
+ */
+export function outcomeOf(
+  success: boolean,
+  runAttempts: number,
+  scheduleMs: readonly number[],
+  now: Date,
+): AttemptOutcome {
+  if (success) return { kind: 'delivered' };
+  const delay = scheduleMs[runAttempts - 1];
+  if (delay === undefined) return { kind: 'failed' };
+  return { kind: 'retry', nextAttemptAt: new Date(now.getTime() + delay) };
+}
+
+export function isSuccessStatus(statusCode: number | null): boolean {
+  return statusCode !== null && statusCode >= 200 && statusCode < 300;
+}

@@ -1,0 +1,56 @@
+import { Module } from '@nestjs/common';
+import { CallFinishedOutbox } from '../../common/events/call-finished';
+import { AppConfig } from '../../config/app-config';
+import { CampaignModule } from '../campaign/campaign.module';
+import { WebhookController } from './api/webhook.controller';
+import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.repository';
+import { WebhookSender } from './application/ports/webhook-sender';
+import { WebhookDeliveryService } from './application/webhook-delivery.service';
+import { WebhookOutbox } from './application/webhook-outbox';
+import { WebhookSettings } from './application/webhook-settings';
+import { WebhookWorker } from './application/webhook-worker';
+import { parseRetrySchedule } from './domain/webhook-delivery';
+import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
+import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-delivery.typeorm-repository';
+
+/** Margin of a claim's lease over the send timeout, for the database writes around the send. */
+const LEASE_MARGIN_MS = 5000;
+
+/**
+ * Outbound notifications. Exports the `CallFinishedOutbox` port the calling module writes events to;
+ * it must not import the calling or target modules (they import this one).
+ */
+@Module({
+  imports: [CampaignModule],
+  controllers: [WebhookController],
+  providers: [
+    { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
+    {
+      provide: WebhookSender,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new HttpWebhookSender({
+          timeoutMs: config.get('WEBHOOK_TIMEOUT_MS'),
+          allowPrivate: config.get('WEBHOOK_ALLOW_PRIVATE'),
+        }),
+    },
+    {
+      provide: WebhookSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new WebhookSettings(
+          parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE')),
+          config.get('WEBHOOK_TIMEOUT_MS') + LEASE_MARGIN_MS,
+          config.get('WEBHOOK_RECOVERY_SECONDS') * 1000,
+          config.get('ROLE') !== 'api',
+          config.get('WORKER_CONCURRENCY'),
+        ),
+    },
+    WebhookOutbox,
+    { provide: CallFinishedOutbox, useExisting: WebhookOutbox },
+    WebhookDeliveryService,
+    WebhookWorker,
+  ],
+  exports: [CallFinishedOutbox, WebhookDeliveryService],
+})
+export class WebhookModule {}
