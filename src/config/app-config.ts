@@ -47,7 +47,8 @@ export class EnvVars {
   /** A call whose worker stopped renewing its lease (died) for this many seconds is recovered. */
   @IsOptional() @int() @IsInt() @Min(1) CALL_LEASE_SECONDS = 30;
   @IsOptional() @IsString() WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
-  @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE = false;
+  /** Allow webhook deliveries to private addresses; on by default on embedded PGlite (the local demo). */
+  @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE?: boolean;
   @IsOptional() @int() @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10000;
   /** A webhook delivery overdue by this long is assumed to have lost its job and is queued again. */
   @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
@@ -58,10 +59,11 @@ export type DatabaseTarget =
 
 export interface AppConfigValues extends Omit<
   EnvVars,
-  'DATABASE_URL' | 'DEMO_SEED' | 'PUBLIC_BASE_URL'
+  'DATABASE_URL' | 'DEMO_SEED' | 'PUBLIC_BASE_URL' | 'WEBHOOK_ALLOW_PRIVATE'
 > {
   database: DatabaseTarget;
   DEMO_SEED: boolean;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
   PUBLIC_BASE_URL: string;
 }
 
@@ -100,6 +102,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...rest,
     database,
     DEMO_SEED: vars.DEMO_SEED ?? database.kind === 'pglite',
+    WEBHOOK_ALLOW_PRIVATE: vars.WEBHOOK_ALLOW_PRIVATE ?? database.kind === 'pglite',
     PUBLIC_BASE_URL: (vars.PUBLIC_BASE_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
   });
 }
