@@ -52,9 +52,9 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
     return [...this.apiKeys.values()].filter((k) => k.organizationId === organizationId).map(strip);
   }
 
-  async revokeApiKey(id: string) {
+  async revokeApiKey(id: string, organizationId?: string) {
     const k = this.apiKeys.get(id);
-    if (!k || k.revokedAt) return false;
+    if (!k || k.revokedAt || (organizationId && k.organizationId !== organizationId)) return false;
     k.revokedAt = new Date();
     return true;
   }

@@ -24,7 +24,9 @@ export function organizationRepositoryContract(repository: () => OrganizationRep
     expect(await repository().saveApiKey({ ...key, name: 'again' })).toEqual(saved);
     expect(await repository().findActiveApiKeyByHash(key.keyHash)).toEqual(saved);
     expect(await repository().listApiKeys(o.id)).toEqual([saved]);
-    expect(await repository().revokeApiKey(saved.id)).toBe(true);
+    const other = await repository().createOrganization(unique('other'));
+    expect(await repository().revokeApiKey(saved.id, other.id)).toBe(false);
+    expect(await repository().revokeApiKey(saved.id, o.id)).toBe(true);
     expect(await repository().revokeApiKey(saved.id)).toBe(false);
     expect(await repository().findActiveApiKeyByHash(key.keyHash)).toBeNull();
   });

@@ -194,3 +194,36 @@ describe('body limit', () => {
     expect(list.body.campaigns).toEqual([]);
   });
 });
+
+describe('DELETE /api/v1/api-keys/{api_key_id}', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('revokes a key of the caller’s organization, and no other’s', async () => {
+    const acme = await t.createOrganization();
+    const globex = await t.createOrganization();
+    const [acmeKey] = await t.sql<{ id: string }>(
+      'SELECT id FROM api_keys WHERE organization_id = $1',
+      [acme.organizationId],
+    );
+    const foreign = await t
+      .http()
+      .delete(`/api/v1/api-keys/${acmeKey.id}`)
+      .set('X-API-Key', globex.apiKey);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual({ detail: `API key ${acmeKey.id} not found` });
+
+    const revoked = await t
+      .http()
+      .delete(`/api/v1/api-keys/${acmeKey.id}`)
+      .set('X-API-Key', acme.apiKey);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ id: acmeKey.id, status: 'revoked' });
+    expect((await t.http().get('/api/v1/campaigns').set('X-API-Key', acme.apiKey)).status).toBe(
+      401,
+    );
+  });
+});

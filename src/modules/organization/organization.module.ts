@@ -2,6 +2,7 @@ import { Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config';
+import { ApiKeyController } from './api/api-key.controller';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { OrganizationService, parseBootstrapKeys } from './application/organization.service';
 import { OrganizationRepository } from './application/ports/organization.repository';
@@ -11,6 +12,7 @@ import { TypeOrmOrganizationRepository } from './infrastructure/organization.typ
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationOrmEntity, ApiKeyOrmEntity])],
+  controllers: [ApiKeyController],
   providers: [
     OrganizationService,
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },

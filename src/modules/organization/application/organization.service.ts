@@ -54,8 +54,9 @@ export class OrganizationService {
     return this.repository.listApiKeys(organizationId);
   }
 
-  async revokeApiKey(id: string): Promise<void> {
-    if (!isUuid(id) || !(await this.repository.revokeApiKey(id))) {
+  /** With `organizationId`, only that organization's key (another's is NotFound, as for any resource). */
+  async revokeApiKey(id: string, organizationId?: string): Promise<void> {
+    if (!isUuid(id) || !(await this.repository.revokeApiKey(id, organizationId))) {
       throw new NotFoundError(`API key ${id} not found`);
     }
   }

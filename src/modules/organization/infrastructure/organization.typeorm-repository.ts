@@ -70,9 +70,9 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     ).map(toApiKey);
   }
 
-  async revokeApiKey(id: string): Promise<boolean> {
+  async revokeApiKey(id: string, organizationId?: string): Promise<boolean> {
     const result = await this.apiKeys.update(
-      { id, revokedAt: IsNull() },
+      { id, revokedAt: IsNull(), ...(organizationId && { organizationId }) },
       { revokedAt: () => 'now()' },
     );
     return (result.affected ?? 0) > 0;

@@ -14,6 +14,6 @@ export abstract class OrganizationRepository {
   }): Promise<ApiKeyRecord>;
   abstract findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   abstract listApiKeys(organizationId: string): Promise<ApiKeyRecord[]>;
-  /** Returns false when no active key has that id. */
-  abstract revokeApiKey(id: string): Promise<boolean>;
+  /** Returns false when no active key has that id (of that organization, when one is given). */
+  abstract revokeApiKey(id: string, organizationId?: string): Promise<boolean>;
 }

@@ -1,0 +1,22 @@
+import { Controller, Delete, Param } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { OrganizationService } from '../application/organization.service';
+
+@ApiTags('api-keys')
+@Controller('api/v1/api-keys')
+export class ApiKeyController {
+  constructor(private readonly organizations: OrganizationService) {}
+
+  /** Revokes one of the caller's organization's keys (the calling key too, if it names itself). */
+  @Delete(':api_key_id')
+  @ApiOperation({
+    operationId: 'delete_api_key_api_v1_api_keys__api_key_id__delete',
+    summary: 'Delete Api Key',
+  })
+  @ApiResponse({ status: 200, schema: { example: { id: '6f1c…', status: 'revoked' } } })
+  async revoke(@Auth() auth: AuthContext, @Param('api_key_id') apiKeyId: string) {
+    await this.organizations.revokeApiKey(apiKeyId, auth.organizationId);
+    return { id: apiKeyId, status: 'revoked' };
+  }
+}
