@@ -31,6 +31,8 @@ export async function startService(
       bufferLogs: true,
     });
     await configureApp(app, config);
+    // Nest flushes buffered start-up logs in listen(), which a worker-only process never calls.
+    if (config.get('ROLE') === 'worker') app.flushLogs();
     if (config.get('ROLE') !== 'worker') {
       await app.listen(config.get('PORT'), config.get('HOST'));
       if (config.get('DEMO_SEED')) {

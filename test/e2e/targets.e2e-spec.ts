@@ -166,7 +166,9 @@ describe('targets API', () => {
       });
       expect(target.body.scheduled_time).toBe(target.body.created_at);
       const jobs = await t.sql(`SELECT data FROM pgboss.job WHERE data->>'targetId' = $1`, [id]);
-      expect(jobs.map((j) => j.data)).toEqual([{ targetId: id, campaignId: c.campaignId }]);
+      expect(jobs.map((j) => j.data)).toEqual([
+        { targetId: id, campaignId: c.campaignId, scheduledFor: target.body.scheduled_time },
+      ]);
     });
 
     it('keeps new targets Waiting at the entry step, even with launch', async () => {
