@@ -1,0 +1,61 @@
+import { Controller, Get, Param, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { lowerBound, upperBound } from '../../../common/http/date-bounds';
+import { pageEnvelope } from '../../../common/http/paging';
+import { CallLogService } from '../application/call-log.service';
+import { presentCallLog, presentCallLogDetail } from './call-log.presenter';
+import {
+  CallLogDetailResponseDto,
+  CallLogPageResponseDto,
+  CallLogParamsDto,
+  GetCallLogQueryDto,
+  ListCallLogsQueryDto,
+} from './dto/call-log.dto';
+
+@ApiTags('Call Logs')
+@Controller('api/v1/call-logs')
+export class CallLogController {
+  constructor(private readonly callLogs: CallLogService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'list_call_logs_api_v1_call_logs_get',
+    summary: 'List Call Logs',
+    description:
+      "The caller's organization's call logs, in id order, with paging and date filtering.",
+  })
+  @ApiResponse({ status: 200, type: CallLogPageResponseDto })
+  @ApiResponse({ status: 422, description: 'Validation Error' })
+  async list(@Auth() auth: AuthContext, @Query() q: ListCallLogsQueryDto) {
+    const { items, total } = await this.callLogs.list(auth.organizationId, {
+      page: q.page,
+      limit: q.limit,
+      from: lowerBound(q.from_date),
+      to: upperBound(q.to_date),
+      campaignId: q.campaign_id,
+    });
+    return { call_logs: items.map(presentCallLog), ...pageEnvelope(q, total) };
+  }
+
+  @Get(':call_log_id')
+  @ApiOperation({
+    operationId: 'get_call_log_api_v1_call_logs__call_log_id__get',
+    summary: 'Get Call Log',
+    description:
+      "One call log of the caller's organization; `recording_urls` is empty unless include_recordings=true.",
+  })
+  @ApiResponse({ status: 200, type: CallLogDetailResponseDto })
+  @ApiResponse({ status: 404, description: 'Unknown call log, or one of another organization' })
+  @ApiResponse({ status: 422, description: 'Validation Error' })
+  async get(
+    @Auth() auth: AuthContext,
+    @Param() p: CallLogParamsDto,
+    @Query() q: GetCallLogQueryDto,
+  ) {
+    return presentCallLogDetail(
+      await this.callLogs.get(auth.organizationId, p.call_log_id),
+      q.include_recordings,
+    );
+  }
+}

@@ -1,0 +1,115 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  PyBool,
+  PyDateOrDateTime,
+  PyInt,
+  PyOptional,
+  PyRequired,
+  PyStr,
+} from '../../../../common/validation/py-validators';
+
+export class ListCallLogsQueryDto {
+  @ApiPropertyOptional({
+    description: 'The page number to get (0-based).',
+    type: 'integer',
+    default: 0,
+    minimum: 0,
+  })
+  @PyOptional()
+  @PyInt({ ge: 0 })
+  page: number = 0;
+
+  @ApiPropertyOptional({
+    description: 'The number of call logs per page.',
+    type: 'integer',
+    default: 200,
+    minimum: 1,
+    maximum: 1000,
+  })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 1000 })
+  limit: number = 200;
+
+  @ApiPropertyOptional({
+    description: 'Filter logs from this date (inclusive): YYYY-MM-DD or an ISO-8601 date-time.',
+    type: String,
+    format: 'date-time',
+    nullable: true,
+  })
+  @PyOptional({ nullable: true })
+  @PyDateOrDateTime()
+  from_date?: string | null;
+
+  @ApiPropertyOptional({
+    description:
+      'Filter logs until this date (inclusive; a date-only value covers that whole day).',
+    type: String,
+    format: 'date-time',
+    nullable: true,
+  })
+  @PyOptional({ nullable: true })
+  @PyDateOrDateTime()
+  to_date?: string | null;
+
+  @ApiPropertyOptional({ description: 'Filter logs by campaign ID.', type: String, nullable: true })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  campaign_id?: string | null;
+}
+
+export class CallLogParamsDto {
+  @ApiProperty({
+    description: 'The ID of the call log to get the information.',
+    type: 'integer',
+    minimum: 0,
+  })
+  @PyRequired()
+  @PyInt({ ge: 0 })
+  call_log_id: number;
+}
+
+export class GetCallLogQueryDto {
+  @ApiPropertyOptional({ description: 'Whether to include recordings.', default: false })
+  @PyOptional()
+  @PyBool()
+  include_recordings: boolean = false;
+}
+
+export class CallLogResponseDto {
+  @ApiProperty({ example: '42' }) id: string;
+  @ApiProperty({ example: '+15550100123' }) to: string;
+  @ApiProperty({
+    example: 'DeprecatedLocalTest',
+    description: "The campaign's caller id, or DeprecatedLocalTest",
+  })
+  from_: string;
+  @ApiProperty({ format: 'date-time' }) created_at: string;
+  @ApiProperty({ example: '00:01:05', description: 'HH:MM:SS' }) call_length: string;
+  @ApiProperty({ example: 'assistant-ended-call' }) call_ended_reason: string;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  call_categorization: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) agent_data: Record<string, unknown>;
+  @ApiProperty({ nullable: true }) campaign_target_id: string | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  post_call_data: Record<string, unknown> | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) qa: Record<
+    string,
+    unknown
+  > | null;
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'object', additionalProperties: { type: 'string' } },
+  })
+  transcripts: Record<string, string>[];
+}
+
+export class CallLogDetailResponseDto extends CallLogResponseDto {
+  @ApiProperty({ type: [String], description: 'Empty unless include_recordings=true' })
+  recording_urls: string[];
+}
+
+export class CallLogPageResponseDto {
+  @ApiProperty({ type: [CallLogResponseDto] }) call_logs: CallLogResponseDto[];
+  @ApiProperty() page_count: number;
+  @ApiProperty({ nullable: true, type: Number }) next_page: number | null;
+}

@@ -1,0 +1,69 @@
+/**
+ * A call log: one call attempt for a target, written when the call starts and completed when it ends.
+ * Call logs outlive their target (no foreign key to targets).
+ */
+export interface CallLog {
+  id: number;
+  organizationId: string;
+  campaignId: string;
+  targetId: string;
+  attempt: number;
+  to: string;
+  from: string;
+  provider: string;
+  providerCallId: string | null;
+  /** The engine's outcome code (GOOD, NO_RESPONSE, ...), null while the call runs. */
+  outcome: string | null;
+  endedReason: string | null;
+  callCategorization: Record<string, unknown> | null;
+  agentData: Record<string, unknown>;
+  postCallData: Record<string, unknown> | null;
+  qa: Record<string, unknown> | null;
+  transcripts: Record<string, string>[];
+  recordingUrls: string[];
+  startedAt: Date;
+  endedAt: Date | null;
+  durationSeconds: number | null;
+  /**
+   * While set, a worker owns the call (renewing it while the call runs); once it passes, the call is
+   * recovered. Cleared when the attempt's outcome is applied to the target.
+   */
+  leaseExpiresAt: Date | null;
+  createdAt: Date;
+}
+
+export interface NewCallLog {
+  organizationId: string;
+  campaignId: string;
+  targetId: string;
+  attempt: number;
+  to: string;
+  from: string;
+  provider: string;
+  startedAt: Date;
+  leaseExpiresAt: Date;
+}
+
+export interface CallLogCompletion {
+  outcome: string;
+  endedReason: string;
+  providerCallId: string | null;
+  callCategorization: Record<string, unknown> | null;
+  agentData: Record<string, unknown>;
+  postCallData: Record<string, unknown> | null;
+  qa: Record<string, unknown> | null;
+  transcripts: Record<string, string>[];
+  recordingUrls: string[];
+  endedAt: Date;
+  durationSeconds: number;
+}
+
+/** `HH:MM:SS` (hours may exceed 24). */
+export function formatCallLength(seconds: number | null): string {
+  const s = Math.max(0, Math.round(seconds ?? 0));
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(Math.floor(s / 3600))}:${pad(Math.floor((s % 3600) / 60))}:${pad(s % 60)}`;
+}
+
+/** The reason shown while a call has not ended yet. */
+export const CALL_IN_PROGRESS_REASON = 'in-progress';

@@ -1,0 +1,53 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  checkString,
+  PyBool,
+  PyInt,
+  PyList,
+  PyOptional,
+} from '../../../../common/validation/py-validators';
+
+export class TriggerCallsDto {
+  @ApiPropertyOptional({
+    type: [String],
+    nullable: true,
+    minItems: 1,
+    maxItems: 5000,
+    description:
+      'The IDs of the campaign targets to call (1..5000). If not provided, count must be set.',
+  })
+  @PyOptional({ nullable: true })
+  @PyList({ min: 1, max: 5000 }, checkString)
+  target_ids?: string[] | null;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    nullable: true,
+    minimum: 1,
+    maximum: 10000,
+    description:
+      'Number of Pending targets to launch (1..10000). If not provided, target_ids must be set.',
+  })
+  @PyOptional({ nullable: true })
+  @PyInt({ ge: 1, le: 10000 })
+  count?: number | null;
+
+  @ApiPropertyOptional({
+    default: false,
+    description: 'With count: take the oldest Pending targets first instead of a random pick.',
+  })
+  @PyOptional()
+  @PyBool()
+  prioritize_oldest: boolean = false;
+}
+
+class SkippedTargetDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ enum: ['not_found', 'not_pending'] }) reason: string;
+}
+
+export class TriggerCallsResponseDto {
+  @ApiProperty({ type: [String], description: 'Targets now Scheduled, each with a dispatch job' })
+  scheduled: string[];
+  @ApiProperty({ type: [SkippedTargetDto] }) skipped: SkippedTargetDto[];
+}

@@ -1,0 +1,99 @@
+import { NotFoundError } from '../../../common/errors/domain-errors';
+import {
+  callingTestCampaign,
+  callingTestTarget,
+  ImmediateUnitOfWork,
+  InMemoryCallingCampaigns,
+  TEST_ORG,
+} from '../../../testing/calling-fakes';
+import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
+import { RecordingCallScheduler } from '../../../testing/step-fakes';
+import { TriggerService } from './trigger.service';
+
+function setup() {
+  const clock = new FakeClock('2026-01-05T15:00:00.000Z');
+  const campaigns = new InMemoryCallingCampaigns();
+  const campaign = callingTestCampaign();
+  campaigns.put(campaign);
+  const targets = new InMemoryDispatchRepository();
+  const scheduler = new RecordingCallScheduler();
+  const service = new TriggerService(
+    campaigns,
+    targets,
+    scheduler,
+    new ImmediateUnitOfWork(),
+    clock,
+  );
+  return { clock, campaign, targets, scheduler, service };
+}
+
+describe('TriggerService', () => {
+  it('schedules Pending targets by id, with one dispatch job each, and reports the others in request order', async () => {
+    const s = setup();
+    const [a, b, done] = [
+      callingTestTarget(),
+      callingTestTarget(),
+      callingTestTarget({ status: 'Finished' }),
+    ];
+    s.targets.put(a, b, done);
+    const upper = b.id.toUpperCase();
+    const result = await s.service.trigger(TEST_ORG, s.campaign.id, {
+      targetIds: ['nope', a.id, done.id, upper, a.id],
+    });
+    expect(result).toEqual({
+      scheduled: [a.id, b.id],
+      skipped: [
+        { id: 'nope', reason: 'not_found' },
+        { id: done.id, reason: 'not_pending' },
+      ],
+    });
+    expect(s.targets.get(a.id)).toMatchObject({
+      status: 'Scheduled',
+      scheduledTime: s.clock.now(),
+    });
+    expect(s.scheduler.scheduled).toEqual([
+      { targetId: a.id, campaignId: s.campaign.id, at: s.clock.now() },
+      { targetId: b.id, campaignId: s.campaign.id, at: s.clock.now() },
+    ]);
+  });
+
+  it('count takes the oldest Pending targets first with prioritize_oldest', async () => {
+    const s = setup();
+    const ts = [
+      callingTestTarget(),
+      callingTestTarget({ status: 'Scheduled' }),
+      callingTestTarget(),
+      callingTestTarget(),
+    ];
+    s.targets.put(...ts);
+    const result = await s.service.trigger(TEST_ORG, s.campaign.id, {
+      count: 2,
+      prioritizeOldest: true,
+    });
+    expect(result).toEqual({ scheduled: [ts[0].id, ts[2].id], skipped: [] });
+  });
+
+  it('count picks at random among the Pending targets', async () => {
+    const s = setup();
+    const ts = Array.from({ length: 30 }, () => callingTestTarget());
+    s.targets.put(...ts);
+    const first = await s.service.trigger(TEST_ORG, s.campaign.id, {
+      count: 10,
+      prioritizeOldest: false,
+    });
+    expect(first.scheduled).toHaveLength(10);
+    // A random pick of 10 out of 30 is almost never exactly the 10 oldest.
+    expect(first.scheduled).not.toEqual(ts.slice(0, 10).map((t) => t.id));
+  });
+
+  it('404 for another organization’s campaign', async () => {
+    const s = setup();
+    await expect(
+      s.service.trigger('00000000-0000-4000-8000-0000000000ff', s.campaign.id, {
+        count: 1,
+        prioritizeOldest: false,
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

@@ -1,0 +1,205 @@
+/**
+ * What an ended call attempt means for its target: the state machine after `Post-processing`. Pure:
+ * every input (campaign settings, attempt number, outcome, now) is a parameter.
+ */
+import type { CampaignType } from '../../campaign/domain/campaign';
+import type { TargetStatus } from '../../target/domain/target';
+
+/** What a call provider reports, independent of the campaign type. */
+export const CALL_OUTCOMES = [
+  'GOOD',
+  'NO_RESPONSE',
+  'VOICEMAIL',
+  'DISCONNECTED',
+  'HUMAN_ONLY',
+  'TECHNICAL_FAILURE',
+] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
+/** Worth another attempt while attempts are left (DECISIONS: Statuses). */
+const RETRYABLE: readonly CallOutcome[] = [
+  'NO_RESPONSE',
+  'VOICEMAIL',
+  'DISCONNECTED',
+  'TECHNICAL_FAILURE',
+];
+
+/** The number could not be reached at all: the next attempt tries the other number. */
+export const isFailedConnect = (outcome: string | null) => outcome === 'DISCONNECTED';
+
+/** Payor-like campaigns retrieve data (retrieved / not_retrieved); the others reach people. */
+function resolutionOf(type: CampaignType, success: boolean): string {
+  if (type === 'payor') return success ? 'retrieved' : 'not_retrieved';
+  return success ? 'successful' : 'unsuccessful';
+}
+
+/**
+ * Each campaign type has its own category enum (spec: Enumerations); this is how an outcome reads in
+ * it. null: the enum has no fitting value.
+ */
+const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>> = {
+  payor: {
+    GOOD: 'GOOD',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'VOICEMAIL',
+    DISCONNECTED: 'DISCONNECTED',
+    HUMAN_ONLY: 'HUMAN_ONLY',
+    TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
+  },
+  patient: {
+    GOOD: 'GOOD',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'VOICEMAIL',
+    DISCONNECTED: 'DISCONNECTED',
+    HUMAN_ONLY: 'HUMAN_ONLY',
+    TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
+  },
+  provider: {
+    GOOD: 'GOOD',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'VOICEMAIL',
+    DISCONNECTED: 'DISCONNECTED',
+    HUMAN_ONLY: 'HUMAN_ONLY',
+    TECHNICAL_FAILURE: null,
+  },
+  patient_incoming: {
+    GOOD: 'SUCCESSFUL_CALL',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'NOT_CONNECTED',
+    DISCONNECTED: 'CALL_DROPPED',
+    HUMAN_ONLY: 'TRANSFER',
+    TECHNICAL_FAILURE: 'NOT_CONNECTED',
+  },
+  patient_incoming_scheduling: {
+    GOOD: 'DEFLECTED',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'NO_RESPONSE',
+    DISCONNECTED: 'USER_EARLY_DISCONNECT',
+    HUMAN_ONLY: 'TRANSFER_SOP',
+    TECHNICAL_FAILURE: 'UNRESOLVED',
+  },
+  patient_outgoing_scheduling: {
+    GOOD: 'DEFLECTED',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'VOICEMAIL',
+    DISCONNECTED: 'USER_EARLY_DISCONNECT',
+    HUMAN_ONLY: 'TRANSFER_SOP',
+    TECHNICAL_FAILURE: 'UNRESOLVED',
+  },
+  patient_billing: {
+    GOOD: 'RESOLVED',
+    NO_RESPONSE: 'NO_RESPONSE',
+    VOICEMAIL: 'VOICEMAIL',
+    DISCONNECTED: 'FAST_USER_HANG_UP',
+    HUMAN_ONLY: 'TRANSFER_SOP',
+    TECHNICAL_FAILURE: 'UNRESOLVED',
+  },
+};
+
+const SUBCATEGORY: Partial<Record<CallOutcome, string>> = {
+  HUMAN_ONLY: 'MID_CALL',
+  VOICEMAIL: 'DELIVERED',
+  TECHNICAL_FAILURE: 'TECHNICAL_ISSUE',
+};
+
+const OUTCOME_TEXT: Record<CallOutcome, string> = {
+  GOOD: 'Call completed',
+  NO_RESPONSE: 'No answer',
+  VOICEMAIL: 'Reached voicemail',
+  DISCONNECTED: 'Call could not be connected',
+  HUMAN_ONLY: 'A person must follow up',
+  TECHNICAL_FAILURE: 'Technical failure',
+};
+
+export function categoryOf(type: CampaignType, outcome: CallOutcome): string | null {
+  return CATEGORY_BY_TYPE[type]?.[outcome] ?? null;
+}
+
+export interface AttemptContext {
+  campaignType: CampaignType;
+  maxAttempts: number;
+  retryDelayMinutes: number;
+  /** 1-based number of the attempt that just ended. */
+  attempt: number;
+  outcome: CallOutcome;
+  now: Date;
+}
+
+export interface TargetDecision {
+  status: TargetStatus;
+  resolution: string | null;
+  category: string | null;
+  subcategory: string | null;
+  outcome: string;
+  /** Set when the target goes back to `Scheduled` for another attempt. */
+  retryAt: Date | null;
+}
+
+export function decideAfterAttempt(c: AttemptContext): TargetDecision {
+  const category = categoryOf(c.campaignType, c.outcome);
+  const subcategory = SUBCATEGORY[c.outcome] ?? null;
+  const outcome = OUTCOME_TEXT[c.outcome];
+  if (c.outcome === 'GOOD') {
+    return {
+      status: 'Finished',
+      resolution: resolutionOf(c.campaignType, true),
+      category,
+      subcategory,
+      outcome,
+      retryAt: null,
+    };
+  }
+  if (c.outcome === 'HUMAN_ONLY') {
+    return { status: 'To review', resolution: null, category, subcategory, outcome, retryAt: null };
+  }
+  if (RETRYABLE.includes(c.outcome) && c.attempt < c.maxAttempts) {
+    const retryAt = new Date(c.now.getTime() + c.retryDelayMinutes * 60_000);
+    return { status: 'Scheduled', resolution: null, category, subcategory, outcome, retryAt };
+  }
+  return {
+    status: c.outcome === 'TECHNICAL_FAILURE' ? 'Failed' : 'Finished',
+    resolution: resolutionOf(c.campaignType, false),
+    category,
+    subcategory,
+    outcome,
+    retryAt: null,
+  };
+}
+
+/** A blacklisted number is never dialled (DECISIONS: Targets). */
+export function blacklistedDecision(type: CampaignType): TargetDecision {
+  return {
+    status: 'Finished',
+    resolution: resolutionOf(type, false),
+    category: 'BLACKLISTED_PHONE',
+    subcategory: null,
+    outcome: 'Phone number is blacklisted',
+    retryAt: null,
+  };
+}
+
+/** A target with no number to dial, or whose number and campaign windows never overlap. */
+export function undialableDecision(
+  type: CampaignType,
+  reason: 'no_phone_number' | 'no_calling_window',
+): TargetDecision {
+  const category =
+    reason === 'no_phone_number'
+      ? ['payor', 'patient', 'provider'].includes(type)
+        ? 'INVALID_PHONE_NUMBER'
+        : null
+      : type === 'payor'
+        ? 'NO_OPERATING_HOURS'
+        : null;
+  return {
+    status: 'Failed',
+    resolution: resolutionOf(type, false),
+    category,
+    subcategory: null,
+    outcome:
+      reason === 'no_phone_number'
+        ? 'No phone number to call'
+        : 'Calling window and operating hours never overlap',
+    retryAt: null,
+  };
+}

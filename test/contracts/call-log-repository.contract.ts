@@ -1,0 +1,162 @@
+import { Tx, UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { CallLogRepository } from '../../src/modules/call-log/application/ports/call-log.repository';
+import { CallLogCompletion, NewCallLog } from '../../src/modules/call-log/domain/call-log';
+
+export interface CallLogContractContext {
+  repository: CallLogRepository;
+  uow: UnitOfWork;
+  /** An organization (and campaign) the logs may belong to; a fresh one per call. */
+  newOwner(): Promise<{ organizationId: string; campaignId: string }>;
+}
+
+const T0 = new Date('2026-01-05T15:00:00.000Z');
+const at = (seconds: number) => new Date(T0.getTime() + seconds * 1000);
+
+/** The rules every CallLogRepository (the SQL adapter and the in-memory fake) must follow. */
+export function callLogRepositoryContract(
+  name: string,
+  context: () => CallLogContractContext,
+): void {
+  describe(`CallLogRepository contract: ${name}`, () => {
+    let c: CallLogContractContext;
+    beforeAll(() => {
+      c = context();
+    });
+
+    const run = <T>(work: (tx: Tx) => Promise<T>) => c.uow.run(work);
+
+    async function newLog(
+      owner: { organizationId: string; campaignId: string },
+      overrides: Partial<NewCallLog> = {},
+    ) {
+      return run((tx) =>
+        c.repository.create(tx, {
+          ...owner,
+          targetId: '00000000-0000-4000-8000-00000000f001',
+          attempt: 1,
+          to: '+15550101234',
+          from: 'DeprecatedLocalTest',
+          provider: 'simulated',
+          startedAt: T0,
+          leaseExpiresAt: at(30),
+          ...overrides,
+        }),
+      );
+    }
+
+    const completion: CallLogCompletion = {
+      outcome: 'GOOD',
+      endedReason: 'assistant-ended-call',
+      providerCallId: 'p-1',
+      callCategorization: { category: 'GOOD' },
+      agentData: { a: 1 },
+      postCallData: { summary: 's' },
+      qa: { passed: true },
+      transcripts: [{ role: 'user', message: 'hi' }],
+      recordingUrls: ['https://r/1.wav'],
+      endedAt: at(65),
+      durationSeconds: 65,
+    };
+
+    it('creates increasing ids and reads a log back as written', async () => {
+      const owner = await c.newOwner();
+      const a = await newLog(owner);
+      const b = await newLog(owner, { attempt: 2, to: '+15550105555' });
+      expect(b).toBeGreaterThan(a);
+      expect(await c.repository.findById(b)).toEqual({
+        id: b,
+        ...owner,
+        targetId: '00000000-0000-4000-8000-00000000f001',
+        attempt: 2,
+        to: '+15550105555',
+        from: 'DeprecatedLocalTest',
+        provider: 'simulated',
+        providerCallId: null,
+        outcome: null,
+        endedReason: null,
+        callCategorization: null,
+        agentData: {},
+        postCallData: null,
+        qa: null,
+        transcripts: [],
+        recordingUrls: [],
+        startedAt: T0,
+        endedAt: null,
+        durationSeconds: null,
+        leaseExpiresAt: at(30),
+        createdAt: T0,
+      });
+      expect(await c.repository.findById(987654321)).toBeNull();
+    });
+
+    it('completes a log once; a second completion is refused', async () => {
+      const owner = await c.newOwner();
+      const id = await newLog(owner);
+      await expect(run((tx) => c.repository.complete(tx, id, completion))).resolves.toBe(true);
+      await expect(
+        run((tx) => c.repository.complete(tx, id, { ...completion, outcome: 'NO_RESPONSE' })),
+      ).resolves.toBe(false);
+      expect(await c.repository.findById(id)).toMatchObject({
+        outcome: 'GOOD',
+        endedReason: 'assistant-ended-call',
+        providerCallId: 'p-1',
+        callCategorization: { category: 'GOOD' },
+        agentData: { a: 1 },
+        postCallData: { summary: 's' },
+        qa: { passed: true },
+        transcripts: [{ role: 'user', message: 'hi' }],
+        recordingUrls: ['https://r/1.wav'],
+        endedAt: at(65),
+        durationSeconds: 65,
+      });
+    });
+
+    it('renews a lease only while it is held; recoverable = lease run out or never ended for too long', async () => {
+      const owner = await c.newOwner();
+      const expired = await newLog(owner, { leaseExpiresAt: at(10) });
+      const alive = await newLog(owner, { leaseExpiresAt: at(10) });
+      const released = await newLog(owner, { leaseExpiresAt: at(10) });
+      await expect(c.repository.renewLease(alive, at(100))).resolves.toBe(true);
+      await run((tx) => c.repository.releaseLease(tx, released));
+      await expect(c.repository.renewLease(released, at(100))).resolves.toBe(false);
+
+      const mine = (list: { callLogId: number }[]) =>
+        list.map((r) => r.callLogId).filter((id) => [expired, alive, released].includes(id));
+      expect(mine(await c.repository.findRecoverable(at(20), at(-3600), 1000))).toEqual([expired]);
+      // Started before the staleness cutoff and never ended: recovered even with a live lease.
+      expect(mine(await c.repository.findRecoverable(at(20), at(1), 1000))).toEqual([
+        expired,
+        alive,
+      ]);
+    });
+
+    it('lists an organization’s logs in id order, filtered by campaign and created_at, with the total', async () => {
+      const owner = await c.newOwner();
+      const other = await c.newOwner();
+      const ids = [
+        await newLog(owner, { startedAt: at(0) }),
+        await newLog(owner, { startedAt: at(3600) }),
+        await newLog({ ...owner, campaignId: other.campaignId }, { startedAt: at(7200) }),
+      ];
+      await newLog(other);
+      const page = await c.repository.list({ organizationId: owner.organizationId }, 0, 2);
+      expect(page.total).toBe(3);
+      expect(page.items.map((l) => l.id)).toEqual(ids.slice(0, 2));
+      const rest = await c.repository.list({ organizationId: owner.organizationId }, 2, 2);
+      expect(rest.items.map((l) => l.id)).toEqual([ids[2]]);
+      const campaign = await c.repository.list(
+        { organizationId: owner.organizationId, campaignId: owner.campaignId },
+        0,
+        10,
+      );
+      expect(campaign.items.map((l) => l.id)).toEqual(ids.slice(0, 2));
+      const window = await c.repository.list(
+        { organizationId: owner.organizationId, from: at(3600), to: at(7200) },
+        0,
+        10,
+      );
+      expect(window).toMatchObject({ total: 2 });
+      expect(window.items.map((l) => l.id)).toEqual(ids.slice(1));
+    });
+  });
+}

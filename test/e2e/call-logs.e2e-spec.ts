@@ -1,0 +1,259 @@
+import { createTestApp, TestApp, waitFor } from '../support/test-app';
+
+const FINAL = ['Finished', 'Failed', 'To review'];
+
+/** GET /api/v1/call-logs and /api/v1/call-logs/{id}: fields, paging, filters, tenancy, 422s. */
+describe('call logs', () => {
+  let t: TestApp;
+  let apiKey: string;
+  let campaignId: string;
+  let otherCampaignId: string;
+  let targetIds: string[];
+  let logIds: number[];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    ({ apiKey } = await t.createOrganization());
+    const campaign = await t.createCampaign(apiKey, { max_attempts: 1, caller_id: '+15550009999' });
+    const other = await t.createCampaign(apiKey, { max_attempts: 1 });
+    campaignId = campaign.id;
+    otherCampaignId = other.id;
+    targetIds = await addAndCall(campaignId, ['+15550101111', '+15550100000', '+15550100004']);
+    await addAndCall(otherCampaignId, ['+15550102222']);
+    const logs = await t.sql(`SELECT id FROM call_logs WHERE target_id = ANY($1) ORDER BY id`, [
+      targetIds,
+    ]);
+    logIds = logs.map((l) => Number(l.id));
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function addAndCall(campaign: string, phones: string[]): Promise<string[]> {
+    const res = await t
+      .http()
+      .post(`/api/v1/campaigns/${campaign}/targets`)
+      .set('X-API-Key', apiKey)
+      .send({
+        targets: phones.map((phone_number) => ({ phone_number, input_data: { plan: 'gold' } })),
+      });
+    const ids: string[] = res.body.target_ids;
+    // One at a time, so call log ids follow the phone order.
+    for (const id of ids) {
+      await t
+        .http()
+        .post(`/api/v1/campaigns/${campaign}/calls`)
+        .set('X-API-Key', apiKey)
+        .send({ target_ids: [id] });
+      await waitFor(
+        () => t.sql(`SELECT status FROM targets WHERE id = $1`, [id]),
+        (rows) => FINAL.includes(rows[0].status),
+      );
+    }
+    return ids;
+  }
+
+  const list = (query = '', key = apiKey) =>
+    t.http().get(`/api/v1/call-logs${query}`).set('X-API-Key', key);
+  const get = (id: string | number, query = '', key = apiKey) =>
+    t.http().get(`/api/v1/call-logs/${id}${query}`).set('X-API-Key', key);
+
+  function expectedGood(id: number, createdAt: string) {
+    return {
+      id: String(id),
+      to: '+15550101111',
+      from_: '+15550009999',
+      created_at: createdAt,
+      call_length: '00:00:00',
+      call_ended_reason: 'assistant-ended-call',
+      call_categorization: { category: 'GOOD', subcategory: null, outcome: 'GOOD' },
+      agent_data: { agent: 'simulated-agent', input_data: { plan: 'gold' }, attempt: 1 },
+      campaign_target_id: targetIds[0],
+      post_call_data: { summary: 'The callee confirmed the information.', confirmed: true },
+      qa: {
+        score: 100,
+        passed: true,
+        checks: { greeting: true, identity_verified: true, closing: true },
+      },
+      transcripts: [
+        {
+          role: 'assistant',
+          message: 'Hello, this is an automated assistant calling on behalf of your provider.',
+        },
+        { role: 'user', message: 'Yes, that works for me.' },
+        { role: 'assistant', message: 'Thank you, everything is confirmed. Goodbye.' },
+      ],
+    };
+  }
+
+  it('reads one call log with every field; recordings only on request', async () => {
+    const [row] = await t.sql(`SELECT created_at FROM call_logs WHERE id = $1`, [logIds[0]]);
+    const createdAt = row.created_at.toISOString();
+    const res = await get(logIds[0]);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ...expectedGood(logIds[0], createdAt), recording_urls: [] });
+    const withRecordings = await get(logIds[0], '?include_recordings=true');
+    expect(withRecordings.body).toEqual({
+      ...expectedGood(logIds[0], createdAt),
+      recording_urls: [`https://recordings.invalid/simulated/${logIds[0]}.wav`],
+    });
+  });
+
+  it('a call that was not answered has an empty transcript and no QA', async () => {
+    const res = await get(logIds[1]);
+    expect(res.body).toEqual({
+      id: String(logIds[1]),
+      to: '+15550100000',
+      from_: '+15550009999',
+      created_at: expect.any(String),
+      call_length: '00:00:00',
+      call_ended_reason: 'customer-did-not-answer',
+      call_categorization: { category: 'NO_RESPONSE', subcategory: null, outcome: 'NO_RESPONSE' },
+      agent_data: { agent: 'simulated-agent', input_data: { plan: 'gold' }, attempt: 1 },
+      campaign_target_id: targetIds[1],
+      post_call_data: null,
+      qa: null,
+      transcripts: [],
+      recording_urls: [],
+    });
+  });
+
+  it("lists the organization's call logs in id order with paging", async () => {
+    const all = await list();
+    expect(all.status).toBe(200);
+    expect(all.body.page_count).toBe(1);
+    expect(all.body.next_page).toBeNull();
+    expect(all.body.call_logs.map((l: any) => l.id)).toEqual([
+      ...logIds.map(String),
+      expect.any(String),
+    ]);
+    const [row] = await t.sql(`SELECT created_at FROM call_logs WHERE id = $1`, [logIds[0]]);
+    expect(all.body.call_logs[0]).toEqual(expectedGood(logIds[0], row.created_at.toISOString()));
+    expect(all.body.call_logs[0]).not.toHaveProperty('recording_urls');
+
+    const page0 = await list('?limit=2');
+    expect(page0.body).toMatchObject({ page_count: 2, next_page: 1 });
+    expect(page0.body.call_logs.map((l: any) => l.id)).toEqual(logIds.slice(0, 2).map(String));
+    const page1 = await list('?limit=2&page=1');
+    expect(page1.body).toMatchObject({ page_count: 2, next_page: null });
+    expect(page1.body.call_logs).toHaveLength(2);
+    const beyond = await list('?limit=2&page=5');
+    expect(beyond.body).toEqual({ call_logs: [], page_count: 2, next_page: null });
+  });
+
+  it('filters by campaign and by date (a date-only to_date covers the whole day)', async () => {
+    const byCampaign = await list(`?campaign_id=${campaignId}`);
+    expect(byCampaign.body.call_logs.map((l: any) => l.id)).toEqual(logIds.map(String));
+    const malformed = await list('?campaign_id=nope');
+    expect(malformed.body).toEqual({ call_logs: [], page_count: 0, next_page: null });
+    const [row] = await t.sql(`SELECT created_at FROM call_logs WHERE id = $1`, [logIds[0]]);
+    const today = (row.created_at as Date).toISOString().slice(0, 10);
+    const todayOnly = await list(`?from_date=${today}&to_date=${today}&campaign_id=${campaignId}`);
+    expect(todayOnly.body.call_logs.map((l: any) => l.id)).toContain(String(logIds[0]));
+    const future = await list(`?from_date=2999-01-01`);
+    expect(future.body).toEqual({ call_logs: [], page_count: 0, next_page: null });
+    const past = await list(`?to_date=2000-01-01T00:00:00Z`);
+    expect(past.body.call_logs).toEqual([]);
+  });
+
+  it('another organization sees none of them (404 on read)', async () => {
+    const other = await t.createOrganization();
+    const res = await list('', other.apiKey);
+    expect(res.body).toEqual({ call_logs: [], page_count: 0, next_page: null });
+    const read = await get(logIds[0], '', other.apiKey);
+    expect(read.status).toBe(404);
+    expect(read.body).toEqual({ detail: 'Call log not found' });
+    const unknown = await get(999999999);
+    expect(unknown.status).toBe(404);
+  });
+
+  it('call logs outlive their target', async () => {
+    const res = await t
+      .http()
+      .delete(`/api/v1/campaigns/${campaignId}/targets`)
+      .set('X-API-Key', apiKey)
+      .send({ target_ids: [targetIds[2]] });
+    expect(res.status).toBe(200);
+    const read = await get(logIds[2]);
+    expect(read.status).toBe(200);
+    expect(read.body.campaign_target_id).toBe(targetIds[2]);
+  });
+
+  it('422 for a call_log_id that is not a non-negative integer, and for bad query values', async () => {
+    const text = await get('abc');
+    expect(text.status).toBe(422);
+    expect(text.body).toEqual({
+      detail: [
+        {
+          type: 'int_parsing',
+          loc: ['path', 'call_log_id'],
+          msg: 'Input should be a valid integer, unable to parse string as an integer',
+          input: 'abc',
+        },
+      ],
+    });
+    const negative = await get('-1');
+    expect(negative.body).toEqual({
+      detail: [
+        {
+          type: 'greater_than_equal',
+          loc: ['path', 'call_log_id'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+      ],
+    });
+    const flag = await get(logIds[0], '?include_recordings=perhaps');
+    expect(flag.body).toEqual({
+      detail: [
+        {
+          type: 'bool_parsing',
+          loc: ['query', 'include_recordings'],
+          msg: 'Input should be a valid boolean, unable to interpret input',
+          input: 'perhaps',
+        },
+      ],
+    });
+    const paging = await list('?limit=0&page=-1&from_date=yesterday');
+    expect(paging.status).toBe(422);
+    expect(paging.body).toEqual({
+      detail: [
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'page'],
+          msg: 'Input should be greater than or equal to 0',
+          input: '-1',
+          ctx: { ge: 0 },
+        },
+        {
+          type: 'greater_than_equal',
+          loc: ['query', 'limit'],
+          msg: 'Input should be greater than or equal to 1',
+          input: '0',
+          ctx: { ge: 1 },
+        },
+        {
+          type: 'datetime_from_date_parsing',
+          loc: ['query', 'from_date'],
+          msg: 'Input should be a valid datetime or date, input is too short',
+          input: 'yesterday',
+          ctx: { error: 'input is too short' },
+        },
+      ],
+    });
+    const big = await list('?limit=1001');
+    expect(big.body.detail[0]).toEqual({
+      type: 'less_than_equal',
+      loc: ['query', 'limit'],
+      msg: 'Input should be less than or equal to 1000',
+      input: '1001',
+      ctx: { le: 1000 },
+    });
+  });
+
+  it('401 without an API key', async () => {
+    const res = await t.http().get('/api/v1/call-logs');
+    expect(res.status).toBe(401);
+  });
+});
