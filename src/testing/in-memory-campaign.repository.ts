@@ -39,7 +39,9 @@ export class InMemoryCampaignRepository extends CampaignRepository {
   async list(organizationId: string, offset: number, limit: number) {
     const all = [...this.campaigns.values()]
       .filter((c) => c.organizationId === organizationId)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+      // Stable: campaigns created in the same millisecond keep their creation order, as the
+      // adapter's microsecond timestamps do.
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     return {
       items: all.slice(offset, offset + limit).map((c) => copy(c)),
       total: all.length,
