@@ -15,6 +15,7 @@ import { TargetModule } from './modules/target/target.module';
 import { WebhookModule } from './modules/webhook/webhook.module';
 import { RouteTable } from './common/http/route-table';
 import { REDACTED_PATHS } from './common/logging/redaction';
+import { serializeError } from './common/logging/error-serializer';
 
 @Module({})
 export class AppModule {
@@ -32,6 +33,7 @@ export class AppModule {
               return id;
             },
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+            serializers: { err: serializeError },
             customProps: (req) => ({ organizationId: (req as any).auth?.organizationId }),
             autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
           },

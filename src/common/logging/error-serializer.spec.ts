@@ -1,0 +1,33 @@
+import { QueryFailedError } from 'typeorm';
+import { serializeError } from './error-serializer';
+
+describe('serializeError', () => {
+  it('keeps what an operator needs and drops the statement, its values and row details', () => {
+    const driverError = Object.assign(new Error('duplicate key value violates unique constraint'), {
+      code: '23505',
+      constraint: 'targets_pkey',
+      table: 'targets',
+      detail: 'Key (id)=(x) already exists.',
+      parameters: ['+15550101234'],
+    });
+    const err = new QueryFailedError(
+      'INSERT INTO targets ... $1',
+      ['[{"phone_number":"+15550101234","patient":{"first_name":"Quintessa"}}]'],
+      driverError,
+    );
+    const out = serializeError(err);
+    const text = JSON.stringify(out);
+    expect(text).not.toContain('+15550101234');
+    expect(text).not.toContain('Quintessa');
+    expect(text).not.toContain('INSERT INTO');
+    expect(out).toMatchObject({
+      type: 'QueryFailedError',
+      message: 'duplicate key value violates unique constraint',
+      driverError: { code: '23505', constraint: 'targets_pkey', table: 'targets' },
+    });
+  });
+
+  it('serializes non-errors as a message', () => {
+    expect(serializeError('boom')).toEqual({ message: 'boom' });
+  });
+});
