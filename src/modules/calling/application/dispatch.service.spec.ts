@@ -418,7 +418,7 @@ describe('DispatchService.dispatch', () => {
 });
 
 describe('DispatchService.sweep (recovery)', () => {
-  it('a call whose worker died (lease expired) ends as a technical failure and is retried', async () => {
+  it('a call whose worker died (lease expired) goes to review and is never dialled again', async () => {
     const s = setup({ retryDelayMinutes: 5 });
     const t = s.scheduledTarget();
     s.provider.hold();
@@ -431,9 +431,11 @@ describe('DispatchService.sweep (recovery)', () => {
     s.clock.advance(31_000);
     await expect(s.service.sweep()).resolves.toEqual({ recovered: 1, rescued: 0 });
     expect(s.targets.get(t.id)).toMatchObject({
-      status: 'Scheduled',
+      status: 'To review',
       attempts: 1,
+      resolution: null,
       category: 'SERVICE_NOT_AVAILABLE',
+      outcome: 'Call lost with its worker: outcome unknown',
     });
     expect(s.logs.logs.get(1)).toMatchObject({
       outcome: 'TECHNICAL_FAILURE',
@@ -441,13 +443,14 @@ describe('DispatchService.sweep (recovery)', () => {
       leaseExpiresAt: null,
     });
     expect(s.outbox.events).toEqual([
-      expect.objectContaining({ callLogId: 1, status: 'Scheduled' }),
+      expect.objectContaining({ callLogId: 1, status: 'To review', nextAttemptScheduled: null }),
     ]);
+    expect(s.scheduler.scheduled).toEqual([]); // no retry was scheduled
 
     // The dead worker's late result is ignored: the recovered outcome stands.
     s.provider.release();
     await new Promise((r) => setImmediate(r));
-    expect(s.targets.get(t.id).status).toBe('Scheduled');
+    expect(s.targets.get(t.id).status).toBe('To review');
     expect(s.outbox.events).toHaveLength(1);
   });
 

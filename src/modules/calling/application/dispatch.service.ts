@@ -14,6 +14,7 @@ import {
   decideAfterAttempt,
   TargetDecision,
   undialableDecision,
+  WORKER_LOST,
 } from '../domain/call-outcome';
 import { nextCommonOpening } from '../domain/calling-window';
 import { chooseNumber } from '../domain/dial-plan';
@@ -215,7 +216,7 @@ export class DispatchService {
     if (log.endedAt === null) {
       const lost: CallResult = {
         outcome: 'TECHNICAL_FAILURE',
-        endedReason: 'worker-lost',
+        endedReason: WORKER_LOST,
         durationSeconds: 0,
         providerCallId: null,
         transcripts: [],
@@ -231,7 +232,7 @@ export class DispatchService {
     const outcome = (CALL_OUTCOMES as readonly string[]).includes(log.outcome ?? '')
       ? (log.outcome as CallOutcome)
       : 'TECHNICAL_FAILURE';
-    await this.applyOutcome(log, campaign, outcome, {});
+    await this.applyOutcome(log, campaign, outcome, {}, undefined, log.endedReason === WORKER_LOST);
     return true;
   }
 
@@ -371,6 +372,7 @@ export class DispatchService {
       result.outcome,
       result.outputData,
       result.subcategory,
+      result.endedReason === WORKER_LOST,
     );
   }
 
@@ -392,6 +394,7 @@ export class DispatchService {
     outcome: CallOutcome,
     outputData: Record<string, unknown>,
     subcategory?: string | null,
+    lost = false,
   ): Promise<void> {
     const now = this.clock.now();
     const decision = decideAfterAttempt({
@@ -401,6 +404,7 @@ export class DispatchService {
       attempt: log.attempt,
       outcome,
       now,
+      lost,
     });
     if (subcategory) decision.subcategory = subcategory;
     await this.uow.run(async (tx) => {

@@ -24,6 +24,12 @@ const RETRYABLE: readonly CallOutcome[] = [
   'TECHNICAL_FAILURE',
 ];
 
+/**
+ * The `call_ended_reason` of a call whose worker died while it was in progress. Whether the person was
+ * reached is unknown, so the target is never dialled again automatically: a person reviews it.
+ */
+export const WORKER_LOST = 'worker-lost';
+
 /** The number could not be reached at all: the next attempt tries the other number. */
 export const isFailedConnect = (outcome: string | null) => outcome === 'DISCONNECTED';
 
@@ -123,6 +129,8 @@ export interface AttemptContext {
   attempt: number;
   outcome: CallOutcome;
   now: Date;
+  /** The call was placed but its worker died: its real outcome is unknown (see WORKER_LOST). */
+  lost?: boolean;
 }
 
 export interface TargetDecision {
@@ -146,6 +154,17 @@ export function decideAfterAttempt(c: AttemptContext): TargetDecision {
       category,
       subcategory,
       outcome,
+      retryAt: null,
+    };
+  }
+  if (c.lost) {
+    // Dialling again could call someone a second time about the same thing.
+    return {
+      status: 'To review',
+      resolution: null,
+      category,
+      subcategory,
+      outcome: 'Call lost with its worker: outcome unknown',
       retryAt: null,
     };
   }
