@@ -144,7 +144,8 @@ export class InMemoryTargetRepository extends TargetRepository {
         if (t.organizationId !== organizationId || t.campaignId !== campaignId) return false;
         if (filter.status !== undefined && t.status !== filter.status) return false;
         if (filter.createdFrom && createdMicros < micros(filter.createdFrom)) return false;
-        if (filter.createdTo && createdMicros > micros(filter.createdTo)) return false;
+        // Inclusive to the millisecond, like the adapter: the bound's whole last millisecond counts.
+        if (filter.createdTo && createdMicros >= micros(filter.createdTo) + 1000) return false;
         const last = t.lastCallDate;
         if (filter.lastCallFrom && (!last || last < filter.lastCallFrom)) return false;
         if (filter.lastCallTo && (!last || last > filter.lastCallTo)) return false;

@@ -1,6 +1,9 @@
 /**
  * Date filters take `YYYY-MM-DD` or a full date-time. Bounds are inclusive, and a date-only upper bound
  * covers that whole day (DECISIONS: wire conventions). A date-time without offset is read as UTC.
+ *
+ * JS dates stop at milliseconds while PostgreSQL keeps microseconds, so an upper bound is inclusive to
+ * the millisecond: adapters compare `column < bound + 1 ms`, and `23:59:59.999` takes in the whole day.
  */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 

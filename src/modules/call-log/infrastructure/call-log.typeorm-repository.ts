@@ -135,7 +135,9 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     const where = ['organization_id = $1'];
     if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
     if (filter.from) where.push(`created_at >= $${params.push(filter.from)}`);
-    if (filter.to) where.push(`created_at <= $${params.push(filter.to)}`);
+    // Inclusive to the millisecond: a date-only bound ends at .999 and rows carry microseconds.
+    if (filter.to)
+      where.push(`created_at < $${params.push(filter.to)}::timestamptz + interval '1 millisecond'`);
     const sql = sqlExecutor(this.dataSource, null);
     const condition = where.join(' AND ');
     const [{ rows: count }, { rows }] = await Promise.all([

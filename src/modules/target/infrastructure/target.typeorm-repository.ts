@@ -171,9 +171,12 @@ export class TypeOrmTargetRepository extends TargetRepository {
     // Only the filters given become conditions, so the planner sees plain predicates for the indexes.
     if (filter.status !== undefined) add('status = ?', filter.status);
     if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
-    if (filter.createdTo) add('created_at <= ?', filter.createdTo);
+    // Bounds are inclusive to the millisecond (JS dates); rows carry microseconds (see date-bounds).
+    if (filter.createdTo)
+      add("created_at < ?::timestamptz + interval '1 millisecond'", filter.createdTo);
     if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
-    if (filter.lastCallTo) add('last_call_date <= ?', filter.lastCallTo);
+    if (filter.lastCallTo)
+      add("last_call_date < ?::timestamptz + interval '1 millisecond'", filter.lastCallTo);
     const sql = sqlExecutor(this.dataSource, null);
     const condition = where.join(' AND ');
     const [{ rows: count }, { rows }] = await Promise.all([

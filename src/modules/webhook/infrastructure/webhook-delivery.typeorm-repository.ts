@@ -146,7 +146,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
       `UPDATE webhook_deliveries
        SET status = 'pending', run_attempts = 0, next_attempt_at = $5, updated_at = $5
        WHERE organization_id = $1 AND campaign_id = $2 AND status = 'failed'
-         AND event_created_at >= $3 AND event_created_at <= $4
+         AND event_created_at >= $3 AND event_created_at < $4::timestamptz + interval '1 millisecond'
        RETURNING id`,
       [organizationId, campaignId, from, to, now],
     );
