@@ -134,20 +134,22 @@ export class TypeOrmTargetRepository extends TargetRepository {
     campaignId: string,
     ids: string[],
   ): Promise<DeleteOutcome> {
-    // One statement: the CTE deletes, the outer query sees the snapshot from before it, so in-flight
-    // rows (which the DELETE left alone) are read in the same instant.
+    // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
+    // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
+    // locked rows, so a target that is starting its call is reported in flight, never missing.
     const { rows } = await sqlExecutor(this.dataSource, null).query<{
       id: string;
       deleted: boolean;
     }>(
-      `WITH gone AS (
-         DELETE FROM targets
-         WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[]) AND NOT (status = ANY($4::text[]))
-         RETURNING id)
-       SELECT id, true AS deleted FROM gone
-       UNION ALL
-       SELECT id, false AS deleted FROM targets
-       WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[]) AND status = ANY($4::text[])`,
+      `WITH locked AS (
+         SELECT id, status FROM targets
+         WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
+         FOR UPDATE),
+       gone AS (
+         DELETE FROM targets t USING locked l
+         WHERE t.id = l.id AND NOT (l.status = ANY($4::text[]))
+         RETURNING t.id)
+       SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
       [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
     );
     return {

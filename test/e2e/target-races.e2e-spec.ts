@@ -1,0 +1,51 @@
+import { Client } from 'pg';
+import { createTestApp, TestApp } from '../support/test-app';
+
+describe('a delete racing a call that starts', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ROLE: 'api' } });
+  });
+  afterAll(() => t.close());
+
+  it('reports the target in flight (skipped), not missing, and keeps it', async () => {
+    const { apiKey } = await t.createOrganization();
+    const campaign = await t.createCampaign(apiKey);
+    const added = await t
+      .http()
+      .post(`/api/v1/campaigns/${campaign.id}/targets`)
+      .set('X-API-Key', apiKey)
+      .send({ targets: [{ phone_number: '+15550101234' }], launch: true });
+    const [id] = added.body.target_ids;
+
+    // A dispatcher moving the target to In Progress, not yet committed.
+    const dispatcher = new Client({ connectionString: t.databaseUrl });
+    await dispatcher.connect();
+    await dispatcher.query('BEGIN');
+    await dispatcher.query(
+      `UPDATE targets SET status = 'In Progress', attempts = 1 WHERE id = $1`,
+      [id],
+    );
+
+    const deletion = t
+      .http()
+      .delete(`/api/v1/campaigns/${campaign.id}/targets`)
+      .set('X-API-Key', apiKey)
+      .send({ target_ids: [id] })
+      .then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await dispatcher.query('COMMIT');
+    await dispatcher.end();
+
+    const res = await deletion;
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      deleted: [],
+      not_found: [],
+      skipped: [{ id, reason: 'in_progress' }],
+    });
+    expect(await t.sql('SELECT status FROM targets WHERE id = $1', [id])).toEqual([
+      { status: 'In Progress' },
+    ]);
+  });
+});
