@@ -2,7 +2,7 @@ import {
   Injectable,
   Logger,
   OnApplicationBootstrap,
-  OnApplicationShutdown,
+  OnModuleDestroy,
   OnModuleInit,
 } from '@nestjs/common';
 import { JobQueue } from '../../../common/jobs/job-queue';
@@ -16,7 +16,7 @@ import { DispatchService } from '../application/dispatch.service';
  * worker) and, in worker processes, runs the recovery sweep on a timer.
  */
 @Injectable()
-export class CallingWorker implements OnModuleInit, OnApplicationBootstrap, OnApplicationShutdown {
+export class CallingWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CallingWorker');
   private timer: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> | null = null;
@@ -61,9 +61,11 @@ export class CallingWorker implements OnModuleInit, OnApplicationBootstrap, OnAp
       process.send({ type: 'calling-worker-ready' });
   }
 
-  onApplicationShutdown(): void {
+  /** Before pg-boss and the database stop: no new sweep starts, and a running one finishes. */
+  async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    await this.sweeping;
   }
 
   private sweep(): void {
