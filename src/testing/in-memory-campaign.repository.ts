@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import {
   CampaignChanges,
   CampaignRepository,
+  CampaignUpdateResult,
   NewCampaign,
 } from '../modules/campaign/application/ports/campaign.repository';
 import { Campaign } from '../modules/campaign/domain/campaign';
@@ -48,12 +49,22 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     };
   }
 
-  async update(organizationId: string, id: string, changes: CampaignChanges) {
+  /** The same rules as the adapter, but for targets waiting at a removed step (it holds no targets). */
+  async update(
+    organizationId: string,
+    id: string,
+    changes: CampaignChanges,
+  ): Promise<CampaignUpdateResult> {
     const c = this.campaigns.get(id);
-    if (!c || c.organizationId !== organizationId) return null;
+    if (!c || c.organizationId !== organizationId) return { kind: 'not_found' };
+    const steps = changes.steps ?? c.steps;
+    const entry = changes.entryStep !== undefined ? changes.entryStep : c.entryStep;
+    if (entry !== null && !steps.some((s) => s.friendly_id === entry)) {
+      return { kind: 'entry_step_not_in_steps' };
+    }
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     Object.assign(c, copy(defined), { updatedAt: new Date() });
-    return copy(c);
+    return { kind: 'updated', campaign: copy(c) };
   }
 
   async setWebhookSecret(organizationId: string, id: string, secret: string) {

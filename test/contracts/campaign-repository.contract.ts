@@ -55,16 +55,47 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     const c = await ctx.repository().create(base(org));
     expect(
       await ctx.repository().update(await ctx.organizationId(), c.id, { name: 'stolen' }),
-    ).toBeNull();
-    const updated = await ctx
-      .repository()
-      .update(org, c.id, { name: 'renamed', callingWindow: null, maxAttempts: undefined });
-    expect(updated).toEqual({
-      ...c,
+    ).toEqual({ kind: 'not_found' });
+    const updated = await ctx.repository().update(org, c.id, {
       name: 'renamed',
       callingWindow: null,
-      updatedAt: expect.any(Date),
+      maxAttempts: undefined,
+      blacklistIds: [],
+      steps: [
+        { friendly_id: 'intake', type: 'webhook', on_receive: 'merge' },
+        { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge_and_schedule' },
+      ],
     });
+    expect(updated).toEqual({
+      kind: 'updated',
+      campaign: {
+        ...c,
+        name: 'renamed',
+        callingWindow: null,
+        steps: [
+          { friendly_id: 'intake', type: 'webhook', on_receive: 'merge' },
+          { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge_and_schedule' },
+        ],
+        updatedAt: expect.any(Date),
+      },
+    });
+    expect(await ctx.repository().findById(c.id)).toEqual(
+      (updated as { campaign: unknown }).campaign,
+    );
+  });
+
+  it('refuses, as a whole, a change that leaves the entry step outside the steps', async () => {
+    const org = await ctx.organizationId();
+    const c = await ctx.repository().create(base(org));
+    expect(await ctx.repository().update(org, c.id, { name: 'x', steps: [] })).toEqual({
+      kind: 'entry_step_not_in_steps',
+    });
+    expect(await ctx.repository().update(org, c.id, { entryStep: 'nowhere' })).toEqual({
+      kind: 'entry_step_not_in_steps',
+    });
+    expect(await ctx.repository().findById(c.id)).toEqual(c);
+    const cleared = await ctx.repository().update(org, c.id, { steps: [], entryStep: null });
+    expect(cleared).toMatchObject({ kind: 'updated', campaign: { steps: [], entryStep: null } });
   });
 
   it('replaces the webhook secret', async () => {

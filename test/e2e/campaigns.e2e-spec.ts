@@ -101,6 +101,40 @@ describe('campaign management API', () => {
     }
   });
 
+  it('refuses to remove a step that targets are waiting at (409), and keeps the campaign as it was', async () => {
+    const c = (
+      await as(acme).post('/api/v1/campaigns', {
+        name: 'Waits',
+        type: 'patient',
+        steps: [{ friendly_id: 'labs', type: 'webhook' }],
+        entry_step: 'labs',
+      })
+    ).body;
+    await as(acme).post(`/api/v1/campaigns/${c.id}/targets`, {
+      targets: [{ phone_number: '+15550101234' }],
+    });
+    const removed = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
+      steps: [],
+      entry_step: null,
+    });
+    expect(removed.status).toBe(409);
+    expect(removed.body).toEqual({
+      detail:
+        'Targets are waiting at a step this change removes; post their step data first, or keep the step',
+    });
+    expect((await as(acme).get(`/api/v1/campaigns/${c.id}`)).body).toMatchObject({
+      steps: [{ friendly_id: 'labs', type: 'webhook', on_receive: 'merge' }],
+      entry_step: 'labs',
+    });
+    const kept = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
+      steps: [
+        { friendly_id: 'labs', type: 'webhook' },
+        { friendly_id: 'ehr', type: 'ehr_event' },
+      ],
+    });
+    expect(kept.status).toBe(200);
+  });
+
   it('lists only the caller’s campaigns, paged', async () => {
     const org = await t.createOrganization();
     for (const name of ['a', 'b', 'c'])

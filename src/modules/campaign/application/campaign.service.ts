@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+} from '../../../common/errors/domain-errors';
 import { offsetOf, PageRequest } from '../../../common/http/paging';
 import { isUuid } from '../../../common/validation/py-validators';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
@@ -71,9 +75,23 @@ export class CampaignService {
       changes.entryStep !== undefined ? changes.entryStep : current.entryStep,
     );
     if (changes.blacklistIds) await this.checkBlacklists(organizationId, changes.blacklistIds);
-    const updated = await this.repository.update(organizationId, current.id, changes);
-    if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
-    return updated;
+    const result = await this.repository.update(organizationId, current.id, changes);
+    switch (result.kind) {
+      case 'updated':
+        return result.campaign;
+      case 'not_found':
+        throw new NotFoundError(`Campaign ${campaignId} not found`);
+      case 'entry_step_not_in_steps': // changed concurrently since the check above
+        throw new InvalidInputError(
+          `entry_step is not one of the campaign's steps`,
+          ['body', 'entry_step'],
+          changes.entryStep ?? null,
+        );
+      case 'waiting_step_removed':
+        throw new ConflictError(
+          'Targets are waiting at a step this change removes; post their step data first, or keep the step',
+        );
+    }
   }
 
   async rotateWebhookSecret(organizationId: string, campaignId: string): Promise<Campaign> {

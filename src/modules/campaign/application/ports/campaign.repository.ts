@@ -5,6 +5,12 @@ export type CampaignChanges = Partial<
   Omit<Campaign, 'id' | 'organizationId' | 'webhookSecret' | 'createdAt' | 'updatedAt'>
 >;
 
+export type CampaignUpdateResult =
+  | { kind: 'updated'; campaign: Campaign }
+  | { kind: 'not_found' }
+  | { kind: 'entry_step_not_in_steps' }
+  | { kind: 'waiting_step_removed' };
+
 export abstract class CampaignRepository {
   abstract create(campaign: NewCampaign): Promise<Campaign>;
   abstract findById(id: string): Promise<Campaign | null>;
@@ -14,12 +20,16 @@ export abstract class CampaignRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: Campaign[]; total: number }>;
-  /** Applies the changes and returns the campaign, or null when it is not the organization's. */
+  /**
+   * Applies the changes in one conditional statement, so that concurrent updates cannot leave the
+   * campaign inconsistent: the resulting `entry_step` must be one of the resulting steps, and a change
+   * of `steps` must keep every step that targets are `Waiting` at.
+   */
   abstract update(
     organizationId: string,
     id: string,
     changes: CampaignChanges,
-  ): Promise<Campaign | null>;
+  ): Promise<CampaignUpdateResult>;
   abstract setWebhookSecret(
     organizationId: string,
     id: string,
