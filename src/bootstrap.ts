@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
@@ -31,6 +31,11 @@ export async function startService(
       bufferLogs: true,
     });
     await configureApp(app, config);
+    if (config.get('WEBHOOK_ALLOW_PRIVATE') && config.get('ROLE') !== 'api') {
+      new Logger('Webhooks').warn(
+        'WEBHOOK_ALLOW_PRIVATE is on: notifications may go to loopback and private addresses (fine for a local demo, not for production)',
+      );
+    }
     // Nest flushes buffered start-up logs in listen(), which a worker-only process never calls.
     if (config.get('ROLE') === 'worker') app.flushLogs();
     if (config.get('ROLE') !== 'worker') {

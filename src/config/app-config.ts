@@ -3,6 +3,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   Max,
@@ -14,6 +15,8 @@ const bool = () =>
   Transform(({ value }) =>
     value === undefined || value === '' ? undefined : /^(1|true|yes|on)$/i.test(String(value)),
   );
+const num = () =>
+  Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)));
 const int = () =>
   Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)));
 
@@ -28,7 +31,7 @@ export class EnvVars {
   @IsOptional() @IsIn(['all', 'api', 'worker']) ROLE: 'all' | 'api' | 'worker' = 'all';
   /** How many jobs of each queue one worker process runs at once. */
   @IsOptional() @int() @IsInt() @Min(1) WORKER_CONCURRENCY = 8;
-  @IsOptional() @IsString() JOB_POLL_INTERVAL_SECONDS = '1';
+  @IsOptional() @num() @IsNumber() @Min(0.5) JOB_POLL_INTERVAL_SECONDS = 1;
   /** How often crashed (expired) jobs are detected and retried. */
   @IsOptional() @int() @IsInt() @Min(1) JOB_MAINTENANCE_INTERVAL_SECONDS = 30;
   /** `acme=key1,globex=key2`: organizations and API keys made sure of at start (idempotent). */

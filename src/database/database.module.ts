@@ -44,7 +44,7 @@ export class DatabaseModule {
                 url,
                 runWorkers: config.get('ROLE') !== 'api',
                 concurrency: config.get('WORKER_CONCURRENCY'),
-                pollingIntervalSeconds: Number(config.get('JOB_POLL_INTERVAL_SECONDS')),
+                pollingIntervalSeconds: config.get('JOB_POLL_INTERVAL_SECONDS'),
                 maintenanceIntervalSeconds: config.get('JOB_MAINTENANCE_INTERVAL_SECONDS'),
               },
               dataSource,
