@@ -20,6 +20,8 @@ export class InMemoryCallLogRepository extends CallLogRepository {
       outcome: null,
       endedReason: null,
       callCategorization: null,
+      outputData: null,
+      subcategory: null,
       agentData: {},
       postCallData: null,
       qa: null,

@@ -54,6 +54,8 @@ export function callLogRepositoryContract(
       qa: { passed: true },
       transcripts: [{ role: 'user', message: 'hi' }],
       recordingUrls: ['https://r/1.wav'],
+      outputData: { call_summary: 'confirmed', nested: { a: [1, 2] } },
+      subcategory: 'DELIVERED',
       endedAt: at(65),
       durationSeconds: 65,
     };
@@ -80,6 +82,8 @@ export function callLogRepositoryContract(
         qa: null,
         transcripts: [],
         recordingUrls: [],
+        outputData: null,
+        subcategory: null,
         startedAt: T0,
         endedAt: null,
         durationSeconds: null,
@@ -97,6 +101,8 @@ export function callLogRepositoryContract(
         run((tx) => c.repository.complete(tx, id, { ...completion, outcome: 'NO_RESPONSE' })),
       ).resolves.toBe(false);
       expect(await c.repository.findById(id)).toMatchObject({
+        outputData: { call_summary: 'confirmed', nested: { a: [1, 2] } },
+        subcategory: 'DELIVERED',
         outcome: 'GOOD',
         endedReason: 'assistant-ended-call',
         providerCallId: 'p-1',

@@ -21,6 +21,12 @@ export interface CallLog {
   qa: Record<string, unknown> | null;
   transcripts: Record<string, string>[];
   recordingUrls: string[];
+  /**
+   * What the call produced for its target (output data, provider subcategory), kept with the call so
+   * that a worker that dies before applying them to the target loses nothing: recovery applies them.
+   */
+  outputData: Record<string, unknown> | null;
+  subcategory: string | null;
   startedAt: Date;
   endedAt: Date | null;
   durationSeconds: number | null;
@@ -54,6 +60,8 @@ export interface CallLogCompletion {
   qa: Record<string, unknown> | null;
   transcripts: Record<string, string>[];
   recordingUrls: string[];
+  outputData: Record<string, unknown> | null;
+  subcategory: string | null;
   endedAt: Date;
   durationSeconds: number;
 }

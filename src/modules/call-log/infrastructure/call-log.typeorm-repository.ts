@@ -28,6 +28,8 @@ function fromRow(r: Record<string, any>): CallLog {
     qa: r.qa,
     transcripts: r.transcripts,
     recordingUrls: r.recording_urls ?? [],
+    outputData: r.output_data ?? null,
+    subcategory: r.subcategory ?? null,
     startedAt: r.started_at,
     endedAt: r.ended_at,
     durationSeconds: r.duration_seconds,
@@ -68,7 +70,7 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
       `UPDATE call_logs SET outcome = $2, ended_reason = $3, provider_call_id = $4, call_categorization = $5,
               agent_data = $6, post_call_data = $7, qa = $8, transcripts = $9, recording_urls = $10,
-              ended_at = $11, duration_seconds = $12
+              ended_at = $11, duration_seconds = $12, output_data = $13, subcategory = $14
         WHERE id = $1 AND ended_at IS NULL RETURNING id`,
       [
         id,
@@ -83,6 +85,8 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
         c.recordingUrls,
         c.endedAt,
         c.durationSeconds,
+        json(c.outputData),
+        c.subcategory,
       ],
     );
     return rows.length === 1;

@@ -459,7 +459,9 @@ describe('DispatchService.sweep (recovery)', () => {
     const t = s.scheduledTarget();
     await s.service.dispatch(t.id);
     // Simulate a crash between Post-processing and the outcome: rewind the target, keep the lease.
-    s.targets.targets.get(t.id)!.status = 'Post-processing';
+    const produced = s.targets.get(t.id).outputData;
+    expect(produced).not.toEqual({});
+    Object.assign(s.targets.targets.get(t.id)!, { status: 'Post-processing', outputData: {} });
     s.logs.logs.get(1)!.leaseExpiresAt = new Date(new Date(T0).getTime() + 30_000);
     s.clock.advance(60_000);
     await expect(s.service.sweep()).resolves.toEqual({ recovered: 1, rescued: 0 });
@@ -467,6 +469,7 @@ describe('DispatchService.sweep (recovery)', () => {
       status: 'Finished',
       resolution: 'successful',
       category: 'GOOD',
+      outputData: produced, // kept with the call log, so recovery loses nothing
     });
   });
 

@@ -232,7 +232,15 @@ export class DispatchService {
     const outcome = (CALL_OUTCOMES as readonly string[]).includes(log.outcome ?? '')
       ? (log.outcome as CallOutcome)
       : 'TECHNICAL_FAILURE';
-    await this.applyOutcome(log, campaign, outcome, {}, undefined, log.endedReason === WORKER_LOST);
+    // The worker died after recording the call and before applying it: apply what it recorded.
+    await this.applyOutcome(
+      log,
+      campaign,
+      outcome,
+      log.outputData ?? {},
+      log.subcategory,
+      log.endedReason === WORKER_LOST,
+    );
     return true;
   }
 
@@ -357,6 +365,8 @@ export class DispatchService {
         qa: result.qa,
         transcripts: result.transcripts,
         recordingUrls: result.recordingUrls,
+        outputData: result.outputData,
+        subcategory: result.subcategory ?? null,
         endedAt: ended,
         durationSeconds: Math.round(result.durationSeconds),
       });
