@@ -104,7 +104,9 @@ async function run(
       return { id, revoked: true };
     }
     case 'migration:run': {
-      const rows = await ctx.get(DataSource).query('SELECT name FROM schema_migrations ORDER BY id');
+      const rows = await ctx
+        .get(DataSource)
+        .query('SELECT name FROM schema_migrations ORDER BY id');
       return { applied: appliedAtConnect, schema: rows.map((r: { name: string }) => r.name) };
     }
     default:

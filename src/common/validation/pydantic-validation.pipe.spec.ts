@@ -227,7 +227,12 @@ describe('what PostgreSQL cannot store', () => {
 
 describe('free-form dictionaries', () => {
   it('keep keys that shadow Object.prototype members, as received', async () => {
-    const data = { constructor: 'c', toString: 't', __proto__x: 1, nested: { constructor: { a: 1 } } };
+    const data = {
+      constructor: 'c',
+      toString: 't',
+      __proto__x: 1,
+      nested: { constructor: { a: 1 } },
+    };
     const dto = (await body({ count: 1, data })) as Body;
     expect(dto.data).toEqual(data);
   });

@@ -35,7 +35,11 @@ const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
  * `withEhrIds`: the input-data update and the step endpoints include `pre_call_ehr_ids`; the single read
  * and the lists leave it out, as the reference service does.
  */
-export function presentTarget(target: Target, publicBaseUrl: string, withEhrIds = false): TargetResponse {
+export function presentTarget(
+  target: Target,
+  publicBaseUrl: string,
+  withEhrIds = false,
+): TargetResponse {
   const response: TargetResponse = {
     id: target.id,
     target_url: `${publicBaseUrl}/api/v1/targets/${target.id}`,

@@ -14,11 +14,17 @@ export class TargetOrmEntity {
   @Column('uuid', { name: 'campaign_id' }) campaignId: string;
   @Column('text', { name: 'external_id', nullable: true }) externalId: string | null;
   @Column('text', { name: 'phone_number', nullable: true }) phoneNumber: string | null;
-  @Column('jsonb', { name: 'phone_operating_hours', nullable: true }) phoneOperatingHours: WeekSchedule | null;
-  @Column('text', { name: 'fallback_phone_number', nullable: true }) fallbackPhoneNumber: string | null;
-  @Column('jsonb', { name: 'fallback_operating_hours', nullable: true }) fallbackOperatingHours: WeekSchedule | null;
+  @Column('jsonb', { name: 'phone_operating_hours', nullable: true })
+  phoneOperatingHours: WeekSchedule | null;
+  @Column('text', { name: 'fallback_phone_number', nullable: true }) fallbackPhoneNumber:
+    string | null;
+  @Column('jsonb', { name: 'fallback_operating_hours', nullable: true })
+  fallbackOperatingHours: WeekSchedule | null;
   @Column('jsonb', { nullable: true }) patient: PatientInput | null;
-  @Column('jsonb', { name: 'pre_call_data', nullable: true }) preCallData: Record<string, unknown> | null;
+  @Column('jsonb', { name: 'pre_call_data', nullable: true }) preCallData: Record<
+    string,
+    unknown
+  > | null;
   @Column('jsonb', { name: 'input_data' }) inputData: Record<string, unknown>;
   @Column('jsonb', { name: 'output_data' }) outputData: Record<string, unknown>;
   @Column('text') status: TargetStatus;
@@ -32,8 +38,14 @@ export class TargetOrmEntity {
   @Column('timestamptz', { name: 'last_call_date', nullable: true }) lastCallDate: Date | null;
   @Column('integer', { name: 'execution_seconds', nullable: true }) executionSeconds: number | null;
   @Column('text', { name: 'fax_links', array: true, nullable: true }) faxLinks: string[] | null;
-  @Column('jsonb', { name: 'payor_api_data', nullable: true }) payorApiData: Record<string, unknown> | null;
-  @Column('jsonb', { name: 'pre_call_ehr_ids', nullable: true }) preCallEhrIds: Record<string, string[]> | null;
+  @Column('jsonb', { name: 'payor_api_data', nullable: true }) payorApiData: Record<
+    string,
+    unknown
+  > | null;
+  @Column('jsonb', { name: 'pre_call_ehr_ids', nullable: true }) preCallEhrIds: Record<
+    string,
+    string[]
+  > | null;
   @Column('integer') attempts: number;
   @Column('integer', { nullable: true }) retries: number | null;
   @Column('timestamptz', { name: 'scheduled_time', nullable: true }) scheduledTime: Date | null;
