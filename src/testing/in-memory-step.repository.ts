@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work';
 import {
   AppliedUpdate,
   ReceivedStep,
@@ -152,21 +152,4 @@ export class InMemoryStepRepository extends StepRepository {
 
 function inScope(t: Target, scope: StepScope): boolean {
   return t.organizationId === scope.organizationId && t.campaignId === scope.campaignId;
-}
-
-/** Runs work against the in-memory repository and puts its state back if the work throws. */
-export class InMemoryStepUnitOfWork extends UnitOfWork {
-  constructor(private readonly repository: InMemoryStepRepository) {
-    super();
-  }
-
-  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const before = this.repository.snapshot();
-    try {
-      return await work({} as Tx);
-    } catch (err) {
-      this.repository.restore(before);
-      throw err;
-    }
-  }
 }

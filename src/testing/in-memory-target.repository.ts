@@ -1,5 +1,5 @@
 import { ConflictError, NotFoundError } from '../common/errors/domain-errors';
-import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work';
 import type { Campaign } from '../modules/campaign/domain/campaign';
 import { CampaignLookup } from '../modules/target/application/ports/campaign-lookup';
 import {
@@ -213,23 +213,6 @@ function newTargetToTarget(row: NewTarget, createdAt: Date, now: Date): Target {
     createdAt,
     updatedAt: new Date(now.getTime()),
   };
-}
-
-/** Runs work against the in-memory repository and puts its state back if the work throws. */
-export class InMemoryTargetUnitOfWork extends UnitOfWork {
-  constructor(private readonly repository: InMemoryTargetRepository) {
-    super();
-  }
-
-  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    const before = this.repository.snapshot();
-    try {
-      return await work({} as Tx);
-    } catch (err) {
-      this.repository.restore(before);
-      throw err;
-    }
-  }
 }
 
 /** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */

@@ -1,14 +1,14 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { CallLogRepository } from '../../src/modules/call-log/application/ports/call-log.repository';
-import { ImmediateUnitOfWork } from '../../src/testing/calling-fakes';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
 import { InMemoryCallLogRepository } from '../../src/testing/in-memory-call-log.repository';
 import { createTestApp, TestApp } from '../support/test-app';
 import { callLogRepositoryContract } from './call-log-repository.contract';
 
 callLogRepositoryContract('in memory', () => ({
   repository: new InMemoryCallLogRepository(),
-  uow: new ImmediateUnitOfWork(),
+  uow: new InMemoryUnitOfWork(),
   newOwner: async () => ({ organizationId: randomUUID(), campaignId: randomUUID() }),
 }));
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { DispatchRepository } from '../../src/modules/calling/application/ports/dispatch.repository';
 import { Target } from '../../src/modules/target/domain/target';
-import { ImmediateUnitOfWork } from '../../src/testing/calling-fakes';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
 import { InMemoryDispatchRepository } from '../../src/testing/in-memory-dispatch.repository';
 import { createTestApp, TestApp } from '../support/test-app';
 import { dispatchRepositoryContract } from './dispatch-repository.contract';
@@ -10,7 +10,7 @@ import { dispatchRepositoryContract } from './dispatch-repository.contract';
 const memory = new InMemoryDispatchRepository();
 dispatchRepositoryContract('in memory', () => ({
   repository: memory,
-  uow: new ImmediateUnitOfWork(),
+  uow: new InMemoryUnitOfWork(),
   newCampaign: async () => ({
     organizationId: randomUUID(),
     campaignId: randomUUID(),

@@ -4,7 +4,7 @@ import {
   DispatchRepository,
 } from '../../src/modules/calling/application/ports/dispatch.repository';
 import { Target } from '../../src/modules/target/domain/target';
-import { callingTestTarget } from '../../src/testing/calling-fakes';
+import { aTarget } from '../../src/testing/test-data';
 
 export interface DispatchContractContext {
   repository: DispatchRepository;
@@ -40,7 +40,7 @@ export function dispatchRepositoryContract(
     async function campaignWith(...overrides: Partial<Target>[]) {
       const campaign = await c.newCampaign();
       const targets = overrides.map((o, i) =>
-        callingTestTarget({
+        aTarget({
           id: randomId(),
           organizationId: campaign.organizationId,
           campaignId: campaign.campaignId,

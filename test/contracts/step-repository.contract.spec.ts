@@ -3,13 +3,11 @@ import {
   StepRepository,
   StepScope,
 } from '../../src/modules/step/application/ports/step.repository';
-import {
-  InMemoryStepRepository,
-  InMemoryStepUnitOfWork,
-} from '../../src/testing/in-memory-step.repository';
-import { stepTestTarget } from '../../src/testing/step-fakes';
+import { InMemoryStepRepository } from '../../src/testing/in-memory-step.repository';
+import { aTarget } from '../../src/testing/test-data';
 import { createTestApp } from '../support/test-app';
 import { SeedTarget, stepRepositoryContract } from './step-repository.contract';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
 
 stepRepositoryContract('in memory', async () => {
   const repository = new InMemoryStepRepository();
@@ -21,12 +19,12 @@ stepRepositoryContract('in memory', async () => {
   const orgB = '00000000-0000-4000-8000-0000000aaaa2';
   return {
     repository,
-    uow: new InMemoryStepUnitOfWork(repository),
+    uow: new InMemoryUnitOfWork(repository),
     scope: scope(orgA, '00000000-0000-4000-8000-0000000cccc1'),
     otherCampaign: scope(orgA, '00000000-0000-4000-8000-0000000cccc2'),
     otherOrganization: scope(orgB, '00000000-0000-4000-8000-0000000cccc3'),
     async seed(s: StepScope, targets: SeedTarget[]) {
-      repository.put(...targets.map((t) => stepTestTarget({ ...s, ...t })));
+      repository.put(...targets.map((t) => aTarget({ ...s, ...t })));
     },
     async close() {},
   };

@@ -1,18 +1,16 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import {
-  InMemoryTargetRepository,
-  InMemoryTargetUnitOfWork,
-} from '../../src/testing/in-memory-target.repository';
+import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository';
 import { createTestApp, TestApp } from '../support/test-app';
 import { targetRepositoryContract, TargetState } from './target-repository.contract';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
 
 targetRepositoryContract('in-memory fake', () => {
   const repository = new InMemoryTargetRepository();
   return {
     repository,
-    unitOfWork: new InMemoryTargetUnitOfWork(repository),
+    unitOfWork: new InMemoryUnitOfWork(repository),
     tenant: async () => ({
       organizationId: randomUUID(),
       campaignId: randomUUID(),

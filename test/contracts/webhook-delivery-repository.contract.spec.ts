@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository';
-import { ImmediateUnitOfWork } from '../../src/testing/calling-fakes';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
 import { InMemoryWebhookDeliveryRepository } from '../../src/testing/in-memory-webhook-delivery.repository';
 import { createTestApp, TestApp } from '../support/test-app';
 import {
@@ -19,7 +19,7 @@ const memory = new InMemoryWebhookDeliveryRepository({
 
 webhookDeliveryRepositoryContract('in memory', () => ({
   repository: memory,
-  uow: new ImmediateUnitOfWork(),
+  uow: new InMemoryUnitOfWork(),
   newCampaign: async (webhookUrl) => {
     const c = {
       organizationId: randomUUID(),

@@ -1,7 +1,7 @@
 import { NotFoundError } from '../../../common/errors/domain-errors';
-import { ImmediateUnitOfWork } from '../../../testing/calling-fakes';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
 import { CallLogService } from './call-log.service';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 
 const ORG = '00000000-0000-4000-8000-0000000000a1';
 const OTHER = '00000000-0000-4000-8000-0000000000a2';
@@ -10,7 +10,7 @@ const CAMPAIGN = '00000000-0000-4000-8000-0000000000c1';
 async function setup() {
   const repository = new InMemoryCallLogRepository();
   const service = new CallLogService(repository);
-  const id = await new ImmediateUnitOfWork().run((tx) =>
+  const id = await new InMemoryUnitOfWork().run((tx) =>
     service.start(tx, {
       organizationId: ORG,
       campaignId: CAMPAIGN,

@@ -3,9 +3,6 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { Campaign } from '../../campaign/domain/campaign';
 import type { Target } from '../../target/domain/target';
 import {
-  callingTestCampaign,
-  callingTestTarget,
-  ImmediateUnitOfWork,
   InMemoryCallingCampaigns,
   InMemoryNumberBlacklist,
   RecordingCallFinishedOutbox,
@@ -17,6 +14,8 @@ import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
 import { RecordingCallScheduler } from '../../../testing/step-fakes';
 import { CallingSettings } from './calling-settings';
 import { DispatchService } from './dispatch.service';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { aCampaign, aTarget } from '../../../testing/test-data';
 
 beforeAll(() => Logger.overrideLogger(false));
 
@@ -31,7 +30,7 @@ function setup(campaignOverrides: Partial<Campaign> = {}) {
   const provider = new ScriptedCallProvider();
   const outbox = new RecordingCallFinishedOutbox();
   const scheduler = new RecordingCallScheduler();
-  const campaign = callingTestCampaign(campaignOverrides);
+  const campaign = aCampaign(campaignOverrides);
   campaigns.put(campaign);
   const service = new DispatchService(
     targets,
@@ -41,12 +40,17 @@ function setup(campaignOverrides: Partial<Campaign> = {}) {
     provider,
     outbox,
     scheduler,
-    new ImmediateUnitOfWork(),
+    new InMemoryUnitOfWork(),
     clock,
     new CallingSettings(30, 15, 60, 120, 15),
   );
   const scheduledTarget = (overrides: Partial<Target> = {}) => {
-    const t = callingTestTarget({ status: 'Scheduled', scheduledTime: clock.now(), ...overrides });
+    const t = aTarget({
+      inputData: { name: 'x' },
+      status: 'Scheduled',
+      scheduledTime: clock.now(),
+      ...overrides,
+    });
     targets.put(t);
     return t;
   };

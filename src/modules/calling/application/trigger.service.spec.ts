@@ -1,20 +1,16 @@
 import { NotFoundError } from '../../../common/errors/domain-errors';
-import {
-  callingTestCampaign,
-  callingTestTarget,
-  ImmediateUnitOfWork,
-  InMemoryCallingCampaigns,
-  TEST_ORG,
-} from '../../../testing/calling-fakes';
+import { InMemoryCallingCampaigns } from '../../../testing/calling-fakes';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
 import { RecordingCallScheduler } from '../../../testing/step-fakes';
 import { TriggerService } from './trigger.service';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { aCampaign, aTarget, TEST_ORG } from '../../../testing/test-data';
 
 function setup() {
   const clock = new FakeClock('2026-01-05T15:00:00.000Z');
   const campaigns = new InMemoryCallingCampaigns();
-  const campaign = callingTestCampaign();
+  const campaign = aCampaign();
   campaigns.put(campaign);
   const targets = new InMemoryDispatchRepository();
   const scheduler = new RecordingCallScheduler();
@@ -22,7 +18,7 @@ function setup() {
     campaigns,
     targets,
     scheduler,
-    new ImmediateUnitOfWork(),
+    new InMemoryUnitOfWork(),
     clock,
   );
   return { clock, campaign, targets, scheduler, service };
@@ -31,11 +27,7 @@ function setup() {
 describe('TriggerService', () => {
   it('schedules Pending targets by id, with one dispatch job each, and reports the others in request order', async () => {
     const s = setup();
-    const [a, b, done] = [
-      callingTestTarget(),
-      callingTestTarget(),
-      callingTestTarget({ status: 'Finished' }),
-    ];
+    const [a, b, done] = [aTarget(), aTarget(), aTarget({ status: 'Finished' })];
     s.targets.put(a, b, done);
     const upper = b.id.toUpperCase();
     const result = await s.service.trigger(TEST_ORG, s.campaign.id, {
@@ -60,12 +52,7 @@ describe('TriggerService', () => {
 
   it('count takes the oldest Pending targets first with prioritize_oldest', async () => {
     const s = setup();
-    const ts = [
-      callingTestTarget(),
-      callingTestTarget({ status: 'Scheduled' }),
-      callingTestTarget(),
-      callingTestTarget(),
-    ];
+    const ts = [aTarget(), aTarget({ status: 'Scheduled' }), aTarget(), aTarget()];
     s.targets.put(...ts);
     const result = await s.service.trigger(TEST_ORG, s.campaign.id, {
       count: 2,
@@ -76,7 +63,7 @@ describe('TriggerService', () => {
 
   it('count picks at random among the Pending targets', async () => {
     const s = setup();
-    const ts = Array.from({ length: 30 }, () => callingTestTarget());
+    const ts = Array.from({ length: 30 }, () => aTarget());
     s.targets.put(...ts);
     const first = await s.service.trigger(TEST_ORG, s.campaign.id, {
       count: 10,

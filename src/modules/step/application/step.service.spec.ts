@@ -1,16 +1,10 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import {
-  InMemoryStepRepository,
-  InMemoryStepUnitOfWork,
-} from '../../../testing/in-memory-step.repository';
-import {
-  InMemoryCampaignDirectory,
-  RecordingCallScheduler,
-  SteppingClock,
-  stepTestCampaign,
-  stepTestTarget,
-} from '../../../testing/step-fakes';
+import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository';
+import { InMemoryCampaignDirectory, RecordingCallScheduler } from '../../../testing/step-fakes';
 import { StepService } from './step.service';
+import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { aCampaign, aTarget } from '../../../testing/test-data';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';
@@ -25,7 +19,7 @@ const caller = { organizationId: ORG, apiKeyId: KEY };
 function setup() {
   const campaigns = new InMemoryCampaignDirectory();
   campaigns.put(
-    stepTestCampaign({
+    aCampaign({
       id: CAMPAIGN,
       organizationId: ORG,
       steps: [
@@ -38,11 +32,11 @@ function setup() {
   );
   const repository = new InMemoryStepRepository();
   const scheduler = new RecordingCallScheduler();
-  const clock = new SteppingClock(NOW);
+  const clock = new FakeClock(NOW);
   const service = new StepService(
     campaigns,
     repository,
-    new InMemoryStepUnitOfWork(repository),
+    new InMemoryUnitOfWork(repository),
     scheduler,
     clock,
   );
@@ -54,7 +48,7 @@ describe('StepService', () => {
     it('merges the data and moves a target waiting at the step to Pending', async () => {
       const { service, repository, scheduler } = setup();
       repository.put(
-        stepTestTarget({
+        aTarget({
           id: T1,
           status: 'Waiting',
           currentStep: 'labs',
@@ -88,7 +82,7 @@ describe('StepService', () => {
 
     it('merge_and_schedule: Scheduled now, with its dispatch', async () => {
       const { service, repository, scheduler } = setup();
-      repository.put(stepTestTarget({ id: T1, status: 'Waiting', currentStep: 'consent' }));
+      repository.put(aTarget({ id: T1, status: 'Waiting', currentStep: 'consent' }));
       const target = await service.receiveWebhookStep(
         caller,
         CAMPAIGN,
@@ -107,8 +101,8 @@ describe('StepService', () => {
     it('only merges into a target that waits elsewhere or does not wait', async () => {
       const { service, repository, scheduler } = setup();
       repository.put(
-        stepTestTarget({ id: T1, status: 'Waiting', currentStep: 'labs' }),
-        stepTestTarget({ id: T2, status: 'Finished' }),
+        aTarget({ id: T1, status: 'Waiting', currentStep: 'labs' }),
+        aTarget({ id: T2, status: 'Finished' }),
       );
       expect(
         await service.receiveWebhookStep(caller, CAMPAIGN, T1, 'consent', { a: 1 }),
@@ -128,7 +122,7 @@ describe('StepService', () => {
 
     it('404 for an unknown campaign, step or target, and for another organization', async () => {
       const { service, repository } = setup();
-      repository.put(stepTestTarget({ id: T1 }));
+      repository.put(aTarget({ id: T1 }));
       await expect(service.receiveWebhookStep(caller, 'nope', T1, 'labs', {})).rejects.toThrow(
         NotFoundError,
       );
@@ -155,7 +149,7 @@ describe('StepService', () => {
 
     it('422 on the path when the step is an ehr_event step', async () => {
       const { service, repository } = setup();
-      repository.put(stepTestTarget({ id: T1 }));
+      repository.put(aTarget({ id: T1 }));
       const error = await service
         .receiveWebhookStep(caller, CAMPAIGN, T1, 'ehr', {})
         .catch((e) => e);
@@ -171,9 +165,9 @@ describe('StepService', () => {
     it('applies ids and external ids, reports the rest by index, moves and schedules the waiting ones', async () => {
       const { service, repository, scheduler } = setup();
       repository.put(
-        stepTestTarget({ id: T1, status: 'Waiting', currentStep: 'consent' }),
-        stepTestTarget({ id: T2, externalId: 'ext-2', status: 'Waiting', currentStep: 'consent' }),
-        stepTestTarget({ id: T3, externalId: 'ext-3', status: 'Pending', inputData: { keep: 1 } }),
+        aTarget({ id: T1, status: 'Waiting', currentStep: 'consent' }),
+        aTarget({ id: T2, externalId: 'ext-2', status: 'Waiting', currentStep: 'consent' }),
+        aTarget({ id: T3, externalId: 'ext-3', status: 'Pending', inputData: { keep: 1 } }),
       );
       const result = await service.receiveWebhookStepBatch(caller, CAMPAIGN, 'consent', [
         { target_id: T1, input_data: { a: 1 } },
@@ -213,7 +207,7 @@ describe('StepService', () => {
     it('merges several updates of one target in request order and moves it once', async () => {
       const { service, repository, scheduler } = setup();
       repository.put(
-        stepTestTarget({ id: T1, externalId: 'e1', status: 'Waiting', currentStep: 'consent' }),
+        aTarget({ id: T1, externalId: 'e1', status: 'Waiting', currentStep: 'consent' }),
       );
       const result = await service.receiveWebhookStepBatch(caller, CAMPAIGN, 'consent', [
         { target_id: T1, input_data: { a: 1, b: 1 } },
@@ -231,7 +225,7 @@ describe('StepService', () => {
     it('is all or nothing: a failure after the merge leaves every target and the history as they were', async () => {
       const { service, repository, scheduler } = setup();
       repository.put(
-        stepTestTarget({ id: T1, status: 'Waiting', currentStep: 'consent', inputData: { a: 0 } }),
+        aTarget({ id: T1, status: 'Waiting', currentStep: 'consent', inputData: { a: 0 } }),
       );
       scheduler.failWith = new Error('queue down');
       await expect(
@@ -261,7 +255,7 @@ describe('StepService', () => {
     it('stores the event, merges, lists its id by type and moves the target on', async () => {
       const { service, repository, scheduler } = setup();
       repository.put(
-        stepTestTarget({ id: T1, externalId: 'mrn-1', status: 'Waiting', currentStep: 'ehr' }),
+        aTarget({ id: T1, externalId: 'mrn-1', status: 'Waiting', currentStep: 'ehr' }),
       );
       const first = await service.receiveEhrEvent(caller, CAMPAIGN, 'ehr', {
         external_id: 'mrn-1',
@@ -283,7 +277,7 @@ describe('StepService', () => {
 
     it('needs a target reference (422 on the body), finds only its own targets (404)', async () => {
       const { service, repository } = setup();
-      repository.put(stepTestTarget({ id: T1, externalId: 'mrn-1' }));
+      repository.put(aTarget({ id: T1, externalId: 'mrn-1' }));
       await expect(
         service.receiveEhrEvent(caller, CAMPAIGN, 'ehr', { event_data: {} }),
       ).rejects.toMatchObject({

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { stepTestTarget } from '../../../testing/step-fakes';
+import { aTarget } from '../../../testing/test-data';
 import type { CampaignStep } from '../../campaign/domain/campaign';
 import {
   appendEhrEventId,
@@ -24,7 +24,7 @@ const ID = '6f1c1f7e-2b1a-4c55-9a57-0d3b7f0a1e11';
 describe('step rules', () => {
   describe('merge', () => {
     it('sets the keys sent, keeps the others, and replaces nested objects whole', () => {
-      const target = stepTestTarget({
+      const target = aTarget({
         id: ID,
         inputData: { a: 1, keep: 'x', nested: { x: 1, y: 2 } },
       });
@@ -47,7 +47,7 @@ describe('step rules', () => {
       const obj = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), fc.jsonValue());
       fc.assert(
         fc.property(obj, fc.array(obj, { maxLength: 5 }), (start, patches) => {
-          const target = stepTestTarget({ id: ID, inputData: start });
+          const target = aTarget({ id: ID, inputData: start });
           const oneByOne = patches.reduce((t, p) => receiveData(t, p, NOW), target);
           expect(receiveData(target, mergeInOrder(patches), NOW).inputData).toEqual(
             oneByOne.inputData,
@@ -71,7 +71,7 @@ describe('step rules', () => {
     });
 
     it('merge: Waiting -> Pending, leaves the step, no scheduled time', () => {
-      const target = stepTestTarget({ id: ID, status: 'Waiting', currentStep: 'labs' });
+      const target = aTarget({ id: ID, status: 'Waiting', currentStep: 'labs' });
       expect(moveOn(target, merge, NOW)).toEqual({
         ...target,
         status: 'Pending',
@@ -82,7 +82,7 @@ describe('step rules', () => {
     });
 
     it('merge_and_schedule: Waiting -> Scheduled now', () => {
-      const target = stepTestTarget({ id: ID, status: 'Waiting', currentStep: 'labs' });
+      const target = aTarget({ id: ID, status: 'Waiting', currentStep: 'labs' });
       expect(moveOn(target, schedule, NOW)).toEqual({
         ...target,
         status: 'Scheduled',
@@ -94,9 +94,9 @@ describe('step rules', () => {
 
     it('leaves any other target as it is', () => {
       for (const target of [
-        stepTestTarget({ id: ID, status: 'Pending' }),
-        stepTestTarget({ id: ID, status: 'Waiting', currentStep: 'consent' }),
-        stepTestTarget({ id: ID, status: 'Finished' }),
+        aTarget({ id: ID, status: 'Pending' }),
+        aTarget({ id: ID, status: 'Waiting', currentStep: 'consent' }),
+        aTarget({ id: ID, status: 'Finished' }),
       ]) {
         expect(moveOn(target, schedule, NOW)).toBe(target);
       }

@@ -6,14 +6,12 @@ import {
 import {
   InMemoryCampaignLookup,
   InMemoryTargetRepository,
-  InMemoryTargetUnitOfWork,
 } from '../../../testing/in-memory-target.repository';
-import {
-  RecordingCallScheduler,
-  SteppingClock,
-  stepTestCampaign,
-} from '../../../testing/step-fakes';
+import { RecordingCallScheduler } from '../../../testing/step-fakes';
 import { TargetService } from './target.service';
+import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { aCampaign } from '../../../testing/test-data';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';
@@ -26,22 +24,22 @@ function setup() {
   const repository = new InMemoryTargetRepository();
   const campaigns = new InMemoryCampaignLookup();
   campaigns.put(
-    stepTestCampaign({ id: CAMPAIGN, organizationId: ORG }),
-    stepTestCampaign({
+    aCampaign({ id: CAMPAIGN, organizationId: ORG }),
+    aCampaign({
       id: WAITING_CAMPAIGN,
       organizationId: ORG,
       steps: [{ friendly_id: 'intake', type: 'webhook', on_receive: 'merge_and_schedule' }],
       entryStep: 'intake',
     }),
-    stepTestCampaign({ id: FOREIGN_CAMPAIGN, organizationId: OTHER_ORG }),
+    aCampaign({ id: FOREIGN_CAMPAIGN, organizationId: OTHER_ORG }),
   );
   const scheduler = new RecordingCallScheduler();
-  const clock = new SteppingClock(NOW);
+  const clock = new FakeClock(NOW);
   const service = new TargetService(
     repository,
     campaigns,
     scheduler,
-    new InMemoryTargetUnitOfWork(repository),
+    new InMemoryUnitOfWork(repository),
     clock,
   );
   return { repository, scheduler, clock, service };

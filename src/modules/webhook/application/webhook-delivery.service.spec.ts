@@ -1,7 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { CallFinishedEvent } from '../../../common/events/call-finished';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { ImmediateUnitOfWork } from '../../../testing/calling-fakes';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
@@ -15,6 +14,7 @@ import { WebhookDeliveryService } from './webhook-delivery.service';
 import { DELIVERY_QUEUE, WebhookOutbox } from './webhook-outbox';
 import { WebhookSettings } from './webhook-settings';
 import { WebhookWorker } from './webhook-worker';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 
 const ORG = '00000000-0000-4000-8000-00000000000a';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000000b';
@@ -30,7 +30,7 @@ function build() {
   const jobs = new RecordingJobQueue();
   const sender = new RecordingWebhookSender();
   const settings = new WebhookSettings([10_000, 60_000], 15_000, 60_000, true, 4);
-  const uow = new ImmediateUnitOfWork();
+  const uow = new InMemoryUnitOfWork();
   const service = new WebhookDeliveryService(
     repository,
     sender,

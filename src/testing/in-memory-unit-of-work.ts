@@ -1,0 +1,30 @@
+import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+
+/** A fake whose state can be copied and put back, so a failed unit of work leaves no trace. */
+export interface Snapshottable<S = unknown> {
+  snapshot(): S;
+  restore(state: S): void;
+}
+
+/**
+ * Runs work with a dummy transaction. Given in-memory repositories, it snapshots them first and
+ * restores them if the work throws (a rollback); given none, it just runs the work.
+ */
+export class InMemoryUnitOfWork extends UnitOfWork {
+  private readonly stores: Snapshottable[];
+
+  constructor(...stores: Snapshottable<any>[]) {
+    super();
+    this.stores = stores;
+  }
+
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    const before = this.stores.map((s) => s.snapshot());
+    try {
+      return await work({} as Tx);
+    } catch (err) {
+      this.stores.forEach((s, i) => s.restore(before[i]));
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import { Campaign, CAMPAIGN_DEFAULTS } from '../modules/campaign/domain/campaign';
+import type { Target } from '../modules/target/domain/target';
+
+export const TEST_ORG = '00000000-0000-4000-8000-00000000a001';
+export const TEST_CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
+
+const AT = new Date('2026-01-01T00:00:00.000Z');
+
+/** A campaign of TEST_ORG with the defaults the API gives, plus a caller id; override any field. */
+export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
+  return {
+    id: TEST_CAMPAIGN,
+    organizationId: TEST_ORG,
+    name: 'Test campaign',
+    type: 'patient',
+    callerId: '+15550009999',
+    maxAttempts: CAMPAIGN_DEFAULTS.maxAttempts,
+    retryDelayMinutes: CAMPAIGN_DEFAULTS.retryDelayMinutes,
+    maxConcurrentCalls: CAMPAIGN_DEFAULTS.maxConcurrentCalls,
+    callingWindow: null,
+    steps: [],
+    entryStep: null,
+    blacklistIds: [],
+    webhookUrl: null,
+    webhookSecret: 'whsec_test',
+    createdAt: AT,
+    updatedAt: AT,
+    ...overrides,
+  };
+}
+
+let counter = 0;
+
+/**
+ * A Pending target of TEST_CAMPAIGN; override any field. Without an id it gets a fresh one, and
+ * each target is created 1 ms after the one built before it.
+ */
+export function aTarget(overrides: Partial<Target> = {}): Target {
+  counter++;
+  return {
+    id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
+    organizationId: TEST_ORG,
+    campaignId: TEST_CAMPAIGN,
+    externalId: null,
+    phoneNumber: '+15550101234',
+    phoneOperatingHours: null,
+    fallbackPhoneNumber: null,
+    fallbackOperatingHours: null,
+    patient: null,
+    preCallData: null,
+    inputData: {},
+    outputData: {},
+    status: 'Pending',
+    currentStep: null,
+    resolution: null,
+    category: null,
+    subcategory: null,
+    outcome: null,
+    callLogIds: null,
+    lastCallDate: null,
+    executionSeconds: null,
+    faxLinks: null,
+    payorApiData: null,
+    preCallEhrIds: null,
+    attempts: 0,
+    retries: null,
+    scheduledTime: null,
+    callStartedAt: null,
+    categorization: null,
+    statistics: null,
+    createdAt: new Date(AT.getTime() + counter),
+    updatedAt: AT,
+    ...overrides,
+  };
+}
