@@ -1,7 +1,5 @@
-import { ConflictError, NotFoundError } from '../common/errors/domain-errors';
+import { ConflictError } from '../common/errors/domain-errors';
 import { Tx } from '../common/persistence/unit-of-work';
-import type { Campaign } from '../modules/campaign/domain/campaign';
-import { CampaignLookup } from '../modules/target/application/ports/campaign-lookup';
 import {
   DeleteOutcome,
   TargetListFilter,
@@ -213,21 +211,4 @@ function newTargetToTarget(row: NewTarget, createdAt: Date, now: Date): Target {
     createdAt,
     updatedAt: new Date(now.getTime()),
   };
-}
-
-/** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */
-export class InMemoryCampaignLookup extends CampaignLookup {
-  private readonly campaigns = new Map<string, Campaign>();
-
-  put(...campaigns: Campaign[]): void {
-    for (const c of campaigns) this.campaigns.set(c.id, c);
-  }
-
-  async get(organizationId: string, campaignId: string): Promise<Campaign> {
-    const campaign = this.campaigns.get(campaignId);
-    if (!campaign || campaign.organizationId !== organizationId) {
-      throw new NotFoundError(`Campaign ${campaignId} not found`);
-    }
-    return campaign;
-  }
 }

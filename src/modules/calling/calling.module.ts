@@ -10,13 +10,10 @@ import { CallingSettings } from './application/calling-settings';
 import { DispatchService } from './application/dispatch.service';
 import { JobCallScheduler } from './application/job-call-scheduler';
 import { CallProvider } from './application/ports/call-provider';
-import { CallingCampaigns, NumberBlacklist } from './application/ports/calling-campaigns';
+import { NumberBlacklist } from './application/ports/number-blacklist';
 import { DispatchRepository } from './application/ports/dispatch.repository';
 import { TriggerService } from './application/trigger.service';
-import {
-  BlacklistServiceAdapter,
-  CampaignServiceAdapter,
-} from './infrastructure/calling-campaigns.adapter';
+import { BlacklistServiceAdapter } from './infrastructure/blacklist-service.adapter';
 import { CallingWorker } from './infrastructure/calling.worker';
 import { TypeOrmDispatchRepository } from './infrastructure/dispatch.typeorm-repository';
 import { SimulatedCallProvider } from './infrastructure/simulated-call-provider';
@@ -52,7 +49,6 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
   providers: [
     { provide: CallScheduler, useClass: JobCallScheduler },
     { provide: DispatchRepository, useClass: TypeOrmDispatchRepository },
-    { provide: CallingCampaigns, useClass: CampaignServiceAdapter },
     { provide: NumberBlacklist, useClass: BlacklistServiceAdapter },
     { provide: CallProvider, inject: [AppConfig], useFactory: callProviderFor },
     { provide: CallingSettings, inject: [AppConfig], useFactory: callingSettingsFor },

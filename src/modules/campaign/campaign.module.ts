@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { BlacklistModule } from '../blacklist/blacklist.module';
 import { CampaignController } from './api/campaign.controller';
+import { CampaignReader } from './application/campaign-reader';
 import { CampaignService } from './application/campaign.service';
 import { CampaignRepository } from './application/ports/campaign.repository';
 import { CampaignOrmEntity } from './infrastructure/campaign.orm-entity';
@@ -14,7 +15,8 @@ import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-rep
   providers: [
     CampaignService,
     { provide: CampaignRepository, useClass: TypeOrmCampaignRepository },
+    { provide: CampaignReader, useExisting: CampaignService },
   ],
-  exports: [CampaignService],
+  exports: [CampaignService, CampaignReader],
 })
 export class CampaignModule {}

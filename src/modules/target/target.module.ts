@@ -1,9 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CallingModule } from '../calling/calling.module';
-import { CampaignService } from '../campaign/application/campaign.service';
 import { CampaignModule } from '../campaign/campaign.module';
 import { TargetController } from './api/target.controller';
-import { CampaignLookup } from './application/ports/campaign-lookup';
 import { TargetRepository } from './application/ports/target.repository';
 import { TargetService } from './application/target.service';
 import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository';
@@ -12,11 +10,7 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
 @Module({
   imports: [CampaignModule, CallingModule],
   controllers: [TargetController],
-  providers: [
-    TargetService,
-    { provide: TargetRepository, useClass: TypeOrmTargetRepository },
-    { provide: CampaignLookup, useExisting: CampaignService },
-  ],
+  providers: [TargetService, { provide: TargetRepository, useClass: TypeOrmTargetRepository }],
   exports: [TargetService],
 })
 export class TargetModule {}

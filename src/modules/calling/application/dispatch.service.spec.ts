@@ -3,10 +3,10 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { Campaign } from '../../campaign/domain/campaign';
 import type { Target } from '../../target/domain/target';
 import {
-  InMemoryCallingCampaigns,
   InMemoryNumberBlacklist,
   RecordingCallFinishedOutbox,
 } from '../../../testing/calling-fakes';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
 import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
@@ -25,7 +25,7 @@ function setup(campaignOverrides: Partial<Campaign> = {}) {
   const clock = new FakeClock(T0);
   const targets = new InMemoryDispatchRepository();
   const logs = new InMemoryCallLogRepository();
-  const campaigns = new InMemoryCallingCampaigns();
+  const campaigns = new InMemoryCampaignReader();
   const blacklist = new InMemoryNumberBlacklist();
   const provider = new ScriptedCallProvider();
   const outbox = new RecordingCallFinishedOutbox();

@@ -4,6 +4,7 @@ import { CallFinishedOutbox } from '../../../common/events/call-finished';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog } from '../../call-log/domain/call-log';
+import { CampaignReader } from '../../campaign/application/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
 import { CallScheduler } from '../../target/application/ports/call-scheduler';
 import type { Target } from '../../target/domain/target';
@@ -20,7 +21,7 @@ import { nextCommonOpening } from '../domain/calling-window';
 import { chooseNumber } from '../domain/dial-plan';
 import { CallingSettings } from './calling-settings';
 import { CallProvider, CallResult } from './ports/call-provider';
-import { CallingCampaigns, NumberBlacklist } from './ports/calling-campaigns';
+import { NumberBlacklist } from './ports/number-blacklist';
 import { DispatchRepository } from './ports/dispatch.repository';
 
 /** A job may run a little before its start time (clock skew between processes and the database). */
@@ -45,7 +46,7 @@ export class DispatchService {
   constructor(
     private readonly targets: DispatchRepository,
     private readonly callLogs: CallLogService,
-    private readonly campaigns: CallingCampaigns,
+    private readonly campaigns: CampaignReader,
     private readonly blacklist: NumberBlacklist,
     private readonly provider: CallProvider,
     private readonly outbox: CallFinishedOutbox,

@@ -1,5 +1,5 @@
 import { NotFoundError } from '../../../common/errors/domain-errors';
-import { InMemoryCallingCampaigns } from '../../../testing/calling-fakes';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
 import { RecordingCallScheduler } from '../../../testing/step-fakes';
@@ -9,7 +9,7 @@ import { aCampaign, aTarget, TEST_ORG } from '../../../testing/test-data';
 
 function setup() {
   const clock = new FakeClock('2026-01-05T15:00:00.000Z');
-  const campaigns = new InMemoryCallingCampaigns();
+  const campaigns = new InMemoryCampaignReader();
   const campaign = aCampaign();
   campaigns.put(campaign);
   const targets = new InMemoryDispatchRepository();

@@ -3,7 +3,7 @@ import { Clock } from '../../../common/clock/clock';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { isUuid } from '../../../common/validation/py-validators';
 import { CallScheduler } from '../../target/application/ports/call-scheduler';
-import { CallingCampaigns } from './ports/calling-campaigns';
+import { CampaignReader } from '../../campaign/application/campaign-reader';
 import { DispatchRepository, TriggerSelection } from './ports/dispatch.repository';
 
 export type TriggerRequest = { targetIds: string[] } | { count: number; prioritizeOldest: boolean };
@@ -17,7 +17,7 @@ export interface TriggerResult {
 @Injectable()
 export class TriggerService {
   constructor(
-    private readonly campaigns: CallingCampaigns,
+    private readonly campaigns: CampaignReader,
     private readonly targets: DispatchRepository,
     private readonly scheduler: CallScheduler,
     private readonly uow: UnitOfWork,

@@ -7,6 +7,7 @@ import {
 import { offsetOf, PageRequest } from '../../../common/http/paging';
 import { isUuid } from '../../../common/validation/py-validators';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
+import { CampaignReader } from './campaign-reader';
 import { Campaign, CAMPAIGN_DEFAULTS, CampaignStep } from '../domain/campaign';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campaign.repository';
@@ -15,7 +16,7 @@ export type CreateCampaign = Pick<Campaign, 'name' | 'type'> &
   Partial<Omit<NewCampaign, 'organizationId' | 'name' | 'type' | 'webhookSecret'>>;
 
 @Injectable()
-export class CampaignService {
+export class CampaignService implements CampaignReader {
   constructor(
     private readonly repository: CampaignRepository,
     private readonly blacklists: BlacklistService,

@@ -1,6 +1,7 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository';
-import { InMemoryCampaignDirectory, RecordingCallScheduler } from '../../../testing/step-fakes';
+import { RecordingCallScheduler } from '../../../testing/step-fakes';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { StepService } from './step.service';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
@@ -17,7 +18,7 @@ const NOW = new Date('2026-03-01T10:00:00.000Z');
 const caller = { organizationId: ORG, apiKeyId: KEY };
 
 function setup() {
-  const campaigns = new InMemoryCampaignDirectory();
+  const campaigns = new InMemoryCampaignReader();
   campaigns.put(
     aCampaign({
       id: CAMPAIGN,

@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { CampaignReader } from '../../campaign/application/campaign-reader';
 import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign';
 import { CallScheduler } from '../../target/application/ports/call-scheduler';
 import type { Target } from '../../target/domain/target';
 import { canonicalUuid, EhrEventType, statusAfterReceive, StepKind } from '../domain/step';
-import { CampaignDirectory } from './ports/campaign-directory';
 import { StepDataUpdate, StepRepository, StepScope } from './ports/step.repository';
 
 /** Who posts: the organization scopes every lookup, the key is kept in the history. */
@@ -48,7 +48,7 @@ export const TARGET_REF_REQUIRED = 'target_id or external_id is required';
 @Injectable()
 export class StepService {
   constructor(
-    private readonly campaigns: CampaignDirectory,
+    private readonly campaigns: CampaignReader,
     private readonly steps: StepRepository,
     private readonly uow: UnitOfWork,
     private readonly scheduler: CallScheduler,

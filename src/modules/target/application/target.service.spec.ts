@@ -3,12 +3,10 @@ import {
   InvalidInputError,
   NotFoundError,
 } from '../../../common/errors/domain-errors';
-import {
-  InMemoryCampaignLookup,
-  InMemoryTargetRepository,
-} from '../../../testing/in-memory-target.repository';
+import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
 import { RecordingCallScheduler } from '../../../testing/step-fakes';
 import { TargetService } from './target.service';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { aCampaign } from '../../../testing/test-data';
@@ -22,7 +20,7 @@ const NOW = new Date('2026-01-05T15:00:00.000Z');
 
 function setup() {
   const repository = new InMemoryTargetRepository();
-  const campaigns = new InMemoryCampaignLookup();
+  const campaigns = new InMemoryCampaignReader();
   campaigns.put(
     aCampaign({ id: CAMPAIGN, organizationId: ORG }),
     aCampaign({

@@ -26,7 +26,7 @@ import {
 } from '../domain/new-targets';
 import { PatientInput, Target } from '../domain/target';
 import { CallScheduler } from './ports/call-scheduler';
-import { CampaignLookup } from './ports/campaign-lookup';
+import { CampaignReader } from '../../campaign/application/campaign-reader';
 import { TargetListFilter, TargetPage, TargetRepository } from './ports/target.repository';
 
 /** A number as the API takes it: a string, or `{value, operating_hours}`. */
@@ -67,7 +67,7 @@ export interface DeleteTargetsResult {
 export class TargetService {
   constructor(
     private readonly targets: TargetRepository,
-    private readonly campaigns: CampaignLookup,
+    private readonly campaigns: CampaignReader,
     private readonly scheduler: CallScheduler,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,

@@ -1,0 +1,25 @@
+import { NotFoundError } from '../common/errors/domain-errors';
+import { CampaignReader } from '../modules/campaign/application/campaign-reader';
+import type { Campaign } from '../modules/campaign/domain/campaign';
+
+/** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */
+export class InMemoryCampaignReader extends CampaignReader {
+  private readonly campaigns = new Map<string, Campaign>();
+
+  put(...campaigns: Campaign[]): void {
+    for (const c of campaigns) this.campaigns.set(c.id, structuredClone(c));
+  }
+
+  async get(organizationId: string, campaignId: string): Promise<Campaign> {
+    const campaign = this.campaigns.get(campaignId);
+    if (!campaign || campaign.organizationId !== organizationId) {
+      throw new NotFoundError(`Campaign ${campaignId} not found`);
+    }
+    return structuredClone(campaign);
+  }
+
+  async findById(campaignId: string): Promise<Campaign | null> {
+    const campaign = this.campaigns.get(campaignId);
+    return campaign ? structuredClone(campaign) : null;
+  }
+}
