@@ -9,12 +9,14 @@
  * BENCH_ROUNDS (default 7) measured rounds follow 2 warm-up rounds; medians are reported.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'crypto';
-import { mkdirSync, writeFileSync } from 'fs';
-import { join } from 'path';
-import { Client } from 'pg';
-import { startService } from '../src/bootstrap';
-import { OrganizationService } from '../src/modules/organization/application/organization.service';
+import {
+  benchApi,
+  median,
+  runBench,
+  serverVersion,
+  withBenchService,
+  writeResult,
+} from './support';
 
 const UPDATES = 5000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
@@ -26,47 +28,8 @@ const RAW_MERGE = `
   WHERE t.campaign_id = $1::uuid AND t.external_id = u.xid`;
 
 async function main(): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    throw new Error(
-      'Set DATABASE_URL to a PostgreSQL server (postgres://...) the benchmark may create a database on',
-    );
-  }
-  const dbName = `ccs_bench_${randomBytes(4).toString('hex')}`;
-  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${dbName}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
-
-  const service = await startService({
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    ROLE: 'api',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DEMO_SEED: 'false',
-  });
-  const raw = new Client({ connectionString: databaseUrl });
-  await raw.connect();
-  try {
-    const address = service.app.getHttpServer().address();
-    const base = `http://127.0.0.1:${address.port}`;
-    const organizations = service.app.get(OrganizationService);
-    const organization = await organizations.createOrganization(`bench-${dbName}`);
-    const { key } = await organizations.createApiKey(organization.id, 'bench');
-
-    const api = async (method: string, path: string, body: unknown): Promise<any> => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
-        body: JSON.stringify(body),
-      });
-      const json = await res.json();
-      if (!res.ok)
-        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-      return json;
-    };
+  await withBenchService({ ROLE: 'api' }, async ({ service, raw, dbName }) => {
+    const { api } = await benchApi(service, dbName);
 
     // Two campaigns with the same 5000 targets: one updated over HTTP, one by the raw statement.
     const campaigns: string[] = [];
@@ -129,38 +92,12 @@ async function main(): Promise<void> {
       http_ms: { median: median(http), min: Math.min(...http), max: Math.max(...http) },
       raw_sql_ms: { median: median(sql), min: Math.min(...sql), max: Math.max(...sql) },
       ratio: median(http) / median(sql),
-      postgres: (await raw.query('SHOW server_version')).rows[0].server_version,
+      postgres: await serverVersion(raw),
       node: process.version,
       at: new Date().toISOString(),
     };
-    console.log(JSON.stringify(result, null, 2));
-    const dir = join(__dirname, 'results');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'batch-step.json'), JSON.stringify(result, null, 2) + '\n');
-  } finally {
-    await raw.end();
-    await service.close();
-    await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
-  }
+    writeResult('batch-step', result);
+  });
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);

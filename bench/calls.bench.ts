@@ -10,63 +10,31 @@
  * and WORKER_CONCURRENCY (default the service's) are read.
  */
 import 'reflect-metadata';
-import { randomBytes } from 'crypto';
-import { mkdirSync, writeFileSync } from 'fs';
-import { join } from 'path';
-import { Client } from 'pg';
-import { startService } from '../src/bootstrap';
 import { JobQueue } from '../src/common/jobs/job-queue';
-import { OrganizationService } from '../src/modules/organization/application/organization.service';
+import {
+  benchApi,
+  round,
+  runBench,
+  serverVersion,
+  sleep,
+  waitForCount,
+  withBenchService,
+  writeResult,
+} from './support';
 
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 10_000);
 const MAX_CONCURRENT = Number(process.env.BENCH_MAX_CONCURRENT_CALLS ?? 1000);
 const NOOP_QUEUE = 'bench.noop';
 
 async function main(): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    throw new Error(
-      'Set DATABASE_URL to a PostgreSQL server (postgres://...) the benchmark may create a database on',
-    );
-  }
-  const dbName = `ccs_bench_${randomBytes(4).toString('hex')}`;
-  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${dbName}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
-
   const env = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
     ROLE: 'all',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
-    DEMO_SEED: 'false',
     SIMULATED_CALL_SECONDS: '0',
     JOB_POLL_INTERVAL_SECONDS: process.env.JOB_POLL_INTERVAL_SECONDS ?? '0.5',
   };
-  const service = await startService(env);
-  const raw = new Client({ connectionString: databaseUrl });
-  await raw.connect();
-  try {
+  await withBenchService(env, async ({ service, raw, dbName }) => {
     const concurrency = service.config.get('WORKER_CONCURRENCY');
-    const address = service.app.getHttpServer().address();
-    const base = `http://127.0.0.1:${address.port}`;
-    const organizations = service.app.get(OrganizationService);
-    const organization = await organizations.createOrganization(`bench-${dbName}`);
-    const { key } = await organizations.createApiKey(organization.id, 'bench');
-    const api = async (method: string, path: string, body: unknown): Promise<any> => {
-      const res = await fetch(`${base}${path}`, {
-        method,
-        headers: { 'Content-Type': 'application/json', 'X-API-Key': key },
-        body: JSON.stringify(body),
-      });
-      const json = await res.json();
-      if (!res.ok)
-        throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json).slice(0, 500)}`);
-      return json;
-    };
+    const { api } = await benchApi(service, dbName);
 
     // 1. The job engine alone: the same number of no-op jobs, same queue adapter and concurrency.
     const jobs = service.app.get(JobQueue);
@@ -111,15 +79,13 @@ async function main(): Promise<void> {
     const triggerMs = Date.now() - triggerStart;
     if (triggered.scheduled.length !== TARGETS)
       throw new Error(`scheduled ${triggered.scheduled.length}`);
-    let final = 0;
-    while (final < TARGETS) {
-      await sleep(100);
-      const { rows } = await raw.query(
-        `SELECT count(*)::int AS n FROM targets WHERE campaign_id = $1 AND status IN ('Finished', 'Failed', 'To review')`,
-        [campaign.id],
-      );
-      final = rows[0].n;
-    }
+    await waitForCount(
+      raw,
+      `SELECT count(*)::int AS n FROM targets WHERE campaign_id = $1 AND status IN ('Finished', 'Failed', 'To review')`,
+      [campaign.id],
+      TARGETS,
+      100,
+    );
     const callSeconds = (Date.now() - triggerStart) / 1000;
     const { rows: logs } = await raw.query(
       `SELECT count(*)::int AS n FROM call_logs WHERE campaign_id = $1`,
@@ -132,7 +98,7 @@ async function main(): Promise<void> {
       worker_concurrency: concurrency,
       max_concurrent_calls: MAX_CONCURRENT,
       job_poll_interval_seconds: Number(env.JOB_POLL_INTERVAL_SECONDS),
-      postgres: (await raw.query('SHOW server_version')).rows[0].server_version,
+      postgres: await serverVersion(raw),
       node: process.version,
       trigger_request_ms: triggerMs,
       calls_seconds_until_all_final: round(callSeconds),
@@ -142,31 +108,8 @@ async function main(): Promise<void> {
       noop_jobs_per_second: round(TARGETS / noopSeconds),
       ratio_calls_to_noop_jobs: round(TARGETS / callSeconds / (TARGETS / noopSeconds)),
     };
-    console.log(JSON.stringify(result, null, 2));
-    const dir = join(__dirname, 'results');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'calls.json'), JSON.stringify(result, null, 2) + '\n');
-  } finally {
-    await raw.end();
-    await service.close();
-    await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
-  }
+    writeResult('calls', result);
+  });
 }
 
-const round = (n: number) => Math.round(n * 100) / 100;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+runBench(main);
