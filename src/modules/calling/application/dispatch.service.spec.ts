@@ -11,7 +11,7 @@ import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
 import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
-import { RecordingCallScheduler } from '../../../testing/step-fakes';
+import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
 import { CallingSettings } from './calling-settings';
 import { DispatchService } from './dispatch.service';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';

@@ -2,7 +2,7 @@ import { NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
-import { RecordingCallScheduler } from '../../../testing/step-fakes';
+import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
 import { TriggerService } from './trigger.service';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { aCampaign, aTarget, TEST_ORG } from '../../../testing/test-data';

@@ -1,6 +1,6 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository';
-import { RecordingCallScheduler } from '../../../testing/step-fakes';
+import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { StepService } from './step.service';
 import { FakeClock } from '../../../testing/fake-clock';

@@ -4,7 +4,7 @@ import {
   NotFoundError,
 } from '../../../common/errors/domain-errors';
 import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
-import { RecordingCallScheduler } from '../../../testing/step-fakes';
+import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
 import { TargetService } from './target.service';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
