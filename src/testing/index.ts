@@ -1,0 +1,22 @@
+/**
+ * The importable testing module: stateful in-memory fakes of the ports, recording and scripted
+ * doubles of the outbound adapters, a fake clock, a unit of work that rolls the fakes back, and the
+ * aCampaign/aTarget builders. Unit and contract tests build services with `new` and these.
+ */
+export * from './calling-fakes';
+export * from './fake-clock';
+export * from './in-memory-blacklist.repository';
+export * from './in-memory-call-log.repository';
+export * from './in-memory-campaign-reader';
+export * from './in-memory-campaign.repository';
+export * from './in-memory-dispatch.repository';
+export * from './in-memory-organization.repository';
+export * from './in-memory-step.repository';
+export * from './in-memory-target.repository';
+export * from './in-memory-unit-of-work';
+export * from './in-memory-webhook-delivery.repository';
+export * from './recording-call-scheduler';
+export * from './recording-job-queue';
+export * from './recording-webhook-sender';
+export * from './scripted-call-provider';
+export * from './test-data';
