@@ -10,6 +10,7 @@ import { join } from 'path';
 import { Client } from 'pg';
 import { RunningService, startService } from '../src/bootstrap';
 import { OrganizationService } from '../src/modules/organization/application/organization.service';
+import { withClient } from '../test/support/test-database';
 
 export type BenchEnv = Record<string, string | undefined>;
 
@@ -137,14 +138,4 @@ export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
-
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
 }

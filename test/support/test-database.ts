@@ -38,7 +38,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
+/** Runs `fn` with a client connected to `url`, and closes it. */
+export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
