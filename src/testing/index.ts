@@ -5,6 +5,7 @@
  */
 export * from './calling-fakes';
 export * from './fake-clock';
+export * from './fixed-organization.guard';
 export * from './in-memory-blacklist.repository';
 export * from './in-memory-call-log.repository';
 export * from './in-memory-campaign-reader';

@@ -1,0 +1,87 @@
+// The README's "Building the app on in-memory fakes" example, kept true by running it.
+import { INestApplication } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import request from 'supertest';
+import { Clock } from '../../src/common/clock/clock';
+import { HttpExceptionFilter } from '../../src/common/http/http-exception.filter';
+import { RouteTable } from '../../src/common/http/route-table';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { PydanticValidationPipe } from '../../src/common/validation/pydantic-validation.pipe';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { CampaignReader } from '../../src/modules/campaign/application/campaign-reader';
+import { TargetController } from '../../src/modules/target/api/target.controller';
+import { CallScheduler } from '../../src/modules/target/application/ports/call-scheduler';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
+import { TargetService } from '../../src/modules/target/application/target.service';
+import {
+  aCampaign,
+  FakeClock,
+  FixedOrganizationGuard,
+  InMemoryCampaignReader,
+  InMemoryTargetRepository,
+  InMemoryUnitOfWork,
+  RecordingCallScheduler,
+  TEST_ORG,
+} from '../../src/testing';
+
+describe('the target API on in-memory fakes (no database)', () => {
+  let app: INestApplication;
+  const targets = new InMemoryTargetRepository();
+  const campaigns = new InMemoryCampaignReader();
+  const scheduler = new RecordingCallScheduler();
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      controllers: [TargetController],
+      providers: [
+        TargetService,
+        { provide: TargetRepository, useValue: targets },
+        { provide: CampaignReader, useValue: campaigns },
+        { provide: CallScheduler, useValue: scheduler },
+        { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(targets) },
+        { provide: Clock, useValue: new FakeClock('2026-03-02T14:00:00Z') },
+        { provide: AppConfig, useValue: loadConfig({ PUBLIC_BASE_URL: 'https://calls.example' }) },
+        {
+          provide: APP_GUARD,
+          useValue: new FixedOrganizationGuard({ organizationId: TEST_ORG, apiKeyId: 'k' }),
+        },
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication();
+    app.useGlobalPipes(new PydanticValidationPipe());
+    app.useGlobalFilters(new HttpExceptionFilter(new RouteTable()));
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  it('adds, launches and reads back a target, and validates like the real app', async () => {
+    const campaign = aCampaign();
+    campaigns.put(campaign);
+    const added = await request(app.getHttpServer())
+      .post(`/api/v1/campaigns/${campaign.id}/targets`)
+      .send({ targets: [{ phone_number: '+1 555 010 1234', input_data: { a: 1 } }], launch: true });
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({ created: 1, ignored: [], target_ids: [expect.any(String)] });
+    const [id] = added.body.target_ids;
+
+    const read = await request(app.getHttpServer()).get(`/api/v1/targets/${id}`);
+    expect(read.body).toMatchObject({
+      id,
+      target_url: `https://calls.example/api/v1/targets/${id}`,
+      status: 'Scheduled',
+      phone_number: '+15550101234',
+      input_data: { a: 1 },
+      scheduled_time: '2026-03-02T14:00:00.000Z',
+    });
+    expect(scheduler.scheduled).toEqual([
+      { targetId: id, campaignId: campaign.id, at: new Date('2026-03-02T14:00:00Z') },
+    ]);
+
+    const bad = await request(app.getHttpServer())
+      .post(`/api/v1/campaigns/${campaign.id}/targets`)
+      .send({ targets: [] });
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ type: 'too_short', loc: ['body', 'targets'] });
+  });
+});
