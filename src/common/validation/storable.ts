@@ -5,6 +5,7 @@ import { item, Loc, pydantic, PydanticErrorItem } from './pydantic-errors';
 export const MAX_JSON_DEPTH = 64;
 
 /** A NUL or any surrogate: only then is the precise (slower) check worth running. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const SUSPECT = /[\u0000\ud800-\udfff]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
