@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
-import { join } from 'path';
+import { tsEntry } from './run-process';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -19,23 +19,19 @@ export function startWorkerProcess(
   base: { databaseUrl: string; env: Record<string, string> },
   env: Record<string, string> = {},
 ): WorkerProcess {
-  const child = spawn(
-    process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(__dirname, '..', '..', 'src', 'main.ts')],
-    {
-      env: {
-        ...process.env,
-        ...base.env,
-        DATABASE_URL: base.databaseUrl,
-        ROLE: 'worker',
-        MIGRATIONS_RUN: 'false',
-        TS_NODE_TRANSPILE_ONLY: 'true',
-        CALLING_WORKER_READY_IPC: '1',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  const child = spawn(process.execPath, tsEntry('main.ts'), {
+    env: {
+      ...process.env,
+      ...base.env,
+      DATABASE_URL: base.databaseUrl,
+      ROLE: 'worker',
+      MIGRATIONS_RUN: 'false',
+      TS_NODE_TRANSPILE_ONLY: 'true',
+      CALLING_WORKER_READY_IPC: '1',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const ready = new Promise<void>((resolve, reject) => {
     child.on('message', (message: { type?: string }) => {

@@ -16,7 +16,7 @@ import {
   RANK_VALUE,
 } from '../../../../common/validation/py-validators';
 import { pydantic, PydanticError } from '../../../../common/validation/pydantic-errors';
-import { PyStorable } from './json-safety';
+import { PyStorable } from '../../../../common/validation/storable';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
 /** External ids are in a unique btree index, whose entries must stay under ~2.7 kB (4 bytes a char). */

@@ -5,7 +5,7 @@ import {
   PyOptional,
   PyRequired,
 } from '../../../../common/validation/py-validators';
-import { PyStorable } from './json-safety';
+import { PyStorable } from '../../../../common/validation/storable';
 
 export class UpdateTargetInputDataDto {
   @ApiProperty({
