@@ -42,7 +42,3 @@ export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor 
     },
   };
 }
-
-export function managerOf(dataSource: DataSource, tx: Tx | null): EntityManager {
-  return tx ? (tx as TypeOrmTx).manager : dataSource.manager;
-}
