@@ -3,16 +3,74 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-application-without-infrastructure',
-      comment: 'domain/ and application/ speak through ports; adapters live in infrastructure/ and api/.',
+      comment:
+        'domain/ and application/ speak through ports; adapters live in infrastructure/ and api/.',
       severity: 'error',
       from: { path: '^src/modules/[^/]+/(domain|application)/' },
-      to: { path: '^(node_modules/(typeorm|@nestjs/typeorm|pg|pg-boss|express|@electric-sql)/|src/database/|src/jobs/|src/modules/[^/]+/(infrastructure|api)/)' },
+      to: {
+        path: '^(node_modules/(typeorm|@nestjs/typeorm|pg|pg-boss|express|@electric-sql)/|src/database/|src/jobs/|src/modules/[^/]+/(infrastructure|api)/)',
+      },
     },
     {
       name: 'domain-is-plain-typescript',
       severity: 'error',
       from: { path: '^src/modules/[^/]+/domain/' },
       to: { path: '^node_modules/@nestjs/' },
+    },
+    {
+      name: 'no-cross-module-infrastructure',
+      comment:
+        "A module's adapters use another module only through its module, exported service or port, never its adapters.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/infrastructure/' },
+      to: { path: '^src/modules/([^/]+)/infrastructure/', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'domain-application-without-http',
+      comment:
+        'Services throw domain errors with domain field paths; the HTTP layer (api/, common/http) alone knows requests, and signing and HTTP clients are adapters.',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/(domain|application)/' },
+      to: {
+        path: '^(src/common/http/|node_modules/(standardwebhooks|undici|axios|node-fetch|got|@nestjs/axios|@nestjs/platform-express|supertest)/)',
+      },
+    },
+    {
+      name: 'domain-application-without-node-http',
+      comment:
+        'node:http, https and http2 belong to adapters (infrastructure/), not to domain or application code.',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/(domain|application)/' },
+      to: { dependencyTypes: ['core'], path: '^(node:)?(http|https|http2|net|tls|dns)$' },
+    },
+    {
+      name: 'module-reached-through-its-public-surface',
+      comment:
+        'Another module is reached only through its module file, its exported application service, a port it defines (application/ports/), its domain types or its wire shape (presenter, response DTOs) (docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: [
+          '^src/modules/$1/',
+          '^src/modules/[^/]+/[^/]+\\.module\\.ts$',
+          '^src/modules/[^/]+/application/[^/]+\\.service\\.ts$',
+          '^src/modules/[^/]+/application/ports/',
+          '^src/modules/[^/]+/domain/',
+          // A module's wire shape is public too: the step routes answer with a target as the target
+          // routes show it.
+          '^src/modules/[^/]+/api/[^/]+\\.presenter\\.ts$',
+          '^src/modules/[^/]+/api/dto/[^/]+-response\\.dto\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'common-knows-no-module',
+      comment:
+        'common/ holds what every module shares (errors, paging, the unit of work, the job queue, the clock); a port of one module lives in that module.',
+      severity: 'error',
+      from: { path: '^src/common/' },
+      to: { path: '^src/modules/' },
     },
     {
       name: 'no-circular',

@@ -11,7 +11,7 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../src/common/events/call-finished';
+import { CallFinishedOutbox } from '../src/modules/webhook/application/ports/call-finished-outbox';
 import { JobQueue } from '../src/common/jobs/job-queue';
 import { UnitOfWork } from '../src/common/persistence/unit-of-work';
 import { CampaignService } from '../src/modules/campaign/application/campaign.service';

@@ -10,12 +10,23 @@ import { CampaignModule } from './modules/campaign/campaign.module';
 import { DemoModule } from './modules/demo/demo.module';
 import { HealthModule } from './modules/health/health.module';
 import { OrganizationModule } from './modules/organization/organization.module';
+import { ProviderConnectionModule } from './modules/provider-connection/provider-connection.module';
 import { StepModule } from './modules/step/step.module';
 import { TargetModule } from './modules/target/target.module';
 import { WebhookModule } from './modules/webhook/webhook.module';
 import { RouteTable } from './common/http/route-table';
 import { REDACTED_PATHS } from './common/logging/redaction';
 import { serializeError } from './common/logging/error-serializer';
+import { withoutQueryString } from './common/logging/redaction';
+import { MetricsModule } from './metrics/metrics.module';
+
+/** Probed every few seconds by orchestrators and Prometheus: logging them would drown the rest. */
+const QUIET_PATHS = new Set([
+  '/api/v1/health',
+  '/api/v1/health/live',
+  '/api/v1/health/ready',
+  '/metrics',
+]);
 
 @Module({})
 export class AppModule {
@@ -33,9 +44,9 @@ export class AppModule {
               return id;
             },
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-            serializers: { err: serializeError },
+            serializers: { err: serializeError, req: withoutQueryString },
             customProps: (req) => ({ organizationId: (req as any).auth?.organizationId }),
-            autoLogging: { ignore: (req) => req.url === '/api/v1/health' },
+            autoLogging: { ignore: (req) => QUIET_PATHS.has(req.url?.split('?')[0] ?? '') },
           },
         }),
         DatabaseModule.forRoot(config, databaseUrl),
@@ -48,7 +59,9 @@ export class AppModule {
         CallingModule,
         StepModule,
         WebhookModule,
+        ProviderConnectionModule,
         DemoModule,
+        MetricsModule,
       ],
       providers: [RouteTable],
       exports: [RouteTable],

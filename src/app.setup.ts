@@ -7,7 +7,9 @@ import { RouteTable } from './common/http/route-table';
 import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe';
 import { setupOpenApi } from './openapi';
 import { QuietNestLogger } from './common/logging/quiet-nest-logger';
-import { jsonParseErrorToValidationError } from './common/http/json-parse-error';
+import { raw } from 'express';
+import { parseJsonBody } from './common/http/json-body';
+import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller';
 
 /**
  * Everything that makes the HTTP app behave as specified, shared by `main.ts` and the e2e tests so they
@@ -16,17 +18,18 @@ import { jsonParseErrorToValidationError } from './common/http/json-parse-error'
 export async function configureApp(app: INestApplication, config: AppConfig): Promise<void> {
   const express = app as NestExpressApplication;
   express.useLogger(new QuietNestLogger(app.get(Logger)));
-  // strict: false parses any JSON value, so a non-object body gets a 422 naming it, not a parse error.
-  express.useBodyParser('json', { limit: config.get('BODY_LIMIT'), strict: false });
-  // Nest turns body-parser's SyntaxError into a bare 400; FastAPI answers 422 json_invalid.
-  express.use((err: unknown, _req: unknown, _res: unknown, next: (e: unknown) => void) =>
-    next(jsonParseErrorToValidationError(err)),
-  );
+  // Provider events keep their exact bytes (signatures are over the raw body), whatever their type;
+  // a body already read is left alone by the parsers below.
+  express.use(TELEPHONY_EVENTS_PREFIX, raw({ type: () => true, limit: config.get('BODY_LIMIT') }));
+  // Every other body is read as text (within the limit) and parsed as FastAPI would: see json-body.ts.
+  express.useBodyParser('text', { limit: config.get('BODY_LIMIT'), type: () => true });
+  express.use(parseJsonBody);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
+  express.set('trust proxy', config.get('TRUST_PROXY'));
   app.useGlobalPipes(new PydanticValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter(app.get(RouteTable)));
-  setupOpenApi(app, config);
+  setupOpenApi(app);
   await app.init();
   registerRoutes(app);
 }

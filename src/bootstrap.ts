@@ -1,15 +1,23 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { Server } from 'http';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { AppConfig, loadConfig } from './config/app-config';
 import { EmbeddedPostgres } from './database/embedded-postgres';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
 import { demoBanner, DemoSeeder } from './modules/demo/demo-seeder';
+import { HealthService } from './modules/health/health.service';
+import { startWorkerHealthServer } from './modules/health/worker-health-server';
 
 export interface RunningService {
   app: INestApplication;
   config: AppConfig;
   databaseUrl: string;
+  /**
+   * The graceful stop: readiness turns false, no new HTTP request or job is taken, running ones
+   * finish (or jobs are handed back to the queue when the shutdown budget runs out), pools close.
+   */
   close(): Promise<void>;
 }
 
@@ -30,6 +38,18 @@ export async function startService(
       bodyParser: false,
       bufferLogs: true,
     });
+    // A worker's probes answer from the start (not ready until its job queue runs), so a supervisor
+    // never sees the port closed once the process reported itself started.
+    let healthServer: Server | null = null;
+    const healthPort = config.get('HEALTH_PORT');
+    if (config.get('ROLE') === 'worker' && healthPort) {
+      healthServer = await startWorkerHealthServer(
+        app.get(HealthService),
+        app.get(PrometheusMetrics),
+        healthPort,
+        config.get('HOST'),
+      );
+    }
     await configureApp(app, config);
     if (config.get('WEBHOOK_ALLOW_PRIVATE') && config.get('ROLE') !== 'api') {
       new Logger('Webhooks').warn(
@@ -45,20 +65,38 @@ export async function startService(
         process.stdout.write(demoBanner(config.get('PUBLIC_BASE_URL'), demo) + '\n');
       }
     }
-    let closed = false;
+    let closing: Promise<void> | null = null;
     return {
       app,
       config,
       databaseUrl,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        await app.close();
-        await embedded?.stop();
-      },
+      close: () =>
+        (closing ??= (async () => {
+          app.get(HealthService).markStopping();
+          if (config.get('ROLE') !== 'worker') await stopAccepting(app.getHttpServer() as Server);
+          await app.close();
+          if (healthServer) await new Promise((resolve) => healthServer!.close(resolve));
+          await embedded?.stop();
+        })()),
     };
   } catch (err) {
     await embedded?.stop();
     throw err;
   }
+}
+
+/**
+ * No new connection is accepted; requests in progress finish, and every keep-alive connection is
+ * closed as soon as it is idle. Resolves once the last connection is gone (the main deadline,
+ * SHUTDOWN_TIMEOUT, bounds a request that never ends).
+ */
+function stopAccepting(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const closeIdle = setInterval(() => server.closeIdleConnections(), 100);
+    server.close(() => {
+      clearInterval(closeIdle);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

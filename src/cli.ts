@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { existsSync } from 'fs';
+import { parseArgs } from 'util';
 import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -46,13 +48,33 @@ class CliModule {
   }
 }
 
-function option(args: string[], name: string): string | undefined {
-  const at = args.indexOf(`--${name}`);
-  return at >= 0 ? args[at + 1] : undefined;
+interface CliOptions {
+  name?: string;
+  org?: string;
 }
 
-function required(args: string[], name: string): string {
-  const value = option(args, name);
+/** `--name x`, `--org x` and positionals; anything else is a usage error. */
+function parseCommandLine(argv: string[]): {
+  command?: string;
+  args: string[];
+  options: CliOptions;
+} {
+  try {
+    const { values, positionals } = parseArgs({
+      args: argv,
+      options: { name: { type: 'string' }, org: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    const [command, ...args] = positionals;
+    return { command, args, options: values };
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+function required(options: CliOptions, name: keyof CliOptions): string {
+  const value = options[name];
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
 }
@@ -62,12 +84,13 @@ class UsageError extends Error {}
 async function run(
   command: string,
   args: string[],
+  options: CliOptions,
   ctx: INestApplicationContext,
 ): Promise<unknown> {
   const organizations = ctx.get(OrganizationService);
   switch (command) {
     case 'org:create': {
-      const o = await organizations.createOrganization(required(args, 'name'));
+      const o = await organizations.createOrganization(required(options, 'name'));
       return { id: o.id, name: o.name, created_at: o.createdAt.toISOString() };
     }
     case 'org:list':
@@ -77,10 +100,7 @@ async function run(
         created_at: o.createdAt.toISOString(),
       }));
     case 'apikey:create': {
-      const k = await organizations.createApiKey(
-        required(args, 'org'),
-        option(args, 'name') ?? 'cli',
-      );
+      const k = await organizations.createApiKey(required(options, 'org'), options.name ?? 'cli');
       return {
         id: k.id,
         organization_id: k.organizationId,
@@ -90,7 +110,7 @@ async function run(
       };
     }
     case 'apikey:list':
-      return (await organizations.listApiKeys(required(args, 'org'))).map((k) => ({
+      return (await organizations.listApiKeys(required(options, 'org'))).map((k) => ({
         id: k.id,
         name: k.name,
         key_prefix: k.keyPrefix,
@@ -115,32 +135,36 @@ async function run(
 }
 
 async function main(): Promise<number> {
-  const [command, ...args] = process.argv.slice(2);
-  if (!command || command === '--help' || command === 'help') {
+  if (existsSync('.env')) process.loadEnvFile('.env');
+  const argv = process.argv.slice(2);
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === 'help') {
     process.stdout.write(USAGE + '\n');
-    return command ? 0 : 2;
+    return argv.length === 0 ? 2 : 0;
   }
-  const config = loadConfig({ ...process.env, DEMO_SEED: 'false' });
-  const database = config.get('database');
-  const embedded =
-    database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
-  const url = embedded?.url ?? (database as { url: string }).url;
+  let embedded: EmbeddedPostgres | null = null;
   let ctx: INestApplicationContext | undefined;
   try {
+    const { command, args, options } = parseCommandLine(argv);
+    if (!command) throw new UsageError('no command given');
+    const config = loadConfig({ ...process.env, DEMO_SEED: 'false' });
+    const database = config.get('database');
+    embedded = database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
+    const url = embedded?.url ?? (database as { url: string }).url;
     ctx = await NestFactory.createApplicationContext(CliModule.forRoot(config, url), {
       logger: ['error'],
     });
-    const result = await run(command, args, ctx);
+    const result = await run(command, args, options, ctx);
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return 0;
   } catch (err) {
+    // One line an operator can act on; no stack trace (configuration, a held database, a bad id).
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(JSON.stringify({ error: message }) + '\n');
     if (err instanceof UsageError) process.stderr.write(USAGE + '\n');
     return err instanceof UsageError ? 2 : 1;
   } finally {
-    await ctx?.close();
-    await embedded?.stop();
+    await ctx?.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
   }
 }
 

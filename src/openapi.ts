@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { AppConfig } from './config/app-config';
+import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './modules/target/api/dto/outcome-enums';
 
 const VALIDATION_ERROR = {
   type: 'object',
@@ -36,27 +36,125 @@ const ERROR_DETAIL = {
   properties: { detail: { type: 'string' } },
 };
 
+const TAGS: [string, string][] = [
+  ['campaigns', 'Calling campaigns: type, calling window, retry policy, steps, webhook URL'],
+  ['targets', "A campaign's targets: add, list, read, edit input data, delete"],
+  ['calls', 'Schedule calls for Pending targets'],
+  ['steps', 'Inbound data for targets: webhook steps (one or a batch) and EHR events'],
+  ['call-logs', 'The record of every call placed'],
+  [
+    'telephony',
+    'Call events posted by voice providers (no API key: each provider signs its own requests)',
+  ],
+  [
+    'webhooks',
+    'Signed notifications to the campaign webhook URL: deliveries, reruns, secret rotation',
+  ],
+  [
+    'provider-connections',
+    'How an organization reaches its voice providers (simulator, own agent, Twilio, Vapi, Retell); credentials encrypted at rest and never returned',
+  ],
+  ['blacklists', 'Numbers never to dial'],
+  ['api-keys', 'API key management (keys are created with the CLI)'],
+  ['health', 'Liveness of the API and its database'],
+];
+
+const API_KEY_DESCRIPTION =
+  'An API key of your organization (created with `npm run cli -- apikey:create`, shown once). ' +
+  'It is an opaque random string, not a JWT.';
+
 /** The OpenAPI document at /openapi.json and Swagger UI at /docs. */
-export function buildOpenApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Campaign Calling Service')
     .setDescription(
       'Outbound calling campaigns: targets, calls, step data and EHR events, call logs, blacklists and ' +
-        'signed webhook notifications. Compatible with the Prosper Voice 1.0.0 campaign API.',
+        'signed webhook notifications. Compatible with the Prosper Voice 1.0.0 campaign API. Errors are ' +
+        'FastAPI-shaped: 422 `{"detail": [{"type", "loc", "msg", "input", "ctx"}]}`, others `{"detail": "..."}`.',
     )
     .setVersion('1.0.0')
-    .addServer(config.get('PUBLIC_BASE_URL'))
-    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-API-Key' }, 'ApiKey')
-    .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'Bearer')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addServer('/', 'This deployment')
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-API-Key', description: API_KEY_DESCRIPTION },
+      'ApiKey',
+    )
+    .addBearerAuth(
+      {
+        type: 'http',
+        scheme: 'bearer',
+        bearerFormat: 'API key',
+        description: `The same API key as an \`Authorization: Bearer <key>\` header. ${API_KEY_DESCRIPTION}`,
+      },
+      'Bearer',
+    )
     .addSecurityRequirements('ApiKey')
     .addSecurityRequirements('Bearer');
+  for (const [name, description] of TAGS) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
   });
+  document.info.contact = { name: 'Campaign Calling Service maintainers' };
+  withNullableTyped(document.components?.schemas ?? {});
   return withErrorResponses(document);
 }
 
-/** Every operation documents FastAPI's 422 body and the `{"detail": "..."}` errors it can answer. */
+/** `null` in OpenAPI 3.0, as a branch of a union. */
+const NULL_ONLY = { type: 'object', nullable: true, enum: [null] };
+
+/**
+ * OpenAPI 3.0 reads `nullable` only beside a `type`, and not through a `$ref`. A nullable union
+ * (`oneOf: [string, Model]`) gets it on its first typed branch; a nullable model (`allOf: [Model]`,
+ * how @nestjs/swagger writes it) becomes `anyOf: [Model, null]`. So `null` stays valid for validators
+ * and generators alike.
+ */
+function withNullableTyped(node: unknown): void {
+  if (Array.isArray(node)) {
+    node.forEach(withNullableTyped);
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Record<string, any>;
+  if (schema.nullable === true && Array.isArray(schema.allOf) && schema.allOf.length === 1) {
+    schema.anyOf = [schema.allOf[0], NULL_ONLY];
+    delete schema.allOf;
+    delete schema.nullable;
+    delete schema.type;
+  }
+  // A nullable enum lists null among its values (OpenAPI 3.0.3), or validators refuse it.
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) {
+    schema.enum = [...schema.enum, null];
+  }
+  const variants: any[] | undefined = schema.oneOf ?? schema.anyOf;
+  if (schema.nullable === true && schema.type === undefined && Array.isArray(variants)) {
+    const typed = variants.find((v) => typeof v?.type === 'string');
+    if (typed) {
+      typed.nullable = true;
+      delete schema.nullable;
+    }
+  }
+  Object.values(schema).forEach(withNullableTyped);
+}
+
+/** The spec's category and subcategory enums, referenced by the Target schema. */
+function outcomeEnumSchemas(): Record<string, object> {
+  return Object.fromEntries(
+    Object.entries({ ...CALL_CATEGORY_ENUMS, ...SUBCATEGORY_ENUMS }).map(([name, values]) => [
+      name,
+      { type: 'string', title: name, enum: [...values] },
+    ]),
+  );
+}
+
+const HEALTH_PATH = '/api/v1/health';
+const json = (ref: string) => ({
+  'application/json': { schema: { $ref: `#/components/schemas/${ref}` } },
+});
+
+/**
+ * Every operation documents FastAPI's 422 body and the `{"detail": "..."}` errors it can answer, each
+ * with its schema; health, which needs no key, documents its own bodies.
+ */
 function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
   document.components ??= {};
   document.components.schemas = {
@@ -64,38 +162,61 @@ function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
     ValidationError: VALIDATION_ERROR,
     HTTPValidationError: HTTP_VALIDATION_ERROR,
     ErrorDetail: ERROR_DETAIL,
+    ...outcomeEnumSchemas(),
   } as any;
-  const detail = (description: string) => ({
-    description,
-    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorDetail' } } },
-  });
+  const detail = (description: string) => ({ description, content: json('ErrorDetail') });
   for (const [path, item] of Object.entries(document.paths)) {
     for (const operation of Object.values(item) as any[]) {
       if (!operation || typeof operation !== 'object' || !operation.responses) continue;
-      const isHealth = path === '/api/v1/health';
-      operation.responses['422'] ??= {
-        description: 'Validation Error',
-        content: {
-          'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } },
-        },
-      };
-      if (isHealth) {
+      const responses = operation.responses;
+      // Providers authenticate their events with their own signatures, not an API key.
+      if (path.startsWith('/api/v1/telephony/')) operation.security = [];
+      if (path === HEALTH_PATH) {
         operation.security = [];
-        operation.responses['503'] ??= detail('Database unavailable');
+        operation.description ??=
+          'No API key needed. 200 while the database answers, 503 when not.';
+        responses['200'] = {
+          description: 'The API and its database answer',
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                required: ['status'],
+                properties: { status: { type: 'string', enum: ['ok'] } },
+              },
+            },
+          },
+        };
+        responses['503'] = detail('The database does not answer');
         continue;
       }
-      operation.responses['401'] ??= detail('Missing or invalid API key');
-      if (path.includes('{'))
-        operation.responses['404'] ??= detail('Not found, or owned by another organization');
+      responses['422'] = {
+        description: responses['422']?.description ?? 'Validation Error',
+        content: json('HTTPValidationError'),
+      };
+      responses['401'] ??= { description: 'Missing or invalid API key' };
+      if (path.includes('{')) {
+        responses['404'] ??= { description: 'Not found, or owned by another organization' };
+      }
+      for (const [status, response] of Object.entries<any>(responses)) {
+        if (Number(status) >= 400 && status !== '422') {
+          response.content = json('ErrorDetail');
+        }
+      }
     }
   }
   return document;
 }
 
-export function setupOpenApi(app: INestApplication, config: AppConfig): void {
-  const document = buildOpenApiDocument(app, config);
+export function setupOpenApi(app: INestApplication): void {
+  const document = buildOpenApiDocument(app);
   SwaggerModule.setup('docs', app, document, {
     jsonDocumentUrl: 'openapi.json',
     swaggerOptions: { persistAuthorization: true },
   });
+}
+
+/** The document as committed (openapi.json) and served: stable key order, two-space indent. */
+export function openApiJson(document: OpenAPIObject): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
 }

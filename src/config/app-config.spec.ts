@@ -1,4 +1,4 @@
-import { loadConfig, parseDatabaseUrl } from './app-config';
+import { ConfigError, loadConfig, parseDatabaseUrl } from './app-config';
 
 describe('configuration', () => {
   it('defaults to embedded PGlite with the local demo conveniences on', () => {
@@ -35,6 +35,78 @@ describe('configuration', () => {
   it('refuses bad values with a message naming them', () => {
     expect(() => loadConfig({ ROLE: 'boss' })).toThrow(/ROLE/);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
-    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be/);
+    expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL: must be postgres/,
+    );
+  });
+});
+
+describe('configuration errors', () => {
+  function problems(env: Record<string, string>): string[] {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as ConfigError).problems;
+    }
+    throw new Error('expected a ConfigError');
+  }
+
+  it('lists every problem at once, one line each', () => {
+    expect(
+      problems({
+        PORT: '',
+        MIGRATIONS_RUN: 'yes',
+        PUBLIC_BASE_URL: 'calls.example.com',
+        BODY_LIMIT: 'lots',
+        SHUTDOWN_TIMEOUT: 'soon',
+        WORKER_CONCURRENCY: '2.5',
+        WEBHOOK_RETRY_SCHEDULE: '5s,later',
+      }),
+    ).toEqual([
+      'PORT: must not be empty (an integer)',
+      'MIGRATIONS_RUN: must be true, false, 1 or 0, got "yes"',
+      'WORKER_CONCURRENCY: must be an integer, got "2.5"',
+      'PUBLIC_BASE_URL: must be an http(s) URL such as https://calls.example.com, got "calls.example.com"',
+      'BODY_LIMIT: must be a size such as 512kb or 25mb, got "lots"',
+      'WEBHOOK_RETRY_SCHEDULE: must be delays separated by commas, such as 5s,5m,30m,2h, got "5s,later"',
+      'SHUTDOWN_TIMEOUT: must be a duration such as 500ms, 25s or 2m, got "soon"',
+    ]);
+  });
+
+  it('reads booleans as true/false/1/0, durations with units or as seconds, and sizes', () => {
+    const config = loadConfig({
+      MIGRATIONS_RUN: '0',
+      DEMO_SEED: 'TRUE',
+      SHUTDOWN_TIMEOUT: '10',
+      RATE_LIMIT_WINDOW: '2m',
+      BODY_LIMIT: '2kb',
+      PUBLIC_BASE_URL: 'https://calls.example.com/',
+    });
+    expect(config.get('MIGRATIONS_RUN')).toBe(false);
+    expect(config.get('DEMO_SEED')).toBe(true);
+    expect(config.get('SHUTDOWN_TIMEOUT')).toBe(10_000);
+    expect(config.get('RATE_LIMIT_WINDOW')).toBe(120_000);
+    expect(config.get('BODY_LIMIT')).toBe('2kb');
+    expect(config.get('PUBLIC_BASE_URL')).toBe('https://calls.example.com');
+    expect(loadConfig({}).get('SHUTDOWN_TIMEOUT')).toBe(25_000);
+  });
+
+  it('refuses bootstrap keys shorter than 32 characters, naming the organization', () => {
+    expect(problems({ BOOTSTRAP_API_KEYS: 'acme=short-key' })).toEqual([
+      'BOOTSTRAP_API_KEYS: the key of "acme" has 9 characters; a bootstrap key needs at least 32 (generate one with: openssl rand -base64 32)',
+    ]);
+    const key = 'k'.repeat(32);
+    expect(
+      loadConfig({ BOOTSTRAP_API_KEYS: ` acme=${key}, globex = ${key}x ` }).get(
+        'BOOTSTRAP_API_KEYS',
+      ),
+    ).toEqual([
+      ['acme', key],
+      ['globex', `${key}x`],
+    ]);
+    expect(problems({ BOOTSTRAP_API_KEYS: 'acme' })).toEqual([
+      'BOOTSTRAP_API_KEYS: expected name=key pairs separated by commas, got "acme"',
+    ]);
   });
 });

@@ -6,26 +6,25 @@ import {
   IsNumber,
   IsOptional,
   IsString,
+  Matches,
   Max,
   Min,
   validateSync,
 } from 'class-validator';
-
-const bool = () =>
-  Transform(({ value }) =>
-    value === undefined || value === '' ? undefined : /^(1|true|yes|on)$/i.test(String(value)),
-  );
-const num = () =>
-  Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)));
-const int = () =>
-  Transform(({ value }) => (value === undefined || value === '' ? undefined : Number(value)));
+import { BootstrapKey, parseBootstrapKeys } from './bootstrap-keys';
+import { bool, duration, httpUrl, int, num, readWith, size } from './env-decorators';
 
 /** Every environment variable the service reads; `.env.example` lists the same, with their defaults. */
 export class EnvVars {
   @IsOptional() @int() @IsInt() @Min(0) @Max(65535) PORT = 3000;
   @IsOptional() @IsString() HOST = '0.0.0.0';
   /** `postgres://...` for PostgreSQL; unset, `pglite://<dir>` or `pglite://memory` for embedded PGlite. */
-  @IsOptional() @IsString() DATABASE_URL?: string;
+  @IsOptional()
+  @readWith(
+    'postgres://..., pglite://<dir> or pglite://memory',
+    (raw) => parseDatabaseUrl(raw) && raw,
+  )
+  DATABASE_URL?: string;
   @IsOptional() @bool() @IsBoolean() MIGRATIONS_RUN = true;
   @IsOptional() @int() @IsInt() @Min(1) DB_POOL_SIZE = 10;
   @IsOptional() @IsIn(['all', 'api', 'worker']) ROLE: 'all' | 'api' | 'worker' = 'all';
@@ -35,26 +34,81 @@ export class EnvVars {
   /** How often crashed (expired) jobs are detected and retried. */
   @IsOptional() @int() @IsInt() @Min(1) JOB_MAINTENANCE_INTERVAL_SECONDS = 30;
   /** `acme=key1,globex=key2`: organizations and API keys made sure of at start (idempotent). */
-  @IsOptional() @IsString() BOOTSTRAP_API_KEYS?: string;
+  @IsOptional()
+  @readWith('name=key pairs separated by commas', parseBootstrapKeys)
+  BOOTSTRAP_API_KEYS: BootstrapKey[] = [];
   /** Creates a demo organization, key and campaign on first start; on by default on embedded PGlite. */
   @IsOptional() @bool() @IsBoolean() DEMO_SEED?: boolean;
-  @IsOptional() @IsString() PUBLIC_BASE_URL?: string;
+  @IsOptional() @httpUrl() PUBLIC_BASE_URL?: string;
   @IsOptional() @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) LOG_LEVEL =
     'info';
   /** Largest JSON body accepted (bytes, or with a unit: 20mb). 10,000 targets fit in the default. */
-  @IsOptional() @IsString() BODY_LIMIT = '25mb';
-  @IsOptional() @IsIn(['simulated']) CALL_PROVIDER = 'simulated' as const;
-  @IsOptional() @int() @Min(0) SIMULATED_CALL_SECONDS = 3;
-  /** Minutes after which an `In Progress` call with no outcome is recovered. */
-  @IsOptional() @int() @IsInt() @Min(1) STALE_CALL_MINUTES = 15;
-  /** A call whose worker stopped renewing its lease (died) for this many seconds is recovered. */
-  @IsOptional() @int() @IsInt() @Min(1) CALL_LEASE_SECONDS = 30;
-  @IsOptional() @IsString() WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+  @IsOptional() @size() BODY_LIMIT = '25mb';
+  // --- Calls (docs/calling.md) ---
+  /** Which provider places calls: `simulated` (no telephony) or `http` (your voice agent, AGENT_URL). */
+  @IsOptional() @IsIn(['simulated', 'http']) CALL_PROVIDER: 'simulated' | 'http' = 'simulated';
+  @IsOptional() @num() @Min(0) SIMULATED_CALL_SECONDS = 3;
+  /** CALL_PROVIDER=http: where call requests are POSTed (docs/voice-agent-protocol.md). */
+  @IsOptional() @IsString() AGENT_URL?: string;
+  /** CALL_PROVIDER=http: the `whsec_...` secret signing requests both ways. */
+  @IsOptional() @IsString() AGENT_SECRET?: string;
+  /** An accepted call with no final event after this long is asked of its provider, else To review. */
+  @IsOptional() @int() @IsInt() @Min(1) MAX_CALL_MINUTES = 30;
+  /** A claimed call the provider has not accepted after this long (its worker died) is recovered. */
+  @IsOptional() @int() @IsInt() @Min(1) CALL_PLACING_DEADLINE_SECONDS = 120;
+  /** Calls placed per second per provider, shared by all workers; 0 = no limit. */
+  @IsOptional() @int() @IsInt() @Min(0) CALLS_PER_SECOND = 50;
+  /** Provider requests one worker process runs at once to place calls. */
+  @IsOptional() @int() @IsInt() @Min(1) CALL_PLACEMENT_CONCURRENCY = 50;
+  /** Longest sleep of an idle dispatcher when no NOTIFY wakes it (the only wake-up on PGlite). */
+  @IsOptional() @num() @IsNumber() @Min(0.05) CALLING_POLL_INTERVAL_SECONDS = 2;
+  /** How often each worker looks for calls past their deadline. */
+  @IsOptional() @num() @IsNumber() @Min(0.1) CALL_SWEEP_INTERVAL_SECONDS = 10;
+  // --- end of calls ---
+  @IsOptional()
+  @readWith('delays separated by commas, such as 5s,5m,30m,2h', (raw) =>
+    /^\s*\d+(\.\d+)?\s*(ms|s|m|h|d)?\s*(,\s*\d+(\.\d+)?\s*(ms|s|m|h|d)?\s*)*$/i.test(raw)
+      ? raw
+      : undefined,
+  )
+  WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
   /** Allow webhook deliveries to private addresses; on by default on embedded PGlite (the local demo). */
   @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE?: boolean;
   @IsOptional() @int() @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10000;
   /** A webhook delivery overdue by this long is assumed to have lost its job and is queued again. */
   @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
+  /** On SIGTERM, how long running work may take to finish before it is handed back (Kubernetes waits 30 s). */
+  @IsOptional() @duration() @Min(1000) SHUTDOWN_TIMEOUT = 25_000;
+  /** A worker (ROLE=worker) serves health and /metrics on this port; it has no API. Unset: none. */
+  @IsOptional() @int() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
+  /** Requests one API key may make per RATE_LIMIT_WINDOW in one process; 0 turns the limit off. */
+  @IsOptional() @int() @IsInt() @Min(0) RATE_LIMIT_REQUESTS = 600;
+  @IsOptional() @duration() @Min(1000) RATE_LIMIT_WINDOW = 60_000;
+  /**
+   * Express's `trust proxy`: behind a load balancer, `true` or the number of proxies, so the client
+   * address (failed-authentication limit, logs) is the caller's and not the balancer's.
+   */
+  @IsOptional()
+  @readWith('true, false, a number of proxies or a list of addresses', parseTrustProxy)
+  TRUST_PROXY: boolean | number | string = false;
+  /** Failed authentications one client address may make per RATE_LIMIT_WINDOW; 0: no limit. */
+  @IsOptional() @int() @IsInt() @Min(0) AUTH_FAILURE_LIMIT = 20;
+  /**
+   * Encrypts provider credentials at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64.
+   * Unset: credentials cannot be stored, except on embedded PGlite, which generates one.
+   */
+  @IsOptional()
+  @Transform(({ value }) => (value === '' ? undefined : value))
+  @Matches(/^\s*([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/, {
+    message: 'SECRETS_KEY must be 32 bytes: 64 hex characters or base64',
+  })
+  SECRETS_KEY?: string;
+}
+
+function parseTrustProxy(raw: string): boolean | number | string {
+  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
 }
 
 export type DatabaseTarget =
@@ -90,14 +144,34 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseTarget {
   );
 }
 
+/** Every problem of the environment, one line each, reported together. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
   const vars = plainToInstance(EnvVars, env, { exposeDefaultValues: true });
-  const errors = validateSync(vars, { skipMissingProperties: false, whitelist: false });
+  const errors = validateSync(vars);
   if (errors.length > 0) {
-    const lines = errors.map(
-      (e) => `${e.property}: ${Object.values(e.constraints ?? {}).join(', ')}`,
+    throw new ConfigError(
+      errors.map((e) => {
+        // Text that could not be read fails the type and range checks too; saying so is enough.
+        const { readable, ...checks } = e.constraints ?? {};
+        // class-validator's own messages start with the property name; ours do not.
+        const messages = (readable ? [readable] : Object.values(checks)).map((m) =>
+          m.startsWith(`${e.property} `) ? m.slice(e.property.length + 1) : m,
+        );
+        return `${e.property}: ${messages.join('; ')}`;
+      }),
     );
-    throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  if (
+    vars.CALL_PROVIDER === 'http' &&
+    (!vars.AGENT_URL || !vars.AGENT_SECRET?.startsWith('whsec_'))
+  ) {
+    throw new ConfigError(['CALL_PROVIDER: http needs AGENT_URL and AGENT_SECRET (whsec_...)']);
   }
   const database = parseDatabaseUrl(vars.DATABASE_URL);
   const { DATABASE_URL: _url, ...rest } = vars;
@@ -106,6 +180,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     DEMO_SEED: vars.DEMO_SEED ?? database.kind === 'pglite',
     WEBHOOK_ALLOW_PRIVATE: vars.WEBHOOK_ALLOW_PRIVATE ?? database.kind === 'pglite',
-    PUBLIC_BASE_URL: (vars.PUBLIC_BASE_URL ?? `http://localhost:${vars.PORT}`).replace(/\/$/, ''),
+    PUBLIC_BASE_URL: vars.PUBLIC_BASE_URL ?? `http://localhost:${vars.PORT}`,
   });
 }

@@ -1,12 +1,15 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, SystemClock } from '../common/clock/clock';
 import { JobQueue } from '../common/jobs/job-queue';
+import { ExclusiveRunner } from '../common/persistence/exclusive-runner';
 import { UnitOfWork } from '../common/persistence/unit-of-work';
 import { AppConfig } from '../config/app-config';
 import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
-import { dataSourceOptions } from './data-source.options';
+import { AdvisoryLockExclusiveRunner } from './advisory-lock';
+import { dataSourceOptions, poolOf } from './data-source.options';
+import { guardPool } from './pool-guard';
 import { runMigrationsLocked } from './migrations-runner';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
@@ -14,6 +17,8 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
  * The database and what lives on it: TypeORM, the unit of work and the durable job queue. `url` is a
  * real PostgreSQL or the embedded PGlite server (started by `bootstrap` before the app).
  */
+const poolLogger = new Logger('Database');
+
 @Global()
 @Module({})
 export class DatabaseModule {
@@ -26,6 +31,9 @@ export class DatabaseModule {
           // Migrations run before any module starts, so no worker or bootstrap sees an old schema.
           dataSourceFactory: async (options) => {
             const dataSource = await new DataSource(options!).initialize();
+            guardPool(poolOf(dataSource), (err) =>
+              poolLogger.warn({ err }, 'database connection lost; it is replaced on next use'),
+            );
             if (config.get('MIGRATIONS_RUN')) await runMigrationsLocked(dataSource);
             return dataSource;
           },
@@ -35,8 +43,9 @@ export class DatabaseModule {
         { provide: AppConfig, useValue: config },
         { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
         { provide: Clock, useClass: SystemClock },
+        { provide: ExclusiveRunner, useClass: AdvisoryLockExclusiveRunner },
         {
-          provide: JobQueue,
+          provide: PgBossJobQueue,
           inject: [DataSource],
           useFactory: (dataSource: DataSource) =>
             new PgBossJobQueue(
@@ -46,12 +55,16 @@ export class DatabaseModule {
                 concurrency: config.get('WORKER_CONCURRENCY'),
                 pollingIntervalSeconds: config.get('JOB_POLL_INTERVAL_SECONDS'),
                 maintenanceIntervalSeconds: config.get('JOB_MAINTENANCE_INTERVAL_SECONDS'),
+                // What is left of the shutdown budget closes the HTTP server and the pools.
+                drainTimeoutMs: Math.max(1_000, config.get('SHUTDOWN_TIMEOUT') - 3_000),
               },
               dataSource,
             ),
         },
+        { provide: JobQueue, useExisting: PgBossJobQueue },
       ],
-      exports: [AppConfig, UnitOfWork, Clock, JobQueue],
+      // PgBossJobQueue itself for health and metrics (readiness, backlog); modules use the port.
+      exports: [AppConfig, UnitOfWork, Clock, ExclusiveRunner, JobQueue, PgBossJobQueue],
     };
   }
 }

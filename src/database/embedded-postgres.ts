@@ -37,6 +37,9 @@ export class EmbeddedPostgres {
   }
 }
 
+/** An operator's mistake with a clear remedy: reported as one line, not a stack trace. */
+export class EmbeddedDatabaseInUseError extends Error {}
+
 /**
  * PGlite is single-process: two processes on one data directory would corrupt it. A pid file refuses
  * the second one with a clear message (and is taken over when its process is gone).
@@ -47,9 +50,9 @@ function lockDataDir(dataDir: string): string {
   try {
     const pid = Number(readFileSync(lockFile, 'utf8'));
     if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is in use by process ${pid}. Stop it first, or point ` +
-          `DATABASE_URL at a PostgreSQL server to run several processes.`,
+      throw new EmbeddedDatabaseInUseError(
+        `another process (pid ${pid}) holds the embedded database at ${resolve(dataDir)}; ` +
+          `stop it or set DATABASE_URL to a PostgreSQL server to run several processes`,
       );
     }
   } catch (err) {

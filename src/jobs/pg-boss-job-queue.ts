@@ -1,9 +1,14 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
 import PgBoss from 'pg-boss';
 import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue';
 import { Tx } from '../common/persistence/unit-of-work';
-import { sqlExecutor } from '../database/typeorm-unit-of-work';
+import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock';
+import { isDatabaseUnavailable } from '../database/connection-errors';
+import { CONNECT_TIMEOUT_MS } from '../database/data-source.options';
+import { guardPool } from '../database/pool-guard';
+import { sqlExecutor } from '../database/sql';
 
 export interface PgBossOptions {
   url: string;
@@ -13,43 +18,142 @@ export interface PgBossOptions {
   pollingIntervalSeconds: number;
   /** How often pg-boss fails expired (crashed) jobs so that they are retried. */
   maintenanceIntervalSeconds: number;
+  /** How long a stop waits for running handlers before it hands their jobs back. */
+  drainTimeoutMs: number;
 }
 
+export interface QueueBacklog {
+  queue: string;
+  /** Jobs ready to run (created or retry, due). */
+  waiting: number;
+  /** Age of the oldest of them, 0 when none waits. */
+  oldestWaitingSeconds: number;
+  active: number;
+}
+
+/** After a failed fetch (the database is away), wait this long, doubling up to the cap. */
+const FETCH_BACKOFF_MS = { first: 500, max: 10_000 };
+
 /**
- * pg-boss on the service's own database. Jobs are rows in the `pgboss` schema: enqueued inside the
+ * pg-boss 10 on the service's own database. Jobs are rows in the `pgboss` schema: enqueued inside the
  * caller's transaction, fetched with SKIP LOCKED by any number of worker processes, and retried when a
  * worker dies (an active job past its expiry goes back to the queue).
+ *
+ * We run our own fetch loops instead of `boss.work()`: pg-boss 10's worker calls `complete`/`fail`
+ * without awaiting them, so a connection lost at that moment (a failover, `pg_terminate_backend`) is an
+ * unhandled rejection that ends the process. pg-boss 12 fixes that but needs Node 22.12; we stay on
+ * Node 20. Here every database call of the loop is awaited and a failure is logged and retried, the
+ * job it concerned then expires and runs again (handlers are idempotent).
  */
 @Injectable()
 export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeApplicationShutdown {
   private readonly logger = new Logger('JobQueue');
   readonly boss: PgBoss;
   private readonly queues = new Map<string, Promise<void>>();
-  private stopped = false;
+  private readonly loops: Promise<void>[] = [];
+  /** Jobs whose handler is running here, by id. */
+  private readonly held = new Map<string, string>();
+  private readonly sleepers = new Set<() => void>();
+  private started = false;
+  private stopping = false;
+  private stopped: Promise<void> | null = null;
 
   constructor(
     private readonly options: PgBossOptions,
     private readonly dataSource: DataSource,
   ) {
     super();
-    this.boss = new PgBoss({
+    const settings: PgBoss.ConstructorOptions & { connectionTimeoutMillis: number } = {
       connectionString: options.url,
       schema: 'pgboss',
       max: 4,
+      // Passed on to pg's Pool: while the database is away a fetch fails fast instead of hanging.
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+    };
+    this.boss = new PgBoss(settings);
+    // pg-boss reports its pool's and its maintenance's errors here; unhandled, an 'error' event ends
+    // the process. A database restart makes a burst of them: they are expected and recovered from.
+    this.boss.on('error', (err) => {
+      if (isDatabaseUnavailable(err)) this.logger.warn({ err }, 'job queue lost its database');
+      else this.logger.error({ err }, 'pg-boss error');
     });
-    this.boss.on('error', (err) => this.logger.error({ err }, 'pg-boss error'));
   }
 
   async onModuleInit(): Promise<void> {
-    await this.boss.start();
+    // pg-boss creates or migrates its schema in start(); one process at a time.
+    await withAdvisoryLock(this.dataSource, SCHEMA_LOCK, () => this.boss.start());
+    const pool = (this.boss.getDb() as unknown as { pool?: Pool }).pool;
+    if (pool) guardPool(pool, (err) => this.logger.warn({ err }, 'job queue lost a connection'));
+    this.started = true;
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.stopped) return;
-    this.stopped = true;
-    // Let running handlers finish; their jobs would otherwise wait for expiry to be retried.
-    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+  /** Stops fetching, lets running handlers finish within the drain timeout, then hands back the rest. */
+  beforeApplicationShutdown(): Promise<void> {
+    this.stopped ??= this.stop();
+    return this.stopped;
+  }
+
+  /** False once stopping, or when pg-boss cannot reach its database. */
+  async isReady(): Promise<boolean> {
+    if (!this.started || this.stopping) return false;
+    try {
+      await this.boss.getDb().executeSql('SELECT 1', []);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Waiting and active jobs per queue, for the metrics. */
+  async backlog(): Promise<QueueBacklog[]> {
+    const { rows } = await this.boss.getDb().executeSql(
+      // Every queue, those with nothing waiting too (a gauge at 0, not a missing series).
+      `SELECT q.name,
+              count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())::int AS waiting,
+              coalesce(extract(epoch FROM now() - min(j.created_on)
+                FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())), 0)::float AS oldest,
+              count(j.id) FILTER (WHERE j.state = 'active')::int AS active
+         FROM pgboss.queue q
+         LEFT JOIN pgboss.job j ON j.name = q.name AND j.state IN ('created', 'retry', 'active')
+        GROUP BY q.name`,
+      [],
+    );
+    return (rows as { name: string; waiting: number; oldest: number; active: number }[]).map(
+      (r) => ({
+        queue: r.name,
+        waiting: r.waiting,
+        oldestWaitingSeconds: r.oldest,
+        active: r.active,
+      }),
+    );
+  }
+
+  private async stop(): Promise<void> {
+    this.stopping = true;
+    for (const wake of this.sleepers) wake();
+    const drained = await settlesWithin(Promise.all(this.loops), this.options.drainTimeoutMs);
+    if (!drained && this.held.size > 0) {
+      this.logger.warn(
+        { jobs: this.held.size },
+        'stopping before running jobs finished: handing them back to the queue',
+      );
+      await this.release().catch((err) =>
+        this.logger.warn({ err }, 'could not hand jobs back; they run again after they expire'),
+      );
+    }
+    await this.boss.stop({ graceful: false, wait: true, close: true }).catch((err) => {
+      this.logger.warn({ err }, 'pg-boss did not stop cleanly');
+    });
+  }
+
+  /** Fails the jobs still running here, so another worker retries them now instead of at expiry. */
+  private async release(): Promise<void> {
+    const byQueue = new Map<string, string[]>();
+    for (const [id, queue] of this.held) byQueue.set(queue, [...(byQueue.get(queue) ?? []), id]);
+    for (const [queue, ids] of byQueue) {
+      await this.boss.fail(queue, ids);
+    }
   }
 
   async enqueue(tx: Tx | null, jobs: JobRequest | JobRequest[]): Promise<void> {
@@ -84,24 +188,68 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     if (!this.options.runWorkers) return;
     const concurrency = options.concurrency ?? this.options.concurrency;
     // Independent single-job loops, so one slow job never holds back the others; a loop that found a
-    // job polls again at once instead of waiting out the polling interval.
-    for (let i = 0; i < concurrency; i++) {
-      let workerId = '';
-      workerId = await this.boss.work<T>(
-        queue,
-        { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds },
-        async ([job]) => {
-          try {
-            await handler(job.data, { id: job.id, retryCount: (job as any).retryCount ?? 0 });
-          } catch (err) {
-            this.logger.warn({ err, queue, jobId: job.id }, 'job failed; it will be retried');
-            throw err;
-          } finally {
-            if (!this.stopped) this.boss.notifyWorker(workerId);
-          }
-        },
-      );
+    // job fetches again at once instead of waiting out the polling interval.
+    for (let i = 0; i < concurrency; i++) this.loops.push(this.loop(queue, handler));
+  }
+
+  private async loop<T>(queue: string, handler: JobHandler<T>): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      let job: PgBoss.JobWithMetadata<T> | undefined;
+      try {
+        [job] = await this.boss.fetch<T>(queue, { batchSize: 1, includeMetadata: true });
+        if (failures > 0) this.logger.log({ queue }, 'job queue reachable again');
+        failures = 0;
+      } catch (err) {
+        if (failures++ === 0) this.logger.warn({ err, queue }, 'cannot fetch jobs; retrying');
+        await this.sleep(Math.min(FETCH_BACKOFF_MS.first * 2 ** failures, FETCH_BACKOFF_MS.max));
+        continue;
+      }
+      if (job) await this.run(queue, job, handler);
+      else await this.sleep(this.options.pollingIntervalSeconds * 1000);
     }
+  }
+
+  private async run<T>(
+    queue: string,
+    job: PgBoss.JobWithMetadata<T>,
+    handler: JobHandler<T>,
+  ): Promise<void> {
+    this.held.set(job.id, queue);
+    try {
+      let failure: unknown = null;
+      try {
+        await handler(job.data, { id: job.id, retryCount: job.retryCount ?? 0 });
+      } catch (err) {
+        failure = err;
+        this.logger.warn({ err, queue, jobId: job.id }, 'job failed; it will be retried');
+      }
+      try {
+        if (failure === null) await this.boss.complete(queue, job.id);
+        else await this.boss.fail(queue, job.id, { message: describe(failure) });
+      } catch (err) {
+        this.logger.warn(
+          { err, queue, jobId: job.id },
+          'could not record the end of a job; it runs again once it expires',
+        );
+      }
+    } finally {
+      this.held.delete(job.id);
+    }
+  }
+
+  /** Waits `ms`, or less when the queue stops. */
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.sleepers.add(wake);
+    });
   }
 
   private ensureQueue(name: string, options: WorkOptions = {}): Promise<void> {
@@ -114,21 +262,33 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
         retryBackoff: true,
         expireInSeconds: options.expireInSeconds ?? 15 * 60,
       };
-      created = (async () => {
+      // Creating a queue adds a partition to pg-boss's job table; two processes doing it at once
+      // deadlock, so queue creation takes the schema lock like the migrations.
+      created = withAdvisoryLock(this.dataSource, SCHEMA_LOCK, async () => {
         if (await this.boss.getQueue(name)) {
           if (Object.keys(options).length > 0) await this.boss.updateQueue(name, settings);
           return;
         }
-        try {
-          await this.boss.createQueue(name, settings);
-        } catch (err) {
-          // Another process created it between our check and our insert.
-          if (!(await this.boss.getQueue(name))) throw err;
-        }
-      })();
+        await this.boss.createQueue(name, settings);
+      });
       created.catch(() => this.queues.delete(name));
       this.queues.set(name, created);
     }
     return created;
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** True when `promise` settled within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true as const), timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }

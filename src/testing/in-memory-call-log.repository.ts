@@ -2,67 +2,96 @@ import { Tx } from '../common/persistence/unit-of-work';
 import {
   CallLogFilter,
   CallLogRepository,
-  RecoverableCall,
 } from '../modules/call-log/application/ports/call-log.repository';
 import { CallLog, CallLogCompletion, NewCallLog } from '../modules/call-log/domain/call-log';
 
 /** The call-log port in memory, with the same rules as the SQL adapter (see the contract suite). */
 export class InMemoryCallLogRepository extends CallLogRepository {
-  readonly logs = new Map<number, CallLog>();
+  logs = new Map<number, CallLog>();
   private nextId = 1;
 
-  async create(_tx: Tx, log: NewCallLog): Promise<number> {
-    const id = this.nextId++;
-    this.logs.set(id, {
-      id,
-      ...log,
-      providerCallId: null,
-      outcome: null,
-      endedReason: null,
-      callCategorization: null,
-      outputData: null,
-      subcategory: null,
-      agentData: {},
-      postCallData: null,
-      qa: null,
-      transcripts: [],
-      recordingUrls: [],
-      endedAt: null,
-      durationSeconds: null,
-      createdAt: log.startedAt,
+  async createMany(_tx: Tx, logs: NewCallLog[]): Promise<number[]> {
+    return logs.map((log) => {
+      const id = this.nextId++;
+      this.logs.set(id, {
+        id,
+        ...structuredClone(log),
+        providerCallId: null,
+        outcome: null,
+        endedReason: null,
+        callCategorization: null,
+        outputData: null,
+        subcategory: null,
+        agentData: {},
+        postCallData: null,
+        qa: null,
+        transcripts: [],
+        recordingUrls: [],
+        endedAt: null,
+        durationSeconds: null,
+        createdAt: log.startedAt,
+      });
+      return id;
     });
-    return id;
   }
 
   async complete(_tx: Tx, id: number, c: CallLogCompletion): Promise<boolean> {
     const log = this.logs.get(id);
     if (!log || log.endedAt !== null) return false;
-    Object.assign(log, structuredClone(c));
+    const { providerCallId, ...rest } = structuredClone(c);
+    Object.assign(log, rest, {
+      providerCallId: log.providerCallId ?? providerCallId,
+      deadlineAt: null,
+    });
     return true;
   }
 
-  async renewLease(id: number, until: Date): Promise<boolean> {
+  async recordProviderCallId(
+    _tx: Tx | null,
+    id: number,
+    providerCallId: string,
+    deadlineAt: Date,
+  ): Promise<boolean> {
     const log = this.logs.get(id);
-    if (!log || log.leaseExpiresAt === null) return false;
-    log.leaseExpiresAt = until;
+    if (!log || log.endedAt !== null || log.providerCallId !== null) return false;
+    Object.assign(log, { providerCallId, deadlineAt });
     return true;
   }
 
-  async releaseLease(_tx: Tx, id: number): Promise<void> {
-    const log = this.logs.get(id);
-    if (log) log.leaseExpiresAt = null;
+  async recordProviderCallIds(
+    entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+  ): Promise<number[]> {
+    const changed: number[] = [];
+    for (const e of entries) {
+      if (await this.recordProviderCallId(null, e.id, e.providerCallId, e.deadlineAt))
+        changed.push(e.id);
+    }
+    return changed;
   }
 
-  async findRecoverable(now: Date, startedBefore: Date, limit: number): Promise<RecoverableCall[]> {
+  async claimOverdue(now: Date, retryAt: Date, limit: number): Promise<CallLog[]> {
+    const overdue = [...this.logs.values()]
+      .filter((l) => l.endedAt === null && l.deadlineAt !== null && l.deadlineAt < now)
+      .sort((a, b) => a.deadlineAt!.getTime() - b.deadlineAt!.getTime())
+      .slice(0, limit);
+    overdue.forEach((l) => (l.deadlineAt = retryAt));
+    return overdue.map((l) => structuredClone(l));
+  }
+
+  async findByIds(ids: number[]): Promise<CallLog[]> {
+    return ids.flatMap((id) => {
+      const log = this.logs.get(id);
+      return log ? [structuredClone(log)] : [];
+    });
+  }
+
+  async findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {
+    const wanted = new Set(providerCallIds);
     return [...this.logs.values()]
       .filter(
-        (l) =>
-          l.leaseExpiresAt !== null &&
-          (l.leaseExpiresAt < now || (l.endedAt === null && l.startedAt < startedBefore)),
+        (l) => l.provider === provider && l.providerCallId !== null && wanted.has(l.providerCallId),
       )
-      .sort((a, b) => a.id - b.id)
-      .slice(0, limit)
-      .map((l) => ({ callLogId: l.id, targetId: l.targetId }));
+      .map((l) => structuredClone(l));
   }
 
   async findById(id: number): Promise<CallLog | null> {
@@ -88,5 +117,14 @@ export class InMemoryCallLogRepository extends CallLogRepository {
       items: all.slice(offset, offset + limit).map((l) => structuredClone(l)),
       total: all.length,
     };
+  }
+
+  snapshot(): { logs: Map<number, CallLog>; nextId: number } {
+    return { logs: structuredClone(this.logs), nextId: this.nextId };
+  }
+
+  restore(state: { logs: Map<number, CallLog>; nextId: number }): void {
+    this.logs = state.logs;
+    this.nextId = state.nextId;
   }
 }

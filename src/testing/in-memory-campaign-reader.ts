@@ -1,5 +1,5 @@
 import { NotFoundError } from '../common/errors/domain-errors';
-import { CampaignReader } from '../modules/campaign/application/campaign-reader';
+import { CampaignReader } from '../modules/campaign/application/ports/campaign-reader';
 import type { Campaign } from '../modules/campaign/domain/campaign';
 
 /** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository';
-import { ApiKeyRecord, Organization } from '../modules/organization/domain/api-key';
+import { ApiKeyRecord, lastUseIsStale, Organization } from '../modules/organization/domain/api-key';
 
 /** Same rules as the database: unique organization names, unique key hashes. */
 export class InMemoryOrganizationRepository extends OrganizationRepository {
@@ -38,7 +38,13 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
   }) {
     const existing = [...this.apiKeys.values()].find((k) => k.keyHash === key.keyHash);
     if (existing) return strip(existing);
-    const record = { ...key, id: randomUUID(), createdAt: new Date(), revokedAt: null };
+    const record = {
+      ...key,
+      id: randomUUID(),
+      createdAt: new Date(),
+      lastUsedAt: null,
+      revokedAt: null,
+    };
     this.apiKeys.set(record.id, record);
     return strip(record);
   }
@@ -50,6 +56,11 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
 
   async listApiKeys(organizationId: string) {
     return [...this.apiKeys.values()].filter((k) => k.organizationId === organizationId).map(strip);
+  }
+
+  async touchApiKey(id: string) {
+    const k = this.apiKeys.get(id);
+    if (k && lastUseIsStale(k, new Date())) k.lastUsedAt = new Date();
   }
 
   async revokeApiKey(id: string, organizationId?: string) {

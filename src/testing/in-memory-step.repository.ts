@@ -9,12 +9,7 @@ import {
   StepScope,
   TargetRef,
 } from '../modules/step/application/ports/step.repository';
-import {
-  appendEhrEventId,
-  mergeInOrder,
-  MovedStatus,
-  receiveData,
-} from '../modules/step/domain/step';
+import { appendEhrEventId, mergeInOrder, receiveData } from './step-rules';
 import type { Target } from '../modules/target/domain/target';
 
 /**
@@ -80,36 +75,6 @@ export class InMemoryStepRepository extends StepRepository {
       preCallEhrIds: appendEhrEventId(target.preCallEhrIds, received.eventType, event.id),
     });
     return { eventId: event.id, targetId: target.id };
-  }
-
-  async moveWaiting(
-    _tx: Tx,
-    scope: StepScope,
-    targetIds: string[],
-    friendlyId: string,
-    to: MovedStatus,
-    now: Date,
-  ): Promise<string[]> {
-    const moved: string[] = [];
-    for (const id of new Set(targetIds)) {
-      const t = this.targets.get(id);
-      if (!t || !inScope(t, scope) || t.status !== 'Waiting' || t.currentStep !== friendlyId)
-        continue;
-      this.targets.set(id, {
-        ...t,
-        status: to,
-        currentStep: null,
-        scheduledTime: to === 'Scheduled' ? now : t.scheduledTime,
-        updatedAt: now,
-      });
-      moved.push(id);
-    }
-    return moved;
-  }
-
-  async findTarget(_tx: Tx | null, scope: StepScope, targetId: string): Promise<Target | null> {
-    const t = this.targets.get(targetId);
-    return t && inScope(t, scope) ? structuredClone(t) : null;
   }
 
   async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {

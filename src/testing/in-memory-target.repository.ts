@@ -22,6 +22,13 @@ interface Stored {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
+/** The target rows one in-memory fake keeps and others may share. */
+export interface TargetTable {
+  get(id: string): Target | undefined;
+  set(id: string, target: Target): void;
+  values(): IterableIterator<Target>;
+}
+
 /**
  * TargetRepository in memory, with the same uniqueness rules as the database (`id` globally,
  * `external_id` per campaign) and the same ordering. For unit tests and integrators' tests.
@@ -165,6 +172,25 @@ export class InMemoryTargetRepository extends TargetRepository {
     if (!stored) throw new Error(`no target ${id}`);
     Object.assign(stored.target, clone(changes));
     if (changes.createdAt) stored.createdMicros = changes.createdAt.getTime() * 1000;
+  }
+
+  /**
+   * The rows as a table of targets, for the other fakes that work on `targets` (e.g.
+   * `new InMemoryTargetTransitions(() => repository.table())`), so one fake holds target state.
+   */
+  table(): TargetTable {
+    const rows = this.rows;
+    return {
+      get: (id) => rows.get(id)?.target,
+      set: (id, target) => {
+        const stored = rows.get(id);
+        rows.set(id, {
+          target,
+          createdMicros: stored?.createdMicros ?? target.createdAt.getTime() * 1000,
+        });
+      },
+      values: () => [...rows.values()].map((r) => r.target)[Symbol.iterator](),
+    };
   }
 
   snapshot(): Map<string, Stored> {

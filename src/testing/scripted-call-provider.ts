@@ -1,57 +1,95 @@
+import { UnauthorizedError } from '../common/errors/domain-errors';
 import {
+  CallEvent,
   CallProvider,
   CallResult,
-  PlaceCallRequest,
+  ProviderRequest,
+  StartCallRequest,
 } from '../modules/calling/application/ports/call-provider';
 import { CallOutcome } from '../modules/calling/domain/call-outcome';
 
+/** What an ended call of the scripted provider produced (good calls carry data, like a real one). */
+export function scriptedResult(outcome: CallOutcome): CallResult {
+  const good = outcome === 'GOOD';
+  return {
+    outcome,
+    endedReason: `scripted-${outcome.toLowerCase()}`,
+    durationSeconds: good ? 65 : 5,
+    transcripts: good ? [{ role: 'assistant', message: 'hello' }] : [],
+    agentData: { scripted: true },
+    postCallData: good ? { summary: 'ok' } : null,
+    qa: good ? { passed: true } : null,
+    recordingUrls: good ? ['https://recordings.invalid/1.wav'] : [],
+    outputData: good ? { confirmed: true } : {},
+  };
+}
+
 /**
- * A call provider driven by the test: each call takes the next scripted outcome (or `fallback`), and
- * every request is recorded. `hold()` keeps calls open until `release()`, to look at in-flight state.
+ * A call provider driven by the test. `startCall` records the request and answers with a call id
+ * (`scripted-1`, ...) or throws the next scripted error; the test then makes events with `started`
+ * and `ended` and feeds them to the ingestion, in any order, any number of times. `answer` is what
+ * `getCall` says (default: cannot tell). `readEvents` accepts a JSON array of events when the
+ * `x-scripted-token` header is `ok`, else 401.
  */
 export class ScriptedCallProvider extends CallProvider {
-  readonly name = 'scripted';
-  readonly calls: PlaceCallRequest[] = [];
-  private readonly script: (CallOutcome | Error)[] = [];
-  private gate: { promise: Promise<void>; open: () => void } | null = null;
+  readonly name: string;
+  readonly calls: StartCallRequest[] = [];
+  readonly failures: Error[] = [];
+  answer: (ref: { providerCallId: string | null; callLogId: number }) => CallEvent | null = () =>
+    null;
 
-  constructor(private readonly fallback: CallOutcome = 'GOOD') {
+  constructor(name = 'scripted') {
     super();
+    this.name = name;
   }
 
-  then(...outcomes: (CallOutcome | Error)[]): this {
-    this.script.push(...outcomes);
+  failNext(...errors: Error[]): this {
+    this.failures.push(...errors);
     return this;
   }
 
-  hold(): void {
-    let open!: () => void;
-    const promise = new Promise<void>((resolve) => (open = resolve));
-    this.gate = { promise, open };
-  }
-
-  release(): void {
-    this.gate?.open();
-    this.gate = null;
-  }
-
-  async placeCall(request: PlaceCallRequest): Promise<CallResult> {
+  async startCall(request: StartCallRequest): Promise<{ providerCallId: string }> {
     this.calls.push(structuredClone(request));
-    const next = this.script.length > 0 ? this.script.shift()! : this.fallback;
-    if (this.gate) await this.gate.promise;
-    if (next instanceof Error) throw next;
-    const good = next === 'GOOD';
+    const failure = this.failures.shift();
+    if (failure) throw failure;
+    return { providerCallId: `scripted-${this.calls.length}` };
+  }
+
+  async getCall(ref: {
+    providerCallId: string | null;
+    callLogId: number;
+  }): Promise<CallEvent | null> {
+    return this.answer(ref);
+  }
+
+  readEvents(request: ProviderRequest): Promise<CallEvent[]> {
+    if (request.headers['x-scripted-token'] !== 'ok') {
+      return Promise.reject(new UnauthorizedError('bad token'));
+    }
+    const events = JSON.parse(request.rawBody.toString('utf8')) as CallEvent[];
+    return Promise.resolve(events.map((e) => ({ ...e, at: new Date(e.at) })));
+  }
+
+  /** The provider call id of the n-th placed call (1-based), as `startCall` answered. */
+  idOf(callLogId: number): string {
+    const index = this.calls.findIndex((c) => c.callLogId === callLogId);
+    return `scripted-${index + 1}`;
+  }
+
+  started(callLogId: number, at = new Date()): CallEvent {
+    const id = this.idOf(callLogId);
+    return { key: `${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
+  }
+
+  ended(callLogId: number, outcome: CallOutcome, at = new Date()): CallEvent {
+    const id = this.idOf(callLogId);
     return {
-      outcome: next,
-      endedReason: `scripted-${next.toLowerCase()}`,
-      durationSeconds: good ? 65 : 5,
-      providerCallId: `scripted-${this.calls.length}`,
-      transcripts: good ? [{ role: 'assistant', message: 'hello' }] : [],
-      agentData: { scripted: true },
-      postCallData: good ? { summary: 'ok' } : null,
-      qa: good ? { passed: true } : null,
-      recordingUrls: good ? ['https://recordings.invalid/1.wav'] : [],
-      outputData: good ? { confirmed: true } : {},
+      key: `${id}:ended`,
+      kind: 'ended',
+      providerCallId: id,
+      callLogId,
+      at,
+      result: scriptedResult(outcome),
     };
   }
 }

@@ -23,6 +23,7 @@ export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
     blacklistIds: [],
     webhookUrl: null,
     webhookSecret: 'whsec_test',
+    providerConnectionId: null,
     createdAt: AT,
     updatedAt: AT,
     ...overrides,

@@ -29,19 +29,22 @@ export function callLogRepositoryContract(
       owner: { organizationId: string; campaignId: string },
       overrides: Partial<NewCallLog> = {},
     ) {
-      return run((tx) =>
-        c.repository.create(tx, {
-          ...owner,
-          targetId: '00000000-0000-4000-8000-00000000f001',
-          attempt: 1,
-          to: '+15550101234',
-          from: 'DeprecatedLocalTest',
-          provider: 'simulated',
-          startedAt: T0,
-          leaseExpiresAt: at(30),
-          ...overrides,
-        }),
+      const [id] = await run((tx) =>
+        c.repository.createMany(tx, [
+          {
+            ...owner,
+            targetId: '00000000-0000-4000-8000-00000000f001',
+            attempt: 1,
+            to: '+15550101234',
+            from: 'DeprecatedLocalTest',
+            provider: 'simulated',
+            startedAt: T0,
+            deadlineAt: at(30),
+            ...overrides,
+          },
+        ]),
       );
+      return id;
     }
 
     const completion: CallLogCompletion = {
@@ -87,7 +90,7 @@ export function callLogRepositoryContract(
         startedAt: T0,
         endedAt: null,
         durationSeconds: null,
-        leaseExpiresAt: at(30),
+        deadlineAt: at(30),
         createdAt: T0,
       });
       expect(await c.repository.findById(987654321)).toBeNull();
@@ -117,23 +120,74 @@ export function callLogRepositoryContract(
       });
     });
 
-    it('renews a lease only while it is held; recoverable = lease run out or never ended for too long', async () => {
+    it('creates a batch in order, one log per target', async () => {
       const owner = await c.newOwner();
-      const expired = await newLog(owner, { leaseExpiresAt: at(10) });
-      const alive = await newLog(owner, { leaseExpiresAt: at(10) });
-      const released = await newLog(owner, { leaseExpiresAt: at(10) });
-      await expect(c.repository.renewLease(alive, at(100))).resolves.toBe(true);
-      await run((tx) => c.repository.releaseLease(tx, released));
-      await expect(c.repository.renewLease(released, at(100))).resolves.toBe(false);
+      const base = {
+        ...owner,
+        attempt: 1,
+        to: '+15550101234',
+        from: 'x',
+        provider: 'simulated',
+        startedAt: T0,
+        deadlineAt: at(30),
+      };
+      const targets = [
+        '00000000-0000-4000-8000-00000000f0a1',
+        '00000000-0000-4000-8000-00000000f0a2',
+      ];
+      const ids = await run((tx) =>
+        c.repository.createMany(
+          tx,
+          targets.map((targetId) => ({ ...base, targetId })),
+        ),
+      );
+      expect((await c.repository.findByIds(ids)).map((l) => [l.id, l.targetId]).sort()).toEqual(
+        ids.map((id, i) => [id, targets[i]]).sort(),
+      );
+    });
 
-      const mine = (list: { callLogId: number }[]) =>
-        list.map((r) => r.callLogId).filter((id) => [expired, alive, released].includes(id));
-      expect(mine(await c.repository.findRecoverable(at(20), at(-3600), 1000))).toEqual([expired]);
-      // Started before the staleness cutoff and never ended: recovered even with a live lease.
-      expect(mine(await c.repository.findRecoverable(at(20), at(1), 1000))).toEqual([
-        expired,
-        alive,
-      ]);
+    it('records the provider call id once, only while open, and finds the log by it', async () => {
+      const owner = await c.newOwner();
+      const id = await newLog(owner, { provider: 'contract' });
+      const pid = `p-${id}-${Date.now()}`;
+      await expect(c.repository.recordProviderCallId(null, id, pid, at(1800))).resolves.toBe(true);
+      await expect(c.repository.recordProviderCallId(null, id, 'other', at(1))).resolves.toBe(
+        false,
+      );
+      expect(await c.repository.findById(id)).toMatchObject({
+        providerCallId: pid,
+        deadlineAt: at(1800),
+      });
+      expect(
+        (await c.repository.findByProviderCallIds('contract', [pid])).map((l) => l.id),
+      ).toEqual([id]);
+      expect(await c.repository.findByProviderCallIds('elsewhere', [pid])).toEqual([]);
+      await run((tx) =>
+        c.repository.complete(tx, id, { ...completion, providerCallId: 'ignored' }),
+      );
+      expect(await c.repository.findById(id)).toMatchObject({
+        providerCallId: pid,
+        deadlineAt: null,
+      });
+      const ended = await newLog(owner);
+      await run((tx) => c.repository.complete(tx, ended, completion));
+      await expect(c.repository.recordProviderCallId(null, ended, 'late', at(1))).resolves.toBe(
+        false,
+      );
+    });
+
+    it('claims open calls past their deadline once, moving the deadline on', async () => {
+      const owner = await c.newOwner();
+      const overdue = await newLog(owner, { deadlineAt: at(10) });
+      const later = await newLog(owner, { deadlineAt: at(100) });
+      const ended = await newLog(owner, { deadlineAt: at(10) });
+      await run((tx) => c.repository.complete(tx, ended, completion));
+      const mine = (logs: { id: number }[]) =>
+        logs.map((l) => l.id).filter((id) => [overdue, later, ended].includes(id));
+      expect(mine(await c.repository.claimOverdue(at(20), at(80), 1000))).toEqual([overdue]);
+      expect(mine(await c.repository.claimOverdue(at(20), at(80), 1000))).toEqual([]);
+      expect(await c.repository.findById(overdue)).toMatchObject({ deadlineAt: at(80) });
+      expect(mine(await c.repository.claimOverdue(at(90), at(200), 1000))).toEqual([overdue]);
     });
 
     it('lists an organization’s logs in id order, filtered by campaign and created_at, with the total', async () => {

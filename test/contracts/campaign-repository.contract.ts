@@ -23,6 +23,7 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
   blacklistIds: [],
   webhookUrl: 'https://example.com/hook',
   webhookSecret: 'whsec_abc',
+  providerConnectionId: null,
 });
 
 /** The behaviour every CampaignRepository has, whatever stores it. */

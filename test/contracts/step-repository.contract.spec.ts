@@ -3,6 +3,7 @@ import {
   StepRepository,
   StepScope,
 } from '../../src/modules/step/application/ports/step.repository';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
 import { InMemoryStepRepository } from '../../src/testing/in-memory-step.repository';
 import { aTarget } from '../../src/testing/test-data';
 import { createTestApp } from '../support/test-app';
@@ -26,6 +27,7 @@ stepRepositoryContract('in memory', async () => {
     async seed(s: StepScope, targets: SeedTarget[]) {
       repository.put(...targets.map((t) => aTarget({ ...s, ...t })));
     },
+    findTarget: async (id: string) => repository.targets.get(id) ?? null,
     async close() {},
   };
 });
@@ -67,6 +69,7 @@ stepRepositoryContract('TypeORM (SQL)', async () => {
         );
       }
     },
+    findTarget: (id: string) => t.app.get(TargetTransitions).findById(null, id),
     close: () => t.close(),
   };
 });

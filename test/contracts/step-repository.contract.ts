@@ -16,6 +16,8 @@ export interface StepRepositoryFixture {
   otherOrganization: StepScope;
   /** Stores targets (defaults: Pending, empty input data) in the given scope. */
   seed(scope: StepScope, targets: SeedTarget[]): Promise<void>;
+  /** Reads a target back (the target module owns reads of `targets`). */
+  findTarget(id: string): Promise<Target | null>;
   close(): Promise<void>;
 }
 
@@ -53,7 +55,7 @@ export function stepRepositoryContract(
       await f?.close();
     });
 
-    const find = (id: string, scope = f.scope) => f.repository.findTarget(null, scope, id);
+    const find = (id: string) => f.findTarget(id);
 
     describe('mergeStepData', () => {
       it('matches by id, by external id or by both, within the scope only', async () => {
@@ -87,7 +89,7 @@ export function stepRepositoryContract(
         expect((await find(a))!.updatedAt).toEqual(NOW);
         expect((await find(b))!.inputData).toEqual({ b: 1 });
         expect((await find(c))!.inputData).toEqual({ c: 1 });
-        expect((await find(foreign, f.otherCampaign))!.inputData).toEqual({});
+        expect((await find(foreign))!.inputData).toEqual({});
       });
 
       it('merges several updates of one target in index order and keeps one history row per update', async () => {
@@ -198,74 +200,6 @@ export function stepRepositoryContract(
         }
         expect(await f.repository.history(f.scope.organizationId, id)).toEqual([]);
         expect((await find(id))!.preCallEhrIds).toBeNull();
-      });
-    });
-
-    describe('moveWaiting', () => {
-      it('moves only the given targets Waiting at that step, once', async () => {
-        const [waiting, elsewhere, pending, notGiven] = [nextId(), nextId(), nextId(), nextId()];
-        await f.seed(f.scope, [
-          { id: waiting, status: 'Waiting', currentStep: 'labs' },
-          { id: elsewhere, status: 'Waiting', currentStep: 'consent' },
-          { id: pending, status: 'Pending' },
-          { id: notGiven, status: 'Waiting', currentStep: 'labs' },
-        ]);
-        const ids = [waiting, elsewhere, pending];
-        const moved = await f.uow.run((tx) =>
-          f.repository.moveWaiting(tx, f.scope, ids, 'labs', 'Scheduled', NOW),
-        );
-        expect(moved).toEqual([waiting]);
-        expect(await find(waiting)).toMatchObject({
-          status: 'Scheduled',
-          currentStep: null,
-          scheduledTime: NOW,
-          updatedAt: NOW,
-        });
-        expect(await find(elsewhere)).toMatchObject({ status: 'Waiting', currentStep: 'consent' });
-        expect(await find(pending)).toMatchObject({ status: 'Pending' });
-        expect(await find(notGiven)).toMatchObject({ status: 'Waiting', currentStep: 'labs' });
-        const again = await f.uow.run((tx) =>
-          f.repository.moveWaiting(tx, f.scope, ids, 'labs', 'Scheduled', NOW),
-        );
-        expect(again).toEqual([]);
-      });
-
-      it('moves to Pending without a scheduled time, and never across scopes', async () => {
-        const [mine, foreign] = [nextId(), nextId()];
-        await f.seed(f.scope, [{ id: mine, status: 'Waiting', currentStep: 'labs' }]);
-        await f.seed(f.otherOrganization, [
-          { id: foreign, status: 'Waiting', currentStep: 'labs' },
-        ]);
-        const moved = await f.uow.run((tx) =>
-          f.repository.moveWaiting(tx, f.scope, [mine, foreign], 'labs', 'Pending', NOW),
-        );
-        expect(moved).toEqual([mine]);
-        expect(await find(mine)).toMatchObject({
-          status: 'Pending',
-          currentStep: null,
-          scheduledTime: null,
-        });
-        expect(await find(foreign, f.otherOrganization)).toMatchObject({
-          status: 'Waiting',
-          currentStep: 'labs',
-        });
-      });
-    });
-
-    describe('findTarget', () => {
-      it('finds a target in its scope only', async () => {
-        const id = nextId();
-        await f.seed(f.scope, [{ id, externalId: `x-${id}`, inputData: { a: 1 } }]);
-        expect(await find(id)).toMatchObject({
-          id,
-          organizationId: f.scope.organizationId,
-          campaignId: f.scope.campaignId,
-          externalId: `x-${id}`,
-          inputData: { a: 1 },
-          status: 'Pending',
-        });
-        expect(await find(id, f.otherCampaign)).toBeNull();
-        expect(await find(id, f.otherOrganization)).toBeNull();
       });
     });
   });

@@ -31,6 +31,9 @@ describe('campaign management API', () => {
 
   it('creates a campaign with every setting and reads it back without the secret', async () => {
     const blacklist = (await as(acme).post('/api/v1/blacklists', { name: 'DNC' })).body;
+    const connection = (
+      await as(acme).post('/api/v1/provider-connections', { type: 'simulated', name: 'Sim' })
+    ).body;
     const body = {
       name: 'Reminders',
       type: 'patient',
@@ -46,6 +49,7 @@ describe('campaign management API', () => {
       entry_step: 'intake',
       blacklist_ids: [blacklist.id],
       webhook_url: 'https://example.com/hooks',
+      provider_connection_id: connection.id,
     };
     const created = await as(acme).post('/api/v1/campaigns', body);
     expect(created.status).toBe(201);
@@ -66,6 +70,65 @@ describe('campaign management API', () => {
     expect(read.body).toEqual(expected);
   });
 
+  it("names only its organization's own provider connection, which then cannot be deleted", async () => {
+    const theirs = (
+      await as(globex).post('/api/v1/provider-connections', { type: 'simulated', name: 'Theirs' })
+    ).body;
+    const mine = (
+      await as(acme).post('/api/v1/provider-connections', { type: 'simulated', name: 'Mine' })
+    ).body;
+    const refused = await as(acme).post('/api/v1/campaigns', {
+      name: 'Borrowed',
+      type: 'patient',
+      provider_connection_id: theirs.id,
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      detail: [
+        {
+          loc: ['body', 'provider_connection_id'],
+          msg: `Value error, provider connection ${theirs.id} not found`,
+          type: 'value_error',
+          input: theirs.id,
+          ctx: { error: {} },
+        },
+      ],
+    });
+    const malformed = await as(acme).post('/api/v1/campaigns', {
+      name: 'Malformed',
+      type: 'patient',
+      provider_connection_id: 'not-a-uuid',
+    });
+    expect(malformed.status).toBe(422);
+    expect(malformed.body.detail[0]).toMatchObject({
+      loc: ['body', 'provider_connection_id'],
+      type: 'uuid_parsing',
+    });
+    const c = (await as(acme).post('/api/v1/campaigns', { name: 'Own', type: 'patient' })).body;
+    const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
+      provider_connection_id: mine.id,
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.provider_connection_id).toBe(mine.id);
+    const inUse = await t
+      .http()
+      .delete(`/api/v1/provider-connections/${mine.id}`)
+      .set('X-API-Key', acme.apiKey);
+    expect(inUse.status).toBe(409);
+    expect(inUse.body).toEqual({
+      detail: 'Campaigns place their calls through this connection; change them first',
+    });
+    const cleared = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
+      provider_connection_id: null,
+    });
+    expect(cleared.body.provider_connection_id).toBeNull();
+    const deleted = await t
+      .http()
+      .delete(`/api/v1/provider-connections/${mine.id}`)
+      .set('X-API-Key', acme.apiKey);
+    expect(deleted.status).toBe(204);
+  });
+
   it('applies defaults, patches fields and keeps other organizations out', async () => {
     const c = (await as(acme).post('/api/v1/campaigns', { name: 'Defaults', type: 'payor' })).body;
     expect(c).toMatchObject({
@@ -78,6 +141,7 @@ describe('campaign management API', () => {
       entry_step: null,
       blacklist_ids: [],
       webhook_url: null,
+      provider_connection_id: null,
     });
     const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
       max_attempts: 1,
@@ -163,10 +227,10 @@ describe('campaign management API', () => {
       detail: [
         {
           type: 'value_error',
-          loc: ['body', 'calling_window'],
-          msg: 'Value error, monday interval 18:00-09:00 must end after it starts',
-          input: { monday: [{ start: '18:00', end: '09:00' }] },
-          ctx: { error: 'monday interval 18:00-09:00 must end after it starts' },
+          loc: ['body', 'calling_window', 'monday', 0],
+          msg: 'Value error, an interval must end after it starts',
+          input: { start: '18:00', end: '09:00' },
+          ctx: { error: {} },
         },
         {
           type: 'value_error',
@@ -176,14 +240,14 @@ describe('campaign management API', () => {
             { friendly_id: 'a', type: 'webhook' },
             { friendly_id: 'a', type: 'ehr_event' },
           ],
-          ctx: { error: 'duplicate step friendly_id "a"' },
+          ctx: { error: {} },
         },
         {
           type: 'value_error',
           loc: ['body', 'webhook_url'],
-          msg: 'Value error, webhook_url must be an http(s) URL',
+          msg: 'Value error, webhook_url must be an absolute http(s) URL',
           input: 'ftp://example.com',
-          ctx: { error: 'webhook_url must be an http(s) URL' },
+          ctx: { error: {} },
         },
       ],
     });
@@ -200,7 +264,7 @@ describe('campaign management API', () => {
           loc: ['body', 'entry_step'],
           msg: `Value error, entry_step "nowhere" is not one of the campaign's steps`,
           input: 'nowhere',
-          ctx: { error: `entry_step "nowhere" is not one of the campaign's steps` },
+          ctx: { error: {} },
         },
       ],
     });
@@ -343,35 +407,6 @@ describe('blacklist API', () => {
       ).status,
     ).toBe(404);
 
-    const limits = await t
-      .http()
-      .get(`${url}?limit=0&skip=-1`)
-      .set(...key(acme));
-    expect(limits.status).toBe(422);
-    expect(limits.body).toEqual({
-      detail: [
-        {
-          type: 'greater_than_equal',
-          loc: ['query', 'limit'],
-          msg: 'Input should be greater than or equal to 1',
-          input: '0',
-          ctx: { ge: 1 },
-        },
-        {
-          type: 'greater_than_equal',
-          loc: ['query', 'skip'],
-          msg: 'Input should be greater than or equal to 0',
-          input: '-1',
-          ctx: { ge: 0 },
-        },
-      ],
-    });
-    const tooMany = await t
-      .http()
-      .get(`${url}?limit=1001`)
-      .set(...key(acme));
-    expect(tooMany.body.detail[0]).toMatchObject({ type: 'less_than_equal', ctx: { le: 1000 } });
-
     const bad = await t
       .http()
       .post(url)
@@ -385,10 +420,7 @@ describe('blacklist API', () => {
           loc: ['body', 'phone_numbers', 0, 'phone_number'],
           msg: 'Value error, phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)',
           input: '555-0100',
-          ctx: {
-            error:
-              'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)',
-          },
+          ctx: { error: {} },
         },
       ],
     });

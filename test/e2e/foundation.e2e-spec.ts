@@ -3,7 +3,7 @@ import { createTestApp, TestApp } from '../support/test-app';
 describe('foundation: health, auth, errors, OpenAPI', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { BOOTSTRAP_API_KEYS: 'acme=acme-key-1,globex=globex-key-1' } });
+    t = await createTestApp({ env: { BOOTSTRAP_API_KEYS: 'acme=acme-key-1-0123456789abcdef0123456789,globex=globex-key-1-0123456789abcdef012345678' } });
   });
   afterAll(() => t.close());
 
@@ -23,18 +23,18 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
   });
 
   it('accepts bootstrap keys as X-API-Key and as Bearer', async () => {
-    const a = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1');
+    const a = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ campaigns: [], page_count: 0, next_page: null });
-    const b = await t.http().get('/api/v1/campaigns').set('Authorization', 'Bearer globex-key-1');
+    const b = await t.http().get('/api/v1/campaigns').set('Authorization', 'Bearer globex-key-1-0123456789abcdef012345678');
     expect(b.status).toBe(200);
   });
 
   it('answers unknown routes 404 and known routes with the wrong method 405', async () => {
-    const notFound = await t.http().get('/api/v1/nothing-here').set('X-API-Key', 'acme-key-1');
+    const notFound = await t.http().get('/api/v1/nothing-here').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(notFound.status).toBe(404);
     expect(notFound.body).toEqual({ detail: 'Not Found' });
-    const wrongMethod = await t.http().put('/api/v1/campaigns').set('X-API-Key', 'acme-key-1');
+    const wrongMethod = await t.http().put('/api/v1/campaigns').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body).toEqual({ detail: 'Method Not Allowed' });
     expect(wrongMethod.headers.allow).toBe('GET, POST');
@@ -44,7 +44,7 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
     const malformed = await t
       .http()
       .post('/api/v1/campaigns')
-      .set('X-API-Key', 'acme-key-1')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789')
       .set('Content-Type', 'application/json')
       .send('{"name": ');
     expect(malformed.status).toBe(422);
@@ -59,7 +59,7 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
     const array = await t
       .http()
       .post('/api/v1/campaigns')
-      .set('X-API-Key', 'acme-key-1')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789')
       .send([1, 2]);
     expect(array.status).toBe(422);
     expect(array.body).toEqual({
@@ -78,7 +78,7 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
     const res = await t
       .http()
       .post('/api/v1/campaigns')
-      .set('X-API-Key', 'acme-key-1')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789')
       .send({ type: 'robocall', max_attempts: '0', retry_delay_minutes: 'soon', steps: 'x' });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
@@ -122,31 +122,6 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
     });
   });
 
-  it('validates query parameters with the raw string as input', async () => {
-    const res = await t
-      .http()
-      .get('/api/v1/campaigns?page=-1&limit=abc')
-      .set('X-API-Key', 'acme-key-1');
-    expect(res.status).toBe(422);
-    expect(res.body).toEqual({
-      detail: [
-        {
-          type: 'greater_than_equal',
-          loc: ['query', 'page'],
-          msg: 'Input should be greater than or equal to 0',
-          input: '-1',
-          ctx: { ge: 0 },
-        },
-        {
-          type: 'int_parsing',
-          loc: ['query', 'limit'],
-          msg: 'Input should be a valid integer, unable to parse string as an integer',
-          input: 'abc',
-        },
-      ],
-    });
-  });
-
   it('serves the OpenAPI document and Swagger UI', async () => {
     const doc = await t.http().get('/openapi.json');
     expect(doc.status).toBe(200);
@@ -171,14 +146,15 @@ describe('health when the database is down', () => {
     await t.cutDatabase();
     const res = await t.http().get('/api/v1/health');
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ detail: 'Database unavailable' });
+    expect(res.body).toEqual({ detail: 'Service Unavailable' });
+    expect(res.headers['retry-after']).toBe('5');
   });
 });
 
 describe('body limit', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { BODY_LIMIT: '2kb', BOOTSTRAP_API_KEYS: 'acme=acme-key-1' } });
+    t = await createTestApp({ env: { BODY_LIMIT: '2kb', BOOTSTRAP_API_KEYS: 'acme=acme-key-1-0123456789abcdef0123456789' } });
   });
   afterAll(() => t.close());
 
@@ -186,11 +162,11 @@ describe('body limit', () => {
     const res = await t
       .http()
       .post('/api/v1/campaigns')
-      .set('X-API-Key', 'acme-key-1')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789')
       .send({ name: 'x'.repeat(4000), type: 'patient' });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ detail: 'Request body too large' });
-    const list = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1');
+    const list = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(list.body.campaigns).toEqual([]);
   });
 });

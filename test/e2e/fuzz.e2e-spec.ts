@@ -1,11 +1,17 @@
 import fc from 'fast-check';
+import { readFileSync } from 'fs';
+import { join } from 'path';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /**
  * Property: whatever a client with a valid key sends (random or malformed bodies, queries and ids), the
- * service never answers 5xx, every 422 is FastAPI's body, and every other error is `{"detail": "..."}`.
- * Routes come from the spec and DECISIONS (unimplemented ones just 404) plus whatever the app serves.
+ * service never answers 5xx, every 422 is FastAPI's body, every other error is `{"detail": "..."}`, and
+ * the process stays up. Inputs come from every operation's request schema in the committed OpenAPI
+ * document (values that fit it, with hostile ones mixed in), from mutations of a valid body, and from
+ * shapeless JSON. Routes are the spec's and DECISIONS' (unimplemented ones just 404), the document's,
+ * and whatever else the app serves.
  */
+const OPENAPI = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
 const SPEC_ROUTES: [string, string][] = [
   ['GET', '/api/v1/health'],
   ['POST', '/api/v1/campaigns'],
@@ -34,6 +40,16 @@ const SPEC_ROUTES: [string, string][] = [
   ['DELETE', '/api/v1/blacklists/{blacklist_id}/phone-numbers'],
   ['GET', '/api/v1/blacklists/{blacklist_id}/phone-numbers'],
 ];
+
+/** Every operation of the committed document, and the spec's routes it might lack. */
+const ROUTES: [string, string][] = [
+  ...SPEC_ROUTES,
+  ...Object.entries(OPENAPI.paths ?? {}).flatMap(([path, item]) =>
+    Object.keys(item as object)
+      .filter((m) => ['get', 'post', 'put', 'patch', 'delete'].includes(m))
+      .map((m) => [m.toUpperCase(), path] as [string, string]),
+  ),
+].filter(([m, p], i, all) => all.findIndex(([m2, p2]) => m2 === m && p2 === p) === i);
 
 /** Field and query names the endpoints read, so random objects reach past the first check. */
 const BODY_KEYS = [
@@ -234,6 +250,98 @@ const body: fc.Arbitrary<Body> = fc.oneof(
     weight: 1,
   },
 );
+
+/** Values JavaScript objects treat specially, dropped anywhere a schema allows a value. */
+const hostile = fc.constantFrom<unknown>(
+  { constructor: 'x' },
+  { constructor: { prototype: { polluted: true } } },
+  { toString: 1, valueOf: 2, hasOwnProperty: 3 },
+  JSON.parse('{"__proto__": {"polluted": true}}'),
+  new Raw(
+    '[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]',
+  ),
+);
+
+function resolve(schema: any): any {
+  let out = schema;
+  while (out?.$ref) {
+    const path = String(out.$ref).replace(/^#\//, '').split('/');
+    out = path.reduce((node: any, key: string) => node?.[key], OPENAPI);
+  }
+  return out ?? {};
+}
+
+/**
+ * Values shaped by a JSON schema of the document: mostly fitting it (so requests get past the first
+ * check and into services and SQL), with a hostile or shapeless value now and then at any depth.
+ */
+function fromSchema(raw: unknown, depth = 0): fc.Arbitrary<unknown> {
+  const schema = resolve(raw);
+  const variants = [schema.anyOf, schema.oneOf, schema.allOf].find(Array.isArray);
+  let fitting: fc.Arbitrary<unknown>;
+  if (variants) {
+    fitting = fc.oneof(...variants.map((v: unknown) => fromSchema(v, depth + 1)));
+  } else if (schema.enum) {
+    fitting = fc.constantFrom(...schema.enum);
+  } else if (schema.type === 'object' && schema.properties && depth < 6) {
+    const required = new Set<string>(schema.required ?? []);
+    const entries = Object.entries(schema.properties).map(
+      ([key, property]) => [key, fromSchema(property, depth + 1)] as const,
+    );
+    fitting = fc.record(Object.fromEntries(entries), {
+      requiredKeys: [...required].filter((k) => k in schema.properties),
+    });
+  } else if (schema.type === 'object') {
+    fitting = fc.dictionary(anyString, json, { maxKeys: 3 });
+  } else if (schema.type === 'array') {
+    fitting = fc.array(fromSchema(schema.items ?? {}, depth + 1), { maxLength: 3 });
+  } else if (schema.type === 'integer' || schema.type === 'number') {
+    const min = schema.minimum ?? -10;
+    const max = schema.maximum ?? min + 100;
+    fitting = fc.oneof(fc.integer({ min, max }), numbers);
+  } else if (schema.type === 'boolean') {
+    fitting = fc.oneof(fc.boolean(), fc.constantFrom<unknown>('true', 0, 1, 'no'));
+  } else if (schema.type === 'string' && schema.format === 'uuid') {
+    fitting = fc.oneof(fc.uuid(), fc.constantFrom('$campaign', '$target', '$blacklist'));
+  } else if (schema.type === 'string' && schema.format === 'date-time') {
+    fitting = fc.oneof(
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+      fc.constantFrom('2026-01-01', '1700000000', '2026-02-30', '2026-01-01T25:00'),
+    );
+  } else if (schema.type === 'string') {
+    fitting = fc.oneof(weirdStrings, fc.constantFrom('+15550100001', 'intake', 'x'));
+  } else {
+    fitting = json;
+  }
+  return fc.oneof(
+    { arbitrary: fitting, weight: 8 },
+    { arbitrary: hostile, weight: 1 },
+    { arbitrary: json, weight: 1 },
+  );
+}
+
+/** A body drawn from the operation's request schema, when it has one. */
+function schemaBody(method: string, template: string): fc.Arbitrary<Body> | null {
+  const schema =
+    OPENAPI.paths?.[template]?.[method.toLowerCase()]?.requestBody?.content?.['application/json']
+      ?.schema;
+  return schema ? fromSchema(schema).map<Body>((value) => ({ kind: 'json', value })) : null;
+}
+
+/**
+ * A query drawn from the operation's query parameters. Values are cut to 200 characters: a longer URL
+ * would pass Node's 16 kB header limit (a bodiless 431 before the app sees it).
+ */
+function schemaQuery(method: string, template: string): fc.Arbitrary<Record<string, unknown>> {
+  const parameters: any[] = OPENAPI.paths?.[template]?.[method.toLowerCase()]?.parameters ?? [];
+  const asQueryValue = (v: unknown) => (typeof v === 'string' ? v : toJson(v)).slice(0, 200);
+  const entries = parameters
+    .filter((p) => p.in === 'query')
+    .map((p) => [p.name, fromSchema(p.schema ?? {}).map(asQueryValue)] as const);
+  return entries.length
+    ? fc.record(Object.fromEntries(entries), { requiredKeys: [] })
+    : fc.constant({});
+}
 
 /**
  * A valid body per route, so mutations of it reach the services and the database with one odd value
@@ -448,7 +556,12 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
 
   async function send(method: string, url: string, q: Record<string, unknown>, b: Body) {
     let req = (t.http() as any)[method.toLowerCase()](url).set('X-API-Key', apiKey).query(q);
-    if (b.kind === 'json') req = req.set('Content-Type', 'application/json').send(toJson(b.value));
+    if (b.kind === 'json') {
+      const text = toJson(b.value).replace(/"\$(campaign|target|blacklist)"/g, (_, k) =>
+        JSON.stringify(ids[k] ?? k),
+      );
+      req = req.set('Content-Type', 'application/json').send(text);
+    }
     if (b.kind === 'raw') req = req.set('Content-Type', b.contentType).send(b.text);
     return req;
   }
@@ -463,14 +576,17 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
     const names = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
     const params = fc.tuple(...names.map(pathValue));
     const valid = TEMPLATES[`${method} ${template}`];
-    const bodies: fc.Arbitrary<Body> = valid
-      ? fc.oneof(
-          body,
-          mutation.map<Body>((m) => ({ kind: 'json', value: mutate(valid, m, ids) })),
-        )
-      : body;
+    const fromDocument = schemaBody(method, template);
+    const bodies: fc.Arbitrary<Body> = fc.oneof(
+      body,
+      ...(valid
+        ? [mutation.map<Body>((m) => ({ kind: 'json', value: mutate(valid, m, ids) }))]
+        : []),
+      ...(fromDocument ? [fromDocument, fromDocument] : []),
+    );
+    const queries = fc.oneof(query, schemaQuery(method, template), schemaQuery(method, template));
     await fc.assert(
-      fc.asyncProperty(params, query, bodies, async (values, q, b) => {
+      fc.asyncProperty(params, queries, bodies, async (values, q, b) => {
         let url = template;
         names.forEach((name, i) => {
           const raw = values[i] as string;
@@ -495,7 +611,7 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
         expectErrorShape(res.status, res.body, where);
       }),
       {
-        numRuns: Number(process.env.FUZZ_RUNS ?? 100),
+        numRuns: Number(process.env.FUZZ_RUNS ?? 60),
         // A failure prints its seed; FUZZ_SEED=<seed> replays it.
         ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
         endOnFailure: true,
@@ -503,12 +619,16 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
     );
   }
 
-  it.each(SPEC_ROUTES)('%s %s', (method, template) => fuzzRoute(method, template));
+  it.each(ROUTES)('%s %s', (method, template) => fuzzRoute(method, template));
 
   it('every other route the app serves', async () => {
-    const spec = new Set(SPEC_ROUTES.map(([m, p]) => `${m} ${p}`));
-    const others = served().filter(([m, p]) => !spec.has(`${m} ${p}`));
+    const listed = new Set(ROUTES.map(([m, p]) => `${m} ${p}`));
+    const others = served().filter(([m, p]) => !listed.has(`${m} ${p}`));
     for (const [method, template] of others) await fuzzRoute(method, template);
     expect(served().length).toBeGreaterThan(0);
+  });
+
+  it('the process is alive and answers after all of it', async () => {
+    await t.http().get('/api/v1/health').expect(200, { status: 'ok' });
   });
 });

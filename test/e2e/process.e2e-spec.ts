@@ -50,7 +50,10 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
     // A second process on the same data directory is refused: PGlite is single-process.
     const second = runCli(['org:list'], { DATABASE_URL: `pglite://${dataDir}/db` });
     expect(second.status).toBe(1);
-    expect(second.stderr).toContain('is in use by process');
+    expect(second.stderr).toMatch(
+      /another process \(pid \d+\) holds the embedded database at .+; stop it or set DATABASE_URL/,
+    );
+    expect(second.stderr).not.toMatch(/\n\s+at /);
 
     service.kill('SIGTERM');
     expect(await exited(service)).toBe(0);

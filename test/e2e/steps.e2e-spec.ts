@@ -1,4 +1,3 @@
-import { DISPATCH_QUEUE } from '../../src/modules/calling/application/dispatch-job';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const STEPS = [
@@ -20,7 +19,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
   let phone = 0;
 
   beforeAll(async () => {
-    // API role: dispatch jobs are enqueued but not run, so a Scheduled target stays as the step left it.
+    // API role: no dispatcher runs, so a Scheduled target stays as the step left it.
     t = await createTestApp({ env: { ROLE: 'api' } });
   });
   afterAll(() => t.close());
@@ -63,11 +62,12 @@ describe('steps: webhook step, batch step, EHR events', () => {
   const keyIdOf = async (ctx: Ctx) =>
     (await t.sql(`SELECT id FROM api_keys WHERE organization_id = $1`, [ctx.organizationId]))[0].id;
 
-  const dispatchJobs = (targetId: string) =>
-    t.sql(`SELECT id FROM pgboss.job WHERE name = $1 AND data->>'targetId' = $2`, [
-      DISPATCH_QUEUE,
-      targetId,
-    ]);
+  /** The target is due for the dispatcher (`Scheduled`, its time come): one row, else none. */
+  const dueForDispatch = (targetId: string) =>
+    t.sql(
+      `SELECT id FROM targets WHERE id = $1 AND status = 'Scheduled' AND scheduled_time <= now()`,
+      [targetId],
+    );
 
   describe('POST /campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}', () => {
     it('merges one level deep and moves a target waiting at the step to Pending', async () => {
@@ -129,7 +129,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
         updated_at: expect.any(String),
         pre_call_ehr_ids: {},
       });
-      expect(await dispatchJobs(id)).toHaveLength(1);
+      expect(await dueForDispatch(id)).toHaveLength(1);
     });
 
     it('only merges into a target that is not waiting at that step', async () => {
@@ -142,7 +142,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
         input_data: { a: 1, b: 2 },
         scheduled_time: null,
       });
-      expect(await dispatchJobs(id)).toEqual([]);
+      expect(await dueForDispatch(id)).toEqual([]);
 
       const plain = await campaign(null);
       const [pending] = await addTargets(plain, [{}]);
@@ -201,7 +201,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
     it('422 for a body that is not an object, NUL characters, and an ehr_event step', async () => {
       const ctx = await campaign('labs');
       const [id] = await addTargets(ctx, [{}]);
-      for (const body of [[1, 2], 'text', 3, null]) {
+      for (const body of [[1, 2], 'text', 3]) {
         const res = await t
           .http()
           .post(`/api/v1/campaigns/${ctx.campaignId}/targets/${id}/step/labs`)
@@ -220,6 +220,17 @@ describe('steps: webhook step, batch step, EHR events', () => {
           ],
         });
       }
+      // FastAPI reads a null body as no body at all.
+      const nullBody = await t
+        .http()
+        .post(`/api/v1/campaigns/${ctx.campaignId}/targets/${id}/step/labs`)
+        .set('X-API-Key', ctx.apiKey)
+        .set('Content-Type', 'application/json')
+        .send('null');
+      expect([nullBody.status, nullBody.body]).toEqual([
+        422,
+        { detail: [{ type: 'missing', loc: ['body'], msg: 'Field required', input: null }] },
+      ]);
       const nul = await post(ctx, `/targets/${id}/step/labs`, { a: 'x\u0000y' });
       expect(nul.status).toBe(422);
       expect(nul.body).toEqual({
@@ -229,7 +240,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
             loc: ['body', 'a'],
             msg: 'Value error, text must not contain NUL (\\u0000) characters',
             input: 'x\u0000y',
-            ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+            ctx: { error: {} },
           },
         ],
       });
@@ -237,12 +248,13 @@ describe('steps: webhook step, batch step, EHR events', () => {
       for (let i = 0; i < 70; i++) deep = { d: deep };
       const tooDeep = await post(ctx, `/targets/${id}/step/labs`, deep);
       expect(tooDeep.status).toBe(422);
+      // Refused before parsing, at the brace that opens level 65 (each level is `{"d":`).
       expect(tooDeep.body.detail).toEqual([
         {
-          type: 'value_error',
-          loc: ['body'],
-          msg: 'Value error, JSON must not be nested more than 64 levels deep',
-          input: deep,
+          type: 'json_invalid',
+          loc: ['body', 64 * 5],
+          msg: 'JSON decode error',
+          input: {},
           ctx: { error: 'JSON must not be nested more than 64 levels deep' },
         },
       ]);
@@ -257,7 +269,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
             loc: ['path', 'friendly_id'],
             msg: `Value error, ${message}`,
             input: 'ehr',
-            ctx: { error: message },
+            ctx: { error: {} },
           },
         ],
       });
@@ -308,8 +320,8 @@ describe('steps: webhook step, batch step, EHR events', () => {
       expect(await read(ctx, b)).toMatchObject({ status: 'Scheduled', input_data: { v: 2 } });
       expect(await read(ctx, c)).toMatchObject({ status: 'Waiting', input_data: {} });
       expect(await read(other, foreign)).toMatchObject({ status: 'Waiting', input_data: {} });
-      expect(await dispatchJobs(a)).toHaveLength(1);
-      expect(await dispatchJobs(b)).toHaveLength(1);
+      expect(await dueForDispatch(a)).toHaveLength(1);
+      expect(await dueForDispatch(b)).toHaveLength(1);
       const history = await t.sql(
         `SELECT target_id, data FROM target_step_events WHERE campaign_id = $1 ORDER BY seq`,
         [ctx.campaignId],
@@ -336,7 +348,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
       expect(await read(ctx, w1)).toMatchObject({ status: 'Pending', input_data: { x: 1 } });
       expect(await read(ctx, w2)).toMatchObject({ status: 'Pending', input_data: { x: 2 } });
       expect(plain.status).toBe('Waiting');
-      expect(await dispatchJobs(w1)).toEqual([]);
+      expect(await dueForDispatch(w1)).toEqual([]);
     });
 
     it('422 for 0 and 5001 updates, for an update naming no target, and for bad elements', async () => {
@@ -392,21 +404,14 @@ describe('steps: webhook step, batch step, EHR events', () => {
             loc: ['body', 'updates', 1],
             msg: `Value error, ${required}`,
             input: { input_data: { a: 1 } },
-            ctx: { error: required },
+            ctx: { error: {} },
           },
           {
             type: 'value_error',
             loc: ['body', 'updates', 2],
             msg: `Value error, ${required}`,
             input: { target_id: null, external_id: null, input_data: {} },
-            ctx: { error: required },
-          },
-          {
-            type: 'model_type',
-            loc: ['body', 'updates', 5],
-            msg: 'Input should be a valid dictionary or instance of StepUpdateDto',
-            input: 7,
-            ctx: { class_name: 'StepUpdateDto' },
+            ctx: { error: {} },
           },
           {
             type: 'dict_type',
@@ -425,6 +430,13 @@ describe('steps: webhook step, batch step, EHR events', () => {
             loc: ['body', 'updates', 4, 'input_data'],
             msg: 'Field required',
             input: { external_id: 5 },
+          },
+          // Element by element, as pydantic reports a list.
+          {
+            type: 'model_attributes_type',
+            loc: ['body', 'updates', 5],
+            msg: 'Input should be a valid dictionary or object to extract fields from',
+            input: 7,
           },
         ],
       });
@@ -469,7 +481,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
           input_data: { v: 0 },
           scheduled_time: null,
         });
-        expect(await dispatchJobs(id)).toEqual([]);
+        expect(await dueForDispatch(id)).toEqual([]);
       }
       expect(
         await t.sql(`SELECT id FROM target_step_events WHERE campaign_id = $1`, [ctx.campaignId]),
@@ -569,7 +581,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
           pre_call_ehr_ids: { appointment_created: [first.body.event_id] },
         },
       });
-      expect(await dispatchJobs(id)).toHaveLength(1);
+      expect(await dueForDispatch(id)).toHaveLength(1);
 
       const second = await post(ctx, '/ehr-event/ehr', { target_id: id, event_data: { b: 2 } });
       expect(second.status).toBe(200);
@@ -581,7 +593,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
           unknown: [second.body.event_id],
         },
       });
-      expect(await dispatchJobs(id)).toHaveLength(1);
+      expect(await dueForDispatch(id)).toHaveLength(1);
 
       const events = await t.sql(
         `SELECT * FROM target_step_events WHERE target_id = $1 ORDER BY seq`,
@@ -650,7 +662,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
             loc: ['body'],
             msg: `Value error, ${required}`,
             input: { event_type: 'appointment_created', event_data: { a: 1 } },
-            ctx: { error: required },
+            ctx: { error: {} },
           },
         ],
       });
@@ -689,7 +701,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
           loc: ['body'],
           msg: `Value error, ${required}`,
           input: { event_type: null },
-          ctx: { error: required },
+          ctx: { error: {} },
         },
       ]);
 
@@ -704,7 +716,7 @@ describe('steps: webhook step, batch step, EHR events', () => {
             loc: ['path', 'friendly_id'],
             msg: `Value error, ${message}`,
             input: 'labs',
-            ctx: { error: message },
+            ctx: { error: {} },
           },
         ],
       });

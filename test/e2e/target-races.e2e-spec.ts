@@ -1,5 +1,6 @@
 import { Client } from 'pg';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { usesPglite } from '../support/test-database';
 
 describe('a delete racing a call that starts', () => {
   let t: TestApp;
@@ -33,7 +34,19 @@ describe('a delete racing a call that starts', () => {
       .set('X-API-Key', apiKey)
       .send({ target_ids: [id] })
       .then((res) => res);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // On PostgreSQL, commit only once the delete waits on the dispatcher's row lock, so the two
+    // really race. PGlite is one session: its server holds every other statement back until the open
+    // transaction ends, there is no lock to observe, and the delete sees the committed row either way.
+    if (!usesPglite()) {
+      await waitFor(
+        () =>
+          t.sql<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          ),
+        ([row]) => row.waiting > 0,
+      );
+    }
     await dispatcher.query('COMMIT');
     await dispatcher.end();
 

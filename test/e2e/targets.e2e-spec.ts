@@ -152,7 +152,7 @@ describe('targets API', () => {
       expect(list.body).toEqual({ targets: [one.body, two.body], page_count: 1, next_page: null });
     });
 
-    it('with launch makes targets Scheduled now and enqueues their dispatch', async () => {
+    it('with launch makes targets Scheduled and due now', async () => {
       const c = await tenant();
       const res = await c.add({ targets: [{ phone_number: '+15550100001' }], launch: true });
       expect(res.status).toBe(200);
@@ -164,11 +164,8 @@ describe('targets API', () => {
         phone_number: '+15550100001',
         ...(await times(id)),
       });
+      // Due at once: the dispatcher claims it straight from the targets table.
       expect(target.body.scheduled_time).toBe(target.body.created_at);
-      const jobs = await t.sql(`SELECT data FROM pgboss.job WHERE data->>'targetId' = $1`, [id]);
-      expect(jobs.map((j) => j.data)).toEqual([
-        { targetId: id, campaignId: c.campaignId, scheduledFor: target.body.scheduled_time },
-      ]);
     });
 
     it('keeps new targets Waiting at the entry step, even with launch', async () => {
@@ -182,9 +179,6 @@ describe('targets API', () => {
       expect(
         await t.sql(`SELECT current_step, scheduled_time FROM targets WHERE id = $1`, [id]),
       ).toEqual([{ current_step: 'intake', scheduled_time: null }]);
-      expect(await t.sql(`SELECT 1 FROM pgboss.job WHERE data->>'targetId' = $1`, [id])).toEqual(
-        [],
-      );
     });
   });
 
@@ -619,26 +613,39 @@ describe('targets API', () => {
             loc: ['body', 'targets', 0, 'phone_number'],
             msg: `Value error, ${rule}`,
             input: '+1 555',
-            ctx: { error: rule },
+            ctx: { error: {} },
+          },
+          // The object form fails as a string and as TargetInputPhoneNumber: one error per union branch.
+          {
+            type: 'string_type',
+            loc: ['body', 'targets', 1, 'phone_number', 'str'],
+            msg: 'Input should be a valid string',
+            input: { value: 'call me', operating_hours: { funday: [] } },
           },
           {
-            type: 'value_error',
-            loc: ['body', 'targets', 1, 'phone_number', 'value'],
-            msg: `Value error, ${rule}`,
-            input: 'call me',
-            ctx: { error: rule },
-          },
-          {
-            type: 'value_error',
-            loc: ['body', 'targets', 1, 'phone_number', 'operating_hours'],
-            msg: 'Value error, unknown schedule key "funday"',
-            input: { funday: [] },
-            ctx: { error: 'unknown schedule key "funday"' },
+            type: 'extra_forbidden',
+            loc: [
+              'body',
+              'targets',
+              1,
+              'phone_number',
+              'TargetInputPhoneNumber',
+              'operating_hours',
+              'funday',
+            ],
+            msg: 'Extra inputs are not permitted',
+            input: [],
           },
           {
             type: 'string_type',
-            loc: ['body', 'targets', 1, 'fallback_phone_number'],
+            loc: ['body', 'targets', 1, 'fallback_phone_number', 'str'],
             msg: 'Input should be a valid string',
+            input: 15550100,
+          },
+          {
+            type: 'model_attributes_type',
+            loc: ['body', 'targets', 1, 'fallback_phone_number', 'TargetInputPhoneNumber'],
+            msg: 'Input should be a valid dictionary or object to extract fields from',
             input: 15550100,
           },
           {
@@ -746,7 +753,7 @@ describe('targets API', () => {
             loc: ['body', 'input_data', 'a'],
             msg: 'Value error, text must not contain NUL (\\u0000) characters',
             input: 'x\u0000y',
-            ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+            ctx: { error: {} },
           },
         ],
       });
@@ -762,7 +769,7 @@ describe('targets API', () => {
             loc: ['body', 'targets', 0, 'external_id'],
             msg: `Value error, ${error}`,
             input: 'a\ud800',
-            ctx: { error },
+            ctx: { error: {} },
           },
         ],
       });
@@ -825,25 +832,6 @@ describe('targets API', () => {
           },
         ]);
       }
-      const low = await c.list({ page: '-1', limit: '0' });
-      expect(low.body).toEqual({
-        detail: [
-          {
-            type: 'greater_than_equal',
-            loc: ['query', 'page'],
-            msg: 'Input should be greater than or equal to 0',
-            input: '-1',
-            ctx: { ge: 0 },
-          },
-          {
-            type: 'greater_than_equal',
-            loc: ['query', 'limit'],
-            msg: 'Input should be greater than or equal to 1',
-            input: '0',
-            ctx: { ge: 1 },
-          },
-        ],
-      });
     });
 
     it('delete: missing and list_type', async () => {

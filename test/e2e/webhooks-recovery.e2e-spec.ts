@@ -1,7 +1,8 @@
 import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../../src/common/events/call-finished';
+import { CallFinishedOutbox } from '../../src/modules/webhook/application/ports/call-finished-outbox';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { unfinishedDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
 
@@ -61,10 +62,12 @@ describe('webhook delivery survives a worker killed between claim and response',
     const [held] = await hook.waitForRequests(1, 60_000);
     await first.kill();
     const [claimed] = await t.sql(
-      'SELECT status, attempts FROM webhook_deliveries WHERE campaign_id = $1',
+      'SELECT id, status, attempts FROM webhook_deliveries WHERE campaign_id = $1',
       [campaign.id],
     );
-    expect(claimed).toEqual({ status: 'sending', attempts: 1 });
+    expect(claimed).toEqual({ id: expect.any(String), status: 'sending', attempts: 1 });
+    // The job the killed worker held stays active until pg-boss expires it; it can no longer send.
+    const deadWorkersJobs = await unfinishedDeliveryJobs(t, [claimed.id]);
 
     const second = startWorkerProcess(t);
     workers.push(second);
@@ -94,7 +97,8 @@ describe('webhook delivery survives a worker killed between claim and response',
     expect(detail.body.attempts).toEqual([
       expect.objectContaining({ status_code: 200, success: true, url: hook.url }),
     ]);
-    await new Promise((r) => setTimeout(r, 1500));
+    // Delivered, and no live job can send it again.
+    await waitForNoDeliveryJobs(t, [claimed.id], deadWorkersJobs);
     expect(hook.received).toHaveLength(2);
   }, 240_000);
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../../src/common/events/call-finished';
+import { CallFinishedOutbox } from '../../src/modules/webhook/application/ports/call-finished-outbox';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';

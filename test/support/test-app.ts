@@ -38,6 +38,13 @@ export const TEST_ENV: Record<string, string> = {
   JOB_MAINTENANCE_INTERVAL_SECONDS: '2',
   PUBLIC_BASE_URL: 'http://localhost:3000',
   ROLE: 'all',
+  // Calls: no NOTIFY on PGlite, so the dispatcher's poll is what wakes it there.
+  CALLING_POLL_INTERVAL_SECONDS: '0.1',
+  CALL_SWEEP_INTERVAL_SECONDS: '0.5',
+  CALLS_PER_SECOND: '0',
+  // Suites send bursts from one address and key; the rate-limit tests turn the limits on.
+  RATE_LIMIT_REQUESTS: '0',
+  AUTH_FAILURE_LIMIT: '0',
 };
 
 let organizationCounter = 0;

@@ -15,10 +15,8 @@ export interface TestDatabase {
  * an in-memory PGlite served on a loopback port (so child worker processes can connect to it too).
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl || adminUrl.startsWith('pglite://')) {
-    return startPgliteProcess();
-  }
+  if (usesPglite()) return startPgliteProcess();
+  const adminUrl = process.env.DATABASE_URL!;
   const name = `ccs_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
@@ -36,6 +34,12 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/** Tests run on PGlite unless DATABASE_URL names a PostgreSQL server. */
+export function usesPglite(): boolean {
+  const url = process.env.DATABASE_URL;
+  return !url || url.startsWith('pglite://');
 }
 
 /** Runs `fn` with a client connected to `url`, and closes it. */

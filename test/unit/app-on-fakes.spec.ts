@@ -9,9 +9,8 @@ import { RouteTable } from '../../src/common/http/route-table';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { PydanticValidationPipe } from '../../src/common/validation/pydantic-validation.pipe';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { CampaignReader } from '../../src/modules/campaign/application/campaign-reader';
+import { CampaignReader } from '../../src/modules/campaign/application/ports/campaign-reader';
 import { TargetController } from '../../src/modules/target/api/target.controller';
-import { CallScheduler } from '../../src/modules/target/application/ports/call-scheduler';
 import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
 import { TargetService } from '../../src/modules/target/application/target.service';
 import {
@@ -21,7 +20,6 @@ import {
   InMemoryCampaignReader,
   InMemoryTargetRepository,
   InMemoryUnitOfWork,
-  RecordingCallScheduler,
   TEST_ORG,
 } from '../../src/testing';
 
@@ -29,7 +27,6 @@ describe('the target API on in-memory fakes (no database)', () => {
   let app: INestApplication;
   const targets = new InMemoryTargetRepository();
   const campaigns = new InMemoryCampaignReader();
-  const scheduler = new RecordingCallScheduler();
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
@@ -38,7 +35,6 @@ describe('the target API on in-memory fakes (no database)', () => {
         TargetService,
         { provide: TargetRepository, useValue: targets },
         { provide: CampaignReader, useValue: campaigns },
-        { provide: CallScheduler, useValue: scheduler },
         { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(targets) },
         { provide: Clock, useValue: new FakeClock('2026-03-02T14:00:00Z') },
         { provide: AppConfig, useValue: loadConfig({ PUBLIC_BASE_URL: 'https://calls.example' }) },
@@ -74,9 +70,6 @@ describe('the target API on in-memory fakes (no database)', () => {
       input_data: { a: 1 },
       scheduled_time: '2026-03-02T14:00:00.000Z',
     });
-    expect(scheduler.scheduled).toEqual([
-      { targetId: id, campaignId: campaign.id, at: new Date('2026-03-02T14:00:00Z') },
-    ]);
 
     const bad = await request(app.getHttpServer())
       .post(`/api/v1/campaigns/${campaign.id}/targets`)

@@ -1,9 +1,12 @@
 /**
  * Errors that application services throw. They know nothing about HTTP: the global exception filter
- * maps each kind to a status code, so a service can be reused from a CLI or a worker unchanged.
+ * maps each code to a status (an exhaustive `switch`, so a new code without a mapping fails to
+ * compile), and a service can be reused from a CLI or a worker unchanged.
  */
+export type DomainErrorCode = 'not_found' | 'conflict' | 'invalid_input' | 'unauthorized';
+
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: DomainErrorCode;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
@@ -20,13 +23,19 @@ export class ConflictError extends DomainError {
   readonly code = 'conflict';
 }
 
-/** A request that passed DTO validation but breaks a rule only the service can check. */
+/**
+ * Where a bad value sits in the input the service was given, in domain terms:
+ * `['targets', 3, 'phone_number']`, `['friendly_id']`, or `[]` for the input as a whole. Never an HTTP
+ * location (`body`, `query`, `path`): the HTTP layer adds that (see `http-exception.filter.ts`).
+ */
+export type FieldPath = (string | number)[];
+
+/** Input that passed DTO validation but breaks a rule only the service can check. */
 export class InvalidInputError extends DomainError {
   readonly code = 'invalid_input';
   constructor(
     message: string,
-    /** Where the bad value sits, FastAPI style: ['body', 'updates', 3]. */
-    readonly loc: (string | number)[],
+    readonly field: FieldPath,
     readonly input?: unknown,
   ) {
     super(message);

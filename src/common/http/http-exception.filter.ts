@@ -1,15 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import type { Request, Response } from 'express';
-import {
-  ConflictError,
-  DomainError,
-  InvalidInputError,
-  NotFoundError,
-  UnauthorizedError,
-} from '../errors/domain-errors';
-import { item, pydantic } from '../validation/pydantic-errors';
+import { DomainError, FieldPath, InvalidInputError } from '../errors/domain-errors';
+import { item, Loc, pydantic, validationBodyJson } from '../validation/pydantic-errors';
 import { RequestValidationError } from '../validation/request-validation.error';
+import {
+  isDatabaseUnavailable,
+  UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '../../database/connection-errors';
 import { RouteTable } from './route-table';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -37,34 +35,17 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const res = ctx.getResponse<Response>();
     const req = ctx.getRequest<Request>();
     if (res.headersSent) return;
+    if (exception instanceof RequestValidationError) {
+      res.status(422).type('application/json').send(validationBodyJson(exception.items));
+      return;
+    }
     const { status, body, headers } = this.toResponse(exception, req);
     for (const [k, v] of Object.entries(headers ?? {})) res.setHeader(k, v);
     res.status(status).json(body);
   }
 
-  private toResponse(
-    exception: unknown,
-    req: Request,
-  ): { status: number; body: unknown; headers?: Record<string, string> } {
-    if (exception instanceof RequestValidationError) {
-      return { status: 422, body: { detail: exception.items } };
-    }
-    if (exception instanceof InvalidInputError) {
-      return {
-        status: 422,
-        body: {
-          detail: [
-            item(pydantic.valueError(exception.message), exception.loc, exception.input ?? null),
-          ],
-        },
-      };
-    }
-    if (exception instanceof NotFoundError) return detail(404, exception.message);
-    if (exception instanceof ConflictError) return detail(409, exception.message);
-    if (exception instanceof UnauthorizedError) {
-      return { ...detail(401, exception.message), headers: { 'WWW-Authenticate': 'Bearer' } };
-    }
-    if (exception instanceof DomainError) return detail(400, exception.message);
+  private toResponse(exception: unknown, req: Request): ErrorResponse {
+    if (exception instanceof DomainError) return domainErrorResponse(exception, req);
 
     const bodyParser = bodyParserError(exception);
     if (bodyParser) return bodyParser;
@@ -89,17 +70,67 @@ export class HttpExceptionFilter implements ExceptionFilter {
       return detail(status, message);
     }
 
+    if (isDatabaseUnavailable(exception)) {
+      return {
+        ...detail(503, 'Service Unavailable'),
+        headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
+      };
+    }
+
     const errorId = randomUUID();
     this.logger.error({ err: exception, errorId }, `Unhandled error ${errorId}`);
     return detail(500, `Internal Server Error (error id ${errorId})`);
   }
 }
 
+type ErrorResponse = { status: number; body: unknown; headers?: Record<string, string> };
+
+/** One status per domain error code; a code added to `DomainErrorCode` without a case fails to compile. */
+function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
+  const code = error.code;
+  switch (code) {
+    case 'not_found':
+      return detail(404, error.message);
+    case 'conflict':
+      return detail(409, error.message);
+    case 'unauthorized':
+      return { ...detail(401, error.message), headers: { 'WWW-Authenticate': 'Bearer' } };
+    case 'invalid_input': {
+      const { field, input } = error as InvalidInputError;
+      const loc = httpLoc(field, req);
+      return {
+        status: 422,
+        body: { detail: [item(pydantic.valueError(error.message), loc, input ?? null)] },
+      };
+    }
+    default: {
+      const unmapped: never = code;
+      throw new Error(`Domain error code without an HTTP mapping: ${String(unmapped)}`);
+    }
+  }
+}
+
+/**
+ * A domain field path as FastAPI's `loc`: the request part that holds its first segment comes first.
+ * A route parameter of that name is `path`, a query key `query`, anything else (including the whole
+ * input, `[]`) `body`. Services never name the location; this is the one place that does.
+ */
+export function httpLoc(field: FieldPath, req: Pick<Request, 'params' | 'query'>): Loc {
+  const [first] = field;
+  if (typeof first === 'string') {
+    if (req.params && Object.hasOwn(req.params, first)) return ['path', ...field];
+    if (req.query && typeof req.query === 'object' && Object.hasOwn(req.query, first)) {
+      return ['query', ...field];
+    }
+  }
+  return ['body', ...field];
+}
+
 function detail(status: number, message: string) {
   return { status, body: { detail: message } };
 }
 
-/** body-parser's errors carry a `type` (malformed JSON never gets here: see json-parse-error.ts). */
+/** body-parser's errors carry a `type` (malformed JSON never gets here: see json-body.ts). */
 function bodyParserError(exception: unknown) {
   const e = exception as { type?: string; status?: number; body?: string; message?: string };
   if (!e || typeof e !== 'object' || typeof e.type !== 'string') return null;

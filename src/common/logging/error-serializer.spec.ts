@@ -1,3 +1,4 @@
+import { stdSerializers } from 'pino';
 import { QueryFailedError } from 'typeorm';
 import { serializeError } from './error-serializer';
 
@@ -25,6 +26,18 @@ describe('serializeError', () => {
       message: 'duplicate key value violates unique constraint',
       driverError: { code: '23505', constraint: 'targets_pkey', table: 'targets' },
     });
+  });
+
+  it('keeps message and stack of an error pino-http has serialized already, minus its data', () => {
+    const err = Object.assign(new Error('boom'), { parameters: ['+15550101234'] });
+    const once = { ...stdSerializers.err(err) } as Record<string, unknown>;
+    const out = serializeError(once);
+    expect(out).toMatchObject({
+      type: 'Error',
+      message: 'boom',
+      stack: expect.stringContaining('boom'),
+    });
+    expect(JSON.stringify(out)).not.toContain('+15550101234');
   });
 
   it('serializes non-errors as a message', () => {

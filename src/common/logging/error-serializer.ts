@@ -10,8 +10,12 @@ const DATA_PROPERTIES = ['parameters', 'query', 'parameter', 'detail', 'where'];
  * stack) and drop the data.
  */
 export function serializeError(err: unknown): Record<string, unknown> {
-  if (!(err instanceof Error)) return { message: String(err) };
-  const serialized = stdSerializers.err(err) as Record<string, unknown>;
+  let serialized: Record<string, unknown>;
+  if (err instanceof Error) serialized = stdSerializers.err(err) as Record<string, unknown>;
+  // pino-http serializes the error first and hands us the result: a plain object with its
+  // message and stack (String() of it was the "[object Object]" of a 500's log line).
+  else if (isSerializedError(err)) serialized = { ...err };
+  else return { message: String(err) };
   for (const key of DATA_PROPERTIES) delete serialized[key];
   const driverError = serialized.driverError as Record<string, unknown> | undefined;
   if (driverError && typeof driverError === 'object') {
@@ -23,4 +27,13 @@ export function serializeError(err: unknown): Record<string, unknown> {
     };
   }
   return serialized;
+}
+
+function isSerializedError(err: unknown): err is Record<string, unknown> {
+  return (
+    typeof err === 'object' &&
+    err !== null &&
+    typeof (err as { message?: unknown }).message === 'string' &&
+    typeof (err as { stack?: unknown }).stack === 'string'
+  );
 }

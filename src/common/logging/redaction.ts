@@ -1,5 +1,6 @@
 /**
  * Personal data never reaches the logs: phone numbers, names, dates of birth, input and EHR data.
+ * Nor do secrets: provider credentials and the headers providers authenticate with.
  * pino redacts these paths wherever a request, response or error object carries them.
  */
 export const REDACTED_PATHS = [
@@ -18,4 +19,18 @@ export const REDACTED_PATHS = [
   '*.to',
   '*.phoneNumber',
   '*.inputData',
+  'credentials',
+  '*.credentials',
+  '*.*.credentials',
+  'req.headers["x-vapi-secret"]',
 ];
+
+/**
+ * Request log lines keep the path only: query strings can carry personal data (a phone number or
+ * an external id as a filter). pino-http hands this its serialized request.
+ */
+export function withoutQueryString<T extends { url?: string; query?: unknown }>(req: T): T {
+  const { query: _query, ...rest } = req;
+  const at = rest.url?.indexOf('?') ?? -1;
+  return { ...rest, url: at >= 0 ? `${rest.url!.slice(0, at)}?[redacted]` : rest.url } as T;
+}

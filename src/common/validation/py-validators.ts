@@ -6,13 +6,18 @@
  * one error per field, the lowest rank first (missing < type < value constraints), as pydantic does.
  */
 import { applyDecorators } from '@nestjs/common';
+import { canonicalUuid } from '../ids/canonical-uuid';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
 import { pydantic, PydanticError } from './pydantic-errors';
+import { rawOf } from './transform-safe';
 
 export const RANK_MISSING = 0;
 export const RANK_TYPE = 1;
 export const RANK_VALUE = 2;
+/** Field validators (pydantic `field_validator`, mode after) run once type and constraints hold. */
+export const RANK_RULE = 3;
 
 type Check = (value: unknown, args: ValidationArguments) => PydanticError | null;
 
@@ -23,9 +28,36 @@ export function pyConstraint(name: string, rank: number, check: Check): Property
     validator: {
       validate: (value, args) => check(value, args as ValidationArguments) === null,
       defaultMessage: (args) =>
-        JSON.stringify({ rank, ...(check(args?.value, args as ValidationArguments) ?? {}) }),
+        constraintMessage({ rank, ...(check(args?.value, args as ValidationArguments) ?? {}) }),
     },
   });
+}
+
+/**
+ * The field's OpenAPI schema, from the same decorator that validates it, so the document cannot say one
+ * type while the pipe checks another. An explicit @ApiProperty above adds descriptions and examples; the
+ * keys it leaves out keep these values.
+ */
+function doc(schema: Record<string, unknown>): PropertyDecorator {
+  const defined = Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
+  return ApiProperty(defined);
+}
+
+const BIGINT_KEY = '$pydantic-bigint';
+
+/** class-validator carries our errors as message text: JSON that keeps BigInt bounds (2^63 - 1) exact. */
+export function constraintMessage(error: object): string {
+  return JSON.stringify(error, (_key, value: unknown) =>
+    typeof value === 'bigint' ? { [BIGINT_KEY]: value.toString() } : value,
+  );
+}
+
+export function parseConstraintMessage(message: string): unknown {
+  return JSON.parse(message, (_key, value: unknown) =>
+    isPlainObject(value) && typeof value[BIGINT_KEY] === 'string'
+      ? BigInt(value[BIGINT_KEY])
+      : value,
+  );
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -41,29 +73,47 @@ export function PyRequired(): PropertyDecorator {
 
 /** Skip the field's checks when it is absent, and also when null if `nullable`. */
 export function PyOptional(options: { nullable?: boolean } = {}): PropertyDecorator {
-  return ValidateIf((_obj, value) => value !== undefined && !(options.nullable && value === null));
+  return applyDecorators(
+    doc({ required: false, nullable: options.nullable || undefined }),
+    ValidateIf((_obj, value) => value !== undefined && !(options.nullable && value === null)),
+  );
 }
 
-const INT_STRING = /^\s*[+-]?\d+\s*$/;
+/** What Python's `int()` reads: sign, digits with `_` separators, an all-zero fraction, spaces around. */
+const INT_STRING = /^\s*[+-]?\d+(?:_\d+)*(?:\.0+)?\s*$/;
 
+/**
+ * pydantic's lax int: integer strings and whole floats become numbers, booleans 0/1. An integer string
+ * beyond JavaScript's exact range stays a BigInt so that bounds are checked exactly (`call_log_id` is
+ * bounded by 2^63 - 1).
+ */
 export function coerceInt(value: unknown): unknown {
-  if (typeof value === 'string' && INT_STRING.test(value)) return Number(value.trim());
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
+  if (typeof value === 'string' && INT_STRING.test(value)) {
+    const digits = value.trim().replace(/_/g, '').replace(/\.0+$/, '');
+    const n = Number(digits);
+    return Number.isSafeInteger(n) ? n : BigInt(digits);
+  }
   if (typeof value === 'boolean') return value ? 1 : 0;
   return value;
 }
 
-export function PyInt(bounds: { ge?: number; le?: number } = {}): PropertyDecorator {
+type IntBound = number | bigint;
+
+export function PyInt(bounds: { ge?: IntBound; le?: IntBound } = {}): PropertyDecorator {
+  // A BigInt bound has no exact JSON number: the document leaves it out (the 422 states it).
+  const asNumber = (b?: IntBound) => (typeof b === 'number' ? b : undefined);
   return applyDecorators(
+    doc({ type: 'integer', minimum: asNumber(bounds.ge), maximum: asNumber(bounds.le) }),
     Transform(({ value }) => coerceInt(value)),
     pyConstraint('pyInt', RANK_TYPE, (v) => {
-      if (typeof v === 'number' && Number.isSafeInteger(v)) return null;
+      if (typeof v === 'bigint') return null;
+      if (typeof v === 'number' && Number.isInteger(v)) return null;
       if (typeof v === 'number' && Number.isFinite(v)) return pydantic.intFromFloat();
       if (typeof v === 'string') return pydantic.intParsing();
       return pydantic.intType();
     }),
     pyConstraint('pyIntBounds', RANK_VALUE, (v) => {
-      if (typeof v !== 'number') return null;
+      if (typeof v !== 'number' && typeof v !== 'bigint') return null;
       if (bounds.ge !== undefined && v < bounds.ge) return pydantic.greaterThanEqual(bounds.ge);
       if (bounds.le !== undefined && v > bounds.le) return pydantic.lessThanEqual(bounds.le);
       return null;
@@ -84,19 +134,26 @@ export function coerceBool(value: unknown): unknown {
   return value;
 }
 
+/** pydantic: 0 and 1 are booleans, other whole numbers cannot be read as one, anything else is no bool. */
+function boolError(v: unknown): PydanticError | null {
+  if (typeof v === 'boolean') return null;
+  if (typeof v === 'string' || (typeof v === 'number' && Number.isInteger(v))) {
+    return pydantic.boolParsing();
+  }
+  return pydantic.boolType();
+}
+
 export function PyBool(): PropertyDecorator {
   return applyDecorators(
+    doc({ type: 'boolean' }),
     Transform(({ value }) => coerceBool(value)),
-    pyConstraint('pyBool', RANK_TYPE, (v) => {
-      if (typeof v === 'boolean') return null;
-      if (typeof v === 'string' || typeof v === 'number') return pydantic.boolParsing();
-      return pydantic.boolType();
-    }),
+    pyConstraint('pyBool', RANK_TYPE, boolError),
   );
 }
 
 export function PyStr(length: { min?: number; max?: number } = {}): PropertyDecorator {
   return applyDecorators(
+    doc({ type: 'string', minLength: length.min, maxLength: length.max }),
     pyConstraint('pyStr', RANK_TYPE, (v) => (typeof v === 'string' ? null : pydantic.stringType())),
     pyConstraint('pyStrLength', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
@@ -116,15 +173,19 @@ export function PyStr(length: { min?: number; max?: number } = {}): PropertyDeco
  */
 export function PyDict(): PropertyDecorator {
   return applyDecorators(
+    doc({ type: 'object', additionalProperties: true }),
     Type(() => Boolean),
-    Transform(({ obj, key }) => obj[key]),
+    Transform(({ obj, key }) => rawOf(obj)[key]),
     pyConstraint('pyDict', RANK_TYPE, (v) => (isPlainObject(v) ? null : pydantic.dictType())),
   );
 }
 
 export function PyEnum(values: readonly (string | number)[]): PropertyDecorator {
-  return pyConstraint('pyEnum', RANK_TYPE, (v) =>
-    values.includes(v as string) ? null : pydantic.enum(values),
+  return applyDecorators(
+    doc({ enum: [...values] }),
+    pyConstraint('pyEnum', RANK_TYPE, (v) =>
+      values.includes(v as string) ? null : pydantic.enum(values),
+    ),
   );
 }
 
@@ -143,6 +204,12 @@ export function PyList(
   item?: (value: unknown) => PydanticError | null,
 ): PropertyDecorator {
   return applyDecorators(
+    doc({
+      type: 'array',
+      items: item === uuidError ? { type: 'string', format: 'uuid' } : { type: 'string' },
+      minItems: length.min,
+      maxItems: length.max,
+    }),
     pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
     pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
     ...(item ? [pyListItems(item)] : []),
@@ -172,7 +239,8 @@ export const checkString = (v: unknown): PydanticError | null =>
 /** A nested model. Non-objects get pydantic's `model_type`. */
 export function PyModel(cls: () => new () => object): PropertyDecorator {
   return applyDecorators(
-    pyConstraint('pyModel', RANK_TYPE, (v) => (isPlainObject(v) ? null : modelType(cls().name))),
+    doc({ type: cls }),
+    pyConstraint('pyModel', RANK_TYPE, (v) => (isPlainObject(v) ? null : pydantic.modelType())),
     ValidateNested(),
     Type(cls),
   );
@@ -184,20 +252,13 @@ export function PyModelList(
   length: { min?: number; max?: number } = {},
 ): PropertyDecorator {
   return applyDecorators(
+    doc({ type: cls, isArray: true, minItems: length.min, maxItems: length.max }),
     pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
     pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
-    pyListItems((x) => (isPlainObject(x) ? null : modelType(cls().name))),
+    pyListItems((x) => (isPlainObject(x) ? null : pydantic.modelType())),
     ValidateNested({ each: true }),
     Type(cls),
   );
-}
-
-function modelType(className: string): PydanticError {
-  return {
-    type: 'model_type',
-    msg: `Input should be a valid dictionary or instance of ${className}`,
-    ctx: { class_name: className },
-  };
 }
 
 const UUID_RE = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
@@ -206,67 +267,140 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID_RE.test(value);
 }
 
+const UUID_GROUP_LENGTHS = [8, 4, 4, 4, 12];
+
+/** Why `v` is not a UUID, in the words of the Rust `uuid` crate pydantic uses; null when it is one. */
 export function uuidError(v: unknown): PydanticError | null {
   if (typeof v !== 'string')
     return { type: 'uuid_type', msg: 'UUID input should be a string, bytes or UUID object' };
-  if (UUID_RE.test(v)) return null;
-  const bad = [...v].findIndex((c) => !/[0-9a-fA-F-]/.test(c));
+  let body = v;
+  let offset = 0;
+  if (body.startsWith('urn:uuid:')) {
+    body = body.slice(9);
+    offset = 9;
+  } else if (body.startsWith('{') && body.endsWith('}')) {
+    body = body.slice(1, -1);
+    offset = 1;
+  }
+  const bad = [...body].findIndex((c) => !/[0-9a-fA-F-]/.test(c));
   if (bad >= 0)
     return pydantic.uuidParsing(
-      `invalid character: expected an optional prefix of \`urn:uuid:\` followed by [0-9a-fA-F-], found \`${v[bad]}\` at ${bad + 1}`,
+      `invalid character: found \`${[...body][bad]}\` at ${offset + bad + 1}`,
     );
-  if (v.includes('-'))
-    return pydantic.uuidParsing(`invalid group count: expected 5, found ${v.split('-').length}`);
-  return pydantic.uuidParsing(
-    `invalid length: expected length 32 for simple format, found ${v.length}`,
-  );
-}
-
-export function PyUuid(): PropertyDecorator {
-  return pyConstraint('pyUuid', RANK_TYPE, uuidError);
-}
-
-const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATETIME_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,6}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
-
-/** Why a date or date-time string is not one, in pydantic's words; null when it is valid. */
-export function dateOrDateTimeError(v: unknown): string | null {
-  if (typeof v !== 'string') return 'input is not a string';
-  if (v.length < 10) return 'input is too short';
-  const m = DATE_RE.exec(v) ?? DATETIME_RE.exec(v);
-  if (!m) {
-    if (!/^\d{4}/.test(v)) return 'invalid character in year';
-    if (v[4] !== '-') return 'invalid date separator, expected `-`';
-    if (!/^\d{4}-\d{2}/.test(v)) return 'invalid character in month';
-    if (!/^\d{4}-\d{2}-\d{2}/.test(v)) return 'invalid character in day';
-    if (v.length > 10 && !/[T t]/.test(v[10]))
-      return 'unexpected extra characters at the end of the input';
-    return 'invalid time separator, expected `T`, `t`, `_` or space';
+  const groups = body.split('-');
+  if (groups.length === 1) {
+    return body.length === 32
+      ? null
+      : pydantic.uuidParsing(
+          `invalid length: expected length 32 for simple format, found ${body.length}`,
+        );
   }
-  const [, y, mo, d] = m.map(Number);
-  if (mo < 1 || mo > 12) return 'month value is outside expected range of 1-12';
-  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  if (d < 1 || d > days) return 'day value is outside expected range';
-  if (m.length > 4 && m[4] !== undefined) {
-    if (Number(m[4]) > 23) return 'hour value is outside expected range of 0-23';
-    if (Number(m[5]) > 59) return 'minute value is outside expected range of 0-59';
-    if (m[6] !== undefined && Number(m[6]) > 59)
-      return 'second value is outside expected range of 0-59';
-    const offset = /^[+-](\d{2}):?(\d{2})$/.exec(m[8] ?? '');
-    if (offset && (Number(offset[1]) > 23 || Number(offset[2]) > 59)) {
-      return 'timezone offset must be less than 24 hours';
-    }
+  if (groups.length !== 5) {
+    return pydantic.uuidParsing(`invalid group count: expected 5, found ${groups.length}`);
+  }
+  const wrong = groups.findIndex((g, i) => g.length !== UUID_GROUP_LENGTHS[i]);
+  if (wrong >= 0) {
+    return pydantic.uuidParsing(
+      `invalid group length in group ${wrong}: expected ${UUID_GROUP_LENGTHS[wrong]}, found ${groups[wrong].length}`,
+    );
   }
   return null;
 }
 
-/** A `YYYY-MM-DD` date or an ISO-8601 date-time, kept as the string; see `common/http/date-bounds`. */
+/** A valid UUID in any form pydantic reads, as PostgreSQL and the services expect it: 8-4-4-4-12, lower case. */
+export function canonicalUuidInput(v: unknown): unknown {
+  if (uuidError(v) !== null) return v;
+  return canonicalUuid((v as string).replace(/^urn:uuid:|[{}]/g, '')) ?? v;
+}
+
+export function PyUuid(): PropertyDecorator {
+  return applyDecorators(
+    doc({ type: 'string', format: 'uuid' }),
+    Transform(({ value }) => canonicalUuidInput(value)),
+    pyConstraint('pyUuid', RANK_TYPE, uuidError),
+  );
+}
+
+const DATE_TIME_RE =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt_ ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
+const TIMESTAMP_RE = /^[+-]?\d+(?:\.\d+)?$/;
+/** Beyond this a unix timestamp is read as milliseconds (pydantic / speedate). */
+const MILLISECONDS_FROM = 2e10;
+const MAX_TIMESTAMP_SECONDS = 253402300799;
+const MIN_TIMESTAMP_SECONDS = -62135596800;
+
+function isDigits(s: string): boolean {
+  return /^\d+$/.test(s);
+}
+
+/** Why `YYYY-MM-DD` is not a date, in speedate's words (what pydantic reports); null when it is one. */
+function dateError(v: string): string | null {
+  if (v.length < 10) return 'input is too short';
+  if (!isDigits(v.slice(0, 4))) return 'invalid character in year';
+  if (v[4] !== '-') return 'invalid date separator, expected `-`';
+  if (!isDigits(v.slice(5, 7))) return 'invalid character in month';
+  if (v[7] !== '-') return 'invalid date separator, expected `-`';
+  if (!isDigits(v.slice(8, 10))) return 'invalid character in day';
+  const [y, m, d] = [v.slice(0, 4), v.slice(5, 7), v.slice(8, 10)].map(Number);
+  if (m < 1 || m > 12) return 'month value is outside expected range of 1-12';
+  if (d < 1 || d > new Date(Date.UTC(y, m, 0)).getUTCDate()) {
+    return 'day value is outside expected range';
+  }
+  if (v.length > 10) return 'unexpected extra characters at the end of the input';
+  return null;
+}
+
+function isDateTime(v: string): boolean {
+  const m = DATE_TIME_RE.exec(v);
+  if (!m || dateError(v.slice(0, 10)) !== null) return false;
+  const [hour, minute, second, offsetHours, offsetMinutes] = [m[4], m[5], m[6], m[7], m[8]].map(
+    (x) => (x === undefined ? 0 : Number(x)),
+  );
+  return hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
+}
+
+function timestampRangeError(value: number): string | null {
+  const seconds = Math.abs(value) > MILLISECONDS_FROM ? value / 1000 : value;
+  if (seconds > MAX_TIMESTAMP_SECONDS)
+    return 'dates after 9999 are not supported as unix timestamps';
+  if (seconds < MIN_TIMESTAMP_SECONDS)
+    return 'dates before 0000 are not supported as unix timestamps';
+  return null;
+}
+
+/**
+ * pydantic's lax `datetime`: an ISO-8601 date-time, a date (midnight), or a unix timestamp in seconds
+ * or milliseconds, as a number or a numeric string. Null when `v` is one.
+ */
+export function dateTimeError(v: unknown): PydanticError | null {
+  if (typeof v === 'number') {
+    const error = Number.isFinite(v) ? timestampRangeError(v) : 'NaN values not permitted';
+    return error === null
+      ? null
+      : {
+          type: 'datetime_parsing',
+          msg: `Input should be a valid datetime, ${error}`,
+          ctx: { error },
+        };
+  }
+  if (typeof v !== 'string')
+    return { type: 'datetime_type', msg: 'Input should be a valid datetime' };
+  if (isDateTime(v)) return null;
+  const error = TIMESTAMP_RE.test(v) ? timestampRangeError(Number(v)) : dateError(v);
+  return error === null ? null : pydantic.datetimeFromDateParsing(error);
+}
+
+/** For rules comparing dates: true when `dateTimeError` accepts the value. */
+export function isDateTimeInput(v: unknown): v is string | number {
+  return dateTimeError(v) === null;
+}
+
+/** A date, date-time or unix timestamp (see `dateTimeError`), kept as received; see `common/dates/date-bounds`. */
 export function PyDateOrDateTime(): PropertyDecorator {
-  return pyConstraint('pyDateTime', RANK_TYPE, (v) => {
-    const error = dateOrDateTimeError(v);
-    return error === null ? null : pydantic.datetimeFromDateParsing(error);
-  });
+  return applyDecorators(
+    doc({ type: 'string', format: 'date-time' }),
+    pyConstraint('pyDateTime', RANK_TYPE, (v) => dateTimeError(v)),
+  );
 }
 
 /** A rule across fields or beyond a type: pydantic's `value_error` ("Value error, ..."). */
@@ -274,8 +408,30 @@ export function PyValueRule(
   name: string,
   rule: (value: unknown, object: any) => string | null,
 ): PropertyDecorator {
-  return pyConstraint(name, RANK_VALUE, (v, args) => {
+  return pyConstraint(name, RANK_RULE, (v, args) => {
     const message = rule(v, args.object);
     return message === null ? null : pydantic.valueError(message);
   });
+}
+
+const MODEL_RULES = Symbol('pyModelRules');
+type ModelRule = (model: any) => string | null;
+
+/**
+ * A rule over a whole request model, pydantic's `model_validator(mode="after")`: it runs only when every
+ * field is valid and reports `value_error` at the model's own location, with the model's raw input.
+ */
+export function PyModelRule(rule: ModelRule): ClassDecorator {
+  return (target) => {
+    const rules: ModelRule[] = Reflect.getOwnMetadata(MODEL_RULES, target) ?? [];
+    Reflect.defineMetadata(MODEL_RULES, [...rules, rule], target);
+  };
+}
+
+export function modelRuleErrors(metatype: object, model: unknown): PydanticError[] {
+  const rules: ModelRule[] = Reflect.getMetadata(MODEL_RULES, metatype) ?? [];
+  return rules
+    .map((rule) => rule(model))
+    .filter((message): message is string => message !== null)
+    .map((message) => pydantic.valueError(message));
 }

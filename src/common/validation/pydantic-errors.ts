@@ -43,13 +43,17 @@ export const pydantic = {
     type: 'model_attributes_type',
     msg: 'Input should be a valid dictionary or object to extract fields from',
   }),
+  extraForbidden: (): PydanticError => ({
+    type: 'extra_forbidden',
+    msg: 'Extra inputs are not permitted',
+  }),
   listType: (): PydanticError => ({ type: 'list_type', msg: 'Input should be a valid list' }),
-  greaterThanEqual: (ge: number): PydanticError => ({
+  greaterThanEqual: (ge: number | bigint): PydanticError => ({
     type: 'greater_than_equal',
     msg: `Input should be greater than or equal to ${ge}`,
     ctx: { ge },
   }),
-  lessThanEqual: (le: number): PydanticError => ({
+  lessThanEqual: (le: number | bigint): PydanticError => ({
     type: 'less_than_equal',
     msg: `Input should be less than or equal to ${le}`,
     ctx: { le },
@@ -88,10 +92,26 @@ export const pydantic = {
     msg: `Input should be a valid datetime or date, ${error}`,
     ctx: { error },
   }),
+  // FastAPI's JSON encoder turns the ValueError in ctx into `{}`.
   valueError: (message: string): PydanticError => ({
     type: 'value_error',
     msg: `Value error, ${message}`,
-    ctx: { error: message },
+    ctx: { error: {} },
+  }),
+  stringPatternMismatch: (pattern: string): PydanticError => ({
+    type: 'string_pattern_mismatch',
+    msg: `String should match pattern '${pattern}'`,
+    ctx: { pattern },
+  }),
+  urlParsing: (error: string): PydanticError => ({
+    type: 'url_parsing',
+    msg: `Input should be a valid URL, ${error}`,
+    ctx: { error },
+  }),
+  urlScheme: (): PydanticError => ({
+    type: 'url_scheme',
+    msg: "URL scheme should be 'http' or 'https'",
+    ctx: { expected_schemes: "'http' or 'https'" },
   }),
   jsonInvalid: (error: string): PydanticError => ({
     type: 'json_invalid',
@@ -105,4 +125,18 @@ export function item(error: PydanticError, loc: Loc, input: unknown): PydanticEr
   const out: PydanticErrorItem = { type: error.type, loc, msg: error.msg, input };
   if (error.ctx) out.ctx = error.ctx;
   return out;
+}
+
+const BIGINT_MARK = `bigint-${Math.random().toString(36).slice(2)}:`;
+const BIGINT_MARKED = new RegExp(`"${BIGINT_MARK}(-?\\d+)"`, 'g');
+
+/**
+ * A 422 body as JSON text. Bounds beyond JavaScript's exact integers (`le: 9223372036854775807`) are
+ * BigInts, which JSON.stringify refuses: they are written as the bare digits Python writes.
+ */
+export function validationBodyJson(detail: PydanticErrorItem[]): string {
+  const text = JSON.stringify({ detail }, (_key, value: unknown) =>
+    typeof value === 'bigint' ? `${BIGINT_MARK}${value}` : value,
+  );
+  return text.replace(BIGINT_MARKED, '$1');
 }

@@ -85,11 +85,10 @@ describe('PydanticValidationPipe', () => {
       },
       { type: 'missing', loc: ['body', 'inner', 'name'], msg: 'Field required', input: {} },
       {
-        type: 'model_type',
+        type: 'model_attributes_type',
         loc: ['body', 'items', 1],
-        msg: 'Input should be a valid dictionary or instance of Inner',
+        msg: 'Input should be a valid dictionary or object to extract fields from',
         input: 'junk',
-        ctx: { class_name: 'Inner' },
       },
       {
         type: 'string_type',
@@ -192,21 +191,21 @@ describe('what PostgreSQL cannot store', () => {
         loc: ['body', 'data', 'k\u0000'],
         msg: 'Value error, text must not contain NUL (\\u0000) characters',
         input: 'k\u0000',
-        ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+        ctx: { error: {} },
       },
       {
         type: 'value_error',
         loc: ['body', 'data', 'nested', 1],
         msg: 'Value error, text must not contain NUL (\\u0000) characters',
         input: 'bad\u0000',
-        ctx: { error: 'text must not contain NUL (\\u0000) characters' },
+        ctx: { error: {} },
       },
       {
         type: 'value_error',
         loc: ['body', 'letter'],
         msg: 'Value error, text must be valid Unicode (no lone surrogate \\ud800-\\udfff escapes)',
         input: '\ud800',
-        ctx: { error: 'text must be valid Unicode (no lone surrogate \\ud800-\\udfff escapes)' },
+        ctx: { error: {} },
       },
     ]);
   });
@@ -217,9 +216,9 @@ describe('what PostgreSQL cannot store', () => {
       {
         type: 'datetime_from_date_parsing',
         loc: ['body', 'when'],
-        msg: 'Input should be a valid datetime or date, timezone offset must be less than 24 hours',
+        msg: 'Input should be a valid datetime or date, unexpected extra characters at the end of the input',
         input: '2026-01-01T00:00:00+99:99',
-        ctx: { error: 'timezone offset must be less than 24 hours' },
+        ctx: { error: 'unexpected extra characters at the end of the input' },
       },
     ]);
   });

@@ -1,61 +1,113 @@
 import { Module } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
 import { AppConfig } from '../../config/app-config';
 import { BlacklistModule } from '../blacklist/blacklist.module';
 import { CallLogModule } from '../call-log/call-log.module';
 import { CampaignModule } from '../campaign/campaign.module';
-import { CallScheduler } from '../target/application/ports/call-scheduler';
+import { TargetModule } from '../target/target.module';
+import { ProviderCallClients } from '../provider-connection/application/ports/provider-call-clients';
+import { ProviderConnectionService } from '../provider-connection/application/provider-connection.service';
+import { ProviderConnectionModule } from '../provider-connection/provider-connection.module';
 import { WebhookModule } from '../webhook/webhook.module';
 import { CallsController } from './api/calls.controller';
+import { TelephonyEventsController } from './api/telephony-events.controller';
+import { CallCompletion } from './application/call-completion.service';
+import { CallEventIngestion } from './application/call-events.service';
+import { CallPlacement } from './application/call-placement.service';
+import { CallRecovery } from './application/call-recovery.service';
 import { CallingSettings } from './application/calling-settings';
-import { DispatchService } from './application/dispatch.service';
-import { JobCallScheduler } from './application/job-call-scheduler';
-import { CallProvider } from './application/ports/call-provider';
-import { NumberBlacklist } from './application/ports/number-blacklist';
-import { DispatchRepository } from './application/ports/dispatch.repository';
+import { CallDispatcher } from './application/dispatcher.service';
+import { CallEventStore } from './application/ports/call-event.store';
+import { CallProvider, CallProviders } from './application/ports/call-provider';
+import { PlacementRate } from './application/ports/placement-rate';
 import { TriggerService } from './application/trigger.service';
-import { BlacklistServiceAdapter } from './infrastructure/blacklist-service.adapter';
+import { SqlCallEventStore } from './infrastructure/call-event.sql-store';
+import { ConnectionCallProviders } from './infrastructure/call-providers';
 import { CallingWorker } from './infrastructure/calling.worker';
-import { TypeOrmDispatchRepository } from './infrastructure/dispatch.typeorm-repository';
+import { HttpCallProvider } from './infrastructure/http-call-provider';
+import { SqlPlacementRate } from './infrastructure/placement-rate.sql-adapter';
+import { SimulatedCallDelivery } from './infrastructure/simulated-call-delivery';
 import { SimulatedCallProvider } from './infrastructure/simulated-call-provider';
 
-/** Picks the telephony adapter; a real carrier adds a case here and nothing else changes. */
-export function callProviderFor(config: AppConfig): CallProvider {
+/**
+ * The process-wide provider, by CALL_PROVIDER: it places the calls of campaigns whose organization has
+ * no provider connection.
+ */
+export function callProviderFor(config: AppConfig, simulator: SimulatedCallProvider): CallProvider {
   switch (config.get('CALL_PROVIDER')) {
+    case 'http':
+      return new HttpCallProvider({
+        agentUrl: config.get('AGENT_URL')!,
+        secret: config.get('AGENT_SECRET')!,
+      });
     case 'simulated':
     default:
-      return new SimulatedCallProvider(config.get('SIMULATED_CALL_SECONDS'));
+      return simulator;
   }
 }
 
 export function callingSettingsFor(config: AppConfig): CallingSettings {
-  const lease = config.get('CALL_LEASE_SECONDS');
-  return new CallingSettings(
-    lease,
-    config.get('STALE_CALL_MINUTES'),
-    60,
-    // Long enough that a backlog still being worked through is not re-enqueued.
-    Math.max(10 * lease, 20),
-    Math.max(1, lease / 2),
-  );
+  return new CallingSettings({
+    maxCallMinutes: config.get('MAX_CALL_MINUTES'),
+    placingDeadlineSeconds: config.get('CALL_PLACING_DEADLINE_SECONDS'),
+    callsPerSecond: config.get('CALLS_PER_SECOND'),
+    placementConcurrency: config.get('CALL_PLACEMENT_CONCURRENCY'),
+    pollIntervalMs: config.get('CALLING_POLL_INTERVAL_SECONDS') * 1000,
+    sweepIntervalMs: config.get('CALL_SWEEP_INTERVAL_SECONDS') * 1000,
+    publicBaseUrl: config.get('PUBLIC_BASE_URL'),
+  });
 }
 
 /**
- * The calling engine: trigger, dispatch, telephony. Exports the `CallScheduler` the target and step
- * modules use, so it must not import them (they import this module).
+ * The calling engine: trigger, dispatcher, placement, provider events, completion, deadline sweep.
+ * Places each campaign's calls through its provider connection (provider-connection module).
+ * Changes targets only through the target module's `TargetTransitions`.
  */
 @Module({
-  imports: [CampaignModule, BlacklistModule, CallLogModule, WebhookModule],
-  controllers: [CallsController],
+  imports: [
+    CampaignModule,
+    BlacklistModule,
+    CallLogModule,
+    TargetModule,
+    WebhookModule,
+    ProviderConnectionModule,
+  ],
+  controllers: [CallsController, TelephonyEventsController],
   providers: [
-    { provide: CallScheduler, useClass: JobCallScheduler },
-    { provide: DispatchRepository, useClass: TypeOrmDispatchRepository },
-    { provide: NumberBlacklist, useClass: BlacklistServiceAdapter },
-    { provide: CallProvider, inject: [AppConfig], useFactory: callProviderFor },
+    { provide: CallEventStore, useClass: SqlCallEventStore },
+    { provide: PlacementRate, useClass: SqlPlacementRate },
+    {
+      provide: SimulatedCallProvider,
+      inject: [AppConfig, DataSource, Clock],
+      useFactory: (config: AppConfig, dataSource: DataSource, clock: Clock) =>
+        new SimulatedCallProvider(dataSource, clock, config.get('SIMULATED_CALL_SECONDS')),
+    },
+    {
+      provide: CallProviders,
+      inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],
+      useFactory: (
+        config: AppConfig,
+        simulator: SimulatedCallProvider,
+        connections: ProviderConnectionService,
+        clients: ProviderCallClients,
+      ) =>
+        new ConnectionCallProviders(
+          callProviderFor(config, simulator),
+          simulator,
+          connections,
+          clients,
+        ),
+    },
     { provide: CallingSettings, inject: [AppConfig], useFactory: callingSettingsFor },
     TriggerService,
-    DispatchService,
+    CallCompletion,
+    CallEventIngestion,
+    CallPlacement,
+    CallDispatcher,
+    CallRecovery,
     CallingWorker,
+    SimulatedCallDelivery,
   ],
-  exports: [CallScheduler],
 })
 export class CallingModule {}

@@ -1,16 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { BlacklistModule } from '../blacklist/blacklist.module';
+import { ProviderConnectionModule } from '../provider-connection/provider-connection.module';
 import { CampaignController } from './api/campaign.controller';
-import { CampaignReader } from './application/campaign-reader';
+import { CampaignReader } from './application/ports/campaign-reader';
 import { CampaignService } from './application/campaign.service';
 import { CampaignRepository } from './application/ports/campaign.repository';
-import { CampaignOrmEntity } from './infrastructure/campaign.orm-entity';
 import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository';
 
 /** Campaigns and their settings (calling window, attempts, steps, blacklists, webhook URL and secret). */
 @Module({
-  imports: [TypeOrmModule.forFeature([CampaignOrmEntity]), BlacklistModule],
+  imports: [BlacklistModule, ProviderConnectionModule],
   controllers: [CampaignController],
   providers: [
     CampaignService,

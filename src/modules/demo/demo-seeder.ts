@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { existsSync, readFileSync, writeFileSync } from 'fs';
+import { resolve } from 'path';
+import { AppConfig } from '../../config/app-config';
 import { CampaignService } from '../campaign/application/campaign.service';
 import { OrganizationService } from '../organization/application/organization.service';
 
@@ -14,23 +17,29 @@ export interface DemoInfo {
 
 /**
  * First-start experience on the embedded database: a demo organization and campaign, and an API key.
- * Keys are stored hashed, so the printed key cannot be shown again: each start revokes the previous
- * demo key and issues a new one, so exactly one demo key works and it is always on screen.
+ * Keys are stored hashed, so the printed key is kept beside the data directory (`<dir>.demo-key`,
+ * readable by its owner only): every start of the same data directory prints the same working key.
+ * An in-memory database, or a saved key that no longer works (revoked), gets a new one.
  */
 @Injectable()
 export class DemoSeeder {
+  private readonly keyFile: string | null;
+
   constructor(
     private readonly organizations: OrganizationService,
     private readonly campaigns: CampaignService,
-  ) {}
+    config: AppConfig,
+  ) {
+    const database = config.get('database');
+    this.keyFile =
+      database.kind === 'pglite' && database.dataDir
+        ? `${resolve(database.dataDir)}.demo-key`
+        : null;
+  }
 
   async seed(): Promise<DemoInfo> {
     const organization = await this.organizations.ensureOrganization(DEMO_ORGANIZATION);
-    for (const key of await this.organizations.listApiKeys(organization.id)) {
-      if (key.name === DEMO_KEY_NAME && !key.revokedAt)
-        await this.organizations.revokeApiKey(key.id);
-    }
-    const { key } = await this.organizations.createApiKey(organization.id, DEMO_KEY_NAME);
+    const apiKey = await this.demoKey(organization.id);
     const { items } = await this.campaigns.list(organization.id, { page: 0, limit: 100 });
     const campaign =
       items.find((c) => c.name === DEMO_CAMPAIGN) ??
@@ -40,7 +49,27 @@ export class DemoSeeder {
         maxAttempts: 2,
         retryDelayMinutes: 1,
       }));
-    return { organizationId: organization.id, apiKey: key, campaignId: campaign.id };
+    return { organizationId: organization.id, apiKey, campaignId: campaign.id };
+  }
+
+  private async demoKey(organizationId: string): Promise<string> {
+    const saved =
+      this.keyFile && existsSync(this.keyFile) ? readFileSync(this.keyFile, 'utf8').trim() : '';
+    if (saved) {
+      const works = await this.organizations.authenticate(saved).then(
+        (auth) => auth.organizationId === organizationId,
+        () => false,
+      );
+      if (works) return saved;
+    }
+    // Exactly one demo key works: the one on screen.
+    for (const key of await this.organizations.listApiKeys(organizationId)) {
+      if (key.name === DEMO_KEY_NAME && !key.revokedAt)
+        await this.organizations.revokeApiKey(key.id);
+    }
+    const { key } = await this.organizations.createApiKey(organizationId, DEMO_KEY_NAME);
+    if (this.keyFile) writeFileSync(this.keyFile, key + '\n', { mode: 0o600 });
+    return key;
   }
 }
 
@@ -61,7 +90,7 @@ export function demoBanner(baseUrl: string, demo: DemoInfo): string {
     '',
     `Campaign Calling Service is up on ${baseUrl}  (API docs: ${baseUrl}/docs)`,
     `  demo organization  ${demo.organizationId}`,
-    `  demo API key       ${demo.apiKey}   (a new one at every start; more: npm run cli -- apikey:create --org ${demo.organizationId})`,
+    `  demo API key       ${demo.apiKey}   (the same at every start; more: npm run cli -- apikey:create --org ${demo.organizationId})`,
     `  demo campaign      ${demo.campaignId}`,
     '',
     'Try it: add two targets and call them at once (the simulator answers; a number ending in 0004 needs a person):',

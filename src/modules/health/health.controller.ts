@@ -1,31 +1,44 @@
-import { Controller, Get, HttpCode, ServiceUnavailableException } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { DataSource } from 'typeorm';
+import { Controller, Get, HttpCode, HttpException, Res } from '@nestjs/common';
+import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { Public } from '../../common/http/auth.decorators';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../database/connection-errors';
+import { HealthService } from './health.service';
 
 @ApiTags('health')
+@Public()
 @Controller('api/v1/health')
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(private readonly health: HealthService) {}
 
-  @Public()
   @Get()
   @HttpCode(200)
   @ApiOperation({ operationId: 'health_check_api_v1_health_get', summary: 'Health Check' })
   @ApiResponse({ status: 200, schema: { example: { status: 'ok' } } })
-  @ApiResponse({ status: 503, schema: { example: { detail: 'Database unavailable' } } })
-  async check(): Promise<{ status: 'ok' }> {
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        this.dataSource.query('SELECT 1'),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), 2000))),
-      ]);
-    } catch {
-      throw new ServiceUnavailableException('Database unavailable');
-    } finally {
-      clearTimeout(timer);
+  @ApiResponse({ status: 503, schema: { example: { detail: 'Service Unavailable' } } })
+  async check(@Res({ passthrough: true }) res: Response): Promise<{ status: 'ok' }> {
+    if (!(await this.health.database()).ok) {
+      res.setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      throw new HttpException({ message: 'Service Unavailable' }, 503);
     }
+    return { status: 'ok' };
+  }
+
+  /** Readiness: the database and the job queue answer and the process is not stopping. */
+  @Get('ready')
+  @ApiExcludeEndpoint()
+  async ready(@Res({ passthrough: true }) res: Response): Promise<unknown> {
+    const { ok, result } = await this.health.ready();
+    if (!ok) {
+      res.status(503).setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+    }
+    return result;
+  }
+
+  /** Liveness: the process answers. Never depends on the database. */
+  @Get('live')
+  @ApiExcludeEndpoint()
+  live(): { status: 'ok' } {
     return { status: 'ok' };
   }
 }

@@ -1,20 +1,20 @@
-import { Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { ThrottlerStorageService } from '@nestjs/throttler';
 import { AppConfig } from '../../config/app-config';
 import { ApiKeyController } from './api/api-key.controller';
 import { ApiKeyGuard } from './api/api-key.guard';
-import { OrganizationService, parseBootstrapKeys } from './application/organization.service';
+import { OrganizationService } from './application/organization.service';
 import { OrganizationRepository } from './application/ports/organization.repository';
-import { ApiKeyOrmEntity, OrganizationOrmEntity } from './infrastructure/organization.orm-entity';
 import { TypeOrmOrganizationRepository } from './infrastructure/organization.typeorm-repository';
 
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
 @Module({
-  imports: [TypeOrmModule.forFeature([OrganizationOrmEntity, ApiKeyOrmEntity])],
   controllers: [ApiKeyController],
   providers: [
     OrganizationService,
+    // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
+    ThrottlerStorageService,
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
@@ -27,8 +27,14 @@ export class OrganizationModule implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    for (const [name, key] of parseBootstrapKeys(this.config.get('BOOTSTRAP_API_KEYS'))) {
-      await this.organizations.ensureOrganizationWithKey(name, key);
+    for (const [name, key] of this.config.get('BOOTSTRAP_API_KEYS')) {
+      const { revokedKey } = await this.organizations.ensureOrganizationWithKey(name, key);
+      if (revokedKey) {
+        new Logger('Organizations').warn(
+          { organization: name, apiKeyId: revokedKey.id, keyPrefix: revokedKey.keyPrefix },
+          `BOOTSTRAP_API_KEYS names a revoked key for "${name}" (${revokedKey.keyPrefix}...): it does not authenticate; remove it or issue a new one`,
+        );
+      }
     }
   }
 }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CallFinishedOutbox } from '../../common/events/call-finished';
+import { CallFinishedOutbox } from './application/ports/call-finished-outbox';
 import { AppConfig } from '../../config/app-config';
 import { CampaignModule } from '../campaign/campaign.module';
 import { WebhookController } from './api/webhook.controller';
@@ -38,13 +38,13 @@ const LEASE_MARGIN_MS = 5000;
       provide: WebhookSettings,
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
-        new WebhookSettings(
-          parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE')),
-          config.get('WEBHOOK_TIMEOUT_MS') + LEASE_MARGIN_MS,
-          config.get('WEBHOOK_RECOVERY_SECONDS') * 1000,
-          config.get('ROLE') !== 'api',
-          config.get('WORKER_CONCURRENCY'),
-        ),
+        new WebhookSettings({
+          retryScheduleMs: parseRetrySchedule(config.get('WEBHOOK_RETRY_SCHEDULE')),
+          leaseMs: config.get('WEBHOOK_TIMEOUT_MS') + LEASE_MARGIN_MS,
+          recoveryMs: config.get('WEBHOOK_RECOVERY_SECONDS') * 1000,
+          runRecovery: config.get('ROLE') !== 'api',
+          concurrency: config.get('WORKER_CONCURRENCY'),
+        }),
     },
     WebhookOutbox,
     { provide: CallFinishedOutbox, useExisting: WebhookOutbox },

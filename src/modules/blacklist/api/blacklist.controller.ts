@@ -1,11 +1,16 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { offsetOf, pageEnvelope } from '../../../common/http/paging';
+import { offsetOf, pageEnvelope } from '../../../common/paging/paging';
 import { BlacklistService } from '../application/blacklist.service';
 import { Blacklist } from '../domain/blacklist';
 import {
   AddBlacklistNumbersDto,
+  BlacklistNumbersAddedResponseDto,
+  BlacklistNumbersPageResponseDto,
+  BlacklistNumbersRemovedResponseDto,
+  BlacklistPageResponseDto,
+  BlacklistResponseDto,
   CreateBlacklistDto,
   ListBlacklistNumbersQueryDto,
   ListBlacklistsQueryDto,
@@ -31,7 +36,10 @@ export class BlacklistController {
   @ApiOperation({
     operationId: 'create_blacklist_api_v1_blacklists_post',
     summary: 'Create a blacklist',
+    description:
+      'A list of numbers never to dial. A campaign applies the blacklists named in its blacklist_ids.',
   })
+  @ApiCreatedResponse({ type: BlacklistResponseDto })
   async create(@Auth() auth: AuthContext, @Body() body: CreateBlacklistDto) {
     return present(
       await this.blacklists.create(auth.organizationId, body.name, body.description ?? null),
@@ -42,7 +50,9 @@ export class BlacklistController {
   @ApiOperation({
     operationId: 'list_blacklists_api_v1_blacklists_get',
     summary: 'List blacklists',
+    description: "The caller's organization's blacklists, oldest first, a page at a time.",
   })
+  @ApiOkResponse({ type: BlacklistPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListBlacklistsQueryDto) {
     const { items, total } = await this.blacklists.list(
       auth.organizationId,
@@ -56,7 +66,9 @@ export class BlacklistController {
   @ApiOperation({
     operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get',
     summary: 'Get a blacklist',
+    description: "One blacklist of the caller's organization (its numbers: GET .../phone-numbers).",
   })
+  @ApiOkResponse({ type: BlacklistResponseDto })
   async get(@Auth() auth: AuthContext, @Param('blacklist_id') blacklistId: string) {
     return present(await this.blacklists.get(auth.organizationId, blacklistId));
   }
@@ -66,8 +78,11 @@ export class BlacklistController {
   @ApiOperation({
     operationId: 'add_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_post',
     summary: 'Add or update phone numbers',
+    description:
+      'Adds the numbers (normalised to E.164) to the blacklist; a number already there gets the new ' +
+      'reason, level, name and comment.',
   })
-  @ApiResponse({ status: 200, schema: { example: { added: 2, updated: 0 } } })
+  @ApiOkResponse({ type: BlacklistNumbersAddedResponseDto })
   addNumbers(
     @Auth() auth: AuthContext,
     @Param('blacklist_id') blacklistId: string,
@@ -81,8 +96,9 @@ export class BlacklistController {
     operationId:
       'remove_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_delete',
     summary: 'Remove phone numbers',
+    description: 'Takes the numbers off the blacklist; numbers not on it are ignored.',
   })
-  @ApiResponse({ status: 200, schema: { example: { removed: 1 } } })
+  @ApiOkResponse({ type: BlacklistNumbersRemovedResponseDto })
   removeNumbers(
     @Auth() auth: AuthContext,
     @Param('blacklist_id') blacklistId: string,
@@ -95,24 +111,10 @@ export class BlacklistController {
   @ApiOperation({
     operationId: 'list_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_get',
     summary: 'List Blacklist Phone Numbers',
+    description:
+      'The numbers of a blacklist, `limit` at a time after skipping `skip`, with the total.',
   })
-  @ApiResponse({
-    status: 200,
-    schema: {
-      example: {
-        phone_numbers: [
-          {
-            phone_number: '+15550101234',
-            reason: 'DNC request',
-            level: 'organization',
-            name: '',
-            comment: '',
-          },
-        ],
-        total: 1,
-      },
-    },
-  })
+  @ApiOkResponse({ type: BlacklistNumbersPageResponseDto })
   async listNumbers(
     @Auth() auth: AuthContext,
     @Param('blacklist_id') blacklistId: string,

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import { FieldPath, InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number';
 import { isUuid } from '../../../common/validation/py-validators';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist';
@@ -41,7 +41,7 @@ export class BlacklistService {
   async addNumbers(organizationId: string, blacklistId: string, entries: NewBlacklistEntry[]) {
     const blacklist = await this.get(organizationId, blacklistId);
     const normalized = entries.map((e, i) => ({
-      phone_number: normalizeOrFail(e.phone_number, ['body', 'phone_numbers', i, 'phone_number']),
+      phone_number: normalizeOrFail(e.phone_number, ['phone_numbers', i, 'phone_number']),
       reason: e.reason ?? '',
       level: e.level ?? '',
       name: e.name ?? '',
@@ -54,7 +54,7 @@ export class BlacklistService {
 
   async removeNumbers(organizationId: string, blacklistId: string, phoneNumbers: string[]) {
     const blacklist = await this.get(organizationId, blacklistId);
-    const normalized = phoneNumbers.map((p, i) => normalizeOrFail(p, ['body', 'phone_numbers', i]));
+    const normalized = phoneNumbers.map((p, i) => normalizeOrFail(p, ['phone_numbers', i]));
     return { removed: await this.repository.removeEntries(blacklist.id, [...new Set(normalized)]) };
   }
 
@@ -75,8 +75,8 @@ export class BlacklistService {
   }
 }
 
-function normalizeOrFail(raw: string, loc: (string | number)[]): string {
+function normalizeOrFail(raw: string, field: FieldPath): string {
   const normalized = normalizePhoneNumber(raw);
-  if (!normalized) throw new InvalidInputError(PHONE_NUMBER_RULE, loc, raw);
+  if (!normalized) throw new InvalidInputError(PHONE_NUMBER_RULE, field, raw);
   return normalized;
 }

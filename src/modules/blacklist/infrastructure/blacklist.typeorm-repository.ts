@@ -1,20 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
+import { DataSource } from 'typeorm';
+import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist';
 import { BlacklistRepository } from '../application/ports/blacklist.repository';
-import { BlacklistOrmEntity } from './blacklist.orm-entity';
+import {
+  BLACKLIST_COLUMNS,
+  BLACKLIST_PHONE_NUMBER_COLUMNS,
+  blacklistFromRow,
+  BlacklistPhoneNumberRow,
+  BlacklistRow,
+} from './blacklist.row';
 
-const toBlacklist = (e: BlacklistOrmEntity): Blacklist => ({ ...e });
+const COLUMN_LIST = BLACKLIST_COLUMNS.join(', ');
 
 @Injectable()
 export class TypeOrmBlacklistRepository extends BlacklistRepository {
-  constructor(
-    @InjectRepository(BlacklistOrmEntity)
-    private readonly blacklists: Repository<BlacklistOrmEntity>,
-    private readonly dataSource: DataSource,
-  ) {
+  constructor(private readonly dataSource: DataSource) {
     super();
   }
 
@@ -27,24 +28,40 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
     name: string,
     description: string | null,
   ): Promise<Blacklist> {
-    return toBlacklist(
-      await this.blacklists.save(this.blacklists.create({ organizationId, name, description })),
+    const { rows } = await onUniqueViolation(
+      () =>
+        this.sql.query<BlacklistRow>(
+          `INSERT INTO blacklists (organization_id, name, description) VALUES ($1, $2, $3)
+           RETURNING ${COLUMN_LIST}`,
+          [organizationId, name, description],
+        ),
+      {},
+      'Blacklist already exists',
     );
+    return blacklistFromRow(rows[0]);
   }
 
   async findById(id: string): Promise<Blacklist | null> {
-    const e = await this.blacklists.findOneBy({ id });
-    return e ? toBlacklist(e) : null;
+    const { rows } = await this.sql.query<BlacklistRow>(
+      `SELECT ${COLUMN_LIST} FROM blacklists WHERE id = $1`,
+      [id],
+    );
+    return rows.length > 0 ? blacklistFromRow(rows[0]) : null;
   }
 
   async list(organizationId: string, offset: number, limit: number) {
-    const [rows, total] = await this.blacklists.findAndCount({
-      where: { organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: offset,
-      take: limit,
-    });
-    return { items: rows.map(toBlacklist), total };
+    const [{ rows }, { rows: count }] = await Promise.all([
+      this.sql.query<BlacklistRow>(
+        `SELECT ${COLUMN_LIST} FROM blacklists WHERE organization_id = $1
+          ORDER BY created_at, id OFFSET $2 LIMIT $3`,
+        [organizationId, offset, limit],
+      ),
+      this.sql.query<{ total: string }>(
+        `SELECT count(*) AS total FROM blacklists WHERE organization_id = $1`,
+        [organizationId],
+      ),
+    ]);
+    return { items: rows.map(blacklistFromRow), total: Number(count[0].total) };
   }
 
   async existingIds(organizationId: string, ids: string[]): Promise<Set<string>> {
@@ -67,12 +84,14 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
       [blacklistId, JSON.stringify(entries)],
     );
     const added = rows.filter((r) => r.inserted).length;
-    await this.sql.query(`UPDATE blacklists SET updated_at = now() WHERE id = $1`, [blacklistId]);
+    await this.sql.query<never>(`UPDATE blacklists SET updated_at = now() WHERE id = $1`, [
+      blacklistId,
+    ]);
     return { added, updated: rows.length - added };
   }
 
   async removeEntries(blacklistId: string, phoneNumbers: string[]): Promise<number> {
-    const { rowCount } = await this.sql.query(
+    const { rowCount } = await this.sql.query<never>(
       `DELETE FROM blacklist_phone_numbers WHERE blacklist_id = $1 AND phone_number = ANY($2::text[])`,
       [blacklistId, phoneNumbers],
     );
@@ -81,8 +100,8 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
 
   async listEntries(blacklistId: string, skip: number, limit: number) {
     const [{ rows }, { rows: count }] = await Promise.all([
-      this.sql.query<BlacklistEntry>(
-        `SELECT phone_number, reason, level, name, comment FROM blacklist_phone_numbers
+      this.sql.query<BlacklistPhoneNumberRow>(
+        `SELECT ${BLACKLIST_PHONE_NUMBER_COLUMNS.join(', ')} FROM blacklist_phone_numbers
           WHERE blacklist_id = $1 ORDER BY created_at, phone_number OFFSET $2 LIMIT $3`,
         [blacklistId, skip, limit],
       ),

@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { lowerBound, upperBound } from '../../../common/http/date-bounds';
-import { pageEnvelope } from '../../../common/http/paging';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
+import { pageEnvelope } from '../../../common/paging/paging';
 import { CallLogService } from '../application/call-log.service';
 import { presentCallLog, presentCallLogDetail } from './call-log.presenter';
 import {
@@ -13,7 +13,7 @@ import {
   ListCallLogsQueryDto,
 } from './dto/call-log.dto';
 
-@ApiTags('Call Logs')
+@ApiTags('call-logs')
 @Controller('api/v1/call-logs')
 export class CallLogController {
   constructor(private readonly callLogs: CallLogService) {}

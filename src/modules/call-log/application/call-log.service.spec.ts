@@ -10,18 +10,20 @@ const CAMPAIGN = '00000000-0000-4000-8000-0000000000c1';
 async function setup() {
   const repository = new InMemoryCallLogRepository();
   const service = new CallLogService(repository);
-  const id = await new InMemoryUnitOfWork().run((tx) =>
-    service.start(tx, {
-      organizationId: ORG,
-      campaignId: CAMPAIGN,
-      targetId: '00000000-0000-4000-8000-00000000f001',
-      attempt: 1,
-      to: '+15550101234',
-      from: 'DeprecatedLocalTest',
-      provider: 'simulated',
-      startedAt: new Date('2026-01-05T15:00:00Z'),
-      leaseExpiresAt: new Date('2026-01-05T15:00:30Z'),
-    }),
+  const [id] = await new InMemoryUnitOfWork().run((tx) =>
+    service.startMany(tx, [
+      {
+        organizationId: ORG,
+        campaignId: CAMPAIGN,
+        targetId: '00000000-0000-4000-8000-00000000f001',
+        attempt: 1,
+        to: '+15550101234',
+        from: 'DeprecatedLocalTest',
+        provider: 'simulated',
+        startedAt: new Date('2026-01-05T15:00:00Z'),
+        deadlineAt: new Date('2026-01-05T15:02:00Z'),
+      },
+    ]),
   );
   return { service, id };
 }

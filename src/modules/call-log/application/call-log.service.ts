@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../common/errors/domain-errors';
-import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { offsetOf, PageRequest } from '../../../common/paging/paging';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { isUuid } from '../../../common/validation/py-validators';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
-import { CallLogRepository, RecoverableCall } from './ports/call-log.repository';
+import { CallLogRepository } from './ports/call-log.repository';
 
 export interface CallLogQuery extends PageRequest {
   from?: Date | null;
@@ -37,27 +37,42 @@ export class CallLogService {
     return log;
   }
 
-  findById(id: number): Promise<CallLog | null> {
-    return this.repository.findById(id);
+  findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
+    return this.repository.findById(id, tx);
   }
 
-  start(tx: Tx, log: NewCallLog): Promise<number> {
-    return this.repository.create(tx, log);
+  findByIds(ids: number[], tx: Tx | null = null): Promise<CallLog[]> {
+    return this.repository.findByIds(ids, tx);
+  }
+
+  findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {
+    return this.repository.findByProviderCallIds(provider, providerCallIds);
+  }
+
+  startMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {
+    return this.repository.createMany(tx, logs);
+  }
+
+  recordProviderCallId(
+    tx: Tx | null,
+    id: number,
+    providerCallId: string,
+    deadlineAt: Date,
+  ): Promise<boolean> {
+    return this.repository.recordProviderCallId(tx, id, providerCallId, deadlineAt);
+  }
+
+  recordProviderCallIds(
+    entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+  ): Promise<number[]> {
+    return this.repository.recordProviderCallIds(entries);
   }
 
   complete(tx: Tx, id: number, completion: CallLogCompletion): Promise<boolean> {
     return this.repository.complete(tx, id, completion);
   }
 
-  renewLease(id: number, until: Date): Promise<boolean> {
-    return this.repository.renewLease(id, until);
-  }
-
-  releaseLease(tx: Tx, id: number): Promise<void> {
-    return this.repository.releaseLease(tx, id);
-  }
-
-  findRecoverable(now: Date, startedBefore: Date, limit = 500): Promise<RecoverableCall[]> {
-    return this.repository.findRecoverable(now, startedBefore, limit);
+  claimOverdue(now: Date, retryAt: Date, limit = 200): Promise<CallLog[]> {
+    return this.repository.claimOverdue(now, retryAt, limit);
   }
 }

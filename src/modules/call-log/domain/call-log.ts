@@ -31,10 +31,11 @@ export interface CallLog {
   endedAt: Date | null;
   durationSeconds: number | null;
   /**
-   * While set, a worker owns the call (renewing it while the call runs); once it passes, the call is
-   * recovered. Cleared when the attempt's outcome is applied to the target.
+   * While the call is open: when the deadline sweep asks the provider about it (a short placing
+   * deadline until the provider accepted the call, then started + MAX_CALL_MINUTES). No lease: a call
+   * in flight holds nothing.
    */
-  leaseExpiresAt: Date | null;
+  deadlineAt: Date | null;
   createdAt: Date;
 }
 
@@ -47,7 +48,7 @@ export interface NewCallLog {
   from: string;
   provider: string;
   startedAt: Date;
-  leaseExpiresAt: Date;
+  deadlineAt: Date;
 }
 
 export interface CallLogCompletion {

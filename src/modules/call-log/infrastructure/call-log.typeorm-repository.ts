@@ -1,15 +1,44 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
+import { sqlExecutor } from '../../../database/sql';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
-import {
-  CallLogFilter,
-  CallLogRepository,
-  RecoverableCall,
-} from '../application/ports/call-log.repository';
+import { CallLogFilter, CallLogRepository } from '../application/ports/call-log.repository';
 
-function fromRow(r: Record<string, any>): CallLog {
+/** A `call_logs` row as `pg` returns it. */
+export interface CallLogRow {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  target_id: string;
+  attempt: number;
+  to_number: string;
+  from_number: string;
+  provider: string;
+  provider_call_id: string | null;
+  outcome: string | null;
+  ended_reason: string | null;
+  call_categorization: Record<string, unknown> | null;
+  agent_data: Record<string, unknown>;
+  post_call_data: Record<string, unknown> | null;
+  qa: Record<string, unknown> | null;
+  transcripts: Record<string, string>[];
+  recording_urls: string[] | null;
+  output_data: Record<string, unknown> | null;
+  subcategory: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  duration_seconds: number | null;
+  deadline_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, organization_id, campaign_id, target_id, attempt, to_number, from_number, provider,
+  provider_call_id, outcome, ended_reason, call_categorization, agent_data, post_call_data, qa,
+  transcripts, recording_urls, output_data, subcategory, started_at, ended_at, duration_seconds,
+  deadline_at, created_at`;
+
+export function callLogFromRow(r: CallLogRow): CallLog {
   return {
     id: Number(r.id),
     organizationId: r.organization_id,
@@ -33,7 +62,7 @@ function fromRow(r: Record<string, any>): CallLog {
     startedAt: r.started_at,
     endedAt: r.ended_at,
     durationSeconds: r.duration_seconds,
-    leaseExpiresAt: r.lease_expires_at,
+    deadlineAt: r.deadline_at,
     createdAt: r.created_at,
   };
 }
@@ -46,31 +75,50 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     super();
   }
 
-  async create(tx: Tx, log: NewCallLog): Promise<number> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+  async createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {
+    if (logs.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+      id: string;
+      target_id: string;
+    }>(
       `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number, from_number, provider,
-                              started_at, lease_expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $8) RETURNING id`,
+                              started_at, deadline_at, created_at)
+       SELECT r.organization_id, r.campaign_id, r.target_id, r.attempt, r.to_number, r.from_number, r.provider,
+              r.started_at, r.deadline_at, r.started_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(ord int, organization_id uuid, campaign_id uuid,
+              target_id uuid, attempt int, to_number text, from_number text, provider text,
+              started_at timestamptz, deadline_at timestamptz)
+        ORDER BY r.ord
+       RETURNING id, target_id`,
       [
-        log.organizationId,
-        log.campaignId,
-        log.targetId,
-        log.attempt,
-        log.to,
-        log.from,
-        log.provider,
-        log.startedAt,
-        log.leaseExpiresAt,
+        JSON.stringify(
+          logs.map((l, ord) => ({
+            ord,
+            organization_id: l.organizationId,
+            campaign_id: l.campaignId,
+            target_id: l.targetId,
+            attempt: l.attempt,
+            to_number: l.to,
+            from_number: l.from,
+            provider: l.provider,
+            started_at: l.startedAt.toISOString(),
+            deadline_at: l.deadlineAt.toISOString(),
+          })),
+        ),
       ],
     );
-    return Number(rows[0].id);
+    // One new call per target in a batch: the target names its row.
+    const byTarget = new Map(rows.map((r) => [r.target_id, Number(r.id)]));
+    return logs.map((l) => byTarget.get(l.targetId)!);
   }
 
   async complete(tx: Tx, id: number, c: CallLogCompletion): Promise<boolean> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
-      `UPDATE call_logs SET outcome = $2, ended_reason = $3, provider_call_id = $4, call_categorization = $5,
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `UPDATE call_logs SET outcome = $2, ended_reason = $3,
+              provider_call_id = coalesce(provider_call_id, $4), call_categorization = $5,
               agent_data = $6, post_call_data = $7, qa = $8, transcripts = $9, recording_urls = $10,
-              ended_at = $11, duration_seconds = $12, output_data = $13, subcategory = $14
+              ended_at = $11, duration_seconds = $12, output_data = $13, subcategory = $14,
+              deadline_at = NULL
         WHERE id = $1 AND ended_at IS NULL RETURNING id`,
       [
         id,
@@ -92,42 +140,76 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     return rows.length === 1;
   }
 
-  async renewLease(id: number, until: Date): Promise<boolean> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
-      `UPDATE call_logs SET lease_expires_at = $2 WHERE id = $1 AND lease_expires_at IS NOT NULL RETURNING id`,
-      [id, until],
+  async recordProviderCallId(
+    tx: Tx | null,
+    id: number,
+    providerCallId: string,
+    deadlineAt: Date,
+  ): Promise<boolean> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `UPDATE call_logs SET provider_call_id = $2, deadline_at = $3
+        WHERE id = $1 AND ended_at IS NULL AND provider_call_id IS NULL RETURNING id`,
+      [id, providerCallId, deadlineAt],
     );
     return rows.length === 1;
   }
 
-  async releaseLease(tx: Tx, id: number): Promise<void> {
-    await sqlExecutor(this.dataSource, tx).query(
-      `UPDATE call_logs SET lease_expires_at = NULL WHERE id = $1`,
-      [id],
+  async recordProviderCallIds(
+    entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+  ): Promise<number[]> {
+    if (entries.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
+      `UPDATE call_logs c SET provider_call_id = e.provider_call_id, deadline_at = e.deadline_at
+         FROM unnest($1::bigint[], $2::text[], $3::timestamptz[]) AS e(id, provider_call_id, deadline_at)
+        WHERE c.id = e.id AND c.ended_at IS NULL AND c.provider_call_id IS NULL
+        RETURNING c.id`,
+      [
+        entries.map((e) => e.id),
+        entries.map((e) => e.providerCallId),
+        entries.map((e) => e.deadlineAt),
+      ],
     );
+    return rows.map((r) => Number(r.id));
   }
 
-  async findRecoverable(now: Date, startedBefore: Date, limit: number): Promise<RecoverableCall[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      target_id: string;
-    }>(
-      `SELECT id, target_id FROM call_logs WHERE lease_expires_at < $1
-       UNION
-       SELECT id, target_id FROM call_logs WHERE ended_at IS NULL AND started_at < $2 AND lease_expires_at IS NOT NULL
-       ORDER BY id LIMIT $3`,
-      [now, startedBefore, limit],
+  async claimOverdue(now: Date, retryAt: Date, limit: number): Promise<CallLog[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
+      `WITH overdue AS MATERIALIZED (
+         SELECT id FROM call_logs WHERE ended_at IS NULL AND deadline_at < $1
+          ORDER BY deadline_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE call_logs c SET deadline_at = $2 FROM overdue WHERE c.id = overdue.id
+       RETURNING ${COLUMNS.replace(/(\w+)/g, 'c.$1')}`,
+      [now, retryAt, limit],
     );
-    return rows.map((r) => ({ callLogId: Number(r.id), targetId: r.target_id }));
+    return rows.map(callLogFromRow);
   }
 
-  async findById(id: number): Promise<CallLog | null> {
+  async findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
     if (!Number.isSafeInteger(id) || id < 0) return null;
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
-      `SELECT * FROM call_logs WHERE id = $1`,
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE id = $1`,
       [id],
     );
-    return rows[0] ? fromRow(rows[0]) : null;
+    return rows[0] ? callLogFromRow(rows[0]) : null;
+  }
+
+  async findByIds(ids: number[], tx: Tx | null = null): Promise<CallLog[]> {
+    const valid = ids.filter((id) => Number.isSafeInteger(id) && id >= 0);
+    if (valid.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE id = ANY($1::bigint[])`,
+      [valid],
+    );
+    return rows.map(callLogFromRow);
+  }
+
+  async findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {
+    if (providerCallIds.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE provider = $1 AND provider_call_id = ANY($2::text[])`,
+      [provider, providerCallIds],
+    );
+    return rows.map(callLogFromRow);
   }
 
   async list(
@@ -149,11 +231,11 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
         `SELECT count(*) AS total FROM call_logs WHERE ${condition}`,
         params,
       ),
-      sql.query(
-        `SELECT * FROM call_logs WHERE ${condition} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      sql.query<CallLogRow>(
+        `SELECT ${COLUMNS} FROM call_logs WHERE ${condition} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, limit, offset],
       ),
     ]);
-    return { items: rows.map(fromRow), total: Number(count[0].total) };
+    return { items: rows.map(callLogFromRow), total: Number(count[0].total) };
   }
 }

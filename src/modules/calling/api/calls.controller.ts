@@ -1,13 +1,10 @@
-import { Body, Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { InvalidInputError } from '../../../common/errors/domain-errors';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
 import { TriggerService } from '../application/trigger.service';
 import { TriggerCallsDto, TriggerCallsResponseDto } from './dto/trigger-calls.dto';
 
-export const EXACTLY_ONE_SELECTOR = 'Exactly one of target_ids or count must be provided';
-
-@ApiTags('Campaigns')
+@ApiTags('calls')
 @Controller('api/v1/campaigns/:campaign_id/calls')
 export class CallsController {
   constructor(private readonly triggers: TriggerService) {}
@@ -34,18 +31,13 @@ export class CallsController {
     @Auth() auth: AuthContext,
     @Param('campaign_id') campaignId: string,
     @Body() body: TriggerCallsDto,
-    @Req() req: { body: unknown },
   ) {
-    const hasIds = body.target_ids !== undefined && body.target_ids !== null;
-    const hasCount = body.count !== undefined && body.count !== null;
-    if (hasIds === hasCount) {
-      throw new InvalidInputError(EXACTLY_ONE_SELECTOR, ['body'], req.body);
-    }
+    // The DTO has made sure exactly one of the two is given.
     return this.triggers.trigger(
       auth.organizationId,
       campaignId,
-      hasIds
-        ? { targetIds: body.target_ids! }
+      body.target_ids != null
+        ? { targetIds: body.target_ids }
         : { count: body.count!, prioritizeOldest: body.prioritize_oldest },
     );
   }

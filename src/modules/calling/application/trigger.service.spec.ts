@@ -1,8 +1,7 @@
 import { NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryDispatchRepository } from '../../../testing/in-memory-dispatch.repository';
-import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { TriggerService } from './trigger.service';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { aCampaign, aTarget, TEST_ORG } from '../../../testing/test-data';
@@ -12,20 +11,13 @@ function setup() {
   const campaigns = new InMemoryCampaignReader();
   const campaign = aCampaign();
   campaigns.put(campaign);
-  const targets = new InMemoryDispatchRepository();
-  const scheduler = new RecordingCallScheduler();
-  const service = new TriggerService(
-    campaigns,
-    targets,
-    scheduler,
-    new InMemoryUnitOfWork(),
-    clock,
-  );
-  return { clock, campaign, targets, scheduler, service };
+  const targets = new InMemoryTargetTransitions();
+  const service = new TriggerService(campaigns, targets, new InMemoryUnitOfWork(targets), clock);
+  return { clock, campaign, targets, service };
 }
 
 describe('TriggerService', () => {
-  it('schedules Pending targets by id, with one dispatch job each, and reports the others in request order', async () => {
+  it('schedules Pending targets by id, due now, and reports the others in request order', async () => {
     const s = setup();
     const [a, b, done] = [aTarget(), aTarget(), aTarget({ status: 'Finished' })];
     s.targets.put(a, b, done);
@@ -40,14 +32,12 @@ describe('TriggerService', () => {
         { id: done.id, reason: 'not_pending' },
       ],
     });
-    expect(s.targets.get(a.id)).toMatchObject({
+    expect(await s.targets.findById(null, a.id)).toMatchObject({
       status: 'Scheduled',
       scheduledTime: s.clock.now(),
     });
-    expect(s.scheduler.scheduled).toEqual([
-      { targetId: a.id, campaignId: s.campaign.id, at: s.clock.now() },
-      { targetId: b.id, campaignId: s.campaign.id, at: s.clock.now() },
-    ]);
+    // Due now: the dispatchers are notified once, when the claim commits.
+    expect(s.targets.notifications).toBe(1);
   });
 
   it('count takes the oldest Pending targets first with prioritize_oldest', async () => {

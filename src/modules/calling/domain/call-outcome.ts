@@ -30,6 +30,12 @@ const RETRYABLE: readonly CallOutcome[] = [
  */
 export const WORKER_LOST = 'worker-lost';
 
+/**
+ * The `call_ended_reason` of an accepted call with no final event by its deadline (MAX_CALL_MINUTES)
+ * that its provider could not tell about: as unknown as a lost one.
+ */
+export const DEADLINE_EXPIRED = 'deadline-expired';
+
 /** The number could not be reached at all: the next attempt tries the other number. */
 export const isFailedConnect = (outcome: string | null) => outcome === 'DISCONNECTED';
 
@@ -129,7 +135,7 @@ export interface AttemptContext {
   attempt: number;
   outcome: CallOutcome;
   now: Date;
-  /** The call was placed but its worker died: its real outcome is unknown (see WORKER_LOST). */
+  /** The call was placed but its outcome is unknown (see WORKER_LOST, DEADLINE_EXPIRED). */
   lost?: boolean;
 }
 
@@ -164,7 +170,7 @@ export function decideAfterAttempt(c: AttemptContext): TargetDecision {
       resolution: null,
       category,
       subcategory,
-      outcome: 'Call lost with its worker: outcome unknown',
+      outcome: 'Call outcome unknown',
       retryAt: null,
     };
   }

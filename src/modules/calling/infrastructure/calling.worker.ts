@@ -1,53 +1,129 @@
-import {
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-  OnModuleInit,
-} from '@nestjs/common';
-import { JobQueue } from '../../../common/jobs/job-queue';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../../common/clock/clock';
 import { AppConfig } from '../../../config/app-config';
+import {
+  TARGETS_DUE_CHANNEL,
+  TargetTransitions,
+} from '../../target/application/ports/target-transitions';
+import { CallPlacement } from '../application/call-placement.service';
+import { CallRecovery } from '../application/call-recovery.service';
 import { CallingSettings } from '../application/calling-settings';
-import { DISPATCH_QUEUE, DispatchJob } from '../application/dispatch-job';
-import { DispatchService } from '../application/dispatch.service';
+import { CallDispatcher } from '../application/dispatcher.service';
+import { DueListener } from './due-listener';
+import { Wakeup } from './wakeup';
+
+/** After a failed round: 0.5 s, doubling up to 30 s. */
+const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
+/** Another dispatcher holds the due targets this one saw: look again after a short, jittered pause. */
+const CONTENDED_PAUSE_MS = 20;
 
 /**
- * Registers the dispatch handler (every role: the queue only fetches where the role includes the
- * worker) and, in worker processes, runs the recovery sweep on a timer.
+ * In worker processes (ROLE worker or all): the dispatcher loop, woken by NOTIFY on the targets-due
+ * channel and otherwise sleeping until the next due time or the poll interval, and the deadline sweep
+ * on a timer. Neither ever crashes the process: a failed round is logged and retried with backoff.
  */
 @Injectable()
-export class CallingWorker implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+export class CallingWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CallingWorker');
-  private timer: NodeJS.Timeout | null = null;
+  private readonly wakeup = new Wakeup();
+  private listener: DueListener | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private sweepTimer: NodeJS.Timeout | null = null;
   private sweeping: Promise<unknown> | null = null;
 
   constructor(
-    private readonly jobs: JobQueue,
-    private readonly dispatcher: DispatchService,
+    private readonly dispatcher: CallDispatcher,
+    private readonly placement: CallPlacement,
+    private readonly recovery: CallRecovery,
+    private readonly targets: TargetTransitions,
     private readonly settings: CallingSettings,
+    private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly dataSource: DataSource,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    await this.jobs.work<DispatchJob>(
-      DISPATCH_QUEUE,
-      async (job) => {
-        await this.dispatcher.dispatch(
-          job.targetId,
-          job.scheduledFor ? new Date(job.scheduledFor) : null,
-        );
-      },
-      {
-        concurrency: this.config.get('WORKER_CONCURRENCY'),
-        // A job outliving this is run again; the handler then finds the call in flight and leaves it.
-        expireInSeconds: Math.max(60, this.config.get('STALE_CALL_MINUTES') * 60 + 60),
-        retryLimit: 10,
-        retryDelaySeconds: 2,
-      },
-    );
+  /** Wakes the dispatcher now (a notification; tests and in-process callers). */
+  wake(): void {
+    this.wakeup.wake();
+  }
+
+  onApplicationBootstrap(): void {
     if (this.config.get('ROLE') === 'api') return;
-    this.timer = setInterval(() => this.sweep(), this.settings.sweepIntervalSeconds * 1000);
-    this.timer.unref();
+    this.running = true;
+    const url = (this.dataSource.options as { url?: string }).url;
+    if (url) {
+      // Wakes an idle dispatcher (which reads the due campaigns afresh); a busy one sees new
+      // campaigns within a second (CallDispatcher's list of due campaigns).
+      this.listener = new DueListener(url, TARGETS_DUE_CHANNEL, () => this.wakeup.wake());
+      this.listener.start();
+    }
+    this.loop = this.dispatchLoop();
+    this.sweepTimer = setInterval(() => this.sweep(), this.settings.sweepIntervalMs);
+    this.sweepTimer.unref();
+    this.announceReady();
+  }
+
+  /** No new claims; placements under way finish (their calls are open and recoverable regardless). */
+  async onModuleDestroy(): Promise<void> {
+    this.running = false;
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    this.wakeup.wake();
+    await this.loop;
+    await this.placement.drain();
+    await this.sweeping;
+    await this.listener?.stop();
+  }
+
+  private async dispatchLoop(): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        const round = await this.dispatcher.round();
+        failures = 0;
+        if (!this.running) break;
+        if (round.placementsFull) {
+          await Promise.race([
+            this.placement.whenFree(),
+            this.wakeup.sleep(this.settings.pollIntervalMs),
+          ]);
+        } else if (round.rateLimitedUntil) {
+          await this.wakeup.sleep(round.rateLimitedUntil.getTime() - this.clock.now().getTime());
+        } else if (round.acted > 0) {
+          // More may be due at once: go on, letting I/O callbacks run in between.
+          await new Promise((resolve) => setImmediate(resolve));
+        } else if (round.contended) {
+          await this.wakeup.sleep(CONTENDED_PAUSE_MS + Math.random() * CONTENDED_PAUSE_MS);
+        } else {
+          await this.wakeup.sleep(await this.idleMs());
+        }
+      } catch (err) {
+        const wait = backoffMs(failures++);
+        this.logger.warn({ err, retryInMs: wait }, 'dispatch round failed');
+        await this.wakeup.sleep(wait);
+      }
+    }
+  }
+
+  /** Until the next target is due, at most the poll interval (a notification cuts it short). */
+  private async idleMs(): Promise<number> {
+    const now = this.clock.now().getTime();
+    const next = await this.targets.nextDueAfter(new Date(now));
+    const poll = this.settings.pollIntervalMs;
+    return next === null ? poll : Math.min(poll, Math.max(0, next.getTime() - now));
+  }
+
+  private sweep(): void {
+    if (this.sweeping || !this.running) return;
+    this.sweeping = this.recovery
+      .sweep()
+      .then((r) => {
+        if (r.recovered) this.logger.log(r, 'recovered calls past their deadline');
+      })
+      .catch((err) => this.logger.warn({ err }, 'deadline sweep failed'))
+      .finally(() => (this.sweeping = null));
   }
 
   /**
@@ -55,27 +131,8 @@ export class CallingWorker implements OnModuleInit, OnApplicationBootstrap, OnMo
    * tests' worker processes, a process manager) is told when dispatching has started. Opt-in: other
    * IPC parents (e.g. Jest's workers) must not receive messages they do not expect.
    */
-  onApplicationBootstrap(): void {
-    if (this.config.get('ROLE') === 'api' || !process.send) return;
-    if (process.env.CALLING_WORKER_READY_IPC === '1')
+  private announceReady(): void {
+    if (process.send && process.env.CALLING_WORKER_READY_IPC === '1')
       process.send({ type: 'calling-worker-ready' });
-  }
-
-  /** Before pg-boss and the database stop: no new sweep starts, and a running one finishes. */
-  async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.sweeping;
-  }
-
-  private sweep(): void {
-    if (this.sweeping) return;
-    this.sweeping = this.dispatcher
-      .sweep()
-      .then((r) => {
-        if (r.recovered || r.rescued) this.logger.log(r, 'recovered stale calls');
-      })
-      .catch((err) => this.logger.warn({ err }, 'recovery sweep failed'))
-      .finally(() => (this.sweeping = null));
   }
 }

@@ -1,14 +1,11 @@
-import { SimulatedCallProvider, simulatedOutcome } from './simulated-call-provider';
+import { simulatedOutcome, simulatedResult } from './simulated-call-provider';
 
-const request = (to: string) => ({
-  callLogId: 7,
-  targetId: 't',
-  campaignId: 'c',
-  campaignType: 'patient',
+const stored = (to: string) => ({
+  ...simulatedOutcome(to),
+  durationSeconds: 0,
   attempt: 1,
-  to,
-  from: 'DeprecatedLocalTest',
   inputData: { a: 1 },
+  startedAt: '2026-01-05T15:00:00.000Z',
 });
 
 describe('simulated call provider', () => {
@@ -24,8 +21,8 @@ describe('simulated call provider', () => {
     expect(simulatedOutcome(to)).toEqual({ outcome, endedReason });
   });
 
-  it('a good call comes back with transcript, post-call data, QA, recording and output', async () => {
-    const result = await new SimulatedCallProvider(0).placeCall(request('+15550101234'));
+  it('a good call ends with transcript, post-call data, QA, recording and output', () => {
+    const result = simulatedResult(7, stored('+15550101234'));
     expect(result).toMatchObject({
       outcome: 'GOOD',
       durationSeconds: 0,
@@ -38,19 +35,13 @@ describe('simulated call provider', () => {
     expect(result.transcripts).toHaveLength(3);
   });
 
-  it('0003 is a provider error (the engine records a technical failure)', async () => {
-    await expect(new SimulatedCallProvider(0).placeCall(request('+15550100003'))).rejects.toThrow(
-      'simulated provider error',
-    );
-  });
-
-  it('a no-answer has no transcript', async () => {
-    const result = await new SimulatedCallProvider(0).placeCall(request('+15550100000'));
-    expect(result).toMatchObject({
-      outcome: 'NO_RESPONSE',
-      transcripts: [],
-      qa: null,
-      postCallData: null,
-    });
+  it('a no-answer and a provider error have no transcript', () => {
+    for (const to of ['+15550100000', '+15550100003']) {
+      expect(simulatedResult(7, stored(to))).toMatchObject({
+        transcripts: [],
+        qa: null,
+        postCallData: null,
+      });
+    }
   });
 });

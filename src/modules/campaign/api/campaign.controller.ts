@@ -1,10 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { pageEnvelope } from '../../../common/http/paging';
+import { pageEnvelope } from '../../../common/paging/paging';
 import { CampaignService } from '../application/campaign.service';
 import { presentCampaign, toCampaignChanges, toCreateCampaign } from './campaign.presenter';
-import { CreateCampaignDto, ListCampaignsQueryDto, UpdateCampaignDto } from './dto/campaign.dto';
+import {
+  CampaignPageResponseDto,
+  CampaignResponseDto,
+  CreateCampaignDto,
+  ListCampaignsQueryDto,
+  UpdateCampaignDto,
+} from './dto/campaign.dto';
 
 /** Campaign management: beyond the spec, which leaves it out (DECISIONS: Campaigns, blacklists). */
 @ApiTags('campaigns')
@@ -17,9 +23,14 @@ export class CampaignController {
   @ApiOperation({
     operationId: 'create_campaign_api_v1_campaigns_post',
     summary: 'Create a campaign',
+    description:
+      "Creates a campaign of the caller's organization: its type (which category enum its targets use), " +
+      'calling window, retry policy, steps and webhook URL. The answer carries the webhook signing ' +
+      'secret, shown only here (and on rotation).',
   })
   @ApiResponse({
     status: 201,
+    type: CampaignResponseDto,
     description: 'The campaign, with its webhook_secret (shown here and on rotation only)',
   })
   async create(@Auth() auth: AuthContext, @Body() body: CreateCampaignDto) {
@@ -30,7 +41,12 @@ export class CampaignController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'list_campaigns_api_v1_campaigns_get', summary: 'List campaigns' })
+  @ApiOperation({
+    operationId: 'list_campaigns_api_v1_campaigns_get',
+    summary: 'List campaigns',
+    description: "The caller's organization's campaigns, oldest first, a page at a time.",
+  })
+  @ApiOkResponse({ type: CampaignPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListCampaignsQueryDto) {
     const { items, total } = await this.campaigns.list(auth.organizationId, query);
     return { campaigns: items.map((c) => presentCampaign(c)), ...pageEnvelope(query, total) };
@@ -40,7 +56,9 @@ export class CampaignController {
   @ApiOperation({
     operationId: 'get_campaign_api_v1_campaigns__campaign_id__get',
     summary: 'Get a campaign',
+    description: "One campaign of the caller's organization (without its webhook secret).",
   })
+  @ApiOkResponse({ type: CampaignResponseDto })
   async get(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string) {
     return presentCampaign(await this.campaigns.get(auth.organizationId, campaignId));
   }
@@ -49,7 +67,11 @@ export class CampaignController {
   @ApiOperation({
     operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch',
     summary: 'Update a campaign',
+    description:
+      'Changes the fields sent and leaves the others as they are. Targets already scheduled keep ' +
+      'their schedule; the new calling window and retry policy apply to calls placed from now on.',
   })
+  @ApiOkResponse({ type: CampaignResponseDto })
   async update(
     @Auth() auth: AuthContext,
     @Param('campaign_id') campaignId: string,

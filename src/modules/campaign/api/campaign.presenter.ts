@@ -18,6 +18,7 @@ export interface CampaignResponse {
   entry_step: string | null;
   blacklist_ids: string[];
   webhook_url: string | null;
+  provider_connection_id: string | null;
   /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
   webhook_secret?: string;
   created_at: string;
@@ -39,6 +40,7 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
     entry_step: c.entryStep,
     blacklist_ids: c.blacklistIds,
     webhook_url: c.webhookUrl,
+    provider_connection_id: c.providerConnectionId,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
@@ -69,6 +71,7 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
     entryStep: dto.entry_step,
     blacklistIds: dto.blacklist_ids,
     webhookUrl: dto.webhook_url,
+    providerConnectionId: dto.provider_connection_id,
   };
 }
 

@@ -1,6 +1,7 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
+import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
 import { CampaignService } from './campaign.service';
 
@@ -15,6 +16,7 @@ describe('CampaignService', () => {
     service = new CampaignService(
       new InMemoryCampaignRepository(),
       new BlacklistService(blacklists),
+      inMemoryProviderConnections().service,
     );
   });
 
@@ -35,6 +37,7 @@ describe('CampaignService', () => {
       blacklistIds: [],
       webhookUrl: null,
       webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
+      providerConnectionId: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
     });
@@ -69,7 +72,7 @@ describe('CampaignService', () => {
       .create(ORG, { name: 'x', type: 'patient', blacklistIds: [mine.id, theirs.id] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidInputError);
-    expect((error as InvalidInputError).loc).toEqual(['body', 'blacklist_ids', 1]);
+    expect((error as InvalidInputError).field).toEqual(['blacklist_ids', 1]);
     const ok = await service.create(ORG, { name: 'x', type: 'patient', blacklistIds: [mine.id] });
     expect(ok.blacklistIds).toEqual([mine.id]);
   });

@@ -4,10 +4,11 @@ import {
   InvalidInputError,
   NotFoundError,
 } from '../../../common/errors/domain-errors';
-import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { offsetOf, PageRequest } from '../../../common/paging/paging';
 import { isUuid } from '../../../common/validation/py-validators';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { CampaignReader } from './campaign-reader';
+import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service';
+import { CampaignReader } from './ports/campaign-reader';
 import { Campaign, CAMPAIGN_DEFAULTS, CampaignStep } from '../domain/campaign';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campaign.repository';
@@ -20,6 +21,7 @@ export class CampaignService implements CampaignReader {
   constructor(
     private readonly repository: CampaignRepository,
     private readonly blacklists: BlacklistService,
+    private readonly connections: ProviderConnectionService,
   ) {}
 
   async create(organizationId: string, input: CreateCampaign): Promise<Campaign> {
@@ -27,6 +29,7 @@ export class CampaignService implements CampaignReader {
     const entryStep = input.entryStep ?? null;
     checkEntryStep(steps, entryStep);
     await this.checkBlacklists(organizationId, input.blacklistIds ?? []);
+    await this.checkProviderConnection(organizationId, input.providerConnectionId ?? null);
     return this.repository.create({
       organizationId,
       name: input.name,
@@ -40,6 +43,7 @@ export class CampaignService implements CampaignReader {
       entryStep,
       blacklistIds: input.blacklistIds ?? [],
       webhookUrl: input.webhookUrl ?? null,
+      providerConnectionId: input.providerConnectionId ?? null,
       webhookSecret: generateWebhookSecret(),
     });
   }
@@ -76,6 +80,8 @@ export class CampaignService implements CampaignReader {
       changes.entryStep !== undefined ? changes.entryStep : current.entryStep,
     );
     if (changes.blacklistIds) await this.checkBlacklists(organizationId, changes.blacklistIds);
+    if (changes.providerConnectionId)
+      await this.checkProviderConnection(organizationId, changes.providerConnectionId);
     const result = await this.repository.update(organizationId, current.id, changes);
     switch (result.kind) {
       case 'updated':
@@ -85,7 +91,7 @@ export class CampaignService implements CampaignReader {
       case 'entry_step_not_in_steps': // changed concurrently since the check above
         throw new InvalidInputError(
           `entry_step is not one of the campaign's steps`,
-          ['body', 'entry_step'],
+          ['entry_step'],
           changes.entryStep ?? null,
         );
       case 'waiting_step_removed':
@@ -106,13 +112,32 @@ export class CampaignService implements CampaignReader {
     return updated;
   }
 
+  /** Only the organization's own connections (another's is as unknown as a missing one). */
+  private async checkProviderConnection(organizationId: string, id: string | null): Promise<void> {
+    if (id === null) return;
+    const found = await this.connections.get(organizationId, id).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof NotFoundError) return false;
+        throw err;
+      },
+    );
+    if (!found) {
+      throw new InvalidInputError(
+        `provider connection ${id} not found`,
+        ['provider_connection_id'],
+        id,
+      );
+    }
+  }
+
   private async checkBlacklists(organizationId: string, ids: string[]): Promise<void> {
     const known = await this.blacklists.existingIds(organizationId, ids);
     const index = ids.findIndex((id) => !known.has(id));
     if (index >= 0) {
       throw new InvalidInputError(
         `blacklist ${ids[index]} not found`,
-        ['body', 'blacklist_ids', index],
+        ['blacklist_ids', index],
         ids[index],
       );
     }
@@ -123,7 +148,7 @@ function checkEntryStep(steps: CampaignStep[], entryStep: string | null): void {
   if (entryStep !== null && !steps.some((s) => s.friendly_id === entryStep)) {
     throw new InvalidInputError(
       `entry_step "${entryStep}" is not one of the campaign's steps`,
-      ['body', 'entry_step'],
+      ['entry_step'],
       entryStep,
     );
   }

@@ -37,6 +37,8 @@ export interface Campaign {
   webhookUrl: string | null;
   /** `whsec_...`, signs the campaign's webhook notifications (Standard Webhooks). */
   webhookSecret: string;
+  /** Places its calls; null: the organization's default connection, else the process-wide provider. */
+  providerConnectionId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

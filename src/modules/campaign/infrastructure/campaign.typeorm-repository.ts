@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { Campaign } from '../domain/campaign';
 import {
   CampaignChanges,
@@ -8,10 +7,10 @@ import {
   CampaignUpdateResult,
   NewCampaign,
 } from '../application/ports/campaign.repository';
-import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
-import { CampaignOrmEntity } from './campaign.orm-entity';
+import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
+import { CAMPAIGN_COLUMNS, campaignFromRow, CampaignRow } from './campaign.row';
 
-const toCampaign = (e: CampaignOrmEntity): Campaign => ({ ...e });
+const COLUMN_LIST = CAMPAIGN_COLUMNS.join(', ');
 
 /** Updatable fields: column and SQL type. */
 const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
@@ -26,34 +25,72 @@ const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
   entryStep: ['entry_step', 'text'],
   blacklistIds: ['blacklist_ids', 'uuid[]'],
   webhookUrl: ['webhook_url', 'text'],
+  providerConnectionId: ['provider_connection_id', 'uuid'],
 };
 
 @Injectable()
 export class TypeOrmCampaignRepository extends CampaignRepository {
-  constructor(
-    @InjectRepository(CampaignOrmEntity) private readonly campaigns: Repository<CampaignOrmEntity>,
-    private readonly dataSource: DataSource,
-  ) {
+  constructor(private readonly dataSource: DataSource) {
     super();
   }
 
+  private get sql() {
+    return sqlExecutor(this.dataSource, null);
+  }
+
   async create(campaign: NewCampaign): Promise<Campaign> {
-    return toCampaign(await this.campaigns.save(this.campaigns.create(campaign)));
+    const { rows } = await onUniqueViolation(
+      () =>
+        this.sql.query<CampaignRow>(
+          `INSERT INTO campaigns (organization_id, name, type, caller_id, max_attempts,
+             retry_delay_minutes, max_concurrent_calls, calling_window, steps, entry_step,
+             blacklist_ids, webhook_url, webhook_secret, provider_connection_id)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14)
+           RETURNING ${COLUMN_LIST}`,
+          [
+            campaign.organizationId,
+            campaign.name,
+            campaign.type,
+            campaign.callerId,
+            campaign.maxAttempts,
+            campaign.retryDelayMinutes,
+            campaign.maxConcurrentCalls,
+            jsonOrNull(campaign.callingWindow),
+            JSON.stringify(campaign.steps),
+            campaign.entryStep,
+            campaign.blacklistIds,
+            campaign.webhookUrl,
+            campaign.webhookSecret,
+            campaign.providerConnectionId,
+          ],
+        ),
+      {},
+      'Campaign already exists',
+    );
+    return campaignFromRow(rows[0]);
   }
 
   async findById(id: string): Promise<Campaign | null> {
-    const e = await this.campaigns.findOneBy({ id });
-    return e ? toCampaign(e) : null;
+    const { rows } = await this.sql.query<CampaignRow>(
+      `SELECT ${COLUMN_LIST} FROM campaigns WHERE id = $1`,
+      [id],
+    );
+    return rows.length > 0 ? campaignFromRow(rows[0]) : null;
   }
 
   async list(organizationId: string, offset: number, limit: number) {
-    const [rows, total] = await this.campaigns.findAndCount({
-      where: { organizationId },
-      order: { createdAt: 'ASC', id: 'ASC' },
-      skip: offset,
-      take: limit,
-    });
-    return { items: rows.map(toCampaign), total };
+    const [{ rows }, { rows: count }] = await Promise.all([
+      this.sql.query<CampaignRow>(
+        `SELECT ${COLUMN_LIST} FROM campaigns WHERE organization_id = $1
+          ORDER BY created_at, id OFFSET $2 LIMIT $3`,
+        [organizationId, offset, limit],
+      ),
+      this.sql.query<{ total: string }>(
+        `SELECT count(*) AS total FROM campaigns WHERE organization_id = $1`,
+        [organizationId],
+      ),
+    ]);
+    return { items: rows.map(campaignFromRow), total: Number(count[0].total) };
   }
 
   async update(
@@ -84,14 +121,15 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
         `NOT EXISTS (SELECT 1 FROM targets t WHERE t.campaign_id = c.id AND t.status = 'Waiting' AND NOT ${hasStep('t.current_step')})`,
       );
     }
-    const { rowCount } = await sqlExecutor(this.dataSource, null).query(
+    const { rows: updated } = await this.sql.query<CampaignRow>(
       `UPDATE campaigns c SET ${sets.join(', ')}
-        WHERE c.id = $1 AND c.organization_id = $2 AND ${conditions.join(' AND ')}`,
+        WHERE c.id = $1 AND c.organization_id = $2 AND ${conditions.join(' AND ')}
+        RETURNING ${CAMPAIGN_COLUMNS.map((column) => `c.${column}`).join(', ')}`,
       params,
     );
-    const current = await this.campaigns.findOneBy({ id, organizationId });
+    if (updated.length > 0) return { kind: 'updated', campaign: campaignFromRow(updated[0]) };
+    const current = await this.findOwn(organizationId, id);
     if (!current) return { kind: 'not_found' };
-    if (rowCount > 0) return { kind: 'updated', campaign: toCampaign(current) };
     const newSteps = changes.steps ?? current.steps;
     const newEntry = changes.entryStep !== undefined ? changes.entryStep : current.entryStep;
     return newEntry !== null && !newSteps.some((st) => st.friendly_id === newEntry)
@@ -104,8 +142,24 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     id: string,
     secret: string,
   ): Promise<Campaign | null> {
-    await this.campaigns.update({ id, organizationId }, { webhookSecret: secret });
-    const e = await this.campaigns.findOneBy({ id, organizationId });
-    return e ? toCampaign(e) : null;
+    const { rows } = await this.sql.query<CampaignRow>(
+      `UPDATE campaigns SET webhook_secret = $3, updated_at = now()
+        WHERE id = $1 AND organization_id = $2
+        RETURNING ${COLUMN_LIST}`,
+      [id, organizationId, secret],
+    );
+    return rows.length > 0 ? campaignFromRow(rows[0]) : null;
   }
+
+  private async findOwn(organizationId: string, id: string): Promise<Campaign | null> {
+    const { rows } = await this.sql.query<CampaignRow>(
+      `SELECT ${COLUMN_LIST} FROM campaigns WHERE id = $1 AND organization_id = $2`,
+      [id, organizationId],
+    );
+    return rows.length > 0 ? campaignFromRow(rows[0]) : null;
+  }
+}
+
+function jsonOrNull(value: unknown): string | null {
+  return value === null || value === undefined ? null : JSON.stringify(value);
 }

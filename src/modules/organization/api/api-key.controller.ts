@@ -1,7 +1,12 @@
 import { Controller, Delete, Param } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
 import { OrganizationService } from '../application/organization.service';
+
+class RevokedApiKeyResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty({ type: 'string', enum: ['revoked'] }) status: 'revoked';
+}
 
 @ApiTags('api-keys')
 @Controller('api/v1/api-keys')
@@ -13,8 +18,11 @@ export class ApiKeyController {
   @ApiOperation({
     operationId: 'delete_api_key_api_v1_api_keys__api_key_id__delete',
     summary: 'Delete Api Key',
+    description:
+      "Revokes one of the caller's organization's API keys at once (the calling key too, if it names " +
+      'itself). Keys are created with the CLI.',
   })
-  @ApiResponse({ status: 200, schema: { example: { id: '6f1c…', status: 'revoked' } } })
+  @ApiOkResponse({ type: RevokedApiKeyResponseDto })
   async revoke(@Auth() auth: AuthContext, @Param('api_key_id') apiKeyId: string) {
     await this.organizations.revokeApiKey(apiKeyId, auth.organizationId);
     return { id: apiKeyId, status: 'revoked' };

@@ -1,11 +1,12 @@
 import {
   ConflictError,
+  InvalidInputError,
   NotFoundError,
   UnauthorizedError,
 } from '../../../common/errors/domain-errors';
 import { InMemoryOrganizationRepository } from '../../../testing/in-memory-organization.repository';
 import { hashApiKey } from '../domain/api-key';
-import { OrganizationService, parseBootstrapKeys } from './organization.service';
+import { OrganizationService } from './organization.service';
 
 describe('OrganizationService', () => {
   let repository: InMemoryOrganizationRepository;
@@ -43,6 +44,10 @@ describe('OrganizationService', () => {
   it('refuses a duplicate organization name and keys for an unknown organization', async () => {
     await service.createOrganization('Acme');
     await expect(service.createOrganization(' Acme ')).rejects.toThrow(ConflictError);
+    await expect(service.createOrganization('  ')).rejects.toMatchObject({
+      constructor: InvalidInputError,
+      field: ['name'],
+    });
     await expect(service.createApiKey('00000000-0000-4000-8000-000000000000')).rejects.toThrow(
       NotFoundError,
     );
@@ -51,23 +56,33 @@ describe('OrganizationService', () => {
   it('makes sure of bootstrap organizations and keys, idempotently', async () => {
     const first = await service.ensureOrganizationWithKey('acme', 'key1');
     const again = await service.ensureOrganizationWithKey('acme', 'key1');
-    expect(again.id).toBe(first.id);
+    expect(again.organization.id).toBe(first.organization.id);
+    expect(again.revokedKey).toBeNull();
     expect(repository.organizations.size).toBe(1);
     expect(repository.apiKeys.size).toBe(1);
-    expect((await service.authenticate('key1')).organizationId).toBe(first.id);
+    expect((await service.authenticate('key1')).organizationId).toBe(first.organization.id);
     await expect(service.ensureOrganizationWithKey('globex', 'key1')).rejects.toThrow(
       ConflictError,
     );
   });
 
-  it('parses BOOTSTRAP_API_KEYS', () => {
-    expect(parseBootstrapKeys(undefined)).toEqual([]);
-    expect(parseBootstrapKeys(' acme=key1, globex = key2 ')).toEqual([
-      ['acme', 'key1'],
-      ['globex', 'key2'],
-    ]);
-    expect(parseBootstrapKeys('acme=a=b')).toEqual([['acme', 'a=b']]);
-    expect(() => parseBootstrapKeys('acme')).toThrow(/name=key/);
-    expect(() => parseBootstrapKeys('=key')).toThrow(/name=key/);
+  it('leaves a revoked bootstrap key revoked and says so', async () => {
+    await service.ensureOrganizationWithKey('acme', 'key1');
+    const { id } = (await service.authenticate('key1')) && [...repository.apiKeys.values()][0];
+    await service.revokeApiKey(id);
+    const again = await service.ensureOrganizationWithKey('acme', 'key1');
+    expect(again.revokedKey).toMatchObject({ id, revokedAt: expect.any(Date) });
+    await expect(service.authenticate('key1')).rejects.toThrow(UnauthorizedError);
+  });
+
+  it('records when a key was last used, at most once a minute', async () => {
+    const org = await service.createOrganization('Acme');
+    const issued = await service.createApiKey(org.id);
+    expect(repository.apiKeys.get(issued.id)!.lastUsedAt).toBeNull();
+    await service.authenticate(issued.key);
+    const first = repository.apiKeys.get(issued.id)!.lastUsedAt;
+    expect(first).toBeInstanceOf(Date);
+    await service.authenticate(issued.key);
+    expect(repository.apiKeys.get(issued.id)!.lastUsedAt).toBe(first);
   });
 });

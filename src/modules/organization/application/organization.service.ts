@@ -1,16 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import {
   ConflictError,
+  InvalidInputError,
   NotFoundError,
   UnauthorizedError,
 } from '../../../common/errors/domain-errors';
-import type { AuthContext } from '../../../common/http/auth.decorators';
+import type { AuthContext } from '../../../common/auth/auth-context';
 import { isUuid } from '../../../common/validation/py-validators';
 import {
   ApiKeyRecord,
   displayPrefix,
   generateApiKey,
   hashApiKey,
+  lastUseIsStale,
   Organization,
 } from '../domain/api-key';
 import { OrganizationRepository } from './ports/organization.repository';
@@ -26,7 +28,8 @@ export class OrganizationService {
 
   async createOrganization(name: string): Promise<Organization> {
     const trimmed = name.trim();
-    if (!trimmed) throw new ConflictError('Organization name must not be empty');
+    if (!trimmed)
+      throw new InvalidInputError('Organization name must not be empty', ['name'], name);
     if (await this.repository.findOrganizationByName(trimmed)) {
       throw new ConflictError(`Organization "${trimmed}" already exists`);
     }
@@ -65,28 +68,33 @@ export class OrganizationService {
     if (!key) throw new UnauthorizedError('Not authenticated');
     const record = await this.repository.findActiveApiKeyByHash(hashApiKey(key));
     if (!record) throw new UnauthorizedError('Invalid API key');
+    if (lastUseIsStale(record, new Date())) {
+      // Bookkeeping: a failed write must not refuse a valid key.
+      await this.repository.touchApiKey(record.id).catch(() => undefined);
+    }
     return { organizationId: record.organizationId, apiKeyId: record.id };
   }
 
   /**
-   * Makes sure the organization exists and that `key` authenticates for it. Safe to call at every
+   * Makes sure the organization exists and that `key` authenticates for it, unless someone revoked
+   * that key (a revoked key stays revoked: `revokedKey` says so, for a warning). Safe to call at every
    * start and from several processes at once.
    */
-  async ensureOrganizationWithKey(organizationName: string, key: string): Promise<Organization> {
+  async ensureOrganizationWithKey(
+    organizationName: string,
+    key: string,
+  ): Promise<{ organization: Organization; revokedKey: ApiKeyRecord | null }> {
     const organization = await this.ensureOrganization(organizationName);
-    const existing = await this.repository.findActiveApiKeyByHash(hashApiKey(key));
-    if (existing && existing.organizationId !== organization.id) {
+    const stored = await this.repository.saveApiKey({
+      organizationId: organization.id,
+      name: 'bootstrap',
+      keyPrefix: displayPrefix(key),
+      keyHash: hashApiKey(key),
+    });
+    if (stored.organizationId !== organization.id) {
       throw new ConflictError(`That API key already belongs to another organization`);
     }
-    if (!existing) {
-      await this.repository.saveApiKey({
-        organizationId: organization.id,
-        name: 'bootstrap',
-        keyPrefix: displayPrefix(key),
-        keyHash: hashApiKey(key),
-      });
-    }
-    return organization;
+    return { organization, revokedKey: stored.revokedAt ? stored : null };
   }
 
   async ensureOrganization(name: string): Promise<Organization> {
@@ -107,19 +115,4 @@ export class OrganizationService {
     if (!organization) throw new NotFoundError(`Organization ${id} not found`);
     return organization;
   }
-}
-
-/** `acme=key1,globex=key2` → [['acme', 'key1'], ['globex', 'key2']] */
-export function parseBootstrapKeys(spec: string | undefined): [string, string][] {
-  if (!spec?.trim()) return [];
-  return spec.split(',').map((pair) => {
-    const at = pair.indexOf('=');
-    const [name, key] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
-    if (at < 1 || !name || !key) {
-      throw new Error(
-        `BOOTSTRAP_API_KEYS: expected name=key pairs separated by commas, got "${pair}"`,
-      );
-    }
-    return [name, key];
-  });
 }

@@ -28,5 +28,14 @@ export interface ApiKeyRecord {
   name: string;
   keyPrefix: string;
   createdAt: Date;
+  /** Kept to the minute: at most one write a minute per key (see LAST_USED_PRECISION_MS). */
+  lastUsedAt: Date | null;
   revokedAt: Date | null;
+}
+
+/** `last_used_at` is refreshed when it is older than this, so a busy key costs one write a minute. */
+export const LAST_USED_PRECISION_MS = 60_000;
+
+export function lastUseIsStale(key: ApiKeyRecord, now: Date): boolean {
+  return !key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS;
 }

@@ -1,52 +1,89 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { ApiKeyRecord, Organization } from '../domain/api-key';
+import { DataSource } from 'typeorm';
+import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
 import { OrganizationRepository } from '../application/ports/organization.repository';
-import { ApiKeyOrmEntity, OrganizationOrmEntity } from './organization.orm-entity';
+import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key';
 
-const toOrganization = (e: OrganizationOrmEntity): Organization => ({
-  id: e.id,
-  name: e.name,
-  createdAt: e.createdAt,
+interface OrganizationRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  key_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const ORGANIZATION_COLUMNS = 'id, name, created_at';
+/** Never the hash: nothing outside the lookup needs it. */
+const API_KEY_COLUMNS =
+  'id, organization_id, name, key_prefix, created_at, last_used_at, revoked_at';
+
+const organizationFromRow = (r: OrganizationRow): Organization => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
 });
-const toApiKey = (e: ApiKeyOrmEntity): ApiKeyRecord => ({
-  id: e.id,
-  organizationId: e.organizationId,
-  name: e.name,
-  keyPrefix: e.keyPrefix,
-  createdAt: e.createdAt,
-  revokedAt: e.revokedAt,
+
+const apiKeyFromRow = (r: ApiKeyRow): ApiKeyRecord => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  keyPrefix: r.key_prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
 });
 
 @Injectable()
 export class TypeOrmOrganizationRepository extends OrganizationRepository {
-  constructor(
-    @InjectRepository(OrganizationOrmEntity)
-    private readonly organizations: Repository<OrganizationOrmEntity>,
-    @InjectRepository(ApiKeyOrmEntity) private readonly apiKeys: Repository<ApiKeyOrmEntity>,
-  ) {
+  constructor(private readonly dataSource: DataSource) {
     super();
   }
 
+  private get sql() {
+    return sqlExecutor(this.dataSource, null);
+  }
+
   async createOrganization(name: string): Promise<Organization> {
-    return toOrganization(await this.organizations.save(this.organizations.create({ name })));
+    const { rows } = await onUniqueViolation(
+      () =>
+        this.sql.query<OrganizationRow>(
+          `INSERT INTO organizations (name) VALUES ($1) RETURNING ${ORGANIZATION_COLUMNS}`,
+          [name],
+        ),
+      { organizations_name_key: `Organization "${name}" already exists` },
+    );
+    return organizationFromRow(rows[0]);
   }
 
   async findOrganizationById(id: string): Promise<Organization | null> {
-    const e = await this.organizations.findOneBy({ id });
-    return e ? toOrganization(e) : null;
+    const { rows } = await this.sql.query<OrganizationRow>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? organizationFromRow(rows[0]) : null;
   }
 
   async findOrganizationByName(name: string): Promise<Organization | null> {
-    const e = await this.organizations.findOneBy({ name });
-    return e ? toOrganization(e) : null;
+    const { rows } = await this.sql.query<OrganizationRow>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE name = $1`,
+      [name],
+    );
+    return rows[0] ? organizationFromRow(rows[0]) : null;
   }
 
   async listOrganizations(): Promise<Organization[]> {
-    return (await this.organizations.find({ order: { createdAt: 'ASC', id: 'ASC' } })).map(
-      toOrganization,
+    const { rows } = await this.sql.query<OrganizationRow>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM organizations ORDER BY created_at, id`,
     );
+    return rows.map(organizationFromRow);
   }
 
   async saveApiKey(key: {
@@ -54,27 +91,56 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     name: string;
     keyPrefix: string;
     keyHash: string;
-  }) {
-    await this.apiKeys.createQueryBuilder().insert().values(key).orIgnore().execute();
-    return toApiKey(await this.apiKeys.findOneByOrFail({ keyHash: key.keyHash }));
+  }): Promise<ApiKeyRecord> {
+    // Insert unless the hash exists, and return the stored row either way, in one statement.
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `WITH inserted AS (
+         INSERT INTO api_keys (organization_id, name, key_prefix, key_hash)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (key_hash) DO NOTHING
+         RETURNING ${API_KEY_COLUMNS}
+       )
+       SELECT ${API_KEY_COLUMNS} FROM inserted
+       UNION ALL
+       SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $4
+       LIMIT 1`,
+      [key.organizationId, key.name, key.keyPrefix, key.keyHash],
+    );
+    return apiKeyFromRow(rows[0]);
   }
 
   async findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const e = await this.apiKeys.findOneBy({ keyHash, revokedAt: IsNull() });
-    return e ? toApiKey(e) : null;
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [keyHash],
+    );
+    return rows[0] ? apiKeyFromRow(rows[0]) : null;
   }
 
   async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
-    return (
-      await this.apiKeys.find({ where: { organizationId }, order: { createdAt: 'ASC' } })
-    ).map(toApiKey);
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at, id`,
+      [organizationId],
+    );
+    return rows.map(apiKeyFromRow);
+  }
+
+  async touchApiKey(id: string): Promise<void> {
+    // The condition is re-checked under the row lock: concurrent requests make one write, not many.
+    await this.sql.query(
+      `UPDATE api_keys SET last_used_at = now()
+        WHERE id = $1
+          AND (last_used_at IS NULL OR last_used_at <= now() - $2 * interval '1 millisecond')`,
+      [id, LAST_USED_PRECISION_MS],
+    );
   }
 
   async revokeApiKey(id: string, organizationId?: string): Promise<boolean> {
-    const result = await this.apiKeys.update(
-      { id, revokedAt: IsNull(), ...(organizationId && { organizationId }) },
-      { revokedAt: () => 'now()' },
+    const { rowCount } = await this.sql.query(
+      `UPDATE api_keys SET revoked_at = now()
+        WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)`,
+      [id, organizationId ?? null],
     );
-    return (result.affected ?? 0) > 0;
+    return rowCount > 0;
   }
 }

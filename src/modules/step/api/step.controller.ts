@@ -19,7 +19,7 @@ const FRIENDLY_ID = { name: 'friendly_id', description: 'The friendly ID of the 
 const TARGET_ID = { name: 'target_id', description: 'The ID of the target.' };
 
 /** Inbound step data (DECISIONS: Steps): webhook steps, one target or a batch, and EHR events. */
-@ApiTags('Campaigns')
+@ApiTags('steps')
 @Controller('api/v1/campaigns/:campaign_id')
 export class StepController {
   constructor(
@@ -58,7 +58,7 @@ export class StepController {
   ) {
     // The pipe has located any unstorable string already; what is left to refuse is too deep a body.
     const unstorable = unstorableJsonError(body);
-    if (unstorable) throw new InvalidInputError(unstorable, ['body'], body);
+    if (unstorable) throw new InvalidInputError(unstorable, [], body);
     const target = await this.steps.receiveWebhookStep(
       auth,
       campaignId,

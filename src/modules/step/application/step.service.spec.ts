@@ -1,6 +1,6 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository';
-import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { StepService } from './step.service';
 import { FakeClock } from '../../../testing/fake-clock';
@@ -32,22 +32,23 @@ function setup() {
     }),
   );
   const repository = new InMemoryStepRepository();
-  const scheduler = new RecordingCallScheduler();
+  // One table: the transitions fake works on the step fake's targets.
+  const transitions = new InMemoryTargetTransitions(() => repository.targets);
   const clock = new FakeClock(NOW);
   const service = new StepService(
     campaigns,
     repository,
     new InMemoryUnitOfWork(repository),
-    scheduler,
+    transitions,
     clock,
   );
-  return { service, repository, scheduler };
+  return { service, repository, transitions };
 }
 
 describe('StepService', () => {
   describe('one target', () => {
     it('merges the data and moves a target waiting at the step to Pending', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(
         aTarget({
           id: T1,
@@ -67,7 +68,7 @@ describe('StepService', () => {
         inputData: { a: 1, n: { y: 2 }, b: 2 },
         updatedAt: NOW,
       });
-      expect(scheduler.scheduled).toEqual([]);
+      expect(transitions.notifications).toBe(0);
       expect(await repository.history(ORG, T1)).toEqual([
         expect.objectContaining({
           kind: 'webhook',
@@ -82,7 +83,7 @@ describe('StepService', () => {
     });
 
     it('merge_and_schedule: Scheduled now, with its dispatch', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(aTarget({ id: T1, status: 'Waiting', currentStep: 'consent' }));
       const target = await service.receiveWebhookStep(
         caller,
@@ -96,11 +97,12 @@ describe('StepService', () => {
         scheduledTime: NOW,
         inputData: { ok: true },
       });
-      expect(scheduler.scheduled).toEqual([{ targetId: T1, campaignId: CAMPAIGN, at: NOW }]);
+      expect(transitions.notifications).toBe(1);
+      expect(repository.targets.get(T1)).toMatchObject({ status: 'Scheduled', scheduledTime: NOW });
     });
 
     it('only merges into a target that waits elsewhere or does not wait', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(
         aTarget({ id: T1, status: 'Waiting', currentStep: 'labs' }),
         aTarget({ id: T2, status: 'Finished' }),
@@ -118,7 +120,7 @@ describe('StepService', () => {
         status: 'Finished',
         inputData: { a: 1 },
       });
-      expect(scheduler.scheduled).toEqual([]);
+      expect(transitions.notifications).toBe(0);
     });
 
     it('404 for an unknown campaign, step or target, and for another organization', async () => {
@@ -148,14 +150,14 @@ describe('StepService', () => {
       expect(repository.events).toEqual([]);
     });
 
-    it('422 on the path when the step is an ehr_event step', async () => {
+    it('422 on friendly_id when the step is an ehr_event step', async () => {
       const { service, repository } = setup();
       repository.put(aTarget({ id: T1 }));
       const error = await service
         .receiveWebhookStep(caller, CAMPAIGN, T1, 'ehr', {})
         .catch((e) => e);
       expect(error).toBeInstanceOf(InvalidInputError);
-      expect(error).toMatchObject({ loc: ['path', 'friendly_id'], input: 'ehr' });
+      expect(error).toMatchObject({ field: ['friendly_id'], input: 'ehr' });
       expect(error.message).toBe(
         "step 'ehr' is a ehr_event step, not a webhook step: post its events to /api/v1/campaigns/{campaign_id}/ehr-event/ehr",
       );
@@ -164,7 +166,7 @@ describe('StepService', () => {
 
   describe('batch', () => {
     it('applies ids and external ids, reports the rest by index, moves and schedules the waiting ones', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(
         aTarget({ id: T1, status: 'Waiting', currentStep: 'consent' }),
         aTarget({ id: T2, externalId: 'ext-2', status: 'Waiting', currentStep: 'consent' }),
@@ -198,15 +200,12 @@ describe('StepService', () => {
         status: 'Pending',
         inputData: { keep: 1, c: 3 },
       });
-      expect(scheduler.scheduled).toEqual([
-        { targetId: T1, campaignId: CAMPAIGN, at: NOW },
-        { targetId: T2, campaignId: CAMPAIGN, at: NOW },
-      ]);
+      expect(transitions.notifications).toBe(1);
       expect(repository.events.map((e) => e.targetId)).toEqual([T1, T2, T3]);
     });
 
     it('merges several updates of one target in request order and moves it once', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(
         aTarget({ id: T1, externalId: 'e1', status: 'Waiting', currentStep: 'consent' }),
       );
@@ -216,7 +215,7 @@ describe('StepService', () => {
       ]);
       expect(result).toEqual({ updated: 2, not_found: [] });
       expect(repository.targets.get(T1)!.inputData).toEqual({ a: 1, b: 2 });
-      expect(scheduler.scheduled).toHaveLength(1);
+      expect(transitions.notifications).toBe(1);
       expect((await repository.history(ORG, T1)).map((e) => e.data)).toEqual([
         { a: 1, b: 1 },
         { b: 2 },
@@ -224,11 +223,13 @@ describe('StepService', () => {
     });
 
     it('is all or nothing: a failure after the merge leaves every target and the history as they were', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(
         aTarget({ id: T1, status: 'Waiting', currentStep: 'consent', inputData: { a: 0 } }),
       );
-      scheduler.failWith = new Error('queue down');
+      transitions.moveWaiting = async () => {
+        throw new Error('queue down');
+      };
       await expect(
         service.receiveWebhookStepBatch(caller, CAMPAIGN, 'consent', [
           { target_id: T1, input_data: { a: 1 } },
@@ -246,7 +247,7 @@ describe('StepService', () => {
           { input_data: {} },
         ]),
       ).rejects.toMatchObject({
-        loc: ['body', 'updates', 1],
+        field: ['updates', 1],
         message: 'target_id or external_id is required',
       });
     });
@@ -254,7 +255,7 @@ describe('StepService', () => {
 
   describe('EHR event', () => {
     it('stores the event, merges, lists its id by type and moves the target on', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository, transitions } = setup();
       repository.put(
         aTarget({ id: T1, externalId: 'mrn-1', status: 'Waiting', currentStep: 'ehr' }),
       );
@@ -269,7 +270,8 @@ describe('StepService', () => {
         inputData: { appointment: { at: '2026-04-02' } },
         preCallEhrIds: { appointment_created: [first.eventId], unknown: [second.eventId] },
       });
-      expect(scheduler.scheduled).toEqual([{ targetId: T1, campaignId: CAMPAIGN, at: NOW }]);
+      expect(transitions.notifications).toBe(1);
+      expect(repository.targets.get(T1)).toMatchObject({ status: 'Scheduled', scheduledTime: NOW });
       expect((await repository.history(ORG, T1)).map((e) => [e.id, e.kind, e.eventType])).toEqual([
         [first.eventId, 'ehr_event', 'appointment_created'],
         [second.eventId, 'ehr_event', null],
@@ -282,7 +284,7 @@ describe('StepService', () => {
       await expect(
         service.receiveEhrEvent(caller, CAMPAIGN, 'ehr', { event_data: {} }),
       ).rejects.toMatchObject({
-        loc: ['body'],
+        field: [],
       });
       await expect(
         service.receiveEhrEvent(caller, CAMPAIGN, 'ehr', { external_id: 'mrn-2' }),
@@ -293,7 +295,7 @@ describe('StepService', () => {
       await expect(
         service.receiveEhrEvent(caller, CAMPAIGN, 'labs', { target_id: T1 }),
       ).rejects.toMatchObject({
-        loc: ['path', 'friendly_id'],
+        field: ['friendly_id'],
       });
       expect(repository.events).toEqual([]);
     });

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { CampaignReader } from '../../campaign/application/campaign-reader';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign';
-import { CallScheduler } from '../../target/application/ports/call-scheduler';
+import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import type { Target } from '../../target/domain/target';
-import { canonicalUuid, EhrEventType, statusAfterReceive, StepKind } from '../domain/step';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid';
+import { EhrEventType, statusAfterReceive, StepKind } from '../domain/step';
 import { StepDataUpdate, StepRepository, StepScope } from './ports/step.repository';
 
 /** Who posts: the organization scopes every lookup, the key is kept in the history. */
@@ -43,7 +44,7 @@ export const TARGET_REF_REQUIRED = 'target_id or external_id is required';
 
 /**
  * The three ways data reaches a campaign step. Each request is one transaction: the merge, the history
- * rows, the status moves and the dispatch jobs of the targets it schedules commit together or not at all.
+ * rows and the status moves (targets it schedules become due) commit together or not at all.
  */
 @Injectable()
 export class StepService {
@@ -51,7 +52,7 @@ export class StepService {
     private readonly campaigns: CampaignReader,
     private readonly steps: StepRepository,
     private readonly uow: UnitOfWork,
-    private readonly scheduler: CallScheduler,
+    private readonly transitions: TargetTransitions,
     private readonly clock: Clock,
   ) {}
 
@@ -77,13 +78,12 @@ export class StepService {
       );
       if (applied.length === 0) throw targetNotFound();
       await this.moveOn(tx, scope, step, [id], now);
-      return (await this.steps.findTarget(tx, scope, id))!;
+      return (await this.transitions.findById(tx, id))!;
     });
   }
 
   /**
-   * All or nothing: one merge statement (with its history rows), one statement for the status moves,
-   * one batch of dispatch jobs. Updates naming no target are reported, not failed.
+   * All or nothing: one merge statement (with its history rows), one statement for the status moves. Updates naming no target are reported, not failed.
    */
   async receiveWebhookStepBatch(
     caller: StepCaller,
@@ -94,11 +94,7 @@ export class StepService {
     const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
     const missing = updates.findIndex((u) => !hasRef(u));
     if (missing >= 0)
-      throw new InvalidInputError(
-        TARGET_REF_REQUIRED,
-        ['body', 'updates', missing],
-        updates[missing],
-      );
+      throw new InvalidInputError(TARGET_REF_REQUIRED, ['updates', missing], updates[missing]);
 
     const resolvable: StepDataUpdate[] = [];
     updates.forEach((u, index) => {
@@ -145,7 +141,7 @@ export class StepService {
     input: EhrEventInput,
   ): Promise<{ eventId: string; target: Target }> {
     // A body rule, so checked before any lookup, as request validation would be.
-    if (!hasRef(input)) throw new InvalidInputError(TARGET_REF_REQUIRED, ['body'], input);
+    if (!hasRef(input)) throw new InvalidInputError(TARGET_REF_REQUIRED, [], input);
     const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'ehr_event');
     const data = input.event_data ?? {};
     const targetId = input.target_id == null ? null : canonicalUuid(input.target_id);
@@ -163,7 +159,7 @@ export class StepService {
       );
       if (!recorded) throw targetNotFound();
       await this.moveOn(tx, scope, step, [recorded.targetId], now);
-      const target = (await this.steps.findTarget(tx, scope, recorded.targetId))!;
+      const target = (await this.transitions.findById(tx, recorded.targetId))!;
       return { eventId: recorded.eventId, target };
     });
   }
@@ -185,7 +181,7 @@ export class StepService {
           : `post its data to /api/v1/campaigns/{campaign_id}/targets/{target_id}/step/${friendlyId}`;
       throw new InvalidInputError(
         `step '${friendlyId}' is a ${step.type} step, not a ${kind} step: ${where}`,
-        ['path', 'friendly_id'],
+        ['friendly_id'],
         friendlyId,
       );
     }
@@ -200,14 +196,15 @@ export class StepService {
     now: Date,
   ): Promise<void> {
     if (targetIds.length === 0) return;
-    const to = statusAfterReceive(step);
-    const moved = await this.steps.moveWaiting(tx, scope, targetIds, step.friendly_id, to, now);
-    if (to === 'Scheduled' && moved.length > 0) {
-      await this.scheduler.scheduleCalls(
-        tx,
-        moved.map((targetId) => ({ targetId, campaignId: scope.campaignId, at: now })),
-      );
-    }
+    // Moved to `Scheduled` means due now: the calling engine is notified when this commits.
+    await this.transitions.moveWaiting(
+      tx,
+      scope,
+      targetIds,
+      step.friendly_id,
+      statusAfterReceive(step),
+      now,
+    );
   }
 
   private received(caller: StepCaller, step: CampaignStep, eventType: string | null, now: Date) {

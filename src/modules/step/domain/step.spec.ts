@@ -3,14 +3,12 @@ import { aTarget } from '../../../testing/test-data';
 import type { CampaignStep } from '../../campaign/domain/campaign';
 import {
   appendEhrEventId,
-  canonicalUuid,
-  ehrEventKey,
   isWaitingAt,
   mergeInOrder,
   moveOn,
   receiveData,
-  statusAfterReceive,
-} from './step';
+} from '../../../testing/step-rules';
+import { ehrEventKey, statusAfterReceive } from './step';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const merge: CampaignStep = { friendly_id: 'labs', type: 'webhook', on_receive: 'merge' };
@@ -110,17 +108,6 @@ describe('step rules', () => {
       ids = appendEhrEventId(ids, null, 'e3');
       expect(ids).toEqual({ appointment_created: ['e1', 'e2'], unknown: ['e3'] });
       expect(ehrEventKey(undefined)).toBe('unknown');
-    });
-  });
-
-  describe('target ids', () => {
-    it('canonicalizes the UUID forms PostgreSQL accepts and refuses the rest', () => {
-      expect(canonicalUuid('6F1C1F7E-2B1A-4C55-9A57-0D3B7F0A1E11')).toBe(ID);
-      expect(canonicalUuid('6f1c1f7e2b1a4c559a570d3b7f0a1e11')).toBe(ID);
-      expect(canonicalUuid('not-a-uuid')).toBeNull();
-      expect(canonicalUuid('6f1c1f7e-2b1a-4c55-9a57-0d3b7f0a1e1')).toBeNull();
-      expect(canonicalUuid('6f1c1f7e--2b1a-4c55-9a57-0d3b7f0a1e11')).toBeNull();
-      expect(canonicalUuid('')).toBeNull();
     });
   });
 });

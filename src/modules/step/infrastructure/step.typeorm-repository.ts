@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
-import type { Target } from '../../target/domain/target';
-import { targetFromRow } from '../../target/infrastructure/target.orm-entity';
-import { ehrEventKey, MovedStatus } from '../domain/step';
+import { sqlExecutor } from '../../../database/sql';
+import { ehrEventKey } from '../domain/step';
 import {
   AppliedUpdate,
   ReceivedStep,
@@ -147,38 +145,6 @@ export class TypeOrmStepRepository extends StepRepository {
       ehrEventKey(received.eventType),
     ]);
     return rows[0] ? { eventId: rows[0].event_id, targetId: rows[0].target_id } : null;
-  }
-
-  async moveWaiting(
-    tx: Tx,
-    scope: StepScope,
-    targetIds: string[],
-    friendlyId: string,
-    to: MovedStatus,
-    now: Date,
-  ): Promise<string[]> {
-    if (targetIds.length === 0) return [];
-    // The WHERE clause is the guard: a target that left `Waiting` meanwhile is not moved twice.
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `UPDATE targets SET
-         status = $5::text,
-         current_step = NULL,
-         scheduled_time = CASE WHEN $5::text = 'Scheduled' THEN $6::timestamptz ELSE scheduled_time END,
-         updated_at = $6::timestamptz
-       WHERE id = ANY($3::uuid[]) AND organization_id = $1::uuid AND campaign_id = $2::uuid
-         AND status = 'Waiting' AND current_step = $4::text
-       RETURNING id`,
-      [scope.organizationId, scope.campaignId, targetIds, friendlyId, to, now],
-    );
-    return rows.map((r) => r.id);
-  }
-
-  async findTarget(tx: Tx | null, scope: StepScope, targetId: string): Promise<Target | null> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
-      `SELECT * FROM targets WHERE id = $3::uuid AND organization_id = $1::uuid AND campaign_id = $2::uuid`,
-      [scope.organizationId, scope.campaignId, targetId],
-    );
-    return rows[0] ? targetFromRow(rows[0]) : null;
   }
 
   async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { lowerBound, upperBound } from '../../../common/http/date-bounds';
-import { pageEnvelope } from '../../../common/http/paging';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
+import { pageEnvelope } from '../../../common/paging/paging';
 import { AppConfig } from '../../../config/app-config';
 import { TargetService } from '../application/target.service';
 import { AddTargetsDto, AddTargetsResponseDto } from './dto/add-targets.dto';
@@ -34,6 +34,10 @@ export class TargetController {
   @ApiOperation({
     operationId: 'add_targets_api_v1_campaigns__campaign_id__targets_post',
     summary: 'Add Targets',
+    description:
+      'Adds up to 10000 targets to a campaign, all or nothing. A target whose external id is already in ' +
+      'the campaign is ignored (allow_duplicates=true) or refuses the whole request with 409 (false). ' +
+      'New targets are Pending (Waiting with an entry step); launch=true schedules them at once.',
   })
   @ApiParam(CAMPAIGN_ID)
   @ApiBody({ type: AddTargetsDto })
@@ -65,6 +69,9 @@ export class TargetController {
   @ApiOperation({
     operationId: 'delete_targets_api_v1_campaigns__campaign_id__targets_delete',
     summary: 'Delete Targets',
+    description:
+      'Deletes the named targets of the campaign, except those being called or processed (skipped). ' +
+      'Unknown ids are listed in not_found. Call logs outlive their target.',
   })
   @ApiParam(CAMPAIGN_ID)
   @ApiBody({ type: DeleteTargetsDto })
@@ -86,6 +93,9 @@ export class TargetController {
   @ApiOperation({
     operationId: 'get_campaign_targets_api_v1_campaigns__campaign_id__targets_get',
     summary: 'Get Campaign Targets',
+    description:
+      'The targets of a campaign by (created_at, id), a page at a time, filtered by status and by ' +
+      'creation and last-call dates (inclusive; a date-only upper bound covers that day).',
   })
   @ApiParam(CAMPAIGN_ID)
   @ApiResponse({ status: 200, type: PaginatedTargetsResponseDto })
@@ -118,6 +128,7 @@ export class TargetController {
   @ApiOperation({
     operationId: 'retrieve_target_api_v1_targets__target_id__get',
     summary: 'Retrieve Target',
+    description: "One target of the caller's organization, with its status and outcome.",
   })
   @ApiParam(TARGET_ID)
   @ApiResponse({ status: 200, type: TargetResponseDto })
@@ -129,6 +140,9 @@ export class TargetController {
   @ApiOperation({
     operationId: 'update_target_input_data_api_v1_targets__target_id__patch',
     summary: 'Update Target Input Data',
+    description:
+      "Merges the keys sent into the target's input_data (one level deep). With only_if_not_started " +
+      '(the default) a target that has started answers 409.',
   })
   @ApiParam(TARGET_ID)
   @ApiBody({ type: UpdateTargetInputDataDto })

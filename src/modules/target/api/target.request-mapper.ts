@@ -1,5 +1,5 @@
 import { AddTargetInput, AddTargetsCommand, PhoneInput } from '../application/target.service';
-import { AddTargetsDto, PhoneNumberInputDto, TargetInputDto } from './dto/add-targets.dto';
+import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto';
 
 /** snake_case request DTOs to the service's commands. */
 export function toAddTargetsCommand(body: AddTargetsDto): AddTargetsCommand {
@@ -32,7 +32,7 @@ function toAddTargetInput(t: TargetInputDto): AddTargetInput {
   };
 }
 
-function toPhone(phone: string | PhoneNumberInputDto): PhoneInput {
+function toPhone(phone: string | TargetInputPhoneNumberDto): PhoneInput {
   return typeof phone === 'string'
     ? phone
     : { value: phone.value, operatingHours: phone.operating_hours ?? null };

@@ -4,7 +4,6 @@ import {
   NotFoundError,
 } from '../../../common/errors/domain-errors';
 import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
-import { RecordingCallScheduler } from '../../../testing/recording-call-scheduler';
 import { TargetService } from './target.service';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
@@ -31,16 +30,14 @@ function setup() {
     }),
     aCampaign({ id: FOREIGN_CAMPAIGN, organizationId: OTHER_ORG }),
   );
-  const scheduler = new RecordingCallScheduler();
   const clock = new FakeClock(NOW);
   const service = new TargetService(
     repository,
     campaigns,
-    scheduler,
     new InMemoryUnitOfWork(repository),
     clock,
   );
-  return { repository, scheduler, clock, service };
+  return { repository, clock, service };
 }
 
 const add = (
@@ -58,7 +55,7 @@ const add = (
 describe('TargetService', () => {
   describe('addTargets', () => {
     it('stores normalised targets in request order, Pending, without scheduling calls', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository } = setup();
       const result = await add(service, [
         {
           phoneNumber: '+1 (555) 010-0001',
@@ -105,11 +102,10 @@ describe('TargetService', () => {
         createdAt: NOW,
         updatedAt: NOW,
       });
-      expect(scheduler.scheduled).toEqual([]);
     });
 
     it('with launch schedules the new targets now, in the same unit of work', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository } = setup();
       const result = await add(
         service,
         [{ phoneNumber: '+15550100001' }, { phoneNumber: '+15550100002' }],
@@ -121,27 +117,15 @@ describe('TargetService', () => {
         ['Scheduled', NOW],
         ['Scheduled', NOW],
       ]);
-      expect(scheduler.scheduled).toEqual(
-        result.targetIds.map((targetId) => ({ targetId, campaignId: CAMPAIGN, at: NOW })),
-      );
+      expect(repository.all().map((t) => t.id)).toEqual(result.targetIds);
     });
 
     it('parks targets at the entry step, even with launch', async () => {
-      const { service, repository, scheduler } = setup();
+      const { service, repository } = setup();
       await add(service, [{ phoneNumber: '+15550100001' }], { launch: true }, WAITING_CAMPAIGN);
       expect(repository.all().map((t) => [t.status, t.currentStep, t.scheduledTime])).toEqual([
         ['Waiting', 'intake', null],
       ]);
-      expect(scheduler.scheduled).toEqual([]);
-    });
-
-    it('nothing is stored when scheduling fails', async () => {
-      const { service, repository, scheduler } = setup();
-      scheduler.failWith = new Error('queue down');
-      await expect(
-        add(service, [{ phoneNumber: '+15550100001' }], { launch: true }),
-      ).rejects.toThrow('queue down');
-      expect(repository.all()).toEqual([]);
     });
 
     it('ignores duplicates of the campaign and of earlier items with allow_duplicates', async () => {
@@ -226,7 +210,7 @@ describe('TargetService', () => {
         { phoneNumber: { value: '555-0100' } },
       ]).catch((e) => e);
       expect(error).toBeInstanceOf(InvalidInputError);
-      expect(error.loc).toEqual(['body', 'targets', 1, 'phone_number', 'value']);
+      expect(error.field).toEqual(['targets', 1, 'phone_number', 'value']);
       expect(error.input).toBe('555-0100');
     });
 

@@ -6,7 +6,7 @@ import {
   InvalidInputError,
   NotFoundError,
 } from '../../../common/errors/domain-errors';
-import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { offsetOf, PageRequest } from '../../../common/paging/paging';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number';
 import {
@@ -14,9 +14,9 @@ import {
   WeekSchedule,
   weekScheduleError,
 } from '../../../common/schedule/week-schedule';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid';
 import { isUuid } from '../../../common/validation/py-validators';
 import {
-  canonicalUuid,
   effectiveExternalId,
   IgnoredTarget,
   initialState,
@@ -25,8 +25,7 @@ import {
   TargetDraft,
 } from '../domain/new-targets';
 import { PatientInput, Target } from '../domain/target';
-import { CallScheduler } from './ports/call-scheduler';
-import { CampaignReader } from '../../campaign/application/campaign-reader';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import { TargetListFilter, TargetPage, TargetRepository } from './ports/target.repository';
 
 /** A number as the API takes it: a string, or `{value, operating_hours}`. */
@@ -68,7 +67,6 @@ export class TargetService {
   constructor(
     private readonly targets: TargetRepository,
     private readonly campaigns: CampaignReader,
-    private readonly scheduler: CallScheduler,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -131,12 +129,6 @@ export class TargetService {
       ].sort((a, b) => a.index - b.index);
       const created = rows.filter((row) => inserted.has(row.id));
 
-      if (state.status === 'Scheduled') {
-        await this.scheduler.scheduleCalls(
-          tx,
-          created.map((row) => ({ targetId: row.id, campaignId: campaign.id, at: now })),
-        );
-      }
       return { created: created.length, ignored, targetIds: created.map((row) => row.id) };
     });
   }
@@ -150,7 +142,10 @@ export class TargetService {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const requested = unique(targetIds);
     const byCanonical = new Map<string, string>();
-    for (const id of requested) if (isUuid(id)) byCanonical.set(canonicalUuid(id), id);
+    for (const id of requested) {
+      const canonical = canonicalUuid(id);
+      if (canonical) byCanonical.set(canonical, id);
+    }
 
     const outcome =
       byCanonical.size > 0
@@ -170,9 +165,8 @@ export class TargetService {
   }
 
   async get(organizationId: string, targetId: string): Promise<Target> {
-    const target = isUuid(targetId)
-      ? await this.targets.findById(organizationId, canonicalUuid(targetId))
-      : null;
+    const id = canonicalUuid(targetId);
+    const target = id ? await this.targets.findById(organizationId, id) : null;
     if (!target) throw targetNotFound(targetId);
     return target;
   }
@@ -184,8 +178,8 @@ export class TargetService {
     patch: Record<string, unknown>,
     onlyIfNotStarted: boolean,
   ): Promise<Target> {
-    if (!isUuid(targetId)) throw targetNotFound(targetId);
     const id = canonicalUuid(targetId);
+    if (!id) throw targetNotFound(targetId);
     const updated = await this.targets.mergeInputData(organizationId, id, patch, {
       onlyIfNotStarted,
       now: this.clock.now(),
@@ -222,7 +216,7 @@ function unique<T>(values: T[]): T[] {
 
 /** Validates and normalises one input; the DTO checks the same, this keeps non-HTTP callers honest. */
 function toDraft(input: AddTargetInput, index: number): TargetDraft {
-  const loc = ['body', 'targets', index];
+  const loc = ['targets', index];
   if (input.id !== undefined && !isUuid(input.id)) {
     throw new InvalidInputError('id must be a UUID', [...loc, 'id'], input.id);
   }
@@ -232,7 +226,7 @@ function toDraft(input: AddTargetInput, index: number): TargetDraft {
       ? null
       : toPhone(input.fallbackPhoneNumber, [...loc, 'fallback_phone_number']);
   return {
-    ...(input.id !== undefined ? { id: canonicalUuid(input.id) } : {}),
+    ...(input.id !== undefined ? { id: canonicalUuid(input.id)! } : {}),
     externalId: effectiveExternalId(input.externalId, input.patient),
     phoneNumber: phone.number,
     phoneOperatingHours: phone.operatingHours,

@@ -81,9 +81,3 @@ export function initialState(
   if (launch) return { status: 'Scheduled', currentStep: null, scheduledTime: now };
   return { status: 'Pending', currentStep: null, scheduledTime: null };
 }
-
-/** `A1B2...` / `a1b2c3d4-...` to the canonical lowercase dashed form PostgreSQL returns. */
-export function canonicalUuid(id: string): string {
-  const hex = id.replace(/-/g, '').toLowerCase();
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}

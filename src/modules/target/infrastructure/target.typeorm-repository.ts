@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../../common/errors/domain-errors';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
+import { sqlExecutor } from '../../../database/sql';
 import {
   DeleteOutcome,
   TargetListFilter,
@@ -11,7 +11,8 @@ import {
 } from '../application/ports/target.repository';
 import { NewTarget } from '../domain/new-targets';
 import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target';
-import { targetFromRow } from './target.orm-entity';
+import { notifyTargetsDue } from './target-transitions.sql-adapter';
+import { targetFromRow } from './target.row';
 
 const UNIQUE_VIOLATION = '23505';
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
@@ -91,6 +92,10 @@ export class TypeOrmTargetRepository extends TargetRepository {
          RETURNING id`,
         [JSON.stringify(records), options.now],
       );
+      // Launched targets are due now: wake the calling engine's dispatchers when this commits.
+      if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
+        await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
+      }
       return rows.map((r) => r.id);
     } catch (error) {
       throw toConflict(error) ?? error;

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { pageEnvelope } from '../../../common/http/paging';
+import { pageEnvelope } from '../../../common/paging/paging';
 import { WebhookDeliveryService } from '../application/webhook-delivery.service';
 import {
   ListDeliveriesQueryDto,
@@ -28,7 +28,6 @@ export class WebhookController {
 
   @Post('campaigns/:campaign_id/webhooks/rerun-failed')
   @HttpCode(202)
-  @ApiTags('Campaigns')
   @ApiOperation({
     operationId: 'rerun_failed_webhooks_api_v1_campaigns__campaign_id__webhooks_rerun_failed_post',
     summary: 'Rerun Failed Webhooks',
@@ -50,8 +49,8 @@ export class WebhookController {
     const requeued = await this.webhooks.rerunFailed(
       auth.organizationId,
       campaignId,
-      body.from_date,
-      body.to_date,
+      String(body.from_date),
+      String(body.to_date),
     );
     return { requeued };
   }
@@ -84,6 +83,9 @@ export class WebhookController {
   @ApiOperation({
     operationId: 'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
     summary: 'Get a webhook delivery with its attempts',
+    description:
+      "One notification of a campaign of the caller's organization, with every attempt made: time, " +
+      'status code, duration, error and a response excerpt.',
   })
   @ApiParam({ name: 'delivery_id', description: 'The ID of the delivery.' })
   @ApiResponse({ status: 200, type: WebhookDeliveryDetailDto })
@@ -97,7 +99,6 @@ export class WebhookController {
 
   @Post('campaigns/:campaign_id/webhook-secret/rotate')
   @HttpCode(200)
-  @ApiTags('campaigns')
   @ApiOperation({
     operationId: 'rotate_webhook_secret_api_v1_campaigns__campaign_id__webhook_secret_rotate_post',
     summary: 'Rotate the webhook signing secret',

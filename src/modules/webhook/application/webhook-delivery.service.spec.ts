@@ -1,20 +1,22 @@
-import { Webhook } from 'standardwebhooks';
-import { CallFinishedEvent } from '../../../common/events/call-finished';
+import { CallFinishedEvent } from './ports/call-finished-outbox';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
+import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
 import { InMemoryWebhookDeliveryRepository } from '../../../testing/in-memory-webhook-delivery.repository';
 import { RecordingJobQueue } from '../../../testing/recording-job-queue';
 import { RecordingWebhookSender } from '../../../testing/recording-webhook-sender';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
 import { CampaignService } from '../../campaign/application/campaign.service';
 import { Campaign } from '../../campaign/domain/campaign';
-import { WebhookDeliveryService } from './webhook-delivery.service';
+import { GONE_ERROR, WebhookDeliveryService } from './webhook-delivery.service';
 import { DELIVERY_QUEUE, WebhookOutbox } from './webhook-outbox';
 import { WebhookSettings } from './webhook-settings';
 import { WebhookWorker } from './webhook-worker';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { InProcessExclusiveRunner } from '../../../testing/in-process-exclusive-runner';
+import { RecordingMetrics } from '../../../testing/recording-metrics';
 
 const ORG = '00000000-0000-4000-8000-00000000000a';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000000b';
@@ -25,12 +27,20 @@ function build() {
   const campaigns = new CampaignService(
     campaignRepository,
     new BlacklistService(new InMemoryBlacklistRepository()),
+    inMemoryProviderConnections().service,
   );
   const repository = new InMemoryWebhookDeliveryRepository(campaignRepository);
   const jobs = new RecordingJobQueue();
   const sender = new RecordingWebhookSender();
-  const settings = new WebhookSettings([10_000, 60_000], 15_000, 60_000, true, 4);
+  const settings = new WebhookSettings({
+    retryScheduleMs: [10_000, 60_000],
+    leaseMs: 15_000,
+    recoveryMs: 60_000,
+    runRecovery: true,
+    concurrency: 4,
+  });
   const uow = new InMemoryUnitOfWork();
+  const metrics = new RecordingMetrics();
   const service = new WebhookDeliveryService(
     repository,
     sender,
@@ -39,9 +49,10 @@ function build() {
     clock,
     settings,
     campaigns,
+    metrics,
   );
   const outbox = new WebhookOutbox(repository, jobs, clock);
-  return { clock, campaigns, repository, jobs, sender, service, outbox, uow };
+  return { clock, campaigns, repository, jobs, sender, service, outbox, uow, metrics };
 }
 
 type Setup = ReturnType<typeof build>;
@@ -109,7 +120,7 @@ describe('WebhookOutbox', () => {
 });
 
 describe('WebhookDeliveryService.deliver', () => {
-  it('sends the payload signed as Standard Webhooks with the event id as webhook-id, once', async () => {
+  it('sends the payload, to be signed with the campaign secret and the event id as webhook-id, once', async () => {
     const s = build();
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
     await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
@@ -119,13 +130,11 @@ describe('WebhookDeliveryService.deliver', () => {
     const [request] = s.sender.sent;
     const eventId = s.repository.events[0].id;
     expect(request.url).toBe('https://hooks.example.com/x');
-    expect(request.headers['webhook-id']).toBe(eventId);
-    expect(request.headers['webhook-timestamp']).toBe(
-      String(Date.parse('2026-01-05T15:00:00Z') / 1000),
-    );
-    expect(request.headers['webhook-signature']).toBe(
-      new Webhook(campaign.webhookSecret).sign(eventId, s.clock.now(), request.body),
-    );
+    expect(request).toMatchObject({
+      messageId: eventId,
+      sentAt: new Date('2026-01-05T15:00:00Z'),
+      secret: campaign.webhookSecret,
+    });
     expect(JSON.parse(request.body)).toMatchObject({
       type: 'target.call_finished',
       campaign_id: campaign.id,
@@ -174,8 +183,23 @@ describe('WebhookDeliveryService.deliver', () => {
       [null, 'ECONNREFUSED', null],
       [503, 'HTTP 503', null],
     ]);
-    const headers = s.sender.sent.map((r) => r.headers['webhook-id']);
+    const headers = s.sender.sent.map((r) => r.messageId);
     expect(new Set(headers).size).toBe(1);
+  });
+
+  it('stops at a 410 Gone: no retry, the delivery failed and the attempt saying why', async () => {
+    const s = build();
+    s.sender.answer({ statusCode: 410 });
+    const campaign = await campaignWith(s, 'https://hooks.example.com/x');
+    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    const id = (s.jobs.jobs[0].data as { deliveryId: string }).deliveryId;
+
+    expect(await runDueJobs(s)).toEqual(['gone']);
+    expect(s.jobs.jobs).toEqual([]);
+    const delivery = await s.service.get(ORG, id);
+    expect(delivery).toMatchObject({ status: 'failed', attempts: 1, lastStatusCode: 410 });
+    expect(delivery.attemptLog.map((a) => [a.statusCode, a.error])).toEqual([[410, GONE_ERROR]]);
+    expect(s.metrics.webhookAttempts).toEqual(['gone']);
   });
 
   it('records a failed attempt when the campaign lost its webhook_url after the event', async () => {
@@ -192,7 +216,7 @@ describe('WebhookDeliveryService.deliver', () => {
     });
   });
 
-  it('signs with the rotated secret from the next attempt on', async () => {
+  it('uses the rotated secret from the next attempt on', async () => {
     const s = build();
     s.sender.answer({ statusCode: 500 });
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
@@ -202,11 +226,7 @@ describe('WebhookDeliveryService.deliver', () => {
     expect(secret).toMatch(/^whsec_/);
     s.clock.advance(10_000);
     await runDueJobs(s);
-    const last = s.sender.sent[1];
-    const signed = (key: string) =>
-      new Webhook(key).sign(last.headers['webhook-id'], s.clock.now(), last.body);
-    expect(last.headers['webhook-signature']).toBe(signed(secret));
-    expect(last.headers['webhook-signature']).not.toBe(signed(campaign.webhookSecret));
+    expect(s.sender.sent.map((r) => r.secret)).toEqual([campaign.webhookSecret, secret]);
   });
 });
 
@@ -261,7 +281,7 @@ describe('WebhookDeliveryService.rerunFailed', () => {
     ).rejects.toEqual(
       new InvalidInputError(
         'from_date must be before or equal to to_date',
-        ['body', 'to_date'],
+        ['to_date'],
         '2026-01-05',
       ),
     );
@@ -304,7 +324,14 @@ describe('WebhookDeliveryService reads and recovery', () => {
     const worker = new WebhookWorker(
       s.jobs,
       s.service,
-      new WebhookSettings([1000], 15_000, 60_000, false, 4),
+      new WebhookSettings({
+        retryScheduleMs: [1000],
+        leaseMs: 15_000,
+        recoveryMs: 60_000,
+        runRecovery: false,
+        concurrency: 4,
+      }),
+      new InProcessExclusiveRunner(),
     );
     await worker.onModuleInit();
     expect(s.jobs.handlers.get(DELIVERY_QUEUE)?.options).toEqual({

@@ -1,17 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { Webhook } from 'standardwebhooks';
 import { Clock } from '../../../common/clock/clock';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { lowerBound, upperBound } from '../../../common/http/date-bounds';
-import { offsetOf, PageRequest } from '../../../common/http/paging';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
+import { offsetOf, PageRequest } from '../../../common/paging/paging';
 import { JobQueue } from '../../../common/jobs/job-queue';
+import { Metrics, WebhookAttemptOutcome } from '../../../common/metrics/metrics';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { isUuid } from '../../../common/validation/py-validators';
 import { CampaignService } from '../../campaign/application/campaign.service';
 import {
+  AttemptOutcome,
   DeliveryStatus,
   DeliveryWithAttempts,
+  isGoneStatus,
   isSuccessStatus,
   outcomeOf,
   WebhookDelivery,
@@ -25,7 +27,10 @@ import { WebhookResponse, WebhookSender } from './ports/webhook-sender';
 import { enqueueDeliveries } from './webhook-outbox';
 import { WebhookSettings } from './webhook-settings';
 
-export type DeliverOutcome = 'skipped' | 'delivered' | 'retry' | 'failed' | 'lease_lost';
+export type DeliverOutcome = 'skipped' | WebhookAttemptOutcome;
+
+/** What a 410 attempt records: the receiver asked for no more deliveries, so none follows. */
+export const GONE_ERROR = 'HTTP 410 Gone: the receiver asked for no more deliveries; not retried';
 
 /**
  * Sends deliveries (one attempt per job), re-runs failed ones and shows them. The delivery row is the
@@ -43,6 +48,7 @@ export class WebhookDeliveryService {
     private readonly clock: Clock,
     private readonly settings: WebhookSettings,
     private readonly campaigns: CampaignService,
+    private readonly metrics: Metrics,
   ) {}
 
   /**
@@ -63,12 +69,10 @@ export class WebhookDeliveryService {
     const attemptedAt = this.clock.now();
     const response = await this.send(claimed, attemptedAt);
     const success = isSuccessStatus(response.statusCode);
-    const outcome = outcomeOf(
-      success,
-      claimed.runAttempts,
-      this.settings.retryScheduleMs,
-      this.clock.now(),
-    );
+    const gone = isGoneStatus(response.statusCode);
+    const outcome: AttemptOutcome = gone
+      ? { kind: 'failed' }
+      : outcomeOf(success, claimed.runAttempts, this.settings.retryScheduleMs, this.clock.now());
     const result: AttemptResult =
       outcome.kind === 'delivered'
         ? { status: 'delivered' }
@@ -81,7 +85,7 @@ export class WebhookDeliveryService {
       statusCode: response.statusCode,
       durationMs: response.durationMs,
       success,
-      error: response.error ?? (success ? null : `HTTP ${response.statusCode}`),
+      error: response.error ?? (success ? null : gone ? GONE_ERROR : `HTTP ${response.statusCode}`),
       responseExcerpt: response.responseExcerpt,
     };
     // Delivered or failed is one atomic statement; a retry also enqueues its job in the same commit.
@@ -99,14 +103,28 @@ export class WebhookDeliveryService {
             return kept;
           })
         : await this.deliveries.completeAttempt(null, claimed.id, leaseToken, attempt, result);
+    const reported: DeliverOutcome = !ours ? 'lease_lost' : gone ? 'gone' : outcome.kind;
+    this.metrics.webhookAttempt(reported, response.durationMs);
+    this.logger.log(
+      {
+        ...describeEndpoint(claimed),
+        deliveryId,
+        eventId: claimed.eventId,
+        attempt: claimed.runAttempts,
+        status: response.statusCode,
+        durationMs: response.durationMs,
+        outcome: reported,
+        ...(response.error && { error: response.error }),
+      },
+      'webhook delivery attempt',
+    );
     if (!ours) {
       this.logger.warn(
         { deliveryId },
         'delivery lease expired during the attempt; another worker took it over',
       );
-      return 'lease_lost';
     }
-    return outcome.kind;
+    return reported;
   }
 
   private async send(claimed: ClaimedDelivery, attemptedAt: Date): Promise<WebhookResponse> {
@@ -119,17 +137,12 @@ export class WebhookDeliveryService {
       };
     }
     try {
-      const body = claimed.body;
-      // webhook-id is the event id: the same on every attempt and rerun, so receivers can deduplicate.
-      const signature = new Webhook(claimed.secret).sign(claimed.eventId, attemptedAt, body);
       return await this.sender.send({
         url: claimed.url,
-        body,
-        headers: {
-          'webhook-id': claimed.eventId,
-          'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
-          'webhook-signature': signature,
-        },
+        body: claimed.body,
+        messageId: claimed.eventId,
+        sentAt: attemptedAt,
+        secret: claimed.secret,
       });
     } catch (err) {
       return {
@@ -170,7 +183,7 @@ export class WebhookDeliveryService {
     const from = lowerBound(fromDate);
     const to = upperBound(toDate);
     if (!from || !to || Number.isNaN(from.getTime()) || Number.isNaN(to.getTime())) {
-      throw new InvalidInputError('from_date and to_date must be dates or date-times', ['body'], {
+      throw new InvalidInputError('from_date and to_date must be dates or date-times', [], {
         from_date: fromDate,
         to_date: toDate,
       });
@@ -178,7 +191,7 @@ export class WebhookDeliveryService {
     if (from > to) {
       throw new InvalidInputError(
         'from_date must be before or equal to to_date',
-        ['body', 'to_date'],
+        ['to_date'],
         toDate,
       );
     }
@@ -221,4 +234,24 @@ export class WebhookDeliveryService {
     const campaign = await this.campaigns.rotateWebhookSecret(organizationId, campaignId);
     return campaign.webhookSecret;
   }
+}
+
+/**
+ * Which endpoint an attempt went to, for the log: the campaign (a campaign has one endpoint), the
+ * event type, and the URL's origin only (paths and queries may carry the receiver's tokens).
+ */
+function describeEndpoint(claimed: ClaimedDelivery): Record<string, unknown> {
+  let event: { type?: unknown; campaign_id?: unknown } = {};
+  try {
+    event = JSON.parse(claimed.body);
+  } catch {
+    // the body is the stored event JSON; an unreadable one still gets its attempt logged
+  }
+  let origin: string | null = null;
+  try {
+    origin = claimed.url ? new URL(claimed.url).origin : null;
+  } catch {
+    origin = null;
+  }
+  return { campaignId: event.campaign_id, event: event.type, endpoint: origin };
 }

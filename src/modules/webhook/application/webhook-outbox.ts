@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { CallFinishedEvent, CallFinishedOutbox } from '../../../common/events/call-finished';
+import { CallFinishedEvent, CallFinishedOutbox } from './ports/call-finished-outbox';
 import { JobQueue } from '../../../common/jobs/job-queue';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { Clock } from '../../../common/clock/clock';

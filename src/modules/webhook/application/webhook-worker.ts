@@ -1,8 +1,11 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../../../common/jobs/job-queue';
+import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner';
 import { DeliveryJob, DELIVERY_QUEUE } from './webhook-outbox';
 import { WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookSettings } from './webhook-settings';
+
+const RECOVERY_TASK = 'webhook-recovery-sweep';
 
 /**
  * Registers the delivery job handler (every role registers; only worker roles fetch) and, in worker
@@ -18,6 +21,7 @@ export class WebhookWorker implements OnModuleInit, OnModuleDestroy {
     private readonly jobs: JobQueue,
     private readonly service: WebhookDeliveryService,
     private readonly settings: WebhookSettings,
+    private readonly exclusive: ExclusiveRunner,
   ) {}
 
   async onModuleInit(): Promise<void> {
@@ -49,11 +53,15 @@ export class WebhookWorker implements OnModuleInit, OnModuleDestroy {
 
   private sweep(): void {
     if (this.sweeping) return;
-    this.sweeping = this.service
-      .recoverOverdue()
-      .then((count) => {
-        if (count > 0)
-          this.logger.warn({ count }, 're-queued webhook deliveries whose job was lost');
+    // Every worker has the timer; one process in the deployment sweeps at a time.
+    this.sweeping = this.exclusive
+      .runExclusive(RECOVERY_TASK, () => this.service.recoverOverdue())
+      .then((run) => {
+        if (run.ran && run.result > 0)
+          this.logger.warn(
+            { count: run.result },
+            're-queued webhook deliveries whose job was lost',
+          );
       })
       .catch((err) => this.logger.warn({ err }, 'webhook recovery sweep failed'))
       .finally(() => (this.sweeping = null));

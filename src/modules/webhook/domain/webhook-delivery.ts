@@ -2,7 +2,7 @@
  * Outbound webhook notifications: what is sent (the event payload), and the pure rules of a delivery's
  * life (retry schedule, outcome of an attempt). Plain TypeScript, camelCase here, snake_case on the wire.
  */
-import type { CallFinishedEvent } from '../../../common/events/call-finished';
+import type { CallFinishedEvent } from '../application/ports/call-finished-outbox';
 
 export const CALL_FINISHED = 'target.call_finished';
 
@@ -123,4 +123,9 @@ export function outcomeOf(
 
 export function isSuccessStatus(statusCode: number | null): boolean {
   return statusCode !== null && statusCode >= 200 && statusCode < 300;
+}
+
+/** A receiver answering 410 Gone asks for no more deliveries: the delivery fails at once. */
+export function isGoneStatus(statusCode: number | null): boolean {
+  return statusCode === 410;
 }

@@ -1,5 +1,6 @@
 import { createServer, IncomingHttpHeaders, Server } from 'http';
 import { AddressInfo } from 'net';
+import { Webhook } from 'standardwebhooks';
 import { HttpWebhookSender, ResolvedAddress, USER_AGENT } from './http-webhook-sender';
 
 interface Seen {
@@ -34,9 +35,17 @@ describe('HttpWebhookSender', () => {
     reply = (res) => res.end('ok');
   });
 
-  const request = (url: string) => ({ url, body: '{"a":1}', headers: { 'webhook-id': 'evt_1' } });
+  const SECRET = 'whsec_' + Buffer.from('a test secret of 32 bytes length').toString('base64');
+  const SENT_AT = new Date('2026-01-05T15:00:00Z');
+  const request = (url: string) => ({
+    url,
+    body: '{"a":1}',
+    messageId: 'evt_1',
+    sentAt: SENT_AT,
+    secret: SECRET,
+  });
 
-  it('POSTs the JSON body with its headers, a User-Agent, and reports the status and a capped excerpt', async () => {
+  it('POSTs the JSON body signed as Standard Webhooks, a User-Agent, and reports the status and a capped excerpt', async () => {
     reply = (res) => {
       res.writeHead(202);
       res.end('y'.repeat(3000));
@@ -57,6 +66,8 @@ describe('HttpWebhookSender', () => {
           'content-length': '7',
           'user-agent': USER_AGENT,
           'webhook-id': 'evt_1',
+          'webhook-timestamp': String(SENT_AT.getTime() / 1000),
+          'webhook-signature': new Webhook(SECRET).sign('evt_1', SENT_AT, '{"a":1}'),
         }),
       },
     ]);

@@ -5,6 +5,7 @@ import http from 'http';
 import https from 'https';
 import { LookupFunction } from 'net';
 import { dirname, join } from 'path';
+import { Webhook } from 'standardwebhooks';
 import {
   WebhookRequest,
   WebhookResponse,
@@ -30,6 +31,19 @@ const systemResolve = (host: string): Promise<ResolvedAddress[]> =>
 
 /** Past this much of a response body the connection is dropped instead of drained for reuse. */
 const MAX_DRAIN_BYTES = 64 * 1024;
+
+/** Standard Webhooks headers: the same webhook-id on every attempt, a fresh timestamp and signature. */
+function signedHeaders(request: WebhookRequest): Record<string, string> {
+  return {
+    'webhook-id': request.messageId,
+    'webhook-timestamp': String(Math.floor(request.sentAt.getTime() / 1000)),
+    'webhook-signature': new Webhook(request.secret).sign(
+      request.messageId,
+      request.sentAt,
+      request.body,
+    ),
+  };
+}
 
 export const USER_AGENT = `campaign-calling-service/${packageVersion()}`;
 
@@ -73,7 +87,8 @@ export class HttpWebhookSender extends WebhookSender {
         }
       }
       const { address, family } = resolved[0];
-      const response = await this.post(url, address, family, request, deadline);
+      const headers = signedHeaders(request);
+      const response = await this.post(url, address, family, request.body, headers, deadline);
       return { ...response, durationMs: elapsed() };
     } catch (err) {
       return {
@@ -89,7 +104,8 @@ export class HttpWebhookSender extends WebhookSender {
     url: URL,
     address: string,
     family: number,
-    request: WebhookRequest,
+    body: string,
+    signed: Record<string, string>,
     deadline: number,
   ): Promise<Omit<WebhookResponse, 'durationMs'>> {
     const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -109,10 +125,10 @@ export class HttpWebhookSender extends WebhookSender {
           method: 'POST',
           lookup: pinned,
           headers: {
-            ...request.headers,
+            ...signed,
             'content-type': 'application/json',
             'user-agent': USER_AGENT,
-            'content-length': Buffer.byteLength(request.body),
+            'content-length': Buffer.byteLength(body),
           },
         },
         (res) => {
@@ -148,7 +164,7 @@ export class HttpWebhookSender extends WebhookSender {
         clearTimeout(timer);
         reject(err);
       });
-      req.end(request.body);
+      req.end(body);
     });
   }
 }

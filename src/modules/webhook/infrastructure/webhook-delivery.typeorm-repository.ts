@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/typeorm-unit-of-work';
+import { sqlExecutor } from '../../../database/sql';
 import {
   AttemptRecord,
   AttemptResult,
@@ -17,10 +17,57 @@ import {
   WebhookDelivery,
 } from '../domain/webhook-delivery';
 
+/** A delivery joined with its event, as `DELIVERY_COLUMNS` reads it. */
+interface DeliveryRow {
+  id: string;
+  event_id: string;
+  organization_id: string;
+  campaign_id: string;
+  target_id: string;
+  event_type: string;
+  /** A `json` column: parsed by `pg`, or the text when a driver leaves it alone. */
+  payload: Record<string, unknown> | string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_attempt_at: Date | null;
+  delivered_at: Date | null;
+  event_created_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
 const DELIVERY_COLUMNS = `
   d.id, d.event_id, d.organization_id, d.campaign_id, e.target_id, e.type AS event_type, e.payload,
   d.status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error, d.last_attempt_at,
   d.delivered_at, d.event_created_at, d.created_at, d.updated_at`;
+
+/** A `webhook_delivery_attempts` row (`id` is a bigserial: `pg` returns it as a string). */
+interface AttemptRow {
+  id: string;
+  attempted_at: Date;
+  url: string | null;
+  status_code: number | null;
+  duration_ms: number;
+  success: boolean;
+  error: string | null;
+  response_excerpt: string | null;
+}
+
+const ATTEMPT_COLUMNS =
+  'id, attempted_at, url, status_code, duration_ms, success, error, response_excerpt';
+
+/** What a claim reads back: the delivery, its event's body and the campaign's endpoint now. */
+interface ClaimRow {
+  id: string;
+  event_id: string;
+  run_attempts: number;
+  body: string;
+  webhook_url: string | null;
+  webhook_secret: string;
+}
 
 /**
  * Raw SQL on the webhook tables. It also reads the campaign's current `webhook_url` and
@@ -67,7 +114,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
     leaseToken: string,
   ): Promise<ClaimedDelivery | null> {
     // next_attempt_at doubles as the lease end while sending, so one index serves the recovery sweep.
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<ClaimRow>(
       `UPDATE webhook_deliveries d
        SET status = 'sending', lease_token = $4, lease_until = $3, next_attempt_at = $3,
            run_attempts = d.run_attempts + 1, attempts = d.attempts + 1, updated_at = $2
@@ -84,7 +131,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
       id: row.id,
       eventId: row.event_id,
       leaseToken,
-      runAttempts: Number(row.run_attempts),
+      runAttempts: row.run_attempts,
       body: row.body,
       url: row.webhook_url || null,
       secret: row.webhook_secret,
@@ -178,7 +225,7 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
     const sql = sqlExecutor(this.dataSource, null);
     const filter = `d.organization_id = $1 AND d.campaign_id = $2 AND ($3::text IS NULL OR d.status = $3)`;
     const [items, count] = await Promise.all([
-      sql.query(
+      sql.query<DeliveryRow>(
         `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
          WHERE ${filter} ORDER BY d.created_at, d.id OFFSET $4 LIMIT $5`,
         [organizationId, campaignId, status, page.offset, page.limit],
@@ -193,25 +240,21 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
 
   async findById(organizationId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
     const sql = sqlExecutor(this.dataSource, null);
-    const { rows } = await sql.query(
+    const { rows } = await sql.query<DeliveryRow>(
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
        WHERE d.id = $1 AND d.organization_id = $2`,
       [deliveryId, organizationId],
     );
     if (!rows[0]) return null;
-    const attempts = await sql.query(
-      `SELECT id, attempted_at, url, status_code, duration_ms, success, error, response_excerpt
-       FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
+    const attempts = await sql.query<AttemptRow>(
+      `SELECT ${ATTEMPT_COLUMNS} FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY id`,
       [deliveryId],
     );
     return { ...deliveryFromRow(rows[0]), attemptLog: attempts.rows.map(attemptFromRow) };
   }
 }
 
-const date = (v: unknown): Date | null =>
-  v === null || v === undefined ? null : new Date(v as string);
-
-function deliveryFromRow(row: any): WebhookDelivery {
+function deliveryFromRow(row: DeliveryRow): WebhookDelivery {
   return {
     id: row.id,
     eventId: row.event_id,
@@ -221,25 +264,25 @@ function deliveryFromRow(row: any): WebhookDelivery {
     eventType: row.event_type,
     payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
     status: row.status,
-    attempts: Number(row.attempts),
-    nextAttemptAt: date(row.next_attempt_at),
-    lastStatusCode: row.last_status_code === null ? null : Number(row.last_status_code),
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lastStatusCode: row.last_status_code,
     lastError: row.last_error,
-    lastAttemptAt: date(row.last_attempt_at),
-    deliveredAt: date(row.delivered_at),
-    eventCreatedAt: date(row.event_created_at)!,
-    createdAt: date(row.created_at)!,
-    updatedAt: date(row.updated_at)!,
+    lastAttemptAt: row.last_attempt_at,
+    deliveredAt: row.delivered_at,
+    eventCreatedAt: row.event_created_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
-function attemptFromRow(row: any): DeliveryAttempt {
+function attemptFromRow(row: AttemptRow): DeliveryAttempt {
   return {
     id: Number(row.id),
-    attemptedAt: date(row.attempted_at)!,
+    attemptedAt: row.attempted_at,
     url: row.url,
-    statusCode: row.status_code === null ? null : Number(row.status_code),
-    durationMs: Number(row.duration_ms),
+    statusCode: row.status_code,
+    durationMs: row.duration_ms,
     success: row.success,
     error: row.error,
     responseExcerpt: row.response_excerpt,

@@ -78,3 +78,46 @@ export class ListBlacklistsQueryDto {
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }
+
+export class BlacklistResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
+  @ApiProperty({ type: 'string', example: 'Do not call' }) name: string;
+  @ApiProperty({ type: 'string', nullable: true }) description: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+}
+
+export class BlacklistPageResponseDto {
+  @ApiProperty({ type: [BlacklistResponseDto] }) blacklists: BlacklistResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'page + 1, or null on the last page',
+  })
+  next_page: number | null;
+}
+
+export class BlacklistEntryResponseDto {
+  @ApiProperty({ type: 'string', example: '+15550101234' }) phone_number: string;
+  @ApiProperty({ type: 'string', example: 'DNC request' }) reason: string;
+  @ApiProperty({ type: 'string', example: 'organization' }) level: string;
+  @ApiProperty({ type: 'string' }) name: string;
+  @ApiProperty({ type: 'string' }) comment: string;
+}
+
+export class BlacklistNumbersPageResponseDto {
+  @ApiProperty({ type: [BlacklistEntryResponseDto] }) phone_numbers: BlacklistEntryResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'Entries in the blacklist' }) total: number;
+}
+
+export class BlacklistNumbersAddedResponseDto {
+  @ApiProperty({ type: 'integer', description: 'Numbers new to the blacklist' }) added: number;
+  @ApiProperty({ type: 'integer', description: 'Numbers already there, their details replaced' })
+  updated: number;
+}
+
+export class BlacklistNumbersRemovedResponseDto {
+  @ApiProperty({ type: 'integer', description: 'Numbers taken off the blacklist' }) removed: number;
+}

@@ -57,6 +57,9 @@ export class ListCallLogsQueryDto {
   campaign_id?: string | null;
 }
 
+/** The reference bounds call log ids by PostgreSQL's bigint: 2^63 - 1. */
+const MAX_CALL_LOG_ID = BigInt('9223372036854775807');
+
 export class CallLogParamsDto {
   @ApiProperty({
     description: 'The ID of the call log to get the information.',
@@ -64,7 +67,7 @@ export class CallLogParamsDto {
     minimum: 0,
   })
   @PyRequired()
-  @PyInt({ ge: 0 })
+  @PyInt({ ge: 0, le: MAX_CALL_LOG_ID })
   call_log_id: number;
 }
 
@@ -89,7 +92,7 @@ export class CallLogResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   call_categorization: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) agent_data: Record<string, unknown>;
-  @ApiProperty({ nullable: true }) campaign_target_id: string | null;
+  @ApiProperty({ type: 'string', nullable: true }) campaign_target_id: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   post_call_data: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) qa: Record<
@@ -110,6 +113,11 @@ export class CallLogDetailResponseDto extends CallLogResponseDto {
 
 export class CallLogPageResponseDto {
   @ApiProperty({ type: [CallLogResponseDto] }) call_logs: CallLogResponseDto[];
-  @ApiProperty() page_count: number;
-  @ApiProperty({ nullable: true, type: Number }) next_page: number | null;
+  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'page + 1, or null on the last page',
+  })
+  next_page: number | null;
 }

@@ -8,26 +8,36 @@ export interface CallLogFilter {
   to?: Date | null;
 }
 
-export interface RecoverableCall {
-  callLogId: number;
-  targetId: string;
-}
-
 export abstract class CallLogRepository {
-  /** Inserts the log and returns its id (a database sequence: increasing, never reused). */
-  abstract create(tx: Tx, log: NewCallLog): Promise<number>;
+  /**
+   * Inserts the logs (at most one per target) in one statement; their ids in the same order (a
+   * sequence: increasing, never reused).
+   */
+  abstract createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]>;
   /** Fills the outcome of a call that has not ended yet; false when it already ended (idempotent). */
   abstract complete(tx: Tx, id: number, completion: CallLogCompletion): Promise<boolean>;
-  /** Extends the lease of a call that is still owned (lease set); false once it is not. */
-  abstract renewLease(id: number, until: Date): Promise<boolean>;
-  abstract releaseLease(tx: Tx, id: number): Promise<void>;
-  /** Calls whose lease has run out, or that started before `startedBefore` and have not ended. */
-  abstract findRecoverable(
-    now: Date,
-    startedBefore: Date,
-    limit: number,
-  ): Promise<RecoverableCall[]>;
-  abstract findById(id: number): Promise<CallLog | null>;
+  /**
+   * The provider accepted the call: its id is kept and the deadline moves to `deadlineAt`, only while
+   * the call is open and has no provider id yet. False otherwise.
+   */
+  abstract recordProviderCallId(
+    tx: Tx | null,
+    id: number,
+    providerCallId: string,
+    deadlineAt: Date,
+  ): Promise<boolean>;
+  /** `recordProviderCallId` for many calls in one statement; the ids it changed. */
+  abstract recordProviderCallIds(
+    entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+  ): Promise<number[]>;
+  /**
+   * Open calls past their deadline (at most `limit`), each taken for one look by moving its deadline to
+   * `retryAt`: concurrent sweeps take different calls, and a sweeper that dies leaves them for later.
+   */
+  abstract claimOverdue(now: Date, retryAt: Date, limit: number): Promise<CallLog[]>;
+  abstract findById(id: number, tx?: Tx | null): Promise<CallLog | null>;
+  abstract findByIds(ids: number[], tx?: Tx | null): Promise<CallLog[]>;
+  abstract findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]>;
   /** Ordered by id; `total` counts every match. */
   abstract list(
     filter: CallLogFilter,

@@ -4,9 +4,16 @@ import {
   PyBool,
   PyInt,
   PyList,
+  PyModelRule,
   PyOptional,
 } from '../../../../common/validation/py-validators';
 
+/** Exactly one of the two selectors (DECISIONS: Trigger calls). */
+export const EXACTLY_ONE_SELECTOR = 'Exactly one of target_ids or count must be provided';
+
+@PyModelRule((t: TriggerCallsDto) =>
+  (t.target_ids == null) === (t.count == null) ? EXACTLY_ONE_SELECTOR : null,
+)
 export class TriggerCallsDto {
   @ApiPropertyOptional({
     type: [String],
@@ -47,7 +54,7 @@ class SkippedTargetDto {
 }
 
 export class TriggerCallsResponseDto {
-  @ApiProperty({ type: [String], description: 'Targets now Scheduled, each with a dispatch job' })
+  @ApiProperty({ type: [String], description: 'Targets now Scheduled (due at once)' })
   scheduled: string[];
   @ApiProperty({ type: [SkippedTargetDto] }) skipped: SkippedTargetDto[];
 }

@@ -1,6 +1,8 @@
+import type { Campaign } from '../../../campaign/domain/campaign';
 import type { CallOutcome } from '../../domain/call-outcome';
 
-export interface PlaceCallRequest {
+/** What the engine asks a provider to dial. `callLogId` is ours: providers that can, store it. */
+export interface StartCallRequest {
   callLogId: number;
   targetId: string;
   campaignId: string;
@@ -9,15 +11,16 @@ export interface PlaceCallRequest {
   to: string;
   from: string;
   inputData: Record<string, unknown>;
+  /** Where the provider posts this call's events: `{PUBLIC_BASE_URL}/api/v1/telephony/{name}/events`. */
+  eventsUrl: string;
 }
 
-/** Everything a call produced; the engine maps `outcome` to the campaign's categories. */
+/** Everything an ended call produced; the engine maps `outcome` to the campaign's categories. */
 export interface CallResult {
   outcome: CallOutcome;
   /** Provider-specific words for why the call ended (shown as `call_ended_reason`). */
   endedReason: string;
   durationSeconds: number;
-  providerCallId: string | null;
   transcripts: Record<string, string>[];
   agentData: Record<string, unknown>;
   postCallData: Record<string, unknown> | null;
@@ -28,12 +31,64 @@ export interface CallResult {
   subcategory?: string | null;
 }
 
+/** One thing a provider reports about a call. */
+export interface CallEvent {
+  /** Unique per connection: the provider's event id, or its call id + kind. Stored once. */
+  key: string;
+  kind: 'started' | 'ended';
+  providerCallId: string | null;
+  /** Our call log id, when the provider echoes it back. */
+  callLogId: number | null;
+  at: Date;
+  /** For `ended`. */
+  result?: CallResult;
+}
+
+/** The raw request on `POST /api/v1/telephony/{connection}/events`, as received. */
+export interface ProviderRequest {
+  rawBody: Buffer;
+  contentType: string;
+  headers: Record<string, string>;
+  url: string;
+}
+
 /**
- * Telephony. `placeCall` resolves when the call has ended (a carrier adapter waits for its status
- * callback); it is called outside any transaction. Throwing counts as a technical failure. A new
- * carrier (Twilio, Telnyx, a SIP bridge) is a new adapter of this port, selected by CALL_PROVIDER.
+ * Telephony. A call is asynchronous: `startCall` asks the provider to dial and returns its call id at
+ * once (it is called outside any transaction; throwing ends the attempt as a technical failure); the
+ * outcome arrives later as events on the events route, authenticated and parsed by `readEvents`.
+ * A new provider (Twilio, Vapi, Retell, a SIP bridge) is a new adapter of this port.
  */
 export abstract class CallProvider {
+  /**
+   * The `{connection}` of the events route and the call logs' `provider`: a process-wide provider's
+   * CALL_PROVIDER name (`simulated`, `http`) or an organization's provider connection id.
+   */
   abstract readonly name: string;
-  abstract placeCall(request: PlaceCallRequest): Promise<CallResult>;
+  abstract startCall(request: StartCallRequest): Promise<{ providerCallId: string }>;
+  /**
+   * What the provider knows of a call (by its id, or by our call log id where it stores it), as an
+   * event; null when it cannot tell. Used for calls past their deadline.
+   */
+  abstract getCall(ref: {
+    providerCallId: string | null;
+    callLogId: number;
+  }): Promise<CallEvent | null>;
+  /**
+   * Authenticates the request (UnauthorizedError: 401, nothing changes) and parses its events.
+   * Asynchronous because some SDK verifiers are (Retell's uses Web Crypto).
+   */
+  abstract readEvents(request: ProviderRequest): Promise<CallEvent[]>;
+}
+
+/**
+ * The providers calls go through. A campaign's calls are placed through its provider connection, else
+ * its organization's default connection, else the process-wide CALL_PROVIDER; an existing call is
+ * reached again by the connection name recorded on its call log.
+ */
+export abstract class CallProviders {
+  abstract forCampaign(
+    campaign: Pick<Campaign, 'organizationId' | 'providerConnectionId'>,
+  ): Promise<CallProvider>;
+  /** By connection name (see `CallProvider.name`); null when there is no such connection. */
+  abstract get(connection: string): Promise<CallProvider | null>;
 }

@@ -1,7 +1,8 @@
+import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { weekScheduleError, WeekSchedule } from '../../../../common/schedule/week-schedule';
+import { WeekSchedule } from '../../../../common/schedule/week-schedule';
+import { PyLocated, weekScheduleErrors } from '../../../../common/validation/py-located';
 import {
-  PyDict,
   PyEnum,
   PyInt,
   PyList,
@@ -10,6 +11,7 @@ import {
   PyRequired,
   PyStr,
   PyValueRule,
+  PyUuid,
   uuidError,
 } from '../../../../common/validation/py-validators';
 import {
@@ -48,12 +50,11 @@ export class CampaignStepDto {
 }
 
 const WEEK_SCHEDULE_DOC = {
-  type: 'object',
-  additionalProperties: true,
-  description:
-    'WeekSchedule: monday..sunday lists of {start, end} local HH:MM times, tz default US/Eastern',
+  type: () => WeekScheduleSchema,
+  nullable: true,
+  description: 'When calls may be placed (WeekSchedule; tz defaults to US/Eastern)',
   example: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
-} as const;
+};
 
 const httpUrlRule = (v: unknown): string | null => {
   if (typeof v !== 'string') return null;
@@ -61,7 +62,7 @@ const httpUrlRule = (v: unknown): string | null => {
     const url = new URL(v);
     return url.protocol === 'http:' || url.protocol === 'https:'
       ? null
-      : 'webhook_url must be an http(s) URL';
+      : 'webhook_url must be an absolute http(s) URL';
   } catch {
     return 'webhook_url must be an absolute http(s) URL';
   }
@@ -96,12 +97,9 @@ class CampaignFieldsDto {
   @PyInt({ ge: 1, le: 1000 })
   max_concurrent_calls?: number;
 
-  @ApiPropertyOptional({ ...WEEK_SCHEDULE_DOC, nullable: true })
+  @ApiPropertyOptional(WEEK_SCHEDULE_DOC)
   @PyOptional({ nullable: true })
-  @PyDict()
-  @PyValueRule('weekSchedule', (v) =>
-    typeof v === 'object' && v !== null ? weekScheduleError(v) : null,
-  )
+  @PyLocated('weekSchedule', (v) => weekScheduleErrors(v))
   calling_window?: WeekSchedule | null;
 
   @ApiPropertyOptional({ type: [CampaignStepDto], default: [] })
@@ -128,6 +126,16 @@ class CampaignFieldsDto {
   @PyStr({ max: 2048 })
   @PyValueRule('httpUrl', httpUrlRule)
   webhook_url?: string | null;
+
+  @ApiPropertyOptional({
+    nullable: true,
+    format: 'uuid',
+    description:
+      "The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider",
+  })
+  @PyOptional({ nullable: true })
+  @PyUuid()
+  provider_connection_id?: string | null;
 }
 
 export class CreateCampaignDto extends CampaignFieldsDto {
@@ -164,4 +172,49 @@ export class ListCampaignsQueryDto {
   @PyOptional()
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
+}
+
+export class CampaignStepResponseDto {
+  @ApiProperty({ type: 'string', example: 'intake-form' }) friendly_id: string;
+  @ApiProperty({ enum: STEP_TYPES }) type: CampaignStep['type'];
+  @ApiProperty({ enum: STEP_ON_RECEIVE }) on_receive: CampaignStep['on_receive'];
+}
+
+/** A campaign as the API answers it (`presentCampaign`). */
+export class CampaignResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
+  @ApiProperty({ type: 'string', example: 'Appointment reminders' }) name: string;
+  @ApiProperty({ enum: CAMPAIGN_TYPES }) type: CampaignType;
+  @ApiProperty({ type: 'string', nullable: true, example: '+15550100000' })
+  caller_id: string | null;
+  @ApiProperty({ type: 'integer', example: 3 }) max_attempts: number;
+  @ApiProperty({ type: 'integer', example: 60 }) retry_delay_minutes: number;
+  @ApiProperty({ type: 'integer', example: 10 }) max_concurrent_calls: number;
+  @ApiProperty({ type: () => WeekScheduleSchema, nullable: true })
+  calling_window: WeekSchedule | null;
+  @ApiProperty({ type: [CampaignStepResponseDto] }) steps: CampaignStepResponseDto[];
+  @ApiProperty({ type: 'string', nullable: true }) entry_step: string | null;
+  @ApiProperty({ type: 'string', format: 'uuid', isArray: true }) blacklist_ids: string[];
+  @ApiProperty({ type: 'string', nullable: true, example: 'https://example.com/hooks/calls' })
+  webhook_url: string | null;
+  @ApiPropertyOptional({
+    type: 'string',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Signs the webhook notifications; only in the answer to the creation',
+  })
+  webhook_secret?: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+}
+
+export class CampaignPageResponseDto {
+  @ApiProperty({ type: [CampaignResponseDto] }) campaigns: CampaignResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'page + 1, or null on the last page',
+  })
+  next_page: number | null;
 }

@@ -14,6 +14,8 @@ export abstract class OrganizationRepository {
   }): Promise<ApiKeyRecord>;
   abstract findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   abstract listApiKeys(organizationId: string): Promise<ApiKeyRecord[]>;
+  /** Sets `last_used_at` to now unless it was set within the last minute (by any process). */
+  abstract touchApiKey(id: string): Promise<void>;
   /** Returns false when no active key has that id (of that organization, when one is given). */
   abstract revokeApiKey(id: string, organizationId?: string): Promise<boolean>;
 }

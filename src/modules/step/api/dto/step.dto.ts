@@ -6,6 +6,7 @@ import {
   isPlainObject,
   pyConstraint,
   PyDict,
+  PyModelRule,
   PyEnum,
   PyOptional,
   PyRequired,
@@ -15,6 +16,7 @@ import {
 } from '../../../../common/validation/py-validators';
 import { pydantic } from '../../../../common/validation/pydantic-errors';
 import { PyStorable, unstorableJsonError } from '../../../../common/validation/storable';
+import { rawOf, withoutUnsafeKeys } from '../../../../common/validation/transform-safe';
 import { TargetWithEhrIdsResponseDto } from '../../../target/api/dto/target-response.dto';
 import { TARGET_REF_REQUIRED } from '../../application/step.service';
 import { EHR_EVENT_TYPES, EhrEventType } from '../../domain/step';
@@ -95,12 +97,7 @@ function PyUpdateList(): PropertyDecorator {
     const out: Record<string, unknown>[] = [];
     value.forEach((u, index) => {
       if (u instanceof NotAnUpdate) {
-        out.push({
-          index,
-          type: 'model_type',
-          msg: 'Input should be a valid dictionary or instance of StepUpdateDto',
-          ctx: { class_name: 'StepUpdateDto' },
-        });
+        out.push({ index, ...pydantic.modelType() });
       } else if (u instanceof CheckedStepUpdate && u.target_id == null && u.external_id == null) {
         out.push({ index, ...pydantic.valueError(TARGET_REF_REQUIRED) });
       }
@@ -126,11 +123,11 @@ function PyUpdateList(): PropertyDecorator {
     }),
     Type(() => Boolean),
     Transform(({ obj, key }) => {
-      const raw = obj[key];
+      const raw = rawOf(obj)[key];
       if (!Array.isArray(raw)) return raw;
       return raw.map((u) => {
         if (!isPlainObject(u)) return new NotAnUpdate();
-        if (!fieldsValid(u)) return plainToInstance(StepUpdateDto, u);
+        if (!fieldsValid(u)) return plainToInstance(StepUpdateDto, withoutUnsafeKeys(u));
         const checked = new CheckedStepUpdate();
         checked.target_id = u.target_id as string | null | undefined;
         checked.external_id = u.external_id as string | null | undefined;
@@ -156,6 +153,9 @@ export class BatchStepDto {
   updates: StepUpdateDto[];
 }
 
+@PyModelRule((e: EhrEventDto) =>
+  e.target_id == null && e.external_id == null ? TARGET_REF_REQUIRED : null,
+)
 export class EhrEventDto {
   @ApiPropertyOptional({
     enum: EHR_EVENT_TYPES,

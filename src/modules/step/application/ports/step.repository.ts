@@ -1,6 +1,5 @@
 import { Tx } from '../../../../common/persistence/unit-of-work';
-import type { Target } from '../../../target/domain/target';
-import type { MovedStatus, StepKind } from '../../domain/step';
+import type { StepKind } from '../../domain/step';
 
 /** Every step write is confined to one campaign of one organization. */
 export interface StepScope {
@@ -73,21 +72,6 @@ export abstract class StepRepository {
     ref: TargetRef,
     data: Record<string, unknown>,
   ): Promise<{ eventId: string; targetId: string } | null>;
-
-  /**
-   * Moves those of `targetIds` that are `Waiting` at `friendlyId` to `to` (`Scheduled` at `now`), in one
-   * conditional statement; returns the ids it moved.
-   */
-  abstract moveWaiting(
-    tx: Tx,
-    scope: StepScope,
-    targetIds: string[],
-    friendlyId: string,
-    to: MovedStatus,
-    now: Date,
-  ): Promise<string[]>;
-
-  abstract findTarget(tx: Tx | null, scope: StepScope, targetId: string): Promise<Target | null>;
 
   /** The received payloads of a target, oldest first. */
   abstract history(organizationId: string, targetId: string): Promise<StepEventRecord[]>;

@@ -1,9 +1,6 @@
+import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ValidateBy } from 'class-validator';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../../common/phone/phone-number';
-import { weekScheduleError } from '../../../../common/schedule/week-schedule';
 import {
-  isPlainObject,
   PyBool,
   PyDict,
   PyModel,
@@ -12,78 +9,35 @@ import {
   PyRequired,
   PyStr,
   PyUuid,
-  RANK_TYPE,
-  RANK_VALUE,
 } from '../../../../common/validation/py-validators';
-import { pydantic, PydanticError } from '../../../../common/validation/pydantic-errors';
 import { PyStorable } from '../../../../common/validation/storable';
+import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
 /** External ids are in a unique btree index, whose entries must stay under ~2.7 kB (4 bytes a char). */
 export const MAX_EXTERNAL_ID_LENGTH = 500;
 
 const WEEK_SCHEDULE_DOC = {
-  type: 'object',
-  additionalProperties: true,
+  type: () => WeekScheduleSchema,
   nullable: true,
-  description:
-    'WeekSchedule: monday..sunday lists of {start, end} local HH:MM times, tz default US/Eastern',
+  description: 'The hours the number may be called in (WeekSchedule; tz defaults to US/Eastern)',
   example: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
-} as const;
+};
 
 /** `{value, operating_hours}`: a number with the hours it may be called in. */
-export class PhoneNumberInputDto {
+export class TargetInputPhoneNumberDto {
   @ApiProperty({ example: '+1 (555) 010-0000', description: 'The phone number of the target' })
   value: string;
 
-  @ApiPropertyOptional({ ...WEEK_SCHEDULE_DOC, description: 'The operating hours of the number' })
+  @ApiPropertyOptional(WEEK_SCHEDULE_DOC)
   operating_hours?: Record<string, unknown> | null;
 }
 
-type PhoneItem = PydanticError & { index: string };
-
-/**
- * Why a phone field is invalid. A string is checked in place; for the object form the errors sit
- * under its keys (`phone_number.value`, `phone_number.operating_hours`).
- */
-function phoneErrors(v: unknown): PydanticError | PhoneItem[] | null {
-  if (typeof v === 'string')
-    return normalizePhoneNumber(v) ? null : pydantic.valueError(PHONE_NUMBER_RULE);
-  if (!isPlainObject(v)) return pydantic.stringType();
-  const items: PhoneItem[] = [];
-  if (v.value === undefined) items.push({ index: 'value', ...pydantic.missing() });
-  else if (typeof v.value !== 'string') items.push({ index: 'value', ...pydantic.stringType() });
-  else if (!normalizePhoneNumber(v.value))
-    items.push({ index: 'value', ...pydantic.valueError(PHONE_NUMBER_RULE) });
-  const hours = v.operating_hours;
-  if (hours !== undefined && hours !== null) {
-    const error = weekScheduleError(hours);
-    if (error !== null) items.push({ index: 'operating_hours', ...pydantic.valueError(error) });
-  }
-  return items.length > 0 ? items : null;
-}
-
 /** A phone number: a string or `{value, operating_hours}`, `+` and 7..15 digits once normalised. */
-function PyPhone(): PropertyDecorator {
-  return ValidateBy({
-    name: 'pyPhone',
-    validator: {
-      validate: (v) => phoneErrors(v) === null,
-      // The validation pipe reports `items` at `loc + [index]`; here the index is the object's key.
-      defaultMessage: (args) => {
-        const errors = phoneErrors(args?.value);
-        return JSON.stringify(
-          Array.isArray(errors)
-            ? { rank: RANK_VALUE, items: errors }
-            : { rank: errors?.type === 'value_error' ? RANK_VALUE : RANK_TYPE, ...errors },
-        );
-      },
-    },
-  });
-}
+const PyPhone = () => PyLocated('pyPhone', phoneNumberErrors);
 
 const PHONE_DOC = {
-  oneOf: [{ type: 'string' }, { $ref: getSchemaPath(PhoneNumberInputDto) }],
+  oneOf: [{ type: 'string' }, { $ref: getSchemaPath(TargetInputPhoneNumberDto) }],
   description: 'E.164 after removing spaces, dashes, dots and parentheses: + and 7 to 15 digits',
   example: '+15550100000',
 };
@@ -131,7 +85,7 @@ export class PatientInputDto {
   extra_data?: Record<string, unknown> | null;
 }
 
-@ApiExtraModels(PhoneNumberInputDto)
+@ApiExtraModels(TargetInputPhoneNumberDto)
 export class TargetInputDto {
   @ApiPropertyOptional({
     format: 'uuid',
@@ -154,12 +108,12 @@ export class TargetInputDto {
   @ApiProperty(PHONE_DOC)
   @PyRequired()
   @PyPhone()
-  phone_number: string | PhoneNumberInputDto;
+  phone_number: string | TargetInputPhoneNumberDto;
 
   @ApiPropertyOptional({ ...PHONE_DOC, nullable: true })
   @PyOptional({ nullable: true })
   @PyPhone()
-  fallback_phone_number?: string | PhoneNumberInputDto | null;
+  fallback_phone_number?: string | TargetInputPhoneNumberDto | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {} })
   @PyOptional()
@@ -206,10 +160,19 @@ export class AddTargetsDto {
   allow_duplicates: boolean = true;
 }
 
+export class IgnoredTargetDto {
+  @ApiProperty({ type: 'integer', description: 'Position of the target in the request' })
+  index: number;
+  @ApiProperty({ type: 'string', example: 'PAT-001' }) external_id: string;
+}
+
 export class AddTargetsResponseDto {
-  @ApiProperty({ example: 2 }) created: number;
-  @ApiProperty({ example: [{ index: 1, external_id: 'PAT-001' }] })
-  ignored: { index: number; external_id: string }[];
+  @ApiProperty({ type: 'integer', example: 2 }) created: number;
+  @ApiProperty({
+    type: [IgnoredTargetDto],
+    description: 'Targets not added: their external id was already in the campaign or the request',
+  })
+  ignored: IgnoredTargetDto[];
   @ApiProperty({ type: [String], description: 'The created ids, in request order' })
   target_ids: string[];
 }

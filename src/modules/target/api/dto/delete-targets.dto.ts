@@ -14,6 +14,11 @@ export class DeleteTargetsDto {
   target_ids: string[];
 }
 
+export class SkippedDeleteDto {
+  @ApiProperty({ type: 'string', example: '7d0c3c52-0c52-4d0e-9f6a-2f7c0d6b1a11' }) id: string;
+  @ApiProperty({ type: 'string', enum: ['in_progress'] }) reason: 'in_progress';
+}
+
 export class DeleteTargetsResponseDto {
   @ApiProperty({ type: [String] }) deleted: string[];
   @ApiProperty({
@@ -21,6 +26,9 @@ export class DeleteTargetsResponseDto {
     description: 'Unknown, malformed, or in another campaign or organization',
   })
   not_found: string[];
-  @ApiProperty({ example: [{ id: '7d0c3c52-0c52-4d0e-9f6a-2f7c0d6b1a11', reason: 'in_progress' }] })
-  skipped: { id: string; reason: 'in_progress' }[];
+  @ApiProperty({
+    type: [SkippedDeleteDto],
+    description: 'Targets not deleted because a call is being made or processed',
+  })
+  skipped: SkippedDeleteDto[];
 }

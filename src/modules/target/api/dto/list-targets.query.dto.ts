@@ -1,26 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { lowerBound } from '../../../../common/http/date-bounds';
 import {
   PyDateOrDateTime,
   PyEnum,
   PyInt,
   PyOptional,
-  pyConstraint,
-  RANK_VALUE,
 } from '../../../../common/validation/py-validators';
-import { pydantic } from '../../../../common/validation/pydantic-errors';
 import { TARGET_STATUS_FILTERS, TargetStatus } from '../../domain/target';
 
-/** The shape checks pass `+99:99` offsets that `Date` cannot read; such a bound must not reach SQL. */
-function PyReadableDate(): PropertyDecorator {
-  return pyConstraint('pyReadableDate', RANK_VALUE, (v) =>
-    typeof v === 'string' && Number.isNaN(lowerBound(v)?.getTime())
-      ? pydantic.datetimeFromDateParsing('timezone offset out of range')
-      : null,
-  );
-}
-
-const DATE_EXAMPLE = '2024-01-01';
+const DATE_EXAMPLE = '2024-01-01T00:00:00Z';
 
 export class ListTargetsQueryDto {
   @ApiPropertyOptional({ default: 0, minimum: 0, description: 'The page number to get (0-based)' })
@@ -53,7 +40,6 @@ export class ListTargetsQueryDto {
   })
   @PyOptional()
   @PyDateOrDateTime()
-  @PyReadableDate()
   from_date?: string;
 
   @ApiPropertyOptional({
@@ -63,7 +49,6 @@ export class ListTargetsQueryDto {
   })
   @PyOptional()
   @PyDateOrDateTime()
-  @PyReadableDate()
   to_date?: string;
 
   @ApiPropertyOptional({
@@ -73,7 +58,6 @@ export class ListTargetsQueryDto {
   })
   @PyOptional()
   @PyDateOrDateTime()
-  @PyReadableDate()
   from_last_call_date?: string;
 
   @ApiPropertyOptional({
@@ -83,6 +67,5 @@ export class ListTargetsQueryDto {
   })
   @PyOptional()
   @PyDateOrDateTime()
-  @PyReadableDate()
   to_last_call_date?: string;
 }

@@ -1,5 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TARGET_STATUS_FILTERS } from '../../domain/target';
+import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './outcome-enums';
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };
 
 const OBJECT = { type: 'object', additionalProperties: true } as const;
 const DATE_TIME = { type: 'string', format: 'date-time' } as const;
@@ -30,12 +34,19 @@ export class TargetResponseDto {
   })
   resolution: string | null;
   @ApiProperty({
-    type: 'string',
-    nullable: true,
-    description: "One of the campaign type's category enum",
+    anyOf: [...Object.keys(CALL_CATEGORY_ENUMS).map(ref), NULL_ONLY],
+    description: "One of the campaign type's category enum, or null before an outcome",
   })
   category: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) subcategory: string | null;
+  @ApiProperty({
+    anyOf: [
+      ...Object.keys(SUBCATEGORY_ENUMS).map(ref),
+      ref('PayorCallCategory'),
+      { type: 'string', nullable: true },
+    ],
+    description: 'One of the subcategory enums, a PayorCallCategory value, any string, or null',
+  })
+  subcategory: string | null;
   @ApiProperty({ type: 'integer', isArray: true, nullable: true }) call_log_ids: number[] | null;
   @ApiProperty({ ...DATE_TIME, nullable: true }) last_call_date: string | null;
   @ApiProperty({ type: 'string', nullable: true }) phone_number: string | null;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  dateOrDateTimeError,
+  isDateTimeInput,
   PyDateOrDateTime,
   PyEnum,
   PyInt,
@@ -8,12 +8,12 @@ import {
   PyRequired,
   PyValueRule,
 } from '../../../../common/validation/py-validators';
-import { lowerBound, upperBound } from '../../../../common/http/date-bounds';
+import { lowerBound, upperBound } from '../../../../common/dates/date-bounds';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook-delivery';
 
 const fromNotAfterTo = (to: unknown, body: { from_date?: unknown }): string | null => {
-  if (dateOrDateTimeError(to) !== null || dateOrDateTimeError(body.from_date) !== null) return null;
-  return lowerBound(body.from_date as string)! > upperBound(to as string)!
+  if (!isDateTimeInput(to) || !isDateTimeInput(body.from_date)) return null;
+  return lowerBound(body.from_date)! > upperBound(to)!
     ? 'from_date must be before or equal to to_date'
     : null;
 };
@@ -27,7 +27,7 @@ export class RerunFailedWebhooksDto {
   })
   @PyRequired()
   @PyDateOrDateTime()
-  from_date: string;
+  from_date: string | number;
 
   @ApiProperty({
     format: 'date-time',
@@ -38,7 +38,7 @@ export class RerunFailedWebhooksDto {
   @PyRequired()
   @PyDateOrDateTime()
   @PyValueRule('fromNotAfterTo', fromNotAfterTo)
-  to_date: string;
+  to_date: string | number;
 }
 
 export class ListDeliveriesQueryDto {
@@ -59,7 +59,11 @@ export class ListDeliveriesQueryDto {
 }
 
 export class RerunFailedWebhooksResponseDto {
-  @ApiProperty({ description: 'Failed deliveries of the window queued again', example: 3 })
+  @ApiProperty({
+    type: 'integer',
+    description: 'Failed deliveries of the window queued again',
+    example: 3,
+  })
   requeued: number;
 }
 
@@ -74,8 +78,8 @@ export class WebhookSecretResponseDto {
 export class DeliveryAttemptDto {
   @ApiProperty({ format: 'date-time' }) attempted_at: string;
   @ApiProperty({ nullable: true, type: String }) url: string | null;
-  @ApiProperty({ nullable: true, type: Number, example: 500 }) status_code: number | null;
-  @ApiProperty({ example: 42 }) duration_ms: number;
+  @ApiProperty({ nullable: true, type: 'integer', example: 500 }) status_code: number | null;
+  @ApiProperty({ type: 'integer', example: 42 }) duration_ms: number;
   @ApiProperty() success: boolean;
   @ApiProperty({ nullable: true, type: String, example: 'HTTP 500' }) error: string | null;
   @ApiProperty({
@@ -97,7 +101,8 @@ export class WebhookDeliveryDto {
   @ApiProperty({ format: 'uuid' }) campaign_id: string;
   @ApiProperty({ format: 'uuid' }) target_id: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
-  @ApiProperty({ description: 'Attempts made so far, reruns included' }) attempt_count: number;
+  @ApiProperty({ type: 'integer', description: 'Attempts made so far, reruns included' })
+  attempt_count: number;
   @ApiProperty({
     nullable: true,
     type: String,
@@ -105,7 +110,7 @@ export class WebhookDeliveryDto {
     description: 'When a pending delivery is due',
   })
   next_attempt_at: string | null;
-  @ApiProperty({ nullable: true, type: Number }) last_status_code: number | null;
+  @ApiProperty({ nullable: true, type: 'integer' }) last_status_code: number | null;
   @ApiProperty({ nullable: true, type: String }) last_error: string | null;
   @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_attempt_at:
     string | null;
@@ -126,6 +131,11 @@ export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {
 
 export class WebhookDeliveryPageDto {
   @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
-  @ApiProperty() page_count: number;
-  @ApiProperty({ nullable: true, type: Number }) next_page: number | null;
+  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'page + 1, or null on the last page',
+  })
+  next_page: number | null;
 }

@@ -1,7 +1,15 @@
+/**
+ * One notification to POST. The sender signs it (Standard Webhooks: `webhook-id` is `messageId`,
+ * `webhook-timestamp` is `sentAt`, `webhook-signature` signs both with the body under `secret`), so
+ * the application never touches a signing library.
+ */
 export interface WebhookRequest {
   url: string;
-  headers: Record<string, string>;
   body: string;
+  /** The event id: the same on every attempt and rerun, so receivers can deduplicate. */
+  messageId: string;
+  sentAt: Date;
+  secret: string;
 }
 
 /**

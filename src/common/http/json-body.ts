@@ -1,0 +1,80 @@
+import type { NextFunction, Request, Response } from 'express';
+import { item, pydantic } from '../validation/pydantic-errors';
+import { RequestValidationError } from '../validation/request-validation.error';
+import { MAX_JSON_DEPTH } from '../validation/storable';
+import { pythonJsonError } from './python-json-error';
+
+/**
+ * Request bodies as FastAPI reads them. body-parser's `text` parser has read the raw text (within the
+ * size limit); this decides what it is:
+ * - no content type, `application/json` or `application/*+json`: JSON. An empty body is no body
+ *   (FastAPI: `missing`), malformed JSON is `json_invalid` with Python's words and position;
+ * - any other content type: the text itself, which no JSON schema accepts (`model_attributes_type`).
+ *
+ * Nesting deeper than MAX_JSON_DEPTH is refused before parsing, so no later recursion (validation,
+ * serialization, jsonb) can overflow the stack on a hostile body.
+ */
+export function parseJsonBody(req: Request, _res: Response, next: NextFunction): void {
+  if (typeof req.body !== 'string' || !isJsonContentType(req.headers['content-type'])) {
+    next();
+    return;
+  }
+  const text = req.body;
+  if (text === '') {
+    req.body = undefined;
+    next();
+    return;
+  }
+  const tooDeepAt = nestingBeyond(text, MAX_JSON_DEPTH);
+  if (tooDeepAt !== null) {
+    const message = `JSON must not be nested more than ${MAX_JSON_DEPTH} levels deep`;
+    next(jsonInvalid(message, codePoints(text, tooDeepAt)));
+    return;
+  }
+  try {
+    req.body = JSON.parse(text);
+  } catch {
+    const error = pythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
+    next(jsonInvalid(error.msg, error.pos));
+    return;
+  }
+  next();
+}
+
+/** FastAPI's test: `application/json` or `application/<anything>+json`, or no content type at all. */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return true;
+  const mediaType = header.split(';')[0].trim().toLowerCase();
+  const [main, sub] = mediaType.split('/');
+  return main === 'application' && sub !== undefined && (sub === 'json' || sub.endsWith('+json'));
+}
+
+function jsonInvalid(message: string, position: number): RequestValidationError {
+  return new RequestValidationError([item(pydantic.jsonInvalid(message), ['body', position], {})]);
+}
+
+/** The UTF-16 index of the bracket that opens level `limit + 1`, or null; strings are skipped. */
+function nestingBeyond(text: string, limit: number): number | null {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      // A backslash escapes the next character; a quote ends the string.
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) {
+      inString = true;
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return i;
+    } else if (c === 0x5d || c === 0x7d) {
+      depth--;
+    }
+  }
+  return null;
+}
+
+/** Python counts positions in code points, JavaScript in UTF-16 units. */
+function codePoints(text: string, utf16Index: number): number {
+  return Array.from(text.slice(0, utf16Index)).length;
+}

@@ -1,0 +1,174 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics';
+import { poolOf } from '../database/data-source.options';
+import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
+
+interface PgPoolLike {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+/**
+ * The service's Prometheus registry. Counters are counted where things happen; gauges that describe
+ * shared state (job backlog, calls in flight) are read from the database at scrape time, so every
+ * replica reports the same value for them and a restart loses nothing.
+ */
+@Injectable()
+export class PrometheusMetrics extends Metrics {
+  readonly registry = new Registry();
+  private readonly logger = new Logger('Metrics');
+
+  readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly httpDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  private readonly callsPlaced = new Counter({
+    name: 'calls_placed_total',
+    help: 'Calls handed to the telephony provider',
+    labelNames: ['provider'] as const,
+    registers: [this.registry],
+  });
+  private readonly callsEnded = new Counter({
+    name: 'calls_ended_total',
+    help: 'Calls ended, by provider and outcome',
+    labelNames: ['provider', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookAttempts = new Counter({
+    name: 'webhook_delivery_attempts_total',
+    help: 'Webhook delivery attempts by outcome: delivered, retry (will be retried), failed (retries exhausted), gone (receiver answered 410), lease_lost',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly webhookDuration = new Histogram({
+    name: 'webhook_delivery_duration_seconds',
+    help: 'Time a webhook receiver took to answer (or to fail)',
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: PgBossJobQueue,
+  ) {
+    super();
+    collectDefaultMetrics({ register: this.registry });
+    const waitingGauge: Gauge<string> = new Gauge({
+      name: 'job_queue_waiting',
+      help: 'Jobs ready to run and not yet taken, per queue',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        const backlog = await this.backlog();
+        waitingGauge.reset();
+        for (const b of backlog) waitingGauge.set({ queue: b.queue }, b.waiting);
+      },
+    });
+    const oldestGauge: Gauge<string> = new Gauge({
+      name: 'job_queue_oldest_waiting_seconds',
+      help: 'Age of the oldest job ready to run and not yet taken, per queue',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        const backlog = await this.backlog();
+        oldestGauge.reset();
+        for (const b of backlog) {
+          oldestGauge.set({ queue: b.queue }, b.oldestWaitingSeconds);
+        }
+      },
+    });
+    const activeGauge: Gauge<string> = new Gauge({
+      name: 'job_queue_active',
+      help: 'Jobs being run by a worker, per queue',
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      collect: async () => {
+        const backlog = await this.backlog();
+        activeGauge.reset();
+        for (const b of backlog) activeGauge.set({ queue: b.queue }, b.active);
+      },
+    });
+    const inFlightGauge: Gauge<string> = new Gauge({
+      name: 'calls_in_flight',
+      help: 'Calls started and not ended (all processes)',
+      registers: [this.registry],
+      collect: async () => {
+        const inFlight = await this.callsInFlight();
+        if (inFlight !== null) inFlightGauge.set(inFlight);
+      },
+    });
+    const poolsGauge: Gauge<string> = new Gauge({
+      name: 'db_pool_connections',
+      help: 'Connections of this process to PostgreSQL, by pool (app, jobs) and state (in_use, idle, waiting requests)',
+      labelNames: ['pool', 'state'] as const,
+      registers: [this.registry],
+      collect: () => {
+        const pools: [string, PgPoolLike | undefined][] = [
+          ['app', poolOf(this.dataSource)],
+          ['jobs', (this.jobs.boss.getDb() as unknown as { pool?: PgPoolLike }).pool],
+        ];
+        for (const [pool, p] of pools) {
+          if (!p) continue;
+          poolsGauge.set({ pool, state: 'in_use' }, p.totalCount - p.idleCount);
+          poolsGauge.set({ pool, state: 'idle' }, p.idleCount);
+          poolsGauge.set({ pool, state: 'waiting' }, p.waitingCount);
+        }
+      },
+    });
+  }
+
+  callPlaced(provider: string): void {
+    this.callsPlaced.inc({ provider });
+  }
+
+  callEnded(provider: string, outcome: string): void {
+    this.callsEnded.inc({ provider, outcome });
+  }
+
+  webhookAttempt(outcome: WebhookAttemptOutcome, durationMs: number): void {
+    this.webhookAttempts.inc({ outcome });
+    this.webhookDuration.observe(durationMs / 1000);
+  }
+
+  /** The exposition text. A gauge whose source is unreachable is left out, the rest still answers. */
+  async render(): Promise<{ contentType: string; body: string }> {
+    this.backlogOnce = null;
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  /** One backlog query per scrape, shared by the three queue gauges. */
+  private backlogOnce: ReturnType<PgBossJobQueue['backlog']> | null = null;
+
+  private backlog(): ReturnType<PgBossJobQueue['backlog']> {
+    this.backlogOnce ??= this.jobs.backlog().catch((err) => {
+      this.logger.warn({ err }, 'cannot read the job backlog for metrics');
+      return [];
+    });
+    return this.backlogOnce;
+  }
+
+  private async callsInFlight(): Promise<number | null> {
+    try {
+      // A read-only count over the call-log module's table, for operators; nothing else reads it here.
+      const [row] = await this.dataSource.query<{ n: number }[]>(
+        'SELECT count(*)::int AS n FROM call_logs WHERE ended_at IS NULL',
+      );
+      return row.n;
+    } catch (err) {
+      this.logger.warn({ err }, 'cannot count calls in flight for metrics');
+      return null;
+    }
+  }
+}

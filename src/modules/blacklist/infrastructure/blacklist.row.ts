@@ -1,0 +1,47 @@
+import type { Blacklist, BlacklistEntry } from '../domain/blacklist';
+
+/** A `blacklists` row as `pg` returns it. */
+export interface BlacklistRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  description: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Every column of `blacklists`, for `SELECT` and `RETURNING`. */
+export const BLACKLIST_COLUMNS = [
+  'id',
+  'organization_id',
+  'name',
+  'description',
+  'created_at',
+  'updated_at',
+] as const satisfies readonly (keyof BlacklistRow)[];
+
+export function blacklistFromRow(r: BlacklistRow): Blacklist {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    name: r.name,
+    description: r.description,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/**
+ * A `blacklist_phone_numbers` row as read back: the entry's wire fields (the domain type keeps the
+ * spec's snake_case names, so the row is the entry).
+ */
+export type BlacklistPhoneNumberRow = BlacklistEntry;
+
+/** The columns of `blacklist_phone_numbers` an entry is read from. */
+export const BLACKLIST_PHONE_NUMBER_COLUMNS = [
+  'phone_number',
+  'reason',
+  'level',
+  'name',
+  'comment',
+] as const satisfies readonly (keyof BlacklistPhoneNumberRow)[];

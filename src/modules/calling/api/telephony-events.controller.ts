@@ -1,0 +1,80 @@
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiProperty,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request } from 'express';
+import { NotFoundError } from '../../../common/errors/domain-errors';
+import { Public } from '../../../common/http/auth.decorators';
+import { CallEventIngestion } from '../application/call-events.service';
+import { CallingSettings } from '../application/calling-settings';
+import { CallProviders } from '../application/ports/call-provider';
+
+export class TelephonyEventsResponseDto {
+  @ApiProperty({ example: 'ok', enum: ['ok'] }) status: 'ok';
+}
+
+/** The path prefix whose bodies `configureApp` keeps raw (providers sign the exact bytes). */
+export const TELEPHONY_EVENTS_PREFIX = '/api/v1/telephony';
+
+/**
+ * Where providers post call events. No API key: the provider adapter authenticates each request itself
+ * (a signature over the raw body); a request that fails is 401 and changes nothing.
+ */
+@ApiTags('telephony')
+@Controller('api/v1/telephony')
+export class TelephonyEventsController {
+  constructor(
+    private readonly providers: CallProviders,
+    private readonly ingestion: CallEventIngestion,
+    private readonly settings: CallingSettings,
+  ) {}
+
+  @Public()
+  @Post(':connection/events')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'telephony_events_api_v1_telephony__connection__events_post',
+    summary: 'Telephony Events',
+    description:
+      'Call events from the provider connection named by `connection` (a connection id, or a ' +
+      "CALL_PROVIDER name such as `http`): authenticated with that connection's own secret " +
+      '(X-Twilio-Signature, Vapi server secret, x-retell-signature, Standard Webhooks for `http`), ' +
+      'JSON or `application/x-www-form-urlencoded`. Stored once per event: a duplicate is a 200 no-op, ' +
+      'and a late or repeated final status never moves a target backwards.',
+  })
+  @ApiParam({
+    name: 'connection',
+    description:
+      "What placed the call: a provider connection's id (`/api/v1/provider-connections`), or the CALL_PROVIDER name (`http`, `simulated`).",
+  })
+  @ApiOkResponse({ type: TelephonyEventsResponseDto })
+  @ApiResponse({ status: 401, description: 'Missing, forged or stale signature; nothing changed' })
+  @ApiResponse({ status: 404, description: 'Unknown connection, or an event for an unknown call' })
+  @ApiResponse({ status: 422, description: 'A signed body that is not a valid event' })
+  async events(
+    @Param('connection') connection: string,
+    @Req() req: Request,
+  ): Promise<TelephonyEventsResponseDto> {
+    const provider = await this.providers.get(connection);
+    if (!provider) throw new NotFoundError(`Unknown telephony connection '${connection}'`);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    const events = await provider.readEvents({
+      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      contentType: headers['content-type'] ?? '',
+      headers,
+      // The URL we gave the provider (Twilio signs it): behind a proxy the Host header is not it.
+      url: `${this.settings.publicBaseUrl}${req.originalUrl}`,
+    });
+    const results = await this.ingestion.ingest(provider.name, events);
+    if (results.includes('unknown_call')) throw new NotFoundError('Call not found');
+    return { status: 'ok' };
+  }
+}

@@ -1,0 +1,346 @@
+import { RecordingMetrics } from '../../../testing/recording-metrics';
+import { Logger } from '@nestjs/common';
+import {
+  InMemoryCallEventStore,
+  InMemoryPlacementRate,
+  RecordingCallFinishedOutbox,
+  SingleCallProviders,
+} from '../../../testing/calling-fakes';
+import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
+import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
+import { aCampaign, aTarget } from '../../../testing/test-data';
+import { BlacklistService } from '../../blacklist/application/blacklist.service';
+import { CallLogService } from '../../call-log/application/call-log.service';
+import type { Campaign } from '../../campaign/domain/campaign';
+import { CallCompletion } from './call-completion.service';
+import { CallEventIngestion } from './call-events.service';
+import { CallPlacement } from './call-placement.service';
+import { CallRecovery } from './call-recovery.service';
+import { CallingSettings } from './calling-settings';
+import { CallDispatcher } from './dispatcher.service';
+
+const T0 = '2026-01-05T15:00:00.000Z';
+
+/** The whole engine on the one set of fakes, with a fake clock. */
+function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSettings> = {}) {
+  const clock = new FakeClock(T0);
+  const campaigns = new InMemoryCampaignReader();
+  const theCampaign = aCampaign({ maxAttempts: 1, ...campaign });
+  campaigns.put(theCampaign);
+  const targets = new InMemoryTargetTransitions();
+  const logRepository = new InMemoryCallLogRepository();
+  const callLogs = new CallLogService(logRepository);
+  const outbox = new RecordingCallFinishedOutbox();
+  const store = new InMemoryCallEventStore();
+  const uow = new InMemoryUnitOfWork(targets, logRepository, outbox, store);
+  const provider = new ScriptedCallProvider();
+  const providers = new SingleCallProviders(provider);
+  const config = new CallingSettings({
+    callsPerSecond: 0,
+    publicBaseUrl: 'https://calls.example',
+    ...settings,
+  });
+  const blacklistRepository = new InMemoryBlacklistRepository();
+  const blacklists = new BlacklistService(blacklistRepository);
+  const metrics = new RecordingMetrics();
+  const completion = new CallCompletion(callLogs, targets, campaigns, outbox, uow, clock, metrics);
+  const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
+  const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
+  const dispatcher = new CallDispatcher(
+    targets,
+    callLogs,
+    campaigns,
+    blacklists,
+    outbox,
+    new InMemoryPlacementRate(),
+    placement,
+    providers,
+    uow,
+    clock,
+    config,
+  );
+  const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
+  /** One dispatcher round, then every placement it started. */
+  const dispatch = async () => {
+    const round = await dispatcher.round();
+    await placement.drain();
+    return round;
+  };
+  const due = (over = {}) => {
+    const t = aTarget({
+      campaignId: theCampaign.id,
+      organizationId: theCampaign.organizationId,
+      status: 'Scheduled',
+      scheduledTime: clock.now(),
+      ...over,
+    });
+    targets.put(t);
+    return t;
+  };
+  const target = async (id: string) => (await targets.findById(null, id))!;
+  const lastLogId = async (id: string) => (await target(id)).callLogIds!.at(-1)!;
+  return {
+    clock,
+    metrics,
+    campaign: theCampaign,
+    targets,
+    logs: logRepository,
+    outbox,
+    provider,
+    blacklists,
+    blacklistRepository,
+    ingestion,
+    recovery,
+    dispatcher,
+    placement,
+    dispatch,
+    due,
+    target,
+    lastLogId,
+  };
+}
+
+describe('the call lifecycle (fakes, fake clock)', () => {
+  // The engine logs each call placed and ended; the assertions below say what happened.
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  it('a due target is claimed, placed and left In Progress with the provider id and its deadline', async () => {
+    const e = engine();
+    const t = e.due({ inputData: { a: 1 } });
+    const round = await e.dispatch();
+    expect(round).toMatchObject({ acted: 1, placed: 1 });
+    const claimed = await e.target(t.id);
+    expect(claimed).toMatchObject({
+      status: 'In Progress',
+      attempts: 1,
+      callStartedAt: e.clock.now(),
+    });
+    const logId = claimed.callLogIds![0];
+    expect(e.provider.calls).toEqual([
+      {
+        callLogId: logId,
+        targetId: t.id,
+        campaignId: e.campaign.id,
+        campaignType: 'patient',
+        attempt: 1,
+        to: t.phoneNumber,
+        from: e.campaign.callerId,
+        inputData: { a: 1 },
+        eventsUrl: 'https://calls.example/api/v1/telephony/scripted/events',
+      },
+    ]);
+    expect(e.logs.logs.get(logId)).toMatchObject({
+      providerCallId: 'scripted-1',
+      endedAt: null,
+      deadlineAt: new Date(Date.parse(T0) + 30 * 60_000),
+    });
+    // Nothing is due any more: a second round does nothing.
+    expect(await e.dispatch()).toMatchObject({ acted: 0 });
+  });
+
+  it.each([
+    ['started, ended', ['started', 'ended']],
+    ['ended before started', ['ended', 'started']],
+    ['every event twice', ['started', 'started', 'ended', 'ended']],
+    ['ended, started, ended', ['ended', 'started', 'ended']],
+  ])('%s: the outcome is applied once', async (_name, order) => {
+    const e = engine();
+    const t = e.due();
+    await e.dispatch();
+    const logId = await e.lastLogId(t.id);
+    const results = [];
+    for (const kind of order) {
+      const event =
+        kind === 'started' ? e.provider.started(logId) : e.provider.ended(logId, 'GOOD');
+      results.push(...(await e.ingestion.ingest('scripted', [event])));
+    }
+    expect(results.filter((r) => r === 'applied').length).toBeGreaterThanOrEqual(1);
+    expect(await e.target(t.id)).toMatchObject({
+      status: 'Finished',
+      resolution: 'successful',
+      executionSeconds: 65,
+      outputData: { confirmed: true },
+    });
+    expect(e.outbox.events).toHaveLength(1);
+    expect(e.outbox.events[0]).toMatchObject({ callLogId: logId, status: 'Finished', attempt: 1 });
+    // Operators count each call once, placed and ended, whatever the order of its events.
+    expect(e.metrics.callsPlaced).toEqual(['scripted']);
+    expect(e.metrics.callsEnded).toEqual([{ provider: 'scripted', outcome: 'GOOD' }]);
+  });
+
+  it('a second, different final status is stale: the first outcome stands', async () => {
+    const e = engine();
+    const t = e.due();
+    await e.dispatch();
+    const logId = await e.lastLogId(t.id);
+    expect(await e.ingestion.ingest('scripted', [e.provider.ended(logId, 'VOICEMAIL')])).toEqual([
+      'applied',
+    ]);
+    const other = { ...e.provider.ended(logId, 'GOOD'), key: 'another-event-id' };
+    expect(await e.ingestion.ingest('scripted', [other])).toEqual(['stale']);
+    expect(await e.target(t.id)).toMatchObject({ status: 'Finished', category: 'VOICEMAIL' });
+    expect(e.outbox.events).toHaveLength(1);
+  });
+
+  it('a retry is Scheduled at now + retry delay; a late event of attempt 1 never touches attempt 2', async () => {
+    const e = engine({ maxAttempts: 2, retryDelayMinutes: 10 });
+    const t = e.due();
+    await e.dispatch();
+    const first = await e.lastLogId(t.id);
+    await e.ingestion.ingest('scripted', [e.provider.ended(first, 'NO_RESPONSE')]);
+    expect(await e.target(t.id)).toMatchObject({
+      status: 'Scheduled',
+      scheduledTime: new Date(Date.parse(T0) + 10 * 60_000),
+    });
+    expect(await e.dispatch()).toMatchObject({ acted: 0 });
+    e.clock.advanceMinutes(10);
+    await e.dispatch();
+    const second = await e.lastLogId(t.id);
+    expect(second).not.toBe(first);
+    const late = { ...e.provider.ended(first, 'GOOD'), key: 'late' };
+    expect(await e.ingestion.ingest('scripted', [late])).toEqual(['stale']);
+    expect(await e.target(t.id)).toMatchObject({ status: 'In Progress', attempts: 2 });
+    await e.ingestion.ingest('scripted', [e.provider.ended(second, 'GOOD')]);
+    expect(await e.target(t.id)).toMatchObject({ status: 'Finished', attempts: 2 });
+    expect(e.outbox.events.map((x) => [x.attempt, x.nextAttemptScheduled !== null])).toEqual([
+      [1, true],
+      [2, false],
+    ]);
+  });
+
+  it('an event naming no call of the connection is unknown and stores nothing', async () => {
+    const e = engine();
+    const t = e.due();
+    await e.dispatch();
+    const logId = await e.lastLogId(t.id);
+    const stranger = { ...e.provider.ended(logId, 'GOOD'), callLogId: 999, providerCallId: 'nope' };
+    expect(await e.ingestion.ingest('scripted', [stranger])).toEqual(['unknown_call']);
+    expect(await e.ingestion.ingest('other-connection', [e.provider.ended(logId, 'GOOD')])).toEqual(
+      ['unknown_call'],
+    );
+    expect((await e.target(t.id)).status).toBe('In Progress');
+  });
+
+  it('past the deadline: the provider’s answer is applied, else To review (deadline-expired)', async () => {
+    const e = engine();
+    const [answered, silent] = [e.due(), e.due()];
+    await e.dispatch();
+    const answeredLog = await e.lastLogId(answered.id);
+    e.provider.answer = (ref) =>
+      ref.callLogId === answeredLog ? e.provider.ended(answeredLog, 'HUMAN_ONLY') : null;
+    e.clock.advanceMinutes(29);
+    expect(await e.recovery.sweep()).toEqual({ recovered: 0 });
+    e.clock.advanceMinutes(2);
+    expect(await e.recovery.sweep()).toEqual({ recovered: 2 });
+    expect(await e.target(answered.id)).toMatchObject({
+      status: 'To review',
+      category: 'HUMAN_ONLY',
+    });
+    expect(await e.target(silent.id)).toMatchObject({
+      status: 'To review',
+      outcome: 'Call outcome unknown',
+    });
+    const silentLog = e.logs.logs.get(await e.lastLogId(silent.id))!;
+    expect(silentLog).toMatchObject({ endedReason: 'deadline-expired', deadlineAt: null });
+    // A late final event after recovery changes nothing.
+    const late = { ...e.provider.ended(silentLog.id, 'GOOD'), key: 'late' };
+    expect(await e.ingestion.ingest('scripted', [late])).toEqual(['stale']);
+    expect((await e.target(silent.id)).status).toBe('To review');
+  });
+
+  it('a crash between claim and acceptance: recovered after the placing deadline, never placed again', async () => {
+    const e = engine({}, { placingDeadlineSeconds: 120 });
+    const t = e.due();
+    let accept!: (v: { providerCallId: string }) => void;
+    e.provider.startCall = async (request) => {
+      e.provider.calls.push(request);
+      return new Promise((resolve) => (accept = resolve));
+    };
+    await e.dispatcher.round();
+    expect(await e.target(t.id)).toMatchObject({ status: 'In Progress' });
+    e.clock.advance(121_000);
+    expect(await e.recovery.sweep()).toEqual({ recovered: 1 });
+    expect(await e.target(t.id)).toMatchObject({ status: 'To review' });
+    const log = e.logs.logs.get(await e.lastLogId(t.id))!;
+    expect(log).toMatchObject({ endedReason: 'worker-lost', providerCallId: null });
+    // The placement answers after all: too late, it changes nothing.
+    accept({ providerCallId: 'late-1' });
+    await e.placement.drain();
+    expect(e.logs.logs.get(log.id)!.providerCallId).toBeNull();
+    expect(await e.dispatch()).toMatchObject({ acted: 0 });
+    expect(e.provider.calls).toHaveLength(1);
+  });
+
+  it('a placement that throws ends the attempt as a technical failure (provider-error)', async () => {
+    const e = engine({ maxAttempts: 1 });
+    const t = e.due();
+    e.provider.failNext(new Error('503'));
+    await e.dispatch();
+    expect(await e.target(t.id)).toMatchObject({ status: 'Failed' });
+    expect(e.logs.logs.get(await e.lastLogId(t.id))).toMatchObject({
+      endedReason: 'provider-error',
+      outcome: 'TECHNICAL_FAILURE',
+    });
+  });
+
+  it('starts at most max_concurrent_calls; a freed slot lets the next one start', async () => {
+    const e = engine({ maxConcurrentCalls: 2 });
+    const ts = [e.due(), e.due(), e.due()];
+    await e.dispatch();
+    const statuses = async () => Promise.all(ts.map(async (t) => (await e.target(t.id)).status));
+    expect((await statuses()).filter((s) => s === 'In Progress')).toHaveLength(2);
+    expect(await e.dispatch()).toMatchObject({ acted: 0 });
+    const running = ts[0];
+    await e.ingestion.ingest('scripted', [e.provider.ended(await e.lastLogId(running.id), 'GOOD')]);
+    await e.dispatch();
+    expect((await statuses()).filter((s) => s === 'In Progress')).toHaveLength(2);
+    expect(e.targets.notifications).toBeGreaterThan(0);
+  });
+
+  it('outside the calling window the target is deferred; a blacklisted number ends without a call', async () => {
+    const e = engine();
+    const list = await e.blacklists.create(e.campaign.organizationId, 'dnc');
+    await e.blacklists.addNumbers(e.campaign.organizationId, list.id, [
+      { phone_number: '+15550107777' },
+    ]);
+    const blacklisted = e.due({ phoneNumber: '+15550107777' });
+    const closedCampaign = engine({
+      callingWindow: {
+        tz: 'UTC',
+        monday: [],
+        tuesday: [{ start: '09:00', end: '10:00' }],
+      } as never,
+    });
+    const deferred = closedCampaign.due();
+    // The blacklist applies when the campaign names it.
+    const withList = engine({ blacklistIds: [list.id] });
+    withList.blacklistRepository.blacklists.set(
+      list.id,
+      e.blacklistRepository.blacklists.get(list.id)!,
+    );
+    withList.blacklistRepository.entries.set(list.id, e.blacklistRepository.entries.get(list.id)!);
+    withList.targets.put({ ...blacklisted, campaignId: withList.campaign.id });
+    await withList.dispatch();
+    expect(await withList.target(blacklisted.id)).toMatchObject({
+      status: 'Finished',
+      category: 'BLACKLISTED_PHONE',
+      callLogIds: null,
+    });
+    expect(withList.outbox.events).toMatchObject([
+      { callLogId: null, category: 'BLACKLISTED_PHONE' },
+    ]);
+    expect(withList.provider.calls).toEqual([]);
+
+    await closedCampaign.dispatch();
+    const later = await closedCampaign.target(deferred.id);
+    expect(later.status).toBe('Scheduled');
+    expect(later.scheduledTime!.getTime()).toBeGreaterThan(Date.parse(T0));
+    expect(closedCampaign.provider.calls).toEqual([]);
+  });
+});

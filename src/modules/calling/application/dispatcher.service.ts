@@ -1,0 +1,317 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../../common/clock/clock';
+import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { BlacklistService } from '../../blacklist/application/blacklist.service';
+import { CallLogService } from '../../call-log/application/call-log.service';
+import type { CallLog } from '../../call-log/domain/call-log';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
+import type { Campaign } from '../../campaign/domain/campaign';
+import { TargetTransitions } from '../../target/application/ports/target-transitions';
+import type { Target } from '../../target/domain/target';
+import { blacklistedDecision, TargetDecision, undialableDecision } from '../domain/call-outcome';
+import { nextCommonOpening } from '../domain/calling-window';
+import { chooseNumber } from '../domain/dial-plan';
+import { CallPlacement, ClaimedCall } from './call-placement.service';
+import { CallingSettings } from './calling-settings';
+import { CallProvider, CallProviders } from './ports/call-provider';
+import { PlacementRate } from './ports/placement-rate';
+
+/** The caller id shown when the campaign has none (the reference service's placeholder). */
+export const DEFAULT_FROM = 'DeprecatedLocalTest';
+
+/** What a due target gets, decided in plain TypeScript before the claim transaction. */
+type Plan =
+  | { kind: 'defer'; until: Date }
+  | { kind: 'end'; decision: TargetDecision }
+  | { kind: 'call'; to: string };
+
+export interface RoundResult {
+  /** Targets started, deferred or ended: there may be more to do at once. */
+  acted: number;
+  placed: number;
+  /** Due targets were seen but others held them (another dispatcher): look again shortly. */
+  contended: boolean;
+  /** The provider's per-second budget ran out: nothing more before this time. */
+  rateLimitedUntil: Date | null;
+  /** This process has no room for more placements now. */
+  placementsFull: boolean;
+}
+
+/**
+ * Claims due targets straight from `targets` (`Scheduled`, `scheduled_time <= now`), campaign by
+ * campaign, in short transactions: each due target is deferred to the next opening of its windows,
+ * ended without a call (no number, windows never overlap, blacklisted), or started (`In Progress`,
+ * attempts + 1, an open call log with a placing deadline) while the campaign has fewer than
+ * `max_concurrent_calls` in flight and the provider's per-second budget allows. Claims of one campaign
+ * are serialised by an advisory lock, so the cap holds across processes. Started calls are handed to
+ * `CallPlacement`, outside the transaction.
+ */
+/** How long the list of campaigns with due targets is reused while claims keep succeeding. */
+const DUE_CAMPAIGNS_TTL_MS = 1000;
+
+@Injectable()
+export class CallDispatcher {
+  private readonly logger = new Logger('Dispatcher');
+  /**
+   * Campaigns with due targets, as last read. Finding them groups every due row, so a backlog is not
+   * regrouped for each batch: the list is reused for a second while claims succeed, and read again
+   * after an idle round, a notification (`forgetDueCampaigns`) or a second.
+   */
+  private dueCampaigns: { ids: string[]; readAt: number } | null = null;
+
+  constructor(
+    private readonly targets: TargetTransitions,
+    private readonly callLogs: CallLogService,
+    private readonly campaigns: CampaignReader,
+    private readonly blacklist: BlacklistService,
+    private readonly outbox: CallFinishedOutbox,
+    private readonly rate: PlacementRate,
+    private readonly placement: CallPlacement,
+    private readonly providers: CallProviders,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly settings: CallingSettings,
+  ) {}
+
+  async round(): Promise<RoundResult> {
+    const result: RoundResult = {
+      acted: 0,
+      placed: 0,
+      contended: false,
+      rateLimitedUntil: null,
+      placementsFull: false,
+    };
+    const campaignIds = await this.campaignsWithDueTargets();
+    for (const campaignId of campaignIds) {
+      const room = this.placement.free();
+      if (room === 0) {
+        result.placementsFull = true;
+        break;
+      }
+      const campaign = await this.campaigns.findById(campaignId);
+      if (!campaign) continue;
+      const slots =
+        campaign.maxConcurrentCalls - (await this.targets.countInFlight(null, campaignId));
+      if (slots <= 0) continue;
+      // One organization's unreadable connection (e.g. SECRETS_KEY changed) must not stall the others.
+      const provider = await this.providers.forCampaign(campaign).catch((err: unknown) => {
+        this.logger.warn(
+          { err, campaignId: campaign.id, connectionId: campaign.providerConnectionId },
+          "resolving the campaign's provider failed; its calls wait",
+        );
+        return null;
+      });
+      if (!provider) continue;
+      const claimed = await this.claim(
+        campaign,
+        provider,
+        Math.min(this.settings.claimBatchSize, room, slots),
+        result,
+      );
+      if (claimed.length > 0) this.placement.place(claimed);
+      result.placed += claimed.length;
+      if (result.rateLimitedUntil) break;
+    }
+    if (result.acted === 0) this.forgetDueCampaigns();
+    return result;
+  }
+
+  /** Something became due (a notification): read the campaigns with due targets again. */
+  forgetDueCampaigns(): void {
+    this.dueCampaigns = null;
+  }
+
+  private async campaignsWithDueTargets(): Promise<string[]> {
+    const now = this.clock.now().getTime();
+    if (this.dueCampaigns && now - this.dueCampaigns.readAt < DUE_CAMPAIGNS_TTL_MS)
+      return this.dueCampaigns.ids;
+    const ids = await this.targets.dueCampaigns(new Date(now), 500);
+    this.dueCampaigns = { ids, readAt: now };
+    return ids;
+  }
+
+  private async claim(
+    campaign: Campaign,
+    provider: CallProvider,
+    limit: number,
+    result: RoundResult,
+  ): Promise<ClaimedCall[]> {
+    const now = this.clock.now();
+    const candidates = await this.targets.peekDue(campaign.id, now, limit);
+    if (candidates.length === 0) return [];
+    const plans = await this.plan(campaign, candidates, now);
+
+    const { claimed, acted, locked } = await this.uow.run(async (tx) => {
+      await this.targets.lockCampaigns(tx, [campaign.id]);
+      // Read after the lock: waiting for it can take a while, and call_started_at must be true.
+      const at = this.clock.now();
+      const due = await this.targets.lockDue(
+        tx,
+        candidates.map((t) => t.id),
+        at,
+      );
+      const deferrals: { targetId: string; until: Date }[] = [];
+      const calls: { target: Target; to: string }[] = [];
+      let ended = 0;
+      for (const target of due) {
+        const plan = plans.get(target.id)!;
+        if (plan.kind === 'defer') deferrals.push({ targetId: target.id, until: plan.until });
+        else if (plan.kind === 'call') calls.push({ target, to: plan.to });
+        else {
+          const done = await this.targets.finishWithoutCall(tx, target.id, plan.decision, at);
+          if (!done) continue;
+          ended++;
+          await this.outbox.record(tx, {
+            organizationId: done.organizationId,
+            campaignId: done.campaignId,
+            targetId: done.id,
+            callLogId: null,
+            attempt: done.attempts,
+            maxAttempts: campaign.maxAttempts,
+            nextAttemptScheduled: null,
+            status: done.status,
+            resolution: done.resolution,
+            category: done.category,
+            subcategory: done.subcategory,
+          });
+        }
+      }
+      const deferred = await this.targets.defer(tx, deferrals);
+      let starting = calls;
+      if (starting.length > 0) {
+        const slots =
+          campaign.maxConcurrentCalls - (await this.targets.countInFlight(tx, campaign.id));
+        starting = starting.slice(0, Math.max(0, slots));
+      }
+      if (starting.length > 0 && this.settings.callsPerSecond > 0) {
+        const granted = await this.rate.take(
+          tx,
+          provider.name,
+          starting.length,
+          this.settings.callsPerSecond,
+          at,
+        );
+        if (granted < starting.length) {
+          result.rateLimitedUntil = new Date(Math.floor(at.getTime() / 1000) * 1000 + 1000);
+          starting = starting.slice(0, granted);
+        }
+      }
+      const from = campaign.callerId ?? DEFAULT_FROM;
+      const deadlineAt = this.settings.placingDeadline(at);
+      const ids = await this.callLogs.startMany(
+        tx,
+        starting.map(({ target, to }) => ({
+          organizationId: target.organizationId,
+          campaignId: target.campaignId,
+          targetId: target.id,
+          attempt: target.attempts + 1,
+          to,
+          from,
+          provider: provider.name,
+          startedAt: at,
+          deadlineAt,
+        })),
+      );
+      const started = await this.targets.startCalls(
+        tx,
+        starting.map(({ target }, i) => ({ targetId: target.id, callLogId: ids[i] })),
+        at,
+      );
+      // Every target was locked above, so each starts; the check keeps a mismatch from going unseen.
+      if (started.length !== starting.length) throw new Error('a locked target did not start');
+      const claimed: ClaimedCall[] = starting.map(({ target, to }, i) => ({
+        provider,
+        log: {
+          id: ids[i],
+          organizationId: target.organizationId,
+          campaignId: target.campaignId,
+          targetId: target.id,
+          attempt: target.attempts + 1,
+          to,
+          from,
+          provider: provider.name,
+          providerCallId: null,
+          outcome: null,
+          endedReason: null,
+          callCategorization: null,
+          agentData: {},
+          postCallData: null,
+          qa: null,
+          transcripts: [],
+          recordingUrls: [],
+          outputData: null,
+          subcategory: null,
+          startedAt: at,
+          endedAt: null,
+          durationSeconds: null,
+          deadlineAt,
+          createdAt: at,
+        },
+        request: {
+          callLogId: ids[i],
+          targetId: target.id,
+          campaignId: campaign.id,
+          campaignType: campaign.type,
+          attempt: target.attempts + 1,
+          to,
+          from,
+          inputData: target.inputData,
+          eventsUrl: this.settings.eventsUrl(provider.name),
+        },
+      }));
+      return { claimed, acted: ended + deferred.length + claimed.length, locked: due.length };
+    });
+    result.acted += acted;
+    if (locked < candidates.length) result.contended = true;
+    return claimed;
+  }
+
+  /** Dial plan, windows and blacklist, read and decided before the claim transaction opens. */
+  private async plan(campaign: Campaign, targets: Target[], now: Date): Promise<Map<string, Plan>> {
+    const lastLogIds = targets
+      .map((t) => t.callLogIds?.[t.callLogIds.length - 1])
+      .filter((id): id is number => id !== undefined);
+    const previous = new Map<number, CallLog>(
+      (await this.callLogs.findByIds(lastLogIds)).map((l) => [l.id, l]),
+    );
+    const plans = new Map<string, Plan>();
+    const toCheck: { target: Target; number: string }[] = [];
+    for (const target of targets) {
+      const lastId = target.callLogIds?.[target.callLogIds.length - 1];
+      const dial = chooseNumber(
+        target,
+        lastId === undefined ? null : (previous.get(lastId) ?? null),
+      );
+      if (!dial) {
+        plans.set(target.id, {
+          kind: 'end',
+          decision: undialableDecision(campaign.type, 'no_phone_number'),
+        });
+        continue;
+      }
+      const opening = nextCommonOpening([campaign.callingWindow, dial.operatingHours], now);
+      if (opening === null) {
+        plans.set(target.id, {
+          kind: 'end',
+          decision: undialableDecision(campaign.type, 'no_calling_window'),
+        });
+      } else if (opening.getTime() > now.getTime()) {
+        plans.set(target.id, { kind: 'defer', until: opening });
+      } else {
+        plans.set(target.id, { kind: 'call', to: dial.number });
+        toCheck.push({ target, number: dial.number });
+      }
+    }
+    if (campaign.blacklistIds.length > 0 && toCheck.length > 0) {
+      const blacklisted = await this.blacklist.findBlacklisted(campaign.blacklistIds, [
+        ...new Set(toCheck.map((c) => c.number)),
+      ]);
+      for (const { target, number } of toCheck) {
+        if (blacklisted.has(number))
+          plans.set(target.id, { kind: 'end', decision: blacklistedDecision(campaign.type) });
+      }
+    }
+    return plans;
+  }
+}

@@ -1,0 +1,388 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ValidateIf, ValidateNested } from 'class-validator';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../../common/phone/phone-number';
+import { item, pydantic, PydanticErrorItem } from '../../../../common/validation/pydantic-errors';
+import {
+  isPlainObject,
+  PyBool,
+  PyEnum,
+  PyInt,
+  PyOptional,
+  PyRequired,
+  PyStr,
+  PyValueRule,
+  pyConstraint,
+  RANK_MISSING,
+  RANK_TYPE,
+  RANK_VALUE,
+} from '../../../../common/validation/py-validators';
+import {
+  CONNECTION_TYPES,
+  ConnectionType,
+  CREDENTIAL_FIELDS,
+  RETELL_FINAL_EVENTS,
+  SETTING_FIELDS,
+  TWILIO_MACHINE_DETECTION,
+} from '../../domain/provider-connection';
+
+/** An absolute http(s) URL, with pydantic's `HttpUrl` errors. */
+function PyHttpUrl(): PropertyDecorator {
+  return applyDecorators(
+    PyStr({ max: 2000 }),
+    pyConstraint('pyHttpUrl', RANK_VALUE, (v) => {
+      if (typeof v !== 'string') return null;
+      let url: URL;
+      try {
+        url = new URL(v);
+      } catch {
+        return pydantic.urlParsing('relative URL without a base');
+      }
+      return url.protocol === 'http:' || url.protocol === 'https:' ? null : pydantic.urlScheme();
+    }),
+  );
+}
+
+function PyPattern(pattern: RegExp): PropertyDecorator {
+  return pyConstraint('pyPattern', RANK_VALUE, (v) =>
+    typeof v !== 'string' || pattern.test(v)
+      ? null
+      : pydantic.stringPatternMismatch(pattern.source),
+  );
+}
+
+const PyPhoneNumber = () =>
+  PyValueRule('phoneNumber', (v) =>
+    typeof v !== 'string' || normalizePhoneNumber(v) ? null : PHONE_NUMBER_RULE,
+  );
+
+/** A secret: a non-empty string. */
+const Secret = () => applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }));
+
+class NoCredentialsDto {}
+
+export class HttpCredentialsDto {
+  @ApiProperty({ description: 'Shared secret: signs call requests and checks the agent’s events' })
+  @Secret()
+  secret: string;
+}
+
+export class TwilioCredentialsDto {
+  @ApiProperty({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
+  @Secret()
+  @PyPattern(/^AC[0-9a-fA-F]{32}$/)
+  account_sid: string;
+
+  @ApiProperty({ description: 'Also checks X-Twilio-Signature on status callbacks' })
+  @Secret()
+  auth_token: string;
+}
+
+export class VapiCredentialsDto {
+  @ApiProperty({ description: 'Private API key' }) @Secret() api_key: string;
+  @ApiProperty({ description: 'Server URL secret, sent by Vapi with every server message' })
+  @Secret()
+  server_secret: string;
+}
+
+export class RetellCredentialsDto {
+  @ApiProperty({ description: 'API key; also verifies x-retell-signature' })
+  @Secret()
+  api_key: string;
+}
+
+class NoSettingsDto {}
+
+const ApiBaseUrl = () =>
+  applyDecorators(
+    ApiPropertyOptional({ description: 'Defaults to the provider’s public API' }),
+    PyOptional({ nullable: true }),
+    PyHttpUrl(),
+  );
+
+export class HttpSettingsDto {
+  @ApiProperty({ description: 'The voice agent’s URL that receives call requests' })
+  @PyRequired()
+  @PyHttpUrl()
+  api_base_url: string;
+}
+
+export class TwilioSettingsDto {
+  @ApiPropertyOptional({ description: 'Caller id; defaults to the campaign’s caller_id' })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  @PyPhoneNumber()
+  from_number?: string;
+
+  @ApiPropertyOptional({ description: 'TwiML the call runs; this or twiml_template' })
+  @PyOptional({ nullable: true })
+  @PyHttpUrl()
+  twiml_url?: string;
+
+  @ApiPropertyOptional({ description: 'TwiML with {{input_data.field}} placeholders' })
+  @PyOptional({ nullable: true })
+  @PyStr({ min: 1, max: 20000 })
+  twiml_template?: string;
+
+  @ApiPropertyOptional({ enum: TWILIO_MACHINE_DETECTION })
+  @PyOptional({ nullable: true })
+  @PyEnum(TWILIO_MACHINE_DETECTION)
+  machine_detection?: string;
+
+  @ApiBaseUrl() api_base_url?: string;
+}
+
+export class VapiSettingsDto {
+  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) assistant_id: string;
+  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) phone_number_id: string;
+  @ApiBaseUrl() api_base_url?: string;
+}
+
+export class RetellSettingsDto {
+  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) agent_id: string;
+
+  @ApiPropertyOptional({ description: 'Caller id; defaults to the campaign’s caller_id' })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  @PyPhoneNumber()
+  from_number?: string;
+
+  @ApiPropertyOptional({ enum: RETELL_FINAL_EVENTS, default: 'call_analyzed' })
+  @PyOptional({ nullable: true })
+  @PyEnum(RETELL_FINAL_EVENTS)
+  final_event?: string;
+
+  @ApiBaseUrl() api_base_url?: string;
+}
+
+const CREDENTIALS_MODEL: Record<ConnectionType, new () => object> = {
+  simulated: NoCredentialsDto,
+  http: HttpCredentialsDto,
+  twilio: TwilioCredentialsDto,
+  vapi: VapiCredentialsDto,
+  retell: RetellCredentialsDto,
+};
+
+const SETTINGS_MODEL: Record<ConnectionType, new () => object> = {
+  simulated: NoSettingsDto,
+  http: HttpSettingsDto,
+  twilio: TwilioSettingsDto,
+  vapi: VapiSettingsDto,
+  retell: RetellSettingsDto,
+};
+
+/** Rules across a type's settings (pydantic's model validators), as "Value error, ..." messages. */
+const SETTINGS_RULES: Partial<
+  Record<ConnectionType, (s: Record<string, unknown>) => string | null>
+> = {
+  twilio: (s) => {
+    const url = s.twiml_url !== undefined && s.twiml_url !== null;
+    const template = s.twiml_template !== undefined && s.twiml_template !== null;
+    if (url && template) return 'give twiml_url or twiml_template, not both';
+    return url || template ? null : 'twiml_url or twiml_template is required';
+  },
+};
+
+const isConnectionType = (v: unknown): v is ConnectionType =>
+  CONNECTION_TYPES.includes(v as ConnectionType);
+
+/**
+ * A nested object whose model is chosen by the body's `type` (pydantic's discriminated union): an
+ * object, then each field as that type's model says, then the type's rules across fields.
+ * `requiredFor`: the types for which the object must be sent (none on PATCH). Keys the type does not
+ * take are found on the raw body (`extraKeyErrors`): class-transformer drops some (`constructor`).
+ */
+function PyModelForType(
+  models: Record<ConnectionType, new () => object>,
+  options: {
+    requiredFor: readonly ConnectionType[];
+    rules?: typeof SETTINGS_RULES;
+  },
+): PropertyDecorator {
+  const typeOf = (object: unknown) => (object as { type?: unknown }).type;
+  return applyDecorators(
+    ValidateIf((object, value) => {
+      const type = typeOf(object);
+      return value !== undefined || (isConnectionType(type) && options.requiredFor.includes(type));
+    }),
+    pyConstraint('pyRequiredForType', RANK_MISSING, (v) =>
+      v === undefined ? pydantic.missing() : null,
+    ),
+    pyConstraint('pyDict', RANK_TYPE, (v) => (isPlainObject(v) ? null : pydantic.dictType())),
+    pyConstraint('pyModelRules', RANK_VALUE, (v, args) => {
+      const type = typeOf(args.object);
+      if (!isPlainObject(v) || !isConnectionType(type)) return null;
+      const rule = options.rules?.[type]?.(v);
+      return rule ? pydantic.valueError(rule) : null;
+    }),
+    ValidateNested(),
+    Type((help) => {
+      const type = typeOf(help?.object);
+      return isConnectionType(type) ? models[type] : NoSettingsDto;
+    }),
+  );
+}
+
+const NEEDS_CREDENTIALS = CONNECTION_TYPES.filter((t) => CREDENTIAL_FIELDS[t].length > 0);
+const NEEDS_SETTINGS: readonly ConnectionType[] = ['http', 'twilio', 'vapi', 'retell'];
+
+/** The per-type models that have fields (the simulator's empty ones add nothing to the schema). */
+const modelsOf = (models: Record<ConnectionType, new () => object>) =>
+  [...new Set(Object.values(models))].filter((m) => m !== NoCredentialsDto && m !== NoSettingsDto);
+// anyOf, not oneOf: which model applies is chosen by `type`, and two models can fit one object
+// (Twilio's and Retell's settings both take from_number), which oneOf would reject.
+const CREDENTIAL_SCHEMAS = modelsOf(CREDENTIALS_MODEL).map((m) => ({ $ref: getSchemaPath(m) }));
+const SETTINGS_SCHEMAS = modelsOf(SETTINGS_MODEL).map((m) => ({ $ref: getSchemaPath(m) }));
+const MODELS = [...modelsOf(CREDENTIALS_MODEL), ...modelsOf(SETTINGS_MODEL)];
+
+const credentialsDescription =
+  'Secrets, by type: twilio {account_sid, auth_token}; vapi {api_key, server_secret}; retell ' +
+  '{api_key}; http {secret}; simulated none. Write-only: read back as "***" plus the last four characters.';
+const settingsDescription =
+  'By type: twilio {from_number, twiml_url | twiml_template, machine_detection}; vapi ' +
+  '{assistant_id, phone_number_id}; retell {agent_id, from_number, final_event}; http ' +
+  '{api_base_url (required)}; every provider also api_base_url (default: its public API).';
+
+@ApiExtraModels(...MODELS)
+export class CreateProviderConnectionDto {
+  @ApiProperty({ enum: CONNECTION_TYPES, example: 'twilio' })
+  @PyRequired()
+  @PyEnum(CONNECTION_TYPES)
+  type: ConnectionType;
+
+  @ApiProperty({ example: 'Twilio production' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 200 })
+  name: string;
+
+  @ApiPropertyOptional({ description: credentialsDescription, anyOf: CREDENTIAL_SCHEMAS })
+  @PyModelForType(CREDENTIALS_MODEL, { requiredFor: NEEDS_CREDENTIALS })
+  credentials?: Record<string, string>;
+
+  @ApiPropertyOptional({ description: settingsDescription, anyOf: SETTINGS_SCHEMAS })
+  @PyModelForType(SETTINGS_MODEL, {
+    requiredFor: NEEDS_SETTINGS,
+    rules: SETTINGS_RULES,
+  })
+  settings?: Record<string, unknown>;
+
+  @ApiPropertyOptional({ default: false, description: 'Used by campaigns that name no connection' })
+  @PyOptional()
+  @PyBool()
+  is_default: boolean = false;
+}
+
+/**
+ * PATCH: every field optional; `credentials` and `settings` are merged into the stored ones (a setting
+ * sent as null goes back to its default). The type cannot change. The controller validates the result
+ * with the connection's type (`type` is set from the stored connection, never from the body).
+ */
+@ApiExtraModels(...MODELS)
+export class UpdateProviderConnectionDto {
+  type: ConnectionType;
+
+  @ApiPropertyOptional()
+  @PyOptional()
+  @PyStr({ min: 1, max: 200 })
+  name?: string;
+
+  @ApiPropertyOptional({
+    description: `${credentialsDescription} Only those sent change.`,
+    anyOf: CREDENTIAL_SCHEMAS,
+  })
+  @PyModelForType(CREDENTIALS_MODEL, { requiredFor: [] })
+  credentials?: Record<string, string>;
+
+  @ApiPropertyOptional({
+    description: `${settingsDescription} Merged; null resets one.`,
+    anyOf: SETTINGS_SCHEMAS,
+  })
+  @PyModelForType(SETTINGS_MODEL, { requiredFor: [], rules: SETTINGS_RULES })
+  settings?: Record<string, unknown>;
+
+  @ApiPropertyOptional()
+  @PyOptional()
+  @PyBool()
+  is_default?: boolean;
+}
+
+export class ListProviderConnectionsQueryDto {
+  @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
+  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 100 })
+  limit: number = 50;
+}
+
+/**
+ * `extra_forbidden` for each key of the raw `credentials` / `settings` that the type does not take:
+ * a secret typed into the wrong place would otherwise be stored in the clear, or silently dropped.
+ */
+export function extraKeyErrors(raw: Record<string, unknown>, type: unknown): PydanticErrorItem[] {
+  if (!isConnectionType(type)) return [];
+  const out: PydanticErrorItem[] = [];
+  for (const [field, allowed] of [
+    ['credentials', CREDENTIAL_FIELDS[type]],
+    ['settings', SETTING_FIELDS[type]],
+  ] as const) {
+    const value = raw[field];
+    if (!isPlainObject(value)) continue;
+    for (const key of Object.keys(value).filter((k) => !allowed.includes(k))) {
+      out.push(item(pydantic.extraForbidden(), ['body', field, key], value[key]));
+    }
+  }
+  return out;
+}
+
+/** Only the keys the type takes. */
+export function knownKeys<T>(
+  value: Record<string, T>,
+  type: ConnectionType,
+  field: 'credentials' | 'settings',
+): Record<string, T> {
+  const allowed = field === 'credentials' ? CREDENTIAL_FIELDS[type] : SETTING_FIELDS[type];
+  return Object.fromEntries(Object.entries(value).filter(([k]) => allowed.includes(k)));
+}
+
+export class ProviderConnectionResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
+  @ApiProperty({ enum: CONNECTION_TYPES, example: 'twilio' }) type: ConnectionType;
+  @ApiProperty({ type: 'string', example: 'Twilio production' }) name: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Never returned in clear: "***" and the last four characters of each',
+    example: { account_sid: '***cdef', auth_token: '***9f3a' },
+  })
+  credentials: Record<string, string>;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'As stored, with api_base_url filled in',
+    example: { api_base_url: 'https://api.twilio.com', from_number: '+15550100000' },
+  })
+  settings: Record<string, unknown>;
+  @ApiProperty({ type: 'boolean' }) is_default: boolean;
+  @ApiProperty({
+    type: 'string',
+    description: "Where the provider posts this connection's call events",
+    example: '/api/v1/telephony/3f2b8c1e-7a4d-4e5f-9b6a-1c2d3e4f5a6b/events',
+  })
+  events_url_path: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+}
+
+export class ProviderConnectionPageResponseDto {
+  @ApiProperty({ type: [ProviderConnectionResponseDto] })
+  provider_connections: ProviderConnectionResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
+  @ApiProperty({
+    type: 'integer',
+    nullable: true,
+    description: 'page + 1, or null on the last page',
+  })
+  next_page: number | null;
+}

@@ -1,0 +1,175 @@
+import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { offsetOf, pageEnvelope } from '../../../common/paging/paging';
+import { toItems } from '../../../common/validation/pydantic-validation.pipe';
+import { RequestValidationError } from '../../../common/validation/request-validation.error';
+import { ProviderConnectionService } from '../application/provider-connection.service';
+import { PydanticErrorItem } from '../../../common/validation/pydantic-errors';
+import { isPlainObject } from '../../../common/validation/py-validators';
+import { mergeSettings } from '../domain/provider-connection';
+import {
+  CreateProviderConnectionDto,
+  extraKeyErrors,
+  knownKeys,
+  ListProviderConnectionsQueryDto,
+  ProviderConnectionPageResponseDto,
+  ProviderConnectionResponseDto,
+  UpdateProviderConnectionDto,
+} from './dto/provider-connection.dto';
+import { JsonObjectBody } from './json-object-body.decorator';
+import { maskCredentialInputs, presentConnection } from './provider-connection.presenter';
+
+/**
+ * How an organization reaches its voice providers. Bodies are validated here rather than by the
+ * global pipe: the models depend on the connection's type (the stored one on PATCH), and a 422 must
+ * not echo the credentials it was sent.
+ */
+@ApiTags('provider-connections')
+@Controller('api/v1/provider-connections')
+export class ProviderConnectionController {
+  constructor(private readonly connections: ProviderConnectionService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'create_provider_connection_api_v1_provider_connections_post',
+    summary: 'Create a provider connection',
+    description:
+      'Credentials are encrypted at rest and never returned. 409 when the service has no ' +
+      'SECRETS_KEY to encrypt them with, or when the name is taken.',
+  })
+  @ApiBody({ type: CreateProviderConnectionDto })
+  @ApiCreatedResponse({ type: ProviderConnectionResponseDto })
+  @ApiConflictResponse({
+    description: 'The name is taken, or there is no SECRETS_KEY to encrypt the credentials with',
+  })
+  async create(@Auth() auth: AuthContext, @JsonObjectBody() raw: Record<string, unknown>) {
+    const body = await validateBody(CreateProviderConnectionDto, raw);
+    const created = await this.connections.create(auth.organizationId, {
+      type: body.type,
+      name: body.name,
+      credentials: knownKeys({ ...body.credentials }, body.type, 'credentials'),
+      settings: knownKeys({ ...body.settings }, body.type, 'settings'),
+      isDefault: body.is_default,
+    });
+    return presentConnection(created);
+  }
+
+  @Get()
+  @ApiOperation({
+    operationId: 'list_provider_connections_api_v1_provider_connections_get',
+    summary: 'List provider connections',
+    description: 'Oldest first, credentials masked.',
+  })
+  @ApiOkResponse({ type: ProviderConnectionPageResponseDto })
+  async list(@Auth() auth: AuthContext, @Query() query: ListProviderConnectionsQueryDto) {
+    const { items, total } = await this.connections.list(
+      auth.organizationId,
+      offsetOf(query),
+      query.limit,
+    );
+    return { provider_connections: items.map(presentConnection), ...pageEnvelope(query, total) };
+  }
+
+  @Get(':connection_id')
+  @ApiOperation({
+    operationId: 'get_provider_connection_api_v1_provider_connections__connection_id__get',
+    summary: 'Get a provider connection',
+    description: 'Credentials masked: "***" and their last four characters.',
+  })
+  @ApiOkResponse({ type: ProviderConnectionResponseDto })
+  async get(@Auth() auth: AuthContext, @Param('connection_id') id: string) {
+    return presentConnection(await this.connections.get(auth.organizationId, id));
+  }
+
+  @Patch(':connection_id')
+  @ApiOperation({
+    operationId: 'update_provider_connection_api_v1_provider_connections__connection_id__patch',
+    summary: 'Update a provider connection',
+    description:
+      'Send only what changes: credentials and settings are merged into the stored ones (a ' +
+      'setting sent as null goes back to its default). The type cannot change.',
+  })
+  @ApiBody({ type: UpdateProviderConnectionDto })
+  @ApiOkResponse({ type: ProviderConnectionResponseDto })
+  @ApiConflictResponse({
+    description:
+      'The name is taken; no SECRETS_KEY; or the stored credentials cannot be read with it ' +
+      '(send every credential of the type to replace them)',
+  })
+  async update(
+    @Auth() auth: AuthContext,
+    @Param('connection_id') id: string,
+    @JsonObjectBody() raw: Record<string, unknown>,
+  ) {
+    const existing = await this.connections.get(auth.organizationId, id);
+    // Checked as the connection will be after the change, with its stored type's models. Sent
+    // credentials are checked alone: the stored ones are complete, so none can be missing.
+    const candidate: Record<string, unknown> = { ...raw, type: existing.type };
+    if (isPlainObject(raw.settings)) {
+      candidate.settings = mergeSettings(existing.settings, raw.settings);
+    }
+    const body = await validateBody(
+      UpdateProviderConnectionDto,
+      candidate,
+      (item) =>
+        !(item.type === 'missing' && item.loc[1] === 'credentials' && item.loc.length === 3),
+    );
+    const updated = await this.connections.update(auth.organizationId, id, {
+      name: body.name,
+      credentials: isPlainObject(raw.credentials)
+        ? knownKeys(raw.credentials as Record<string, string>, existing.type, 'credentials')
+        : undefined,
+      settings: isPlainObject(raw.settings)
+        ? knownKeys(raw.settings, existing.type, 'settings')
+        : undefined,
+      isDefault: body.is_default,
+    });
+    return presentConnection(updated);
+  }
+
+  @Delete(':connection_id')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'delete_provider_connection_api_v1_provider_connections__connection_id__delete',
+    summary: 'Delete a provider connection',
+    description: "Refused (409) while a campaign's provider_connection_id names it.",
+  })
+  @ApiNoContentResponse({ description: 'Deleted' })
+  @ApiConflictResponse({ description: "A campaign's provider_connection_id names it" })
+  async delete(@Auth() auth: AuthContext, @Param('connection_id') id: string): Promise<void> {
+    await this.connections.delete(auth.organizationId, id);
+  }
+}
+
+/** Errors in the order of the body's fields, as pydantic reports them. */
+const FIELD_ORDER: unknown[] = ['type', 'name', 'credentials', 'settings', 'is_default'];
+
+/**
+ * Validates `raw` with `model` as the global pipe would (same 422 items), keeping the errors `keep`
+ * accepts, with credentials masked in every echoed input.
+ */
+async function validateBody<T extends object>(
+  model: new () => T,
+  raw: Record<string, unknown>,
+  keep: (item: PydanticErrorItem) => boolean = () => true,
+): Promise<T> {
+  const instance = plainToInstance(model, raw);
+  const errors = await validate(instance, { forbidUnknownValues: false });
+  const items = [...toItems(errors, ['body'], raw), ...extraKeyErrors(raw, raw.type)]
+    .filter(keep)
+    .sort((a, b) => FIELD_ORDER.indexOf(a.loc[1]) - FIELD_ORDER.indexOf(b.loc[1]));
+  if (items.length > 0) throw new RequestValidationError(maskCredentialInputs(items, raw));
+  return instance;
+}

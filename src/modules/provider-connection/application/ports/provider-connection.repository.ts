@@ -1,0 +1,52 @@
+import { SealedSecret } from './secret-box';
+import {
+  ConnectionSettings,
+  ConnectionType,
+  Credentials,
+  ProviderConnection,
+} from '../../domain/provider-connection';
+
+/** A connection as stored: the public view plus its sealed credentials (null: it has none). */
+export interface StoredConnection extends ProviderConnection {
+  sealedCredentials: SealedSecret | null;
+}
+
+export interface NewConnection {
+  id: string;
+  organizationId: string;
+  type: ConnectionType;
+  name: string;
+  sealedCredentials: SealedSecret | null;
+  maskedCredentials: Credentials;
+  settings: ConnectionSettings;
+  isDefault: boolean;
+}
+
+export interface ConnectionChanges {
+  name?: string;
+  sealedCredentials?: SealedSecret;
+  maskedCredentials?: Credentials;
+  settings?: ConnectionSettings;
+  isDefault?: boolean;
+}
+
+export abstract class ProviderConnectionRepository {
+  /** Inserts; when `isDefault`, the organization's previous default is unset in the same statement. */
+  abstract create(connection: NewConnection): Promise<StoredConnection>;
+  abstract findById(id: string): Promise<StoredConnection | null>;
+  abstract findDefault(organizationId: string): Promise<StoredConnection | null>;
+  abstract list(
+    organizationId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: StoredConnection[]; total: number }>;
+  /** Applies the changes to the organization's connection; null when it has no such connection. */
+  abstract update(
+    organizationId: string,
+    id: string,
+    changes: ConnectionChanges,
+  ): Promise<StoredConnection | null>;
+  /** True when the organization's connection existed and is gone. */
+  /** false when there is none; ConflictError while a campaign names it. */
+  abstract delete(organizationId: string, id: string): Promise<boolean>;
+}

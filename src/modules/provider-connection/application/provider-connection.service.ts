@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'crypto';
+import { NotFoundError } from '../../../common/errors/domain-errors';
+import { isUuid } from '../../../common/validation/py-validators';
+import {
+  ConnectionSettings,
+  ConnectionType,
+  CREDENTIAL_FIELDS,
+  Credentials,
+  effectiveSettings,
+  maskCredentials,
+  mergeSettings,
+  ProviderConnection,
+  ResolvedConnection,
+} from '../domain/provider-connection';
+import {
+  ConnectionChanges,
+  ProviderConnectionRepository,
+  StoredConnection,
+} from './ports/provider-connection.repository';
+import { SecretBox, SecretUnreadableError } from './ports/secret-box';
+
+export interface CreateConnection {
+  type: ConnectionType;
+  name: string;
+  credentials: Credentials;
+  settings: ConnectionSettings;
+  isDefault: boolean;
+}
+
+export interface UpdateConnection {
+  name?: string;
+  /** Merged into the stored credentials: send only the ones that change. */
+  credentials?: Credentials;
+  /** Merged into the stored settings; a null value goes back to the default. */
+  settings?: ConnectionSettings;
+  isDefault?: boolean;
+}
+
+/** Per-organization connections to voice providers; the calling engine resolves them here. */
+@Injectable()
+export class ProviderConnectionService {
+  constructor(
+    private readonly repository: ProviderConnectionRepository,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  async create(organizationId: string, input: CreateConnection): Promise<ProviderConnection> {
+    const id = randomUUID();
+    const hasCredentials = Object.keys(input.credentials).length > 0;
+    const stored = await this.repository.create({
+      id,
+      organizationId,
+      type: input.type,
+      name: input.name,
+      sealedCredentials: hasCredentials ? this.seal(id, input.credentials) : null,
+      maskedCredentials: maskCredentials(input.credentials),
+      settings: mergeSettings({}, input.settings),
+      isDefault: input.isDefault,
+    });
+    return publicView(stored);
+  }
+
+  async get(organizationId: string, id: string): Promise<ProviderConnection> {
+    return publicView(await this.getStored(organizationId, id));
+  }
+
+  async list(organizationId: string, offset: number, limit: number) {
+    const { items, total } = await this.repository.list(organizationId, offset, limit);
+    return { items: items.map(publicView), total };
+  }
+
+  async update(
+    organizationId: string,
+    id: string,
+    input: UpdateConnection,
+  ): Promise<ProviderConnection> {
+    const stored = await this.getStored(organizationId, id);
+    const changes: ConnectionChanges = { name: input.name, isDefault: input.isDefault };
+    if (input.credentials && Object.keys(input.credentials).length > 0) {
+      const credentials = {
+        ...this.storedCredentialsToMerge(stored, input.credentials),
+        ...input.credentials,
+      };
+      changes.sealedCredentials = this.seal(id, credentials);
+      changes.maskedCredentials = maskCredentials(credentials);
+    }
+    if (input.settings) changes.settings = mergeSettings(stored.settings, input.settings);
+    const updated = await this.repository.update(organizationId, id, changes);
+    if (!updated) throw notFound(id);
+    return publicView(updated);
+  }
+
+  async delete(organizationId: string, id: string): Promise<void> {
+    const deleted = isUuid(id) && (await this.repository.delete(organizationId, id));
+    if (!deleted) throw notFound(id);
+  }
+
+  /**
+   * The connection with its credentials in clear, for an adapter about to call the provider: the
+   * given one, else the organization's default; null when it has none (the simulator applies).
+   */
+  async resolve(organizationId: string, id: string | null): Promise<ResolvedConnection | null> {
+    const stored = id
+      ? await this.getStored(organizationId, id)
+      : await this.repository.findDefault(organizationId);
+    return stored ? this.resolved(stored) : null;
+  }
+
+  /**
+   * For the provider events route, which has no API key: the connection named in its URL, whoever
+   * owns it, so its own secret can check the event's signature. null when there is no such connection.
+   */
+  async resolveForEvents(id: string): Promise<ResolvedConnection | null> {
+    const stored = isUuid(id) ? await this.repository.findById(id) : null;
+    return stored ? this.resolved(stored) : null;
+  }
+
+  private async getStored(organizationId: string, id: string): Promise<StoredConnection> {
+    const stored = isUuid(id) ? await this.repository.findById(id) : null;
+    if (!stored || stored.organizationId !== organizationId) throw notFound(id);
+    return stored;
+  }
+
+  private resolved(stored: StoredConnection): ResolvedConnection {
+    const { sealedCredentials: _sealed, maskedCredentials: _masked, ...rest } = stored;
+    return {
+      ...rest,
+      credentials: this.open(stored),
+      settings: effectiveSettings(stored.type, stored.settings),
+    };
+  }
+
+  /**
+   * What the sent credentials are merged into. When the stored ones cannot be read (SECRETS_KEY was
+   * changed), a PATCH that sends every credential of the type replaces them: the way out for an
+   * operator who lost the old key.
+   */
+  private storedCredentialsToMerge(stored: StoredConnection, sent: Credentials): Credentials {
+    try {
+      return this.open(stored);
+    } catch (err) {
+      const complete = CREDENTIAL_FIELDS[stored.type].every((field) => field in sent);
+      if (err instanceof SecretUnreadableError && complete) return {};
+      throw err;
+    }
+  }
+
+  private seal(id: string, credentials: Credentials) {
+    return this.secrets.seal(JSON.stringify(credentials), id);
+  }
+
+  private open(stored: StoredConnection): Credentials {
+    if (!stored.sealedCredentials) return {};
+    return JSON.parse(this.secrets.open(stored.sealedCredentials, stored.id)) as Credentials;
+  }
+}
+
+function publicView(stored: StoredConnection): ProviderConnection {
+  const { sealedCredentials: _sealed, ...connection } = stored;
+  return { ...connection, settings: effectiveSettings(stored.type, stored.settings) };
+}
+
+function notFound(id: string): NotFoundError {
+  return new NotFoundError(`Provider connection ${id} not found`);
+}

@@ -1,0 +1,103 @@
+/**
+ * A provider connection: how one organization reaches one voice provider (its account, its secrets and
+ * its settings). Credentials are secrets: stored encrypted, shown only masked.
+ */
+export const CONNECTION_TYPES = ['simulated', 'http', 'twilio', 'vapi', 'retell'] as const;
+export type ConnectionType = (typeof CONNECTION_TYPES)[number];
+
+/** Credentials carry the providers' own names; every value is a secret. */
+export type Credentials = Record<string, string>;
+/** Non-secret settings (numbers, ids, URLs, switches), returned as stored. */
+export type ConnectionSettings = Record<string, unknown>;
+
+export interface ProviderConnection {
+  id: string;
+  organizationId: string;
+  type: ConnectionType;
+  name: string;
+  /** Each credential as `***` plus its last four characters: what the API shows. */
+  maskedCredentials: Credentials;
+  settings: ConnectionSettings;
+  isDefault: boolean;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A connection with its credentials decrypted: only for the adapters that call the provider. */
+export interface ResolvedConnection extends Omit<ProviderConnection, 'maskedCredentials'> {
+  credentials: Credentials;
+}
+
+/** Where each provider's public API lives; `settings.api_base_url` overrides it (emulators, staging). */
+export const DEFAULT_API_BASE_URL: Record<ConnectionType, string | null> = {
+  simulated: null,
+  // The generic adapter posts to the team's own agent: there is no public default.
+  http: null,
+  twilio: 'https://api.twilio.com',
+  vapi: 'https://api.vapi.ai',
+  retell: 'https://api.retellai.com',
+};
+
+/** Retell's outcome is final at `call_analyzed` unless post-call analysis is off. */
+export const RETELL_FINAL_EVENTS = ['call_analyzed', 'call_ended'] as const;
+
+/** Twilio's `MachineDetection` values (answering-machine detection runs asynchronously). */
+export const TWILIO_MACHINE_DETECTION = ['Enable', 'DetectMessageEnd'] as const;
+
+const SHOWN_CHARACTERS = 4;
+
+/**
+ * `***` plus the last four characters, so an operator can tell two keys apart. A value of eight
+ * characters or fewer shows nothing of itself: four characters would be half the secret.
+ */
+export function maskSecret(value: string): string {
+  return value.length > 2 * SHOWN_CHARACTERS ? `***${value.slice(-SHOWN_CHARACTERS)}` : '***';
+}
+
+export function maskCredentials(credentials: Credentials): Credentials {
+  return Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, maskSecret(v)]));
+}
+
+/** The settings as an adapter uses them: `api_base_url` falls back to the provider's public API. */
+export function effectiveSettings(
+  type: ConnectionType,
+  settings: ConnectionSettings,
+): ConnectionSettings {
+  const fallback = DEFAULT_API_BASE_URL[type];
+  const withBase = fallback === null ? settings : { api_base_url: fallback, ...settings };
+  return type === 'retell' ? { final_event: 'call_analyzed', ...withBase } : withBase;
+}
+
+/**
+ * Settings after a partial update: a key sent with null goes back to its default, other keys replace
+ * the stored ones.
+ */
+export function mergeSettings(
+  stored: ConnectionSettings,
+  changes: ConnectionSettings,
+): ConnectionSettings {
+  const merged: ConnectionSettings = { ...stored };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null || value === undefined) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
+/** The credentials each type takes (all required), in the providers' own words. */
+export const CREDENTIAL_FIELDS: Record<ConnectionType, readonly string[]> = {
+  simulated: [],
+  http: ['secret'],
+  twilio: ['account_sid', 'auth_token'],
+  vapi: ['api_key', 'server_secret'],
+  retell: ['api_key'],
+};
+
+/** The settings each type takes; which are required is checked by the API's request models. */
+export const SETTING_FIELDS: Record<ConnectionType, readonly string[]> = {
+  simulated: [],
+  http: ['api_base_url'],
+  twilio: ['from_number', 'twiml_url', 'twiml_template', 'machine_detection', 'api_base_url'],
+  vapi: ['assistant_id', 'phone_number_id', 'api_base_url'],
+  retell: ['agent_id', 'from_number', 'final_event', 'api_base_url'],
+};

@@ -1,0 +1,79 @@
+import type { CallResult } from '../../calling/application/ports/call-provider';
+import { retellCallResult, retellOutcome } from './retell-outcome';
+
+describe('Retell outcome table', () => {
+  it.each([
+    ['user_hangup', 'GOOD'],
+    ['agent_hangup', 'GOOD'],
+    ['voicemail_reached', 'VOICEMAIL'],
+    ['dial_no_answer', 'NO_RESPONSE'],
+    ['dial_busy', 'NO_RESPONSE'],
+    ['inactivity', 'NO_RESPONSE'],
+    ['dial_failed', 'DISCONNECTED'],
+    ['invalid_destination', 'DISCONNECTED'],
+    ['ivr_reached', 'DISCONNECTED'],
+    ['call_transfer', 'HUMAN_ONLY'],
+    ['transfer_cancelled', 'HUMAN_ONLY'],
+    ['max_duration_reached', 'HUMAN_ONLY'],
+    ['concurrency_limit_reached', 'TECHNICAL_FAILURE'],
+    ['error_llm_websocket_open', 'TECHNICAL_FAILURE'],
+    ['error_some_new_failure', 'TECHNICAL_FAILURE'],
+    ['a_reason_retell_adds_later', 'HUMAN_ONLY'],
+  ])('%s is %s', (reason, outcome) => {
+    expect(retellOutcome(reason)).toBe(outcome);
+  });
+
+  it('counts a call the analysis found in voicemail as voicemail', () => {
+    expect(retellOutcome('user_hangup', true)).toBe('VOICEMAIL');
+  });
+
+  it('maps an analyzed call: transcript, recording, custom analysis data as output data', () => {
+    const result: CallResult = retellCallResult({
+      call_id: 'call_abc',
+      disconnection_reason: 'agent_hangup',
+      duration_ms: 61_600,
+      recording_url: 'https://recordings.example/retell/rec.wav',
+      transcript_object: [
+        { role: 'agent', content: 'Hi, this is the clinic.' },
+        { role: 'user', content: 'Hello.' },
+        { role: 'tool_call_invocation' },
+      ],
+      call_analysis: {
+        call_summary: 'Appointment confirmed.',
+        in_voicemail: false,
+        user_sentiment: 'Positive',
+        call_successful: true,
+        custom_analysis_data: { confirmed: true },
+      },
+    });
+    expect(result).toEqual({
+      outcome: 'GOOD',
+      endedReason: 'agent_hangup',
+      durationSeconds: 62,
+      transcripts: [
+        { role: 'assistant', message: 'Hi, this is the clinic.' },
+        { role: 'user', message: 'Hello.' },
+      ],
+      agentData: { provider: 'retell' },
+      postCallData: {
+        summary: 'Appointment confirmed.',
+        user_sentiment: 'Positive',
+        call_successful: true,
+      },
+      qa: { call_successful: true },
+      recordingUrls: ['https://recordings.example/retell/rec.wav'],
+      outputData: { confirmed: true },
+    });
+  });
+
+  it('maps an ended call before analysis, timing from its timestamps', () => {
+    expect(
+      retellCallResult({
+        call_id: 'c',
+        disconnection_reason: 'dial_busy',
+        start_timestamp: 1_000,
+        end_timestamp: 4_000,
+      }),
+    ).toMatchObject({ outcome: 'NO_RESPONSE', durationSeconds: 3, postCallData: null, qa: null });
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * Retell: what a call's `disconnection_reason` (in the `call_ended` / `call_analyzed` webhooks, or a
+ * call read back with GET /v2/get-call/{id}) means for the call. Values from Retell's public
+ * documentation of the call object. Documented in docs/providers.md.
+ */
+import type { CallOutcome } from '../../calling/domain/call-outcome';
+import { isRecord, MappedCallResult } from './call-result';
+
+const BY_REASON: Record<string, CallOutcome> = {
+  user_hangup: 'GOOD',
+  agent_hangup: 'GOOD',
+  voicemail_reached: 'VOICEMAIL',
+  dial_no_answer: 'NO_RESPONSE',
+  dial_busy: 'NO_RESPONSE',
+  user_declined: 'NO_RESPONSE',
+  inactivity: 'NO_RESPONSE',
+  dial_failed: 'DISCONNECTED',
+  invalid_destination: 'DISCONNECTED',
+  marked_as_spam: 'DISCONNECTED',
+  // A phone tree answered, not the person: the other number may reach them.
+  ivr_reached: 'DISCONNECTED',
+  // Transferred (or a person took over, or the transfer failed): a person follows up.
+  call_transfer: 'HUMAN_ONLY',
+  transfer_bridged: 'HUMAN_ONLY',
+  transfer_cancelled: 'HUMAN_ONLY',
+  call_take_over: 'HUMAN_ONLY',
+  // Cut off mid-conversation: whether it reached its goal is for a person to judge.
+  max_duration_reached: 'HUMAN_ONLY',
+  concurrency_limit_reached: 'TECHNICAL_FAILURE',
+  no_concurrency_fallback: 'TECHNICAL_FAILURE',
+  no_valid_payment: 'TECHNICAL_FAILURE',
+  scam_detected: 'TECHNICAL_FAILURE',
+  telephony_provider_permission_denied: 'TECHNICAL_FAILURE',
+  telephony_provider_unavailable: 'TECHNICAL_FAILURE',
+  sip_routing_error: 'TECHNICAL_FAILURE',
+  registered_call_timeout: 'TECHNICAL_FAILURE',
+  manual_stopped: 'TECHNICAL_FAILURE',
+};
+
+/**
+ * The outcome of a `disconnection_reason`. Every `error_*` reason is a technical failure; a reason
+ * this table does not know goes to a person rather than being retried. A call that Retell's analysis
+ * found in voicemail counts as voicemail whatever ended it.
+ */
+export function retellOutcome(reason: string, inVoicemail = false): CallOutcome {
+  if (inVoicemail) return 'VOICEMAIL';
+  const known = BY_REASON[reason];
+  if (known) return known;
+  return reason.startsWith('error_') ? 'TECHNICAL_FAILURE' : 'HUMAN_ONLY';
+}
+
+/** The fields of a Retell call object that we read. */
+export interface RetellCallReport {
+  call_id: string;
+  disconnection_reason?: string | null;
+  duration_ms?: number | null;
+  start_timestamp?: number | null;
+  end_timestamp?: number | null;
+  recording_url?: string | null;
+  transcript_object?: { role?: string; content?: string }[] | null;
+  call_analysis?: {
+    call_summary?: string | null;
+    in_voicemail?: boolean | null;
+    user_sentiment?: string | null;
+    call_successful?: boolean | null;
+    custom_analysis_data?: unknown;
+  } | null;
+}
+
+const ROLES: Record<string, string> = { agent: 'assistant', user: 'user' };
+
+export function retellCallResult(call: RetellCallReport): MappedCallResult {
+  const analysis = call.call_analysis ?? null;
+  const reason = call.disconnection_reason ?? 'unknown';
+  const durationMs =
+    call.duration_ms ??
+    (call.start_timestamp && call.end_timestamp ? call.end_timestamp - call.start_timestamp : 0);
+  const transcripts = (call.transcript_object ?? [])
+    .filter((t) => typeof t.content === 'string' && t.role !== undefined && ROLES[t.role])
+    .map((t) => ({ role: ROLES[t.role!], message: t.content! }));
+  return {
+    outcome: retellOutcome(reason, analysis?.in_voicemail === true),
+    endedReason: reason,
+    durationSeconds: Math.max(0, Math.round(durationMs / 1000)),
+    transcripts,
+    agentData: { provider: 'retell' },
+    postCallData: analysis
+      ? {
+          summary: analysis.call_summary ?? null,
+          user_sentiment: analysis.user_sentiment ?? null,
+          call_successful: analysis.call_successful ?? null,
+        }
+      : null,
+    qa:
+      analysis && typeof analysis.call_successful === 'boolean'
+        ? { call_successful: analysis.call_successful }
+        : null,
+    recordingUrls: call.recording_url ? [call.recording_url] : [],
+    outputData: isRecord(analysis?.custom_analysis_data) ? analysis.custom_analysis_data : {},
+  };
+}

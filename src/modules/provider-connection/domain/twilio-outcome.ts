@@ -1,0 +1,81 @@
+/**
+ * Twilio Programmable Voice: what a status callback (`CallStatus`, with `AnsweredBy` when answering
+ * machine detection ran) means for the call. From Twilio's public documentation of the Call resource
+ * and of Answering Machine Detection. Documented in docs/providers.md.
+ */
+import type { CallOutcome } from '../../calling/domain/call-outcome';
+import { MappedCallResult } from './call-result';
+
+/** Statuses after which Twilio sends nothing more for the call. */
+export const TWILIO_FINAL_STATUSES = [
+  'completed',
+  'busy',
+  'no-answer',
+  'failed',
+  'canceled',
+] as const;
+/** The call was answered (it may still turn out to be a machine). */
+export const TWILIO_ANSWERED_STATUS = 'in-progress';
+
+const BY_STATUS: Record<(typeof TWILIO_FINAL_STATUSES)[number], CallOutcome> = {
+  completed: 'GOOD',
+  busy: 'NO_RESPONSE',
+  'no-answer': 'NO_RESPONSE',
+  // Twilio could not place the call as dialled (e.g. an unreachable or invalid number): the next
+  // attempt tries the target's other number.
+  failed: 'DISCONNECTED',
+  // Canceled is our side hanging up a queued or ringing call: nothing is known about the callee.
+  canceled: 'TECHNICAL_FAILURE',
+};
+
+/** `AnsweredBy` on a completed call; `human` and `unknown` keep the call a good one. */
+const BY_ANSWERED_BY: Record<string, CallOutcome> = {
+  machine_start: 'VOICEMAIL',
+  machine_end_beep: 'VOICEMAIL',
+  machine_end_silence: 'VOICEMAIL',
+  machine_end_other: 'VOICEMAIL',
+  // A fax line is not the person's phone: try the other number next time.
+  fax: 'DISCONNECTED',
+};
+
+export const isTwilioFinalStatus = (status: string) =>
+  (TWILIO_FINAL_STATUSES as readonly string[]).includes(status);
+
+/** The outcome of a final status; null while the call is still going (queued, ringing, ...). */
+export function twilioOutcome(callStatus: string, answeredBy: string | null): CallOutcome | null {
+  if (!isTwilioFinalStatus(callStatus)) return null;
+  const status = callStatus as (typeof TWILIO_FINAL_STATUSES)[number];
+  if (status === 'completed' && answeredBy && BY_ANSWERED_BY[answeredBy]) {
+    return BY_ANSWERED_BY[answeredBy];
+  }
+  return BY_STATUS[status];
+}
+
+/** The fields of a Twilio status callback (form-encoded) or Call resource that we read. */
+export interface TwilioCallReport {
+  CallSid: string;
+  CallStatus: string;
+  AnsweredBy?: string | null;
+  /** Seconds, as a string in callbacks. */
+  CallDuration?: string | number | null;
+  RecordingUrl?: string | null;
+}
+
+/** A final report as a call result; null when the call is not over. */
+export function twilioCallResult(report: TwilioCallReport): MappedCallResult | null {
+  const answeredBy = report.AnsweredBy ?? null;
+  const outcome = twilioOutcome(report.CallStatus, answeredBy);
+  if (!outcome) return null;
+  const duration = Number(report.CallDuration ?? 0);
+  return {
+    outcome,
+    endedReason: answeredBy ? `${report.CallStatus}:${answeredBy}` : report.CallStatus,
+    durationSeconds: Number.isFinite(duration) ? Math.max(0, Math.round(duration)) : 0,
+    transcripts: [],
+    agentData: { provider: 'twilio', call_status: report.CallStatus, answered_by: answeredBy },
+    postCallData: null,
+    qa: null,
+    recordingUrls: report.RecordingUrl ? [report.RecordingUrl] : [],
+    outputData: {},
+  };
+}

@@ -1,0 +1,28 @@
+/**
+ * A connection's `twiml_template`: TwiML with `{{input_data.<field>}}` placeholders (nested fields with
+ * dots: `{{input_data.patient.first_name}}`), filled from the target's input data and XML-escaped. A
+ * field that is missing or not a string, number or boolean becomes empty text.
+ */
+const PLACEHOLDER = /\{\{\s*input_data((?:\.[A-Za-z0-9_-]+)+)\s*\}\}/g;
+
+const XML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&apos;',
+};
+
+export function renderTwimlTemplate(template: string, inputData: Record<string, unknown>): string {
+  return template.replace(PLACEHOLDER, (_match, path: string) => {
+    let value: unknown = inputData;
+    for (const key of path.slice(1).split('.')) {
+      value =
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as Record<string, unknown>)[key]
+          : undefined;
+    }
+    const text = ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
+    return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+  });
+}

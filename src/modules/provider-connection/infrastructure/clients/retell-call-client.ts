@@ -1,0 +1,129 @@
+import Retell from 'retell-sdk';
+import { UnauthorizedError } from '../../../../common/errors/domain-errors';
+import { isRecord } from '../../domain/call-result';
+import {
+  callLogIdOf,
+  IncomingProviderRequest,
+  ProviderCallClient,
+  ProviderCallEvent,
+  ProviderCallRef,
+  ProviderCallRequest,
+} from '../../domain/provider-call';
+import { ResolvedConnection } from '../../domain/provider-connection';
+import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome';
+import { parseJsonBody } from './json-body';
+
+/**
+ * Retell through `retell-sdk`: a phone call with the connection's agent, the target's input data as
+ * dynamic variables, our ids in its metadata and this call's webhooks sent to our events URL. The
+ * outcome is final at `call_analyzed`, or at `call_ended` when the connection says analysis is off.
+ */
+export class RetellCallClient implements ProviderCallClient {
+  private readonly client: Retell;
+
+  constructor(private readonly connection: ResolvedConnection) {
+    this.client = new Retell({
+      apiKey: connection.credentials.api_key,
+      baseURL: String(connection.settings.api_base_url),
+      // A retried create could dial twice; the engine decides what to do after a failure.
+      maxRetries: 0,
+    });
+  }
+
+  async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
+    const settings = this.connection.settings;
+    const call = await this.client.call.createPhoneCall({
+      from_number: typeof settings.from_number === 'string' ? settings.from_number : req.from,
+      to_number: req.to,
+      override_agent_id: String(settings.agent_id),
+      agent_override: { agent: { webhook_url: req.eventsUrl } },
+      retell_llm_dynamic_variables: dynamicVariables(req.inputData),
+      metadata: {
+        call_log_id: req.callLogId,
+        target_id: req.targetId,
+        campaign_id: req.campaignId,
+        attempt: req.attempt,
+      },
+    });
+    return { providerCallId: call.call_id };
+  }
+
+  async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
+    if (!ref.providerCallId) return null;
+    const call = (await this.client.call.retrieve(ref.providerCallId)) as unknown as Record<
+      string,
+      unknown
+    >;
+    if (call.call_status === 'ended' || call.call_status === 'error') {
+      return this.ended(call, ref.callLogId, new Date());
+    }
+    if (call.call_status === 'ongoing') return this.started(call, ref.callLogId, new Date());
+    return null;
+  }
+
+  /** Verifies `x-retell-signature` over the raw body with the API key, then reads the webhook. */
+  async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
+    const raw = req.rawBody.toString('utf8');
+    const signature = req.headers['x-retell-signature'] ?? '';
+    // A malformed signature header may make the verifier throw: it is as bad as a wrong one.
+    const valid = await Promise.resolve()
+      .then(() => Retell.verify(raw, this.connection.credentials.api_key, signature))
+      .catch(() => false);
+    if (!valid) {
+      throw new UnauthorizedError('Invalid Retell signature');
+    }
+    const body = parseJsonBody(raw);
+    if (!isRecord(body) || !isRecord(body.call)) return [];
+    const call = body.call;
+    const callLogId = callLogIdOf(isRecord(call.metadata) ? call.metadata.call_log_id : null);
+    const final =
+      this.connection.settings.final_event === 'call_ended' ? 'call_ended' : 'call_analyzed';
+    if (body.event === 'call_started') {
+      return [this.started(call, callLogId, timestamp(call.start_timestamp))];
+    }
+    if (body.event === final || body.event === 'call_analyzed') {
+      return [this.ended(call, callLogId, timestamp(call.end_timestamp))];
+    }
+    return [];
+  }
+
+  private started(call: Record<string, unknown>, callLogId: number | null, at: Date) {
+    const id = String(call.call_id);
+    return {
+      key: `retell:${id}:started`,
+      kind: 'started' as const,
+      providerCallId: id,
+      callLogId,
+      at,
+    };
+  }
+
+  private ended(
+    call: Record<string, unknown>,
+    callLogId: number | null,
+    at: Date,
+  ): ProviderCallEvent {
+    const id = String(call.call_id);
+    return {
+      key: `retell:${id}:ended`,
+      kind: 'ended',
+      providerCallId: id,
+      callLogId:
+        callLogId ?? callLogIdOf(isRecord(call.metadata) ? call.metadata.call_log_id : null),
+      at,
+      result: retellCallResult(call as unknown as RetellCallReport),
+    };
+  }
+}
+
+/** Retell's timestamps are epoch milliseconds; now when absent. */
+function timestamp(value: unknown): Date {
+  return typeof value === 'number' && Number.isFinite(value) ? new Date(value) : new Date();
+}
+
+/** Retell's dynamic variables are strings. */
+function dynamicVariables(inputData: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(inputData).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+  );
+}

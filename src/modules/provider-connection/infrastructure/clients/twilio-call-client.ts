@@ -1,0 +1,138 @@
+import twilio from 'twilio';
+import { UnauthorizedError } from '../../../../common/errors/domain-errors';
+import { ResolvedConnection } from '../../domain/provider-connection';
+import {
+  callLogIdOf,
+  IncomingProviderRequest,
+  ProviderCallClient,
+  ProviderCallEvent,
+  ProviderCallRef,
+  ProviderCallRequest,
+} from '../../domain/provider-call';
+import { renderTwimlTemplate } from '../../domain/twiml-template';
+import {
+  isTwilioFinalStatus,
+  TWILIO_ANSWERED_STATUS,
+  twilioCallResult,
+  TwilioCallReport,
+} from '../../domain/twilio-outcome';
+
+/**
+ * Twilio Programmable Voice through the official `twilio` package: no campaign logic, only the
+ * translation between our neutral call shapes and Twilio's. Our call log id travels in the status
+ * callback URL's query (Twilio signs the whole URL).
+ */
+export class TwilioCallClient implements ProviderCallClient {
+  private readonly client: ReturnType<typeof twilio>;
+
+  constructor(private readonly connection: ResolvedConnection) {
+    const { account_sid, auth_token } = connection.credentials;
+    this.client = twilio(account_sid, auth_token);
+    this.client.api.baseUrl = String(connection.settings.api_base_url);
+  }
+
+  async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
+    const settings = this.connection.settings;
+    const callbackUrl = withCallLogId(req.eventsUrl, req.callLogId);
+    const twiml =
+      typeof settings.twiml_template === 'string'
+        ? { twiml: renderTwimlTemplate(settings.twiml_template, req.inputData) }
+        : { url: String(settings.twiml_url) };
+    const machineDetection =
+      typeof settings.machine_detection === 'string'
+        ? {
+            machineDetection: settings.machine_detection,
+            asyncAmd: 'true',
+            asyncAmdStatusCallback: callbackUrl,
+            asyncAmdStatusCallbackMethod: 'POST',
+          }
+        : {};
+    const call = await this.client.calls.create({
+      to: req.to,
+      from: typeof settings.from_number === 'string' ? settings.from_number : req.from,
+      ...twiml,
+      statusCallback: callbackUrl,
+      statusCallbackMethod: 'POST',
+      statusCallbackEvent: ['initiated', 'ringing', 'answered', 'completed'],
+      ...machineDetection,
+    });
+    return { providerCallId: call.sid };
+  }
+
+  /** Reads the call back (deadline recovery); null when Twilio cannot tell us more. */
+  async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
+    // Twilio cannot be searched by our ids: without its call sid there is nothing to ask.
+    if (!ref.providerCallId) return null;
+    const call = await this.client.calls(ref.providerCallId).fetch();
+    return this.event(
+      {
+        CallSid: call.sid,
+        CallStatus: call.status,
+        AnsweredBy: call.answeredBy ?? null,
+        CallDuration: call.duration,
+      },
+      ref.callLogId,
+      call.endTime ?? new Date(),
+    );
+  }
+
+  /**
+   * Verifies `X-Twilio-Signature` against the URL as Twilio called it and the form parameters, then
+   * reads a status callback (or an asynchronous AMD result, which only refines the final one).
+   */
+  async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
+    const params = Object.fromEntries(new URLSearchParams(req.rawBody.toString('utf8')));
+    const signature = req.headers['x-twilio-signature'] ?? '';
+    if (
+      !twilio.validateRequest(this.connection.credentials.auth_token, signature, req.url, params)
+    ) {
+      throw new UnauthorizedError('Invalid Twilio signature');
+    }
+    if (!params.CallStatus) return [];
+    const report: TwilioCallReport = {
+      CallSid: params.CallSid,
+      CallStatus: params.CallStatus,
+      AnsweredBy: params.AnsweredBy ?? null,
+      CallDuration: params.CallDuration ?? null,
+      RecordingUrl: params.RecordingUrl ?? null,
+    };
+    // With asynchronous detection, the verdict may be known to Twilio but absent from the callback.
+    if (
+      report.CallStatus === 'completed' &&
+      !report.AnsweredBy &&
+      typeof this.connection.settings.machine_detection === 'string'
+    ) {
+      const call = await this.client.calls(report.CallSid).fetch();
+      report.AnsweredBy = call.answeredBy ?? null;
+    }
+    const at = params.Timestamp ? new Date(params.Timestamp) : new Date();
+    const event = this.event(
+      report,
+      callLogIdOf(new URL(req.url).searchParams.get('call_log_id')),
+      Number.isNaN(at.getTime()) ? new Date() : at,
+    );
+    return event ? [event] : [];
+  }
+
+  private event(
+    report: TwilioCallReport,
+    callLogId: number | null,
+    at: Date,
+  ): ProviderCallEvent | null {
+    const base = { providerCallId: report.CallSid, callLogId, at };
+    if (isTwilioFinalStatus(report.CallStatus)) {
+      const result = twilioCallResult(report) ?? undefined;
+      return { ...base, key: `twilio:${report.CallSid}:ended`, kind: 'ended', result };
+    }
+    if (report.CallStatus === TWILIO_ANSWERED_STATUS) {
+      return { ...base, key: `twilio:${report.CallSid}:started`, kind: 'started' };
+    }
+    return null;
+  }
+}
+
+function withCallLogId(url: string, callLogId: number): string {
+  const u = new URL(url);
+  u.searchParams.set('call_log_id', String(callLogId));
+  return u.toString();
+}

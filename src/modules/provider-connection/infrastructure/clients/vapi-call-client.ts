@@ -1,0 +1,123 @@
+import { VapiClient } from '@vapi-ai/server-sdk';
+import { timingSafeEqual } from 'crypto';
+import { UnauthorizedError } from '../../../../common/errors/domain-errors';
+import { isRecord } from '../../domain/call-result';
+import {
+  callLogIdOf,
+  IncomingProviderRequest,
+  ProviderCallClient,
+  ProviderCallEvent,
+  ProviderCallRef,
+  ProviderCallRequest,
+} from '../../domain/provider-call';
+import { ResolvedConnection } from '../../domain/provider-connection';
+import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome';
+import { parseJsonBody } from './json-body';
+
+/**
+ * Vapi through `@vapi-ai/server-sdk`: an outbound call with the connection's assistant and phone
+ * number, the target's input data as the assistant's variable values, our ids in its metadata, and
+ * this call's server messages sent to our events URL.
+ */
+export class VapiCallClient implements ProviderCallClient {
+  private readonly client: VapiClient;
+
+  constructor(private readonly connection: ResolvedConnection) {
+    this.client = new VapiClient({
+      token: connection.credentials.api_key,
+      baseUrl: String(connection.settings.api_base_url),
+      // A retried create could dial twice; the engine decides what to do after a failure.
+      maxRetries: 0,
+    });
+  }
+
+  async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
+    const settings = this.connection.settings;
+    const call = (await this.client.calls.create({
+      assistantId: String(settings.assistant_id),
+      phoneNumberId: String(settings.phone_number_id),
+      customer: { number: req.to },
+      assistantOverrides: {
+        variableValues: req.inputData,
+        metadata: {
+          call_log_id: req.callLogId,
+          target_id: req.targetId,
+          campaign_id: req.campaignId,
+          attempt: req.attempt,
+        },
+        server: { url: req.eventsUrl },
+      },
+    })) as { id: string };
+    return { providerCallId: call.id };
+  }
+
+  async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
+    // Vapi's call list cannot be searched by our metadata.
+    if (!ref.providerCallId) return null;
+    const call = await this.client.calls.get({ id: ref.providerCallId });
+    return this.event(call as unknown as Record<string, unknown>, ref.callLogId, new Date());
+  }
+
+  /** Authenticates the server secret (`X-Vapi-Secret`), then reads one server message. */
+  async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
+    if (!sameSecret(req.headers['x-vapi-secret'], this.connection.credentials.server_secret)) {
+      throw new UnauthorizedError('Invalid Vapi server secret');
+    }
+    const body = parseJsonBody(req.rawBody.toString('utf8'));
+    const message = isRecord(body) && isRecord(body.message) ? body.message : null;
+    if (!message || !isRecord(message.call)) return [];
+    const call = message.call;
+    const at = typeof message.timestamp === 'number' ? new Date(message.timestamp) : new Date();
+    const callLogId = callLogIdOf(metadataOf(call).call_log_id);
+    if (message.type === 'status-update' && message.status === 'in-progress') {
+      return [this.started(String(call.id), callLogId, at)];
+    }
+    if (message.type === 'end-of-call-report') {
+      // The report carries the artifact and analysis; the call object may not yet.
+      const report = { ...call, ...message, status: 'ended' };
+      const event = this.event(report, callLogId, at);
+      return event ? [event] : [];
+    }
+    return [];
+  }
+
+  private event(
+    call: Record<string, unknown>,
+    callLogId: number | null,
+    at: Date,
+  ): ProviderCallEvent | null {
+    const id = typeof call.id === 'string' ? call.id : null;
+    const ids = {
+      providerCallId: id,
+      callLogId: callLogId ?? callLogIdOf(metadataOf(call).call_log_id),
+    };
+    if (call.status === 'ended' && typeof call.endedReason === 'string') {
+      const report: VapiCallReport = {
+        callId: id,
+        endedReason: call.endedReason,
+        startedAt: call.startedAt as string | undefined,
+        endedAt: call.endedAt as string | undefined,
+        artifact: call.artifact as VapiCallReport['artifact'],
+        analysis: call.analysis as VapiCallReport['analysis'],
+      };
+      return { ...ids, at, key: `vapi:${id}:ended`, kind: 'ended', result: vapiCallResult(report) };
+    }
+    if (call.status === 'in-progress' && id) return this.started(id, ids.callLogId, at);
+    return null;
+  }
+
+  private started(id: string, callLogId: number | null, at: Date): ProviderCallEvent {
+    return { key: `vapi:${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
+  }
+}
+
+function metadataOf(call: Record<string, unknown>): Record<string, unknown> {
+  const overrides = call.assistantOverrides;
+  return isRecord(overrides) && isRecord(overrides.metadata) ? overrides.metadata : {};
+}
+
+function sameSecret(given: string | undefined, expected: string): boolean {
+  const a = Buffer.from(given ?? '');
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}

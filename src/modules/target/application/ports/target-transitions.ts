@@ -1,0 +1,135 @@
+import { Tx } from '../../../../common/persistence/unit-of-work';
+import type { Target, TargetStatus } from '../../domain/target';
+
+/**
+ * The PostgreSQL channel a transaction notifies (delivered on commit) when it made targets due, or freed
+ * a call slot: the calling engine's dispatchers LISTEN on it instead of polling hard.
+ */
+export const TARGETS_DUE_CHANNEL = 'targets_due';
+
+export type TriggerSelection = { targetIds: string[] } | { count: number; oldestFirst: boolean };
+
+export interface TriggerClaim {
+  /** Made `Scheduled` by this statement, in request order (ids) or pick order (count). */
+  scheduled: string[];
+  notFound: string[];
+  notPending: string[];
+}
+
+/** How a target leaves `Scheduled` without a call, or an attempt ends (see calling's call-outcome). */
+export interface TargetOutcome {
+  status: TargetStatus;
+  resolution: string | null;
+  category: string | null;
+  subcategory: string | null;
+  outcome: string;
+  /** Set when the target goes back to `Scheduled` for another attempt, due then. */
+  retryAt: Date | null;
+}
+
+export interface FinishedAttempt extends TargetOutcome {
+  callLogId: number;
+  durationSeconds: number;
+  outputData: Record<string, unknown>;
+  categorization: Record<string, unknown>;
+  now: Date;
+}
+
+export interface StartedCall {
+  targetId: string;
+  callLogId: number;
+}
+
+/** Which targets a step's data is for (one campaign of one organization). */
+export interface WaitingScope {
+  organizationId: string;
+  campaignId: string;
+}
+
+/**
+ * Every change of a target's status, owned by the target module. Each method is one conditional,
+ * set-based statement on the expected status, so any number of workers and API processes can race on a
+ * target and only one wins. Methods taking a `tx` write in the caller's transaction; those that make a
+ * target due notify `TARGETS_DUE_CHANNEL` in it.
+ *
+ *   Pending ──trigger──▶ Scheduled ──startCalls──▶ In Progress ──finishAttempt──▶ Finished / Failed /
+ *   Waiting ─moveWaiting─▶ Pending|Scheduled        │  ▲                          To review, or Scheduled
+ *   Scheduled ──defer──▶ Scheduled (later)           │  └── retry (due at retryAt)
+ *   Scheduled ──finishWithoutCall──▶ Finished / Failed (blacklisted, undialable)
+ */
+export abstract class TargetTransitions {
+  /** Pending targets of the campaign to `Scheduled` at `now`, atomically (no target twice). */
+  abstract claimForTrigger(
+    tx: Tx,
+    campaignId: string,
+    selection: TriggerSelection,
+    now: Date,
+  ): Promise<TriggerClaim>;
+
+  /** Those of `targetIds` `Waiting` at `friendlyId` to `to` (`Scheduled` due at `now`); ids moved. */
+  abstract moveWaiting(
+    tx: Tx,
+    scope: WaitingScope,
+    targetIds: string[],
+    friendlyId: string,
+    to: 'Pending' | 'Scheduled',
+    now: Date,
+  ): Promise<string[]>;
+
+  /** Campaigns that have `Scheduled` targets due at `now` (at most `limit`), earliest due first. */
+  abstract dueCampaigns(now: Date, limit: number): Promise<string[]>;
+
+  /** The earliest `scheduled_time` after `now` of any `Scheduled` target (null: none). */
+  abstract nextDueAfter(now: Date): Promise<Date | null>;
+
+  /** Targets of the campaign `In Progress` or `Post-processing` (`tx`: as seen inside it). */
+  abstract countInFlight(tx: Tx | null, campaignId: string): Promise<number>;
+
+  /**
+   * Due `Scheduled` targets of the campaign, earliest first, without locking: candidates whose
+   * decisions (dial plan, blacklist) are prepared before `lockDue` takes them.
+   */
+  abstract peekDue(campaignId: string, now: Date, limit: number): Promise<Target[]>;
+
+  /**
+   * Serialises claims of these campaigns until the transaction ends (sorted, so two claimers never
+   * deadlock), so the in-flight count read next includes every call started before.
+   */
+  abstract lockCampaigns(tx: Tx, campaignIds: string[]): Promise<void>;
+
+  /**
+   * Those of `targetIds` still `Scheduled` and due, locked for this transaction; rows another claimer
+   * holds are skipped (SKIP LOCKED), not waited for.
+   */
+  abstract lockDue(tx: Tx, targetIds: string[], now: Date): Promise<Target[]>;
+
+  /** `Scheduled` → `Scheduled` later, for each; returns the ids moved. */
+  abstract defer(tx: Tx, deferrals: { targetId: string; until: Date }[]): Promise<string[]>;
+
+  /**
+   * `Scheduled` → `In Progress` with its new call log appended (attempts + 1, call_started_at,
+   * last_call_date), for each; returns the started targets.
+   */
+  abstract startCalls(tx: Tx, calls: StartedCall[], now: Date): Promise<Target[]>;
+
+  /**
+   * Applies an attempt's outcome to a target still in flight with this call as its latest; returns
+   * the updated target, or null when it was already applied (or the target moved on).
+   */
+  abstract finishAttempt(
+    tx: Tx,
+    targetId: string,
+    attempt: FinishedAttempt,
+  ): Promise<Target | null>;
+
+  /** A target that ends without a call (blacklisted, undialable): only from `Scheduled`. */
+  abstract finishWithoutCall(
+    tx: Tx,
+    targetId: string,
+    outcome: TargetOutcome,
+    now: Date,
+  ): Promise<Target | null>;
+
+  /** Any target by id (workers: no tenancy). */
+  abstract findById(tx: Tx | null, targetId: string): Promise<Target | null>;
+}

@@ -1,0 +1,253 @@
+import { Tx } from '../common/persistence/unit-of-work';
+import {
+  FinishedAttempt,
+  StartedCall,
+  TargetOutcome,
+  TargetTransitions,
+  TriggerClaim,
+  TriggerSelection,
+  WaitingScope,
+} from '../modules/target/application/ports/target-transitions';
+import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
+import type { TargetTable } from './in-memory-target.repository';
+import { isWaitingAt } from './step-rules';
+
+const clone = <T>(value: T): T => structuredClone(value);
+const due = (t: Target, now: Date) =>
+  t.status === 'Scheduled' && t.scheduledTime !== null && t.scheduledTime <= now;
+const byDue = (a: Target, b: Target) =>
+  a.scheduledTime!.getTime() - b.scheduledTime!.getTime() || (a.id < b.id ? -1 : 1);
+
+/**
+ * TargetTransitions over a map of targets, with the adapter's guards (the contract suite in
+ * test/contracts/target-transitions.contract.ts holds both to them). By default it keeps its own map;
+ * give it another fake's table (`() => targetRepository.table()`, `() => stepRepository.targets`) so
+ * one fake holds target state. `notifications`
+ * counts the transactions that would have woken the dispatchers. Locks are not modelled: one caller
+ * at a time.
+ */
+export class InMemoryTargetTransitions extends TargetTransitions {
+  notifications = 0;
+  private own = new Map<string, Target>();
+
+  constructor(private readonly table: () => TargetTable = () => this.own) {
+    super();
+  }
+
+  put(...targets: Target[]): void {
+    for (const t of targets) this.table().set(t.id, clone(t));
+  }
+
+  all(): Target[] {
+    return [...this.table().values()].map(clone);
+  }
+
+  snapshot(): Map<string, Target> {
+    return clone(this.own);
+  }
+
+  restore(state: Map<string, Target>): void {
+    this.own = state;
+  }
+
+  async claimForTrigger(
+    _tx: Tx,
+    campaignId: string,
+    selection: TriggerSelection,
+    now: Date,
+  ): Promise<TriggerClaim> {
+    const claim: TriggerClaim = { scheduled: [], notFound: [], notPending: [] };
+    const schedule = (t: Target) => {
+      this.table().set(t.id, { ...t, status: 'Scheduled', scheduledTime: now, updatedAt: now });
+      claim.scheduled.push(t.id);
+    };
+    if ('count' in selection) {
+      const pending = [...this.table().values()].filter(
+        (t) => t.campaignId === campaignId && t.status === 'Pending',
+      );
+      if (!selection.oldestFirst) pending.sort(() => Math.random() - 0.5);
+      else
+        pending.sort(
+          (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1),
+        );
+      pending.slice(0, selection.count).forEach(schedule);
+    } else {
+      for (const id of selection.targetIds) {
+        const t = this.table().get(id);
+        if (!t || t.campaignId !== campaignId) claim.notFound.push(id);
+        else if (t.status !== 'Pending' || claim.scheduled.includes(id)) claim.notPending.push(id);
+        else schedule(t);
+      }
+    }
+    if (claim.scheduled.length > 0) this.notifications++;
+    return claim;
+  }
+
+  async moveWaiting(
+    _tx: Tx,
+    scope: WaitingScope,
+    targetIds: string[],
+    friendlyId: string,
+    to: 'Pending' | 'Scheduled',
+    now: Date,
+  ): Promise<string[]> {
+    const moved: string[] = [];
+    for (const id of new Set(targetIds)) {
+      const t = this.table().get(id);
+      if (
+        !t ||
+        t.organizationId !== scope.organizationId ||
+        t.campaignId !== scope.campaignId ||
+        !isWaitingAt(t, friendlyId)
+      )
+        continue;
+      this.table().set(id, {
+        ...t,
+        status: to,
+        currentStep: null,
+        scheduledTime: to === 'Scheduled' ? now : t.scheduledTime,
+        updatedAt: now,
+      });
+      moved.push(id);
+    }
+    if (to === 'Scheduled' && moved.length > 0) this.notifications++;
+    return moved;
+  }
+
+  async dueCampaigns(now: Date, limit: number): Promise<string[]> {
+    const firstDue = new Map<string, number>();
+    for (const t of this.table().values()) {
+      if (!due(t, now)) continue;
+      const at = t.scheduledTime!.getTime();
+      firstDue.set(t.campaignId, Math.min(at, firstDue.get(t.campaignId) ?? at));
+    }
+    return [...firstDue.entries()]
+      .sort((a, b) => a[1] - b[1])
+      .slice(0, limit)
+      .map(([id]) => id);
+  }
+
+  async nextDueAfter(now: Date): Promise<Date | null> {
+    const times = [...this.table().values()]
+      .filter((t) => t.status === 'Scheduled' && t.scheduledTime !== null && t.scheduledTime > now)
+      .map((t) => t.scheduledTime!.getTime());
+    return times.length === 0 ? null : new Date(Math.min(...times));
+  }
+
+  async countInFlight(_tx: Tx | null, campaignId: string): Promise<number> {
+    return [...this.table().values()].filter(
+      (t) => t.campaignId === campaignId && IN_FLIGHT_STATUSES.includes(t.status),
+    ).length;
+  }
+
+  async peekDue(campaignId: string, now: Date, limit: number): Promise<Target[]> {
+    return [...this.table().values()]
+      .filter((t) => t.campaignId === campaignId && due(t, now))
+      .sort(byDue)
+      .slice(0, Math.max(0, limit))
+      .map(clone);
+  }
+
+  async lockCampaigns(): Promise<void> {}
+
+  async lockDue(_tx: Tx, targetIds: string[], now: Date): Promise<Target[]> {
+    return targetIds
+      .map((id) => this.table().get(id))
+      .filter((t): t is Target => t !== undefined && due(t, now))
+      .sort(byDue)
+      .map(clone);
+  }
+
+  async defer(_tx: Tx, deferrals: { targetId: string; until: Date }[]): Promise<string[]> {
+    const moved: string[] = [];
+    for (const d of deferrals) {
+      const t = this.table().get(d.targetId);
+      if (!t || t.status !== 'Scheduled') continue;
+      this.table().set(t.id, { ...t, scheduledTime: d.until });
+      moved.push(t.id);
+    }
+    return moved;
+  }
+
+  async startCalls(_tx: Tx, calls: StartedCall[], now: Date): Promise<Target[]> {
+    const started: Target[] = [];
+    for (const c of calls) {
+      const t = this.table().get(c.targetId);
+      if (!t || t.status !== 'Scheduled') continue;
+      const next: Target = {
+        ...t,
+        status: 'In Progress',
+        attempts: t.attempts + 1,
+        retries: t.attempts,
+        callLogIds: [...(t.callLogIds ?? []), c.callLogId],
+        callStartedAt: now,
+        lastCallDate: now,
+        updatedAt: now,
+      };
+      this.table().set(t.id, next);
+      started.push(clone(next));
+    }
+    return started;
+  }
+
+  async finishAttempt(_tx: Tx, targetId: string, r: FinishedAttempt): Promise<Target | null> {
+    const t = this.table().get(targetId);
+    const latest = t?.callLogIds?.[t.callLogIds.length - 1];
+    if (!t || !IN_FLIGHT_STATUSES.includes(t.status) || latest !== r.callLogId) return null;
+    const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
+    const next: Target = {
+      ...t,
+      status: r.status,
+      resolution: r.resolution,
+      category: r.category,
+      subcategory: r.subcategory,
+      outcome: r.outcome,
+      scheduledTime: r.retryAt ?? t.scheduledTime,
+      outputData: { ...t.outputData, ...r.outputData },
+      executionSeconds,
+      categorization: clone(r.categorization),
+      statistics: {
+        attempts: t.attempts,
+        execution_seconds: executionSeconds,
+        last_call_outcome: r.categorization.outcome,
+        last_call_log_id: r.callLogId,
+      },
+      callStartedAt: null,
+      updatedAt: r.now,
+    };
+    this.table().set(t.id, next);
+    this.notifications++;
+    return clone(next);
+  }
+
+  async finishWithoutCall(
+    _tx: Tx,
+    targetId: string,
+    d: TargetOutcome,
+    now: Date,
+  ): Promise<Target | null> {
+    const t = this.table().get(targetId);
+    if (!t || t.status !== 'Scheduled') return null;
+    const next: Target = {
+      ...t,
+      status: d.status,
+      resolution: d.resolution,
+      category: d.category,
+      subcategory: d.subcategory,
+      outcome: d.outcome,
+      categorization: {
+        category: d.category,
+        subcategory: d.subcategory,
+        resolution: d.resolution,
+      },
+      updatedAt: now,
+    };
+    this.table().set(t.id, next);
+    return clone(next);
+  }
+
+  async findById(_tx: Tx | null, targetId: string): Promise<Target | null> {
+    const t = this.table().get(targetId);
+    return t ? clone(t) : null;
+  }
+}

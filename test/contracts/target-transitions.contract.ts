@@ -1,0 +1,215 @@
+import { Tx, UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import {
+  FinishedAttempt,
+  TargetTransitions,
+  WaitingScope,
+} from '../../src/modules/target/application/ports/target-transitions';
+import type { Target } from '../../src/modules/target/domain/target';
+
+export type SeedTarget = Partial<Target> & Pick<Target, 'id'>;
+
+export interface TargetTransitionsFixture {
+  transitions: TargetTransitions;
+  uow: UnitOfWork;
+  /** A fresh campaign of an organization, and another organization's. */
+  scope(): Promise<{ mine: WaitingScope; foreign: WaitingScope }>;
+  /** Stores targets (defaults: Pending) in the scope. */
+  seed(scope: WaitingScope, targets: SeedTarget[]): Promise<void>;
+}
+
+let counter = 0;
+const nextId = () =>
+  `00000000-0000-4000-8000-${(0xabc000000 + ++counter).toString(16).padStart(12, '0')}`;
+const T0 = new Date('2026-03-01T10:00:00.000Z');
+const at = (s: number) => new Date(T0.getTime() + s * 1000);
+
+const outcome = (callLogId: number, over: Partial<FinishedAttempt> = {}): FinishedAttempt => ({
+  status: 'Finished',
+  resolution: 'successful',
+  category: 'GOOD',
+  subcategory: null,
+  outcome: 'Call completed',
+  retryAt: null,
+  callLogId,
+  durationSeconds: 65,
+  outputData: { confirmed: true },
+  categorization: { outcome: 'GOOD', call_log_id: callLogId },
+  now: at(100),
+  ...over,
+});
+
+/** The rules of every TargetTransitions (the SQL adapter and the in-memory fake). */
+export function targetTransitionsContract(name: string, fixture: () => TargetTransitionsFixture) {
+  describe(`TargetTransitions contract: ${name}`, () => {
+    let f: TargetTransitionsFixture;
+    beforeAll(() => {
+      f = fixture();
+    });
+    const run = <T>(work: (tx: Tx) => Promise<T>) => f.uow.run(work);
+    const find = (id: string) => f.transitions.findById(null, id);
+
+    it('trigger by ids: Pending → Scheduled once; others reported', async () => {
+      const { mine, foreign } = await f.scope();
+      const [a, done, other] = [nextId(), nextId(), nextId()];
+      await f.seed(mine, [{ id: a }, { id: done, status: 'Finished' }]);
+      await f.seed(foreign, [{ id: other }]);
+      const unknown = nextId();
+      const claim = await run((tx) =>
+        f.transitions.claimForTrigger(
+          tx,
+          mine.campaignId,
+          { targetIds: [a, done, other, unknown] },
+          T0,
+        ),
+      );
+      expect(claim.scheduled).toEqual([a]);
+      expect(claim.notPending).toEqual([done]);
+      expect([...claim.notFound].sort()).toEqual([other, unknown].sort());
+      expect(await find(a)).toMatchObject({ status: 'Scheduled', scheduledTime: T0 });
+      const again = await run((tx) =>
+        f.transitions.claimForTrigger(tx, mine.campaignId, { targetIds: [a] }, T0),
+      );
+      expect(again).toEqual({ scheduled: [], notFound: [], notPending: [a] });
+    });
+
+    it('moveWaiting moves only targets Waiting at that step, in scope, once', async () => {
+      const { mine, foreign } = await f.scope();
+      const [waiting, elsewhere, pending, theirs] = [nextId(), nextId(), nextId(), nextId()];
+      await f.seed(mine, [
+        { id: waiting, status: 'Waiting', currentStep: 'labs' },
+        { id: elsewhere, status: 'Waiting', currentStep: 'consent' },
+        { id: pending },
+      ]);
+      await f.seed(foreign, [{ id: theirs, status: 'Waiting', currentStep: 'labs' }]);
+      const ids = [waiting, elsewhere, pending, theirs];
+      const moved = await run((tx) =>
+        f.transitions.moveWaiting(tx, mine, ids, 'labs', 'Scheduled', T0),
+      );
+      expect(moved).toEqual([waiting]);
+      expect(await find(waiting)).toMatchObject({
+        status: 'Scheduled',
+        currentStep: null,
+        scheduledTime: T0,
+      });
+      expect(await find(elsewhere)).toMatchObject({ status: 'Waiting', currentStep: 'consent' });
+      expect(await find(theirs)).toMatchObject({ status: 'Waiting' });
+      expect(
+        await run((tx) => f.transitions.moveWaiting(tx, mine, ids, 'labs', 'Scheduled', T0)),
+      ).toEqual([]);
+      const [toPending] = [nextId()];
+      await f.seed(mine, [{ id: toPending, status: 'Waiting', currentStep: 'labs' }]);
+      await run((tx) => f.transitions.moveWaiting(tx, mine, [toPending], 'labs', 'Pending', T0));
+      expect(await find(toPending)).toMatchObject({ status: 'Pending', scheduledTime: null });
+    });
+
+    it('due targets: by campaign, earliest first; the next due time after now', async () => {
+      const { mine } = await f.scope();
+      const [late, early, future, pending] = [nextId(), nextId(), nextId(), nextId()];
+      await f.seed(mine, [
+        { id: late, status: 'Scheduled', scheduledTime: at(-10) },
+        { id: early, status: 'Scheduled', scheduledTime: at(-20) },
+        { id: future, status: 'Scheduled', scheduledTime: at(30) },
+        { id: pending },
+      ]);
+      expect(await f.transitions.dueCampaigns(T0, 10_000)).toContain(mine.campaignId);
+      expect((await f.transitions.peekDue(mine.campaignId, T0, 10)).map((t) => t.id)).toEqual([
+        early,
+        late,
+      ]);
+      expect((await f.transitions.peekDue(mine.campaignId, T0, 1)).map((t) => t.id)).toEqual([
+        early,
+      ]);
+      const next = await f.transitions.nextDueAfter(T0);
+      expect(next!.getTime()).toBeLessThanOrEqual(at(30).getTime());
+    });
+
+    it('claim: lock due targets, defer one, start one with its call log, count it in flight', async () => {
+      const { mine } = await f.scope();
+      const [a, b, notDue] = [nextId(), nextId(), nextId()];
+      await f.seed(mine, [
+        { id: a, status: 'Scheduled', scheduledTime: at(-1) },
+        { id: b, status: 'Scheduled', scheduledTime: at(-1) },
+        { id: notDue, status: 'Scheduled', scheduledTime: at(60) },
+      ]);
+      const started = await run(async (tx) => {
+        await f.transitions.lockCampaigns(tx, [mine.campaignId]);
+        const locked = await f.transitions.lockDue(tx, [a, b, notDue], T0);
+        expect(locked.map((t) => t.id).sort()).toEqual([a, b].sort());
+        expect(await f.transitions.defer(tx, [{ targetId: b, until: at(3600) }])).toEqual([b]);
+        return f.transitions.startCalls(tx, [{ targetId: a, callLogId: 41 }], T0);
+      });
+      expect(started).toMatchObject([
+        {
+          id: a,
+          status: 'In Progress',
+          attempts: 1,
+          retries: 0,
+          callLogIds: [41],
+          callStartedAt: T0,
+        },
+      ]);
+      expect(await find(b)).toMatchObject({ status: 'Scheduled', scheduledTime: at(3600) });
+      expect(await f.transitions.countInFlight(null, mine.campaignId)).toBe(1);
+      // Not Scheduled any more: not started twice.
+      expect(
+        await run((tx) => f.transitions.startCalls(tx, [{ targetId: a, callLogId: 42 }], T0)),
+      ).toEqual([]);
+    });
+
+    it('finishAttempt applies once, only for the latest call; a retry is Scheduled at retryAt', async () => {
+      const { mine } = await f.scope();
+      const [a, b] = [nextId(), nextId()];
+      await f.seed(mine, [
+        { id: a, status: 'In Progress', attempts: 1, callLogIds: [7] },
+        { id: b, status: 'In Progress', attempts: 1, callLogIds: [8], executionSeconds: 10 },
+      ]);
+      expect(await run((tx) => f.transitions.finishAttempt(tx, a, outcome(6)))).toBeNull();
+      const done = await run((tx) => f.transitions.finishAttempt(tx, a, outcome(7)));
+      expect(done).toMatchObject({
+        status: 'Finished',
+        category: 'GOOD',
+        executionSeconds: 65,
+        outputData: { confirmed: true },
+        callStartedAt: null,
+      });
+      expect(await run((tx) => f.transitions.finishAttempt(tx, a, outcome(7)))).toBeNull();
+      const retry = await run((tx) =>
+        f.transitions.finishAttempt(
+          tx,
+          b,
+          outcome(8, { status: 'Scheduled', retryAt: at(600), durationSeconds: 5 }),
+        ),
+      );
+      expect(retry).toMatchObject({
+        status: 'Scheduled',
+        scheduledTime: at(600),
+        executionSeconds: 15,
+      });
+    });
+
+    it('finishWithoutCall only from Scheduled', async () => {
+      const { mine } = await f.scope();
+      const [a, b] = [nextId(), nextId()];
+      await f.seed(mine, [
+        { id: a, status: 'Scheduled', scheduledTime: T0 },
+        { id: b, status: 'In Progress', callLogIds: [1], attempts: 1 },
+      ]);
+      const decision = {
+        status: 'Finished' as const,
+        resolution: 'unsuccessful',
+        category: 'BLACKLISTED_PHONE',
+        subcategory: null,
+        outcome: 'Phone number is blacklisted',
+        retryAt: null,
+      };
+      expect(await run((tx) => f.transitions.finishWithoutCall(tx, a, decision, T0))).toMatchObject(
+        {
+          status: 'Finished',
+          category: 'BLACKLISTED_PHONE',
+        },
+      );
+      expect(await run((tx) => f.transitions.finishWithoutCall(tx, b, decision, T0))).toBeNull();
+      expect(await run((tx) => f.transitions.finishWithoutCall(tx, a, decision, T0))).toBeNull();
+    });
+  });
+}

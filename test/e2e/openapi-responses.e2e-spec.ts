@@ -1,0 +1,299 @@
+import Ajv, { ValidateFunction } from 'ajv';
+import { randomBytes } from 'crypto';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'fs';
+import { join } from 'path';
+import type { Response } from 'supertest';
+import { OrganizationService } from '../../src/modules/organization/application/organization.service';
+import { createTestApp, TestApp, waitFor } from '../support/test-app';
+
+/**
+ * Real answers of every operation, successes and errors, validated with Ajv against the committed
+ * openapi.json: the status must be documented for the operation, and the body must fit its schema.
+ * So the document cannot drift from the behaviour.
+ */
+const DOCUMENT = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+
+// OpenAPI 3.0 schemas: `nullable` is Ajv's own keyword; `example` and friends are annotations.
+const ajv = new Ajv({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema(DOCUMENT, 'openapi');
+const validators = new Map<string, ValidateFunction>();
+
+function validatorFor(method: string, template: string, status: number): ValidateFunction | null {
+  const key = `${method} ${template} ${status}`;
+  if (validators.has(key)) return validators.get(key)!;
+  const operation = DOCUMENT.paths[template]?.[method];
+  const response = operation?.responses?.[String(status)];
+  if (!response) return null;
+  const schema = response.content?.['application/json']?.schema ?? {};
+  const rebased = JSON.parse(
+    JSON.stringify(schema).replace(/"#\/components\//g, '"openapi#/components/'),
+  );
+  const validate = ajv.compile(rebased);
+  validators.set(key, validate);
+  return validate;
+}
+
+const seen = new Set<string>();
+
+function conforms(method: string, template: string, res: Response): Response {
+  const validate = validatorFor(method, template, res.status);
+  expect({
+    operation: `${method} ${template}`,
+    status: res.status,
+    documented: !!validate,
+  }).toEqual({
+    operation: `${method} ${template}`,
+    status: res.status,
+    documented: true,
+  });
+  const ok = validate!(res.body);
+  expect({
+    operation: `${method} ${template} ${res.status}`,
+    errors: ok ? [] : validate!.errors,
+  }).toEqual({
+    operation: `${method} ${template} ${res.status}`,
+    errors: [],
+  });
+  seen.add(`${method} ${template}`);
+  return res;
+}
+
+describe('responses conform to openapi.json', () => {
+  let t: TestApp;
+  let apiKey: string;
+  let organizationId: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SECRETS_KEY: randomBytes(32).toString('base64') } });
+    ({ apiKey, organizationId } = await t.createOrganization());
+  });
+  afterAll(() => t?.close());
+
+  const call = (method: 'get' | 'post' | 'patch' | 'delete', url: string, body?: unknown) => {
+    const req = t.http()[method](url).set('X-API-Key', apiKey);
+    return body === undefined ? req : req.send(body as object);
+  };
+
+  it('every operation, on success and on error', async () => {
+    const C = '/api/v1/campaigns';
+    const CAMPAIGN = '/api/v1/campaigns/{campaign_id}';
+
+    conforms('get', '/api/v1/health', await t.http().get('/api/v1/health'));
+    conforms('get', C, await t.http().get(C));
+    conforms('post', C, await call('post', C, { name: '', type: 'x' }));
+    const created = conforms(
+      'post',
+      C,
+      await call('post', C, {
+        name: 'Responses',
+        type: 'patient',
+        calling_window: null,
+        steps: [
+          { friendly_id: 'intake', type: 'webhook' },
+          { friendly_id: 'ehr', type: 'ehr_event' },
+        ],
+        webhook_url: 'http://127.0.0.1:9/unreachable',
+      }),
+    );
+    const campaignId = created.body.id;
+    const at = (path: string) => path.replace('{campaign_id}', campaignId);
+    conforms('get', C, await call('get', `${C}?limit=1`));
+    conforms('get', C, await call('get', `${C}?limit=0`));
+    conforms('get', CAMPAIGN, await call('get', at(CAMPAIGN)));
+    conforms('get', CAMPAIGN, await call('get', `${C}/00000000-0000-4000-8000-000000000000`));
+    conforms('patch', CAMPAIGN, await call('patch', at(CAMPAIGN), { max_attempts: 2 }));
+    conforms('patch', CAMPAIGN, await call('patch', at(CAMPAIGN), { max_attempts: 0 }));
+
+    const TARGETS = '/api/v1/campaigns/{campaign_id}/targets';
+    const added = conforms(
+      'post',
+      TARGETS,
+      await call('post', at(TARGETS), {
+        targets: [
+          { phone_number: '+15550100001', external_id: 'A', patient: { first_name: 'A' } },
+          { phone_number: { value: '+15550100002', operating_hours: null }, external_id: 'B' },
+          { phone_number: '+15550100003', external_id: 'A' },
+        ],
+      }),
+    );
+    const [first, second] = added.body.target_ids;
+    conforms(
+      'post',
+      TARGETS,
+      await call('post', at(TARGETS), { targets: [{ id: first, phone_number: '+15550100009' }] }),
+    );
+    conforms('post', TARGETS, await call('post', at(TARGETS), { targets: [] }));
+    conforms('get', TARGETS, await call('get', at(TARGETS)));
+    conforms('get', TARGETS, await call('get', `${at(TARGETS)}?status=Nope`));
+    const PATIENT = '/api/v1/campaigns/{campaign_id}/patient/targets';
+    conforms('get', PATIENT, await call('get', at(PATIENT)));
+
+    const TARGET = '/api/v1/targets/{target_id}';
+    conforms('get', TARGET, await call('get', `/api/v1/targets/${first}`));
+    conforms('get', TARGET, await call('get', '/api/v1/targets/nope'));
+    conforms(
+      'patch',
+      TARGET,
+      await call('patch', `/api/v1/targets/${first}`, { input_data: { a: 1 } }),
+    );
+    conforms('patch', TARGET, await call('patch', `/api/v1/targets/${first}`, { input_data: 1 }));
+
+    const ONE_STEP = '/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}';
+    conforms(
+      'post',
+      ONE_STEP,
+      await call('post', at(`${C}/{campaign_id}/targets/${first}/step/intake`), { b: 2 }),
+    );
+    conforms(
+      'post',
+      ONE_STEP,
+      await call('post', at(`${C}/{campaign_id}/targets/${first}/step/intake`), [1]),
+    );
+    const BATCH = '/api/v1/campaigns/{campaign_id}/targets/step/{friendly_id}';
+    conforms(
+      'post',
+      BATCH,
+      await call('post', at(`${C}/{campaign_id}/targets/step/intake`), {
+        updates: [
+          { target_id: second, input_data: { c: 3 } },
+          { external_id: 'nobody', input_data: {} },
+        ],
+      }),
+    );
+    conforms(
+      'post',
+      BATCH,
+      await call('post', at(`${C}/{campaign_id}/targets/step/intake`), { updates: [] }),
+    );
+    const EHR = '/api/v1/campaigns/{campaign_id}/ehr-event/{friendly_id}';
+    conforms(
+      'post',
+      EHR,
+      await call('post', at(`${C}/{campaign_id}/ehr-event/ehr`), {
+        event_type: 'appointment_created',
+        event_data: { at: '2026-01-01' },
+        target_id: first,
+      }),
+    );
+    conforms('post', EHR, await call('post', at(`${C}/{campaign_id}/ehr-event/ehr`), {}));
+
+    const CALLS = '/api/v1/campaigns/{campaign_id}/calls';
+    conforms('post', CALLS, await call('post', at(CALLS), { target_ids: [first, second, 'nope'] }));
+    conforms('post', CALLS, await call('post', at(CALLS), { count: 1, target_ids: [first] }));
+
+    const LOGS = '/api/v1/call-logs';
+    const logs = await waitFor(
+      () => call('get', `${LOGS}?campaign_id=${campaignId}`),
+      (res) => res.body.call_logs?.length >= 1,
+      60_000,
+    );
+    conforms('get', LOGS, logs);
+    conforms('get', LOGS, await call('get', `${LOGS}?from_date=yesterday`));
+    const LOG = '/api/v1/call-logs/{call_log_id}';
+    conforms(
+      'get',
+      LOG,
+      await call('get', `${LOGS}/${logs.body.call_logs[0].id}?include_recordings=true`),
+    );
+    conforms('get', LOG, await call('get', `${LOGS}/99999999`));
+    conforms('get', LOG, await call('get', `${LOGS}/abc`));
+
+    const DELIVERIES = '/api/v1/campaigns/{campaign_id}/webhooks/deliveries';
+    const deliveries = await waitFor(
+      () => call('get', at(DELIVERIES)),
+      (res) => res.body.deliveries?.length >= 1,
+      60_000,
+    );
+    conforms('get', DELIVERIES, deliveries);
+    conforms('get', DELIVERIES, await call('get', `${at(DELIVERIES)}?status=lost`));
+    const DELIVERY = '/api/v1/webhook-deliveries/{delivery_id}';
+    conforms(
+      'get',
+      DELIVERY,
+      await call('get', `/api/v1/webhook-deliveries/${deliveries.body.deliveries[0].id}`),
+    );
+    conforms('get', DELIVERY, await call('get', '/api/v1/webhook-deliveries/nope'));
+    const RERUN = '/api/v1/campaigns/{campaign_id}/webhooks/rerun-failed';
+    conforms(
+      'post',
+      RERUN,
+      await call('post', at(RERUN), { from_date: '2020-01-01', to_date: '2099-01-01' }),
+    );
+    conforms('post', RERUN, await call('post', at(RERUN), { from_date: '2020-01-01' }));
+    const ROTATE = '/api/v1/campaigns/{campaign_id}/webhook-secret/rotate';
+    conforms('post', ROTATE, await call('post', at(ROTATE)));
+
+    conforms(
+      'delete',
+      TARGETS,
+      await call('delete', at(TARGETS), { target_ids: [second, 'nope'] }),
+    );
+    conforms('delete', TARGETS, await call('delete', at(TARGETS), { target_ids: 'x' }));
+
+    const BLACKLISTS = '/api/v1/blacklists';
+    const blacklist = conforms('post', BLACKLISTS, await call('post', BLACKLISTS, { name: 'DNC' }));
+    conforms('post', BLACKLISTS, await call('post', BLACKLISTS, {}));
+    conforms('get', BLACKLISTS, await call('get', BLACKLISTS));
+    const BLACKLIST = '/api/v1/blacklists/{blacklist_id}';
+    conforms('get', BLACKLIST, await call('get', `${BLACKLISTS}/${blacklist.body.id}`));
+    conforms('get', BLACKLIST, await call('get', `${BLACKLISTS}/nope`));
+    const NUMBERS = '/api/v1/blacklists/{blacklist_id}/phone-numbers';
+    const numbers = `${BLACKLISTS}/${blacklist.body.id}/phone-numbers`;
+    conforms(
+      'post',
+      NUMBERS,
+      await call('post', numbers, {
+        phone_numbers: [{ phone_number: '+15550100007', reason: 'asked' }],
+      }),
+    );
+    conforms('post', NUMBERS, await call('post', numbers, { phone_numbers: [] }));
+    conforms('get', NUMBERS, await call('get', numbers));
+    conforms('get', NUMBERS, await call('get', `${numbers}?skip=-1`));
+    conforms('delete', NUMBERS, await call('delete', numbers, { phone_numbers: ['+15550100007'] }));
+    conforms('delete', NUMBERS, await call('delete', numbers, { phone_numbers: 5 }));
+
+    const KEY = '/api/v1/api-keys/{api_key_id}';
+    const spare = await t.app.get(OrganizationService).createApiKey(organizationId, 'spare');
+    conforms('delete', KEY, await call('delete', `/api/v1/api-keys/${spare.id}`));
+    conforms(
+      'delete',
+      KEY,
+      await call('delete', '/api/v1/api-keys/00000000-0000-4000-8000-000000000000'),
+    );
+
+    const CONNECTIONS = '/api/v1/provider-connections';
+    const CONNECTION = '/api/v1/provider-connections/{connection_id}';
+    const twilio = {
+      type: 'twilio',
+      name: 'Twilio',
+      credentials: { account_sid: 'AC0123456789abcdef0123456789abcdef', auth_token: 'token-1234' },
+      settings: { twiml_url: 'https://example.com/t.xml' },
+      is_default: false,
+    };
+    const connection = conforms('post', CONNECTIONS, await call('post', CONNECTIONS, twilio));
+    expect(connection.status).toBe(201);
+    conforms('post', CONNECTIONS, await call('post', CONNECTIONS, twilio));
+    conforms('post', CONNECTIONS, await call('post', CONNECTIONS, { type: 'fax' }));
+    conforms('get', CONNECTIONS, await call('get', CONNECTIONS));
+    conforms('get', CONNECTIONS, await call('get', `${CONNECTIONS}?limit=0`));
+    const connectionUrl = `${CONNECTIONS}/${connection.body.id}`;
+    conforms('get', CONNECTION, await call('get', connectionUrl));
+    conforms('get', CONNECTION, await call('get', `${CONNECTIONS}/nope`));
+    conforms('patch', CONNECTION, await call('patch', connectionUrl, { name: 'Twilio 2' }));
+    conforms('patch', CONNECTION, await call('patch', connectionUrl, { is_default: 'maybe' }));
+    conforms('delete', CONNECTION, await call('delete', connectionUrl));
+    conforms('delete', CONNECTION, await call('delete', connectionUrl));
+
+    // Providers' events carry no API key; their success bodies are in telephony-events.e2e-spec.
+    const EVENTS = '/api/v1/telephony/{connection}/events';
+    conforms('post', EVENTS, await t.http().post('/api/v1/telephony/nowhere/events').send({}));
+    conforms('post', EVENTS, await t.http().post('/api/v1/telephony/simulated/events').send({}));
+
+    const documented = Object.entries(DOCUMENT.paths).flatMap(([path, item]) =>
+      Object.keys(item as object).map((method) => `${method} ${path}`),
+    );
+    expect(documented.filter((operation) => !seen.has(operation))).toEqual([]);
+  });
+});
