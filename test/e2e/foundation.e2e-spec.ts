@@ -3,7 +3,12 @@ import { createTestApp, TestApp } from '../support/test-app';
 describe('foundation: health, auth, errors, OpenAPI', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { BOOTSTRAP_API_KEYS: 'acme=acme-key-1-0123456789abcdef0123456789,globex=globex-key-1-0123456789abcdef012345678' } });
+    t = await createTestApp({
+      env: {
+        BOOTSTRAP_API_KEYS:
+          'acme=acme-key-1-0123456789abcdef0123456789,globex=globex-key-1-0123456789abcdef012345678',
+      },
+    });
   });
   afterAll(() => t.close());
 
@@ -23,18 +28,30 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
   });
 
   it('accepts bootstrap keys as X-API-Key and as Bearer', async () => {
-    const a = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
+    const a = await t
+      .http()
+      .get('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(a.status).toBe(200);
     expect(a.body).toEqual({ campaigns: [], page_count: 0, next_page: null });
-    const b = await t.http().get('/api/v1/campaigns').set('Authorization', 'Bearer globex-key-1-0123456789abcdef012345678');
+    const b = await t
+      .http()
+      .get('/api/v1/campaigns')
+      .set('Authorization', 'Bearer globex-key-1-0123456789abcdef012345678');
     expect(b.status).toBe(200);
   });
 
   it('answers unknown routes 404 and known routes with the wrong method 405', async () => {
-    const notFound = await t.http().get('/api/v1/nothing-here').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
+    const notFound = await t
+      .http()
+      .get('/api/v1/nothing-here')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(notFound.status).toBe(404);
     expect(notFound.body).toEqual({ detail: 'Not Found' });
-    const wrongMethod = await t.http().put('/api/v1/campaigns').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
+    const wrongMethod = await t
+      .http()
+      .put('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.body).toEqual({ detail: 'Method Not Allowed' });
     expect(wrongMethod.headers.allow).toBe('GET, POST');
@@ -154,7 +171,9 @@ describe('health when the database is down', () => {
 describe('body limit', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ env: { BODY_LIMIT: '2kb', BOOTSTRAP_API_KEYS: 'acme=acme-key-1-0123456789abcdef0123456789' } });
+    t = await createTestApp({
+      env: { BODY_LIMIT: '2kb', BOOTSTRAP_API_KEYS: 'acme=acme-key-1-0123456789abcdef0123456789' },
+    });
   });
   afterAll(() => t.close());
 
@@ -166,7 +185,10 @@ describe('body limit', () => {
       .send({ name: 'x'.repeat(4000), type: 'patient' });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ detail: 'Request body too large' });
-    const list = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
+    const list = await t
+      .http()
+      .get('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789');
     expect(list.body.campaigns).toEqual([]);
   });
 });

@@ -28,7 +28,7 @@ describe('provider credentials on the embedded demo (a real process)', () => {
       DATABASE_URL: `pglite://${dataDir}/db`,
       LOG_LEVEL: 'trace',
       DEMO_SEED: 'false',
-      BOOTSTRAP_API_KEYS: 'acme=acme-secrets-key',
+      BOOTSTRAP_API_KEYS: 'acme=acme-secrets-key-0123456789abcdef0123',
       SECRETS_KEY: '',
     });
     try {
@@ -44,7 +44,10 @@ describe('provider credentials on the embedded demo (a real process)', () => {
         200,
       );
       expect(service.exitCode === null ? '' : service.output()).toBe('');
-      const headers = { 'X-API-Key': 'acme-secrets-key', 'Content-Type': 'application/json' };
+      const headers = {
+        'X-API-Key': 'acme-secrets-key-0123456789abcdef0123',
+        'Content-Type': 'application/json',
+      };
       const send = (method: string, path: string, body: unknown) =>
         fetch(`${base}${path}`, { method, headers, body: JSON.stringify(body) });
 
