@@ -41,6 +41,27 @@ describe('hostile JSON', () => {
     },
   );
 
+  it.each(['constructor', '__proto__'])(
+    'a %s key where a provider connection takes a string is string_type too',
+    async (key) => {
+      const res = await post(
+        '/api/v1/provider-connections',
+        `{"type": "simulated", "name": {${JSON.stringify(key)}: "x"}}`,
+      );
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({
+        detail: [
+          {
+            type: 'string_type',
+            loc: ['body', 'name'],
+            msg: 'Input should be a valid string',
+            input: JSON.parse(`{${JSON.stringify(key)}: "x"}`),
+          },
+        ],
+      });
+    },
+  );
+
   it('constructor and __proto__ keys inside free-form data are kept as data', async () => {
     const res = await post(
       `/api/v1/campaigns/${campaignId}/targets`,

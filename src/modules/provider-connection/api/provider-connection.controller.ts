@@ -14,6 +14,7 @@ import { Auth, AuthContext } from '../../../common/http/auth.decorators';
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging';
 import { toItems } from '../../../common/validation/pydantic-validation.pipe';
 import { RequestValidationError } from '../../../common/validation/request-validation.error';
+import { withoutUnsafeKeys } from '../../../common/validation/transform-safe';
 import { ProviderConnectionService } from '../application/provider-connection.service';
 import { PydanticErrorItem } from '../../../common/validation/pydantic-errors';
 import { isPlainObject } from '../../../common/validation/py-validators';
@@ -165,7 +166,8 @@ async function validateBody<T extends object>(
   raw: Record<string, unknown>,
   keep: (item: PydanticErrorItem) => boolean = () => true,
 ): Promise<T> {
-  const instance = plainToInstance(model, raw);
+  // Without `constructor`/`__proto__` keys, which class-transformer trips over (see transform-safe).
+  const instance = plainToInstance(model, withoutUnsafeKeys(raw) as Record<string, unknown>);
   const errors = await validate(instance, { forbidUnknownValues: false });
   const items = [...toItems(errors, ['body'], raw), ...extraKeyErrors(raw, raw.type)]
     .filter(keep)
