@@ -537,11 +537,11 @@ export interface components {
             updated_at: string;
         };
         BlacklistPageResponseDto: {
-            blacklists: components["schemas"]["BlacklistResponseDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
             /** @description page + 1, or null on the last page */
             next_page: number | null;
+            blacklists: components["schemas"]["BlacklistResponseDto"][];
         };
         BlacklistEntryDto: {
             /** @example +15550101234 */
@@ -715,11 +715,11 @@ export interface components {
             updated_at: string;
         };
         CampaignPageResponseDto: {
-            campaigns: components["schemas"]["CampaignResponseDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
             /** @description page + 1, or null on the last page */
             next_page: number | null;
+            campaigns: components["schemas"]["CampaignResponseDto"][];
         };
         UpdateCampaignDto: {
             /** @example +15550100000 */
@@ -919,11 +919,11 @@ export interface components {
             } | null;
         };
         PaginatedTargetsResponseDto: {
-            targets: components["schemas"]["TargetResponseDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
             /** @description page + 1, or null on the last page */
             next_page: number | null;
+            targets: components["schemas"]["TargetResponseDto"][];
         };
         UpdateTargetInputDataDto: {
             /**
@@ -1029,11 +1029,11 @@ export interface components {
             }[];
         };
         CallLogPageResponseDto: {
-            call_logs: components["schemas"]["CallLogResponseDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
             /** @description page + 1, or null on the last page */
             next_page: number | null;
+            call_logs: components["schemas"]["CallLogResponseDto"][];
         };
         CallLogDetailResponseDto: {
             /** @example 42 */
@@ -1219,11 +1219,11 @@ export interface components {
             updated_at: string;
         };
         WebhookDeliveryPageDto: {
-            deliveries: components["schemas"]["WebhookDeliveryDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
             /** @description page + 1, or null on the last page */
             next_page: number | null;
+            deliveries: components["schemas"]["WebhookDeliveryDto"][];
         };
         DeliveryAttemptDto: {
             /** Format: date-time */
@@ -1404,11 +1404,11 @@ export interface components {
             updated_at: string;
         };
         ProviderConnectionPageResponseDto: {
-            provider_connections: components["schemas"]["ProviderConnectionResponseDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
             /** @description page + 1, or null on the last page */
             next_page: number | null;
+            provider_connections: components["schemas"]["ProviderConnectionResponseDto"][];
         };
         UpdateProviderConnectionDto: {
             name?: string;

@@ -8,6 +8,7 @@ import {
   PyRequired,
   PyStr,
 } from '../../../../common/validation/py-validators';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
 
 export class CreateBlacklistDto {
   @ApiProperty({ example: 'Do not call' })
@@ -88,15 +89,8 @@ export class BlacklistResponseDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
 }
 
-export class BlacklistPageResponseDto {
+export class BlacklistPageResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [BlacklistResponseDto] }) blacklists: BlacklistResponseDto[];
-  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'page + 1, or null on the last page',
-  })
-  next_page: number | null;
 }
 
 export class BlacklistEntryResponseDto {

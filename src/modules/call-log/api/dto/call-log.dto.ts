@@ -7,6 +7,7 @@ import {
   PyRequired,
   PyStr,
 } from '../../../../common/validation/py-validators';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
 
 export class ListCallLogsQueryDto {
   @ApiPropertyOptional({
@@ -111,13 +112,6 @@ export class CallLogDetailResponseDto extends CallLogResponseDto {
   recording_urls: string[];
 }
 
-export class CallLogPageResponseDto {
+export class CallLogPageResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [CallLogResponseDto] }) call_logs: CallLogResponseDto[];
-  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'page + 1, or null on the last page',
-  })
-  next_page: number | null;
 }

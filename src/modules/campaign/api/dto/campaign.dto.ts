@@ -21,6 +21,7 @@ import {
   STEP_ON_RECEIVE,
   STEP_TYPES,
 } from '../../domain/campaign';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
 
 const FRIENDLY_ID = /^[A-Za-z0-9_.-]+$/;
 
@@ -208,13 +209,6 @@ export class CampaignResponseDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
 }
 
-export class CampaignPageResponseDto {
+export class CampaignPageResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [CampaignResponseDto] }) campaigns: CampaignResponseDto[];
-  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'page + 1, or null on the last page',
-  })
-  next_page: number | null;
 }

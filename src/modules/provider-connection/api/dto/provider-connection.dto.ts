@@ -26,6 +26,7 @@ import {
   SETTING_FIELDS,
   TWILIO_MACHINE_DETECTION,
 } from '../../domain/provider-connection';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
 
 /** An absolute http(s) URL, with pydantic's `HttpUrl` errors. */
 function PyHttpUrl(): PropertyDecorator {
@@ -375,14 +376,7 @@ export class ProviderConnectionResponseDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
 }
 
-export class ProviderConnectionPageResponseDto {
+export class ProviderConnectionPageResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [ProviderConnectionResponseDto] })
   provider_connections: ProviderConnectionResponseDto[];
-  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'page + 1, or null on the last page',
-  })
-  next_page: number | null;
 }

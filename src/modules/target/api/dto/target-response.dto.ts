@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TARGET_STATUS_FILTERS } from '../../domain/target';
 import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './outcome-enums';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };
@@ -75,13 +76,6 @@ export class TargetWithEhrIdsResponseDto extends TargetResponseDto {
   pre_call_ehr_ids: Record<string, string[]>;
 }
 
-export class PaginatedTargetsResponseDto {
+export class PaginatedTargetsResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [TargetResponseDto] }) targets: TargetResponseDto[];
-  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'page + 1, or null on the last page',
-  })
-  next_page: number | null;
 }

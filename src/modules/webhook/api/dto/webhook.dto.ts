@@ -10,6 +10,7 @@ import {
 } from '../../../../common/validation/py-validators';
 import { lowerBound, upperBound } from '../../../../common/dates/date-bounds';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook-delivery';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
 
 const fromNotAfterTo = (to: unknown, body: { from_date?: unknown }): string | null => {
   if (!isDateTimeInput(to) || !isDateTimeInput(body.from_date)) return null;
@@ -129,13 +130,6 @@ export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {
   @ApiProperty({ type: [DeliveryAttemptDto] }) attempts: DeliveryAttemptDto[];
 }
 
-export class WebhookDeliveryPageDto {
+export class WebhookDeliveryPageDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [WebhookDeliveryDto] }) deliveries: WebhookDeliveryDto[];
-  @ApiProperty({ type: 'integer', description: 'ceil(total / limit)' }) page_count: number;
-  @ApiProperty({
-    type: 'integer',
-    nullable: true,
-    description: 'page + 1, or null on the last page',
-  })
-  next_page: number | null;
 }
