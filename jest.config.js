@@ -21,11 +21,6 @@ const common = {
 const database = { setupFilesAfterEnv: ['<rootDir>/test/support/database-test-timeout.ts'] };
 
 module.exports = {
-  // Still on: after the last contract or e2e test, something now and then keeps the process alive
-  // (seen in whole runs on PGlite and on PostgreSQL, and once with the foundation contract suite
-  // alone; never with the unit project, and not reported by --detectOpenHandles nor found with
-  // process._getActiveHandles() in a global teardown). Until it is found, CI must not wait on it.
-  forceExit: true,
   projects: [
     {
       ...common,
