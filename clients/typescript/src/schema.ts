@@ -922,8 +922,10 @@ export interface components {
             targets: components["schemas"]["TargetResponseDto"][];
             /** @description ceil(total / limit) */
             page_count: number;
-            /** @description page + 1, or null on the last page */
+            /** @description page + 1, or null on the last page (and when paging by cursor) */
             next_page: number | null;
+            /** @description Pass as cursor to get the targets after this page (keyset paging); null when none follow */
+            next_cursor: string | null;
         };
         UpdateTargetInputDataDto: {
             /**
@@ -2089,6 +2091,8 @@ export interface operations {
                 page?: number;
                 /** @description The number of targets per page */
                 limit?: number;
+                /** @description Keyset paging: the next_cursor of the previous response. The rows after that position, with the same filters; page is then ignored and next_page is null. Stable while targets are added and deleted: each target is listed at most once, in order. */
+                cursor?: string;
                 /** @description The status of the targets to get */
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
                 /** @description Created at or after (inclusive) */
@@ -2268,6 +2272,8 @@ export interface operations {
                 page?: number;
                 /** @description The number of targets per page */
                 limit?: number;
+                /** @description Keyset paging: the next_cursor of the previous response. The rows after that position, with the same filters; page is then ignored and next_page is null. Stable while targets are added and deleted: each target is listed at most once, in order. */
+                cursor?: string;
                 /** @description The status of the targets to get */
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
                 /** @description Created at or after (inclusive) */

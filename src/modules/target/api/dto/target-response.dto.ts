@@ -81,7 +81,14 @@ export class PaginatedTargetsResponseDto {
   @ApiProperty({
     type: 'integer',
     nullable: true,
-    description: 'page + 1, or null on the last page',
+    description: 'page + 1, or null on the last page (and when paging by cursor)',
   })
   next_page: number | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'Pass as cursor to get the targets after this page (keyset paging); null when none follow',
+  })
+  next_cursor: string | null;
 }
