@@ -115,6 +115,16 @@ export async function serverVersion(raw: Client): Promise<string> {
   return (await raw.query('SHOW server_version')).rows[0].server_version;
 }
 
+/** One line of the table `npm run bench` prints; a result may carry these as `summary`. */
+export interface SummaryRow {
+  path: string;
+  ours: string;
+  baseline: string;
+  ratio: number | null;
+  goal: string;
+  met: boolean | null;
+}
+
 /** Prints the result and writes it to bench/results/<name>.json. */
 export function writeResult(name: string, result: unknown): void {
   console.log(JSON.stringify(result, null, 2));

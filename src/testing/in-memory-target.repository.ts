@@ -4,6 +4,7 @@ import {
   DeleteOutcome,
   TargetListFilter,
   TargetPage,
+  TargetPageRequest,
   TargetRepository,
 } from '../modules/target/application/ports/target.repository';
 import { NewTarget } from '../modules/target/domain/new-targets';
@@ -141,7 +142,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     filter: TargetListFilter,
-    page: { offset: number; limit: number },
+    page: TargetPageRequest,
   ): Promise<TargetPage> {
     const micros = (d: Date) => d.getTime() * 1000;
     const matching = [...this.rows.values()]
@@ -157,9 +158,24 @@ export class InMemoryTargetRepository extends TargetRepository {
         return true;
       })
       .sort((a, b) => a.createdMicros - b.createdMicros || compareUuid(a.target.id, b.target.id));
+    const start =
+      'after' in page
+        ? matching.filter(
+            (s) =>
+              s.createdMicros < page.after.createdMicros ||
+              (s.createdMicros === page.after.createdMicros &&
+                compareUuid(s.target.id, page.after.id) <= 0),
+          ).length
+        : page.offset;
+    const slice = matching.slice(start, start + page.limit);
+    const last = slice[slice.length - 1];
     return {
-      targets: matching.slice(page.offset, page.offset + page.limit).map((s) => clone(s.target)),
+      targets: slice.map((s) => clone(s.target)),
       total: matching.length,
+      next:
+        last && start + slice.length < matching.length
+          ? { createdMicros: last.createdMicros, id: last.target.id }
+          : null,
     };
   }
 

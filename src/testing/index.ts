@@ -6,6 +6,7 @@
 export * from './calling-fakes';
 export * from './fake-clock';
 export * from './fixed-organization.guard';
+export * from './in-memory-api-key-revocations';
 export * from './in-memory-blacklist.repository';
 export * from './in-memory-call-log.repository';
 export * from './in-memory-campaign-reader';

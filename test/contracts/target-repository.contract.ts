@@ -1,7 +1,10 @@
 import { randomUUID } from 'crypto';
 import { ConflictError } from '../../src/common/errors/domain-errors';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
+import {
+  TargetPosition,
+  TargetRepository,
+} from '../../src/modules/target/application/ports/target.repository';
 import { NewTarget } from '../../src/modules/target/domain/new-targets';
 import { Target } from '../../src/modules/target/domain/target';
 
@@ -334,6 +337,29 @@ export function targetRepositoryContract(
         ids: [rows[4].id],
         total: 5,
       });
+      // Keyset: `next` is where the page ended (created_at to the microsecond, and id).
+      expect(page1.next).toEqual({
+        createdMicros: at('2026-01-02T00:00:00.000Z').getTime() * 1000,
+        id: rows[1].id,
+      });
+      const after = (position: TargetPosition, filter: object = {}) =>
+        h.repository.list(owner.organizationId, owner.campaignId, filter, {
+          after: position,
+          limit: 2,
+        });
+      const walk2 = await after(page1.next!);
+      expect({ ids: ids(walk2.targets), total: walk2.total }).toEqual({
+        ids: [rows[2].id, rows[3].id],
+        total: 5,
+      });
+      const walk3 = await after(walk2.next!);
+      expect({ ids: ids(walk3.targets), next: walk3.next }).toEqual({
+        ids: [rows[4].id],
+        next: null,
+      });
+      const pendingAfter = await after(page1.next!, { status: 'Pending' });
+      expect(ids(pendingAfter.targets)).toEqual([rows[3].id, rows[4].id]);
+      expect(page3.next).toBeNull();
       const beyond = await list({}, 10, 2);
       expect({ ids: ids(beyond.targets), total: beyond.total }).toEqual({ ids: [], total: 5 });
 
@@ -381,6 +407,7 @@ export function targetRepositoryContract(
       ).toEqual({
         targets: [],
         total: 0,
+        next: null,
       });
     });
   });

@@ -1,3 +1,4 @@
+import { Pool } from 'pg';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
 
 const FINAL = ['Finished', 'Failed', 'To review'];
@@ -247,5 +248,69 @@ describe('call logs', () => {
   it('401 without an API key', async () => {
     const res = await t.http().get('/api/v1/call-logs');
     expect(res.status).toBe(401);
+  });
+
+  it('page_count stays exact and pages agree from both ends under concurrent inserts and deletes', async () => {
+    const tenant = await t.createOrganization();
+    const campaigns = [campaignId, otherCampaignId];
+    const pool = new Pool({ connectionString: t.databaseUrl, max: 3 });
+    // Copies of a real log into the new organization, one statement each (more than the 64 delta
+    // rows after which a list folds them), some deleted again, while lists read.
+    const copy = (n: number, campaign: string) =>
+      pool.query(
+        `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number,
+           from_number, provider, started_at)
+         SELECT $1, $3, target_id, attempt, to_number, from_number, provider, started_at
+         FROM call_logs, generate_series(1, $4) WHERE id = $2`,
+        [tenant.organizationId, logIds[0], campaign, n],
+      );
+    try {
+      const writer = async (k: number) => {
+        for (let round = 0; round < 30; round++) {
+          await copy(1 + ((round + k) % 3), campaigns[(round + k) % 2]);
+          if (round % 5 === 4) {
+            await pool.query(
+              `DELETE FROM call_logs WHERE id = (SELECT max(id) FROM call_logs WHERE organization_id = $1)`,
+              [tenant.organizationId],
+            );
+          }
+        }
+      };
+      const reader = async () => {
+        for (let round = 0; round < 20; round++) {
+          expect((await list('?limit=5', tenant.apiKey)).status).toBe(200);
+        }
+      };
+      await Promise.all([writer(0), writer(1), writer(2), reader()]);
+    } finally {
+      await pool.end();
+    }
+
+    const ids = (
+      await t.sql(`SELECT id FROM call_logs WHERE organization_id = $1 ORDER BY id`, [
+        tenant.organizationId,
+      ])
+    ).map((r) => String(r.id));
+    for (const [query, expected] of [
+      ['', ids],
+      [`&campaign_id=${otherCampaignId}`, null],
+    ] as const) {
+      const want =
+        expected ??
+        (
+          await t.sql(
+            `SELECT id FROM call_logs WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id`,
+            [tenant.organizationId, otherCampaignId],
+          )
+        ).map((r) => String(r.id));
+      const pages = Math.ceil(want.length / 7);
+      const listed: string[] = [];
+      for (let page = 0; page < pages; page++) {
+        const res = await list(`?limit=7&page=${page}${query}`, tenant.apiKey);
+        expect(res.body.page_count).toBe(pages);
+        listed.push(...res.body.call_logs.map((l: any) => l.id));
+      }
+      expect(listed).toEqual(want);
+    }
   });
 });

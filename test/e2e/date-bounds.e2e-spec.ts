@@ -32,8 +32,18 @@ describe('date-only upper bounds take in the last microseconds of the day', () =
     const lastCall = await list('to_last_call_date=2026-01-31');
     expect(lastCall.body.targets.map((x: { id: string }) => x.id)).toEqual([id]);
     const nextDay = await list('from_date=2026-02-01&to_date=2026-02-01');
-    expect(nextDay.body).toEqual({ targets: [], page_count: 0, next_page: null });
+    expect(nextDay.body).toEqual({
+      targets: [],
+      page_count: 0,
+      next_page: null,
+      next_cursor: null,
+    });
     const dayBefore = await list('to_date=2026-01-30');
-    expect(dayBefore.body).toEqual({ targets: [], page_count: 0, next_page: null });
+    expect(dayBefore.body).toEqual({
+      targets: [],
+      page_count: 0,
+      next_page: null,
+      next_cursor: null,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import { Pool } from 'pg';
 import { createTestApp, TestApp } from '../support/test-app';
 
 const BASE = 'http://localhost:3000';
@@ -149,7 +150,12 @@ describe('targets API', () => {
       });
 
       const list = await c.list();
-      expect(list.body).toEqual({ targets: [one.body, two.body], page_count: 1, next_page: null });
+      expect(list.body).toEqual({
+        targets: [one.body, two.body],
+        page_count: 1,
+        next_page: null,
+        next_cursor: null,
+      });
     });
 
     it('with launch makes targets Scheduled and due now', async () => {
@@ -396,30 +402,44 @@ describe('targets API', () => {
           targets: ids.slice(0, 10),
           page_count: 3,
           next_page: 1,
+          next_cursor: expect.any(String),
         });
         const page2 = await c.list({ page: 2, limit: 10 }, patient);
         expect({ ...page2.body, targets: page2.body.targets.map((x: any) => x.id) }).toEqual({
           targets: ids.slice(20),
           page_count: 3,
           next_page: null,
+          next_cursor: null,
         });
         const beyond = await c.list({ page: 7, limit: 10 }, patient);
-        expect(beyond.body).toEqual({ targets: [], page_count: 3, next_page: null });
+        expect(beyond.body).toEqual({
+          targets: [],
+          page_count: 3,
+          next_page: null,
+          next_cursor: null,
+        });
         const exact = await c.list({ page: 0, limit: 25 }, patient);
         expect({ ...exact.body, targets: exact.body.targets.length }).toEqual({
           targets: 25,
           page_count: 1,
           next_page: null,
+          next_cursor: null,
         });
         const small = await c.list({ page: 23, limit: 1 }, patient);
         expect({ ...small.body, targets: small.body.targets.map((x: any) => x.id) }).toEqual({
           targets: [ids[23]],
           page_count: 25,
           next_page: 24,
+          next_cursor: expect.any(String),
         });
       }
       const empty = await tenant();
-      expect((await empty.list()).body).toEqual({ targets: [], page_count: 0, next_page: null });
+      expect((await empty.list()).body).toEqual({
+        targets: [],
+        page_count: 0,
+        next_page: null,
+        next_cursor: null,
+      });
     });
 
     it('filters by status (To review included) and inclusive created and last-call dates', async () => {
@@ -481,6 +501,179 @@ describe('targets API', () => {
         page_count: 3,
         next_page: 1,
       });
+    });
+  });
+
+  describe('exact counts and keyset paging', () => {
+    const phones = (n: number, from = 0) =>
+      Array.from({ length: n }, (_, i) => ({
+        phone_number: `+1555020${String(from + i).padStart(4, '0')}`,
+      }));
+    const idsOf = (res: any) => res.body.targets.map((x: any) => x.id);
+
+    it('every page, walked from the front or the back, lists the same order', async () => {
+      const c = await tenant();
+      const ids: string[] = (await c.add({ targets: phones(25) })).body.target_ids;
+      // Some Failed, so the status index is paged too.
+      const failed = ids.filter((_, i) => i % 3 === 0);
+      await t.sql(`UPDATE targets SET status = 'Failed' WHERE id = ANY($1::uuid[])`, [failed]);
+      for (const [query, expected] of [
+        [{}, ids],
+        [{ status: 'Failed' }, failed],
+      ] as const) {
+        for (const limit of [1, 3, 7]) {
+          const pages = Math.ceil(expected.length / limit);
+          const listed: string[] = [];
+          for (let page = 0; page < pages; page++) {
+            const res = await c.list({ ...query, page, limit });
+            expect(res.body.page_count).toBe(pages);
+            expect(res.body.next_page).toBe(page + 1 < pages ? page + 1 : null);
+            listed.push(...idsOf(res));
+          }
+          expect(listed).toEqual(expected);
+        }
+      }
+    });
+
+    it('a cursor walk lists each target exactly once, in order, while targets are added and deleted', async () => {
+      const c = await tenant();
+      const first: string[] = (await c.add({ targets: phones(30) })).body.target_ids;
+      const listed: string[] = [];
+      let res = await c.list({ limit: 4 });
+      listed.push(...idsOf(res));
+      let added: string[] = [];
+      let deletedAhead: string[] = [];
+      for (let step = 0; res.body.next_cursor !== null; step++) {
+        expect(res.body.next_cursor).toEqual(expect.any(String));
+        if (step === 1) {
+          // Delete one already listed and two not reached yet; add five (they sort last).
+          deletedAhead = [first[12], first[13]];
+          expect((await c.remove([first[0], ...deletedAhead])).body.deleted).toHaveLength(3);
+          added = (await c.add({ targets: phones(5, 100) })).body.target_ids;
+        }
+        if (step === 3) {
+          added.push(...(await c.add({ targets: phones(2, 200) })).body.target_ids);
+        }
+        res = await c.list({ limit: 4, cursor: res.body.next_cursor });
+        expect(res.status).toBe(200);
+        // The count is of the rows now, whatever the cursor; there is no page number to go on with.
+        expect(res.body.page_count).toBe(Math.ceil(Number(await countTargets(c.campaignId)) / 4));
+        expect(res.body.next_page).toBeNull();
+        listed.push(...idsOf(res));
+      }
+      expect(listed).toEqual([...first.filter((id) => !deletedAhead.includes(id)), ...added]);
+
+      // With a filter, the cursor walks the filtered order.
+      const failed = first.filter((id, i) => i % 4 === 1 && !deletedAhead.includes(id));
+      await t.sql(`UPDATE targets SET status = 'Failed' WHERE id = ANY($1::uuid[])`, [failed]);
+      const walked: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await c.list({ status: 'Failed', limit: 2, ...(cursor ? { cursor } : {}) });
+        walked.push(...idsOf(page));
+        cursor = page.body.next_cursor ?? undefined;
+      } while (cursor);
+      expect(walked).toEqual(failed);
+    });
+
+    it('a cursor that this service did not issue is a 422 at query.cursor', async () => {
+      const c = await tenant();
+      for (const cursor of [
+        '!!',
+        'bm90IGEgY3Vyc29y',
+        Buffer.from(`12.${randomUUID()}x`).toString('base64url'),
+      ]) {
+        const res = await c.list({ cursor });
+        expect([res.status, res.body]).toEqual([
+          422,
+          {
+            detail: [
+              {
+                type: 'value_error',
+                loc: ['query', 'cursor'],
+                msg: 'Value error, invalid cursor',
+                input: cursor,
+                ctx: { error: {} },
+              },
+            ],
+          },
+        ]);
+      }
+    });
+
+    it('page_count stays exact under concurrent adds, deletes, status moves and rollbacks', async () => {
+      const c = await tenant();
+      const pool = new Pool({ connectionString: t.databaseUrl, max: 3 });
+      const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
+      try {
+        const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
+        // Movers work on targets the deleter leaves alone and lock theirs in id order up front, so the
+        // test's own transactions cannot deadlock one another.
+        const pick = (k: number) => seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
+        // Each mover runs many small transactions, like dispatchers: some commit, some roll back.
+        const mover = async (k: number) => {
+          for (let round = 0; round < 15; round++) {
+            const client = await pool.connect();
+            try {
+              await client.query('BEGIN');
+              await client.query(
+                `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+                [[...pick(k + round), ...pick(k + round + 1)]],
+              );
+              await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
+                pick(k + round),
+                statuses[(k + round) % statuses.length],
+              ]);
+              await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
+                pick(k + round + 1),
+                statuses[(k + round + 2) % statuses.length],
+              ]);
+              await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
+            } finally {
+              client.release();
+            }
+          }
+        };
+        const adder = async () => {
+          for (let round = 0; round < 10; round++)
+            expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
+        };
+        const deleter = async () => {
+          for (let round = 0; round < 10; round++)
+            expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
+        };
+        // Readers meanwhile: each answer is one snapshot, and compacts the counters once they pile up.
+        const reader = async () => {
+          for (let round = 0; round < 20; round++) {
+            const res = await c.list(
+              round % 2 ? { limit: 100, status: statuses[round % statuses.length] } : {},
+            );
+            expect(res.status).toBe(200);
+          }
+        };
+        await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+
+        const counts = await t.sql<{ status: string; n: string }>(
+          `SELECT status, count(*) AS n FROM targets WHERE campaign_id = $1 GROUP BY status`,
+          [c.campaignId],
+        );
+        const expected = new Map(counts.map((r) => [r.status, Number(r.n)]));
+        const total = [...expected.values()].reduce((a, b) => a + b, 0);
+        expect(total).toBe(200 + 100 - 50);
+        expect((await c.list({ limit: 1 })).body.page_count).toBe(total);
+        for (const status of statuses) {
+          const res = await c.list({ limit: 1, status });
+          expect([status, res.body.page_count]).toEqual([status, expected.get(status) ?? 0]);
+        }
+        // Every counter row of the campaign sums to what is there.
+        const summed = await t.sql<{ n: string }>(
+          `SELECT coalesce(sum(delta), 0) AS n FROM target_count_deltas WHERE campaign_id = $1`,
+          [c.campaignId],
+        );
+        expect(Number(summed[0].n)).toBe(total);
+      } finally {
+        await pool.end();
+      }
     });
   });
 

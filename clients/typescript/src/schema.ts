@@ -924,6 +924,8 @@ export interface components {
             /** @description page + 1, or null on the last page */
             next_page: number | null;
             targets: components["schemas"]["TargetResponseDto"][];
+            /** @description Pass as cursor to get the targets after this page (keyset paging); null when none follow. When paging by cursor, next_page is null. */
+            next_cursor: string | null;
         };
         UpdateTargetInputDataDto: {
             /**
@@ -2089,6 +2091,8 @@ export interface operations {
                 page?: number;
                 /** @description The number of targets per page */
                 limit?: number;
+                /** @description Keyset paging: the next_cursor of the previous response. The rows after that position, with the same filters; page is then ignored and next_page is null. Stable while targets are added and deleted: each target is listed at most once, in order. */
+                cursor?: string;
                 /** @description The status of the targets to get */
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
                 /** @description Created at or after (inclusive) */
@@ -2268,6 +2272,8 @@ export interface operations {
                 page?: number;
                 /** @description The number of targets per page */
                 limit?: number;
+                /** @description Keyset paging: the next_cursor of the previous response. The rows after that position, with the same filters; page is then ignored and next_page is null. Stable while targets are added and deleted: each target is listed at most once, in order. */
+                cursor?: string;
                 /** @description The status of the targets to get */
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
                 /** @description Created at or after (inclusive) */

@@ -5,6 +5,7 @@ import { loadConfig } from '../../config/app-config';
 import { InMemoryBlacklistRepository } from '../../testing/in-memory-blacklist.repository';
 import { InMemoryCampaignRepository } from '../../testing/in-memory-campaign.repository';
 import { InMemoryOrganizationRepository } from '../../testing/in-memory-organization.repository';
+import { InMemoryApiKeyRevocations } from '../../testing/in-memory-api-key-revocations';
 import { inMemoryProviderConnections } from '../../testing/in-memory-provider-connection.repository';
 import { BlacklistService } from '../blacklist/application/blacklist.service';
 import { CampaignService } from '../campaign/application/campaign.service';
@@ -28,7 +29,10 @@ describe('DemoSeeder', () => {
   }
 
   it('prints the same working key at every start of the same data directory', async () => {
-    const organizations = new OrganizationService(new InMemoryOrganizationRepository());
+    const organizations = new OrganizationService(
+      new InMemoryOrganizationRepository(),
+      new InMemoryApiKeyRevocations(),
+    );
     const first = await seeder(organizations, join(dir, 'db')).seed();
     const second = await seeder(organizations, join(dir, 'db')).seed();
     expect(second.apiKey).toBe(first.apiKey);
@@ -39,7 +43,10 @@ describe('DemoSeeder', () => {
   });
 
   it('issues a new key when the saved one was revoked, and keeps only that one working', async () => {
-    const organizations = new OrganizationService(new InMemoryOrganizationRepository());
+    const organizations = new OrganizationService(
+      new InMemoryOrganizationRepository(),
+      new InMemoryApiKeyRevocations(),
+    );
     const first = await seeder(organizations, join(dir, 'revoked')).seed();
     const { apiKeyId } = await organizations.authenticate(first.apiKey);
     await organizations.revokeApiKey(apiKeyId);
@@ -51,7 +58,10 @@ describe('DemoSeeder', () => {
   });
 
   it('an in-memory database gets a new key each time, the previous one revoked', async () => {
-    const organizations = new OrganizationService(new InMemoryOrganizationRepository());
+    const organizations = new OrganizationService(
+      new InMemoryOrganizationRepository(),
+      new InMemoryApiKeyRevocations(),
+    );
     const first = await seeder(organizations, null).seed();
     const second = await seeder(organizations, null).seed();
     expect(second.apiKey).not.toBe(first.apiKey);

@@ -5,7 +5,9 @@ import { AppConfig } from '../../config/app-config';
 import { ApiKeyController } from './api/api-key.controller';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { OrganizationService } from './application/organization.service';
+import { ApiKeyRevocations } from './application/ports/api-key-revocations';
 import { OrganizationRepository } from './application/ports/organization.repository';
+import { PgApiKeyRevocations } from './infrastructure/api-key-revocations.pg-listener';
 import { TypeOrmOrganizationRepository } from './infrastructure/organization.typeorm-repository';
 
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
@@ -16,6 +18,7 @@ import { TypeOrmOrganizationRepository } from './infrastructure/organization.typ
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
     ThrottlerStorageService,
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
+    { provide: ApiKeyRevocations, useClass: PgApiKeyRevocations },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   exports: [OrganizationService],

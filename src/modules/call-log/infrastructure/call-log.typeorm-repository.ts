@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { sqlExecutor } from '../../../database/sql';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
 import { CallLogFilter, CallLogRepository } from '../application/ports/call-log.repository';
 
@@ -37,6 +38,8 @@ const COLUMNS = `id, organization_id, campaign_id, target_id, attempt, to_number
   provider_call_id, outcome, ended_reason, call_categorization, agent_data, post_call_data, qa,
   transcripts, recording_urls, output_data, subcategory, started_at, ended_at, duration_seconds,
   deadline_at, created_at`;
+/** COLUMNS of the call_logs row aliased `c`. */
+const JOINED_COLUMNS = COLUMNS.replace(/(\w+)/g, 'c.$1');
 
 export function callLogFromRow(r: CallLogRow): CallLog {
   return {
@@ -224,18 +227,66 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     // Inclusive to the millisecond: a date-only bound ends at .999 and rows carry microseconds.
     if (filter.to)
       where.push(`created_at < $${params.push(filter.to)}::timestamptz + interval '1 millisecond'`);
-    const sql = sqlExecutor(this.dataSource, null);
     const condition = where.join(' AND ');
-    const [{ rows: count }, { rows }] = await Promise.all([
-      sql.query<{ total: string }>(
-        `SELECT count(*) AS total FROM call_logs WHERE ${condition}`,
-        params,
-      ),
-      sql.query<CallLogRow>(
-        `SELECT ${COLUMNS} FROM call_logs WHERE ${condition} ORDER BY id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, limit, offset],
-      ),
-    ]);
-    return { items: rows.map(callLogFromRow), total: Number(count[0].total) };
+    const byDates = Boolean(filter.from || filter.to);
+
+    // One snapshot for the count and the page, so they agree (see the target list).
+    const { page, deltaRows } = await this.dataSource.transaction(
+      'REPEATABLE READ',
+      async (manager) => {
+        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        // Without dates, from the counters the call_logs triggers keep (migration 1767900000001);
+        // with dates, an index-only count of the matching entries.
+        const { rows: counted } = await sql.query<{ total: string; delta_rows: string }>(
+          byDates
+            ? `SELECT count(*) AS total, 0 AS delta_rows FROM call_logs WHERE ${condition}`
+            : `SELECT coalesce(sum(delta), 0) AS total,
+                      count(*) - count(DISTINCT campaign_id) AS delta_rows
+               FROM call_log_count_deltas WHERE ${condition}`,
+          params,
+        );
+        const total = Number(counted[0].total);
+        if (offset >= total) return { page: { items: [], total }, deltaRows: 0 };
+        // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
+        const rest = total - offset;
+        const backward = offset > rest;
+        const take = backward ? Math.min(limit, rest) : limit;
+        const skip = backward ? rest - take : offset;
+        const order = backward ? 'DESC' : 'ASC';
+        const n = params.length;
+        const { rows } = await sql.query<CallLogRow>(
+          `SELECT ${JOINED_COLUMNS} FROM (
+             SELECT id FROM call_logs WHERE ${condition}
+             ORDER BY id ${order} LIMIT $${n + 1} OFFSET $${n + 2}) p
+           JOIN call_logs c ON c.id = p.id
+           ORDER BY c.id ${order}`,
+          [...params, take, String(skip)],
+        );
+        if (backward) rows.reverse();
+        return {
+          page: { items: rows.map(callLogFromRow), total },
+          deltaRows: Number(counted[0].delta_rows),
+        };
+      },
+    );
+    if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(filter.organizationId);
+    return page;
+  }
+
+  /** Folds an organization's count deltas, in one statement (see the target adapter's compactCounts). */
+  private async compactCounts(organizationId: string): Promise<void> {
+    await sqlExecutor(this.dataSource, null).query(
+      `WITH gone AS (
+         DELETE FROM call_log_count_deltas WHERE organization_id = $1 RETURNING campaign_id, delta)
+       INSERT INTO call_log_count_deltas (organization_id, campaign_id, delta)
+       SELECT $1, campaign_id, sum(delta) FROM gone GROUP BY campaign_id HAVING sum(delta) <> 0`,
+      [organizationId],
+    );
   }
 }
+
+/**
+ * Past this many delta rows beyond one per campaign in one count, the list folds the organization's
+ * deltas (folding leaves one row per campaign).
+ */
+const COMPACT_AFTER_DELTA_ROWS = 64;

@@ -4,16 +4,19 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from '../../../common/errors/domain-errors';
+import { InMemoryApiKeyRevocations } from '../../../testing/in-memory-api-key-revocations';
 import { InMemoryOrganizationRepository } from '../../../testing/in-memory-organization.repository';
 import { hashApiKey } from '../domain/api-key';
 import { OrganizationService } from './organization.service';
 
 describe('OrganizationService', () => {
   let repository: InMemoryOrganizationRepository;
+  let revocations: InMemoryApiKeyRevocations;
   let service: OrganizationService;
   beforeEach(() => {
     repository = new InMemoryOrganizationRepository();
-    service = new OrganizationService(repository);
+    revocations = new InMemoryApiKeyRevocations();
+    service = new OrganizationService(repository, revocations);
   });
 
   it('issues a key that authenticates and is stored only as a hash', async () => {
@@ -84,5 +87,40 @@ describe('OrganizationService', () => {
     expect(first).toBeInstanceOf(Date);
     await service.authenticate(issued.key);
     expect(repository.apiKeys.get(issued.id)!.lastUsedAt).toBe(first);
+  });
+
+  describe('key cache', () => {
+    /** What another process's revoke does to the shared table: this process is not told. */
+    const revokeElsewhere = (id: string) => {
+      repository.apiKeys.get(id)!.revokedAt = new Date();
+    };
+
+    it('honours a cached key until a revocation is announced, then refuses it', async () => {
+      const org = await service.createOrganization('Acme');
+      const issued = await service.createApiKey(org.id);
+      await service.authenticate(issued.key);
+      revokeElsewhere(issued.id);
+      // Cached: the table is not read again on every request.
+      expect((await service.authenticate(issued.key)).apiKeyId).toBe(issued.id);
+      revocations.announce();
+      await expect(service.authenticate(issued.key)).rejects.toThrow(UnauthorizedError);
+    });
+
+    it('reads the table again once the time to live is over (revocations not heard)', async () => {
+      revocations.setTtlMs(0);
+      const org = await service.createOrganization('Acme');
+      const issued = await service.createApiKey(org.id);
+      await service.authenticate(issued.key);
+      revokeElsewhere(issued.id);
+      await expect(service.authenticate(issued.key)).rejects.toThrow(UnauthorizedError);
+    });
+
+    it('refuses a key revoked through this process at once', async () => {
+      const org = await service.createOrganization('Acme');
+      const issued = await service.createApiKey(org.id);
+      await service.authenticate(issued.key);
+      await service.revokeApiKey(issued.id);
+      await expect(service.authenticate(issued.key)).rejects.toThrow(UnauthorizedError);
+    });
   });
 });

@@ -15,6 +15,7 @@ import {
   lastUseIsStale,
   Organization,
 } from '../domain/api-key';
+import { ApiKeyRevocations } from './ports/api-key-revocations';
 import { OrganizationRepository } from './ports/organization.repository';
 
 export interface IssuedApiKey extends ApiKeyRecord {
@@ -22,9 +23,23 @@ export interface IssuedApiKey extends ApiKeyRecord {
   key: string;
 }
 
+/** Keys held in memory at most; past this the cache starts over (it only saves lookups). */
+const MAX_CACHED_KEYS = 10_000;
+
 @Injectable()
 export class OrganizationService {
-  constructor(private readonly repository: OrganizationRepository) {}
+  /** Active keys by hash, each until its deadline (epoch ms). Unknown and revoked keys are not kept. */
+  private readonly activeKeys = new Map<string, { record: ApiKeyRecord; until: number }>();
+  /** Bumped by every revocation: a lookup that raced one is not cached (it may have read the key active). */
+  private generation = 0;
+
+  constructor(
+    private readonly repository: OrganizationRepository,
+    private readonly revocations: ApiKeyRevocations,
+  ) {
+    // Which key was revoked is not said, and revokes are rare: forget them all.
+    revocations.subscribe(() => this.forgetKeys());
+  }
 
   async createOrganization(name: string): Promise<Organization> {
     const trimmed = name.trim();
@@ -62,17 +77,47 @@ export class OrganizationService {
     if (!isUuid(id) || !(await this.repository.revokeApiKey(id, organizationId))) {
       throw new NotFoundError(`API key ${id} not found`);
     }
+    // Here at once; other processes when the revocation reaches them.
+    this.forgetKeys();
   }
 
   async authenticate(key: string | undefined): Promise<AuthContext> {
     if (!key) throw new UnauthorizedError('Not authenticated');
-    const record = await this.repository.findActiveApiKeyByHash(hashApiKey(key));
+    const hash = hashApiKey(key);
+    const record = await this.activeKey(hash);
     if (!record) throw new UnauthorizedError('Invalid API key');
-    if (lastUseIsStale(record, new Date())) {
-      // Bookkeeping: a failed write must not refuse a valid key.
+    const now = new Date();
+    if (lastUseIsStale(record, now)) {
+      // Bookkeeping: a failed write must not refuse a valid key. The cached copy is stamped too, so
+      // the next requests do not write again.
+      record.lastUsedAt = now;
       await this.repository.touchApiKey(record.id).catch(() => undefined);
     }
     return { organizationId: record.organizationId, apiKeyId: record.id };
+  }
+
+  private async activeKey(hash: string): Promise<ApiKeyRecord | null> {
+    const now = Date.now();
+    const cached = this.activeKeys.get(hash);
+    if (cached && cached.until > now) return cached.record;
+    // The deadline counts from before the lookup: a revoke that lands during it is not outlived.
+    const ttl = this.revocations.cacheTtlMs();
+    const generation = this.generation;
+    const record = await this.repository.findActiveApiKeyByHash(hash);
+    if (!record) {
+      this.activeKeys.delete(hash);
+      return null;
+    }
+    if (generation === this.generation) {
+      if (this.activeKeys.size >= MAX_CACHED_KEYS) this.activeKeys.clear();
+      this.activeKeys.set(hash, { record, until: now + ttl });
+    }
+    return record;
+  }
+
+  private forgetKeys(): void {
+    this.generation++;
+    this.activeKeys.clear();
   }
 
   /**

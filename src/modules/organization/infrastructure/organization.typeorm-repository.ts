@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.pg-listener';
 import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
 import { OrganizationRepository } from '../application/ports/organization.repository';
 import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key';
@@ -137,9 +138,11 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
 
   async revokeApiKey(id: string, organizationId?: string): Promise<boolean> {
     const { rowCount } = await this.sql.query(
+      // Every process's key cache hears of it when this commits (PgApiKeyRevocations).
       `UPDATE api_keys SET revoked_at = now()
-        WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)`,
-      [id, organizationId ?? null],
+        WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)
+        RETURNING pg_notify($3, 'revoked')`,
+      [id, organizationId ?? null, API_KEYS_REVOKED_CHANNEL],
     );
     return rowCount > 0;
   }

@@ -16,6 +16,7 @@ import {
 import { UpdateTargetInputDataDto } from './dto/update-target-input.dto';
 import { presentTarget } from './target.presenter';
 import { toAddTargetsCommand } from './target.request-mapper';
+import { decodeTargetCursor, encodeTargetCursor } from './target-cursor';
 
 const CONFLICT = { schema: { example: { detail: 'Target ids already exist: ...' } } };
 const CAMPAIGN_ID = { name: 'campaign_id', description: 'The ID of the campaign.' };
@@ -168,7 +169,9 @@ export class TargetController {
 
   private async page(auth: AuthContext, campaignId: string, query: ListTargetsQueryDto) {
     const paging = { page: query.page, limit: query.limit };
-    const { targets, total } = await this.targets.list(
+    // The DTO refused any cursor that does not decode.
+    const after = query.cursor !== undefined ? decodeTargetCursor(query.cursor)! : undefined;
+    const { targets, total, next } = await this.targets.list(
       auth.organizationId,
       campaignId,
       {
@@ -178,11 +181,14 @@ export class TargetController {
         lastCallFrom: lowerBound(query.from_last_call_date) ?? undefined,
         lastCallTo: upperBound(query.to_last_call_date) ?? undefined,
       },
-      paging,
+      { ...paging, after },
     );
+    const envelope = pageEnvelope(paging, total);
     return {
       targets: targets.map((t) => presentTarget(t, this.baseUrl)),
-      ...pageEnvelope(paging, total),
+      page_count: envelope.page_count,
+      next_page: after ? null : envelope.next_page,
+      next_cursor: next ? encodeTargetCursor(next) : null,
     };
   }
 

@@ -26,7 +26,12 @@ import {
 } from '../domain/new-targets';
 import { PatientInput, Target } from '../domain/target';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import { TargetListFilter, TargetPage, TargetRepository } from './ports/target.repository';
+import {
+  TargetListFilter,
+  TargetPage,
+  TargetPosition,
+  TargetRepository,
+} from './ports/target.repository';
 
 /** A number as the API takes it: a string, or `{value, operating_hours}`. */
 export type PhoneInput =
@@ -196,13 +201,17 @@ export class TargetService {
     organizationId: string,
     campaignId: string,
     filter: TargetListFilter,
-    page: PageRequest,
+    page: PageRequest & { after?: TargetPosition },
   ): Promise<TargetPage> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
-    return this.targets.list(organizationId, campaign.id, filter, {
-      offset: offsetOf(page),
-      limit: page.limit,
-    });
+    return this.targets.list(
+      organizationId,
+      campaign.id,
+      filter,
+      page.after
+        ? { limit: page.limit, after: page.after }
+        : { limit: page.limit, offset: offsetOf(page) },
+    );
   }
 }
 

@@ -2,17 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../../common/errors/domain-errors';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/sql';
+import { SqlExecutor, sqlExecutor } from '../../../database/sql';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
 import {
   DeleteOutcome,
   TargetListFilter,
   TargetPage,
+  TargetPageRequest,
   TargetRepository,
 } from '../application/ports/target.repository';
 import { NewTarget } from '../domain/new-targets';
 import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target';
 import { notifyTargetsDue } from './target-transitions.sql-adapter';
-import { targetFromRow } from './target.row';
+import { targetFromRow, TargetRow } from './target.row';
 
 const UNIQUE_VIOLATION = '23505';
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
@@ -167,10 +169,14 @@ export class TypeOrmTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     filter: TargetListFilter,
-    page: { offset: number; limit: number },
+    page: TargetPageRequest,
   ): Promise<TargetPage> {
-    const params: unknown[] = [campaignId, organizationId];
-    const where = ['campaign_id = $1', 'organization_id = $2'];
+    // A campaign's targets all carry its organization. The counters are kept per organization too, so
+    // the count is scoped; once it is not zero, the campaign is the caller's and the walks below name
+    // only the campaign, which keeps them inside an index (index-only scans). The final fetch checks the
+    // organization again all the same.
+    const params: unknown[] = [campaignId];
+    const where = ['campaign_id = $1'];
     const add = (condition: string, value: unknown) => {
       params.push(value);
       where.push(condition.replace('?', `$${params.length}`));
@@ -184,22 +190,139 @@ export class TypeOrmTargetRepository extends TargetRepository {
     if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
     if (filter.lastCallTo)
       add("last_call_date < ?::timestamptz + interval '1 millisecond'", filter.lastCallTo);
-    const sql = sqlExecutor(this.dataSource, null);
-    const condition = where.join(' AND ');
-    const [{ rows: count }, { rows }] = await Promise.all([
-      sql.query<{ total: string }>(
-        `SELECT count(*) AS total FROM targets WHERE ${condition}`,
-        params,
-      ),
-      sql.query(
-        `SELECT * FROM targets WHERE ${condition} ORDER BY created_at, id
-         LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, page.limit, String(page.offset)],
-      ),
-    ]);
-    return { targets: rows.map(targetFromRow), total: Number(count[0].total) };
+    const byDatesToo = where.length > (filter.status !== undefined ? 2 : 1);
+
+    // One snapshot for the count and the page, so page_count always agrees with the rows listed.
+    const { result, deltaRows } = await this.dataSource.transaction(
+      'REPEATABLE READ',
+      async (manager) => {
+        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
+        if (byDatesToo && counted.total > 0)
+          counted.total = await this.countMatching(sql, where, params);
+        const found = await this.pageOf(sql, organizationId, where, params, page, counted.total);
+        return { result: { ...found, total: counted.total }, deltaRows: counted.deltaRows };
+      },
+    );
+    if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(campaignId);
+    return result;
+  }
+
+  /** Exact, from the counters the targets triggers keep (migration 1767900000000). */
+  private async countFromDeltas(
+    sql: SqlExecutor,
+    organizationId: string,
+    campaignId: string,
+    status: string | undefined,
+  ): Promise<{ total: number; deltaRows: number }> {
+    const { rows } = await sql.query<{ total: string; delta_rows: string }>(
+      `SELECT coalesce(sum(delta), 0) AS total, count(*) AS delta_rows FROM target_count_deltas
+       WHERE campaign_id = $1 AND organization_id = $2 AND ($3::text IS NULL OR status = $3)`,
+      [campaignId, organizationId, status ?? null],
+    );
+    return { total: Number(rows[0].total), deltaRows: Number(rows[0].delta_rows) };
+  }
+
+  /**
+   * Date bounds are not in the counters: these count the matching index entries (index-only on
+   * `targets_campaign_created_lc_idx` or the status index), never the table's rows.
+   */
+  private async countMatching(
+    sql: SqlExecutor,
+    where: string[],
+    params: unknown[],
+  ): Promise<number> {
+    const { rows } = await sql.query<{ total: string }>(
+      `SELECT count(*) AS total FROM targets WHERE ${where.join(' AND ')}`,
+      params,
+    );
+    return Number(rows[0].total);
+  }
+
+  /**
+   * Deferred join: the page's ids come from an index-only walk of (created_at, id), and only those
+   * rows are read from the table. A deep page walks from whichever end is nearer (the count is exact),
+   * so the last page costs what the first does and the middle costs half a walk.
+   */
+  private async pageOf(
+    sql: SqlExecutor,
+    organizationId: string,
+    where: string[],
+    params: unknown[],
+    page: TargetPageRequest,
+    total: number,
+  ): Promise<Omit<TargetPage, 'total'>> {
+    const conditions = [...where];
+    const args = [...params];
+    let order = 'ASC';
+    let skip = 0;
+    let take = page.limit;
+    let hasMore: (returned: number) => boolean;
+    if ('after' in page) {
+      args.push(String(page.after.createdMicros), page.after.id);
+      conditions.push(
+        `(created_at, id) > (${EPOCH_PLUS_MICROS(`$${args.length - 1}`)}, $${args.length}::uuid)`,
+      );
+      take = page.limit + 1; // one more tells whether another page follows
+      hasMore = (returned) => returned > page.limit;
+    } else {
+      if (page.offset >= total) return { targets: [], next: null };
+      const rest = total - page.offset;
+      if (page.offset > rest) {
+        order = 'DESC';
+        take = Math.min(page.limit, rest);
+        skip = rest - take;
+      } else {
+        skip = page.offset;
+      }
+      hasMore = () => page.offset + page.limit < total;
+    }
+    args.push(take, String(skip), organizationId);
+    const n = args.length;
+    const { rows } = await sql.query<TargetRow & { position_micros: string }>(
+      `SELECT t.*, p.position_micros FROM (
+         SELECT id, created_at, ${MICROS_OF('created_at')} AS position_micros FROM targets
+         WHERE ${conditions.join(' AND ')}
+         ORDER BY created_at ${order}, id ${order} LIMIT $${n - 2} OFFSET $${n - 1}) p
+       JOIN targets t ON t.id = p.id AND t.organization_id = $${n}
+       ORDER BY p.created_at ${order}, p.id ${order}`,
+      args,
+    );
+    if (order === 'DESC') rows.reverse();
+    const more = hasMore(rows.length);
+    const listed = rows.slice(0, page.limit);
+    const last = listed[listed.length - 1];
+    return {
+      targets: listed.map(targetFromRow),
+      next: more && last ? { createdMicros: Number(last.position_micros), id: last.id } : null,
+    };
+  }
+
+  /**
+   * Folds a campaign's count deltas into one row per status, in one statement: a reader sees either
+   * the old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
+   */
+  private async compactCounts(campaignId: string): Promise<void> {
+    await sqlExecutor(this.dataSource, null).query(
+      `WITH gone AS (
+         DELETE FROM target_count_deltas WHERE campaign_id = $1
+         RETURNING organization_id, status, delta)
+       INSERT INTO target_count_deltas (organization_id, campaign_id, status, delta)
+       SELECT organization_id, $1, status, sum(delta) FROM gone
+       GROUP BY organization_id, status HAVING sum(delta) <> 0`,
+      [campaignId],
+    );
   }
 }
+
+/** Past this many delta rows for a campaign, a list request folds them (each statement adds some). */
+const COMPACT_AFTER_DELTA_ROWS = 64;
+
+/** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
+const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
+/** The inverse of MICROS_OF for a bigint parameter. */
+const EPOCH_PLUS_MICROS = (param: string) =>
+  `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
 
 function toConflict(error: unknown): ConflictError | null {
   const e = error as {

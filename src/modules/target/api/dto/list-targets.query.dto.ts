@@ -4,8 +4,11 @@ import {
   PyEnum,
   PyInt,
   PyOptional,
+  PyStr,
+  PyValueRule,
 } from '../../../../common/validation/py-validators';
 import { TARGET_STATUS_FILTERS, TargetStatus } from '../../domain/target';
+import { decodeTargetCursor } from '../target-cursor';
 
 const DATE_EXAMPLE = '2024-01-01T00:00:00Z';
 
@@ -24,6 +27,19 @@ export class ListTargetsQueryDto {
   @PyOptional()
   @PyInt({ ge: 1, le: 100 })
   limit: number = 10;
+
+  @ApiPropertyOptional({
+    description:
+      'Keyset paging: the next_cursor of the previous response. The rows after that position, with ' +
+      'the same filters; page is then ignored and next_page is null. Stable while targets are added ' +
+      'and deleted: each target is listed at most once, in order.',
+  })
+  @PyOptional()
+  @PyStr()
+  @PyValueRule('targetCursor', (v) =>
+    typeof v === 'string' && decodeTargetCursor(v) === null ? 'invalid cursor' : null,
+  )
+  cursor?: string;
 
   @ApiPropertyOptional({
     enum: TARGET_STATUS_FILTERS,

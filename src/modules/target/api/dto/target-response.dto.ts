@@ -78,4 +78,12 @@ export class TargetWithEhrIdsResponseDto extends TargetResponseDto {
 
 export class PaginatedTargetsResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [TargetResponseDto] }) targets: TargetResponseDto[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'Pass as cursor to get the targets after this page (keyset paging); null when none follow. ' +
+      'When paging by cursor, next_page is null.',
+  })
+  next_cursor: string | null;
 }

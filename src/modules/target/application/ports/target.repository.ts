@@ -11,10 +11,22 @@ export interface TargetListFilter {
   lastCallTo?: Date;
 }
 
+/** A place in the (created_at, id) order: just after the target with this creation time and id. */
+export interface TargetPosition {
+  /** `created_at` in microseconds since the epoch (the column's full precision; a Date has only ms). */
+  createdMicros: number;
+  id: string;
+}
+
+/** A page by number (`offset` rows skipped), or by keyset: the rows after `after`. */
+export type TargetPageRequest = { limit: number; offset: number } | { limit: number; after: TargetPosition };
+
 export interface TargetPage {
   targets: Target[];
   /** Rows matching the filter, all pages. */
   total: number;
+  /** The position of the last target returned, when more targets match after it; else null. */
+  next: TargetPosition | null;
 }
 
 export interface DeleteOutcome {
@@ -70,11 +82,14 @@ export abstract class TargetRepository {
     ids: string[],
   ): Promise<DeleteOutcome>;
 
-  /** Ordered by (created_at, id). */
+  /**
+   * Ordered by (created_at, id). `total` is exact and consistent with the page (one snapshot), also
+   * while other requests add, delete and move targets.
+   */
   abstract list(
     organizationId: string,
     campaignId: string,
     filter: TargetListFilter,
-    page: { offset: number; limit: number },
+    page: TargetPageRequest,
   ): Promise<TargetPage>;
 }

@@ -1,0 +1,206 @@
+/**
+ * Target lists at scale (issue 10): one campaign of BENCH_LIST_TARGETS targets (default 1,000,000), built
+ * through the API in requests of 10,000, then p50/p95 of list requests over HTTP: first pages, random
+ * pages, last pages, a status filter, date filters, and a whole cursor walk. The baseline is what the
+ * list did before (count(*) of the matching rows plus an OFFSET walk), run as raw SQL on the same
+ * database in the same run.
+ *
+ *   DATABASE_URL=postgres://... BENCH_LIST_TARGETS=200000 npm run bench:list
+ */
+import { performance } from 'perf_hooks';
+import {
+  baseUrl,
+  benchApi,
+  round,
+  runBench,
+  serverVersion,
+  SummaryRow,
+  withBenchService,
+  writeResult,
+} from './support';
+
+const TARGETS = Number(process.env.BENCH_LIST_TARGETS ?? 1_000_000);
+const PER_REQUEST = 10_000;
+const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
+const LIMIT = 10;
+const STATUSES = ['Pending', 'Finished', 'Failed', 'To review'];
+
+/** Percentile by nearest rank. */
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const stats = (ms: number[]) => ({
+  n: ms.length,
+  p50: round(percentile(ms, 50)),
+  p95: round(percentile(ms, 95)),
+  max: round(Math.max(...ms)),
+});
+
+async function main(): Promise<void> {
+  // No rate limit: the cursor walk alone makes thousands of requests with one key.
+  await withBenchService(
+    { ROLE: 'api', RATE_LIMIT_REQUESTS: '0' },
+    async ({ service, raw, dbName }) => {
+      const { api, key, organizationId } = await benchApi(service, dbName);
+      const campaign = await api('POST', '/api/v1/campaigns', {
+        name: 'bench list',
+        type: 'patient',
+      });
+      const path = `/api/v1/campaigns/${campaign.id}`;
+
+      const buildStart = performance.now();
+      for (let done = 0; done < TARGETS; done += PER_REQUEST) {
+        const n = Math.min(PER_REQUEST, TARGETS - done);
+        await api('POST', `${path}/targets`, {
+          targets: Array.from({ length: n }, (_, i) => ({
+            phone_number: `+1555${String(done + i).padStart(7, '0')}`,
+            external_id: `p-${done + i}`,
+            input_data: { clinic: 'North', visit: done + i },
+          })),
+        });
+      }
+      const buildSeconds = (performance.now() - buildStart) / 1000;
+
+      // Statuses and last calls as the calling engine would leave them (through the triggers, so the
+      // counters follow), then what autovacuum would do by itself on a table this size.
+      await raw.query(
+        `UPDATE targets SET status = ($2::text[])[1 + (hashtext(id::text) & 3)],
+              last_call_date = CASE WHEN hashtext(id::text) & 3 > 0
+                THEN created_at + interval '1 day' END
+       WHERE campaign_id = $1`,
+        [campaign.id, STATUSES],
+      );
+      await raw.query('VACUUM ANALYZE targets');
+      const { rows: bounds } = await raw.query(
+        `SELECT min(created_at) AS lo, max(created_at) AS hi FROM targets WHERE campaign_id = $1`,
+        [campaign.id],
+      );
+      const lo = new Date(bounds[0].lo).getTime();
+      const hi = new Date(bounds[0].hi).getTime();
+      // A window over the middle tenth of the campaign's creation times.
+      const windowFrom = new Date(lo + (hi - lo) * 0.45).toISOString();
+      const windowTo = new Date(lo + (hi - lo) * 0.55).toISOString();
+
+      const base = baseUrl(service);
+      const get = async (query: Record<string, string | number>) => {
+        const url = `${base}${path}/targets?${new URLSearchParams(
+          Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+        )}`;
+        const t0 = performance.now();
+        const res = await fetch(url, { headers: { 'X-API-Key': key } });
+        const body: any = await res.json();
+        const ms = performance.now() - t0;
+        if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(body)}`);
+        return { ms, body };
+      };
+      const pageCount = async (query: Record<string, string>) =>
+        (await get({ ...query, limit: LIMIT })).body.page_count as number;
+      const sample = async (
+        query: Record<string, string>,
+        pageOf: (pages: number, i: number) => number,
+      ) => {
+        const pages = await pageCount(query);
+        const ms: number[] = [];
+        for (let i = 0; i < SAMPLES; i++) {
+          ms.push((await get({ ...query, limit: LIMIT, page: pageOf(pages, i) })).ms);
+        }
+        return stats(ms);
+      };
+      const random = (pages: number) => Math.floor(Math.random() * pages);
+
+      // Warm-up: a few requests so the first measured ones do not pay for connections and caches.
+      for (let i = 0; i < 5; i++) await get({ limit: LIMIT, page: i });
+
+      const measured = {
+        first_pages: await sample({}, (_, i) => i % 5),
+        random_pages: await sample({}, random),
+        last_pages: await sample({}, (pages, i) => pages - 1 - (i % 5)),
+        status_first_pages: await sample({ status: 'Failed' }, (_, i) => i % 5),
+        status_random_pages: await sample({ status: 'Failed' }, random),
+        date_first_pages: await sample(
+          { from_date: windowFrom, to_date: windowTo },
+          (_, i) => i % 5,
+        ),
+        date_random_pages: await sample({ from_date: windowFrom, to_date: windowTo }, random),
+        last_call_first_pages: await sample({ from_last_call_date: windowFrom }, (_, i) => i % 5),
+      };
+
+      // The whole campaign by cursor, 100 a page: every target exactly once.
+      const walkMs: number[] = [];
+      const seen = new Set<string>();
+      let cursor: string | null = null;
+      const walkStart = performance.now();
+      do {
+        const page: { ms: number; body: any } = await get({
+          limit: 100,
+          ...(cursor ? { cursor } : {}),
+        });
+        walkMs.push(page.ms);
+        for (const target of page.body.targets) seen.add(target.id);
+        cursor = page.body.next_cursor;
+      } while (cursor);
+      const walkSeconds = (performance.now() - walkStart) / 1000;
+      if (seen.size !== TARGETS) throw new Error(`cursor walk saw ${seen.size} of ${TARGETS}`);
+
+      // Baseline: the old list statement pair for random pages, raw on the same database.
+      const baselineMs: number[] = [];
+      const pages = Math.ceil(TARGETS / LIMIT);
+      for (let i = 0; i < Math.min(SAMPLES, 20); i++) {
+        const offset = random(pages) * LIMIT;
+        const t0 = performance.now();
+        await Promise.all([
+          raw.query(
+            `SELECT count(*) AS total FROM targets WHERE campaign_id = $1 AND organization_id = $2`,
+            [campaign.id, organizationId],
+          ),
+          raw.query(
+            `SELECT * FROM targets WHERE campaign_id = $1 AND organization_id = $2
+           ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+            [campaign.id, organizationId, LIMIT, offset],
+          ),
+        ]);
+        baselineMs.push(performance.now() - t0);
+      }
+      const baseline = stats(baselineMs);
+      const walk = stats(walkMs);
+
+      const row = (name: string, p95: number, goalMs: number): SummaryRow => ({
+        path: `GET targets, ${TARGETS.toLocaleString('en')} targets: ${name} p95`,
+        ours: `${p95} ms`,
+        baseline: `${baseline.p95} ms`,
+        ratio: round(p95 / baseline.p95),
+        goal: `< ${goalMs} ms`,
+        met: p95 < goalMs,
+      });
+      const summary: SummaryRow[] = [
+        row('first pages', measured.first_pages.p95, 50),
+        row('random pages', measured.random_pages.p95, 100),
+        row('last pages', measured.last_pages.p95, 100),
+        row('status, first pages', measured.status_first_pages.p95, 50),
+        row('status, random pages', measured.status_random_pages.p95, 100),
+        row('dates, first pages', measured.date_first_pages.p95, 50),
+        row('dates, random pages', measured.date_random_pages.p95, 100),
+        row('last call from, first pages', measured.last_call_first_pages.p95, 50),
+        row('cursor walk, 100 a page', walk.p95, 50),
+      ];
+
+      writeResult('list', {
+        targets: TARGETS,
+        limit: LIMIT,
+        samples: SAMPLES,
+        build_seconds: round(buildSeconds),
+        ms: measured,
+        cursor_walk: { pages: walkMs.length, seconds: round(walkSeconds), ms: walk },
+        baseline_random_pages_ms: baseline,
+        summary,
+        postgres: await serverVersion(raw),
+        node: process.version,
+        at: new Date().toISOString(),
+      });
+    },
+  );
+}
+
+runBench(main);
