@@ -1,4 +1,5 @@
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { runCli } from '../support/run-process';
 import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
 
 /** Issue 12: pause, resume, cancel and progress of a campaign, on the real database. */
@@ -305,12 +306,11 @@ describe('campaign control', () => {
         detail: [
           {
             loc: ['path', 'campaign_id'],
-            msg: 'Input should be a valid UUID, invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
+            msg: 'Input should be a valid UUID, invalid character: found `n` at 1',
             type: 'uuid_parsing',
             input: 'not-a-uuid',
             ctx: {
-              error:
-                'invalid character: expected an optional prefix of `urn:uuid:` followed by [0-9a-fA-F-], found `n` at 1',
+              error: 'invalid character: found `n` at 1',
             },
           },
         ],
@@ -426,4 +426,44 @@ describe('campaign stats', () => {
     expect(scheduled.length).toBeGreaterThan(0);
     expect(connected.length).toBeGreaterThan(0);
   });
+});
+
+describe('campaign commands of the CLI', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ROLE: 'api' } });
+  });
+  afterAll(() => t?.close());
+
+  it('pause, resume, cancel and stats act as the API does', async () => {
+    const { apiKey, organizationId } = await t.createOrganization();
+    const c = await t.createCampaign(apiKey);
+    await addTargets(t, apiKey, c.id, [GOOD(1)]);
+    const env = { DATABASE_URL: t.databaseUrl };
+    const cli = (command: string) => runCli([command, c.id, '--org', organizationId], env);
+
+    const paused = cli('campaign:pause');
+    expect(paused).toMatchObject({ status: 0, stdout: { id: c.id, state: 'paused' } });
+    expect((await get(t, apiKey, `/api/v1/campaigns/${c.id}`)).body).toEqual(paused.stdout);
+    expect(cli('campaign:resume')).toMatchObject({ status: 0, stdout: { state: 'active' } });
+    const stats = cli('campaign:stats');
+    expect(stats.status).toBe(0);
+    expect(stats.stdout).toEqual({
+      ...(await get(t, apiKey, `/api/v1/campaigns/${c.id}/stats`)).body,
+      as_of: ISO,
+    });
+    expect(stats.stdout.targets.by_status.Pending).toBe(1);
+    expect(cli('campaign:cancel')).toMatchObject({ status: 0, stdout: { state: 'cancelled' } });
+    const refused = cli('campaign:resume');
+    expect(refused.status).toBe(1);
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: `Campaign ${c.id} is cancelled; it cannot be resumed`,
+    });
+    // Another organization's campaign is unknown to it.
+    const other = await t.createOrganization();
+    const foreign = runCli(['campaign:stats', c.id, '--org', other.organizationId], env);
+    expect(foreign.status).toBe(1);
+    expect(JSON.parse(foreign.stderr)).toEqual({ error: `Campaign ${c.id} not found` });
+  }, 120_000);
 });
