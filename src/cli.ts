@@ -9,8 +9,13 @@ import { AppConfig, loadConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source.options';
 import { EmbeddedPostgres } from './database/embedded-postgres';
 import { runMigrationsLocked } from './database/migrations-runner';
+import { AppModule } from './app.module';
 import { OrganizationModule } from './modules/organization/organization.module';
 import { OrganizationService } from './modules/organization/application/organization.service';
+import { presentCampaign } from './modules/campaign/api/campaign.presenter';
+import { CampaignControl } from './modules/calling/application/campaign-control.service';
+import { CampaignStatsService } from './modules/calling/application/campaign-stats.service';
+import { presentStats } from './modules/calling/api/campaign-control.controller';
 
 const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints JSON)
   org:create --name <name>                 create an organization
@@ -20,6 +25,14 @@ const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints
   apikey:list --org <organization id>      list an organization's keys (never the keys themselves)
   apikey:revoke <api key id>               revoke a key
   migration:run                            apply pending database migrations
+  campaign:pause <campaign id> --org <organization id>
+                                           pause a campaign (no new call starts)
+  campaign:resume <campaign id> --org <organization id>
+                                           resume a paused campaign (due targets are called at once)
+  campaign:cancel <campaign id> --org <organization id>
+                                           cancel a campaign for good (its uncalled targets end)
+  campaign:stats <campaign id> --org <organization id>
+                                           a campaign's progress (as GET /campaigns/{id}/stats)
 The database is DATABASE_URL's, as for the service (default: embedded PGlite in ./.data/pglite).`;
 
 /** Migrations are applied when the CLI connects; `migration:run` reports which ones that was. */
@@ -81,6 +94,19 @@ function required(options: CliOptions, name: keyof CliOptions): string {
 
 class UsageError extends Error {}
 
+/** `<campaign id> --org <organization id>`: the organization is named, as an API key would. */
+function campaignArgs(command: string, args: string[], options: CliOptions): [string, string] {
+  const campaignId = args[0];
+  if (!campaignId || args.length > 1) throw new UsageError(`${command} takes one campaign id`);
+  return [required(options, 'org'), campaignId];
+}
+
+/**
+ * Campaign commands act as the API does (same services, outbox and notifications), so they boot the
+ * service's module in the API role: no dispatcher or job workers run in the CLI process.
+ */
+const usesService = (command: string) => command.startsWith('campaign:');
+
 async function run(
   command: string,
   args: string[],
@@ -123,6 +149,18 @@ async function run(
       await organizations.revokeApiKey(id);
       return { id, revoked: true };
     }
+    case 'campaign:pause':
+    case 'campaign:resume':
+    case 'campaign:cancel': {
+      const [organizationId, campaignId] = campaignArgs(command, args, options);
+      const control = ctx.get(CampaignControl);
+      const action = command.slice('campaign:'.length) as 'pause' | 'resume' | 'cancel';
+      return presentCampaign(await control[action](organizationId, campaignId));
+    }
+    case 'campaign:stats': {
+      const [organizationId, campaignId] = campaignArgs(command, args, options);
+      return presentStats(await ctx.get(CampaignStatsService).stats(organizationId, campaignId));
+    }
     case 'migration:run': {
       const rows = await ctx
         .get(DataSource)
@@ -150,9 +188,13 @@ async function main(): Promise<number> {
     const database = config.get('database');
     embedded = database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
     const url = embedded?.url ?? (database as { url: string }).url;
-    ctx = await NestFactory.createApplicationContext(CliModule.forRoot(config, url), {
-      logger: ['error'],
-    });
+    const module = usesService(command)
+      ? AppModule.forRoot(
+          loadConfig({ ...process.env, DEMO_SEED: 'false', ROLE: 'api', LOG_LEVEL: 'error' }),
+          url,
+        )
+      : CliModule.forRoot(config, url);
+    ctx = await NestFactory.createApplicationContext(module, { logger: ['error'] });
     const result = await run(command, args, options, ctx);
     process.stdout.write(JSON.stringify(result, null, 2) + '\n');
     return 0;

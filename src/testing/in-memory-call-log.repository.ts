@@ -2,6 +2,7 @@ import { Tx } from '../common/persistence/unit-of-work';
 import {
   CallLogFilter,
   CallLogRepository,
+  CampaignCallCounts,
 } from '../modules/call-log/application/ports/call-log.repository';
 import { CallLog, CallLogCompletion, NewCallLog } from '../modules/call-log/domain/call-log';
 
@@ -9,6 +10,27 @@ import { CallLog, CallLogCompletion, NewCallLog } from '../modules/call-log/doma
 export class InMemoryCallLogRepository extends CallLogRepository {
   logs = new Map<number, CallLog>();
   private nextId = 1;
+
+  async countCampaign(
+    campaignId: string,
+    connectedOutcomes: readonly string[],
+    since: Date,
+  ): Promise<CampaignCallCounts> {
+    const logs = [...this.logs.values()].filter((l) => l.campaignId === campaignId);
+    const ended = logs.filter((l) => l.endedAt !== null);
+    const connected = ended.filter((l) => l.outcome !== null && connectedOutcomes.includes(l.outcome));
+    return {
+      calls: logs.length,
+      open: logs.length - ended.length,
+      ended: ended.length,
+      connected: connected.length,
+      averageConnectedSeconds:
+        connected.length === 0
+          ? null
+          : connected.reduce((sum, l) => sum + (l.durationSeconds ?? 0), 0) / connected.length,
+      startedSince: logs.filter((l) => l.startedAt >= since).length,
+    };
+  }
 
   async createMany(_tx: Tx, logs: NewCallLog[]): Promise<number[]> {
     return logs.map((log) => {

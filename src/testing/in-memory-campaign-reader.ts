@@ -1,6 +1,7 @@
 import { NotFoundError } from '../common/errors/domain-errors';
 import { CampaignReader } from '../modules/campaign/application/ports/campaign-reader';
-import type { Campaign } from '../modules/campaign/domain/campaign';
+import type { Campaign, CampaignState } from '../modules/campaign/domain/campaign';
+import type { Tx } from '../common/persistence/unit-of-work';
 
 /** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */
 export class InMemoryCampaignReader extends CampaignReader {
@@ -21,5 +22,9 @@ export class InMemoryCampaignReader extends CampaignReader {
   async findById(campaignId: string): Promise<Campaign | null> {
     const campaign = this.campaigns.get(campaignId);
     return campaign ? structuredClone(campaign) : null;
+  }
+
+  async lockedState(_tx: Tx, campaignId: string): Promise<CampaignState | null> {
+    return this.campaigns.get(campaignId)?.state ?? null;
   }
 }

@@ -5,7 +5,8 @@ import {
   CampaignUpdateResult,
   NewCampaign,
 } from '../modules/campaign/application/ports/campaign.repository';
-import { Campaign } from '../modules/campaign/domain/campaign';
+import { Campaign, CampaignState } from '../modules/campaign/domain/campaign';
+import { Tx } from '../common/persistence/unit-of-work';
 
 /** A deep enough copy that callers never share the stored campaign's objects. */
 function copy<T extends Partial<Campaign>>(c: T): T {
@@ -25,6 +26,8 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     const created = copy({
       ...campaign,
       id: randomUUID(),
+      state: 'active' as const,
+      stateChangedAt: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -65,6 +68,24 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
     Object.assign(c, copy(defined), { updatedAt: new Date() });
     return { kind: 'updated', campaign: copy(c) };
+  }
+
+  async changeState(
+    _tx: Tx,
+    organizationId: string,
+    id: string,
+    from: CampaignState[],
+    to: CampaignState,
+    now: Date,
+  ): Promise<Campaign | null> {
+    const c = this.campaigns.get(id);
+    if (!c || c.organizationId !== organizationId || !from.includes(c.state)) return null;
+    Object.assign(c, { state: to, stateChangedAt: now, updatedAt: now });
+    return copy(c);
+  }
+
+  async lockedState(_tx: Tx, id: string): Promise<CampaignState | null> {
+    return this.campaigns.get(id)?.state ?? null;
   }
 
   async setWebhookSecret(organizationId: string, id: string, secret: string) {

@@ -1,5 +1,7 @@
 import { Tx } from '../common/persistence/unit-of-work';
 import {
+  CampaignTargetCounts,
+  CANCELLABLE_STATUSES,
   FinishedAttempt,
   StartedCall,
   TargetOutcome,
@@ -218,6 +220,75 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     this.table().set(t.id, next);
     this.notifications++;
     return clone(next);
+  }
+
+  async cancelOpen(
+    _tx: Tx,
+    campaignId: string,
+    d: TargetOutcome,
+    now: Date,
+  ): Promise<Target[]> {
+    const ended: Target[] = [];
+    for (const t of this.table().values()) {
+      if (
+        t.campaignId !== campaignId ||
+        !(CANCELLABLE_STATUSES as readonly string[]).includes(t.status)
+      )
+        continue;
+      const next: Target = {
+        ...t,
+        status: d.status,
+        resolution: d.resolution,
+        category: d.category,
+        subcategory: d.subcategory,
+        outcome: d.outcome,
+        currentStep: null,
+        categorization: { category: d.category, subcategory: d.subcategory, resolution: d.resolution },
+        updatedAt: now,
+      };
+      this.table().set(t.id, next);
+      ended.push(clone(next));
+    }
+    return ended;
+  }
+
+  async notifyDue(): Promise<void> {
+    this.notifications++;
+  }
+
+  async countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts> {
+    const counts: CampaignTargetCounts = {
+      total: 0,
+      byStatus: {},
+      byCategory: {},
+      byResolution: {},
+      attempts: 0,
+      inFlight: 0,
+      dueNow: 0,
+      dueLater: 0,
+      nextScheduledAt: null,
+    };
+    const add = (m: Record<string, number>, k: string | null) => {
+      if (k !== null) m[k] = (m[k] ?? 0) + 1;
+    };
+    for (const t of this.table().values()) {
+      if (t.campaignId !== campaignId) continue;
+      counts.total++;
+      add(counts.byStatus, t.status);
+      add(counts.byCategory, t.category);
+      add(counts.byResolution, t.resolution);
+      counts.attempts += t.attempts;
+      if (IN_FLIGHT_STATUSES.includes(t.status)) counts.inFlight++;
+      if (t.status === 'Scheduled' && t.scheduledTime) {
+        if (t.scheduledTime <= now) counts.dueNow++;
+        else {
+          counts.dueLater++;
+          if (!counts.nextScheduledAt || t.scheduledTime < counts.nextScheduledAt)
+            counts.nextScheduledAt = t.scheduledTime;
+        }
+      }
+    }
+    return counts;
   }
 
   async finishWithoutCall(

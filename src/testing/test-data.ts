@@ -24,6 +24,8 @@ export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
     webhookUrl: null,
     webhookSecret: 'whsec_test',
     providerConnectionId: null,
+    state: 'active',
+    stateChangedAt: null,
     createdAt: AT,
     updatedAt: AT,
     ...overrides,

@@ -218,5 +218,39 @@ export function callLogRepositoryContract(
       expect(window).toMatchObject({ total: 2 });
       expect(window.items.map((l) => l.id)).toEqual(ids.slice(1));
     });
+    it('countCampaign: calls, open, ended, connected, their mean length and recent starts', async () => {
+      const owner = await c.newOwner();
+      const other = await c.newOwner();
+      const good = await newLog(owner);
+      const human = await newLog(owner, { startedAt: at(-3600) });
+      const silent = await newLog(owner);
+      await newLog(owner); // still open
+      await newLog(other);
+      await run((tx) => c.repository.complete(tx, good, { ...completion, durationSeconds: 60 }));
+      await run((tx) =>
+        c.repository.complete(tx, human, {
+          ...completion,
+          outcome: 'HUMAN_ONLY',
+          durationSeconds: 31,
+        }),
+      );
+      await run((tx) =>
+        c.repository.complete(tx, silent, {
+          ...completion,
+          outcome: 'NO_RESPONSE',
+          durationSeconds: 0,
+        }),
+      );
+      expect(
+        await c.repository.countCampaign(owner.campaignId, ['GOOD', 'HUMAN_ONLY'], at(-60)),
+      ).toEqual({
+        calls: 4,
+        open: 1,
+        ended: 3,
+        connected: 2,
+        averageConnectedSeconds: 45.5,
+        startedSince: 3,
+      });
+    });
   });
 }

@@ -1,3 +1,4 @@
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import {
   CampaignRepository,
   NewCampaign,
@@ -7,6 +8,8 @@ export interface CampaignContractContext {
   repository: () => CampaignRepository;
   /** An organization id the repository may store campaigns for. */
   organizationId: () => Promise<string>;
+  /** Runs the transactions state changes are made in. */
+  uow: () => UnitOfWork;
 }
 
 const base = (organizationId: string, name = 'c'): NewCampaign => ({
@@ -34,10 +37,33 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     expect(created).toEqual({
       ...base(org, 'full'),
       id: expect.any(String),
+      state: 'active',
+      stateChangedAt: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
     });
     expect(await ctx.repository().findById(created.id)).toEqual(created);
+  });
+
+  it('changes the state only from the given states and only for the owner; reads it in a transaction', async () => {
+    const org = await ctx.organizationId();
+    const other = await ctx.organizationId();
+    const c = await ctx.repository().create(base(org));
+    const at = new Date('2026-03-01T10:00:00.000Z');
+    const run = <T>(work: Parameters<UnitOfWork['run']>[0]) => ctx.uow().run(work) as Promise<T>;
+    expect(
+      await run((tx) => ctx.repository().changeState(tx, other, c.id, ['active'], 'paused', at)),
+    ).toBeNull();
+    expect(
+      await run((tx) => ctx.repository().changeState(tx, org, c.id, ['paused'], 'active', at)),
+    ).toBeNull();
+    const paused = await run((tx) =>
+      ctx.repository().changeState(tx, org, c.id, ['active'], 'paused', at),
+    );
+    expect(paused).toEqual({ ...c, state: 'paused', stateChangedAt: at, updatedAt: at });
+    expect(await run((tx) => ctx.repository().lockedState(tx, c.id))).toBe('paused');
+    expect(await run((tx) => ctx.repository().findById(c.id, tx))).toEqual(paused);
+    expect(await ctx.repository().findById(c.id)).toEqual(paused);
   });
 
   it('lists an organization’s campaigns in creation order with the total', async () => {

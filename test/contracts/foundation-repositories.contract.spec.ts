@@ -4,6 +4,8 @@ import { OrganizationRepository } from '../../src/modules/organization/applicati
 import { InMemoryBlacklistRepository } from '../../src/testing/in-memory-blacklist.repository';
 import { InMemoryCampaignRepository } from '../../src/testing/in-memory-campaign.repository';
 import { InMemoryOrganizationRepository } from '../../src/testing/in-memory-organization.repository';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { createTestApp, TestApp } from '../support/test-app';
 import { blacklistRepositoryContract } from './blacklist-repository.contract';
 import { campaignRepositoryContract } from './campaign-repository.contract';
@@ -23,7 +25,11 @@ describe('in-memory fakes', () => {
 
   describe('OrganizationRepository', () => organizationRepositoryContract(() => organizations));
   describe('CampaignRepository', () =>
-    campaignRepositoryContract({ repository: () => campaigns, organizationId }));
+    campaignRepositoryContract({
+      repository: () => campaigns,
+      organizationId,
+      uow: () => new InMemoryUnitOfWork(),
+    }));
   describe('BlacklistRepository', () =>
     blacklistRepositoryContract({ repository: () => blacklists, organizationId }));
 });
@@ -42,6 +48,7 @@ describe('TypeORM adapters on a real database', () => {
     campaignRepositoryContract({
       repository: () => t.app.get(CampaignRepository),
       organizationId,
+      uow: () => t.app.get(UnitOfWork),
     }));
   describe('BlacklistRepository', () =>
     blacklistRepositoryContract({

@@ -68,8 +68,9 @@ describe('with a database', () => {
         for (const t of targets.map((x) => aTarget({ ...scope, ...x }))) {
           await app.sql(
             `INSERT INTO targets (id, organization_id, campaign_id, input_data, output_data, status,
-               current_step, attempts, call_log_ids, scheduled_time, execution_seconds)
-             VALUES ($1, $2, $3, '{}', '{}', $4, $5, $6, $7, $8, $9)`,
+               current_step, attempts, call_log_ids, scheduled_time, execution_seconds, category,
+               resolution, outcome)
+             VALUES ($1, $2, $3, '{}', '{}', $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
             [
               t.id,
               t.organizationId,
@@ -80,6 +81,9 @@ describe('with a database', () => {
               t.callLogIds,
               t.scheduledTime,
               t.executionSeconds,
+              t.category,
+              t.resolution,
+              t.outcome,
             ],
           );
         }

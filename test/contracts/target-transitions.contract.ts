@@ -211,5 +211,82 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       expect(await run((tx) => f.transitions.finishWithoutCall(tx, b, decision, T0))).toBeNull();
       expect(await run((tx) => f.transitions.finishWithoutCall(tx, a, decision, T0))).toBeNull();
     });
+    it('cancelOpen ends the campaign’s Pending, Scheduled and Waiting targets only', async () => {
+      const { mine, foreign } = await f.scope();
+      const [p, sc, w, busy, done, other] = [
+        nextId(),
+        nextId(),
+        nextId(),
+        nextId(),
+        nextId(),
+        nextId(),
+      ];
+      await f.seed(mine, [
+        { id: p },
+        { id: sc, status: 'Scheduled', scheduledTime: at(3600) },
+        { id: w, status: 'Waiting', currentStep: 'labs' },
+        { id: busy, status: 'In Progress', callLogIds: [1], attempts: 1 },
+        { id: done, status: 'Finished', outcome: 'Call completed' },
+      ]);
+      await f.seed(foreign, [{ id: other }]);
+      const decision = {
+        status: 'Finished' as const,
+        resolution: 'unsuccessful',
+        category: null,
+        subcategory: null,
+        outcome: 'Campaign cancelled',
+        retryAt: null,
+      };
+      const ended = await run((tx) => f.transitions.cancelOpen(tx, mine.campaignId, decision, T0));
+      expect(ended.map((t) => t.id).sort()).toEqual([p, sc, w].sort());
+      for (const id of [p, sc, w]) {
+        expect(await find(id)).toMatchObject({
+          status: 'Finished',
+          resolution: 'unsuccessful',
+          outcome: 'Campaign cancelled',
+          currentStep: null,
+        });
+      }
+      expect(await find(busy)).toMatchObject({ status: 'In Progress' });
+      expect(await find(done)).toMatchObject({ outcome: 'Call completed' });
+      expect(await find(other)).toMatchObject({ status: 'Pending' });
+    });
+
+    it('countCampaign: exact counts by status, category and resolution, due now and later', async () => {
+      const { mine, foreign } = await f.scope();
+      await f.seed(mine, [
+        { id: nextId() },
+        { id: nextId(), status: 'Scheduled', scheduledTime: at(-10) },
+        { id: nextId(), status: 'Scheduled', scheduledTime: at(600), attempts: 1 },
+        { id: nextId(), status: 'Scheduled', scheduledTime: at(60), attempts: 1 },
+        { id: nextId(), status: 'In Progress', callLogIds: [1], attempts: 2 },
+        {
+          id: nextId(),
+          status: 'Finished',
+          category: 'GOOD',
+          resolution: 'successful',
+          attempts: 1,
+        },
+        {
+          id: nextId(),
+          status: 'Failed',
+          category: 'GOOD',
+          resolution: 'unsuccessful',
+          attempts: 3,
+        },
+      ]);
+      await f.seed(foreign, [{ id: nextId(), status: 'Scheduled', scheduledTime: at(-10) }]);
+      expect(await f.transitions.countCampaign(mine.campaignId, T0)).toEqual({
+        total: 7,
+        byStatus: { Pending: 1, Scheduled: 3, 'In Progress': 1, Finished: 1, Failed: 1 },
+        byCategory: { GOOD: 2 },
+        byResolution: { successful: 1, unsuccessful: 1 },
+        attempts: 8,
+        inFlight: 1,
+        dueNow: 1,
+        dueLater: 2,
+        nextScheduledAt: at(60),
+      });
+    });
   });
 }

@@ -61,6 +61,8 @@ describe('campaign management API', () => {
         { friendly_id: 'intake', type: 'webhook', on_receive: 'merge_and_schedule' },
         { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge' },
       ],
+      state: 'active',
+      state_changed_at: null,
       created_at: ISO,
       updated_at: ISO,
     };
@@ -142,6 +144,8 @@ describe('campaign management API', () => {
       blacklist_ids: [],
       webhook_url: null,
       provider_connection_id: null,
+      state: 'active',
+      state_changed_at: null,
     });
     const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
       max_attempts: 1,

@@ -106,6 +106,28 @@ describe('responses conform to openapi.json', () => {
     conforms('patch', CAMPAIGN, await call('patch', at(CAMPAIGN), { max_attempts: 2 }));
     conforms('patch', CAMPAIGN, await call('patch', at(CAMPAIGN), { max_attempts: 0 }));
 
+    // Campaign control and progress, on a campaign of their own (cancel is final).
+    const controlled = (await call('post', C, { name: 'Control', type: 'patient' })).body.id as string;
+    const STATS = '/api/v1/campaigns/{campaign_id}/stats';
+    conforms('get', STATS, await call('get', `${C}/${controlled}/stats`));
+    conforms('get', STATS, await call('get', `${C}/00000000-0000-4000-8000-000000000000/stats`));
+    conforms('get', STATS, await call('get', `${C}/nope/stats`));
+    for (const action of ['pause', 'resume', 'cancel']) {
+      const path = `/api/v1/campaigns/{campaign_id}/${action}`;
+      conforms('post', path, await call('post', `${C}/${controlled}/${action}`));
+      conforms(
+        'post',
+        path,
+        await call('post', `${C}/00000000-0000-4000-8000-000000000000/${action}`),
+      );
+      conforms('post', path, await call('post', `${C}/nope/${action}`));
+    }
+    conforms(
+      'post',
+      '/api/v1/campaigns/{campaign_id}/pause',
+      await call('post', `${C}/${controlled}/pause`),
+    );
+
     const TARGETS = '/api/v1/campaigns/{campaign_id}/targets';
     const added = conforms(
       'post',

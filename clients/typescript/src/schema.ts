@@ -316,6 +316,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a campaign
+         * @description No call of the campaign starts once this has returned; calls in flight finish and are recorded normally. Targets keep their status and scheduled times. Idempotent: pausing a paused campaign answers the same campaign. A cancelled campaign cannot be paused (409).
+         */
+        post: operations["pause_campaign_api_v1_campaigns__campaign_id__pause_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a campaign
+         * @description Calls start again: targets already due are dispatched at once. Idempotent: resuming an active campaign answers the same campaign. A cancelled campaign cannot be resumed (409).
+         */
+        post: operations["resume_campaign_api_v1_campaigns__campaign_id__resume_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a campaign
+         * @description Final: no call of the campaign ever starts again. Its Pending, Scheduled and Waiting targets end `Finished` with outcome `Campaign cancelled` (resolution unsuccessful / not_retrieved, no category), each with a `target.call_finished` notification; calls in flight finish and are recorded, and do not retry. Idempotent: cancelling a cancelled campaign answers the same campaign.
+         */
+        post: operations["cancel_campaign_api_v1_campaigns__campaign_id__cancel_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Campaign progress
+         * @description Exact counts of the campaign now: targets by status, category and resolution, attempts, calls in flight, connect rate, mean call length, targets due now and later, the next scheduled time, and an estimate of when it is done.
+         */
+        get: operations["campaign_stats_api_v1_campaigns__campaign_id__stats_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}": {
         parameters: {
             query?: never;
@@ -709,6 +789,16 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             webhook_secret?: string;
+            /**
+             * @description `active`: calls are placed; `paused`: no call starts (see /pause, /resume); `cancelled`: final, no call ever starts again (see /cancel)
+             * @enum {string}
+             */
+            state: "active" | "paused" | "cancelled";
+            /**
+             * Format: date-time
+             * @description When `state` last changed (null: never)
+             */
+            state_changed_at: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -1102,6 +1192,72 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+        };
+        CampaignTargetStatsDto: {
+            /** @description Targets of the campaign */
+            total: number;
+            /** @description Targets by status; every status is present (0 when none) */
+            by_status: {
+                Pending?: number;
+                Scheduled?: number;
+                "In Progress"?: number;
+                "Post-processing"?: number;
+                Finished?: number;
+                "To review"?: number;
+                Failed?: number;
+                Waiting?: number;
+                "SMS Scheduled"?: number;
+            } & {
+                [key: string]: number;
+            };
+            /** @description Targets by outcome category, for those that have one */
+            by_category: {
+                [key: string]: number;
+            };
+            /** @description Targets by resolution, for those that have one */
+            by_resolution: {
+                [key: string]: number;
+            };
+        };
+        CampaignStatsResponseDto: {
+            /** Format: uuid */
+            campaign_id: string;
+            /** @enum {string} */
+            state: "active" | "paused" | "cancelled";
+            /**
+             * Format: date-time
+             * @description When the counts were read
+             */
+            as_of: string;
+            targets: components["schemas"]["CampaignTargetStatsDto"];
+            /** @description Call attempts made (call logs, also of targets deleted since) */
+            attempts: number;
+            /** @description Targets `In Progress` or `Post-processing` */
+            calls_in_flight: number;
+            /** @description Calls that have ended */
+            ended_calls: number;
+            /** @description Ended calls that reached someone (outcome GOOD or HUMAN_ONLY) */
+            connected_calls: number;
+            /** @description connected_calls / ended_calls, 4 decimals (null before any call ended) */
+            connect_rate: number | null;
+            /** @description Mean length of the connected calls in seconds (null: none yet) */
+            average_call_seconds: number | null;
+            /** @description `Scheduled` targets due now */
+            due_now: number;
+            /** @description `Scheduled` targets due later (retries, windows) */
+            due_later: number;
+            /**
+             * Format: date-time
+             * @description The earliest future scheduled_time of a `Scheduled` target
+             */
+            next_scheduled_time: string | null;
+            /** @description Calls started a minute over the last 15 minutes */
+            recent_calls_per_minute: number;
+            /**
+             * Format: date-time
+             * @description When the Scheduled and in-flight targets are expected to be done: one call each at the recent call rate (before any: max_concurrent_calls calls of the average length), counting only time the calling window is open. null when paused or cancelled, with nothing left, with no rate known yet, or beyond 60 days.
+             */
+            estimated_completion_at: string | null;
         };
         StepUpdateDto: {
             /** @description The target to update (its id). With external_id too, both must name the same target. */
@@ -2634,6 +2790,220 @@ export interface operations {
                 };
             };
             /** @description A signed body that is not a valid event */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    pause_campaign_api_v1_campaigns__campaign_id__pause_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the campaign. */
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown campaign, or one of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The campaign is cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error (campaign_id is not a UUID) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    resume_campaign_api_v1_campaigns__campaign_id__resume_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the campaign. */
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown campaign, or one of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The campaign is cancelled */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error (campaign_id is not a UUID) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    cancel_campaign_api_v1_campaigns__campaign_id__cancel_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the campaign. */
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown campaign, or one of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error (campaign_id is not a UUID) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    campaign_stats_api_v1_campaigns__campaign_id__stats_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the campaign. */
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignStatsResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown campaign, or one of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error (campaign_id is not a UUID) */
             422: {
                 headers: {
                     [name: string]: unknown;

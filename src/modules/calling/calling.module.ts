@@ -11,12 +11,15 @@ import { ProviderConnectionService } from '../provider-connection/application/pr
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module';
 import { WebhookModule } from '../webhook/webhook.module';
 import { CallsController } from './api/calls.controller';
+import { CampaignControlController } from './api/campaign-control.controller';
 import { TelephonyEventsController } from './api/telephony-events.controller';
 import { CallCompletion } from './application/call-completion.service';
 import { CallEventIngestion } from './application/call-events.service';
 import { CallPlacement } from './application/call-placement.service';
 import { CallRecovery } from './application/call-recovery.service';
 import { CallingSettings } from './application/calling-settings';
+import { CampaignControl } from './application/campaign-control.service';
+import { CampaignStatsService } from './application/campaign-stats.service';
 import { CallDispatcher } from './application/dispatcher.service';
 import { CallEventStore } from './application/ports/call-event.store';
 import { CallProvider, CallProviders } from './application/ports/call-provider';
@@ -73,7 +76,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     WebhookModule,
     ProviderConnectionModule,
   ],
-  controllers: [CallsController, TelephonyEventsController],
+  controllers: [CallsController, TelephonyEventsController, CampaignControlController],
   providers: [
     { provide: CallEventStore, useClass: SqlCallEventStore },
     { provide: PlacementRate, useClass: SqlPlacementRate },
@@ -101,6 +104,8 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     },
     { provide: CallingSettings, inject: [AppConfig], useFactory: callingSettingsFor },
     TriggerService,
+    CampaignControl,
+    CampaignStatsService,
     CallCompletion,
     CallEventIngestion,
     CallPlacement,

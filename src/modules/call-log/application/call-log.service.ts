@@ -4,7 +4,7 @@ import { offsetOf, PageRequest } from '../../../common/paging/paging';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { isUuid } from '../../../common/validation/py-validators';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
-import { CallLogRepository } from './ports/call-log.repository';
+import { CallLogRepository, CampaignCallCounts } from './ports/call-log.repository';
 
 export interface CallLogQuery extends PageRequest {
   from?: Date | null;
@@ -35,6 +35,15 @@ export class CallLogService {
     if (!log || log.organizationId !== organizationId)
       throw new NotFoundError('Call log not found');
     return log;
+  }
+
+  /** Exact counts of a campaign's calls (no tenancy: the caller checked the campaign's). */
+  countCampaign(
+    campaignId: string,
+    connectedOutcomes: readonly string[],
+    since: Date,
+  ): Promise<CampaignCallCounts> {
+    return this.repository.countCampaign(campaignId, connectedOutcomes, since);
   }
 
   findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {

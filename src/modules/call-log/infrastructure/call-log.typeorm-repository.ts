@@ -4,7 +4,11 @@ import { Tx } from '../../../common/persistence/unit-of-work';
 import { sqlExecutor } from '../../../database/sql';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
-import { CallLogFilter, CallLogRepository } from '../application/ports/call-log.repository';
+import {
+  CallLogFilter,
+  CallLogRepository,
+  CampaignCallCounts,
+} from '../application/ports/call-log.repository';
 
 /** A `call_logs` row as `pg` returns it. */
 export interface CallLogRow {
@@ -76,6 +80,39 @@ const json = (v: unknown) => (v === null || v === undefined ? null : JSON.string
 export class TypeOrmCallLogRepository extends CallLogRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
+  }
+
+  async countCampaign(
+    campaignId: string,
+    connectedOutcomes: readonly string[],
+    since: Date,
+  ): Promise<CampaignCallCounts> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      calls: number;
+      open: number;
+      ended: number;
+      connected: number;
+      avg_seconds: string | null;
+      started_since: number;
+    }>(
+      `SELECT count(*)::int AS calls,
+              count(*) FILTER (WHERE ended_at IS NULL)::int AS open,
+              count(*) FILTER (WHERE ended_at IS NOT NULL)::int AS ended,
+              count(*) FILTER (WHERE ended_at IS NOT NULL AND outcome = ANY($2::text[]))::int AS connected,
+              avg(duration_seconds) FILTER (WHERE ended_at IS NOT NULL AND outcome = ANY($2::text[]))::text AS avg_seconds,
+              count(*) FILTER (WHERE started_at >= $3)::int AS started_since
+         FROM call_logs WHERE campaign_id = $1`,
+      [campaignId, [...connectedOutcomes], since],
+    );
+    const r = rows[0];
+    return {
+      calls: r.calls,
+      open: r.open,
+      ended: r.ended,
+      connected: r.connected,
+      averageConnectedSeconds: r.avg_seconds === null ? null : Number(r.avg_seconds),
+      startedSince: r.started_since,
+    };
   }
 
   async createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {

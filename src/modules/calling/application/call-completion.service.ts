@@ -8,7 +8,7 @@ import type { CallLog } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import { CallOutcome, decideAfterAttempt } from '../domain/call-outcome';
+import { CallOutcome, cancelledDecision, decideAfterAttempt } from '../domain/call-outcome';
 import { CallResult } from './ports/call-provider';
 
 export interface Completion {
@@ -74,7 +74,7 @@ export class CallCompletion {
   ): Promise<boolean> {
     const now = this.clock.now();
     const durationSeconds = Math.max(0, Math.round(result.durationSeconds));
-    const decision = decideAfterAttempt({
+    let decision = decideAfterAttempt({
       campaignType: campaign.type,
       maxAttempts: campaign.maxAttempts,
       retryDelayMinutes: campaign.retryDelayMinutes,
@@ -100,6 +100,15 @@ export class CallCompletion {
       durationSeconds,
     });
     if (!closed) return false;
+    // A retry of a cancelled campaign ends instead. The share lock closes the race with a cancel: one
+    // under way is waited for (and seen), one that starts later waits for this transaction and then
+    // ends the retry with the other Scheduled targets.
+    if (
+      decision.status === 'Scheduled' &&
+      (await this.campaigns.lockedState(tx, campaign.id)) === 'cancelled'
+    ) {
+      decision = cancelledDecision(campaign.type);
+    }
     const updated = await this.targets.finishAttempt(tx, log.targetId, {
       ...decision,
       subcategory,

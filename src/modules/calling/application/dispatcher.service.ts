@@ -9,7 +9,12 @@ import { CampaignReader } from '../../campaign/application/ports/campaign-reader
 import type { Campaign } from '../../campaign/domain/campaign';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import type { Target } from '../../target/domain/target';
-import { blacklistedDecision, TargetDecision, undialableDecision } from '../domain/call-outcome';
+import {
+  blacklistedDecision,
+  cancelledDecision,
+  TargetDecision,
+  undialableDecision,
+} from '../domain/call-outcome';
 import { nextCommonOpening } from '../domain/calling-window';
 import { chooseNumber } from '../domain/dial-plan';
 import { CallPlacement, ClaimedCall } from './call-placement.service';
@@ -90,7 +95,12 @@ export class CallDispatcher {
         break;
       }
       const campaign = await this.campaigns.findById(campaignId);
-      if (!campaign) continue;
+      // Paused: its due targets wait (checked again under the lock below, which is what counts).
+      if (!campaign || campaign.state === 'paused') continue;
+      if (campaign.state === 'cancelled') {
+        result.acted += await this.endCancelled(campaign);
+        continue;
+      }
       const slots =
         campaign.maxConcurrentCalls - (await this.targets.countInFlight(null, campaignId));
       if (slots <= 0) continue;
@@ -144,6 +154,11 @@ export class CallDispatcher {
 
     const { claimed, acted, locked } = await this.uow.run(async (tx) => {
       await this.targets.lockCampaigns(tx, [campaign.id]);
+      // Pause and cancel take this same lock around their state change (CampaignControl), so the state
+      // read here, after the lock, is the latest: a pause or cancel that has returned is seen, and one
+      // under way waits for this claim to commit (its calls started before the pause returned).
+      const state = await this.campaigns.lockedState(tx, campaign.id);
+      if (state !== 'active') return { claimed: [], acted: 0, locked: candidates.length };
       // Read after the lock: waiting for it can take a while, and call_started_at must be true.
       const at = this.clock.now();
       const due = await this.targets.lockDue(
@@ -265,6 +280,38 @@ export class CallDispatcher {
     result.acted += acted;
     if (locked < candidates.length) result.contended = true;
     return claimed;
+  }
+
+  /**
+   * A cancelled campaign's targets that became `Scheduled` after the cancel (a trigger that raced it)
+   * end as the cancel ended the others, with their notifications.
+   */
+  private async endCancelled(campaign: Campaign): Promise<number> {
+    return this.uow.run(async (tx) => {
+      await this.targets.lockCampaigns(tx, [campaign.id]);
+      const ended = await this.targets.cancelOpen(
+        tx,
+        campaign.id,
+        cancelledDecision(campaign.type),
+        this.clock.now(),
+      );
+      for (const done of ended) {
+        await this.outbox.record(tx, {
+          organizationId: done.organizationId,
+          campaignId: done.campaignId,
+          targetId: done.id,
+          callLogId: null,
+          attempt: done.attempts,
+          maxAttempts: campaign.maxAttempts,
+          nextAttemptScheduled: null,
+          status: done.status,
+          resolution: done.resolution,
+          category: done.category,
+          subcategory: done.subcategory,
+        });
+      }
+      return ended.length;
+    });
   }
 
   /** Dial plan, windows and blacklist, read and decided before the claim transaction opens. */

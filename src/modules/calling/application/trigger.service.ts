@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock';
+import { ConflictError } from '../../../common/errors/domain-errors';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
@@ -31,6 +32,9 @@ export class TriggerService {
     request: TriggerRequest,
   ): Promise<TriggerResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
+    // A trigger racing a cancel is caught by the dispatcher, which ends a cancelled campaign's due targets.
+    if (campaign.state === 'cancelled')
+      throw new ConflictError(`Campaign ${campaign.id} is cancelled; no call starts again`);
     const requested = 'targetIds' in request ? [...new Set(request.targetIds)] : null;
     // Ids that are not UUIDs cannot exist; they never reach the uuid column.
     const selection: TriggerSelection = requested

@@ -228,3 +228,21 @@ export function undialableDecision(
     retryAt: null,
   };
 }
+
+/** What a cancelled campaign's targets end with (the outcome text says why). */
+export const CAMPAIGN_CANCELLED_OUTCOME = 'Campaign cancelled';
+
+/**
+ * A target of a cancelled campaign that was still to be called (`Pending`, `Scheduled`, `Waiting`, or
+ * a retry the cancel overtook): `Finished`, unsuccessful, no category, outcome `Campaign cancelled`.
+ */
+export function cancelledDecision(type: CampaignType): TargetDecision {
+  return {
+    status: 'Finished',
+    resolution: resolutionOf(type, false),
+    category: null,
+    subcategory: null,
+    outcome: CAMPAIGN_CANCELLED_OUTCOME,
+    retryAt: null,
+  };
+}

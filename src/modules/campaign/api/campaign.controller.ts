@@ -4,9 +4,9 @@ import { Auth, AuthContext } from '../../../common/http/auth.decorators';
 import { pageEnvelope } from '../../../common/paging/paging';
 import { CampaignService } from '../application/campaign.service';
 import { presentCampaign, toCampaignChanges, toCreateCampaign } from './campaign.presenter';
+import { CampaignResponseDto } from './dto/campaign-response.dto';
 import {
   CampaignPageResponseDto,
-  CampaignResponseDto,
   CreateCampaignDto,
   ListCampaignsQueryDto,
   UpdateCampaignDto,

@@ -19,6 +19,8 @@ export interface CampaignResponse {
   blacklist_ids: string[];
   webhook_url: string | null;
   provider_connection_id: string | null;
+  state: string;
+  state_changed_at: string | null;
   /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
   webhook_secret?: string;
   created_at: string;
@@ -41,6 +43,8 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
     blacklist_ids: c.blacklistIds,
     webhook_url: c.webhookUrl,
     provider_connection_id: c.providerConnectionId,
+    state: c.state,
+    state_changed_at: c.stateChangedAt?.toISOString() ?? null,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };

@@ -38,6 +38,8 @@ describe('CampaignService', () => {
       webhookUrl: null,
       webhookSecret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       providerConnectionId: null,
+      state: 'active',
+      stateChangedAt: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
     });

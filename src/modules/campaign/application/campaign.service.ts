@@ -9,7 +9,15 @@ import { isUuid } from '../../../common/validation/py-validators';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service';
 import { CampaignReader } from './ports/campaign-reader';
-import { Campaign, CAMPAIGN_DEFAULTS, CampaignStep } from '../domain/campaign';
+import { Tx } from '../../../common/persistence/unit-of-work';
+import {
+  applyAction,
+  Campaign,
+  CampaignAction,
+  CAMPAIGN_DEFAULTS,
+  CampaignState,
+  CampaignStep,
+} from '../domain/campaign';
 import { generateWebhookSecret } from '../domain/webhook-secret';
 import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campaign.repository';
 
@@ -99,6 +107,45 @@ export class CampaignService implements CampaignReader {
           'Targets are waiting at a step this change removes; post their step data first, or keep the step',
         );
     }
+  }
+
+  /**
+   * Pause, resume or cancel, in the caller's transaction. The caller serialises state changes of the
+   * campaign (calling's CampaignControl holds the campaign's claim lock), so the state read here is
+   * the one the conditional update changes; the update's guard still refuses any other. Idempotent:
+   * an action whose state the campaign is in already changes nothing (`changed: false`).
+   */
+  async changeState(
+    tx: Tx,
+    organizationId: string,
+    campaignId: string,
+    action: CampaignAction,
+    now: Date,
+  ): Promise<{ campaign: Campaign; changed: boolean }> {
+    // Read in `tx`: the caller holds the claim lock in it (and PGlite runs one session at a time).
+    const current = isUuid(campaignId) ? await this.repository.findById(campaignId, tx) : null;
+    if (!current || current.organizationId !== organizationId) {
+      throw new NotFoundError(`Campaign ${campaignId} not found`);
+    }
+    const step = applyAction(current.state, action);
+    if (step.kind === 'unchanged') return { campaign: current, changed: false };
+    if (step.kind === 'conflict') {
+      throw new ConflictError(`Campaign ${current.id} is cancelled; it cannot be ${action}d`);
+    }
+    const updated = await this.repository.changeState(
+      tx,
+      organizationId,
+      current.id,
+      [current.state],
+      step.to,
+      now,
+    );
+    if (!updated) throw new ConflictError(`Campaign ${current.id} changed meanwhile; try again`);
+    return { campaign: updated, changed: true };
+  }
+
+  lockedState(tx: Tx, campaignId: string): Promise<CampaignState | null> {
+    return this.repository.lockedState(tx, campaignId);
   }
 
   async rotateWebhookSecret(organizationId: string, campaignId: string): Promise<Campaign> {

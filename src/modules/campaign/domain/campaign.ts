@@ -39,8 +39,31 @@ export interface Campaign {
   webhookSecret: string;
   /** Places its calls; null: the organization's default connection, else the process-wide provider. */
   providerConnectionId: string | null;
+  /** `active` (calls are placed), `paused` (none start; resumable) or `cancelled` (final). */
+  state: CampaignState;
+  /** When `state` last changed (null: never). */
+  stateChangedAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export const CAMPAIGN_STATES = ['active', 'paused', 'cancelled'] as const;
+export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+export type CampaignAction = 'pause' | 'resume' | 'cancel';
+
+/**
+ * What an action does to a campaign in `from` (issue 12): the new state, `unchanged` when it is there
+ * already (idempotent: the same 200), or `conflict` (a cancelled campaign is never resumed or paused).
+ */
+export function applyAction(
+  from: CampaignState,
+  action: CampaignAction,
+): { kind: 'changed'; to: CampaignState } | { kind: 'unchanged' } | { kind: 'conflict' } {
+  const to: CampaignState =
+    action === 'pause' ? 'paused' : action === 'resume' ? 'active' : 'cancelled';
+  if (from === to) return { kind: 'unchanged' };
+  if (from === 'cancelled') return { kind: 'conflict' };
+  return { kind: 'changed', to };
 }
 
 export const CAMPAIGN_DEFAULTS = {

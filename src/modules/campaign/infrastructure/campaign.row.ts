@@ -1,5 +1,5 @@
 import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import type { Campaign, CampaignStep, CampaignType } from '../domain/campaign';
+import type { Campaign, CampaignState, CampaignStep, CampaignType } from '../domain/campaign';
 
 /** A `campaigns` row as `pg` returns it. */
 export interface CampaignRow {
@@ -18,6 +18,8 @@ export interface CampaignRow {
   webhook_url: string | null;
   webhook_secret: string;
   provider_connection_id: string | null;
+  state: CampaignState;
+  state_changed_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -39,6 +41,8 @@ export const CAMPAIGN_COLUMNS = [
   'webhook_url',
   'webhook_secret',
   'provider_connection_id',
+  'state',
+  'state_changed_at',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof CampaignRow)[];
@@ -60,6 +64,8 @@ export function campaignFromRow(r: CampaignRow): Campaign {
     webhookUrl: r.webhook_url,
     webhookSecret: r.webhook_secret,
     providerConnectionId: r.provider_connection_id,
+    state: r.state,
+    stateChangedAt: r.state_changed_at,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Campaign } from '../domain/campaign';
+import { Tx } from '../../../common/persistence/unit-of-work';
+import { Campaign, CampaignState } from '../domain/campaign';
 import {
   CampaignChanges,
   CampaignRepository,
@@ -70,8 +71,8 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     return campaignFromRow(rows[0]);
   }
 
-  async findById(id: string): Promise<Campaign | null> {
-    const { rows } = await this.sql.query<CampaignRow>(
+  async findById(id: string, tx: Tx | null = null): Promise<Campaign | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CampaignRow>(
       `SELECT ${COLUMN_LIST} FROM campaigns WHERE id = $1`,
       [id],
     );
@@ -135,6 +136,31 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     return newEntry !== null && !newSteps.some((st) => st.friendly_id === newEntry)
       ? { kind: 'entry_step_not_in_steps' }
       : { kind: 'waiting_step_removed' };
+  }
+
+  async changeState(
+    tx: Tx,
+    organizationId: string,
+    id: string,
+    from: CampaignState[],
+    to: CampaignState,
+    now: Date,
+  ): Promise<Campaign | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CampaignRow>(
+      `UPDATE campaigns SET state = $3, state_changed_at = $5, updated_at = $5
+        WHERE id = $1 AND organization_id = $2 AND state = ANY($4::text[])
+        RETURNING ${COLUMN_LIST}`,
+      [id, organizationId, to, from, now],
+    );
+    return rows.length > 0 ? campaignFromRow(rows[0]) : null;
+  }
+
+  async lockedState(tx: Tx, id: string): Promise<CampaignState | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ state: CampaignState }>(
+      `SELECT state FROM campaigns WHERE id = $1 FOR SHARE`,
+      [id],
+    );
+    return rows[0]?.state ?? null;
   }
 
   async setWebhookSecret(

@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { SqlExecutor, sqlExecutor } from '../../../database/sql';
 import {
+  CampaignTargetCounts,
+  CANCELLABLE_STATUSES,
   FinishedAttempt,
   StartedCall,
   TargetOutcome,
@@ -244,6 +246,83 @@ export class SqlTargetTransitions extends TargetTransitions {
       [targetId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now],
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
+  }
+
+  async cancelOpen(
+    tx: Tx,
+    campaignId: string,
+    d: TargetOutcome,
+    now: Date,
+  ): Promise<Target[]> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+      `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
+              current_step = NULL,
+              categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
+              updated_at = $7
+        WHERE campaign_id = $1 AND status = ANY($8::text[])
+        RETURNING *`,
+      [campaignId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now, [
+        ...CANCELLABLE_STATUSES,
+      ]],
+    );
+    return rows.map(targetFromRow);
+  }
+
+  async notifyDue(tx: Tx): Promise<void> {
+    await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
+  }
+
+  async countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts> {
+    // One scan of the campaign's targets; GROUPING SETS gives the three breakdowns and the totals.
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      status: string | null;
+      category: string | null;
+      resolution: string | null;
+      g: number;
+      n: number;
+      attempts: number;
+      in_flight: number;
+      due_now: number;
+      due_later: number;
+      next_at: Date | null;
+    }>(
+      `SELECT status, category, resolution, GROUPING(status, category, resolution)::int AS g,
+              count(*)::int AS n, coalesce(sum(attempts), 0)::int AS attempts,
+              count(*) FILTER (WHERE status IN ${IN_FLIGHT})::int AS in_flight,
+              count(*) FILTER (WHERE status = 'Scheduled' AND scheduled_time <= $2)::int AS due_now,
+              count(*) FILTER (WHERE status = 'Scheduled' AND scheduled_time > $2)::int AS due_later,
+              min(scheduled_time) FILTER (WHERE status = 'Scheduled' AND scheduled_time > $2) AS next_at
+         FROM targets WHERE campaign_id = $1
+        GROUP BY GROUPING SETS ((status), (category), (resolution), ())`,
+      [campaignId, now],
+    );
+    const counts: CampaignTargetCounts = {
+      total: 0,
+      byStatus: {},
+      byCategory: {},
+      byResolution: {},
+      attempts: 0,
+      inFlight: 0,
+      dueNow: 0,
+      dueLater: 0,
+      nextScheduledAt: null,
+    };
+    // GROUPING bits: status 4, category 2, resolution 1 (a set bit: not grouped by that column).
+    for (const r of rows) {
+      if (r.g === 7) {
+        Object.assign(counts, {
+          total: r.n,
+          attempts: r.attempts,
+          inFlight: r.in_flight,
+          dueNow: r.due_now,
+          dueLater: r.due_later,
+          nextScheduledAt: r.next_at,
+        });
+      } else if (r.g === 3) counts.byStatus[r.status!] = r.n;
+      else if (r.g === 5 && r.category !== null) counts.byCategory[r.category] = r.n;
+      else if (r.g === 6 && r.resolution !== null) counts.byResolution[r.resolution] = r.n;
+    }
+    return counts;
   }
 
   async findById(tx: Tx | null, targetId: string): Promise<Target | null> {

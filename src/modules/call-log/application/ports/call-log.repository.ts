@@ -8,7 +8,28 @@ export interface CallLogFilter {
   to?: Date | null;
 }
 
+/** A campaign's calls counted (exact, one set-based read). */
+export interface CampaignCallCounts {
+  /** Call logs of the campaign: attempts made. */
+  calls: number;
+  /** Not ended yet. */
+  open: number;
+  ended: number;
+  /** Ended with one of the given connected outcomes. */
+  connected: number;
+  /** Mean duration of the connected calls, in seconds (null: none). */
+  averageConnectedSeconds: number | null;
+  /** Started at or after `since`. */
+  startedSince: number;
+}
+
 export abstract class CallLogRepository {
+  /** Counts of the campaign's calls; `connectedOutcomes` says which outcomes reached someone. */
+  abstract countCampaign(
+    campaignId: string,
+    connectedOutcomes: readonly string[],
+    since: Date,
+  ): Promise<CampaignCallCounts>;
   /**
    * Inserts the logs (at most one per target) in one statement; their ids in the same order (a
    * sequence: increasing, never reused).

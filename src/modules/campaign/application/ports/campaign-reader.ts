@@ -1,4 +1,5 @@
-import type { Campaign } from '../../domain/campaign';
+import type { Tx } from '../../../../common/persistence/unit-of-work';
+import type { Campaign, CampaignState } from '../../domain/campaign';
 
 /**
  * Reading campaigns from other modules (calling, step, target). CampaignModule provides it with
@@ -9,4 +10,9 @@ export abstract class CampaignReader {
   abstract get(organizationId: string, campaignId: string): Promise<Campaign>;
   /** No tenancy check: for workers acting on a job that already belongs to the campaign. */
   abstract findById(campaignId: string): Promise<Campaign | null>;
+  /**
+   * The campaign's committed state, read in `tx` with a share lock on its row until `tx` ends: a pause
+   * or cancel under way is waited for, and one that starts later waits for `tx` (null: no campaign).
+   */
+  abstract lockedState(tx: Tx, campaignId: string): Promise<CampaignState | null>;
 }

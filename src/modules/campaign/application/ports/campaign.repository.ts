@@ -1,8 +1,21 @@
-import { Campaign } from '../../domain/campaign';
+import { Tx } from '../../../../common/persistence/unit-of-work';
+import { Campaign, CampaignState } from '../../domain/campaign';
 
-export type NewCampaign = Omit<Campaign, 'id' | 'createdAt' | 'updatedAt'>;
+export type NewCampaign = Omit<
+  Campaign,
+  'id' | 'createdAt' | 'updatedAt' | 'state' | 'stateChangedAt'
+>;
 export type CampaignChanges = Partial<
-  Omit<Campaign, 'id' | 'organizationId' | 'webhookSecret' | 'createdAt' | 'updatedAt'>
+  Omit<
+    Campaign,
+    | 'id'
+    | 'organizationId'
+    | 'webhookSecret'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'state'
+    | 'stateChangedAt'
+  >
 >;
 
 export type CampaignUpdateResult =
@@ -13,7 +26,8 @@ export type CampaignUpdateResult =
 
 export abstract class CampaignRepository {
   abstract create(campaign: NewCampaign): Promise<Campaign>;
-  abstract findById(id: string): Promise<Campaign | null>;
+  /** `tx`: read inside that transaction (embedded PGlite runs one session at a time). */
+  abstract findById(id: string, tx?: Tx | null): Promise<Campaign | null>;
   /** A page of the organization's campaigns in (created_at, id) order, and their total. */
   abstract list(
     organizationId: string,
@@ -30,6 +44,23 @@ export abstract class CampaignRepository {
     id: string,
     changes: CampaignChanges,
   ): Promise<CampaignUpdateResult>;
+  /**
+   * The organization's campaign to state `to` when it is in one of `from`, in one conditional
+   * statement in `tx`; null when it is not (missing, another organization's, or in another state).
+   */
+  abstract changeState(
+    tx: Tx,
+    organizationId: string,
+    id: string,
+    from: CampaignState[],
+    to: CampaignState,
+    now: Date,
+  ): Promise<Campaign | null>;
+  /**
+   * The campaign's state as committed, read in `tx` with a share lock on its row (held to the end of
+   * `tx`), so a state change waits for `tx` and `tx` waits for one under way; null: no such campaign.
+   */
+  abstract lockedState(tx: Tx, id: string): Promise<CampaignState | null>;
   abstract setWebhookSecret(
     organizationId: string,
     id: string,

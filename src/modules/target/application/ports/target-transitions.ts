@@ -40,6 +40,27 @@ export interface StartedCall {
   callLogId: number;
 }
 
+/** A campaign's targets counted (exact, one set-based read): what `GET /campaigns/{id}/stats` shows. */
+export interface CampaignTargetCounts {
+  total: number;
+  byStatus: Record<string, number>;
+  /** Targets with a category, by category (targets without one are not counted here). */
+  byCategory: Record<string, number>;
+  byResolution: Record<string, number>;
+  /** Sum of every target's attempts. */
+  attempts: number;
+  inFlight: number;
+  /** `Scheduled` and due at `now`. */
+  dueNow: number;
+  /** `Scheduled` and due after `now`. */
+  dueLater: number;
+  /** The earliest `scheduled_time` after `now` of a `Scheduled` target. */
+  nextScheduledAt: Date | null;
+}
+
+/** Targets still to be called when a campaign is cancelled; they end with this outcome. */
+export const CANCELLABLE_STATUSES = ['Pending', 'Scheduled', 'Waiting'] as const;
+
 /** Which targets a step's data is for (one campaign of one organization). */
 export interface WaitingScope {
   organizationId: string;
@@ -56,6 +77,7 @@ export interface WaitingScope {
  *   Waiting ─moveWaiting─▶ Pending|Scheduled        │  ▲                          To review, or Scheduled
  *   Scheduled ──defer──▶ Scheduled (later)           │  └── retry (due at retryAt)
  *   Scheduled ──finishWithoutCall──▶ Finished / Failed (blacklisted, undialable)
+ *   Pending / Scheduled / Waiting ──cancelOpen──▶ Finished (the campaign was cancelled)
  */
 export abstract class TargetTransitions {
   /** Pending targets of the campaign to `Scheduled` at `now`, atomically (no target twice). */
@@ -129,6 +151,24 @@ export abstract class TargetTransitions {
     outcome: TargetOutcome,
     now: Date,
   ): Promise<Target | null>;
+
+  /**
+   * The campaign's `Pending`, `Scheduled` and `Waiting` targets end with `outcome` (a cancelled
+   * campaign), in one set-based statement in `tx`; returns the ended targets. Targets in flight are
+   * not touched: their call ends and is recorded normally.
+   */
+  abstract cancelOpen(
+    tx: Tx,
+    campaignId: string,
+    outcome: TargetOutcome,
+    now: Date,
+  ): Promise<Target[]>;
+
+  /** Wakes the dispatchers when `tx` commits (the campaign's due targets may be claimed again). */
+  abstract notifyDue(tx: Tx): Promise<void>;
+
+  /** Counts of the campaign's targets at `now` (exact, set-based). */
+  abstract countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts>;
 
   /** Any target by id (workers: no tenancy). */
   abstract findById(tx: Tx | null, targetId: string): Promise<Target | null>;

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../../../common/clock/clock';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { CampaignService } from '../../campaign/application/campaign.service';
+import type { Campaign, CampaignAction } from '../../campaign/domain/campaign';
+import { TargetTransitions } from '../../target/application/ports/target-transitions';
+import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
+import { cancelledDecision } from '../domain/call-outcome';
+
+/**
+ * `POST /campaigns/{id}/pause|resume|cancel` (issue 12). Each runs in one transaction that first takes
+ * the campaign's claim lock, the advisory lock the dispatcher holds while it claims the campaign's
+ * targets (TargetTransitions.lockCampaigns), and reads the state under it. So a claim under way
+ * finishes (its calls started before the pause or cancel returns), and every claim after it reads the
+ * new state and starts nothing: no call starts once a pause or cancel has returned. Calls in flight
+ * end and are recorded normally.
+ *
+ * Cancel also ends the campaign's `Pending`, `Scheduled` and `Waiting` targets (`Finished`, outcome
+ * `Campaign cancelled`) with one `target.call_finished` notification each, in the same transaction.
+ * Resume notifies the dispatchers, so due targets are claimed at once rather than at the next poll.
+ */
+@Injectable()
+export class CampaignControl {
+  constructor(
+    private readonly campaigns: CampaignService,
+    private readonly targets: TargetTransitions,
+    private readonly outbox: CallFinishedOutbox,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  pause(organizationId: string, campaignId: string): Promise<Campaign> {
+    return this.apply(organizationId, campaignId, 'pause');
+  }
+
+  resume(organizationId: string, campaignId: string): Promise<Campaign> {
+    return this.apply(organizationId, campaignId, 'resume');
+  }
+
+  cancel(organizationId: string, campaignId: string): Promise<Campaign> {
+    return this.apply(organizationId, campaignId, 'cancel');
+  }
+
+  private async apply(
+    organizationId: string,
+    campaignId: string,
+    action: CampaignAction,
+  ): Promise<Campaign> {
+    // NotFound (unknown, malformed or another organization's id) before any lock is taken.
+    const { id } = await this.campaigns.get(organizationId, campaignId);
+    return this.uow.run(async (tx) => {
+      await this.targets.lockCampaigns(tx, [id]);
+      const now = this.clock.now();
+      const { campaign, changed } = await this.campaigns.changeState(
+        tx,
+        organizationId,
+        id,
+        action,
+        now,
+      );
+      if (!changed) return campaign;
+      if (action === 'resume') await this.targets.notifyDue(tx);
+      if (action === 'cancel') {
+        const ended = await this.targets.cancelOpen(tx, id, cancelledDecision(campaign.type), now);
+        for (const target of ended) {
+          await this.outbox.record(tx, {
+            organizationId: target.organizationId,
+            campaignId: target.campaignId,
+            targetId: target.id,
+            callLogId: null,
+            attempt: target.attempts,
+            maxAttempts: campaign.maxAttempts,
+            nextAttemptScheduled: null,
+            status: target.status,
+            resolution: target.resolution,
+            category: target.category,
+            subcategory: target.subcategory,
+          });
+        }
+      }
+      return campaign;
+    });
+  }
+}

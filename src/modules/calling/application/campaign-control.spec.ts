@@ -1,0 +1,255 @@
+import { Logger } from '@nestjs/common';
+import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors';
+import {
+  InMemoryCallEventStore,
+  InMemoryPlacementRate,
+  RecordingCallFinishedOutbox,
+  SingleCallProviders,
+} from '../../../testing/calling-fakes';
+import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
+import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
+import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
+import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { RecordingMetrics } from '../../../testing/recording-metrics';
+import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
+import { aCampaign, aTarget, TEST_CAMPAIGN } from '../../../testing/test-data';
+import { BlacklistService } from '../../blacklist/application/blacklist.service';
+import { CallLogService } from '../../call-log/application/call-log.service';
+import { CampaignService } from '../../campaign/application/campaign.service';
+import type { Campaign } from '../../campaign/domain/campaign';
+import { CallCompletion } from './call-completion.service';
+import { CallEventIngestion } from './call-events.service';
+import { CallPlacement } from './call-placement.service';
+import { CallingSettings } from './calling-settings';
+import { CampaignControl } from './campaign-control.service';
+import { CampaignStatsService } from './campaign-stats.service';
+import { CallDispatcher } from './dispatcher.service';
+
+const T0 = '2026-01-05T15:00:00.000Z';
+const OTHER_ORG = '00000000-0000-4000-8000-00000000a999';
+
+/** The engine on fakes, with the real CampaignService (over its in-memory repository) as reader. */
+function engine(campaign: Partial<Campaign> = {}) {
+  const clock = new FakeClock(T0);
+  const campaignRepository = new InMemoryCampaignRepository();
+  const theCampaign = aCampaign({ maxAttempts: 2, ...campaign });
+  campaignRepository.campaigns.set(theCampaign.id, theCampaign);
+  const campaigns = new CampaignService(
+    campaignRepository,
+    new BlacklistService(new InMemoryBlacklistRepository()),
+    inMemoryProviderConnections().service,
+  );
+  const targets = new InMemoryTargetTransitions();
+  const logRepository = new InMemoryCallLogRepository();
+  const callLogs = new CallLogService(logRepository);
+  const outbox = new RecordingCallFinishedOutbox();
+  const uow = new InMemoryUnitOfWork(targets, outbox);
+  const provider = new ScriptedCallProvider();
+  const providers = new SingleCallProviders(provider);
+  const settings = new CallingSettings({
+    callsPerSecond: 0,
+    publicBaseUrl: 'https://calls.example',
+  });
+  const metrics = new RecordingMetrics();
+  const completion = new CallCompletion(callLogs, targets, campaigns, outbox, uow, clock, metrics);
+  const ingestion = new CallEventIngestion(
+    callLogs,
+    campaigns,
+    new InMemoryCallEventStore(),
+    completion,
+    settings,
+    uow,
+  );
+  const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
+  const dispatcher = new CallDispatcher(
+    targets,
+    callLogs,
+    campaigns,
+    new BlacklistService(new InMemoryBlacklistRepository()),
+    outbox,
+    new InMemoryPlacementRate(),
+    placement,
+    providers,
+    uow,
+    clock,
+    settings,
+  );
+  const control = new CampaignControl(campaigns, targets, outbox, uow, clock);
+  const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
+  const dispatch = async () => {
+    const round = await dispatcher.round();
+    await placement.drain();
+    return round;
+  };
+  const put = (over = {}) => {
+    const t = aTarget({ status: 'Scheduled', scheduledTime: clock.now(), ...over });
+    targets.put(t);
+    return t;
+  };
+  const target = async (id: string) => (await targets.findById(null, id))!;
+  const end = async (id: string, outcome: 'GOOD' | 'NO_RESPONSE' | 'HUMAN_ONLY') => {
+    const logId = (await target(id)).callLogIds!.at(-1)!;
+    await ingestion.ingest('scripted', [provider.ended(logId, outcome)]);
+  };
+  const org = theCampaign.organizationId;
+  return { clock, targets, outbox, provider, control, stats, dispatch, put, target, end, org };
+}
+
+describe('campaign control (fakes)', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  it('pause: no new call starts, targets stay Scheduled; pausing again changes nothing', async () => {
+    const e = engine();
+    const a = e.put();
+    const paused = await e.control.pause(e.org, TEST_CAMPAIGN);
+    expect(paused).toMatchObject({ state: 'paused', stateChangedAt: e.clock.now() });
+    expect(await e.dispatch()).toMatchObject({ placed: 0, acted: 0 });
+    expect(await e.target(a.id)).toMatchObject({ status: 'Scheduled', attempts: 0 });
+    expect(e.provider.calls).toEqual([]);
+    e.clock.advance(1000);
+    expect(await e.control.pause(e.org, TEST_CAMPAIGN)).toEqual(paused);
+  });
+
+  it('resume: wakes the dispatchers, and the due targets are claimed', async () => {
+    const e = engine();
+    const a = e.put();
+    await e.control.pause(e.org, TEST_CAMPAIGN);
+    const before = e.targets.notifications;
+    const resumed = await e.control.resume(e.org, TEST_CAMPAIGN);
+    expect(resumed.state).toBe('active');
+    expect(e.targets.notifications).toBe(before + 1);
+    expect(await e.dispatch()).toMatchObject({ placed: 1 });
+    expect(await e.target(a.id)).toMatchObject({ status: 'In Progress', attempts: 1 });
+    // Resuming an active campaign: the same campaign, no notification.
+    expect(await e.control.resume(e.org, TEST_CAMPAIGN)).toEqual(resumed);
+    expect(e.targets.notifications).toBe(before + 1);
+  });
+
+  it('a call in flight during a pause ends and is recorded normally (its retry keeps its time)', async () => {
+    const e = engine({ retryDelayMinutes: 60 });
+    const a = e.put();
+    await e.dispatch();
+    await e.control.pause(e.org, TEST_CAMPAIGN);
+    await e.end(a.id, 'NO_RESPONSE');
+    expect(await e.target(a.id)).toMatchObject({
+      status: 'Scheduled',
+      scheduledTime: new Date(Date.parse(T0) + 60 * 60_000),
+    });
+  });
+
+  it('cancel: Pending, Scheduled and Waiting targets end with a notification each; in-flight calls end without retry', async () => {
+    const e = engine();
+    const pending = e.put({ status: 'Pending', scheduledTime: null });
+    const scheduled = e.put({ scheduledTime: new Date(Date.parse(T0) + 3600_000) });
+    const waiting = e.put({ status: 'Waiting', currentStep: 'labs', scheduledTime: null });
+    const calling = e.put();
+    await e.dispatch();
+    expect(await e.target(calling.id)).toMatchObject({ status: 'In Progress' });
+    e.outbox.events = [];
+
+    const cancelled = await e.control.cancel(e.org, TEST_CAMPAIGN);
+    expect(cancelled.state).toBe('cancelled');
+    const ended = {
+      status: 'Finished',
+      resolution: 'unsuccessful',
+      category: null,
+      subcategory: null,
+      outcome: 'Campaign cancelled',
+    };
+    for (const t of [pending, scheduled, waiting])
+      expect(await e.target(t.id)).toMatchObject({ ...ended, currentStep: null });
+    expect(e.outbox.events.map((ev) => ev.targetId).sort()).toEqual(
+      [pending.id, scheduled.id, waiting.id].sort(),
+    );
+    expect(e.outbox.events[0]).toMatchObject({
+      callLogId: null,
+      nextAttemptScheduled: null,
+      status: 'Finished',
+      resolution: 'unsuccessful',
+    });
+
+    // The call in flight ends; no answer would retry, but the campaign is cancelled.
+    await e.end(calling.id, 'NO_RESPONSE');
+    expect(await e.target(calling.id)).toMatchObject({ ...ended, attempts: 1 });
+    expect(e.outbox.events.at(-1)).toMatchObject({
+      targetId: calling.id,
+      nextAttemptScheduled: null,
+      status: 'Finished',
+    });
+
+    // Final and idempotent.
+    expect(await e.control.cancel(e.org, TEST_CAMPAIGN)).toEqual(cancelled);
+    await expect(e.control.resume(e.org, TEST_CAMPAIGN)).rejects.toThrow(ConflictError);
+    await expect(e.control.pause(e.org, TEST_CAMPAIGN)).rejects.toThrow(ConflictError);
+  });
+
+  it('a cancelled campaign’s targets that became due anyway are ended by the dispatcher, never called', async () => {
+    const e = engine();
+    await e.control.cancel(e.org, TEST_CAMPAIGN);
+    const late = e.put(); // as a trigger racing the cancel would leave it
+    await e.dispatch();
+    expect(e.provider.calls).toEqual([]);
+    expect(await e.target(late.id)).toMatchObject({
+      status: 'Finished',
+      outcome: 'Campaign cancelled',
+    });
+  });
+
+  it('another organization’s campaign, or a malformed id, is NotFound and unchanged', async () => {
+    const e = engine();
+    await expect(e.control.pause(OTHER_ORG, TEST_CAMPAIGN)).rejects.toThrow(NotFoundError);
+    await expect(e.control.cancel(e.org, 'nope')).rejects.toThrow(NotFoundError);
+    await expect(e.stats.stats(OTHER_ORG, TEST_CAMPAIGN)).rejects.toThrow(NotFoundError);
+    expect((await e.control.resume(e.org, TEST_CAMPAIGN)).state).toBe('active');
+  });
+
+  it('stats: exact counts, connect rate, mean length and an estimate', async () => {
+    const e = engine({ maxConcurrentCalls: 10 });
+    const [good, human, silent] = [e.put(), e.put(), e.put()];
+    e.put({ status: 'Pending', scheduledTime: null });
+    const later = e.put({ scheduledTime: new Date(Date.parse(T0) + 7200_000) });
+    await e.dispatch();
+    await e.end(good.id, 'GOOD');
+    await e.end(human.id, 'HUMAN_ONLY');
+    await e.end(silent.id, 'NO_RESPONSE');
+    const s = await e.stats.stats(e.org, TEST_CAMPAIGN);
+    expect(s).toEqual({
+      campaignId: TEST_CAMPAIGN,
+      state: 'active',
+      asOf: e.clock.now(),
+      targets: {
+        total: 5,
+        byStatus: {
+          Pending: 1,
+          Scheduled: 2,
+          'In Progress': 0,
+          'Post-processing': 0,
+          Finished: 1,
+          'To review': 1,
+          Failed: 0,
+          Waiting: 0,
+          'SMS Scheduled': 0,
+        },
+        byCategory: expect.any(Object),
+        byResolution: expect.any(Object),
+      },
+      attempts: 3,
+      callsInFlight: 0,
+      endedCalls: 3,
+      connectedCalls: 2,
+      connectRate: 0.6667,
+      averageCallSeconds: expect.any(Number),
+      dueNow: 0,
+      dueLater: 2,
+      nextScheduledAt: new Date(Date.parse(T0) + 3600_000),
+      recentCallsPerMinute: 0.2,
+      // 2 calls at 0.2 a minute, no calling window: 10 minutes from now.
+      estimatedCompletionAt: new Date(Date.parse(T0) + 10 * 60_000),
+    });
+    expect(later.status).toBe('Scheduled');
+  });
+});

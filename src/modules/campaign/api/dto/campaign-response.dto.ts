@@ -1,0 +1,59 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto';
+import { WeekSchedule } from '../../../../common/schedule/week-schedule';
+import {
+  CAMPAIGN_STATES,
+  CAMPAIGN_TYPES,
+  CampaignState,
+  CampaignStep,
+  CampaignType,
+  STEP_ON_RECEIVE,
+  STEP_TYPES,
+} from '../../domain/campaign';
+
+export class CampaignStepResponseDto {
+  @ApiProperty({ type: 'string', example: 'intake-form' }) friendly_id: string;
+  @ApiProperty({ enum: STEP_TYPES }) type: CampaignStep['type'];
+  @ApiProperty({ enum: STEP_ON_RECEIVE }) on_receive: CampaignStep['on_receive'];
+}
+
+/** A campaign as the API answers it (`presentCampaign`). */
+export class CampaignResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
+  @ApiProperty({ type: 'string', example: 'Appointment reminders' }) name: string;
+  @ApiProperty({ enum: CAMPAIGN_TYPES }) type: CampaignType;
+  @ApiProperty({ type: 'string', nullable: true, example: '+15550100000' })
+  caller_id: string | null;
+  @ApiProperty({ type: 'integer', example: 3 }) max_attempts: number;
+  @ApiProperty({ type: 'integer', example: 60 }) retry_delay_minutes: number;
+  @ApiProperty({ type: 'integer', example: 10 }) max_concurrent_calls: number;
+  @ApiProperty({ type: () => WeekScheduleSchema, nullable: true })
+  calling_window: WeekSchedule | null;
+  @ApiProperty({ type: [CampaignStepResponseDto] }) steps: CampaignStepResponseDto[];
+  @ApiProperty({ type: 'string', nullable: true }) entry_step: string | null;
+  @ApiProperty({ type: 'string', format: 'uuid', isArray: true }) blacklist_ids: string[];
+  @ApiProperty({ type: 'string', nullable: true, example: 'https://example.com/hooks/calls' })
+  webhook_url: string | null;
+  @ApiPropertyOptional({
+    type: 'string',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Signs the webhook notifications; only in the answer to the creation',
+  })
+  webhook_secret?: string;
+  @ApiProperty({
+    enum: CAMPAIGN_STATES,
+    description:
+      '`active`: calls are placed; `paused`: no call starts (see /pause, /resume); `cancelled`: final, no call ever starts again (see /cancel)',
+  })
+  state: CampaignState;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'When `state` last changed (null: never)',
+  })
+  state_changed_at: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+}
