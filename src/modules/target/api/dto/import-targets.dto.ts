@@ -59,7 +59,19 @@ export class ImportRowErrorDto {
   loc: (string | number)[];
   @ApiProperty({ example: 'value_error' }) type: string;
   @ApiProperty({ example: 'Field required' }) msg: string;
-  @ApiPropertyOptional({ description: 'The value as read' }) input?: unknown;
+  @ApiPropertyOptional({
+    title: 'Input',
+    description: 'The value as read (any JSON value)',
+    nullable: true,
+    anyOf: [
+      { type: 'string' },
+      { type: 'number' },
+      { type: 'boolean' },
+      { type: 'object', additionalProperties: true },
+      { type: 'array', items: {} },
+    ],
+  })
+  input?: unknown;
   @ApiPropertyOptional({ type: 'object', additionalProperties: true }) ctx?: Record<
     string,
     unknown
