@@ -1,4 +1,10 @@
+import { spawn } from 'child_process';
+import { createWriteStream, mkdtempSync, rmSync } from 'fs';
 import { request as httpRequest } from 'http';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { pipeline } from 'stream/promises';
+import { ROOT, tsEntry } from '../support/run-process';
 import { AddressInfo } from 'net';
 import { Readable } from 'stream';
 import { setFlagsFromString } from 'v8';
@@ -413,6 +419,39 @@ describe('CSV target import', () => {
     expect(await a.targets()).toHaveLength(1);
   });
 
+  it('cli targets:import streams a file, shows progress and prints the report', async () => {
+    const a = await tenant();
+    const dir = mkdtempSync(join(tmpdir(), 'ccs-import-'));
+    const file = join(dir, 'targets.csv');
+    try {
+      await pipeline(csvRows(12_000), createWriteStream(file));
+      const port = await listen(t);
+      const cli = await runAsync([
+        'targets:import',
+        '--campaign',
+        a.campaignId,
+        '--url',
+        `http://127.0.0.1:${port}`,
+        '--key',
+        a.apiKey,
+        file,
+      ]);
+      expect({ code: cli.code, report: JSON.parse(cli.stdout) }).toEqual({
+        code: 0,
+        report: report({
+          campaign_id: a.campaignId,
+          rows: 12_000,
+          processed_rows: 12_000,
+          created: 12_000,
+        }),
+      });
+      expect(cli.stderr).toContain('uploading: 100%');
+      expect(cli.stderr).toContain('importing: 12000 of 12000 rows (100%)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('imports 100,000 rows as a job with bounded memory, progress and a webhook', async () => {
     const receiver = await WebhookReceiver.start();
     receivers.push(receiver);
@@ -502,9 +541,7 @@ async function streamUpload(
   campaignId: string,
   body: Readable,
 ): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
-  const server = t.app.getHttpServer();
-  if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
+  const port = await listen(t);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
       {
@@ -532,4 +569,29 @@ async function streamUpload(
 function exposeGc(): () => void {
   setFlagsFromString('--expose_gc');
   return runInNewContext('gc') as () => void;
+}
+
+/** The app on an ephemeral port, for clients that are not supertest. */
+async function listen(t: TestApp): Promise<number> {
+  const server = t.app.getHttpServer();
+  if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return (server.address() as AddressInfo).port;
+}
+
+/** The CLI as a child process, without blocking this process (the app it talks to runs here). */
+function runAsync(
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...tsEntry('cli.ts'), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: '' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
 }
