@@ -5,6 +5,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { pipeline } from 'stream/promises';
 import { ROOT, tsEntry } from '../support/run-process';
+import { startWorkerProcess } from '../support/worker-process';
 import { AddressInfo } from 'net';
 import { Readable } from 'stream';
 import { setFlagsFromString } from 'v8';
@@ -515,6 +516,61 @@ describe('CSV target import', () => {
     );
     expect(liveMb).toBeLessThan(200);
     expect(rssMb).toBeLessThan(200);
+  }, 180_000);
+});
+
+/**
+ * The staging table outlives a worker: an import whose worker is killed (SIGKILL) mid-way is taken up
+ * by another worker after IMPORT_RECOVERY_SECONDS without progress, resumes after its last chunk, and
+ * adds every row exactly once.
+ */
+describe('CSV import across a worker restart', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { ROLE: 'api', IMPORT_RECOVERY_SECONDS: '2' } });
+  });
+  afterAll(() => t.close());
+
+  it('resumes after a killed worker and creates each row once', async () => {
+    const { apiKey } = await t.createOrganization();
+    const { id: campaignId } = await t.createCampaign(apiKey);
+    const ROWS = 40_000;
+    const upload = await streamUpload(t, apiKey, campaignId, csvRows(ROWS));
+    expect(upload.status).toBe(202);
+    const importId = upload.body.id;
+    const progress = () =>
+      t.sql<{ status: string; processed_rows: number; created: number }>(
+        `SELECT status, processed_rows, created FROM target_imports WHERE id = $1`,
+        [importId],
+      );
+
+    const first = startWorkerProcess(t);
+    await first.ready;
+    await waitFor(progress, ([p]) => p.processed_rows > 0, 60_000, 20);
+    await first.kill();
+    const [atKill] = await progress();
+
+    const second = startWorkerProcess(t);
+    try {
+      await second.ready;
+      const [done] = await waitFor(progress, ([p]) => p.status === 'succeeded', 100_000, 200);
+      expect(done).toEqual({ status: 'succeeded', processed_rows: ROWS, created: ROWS });
+    } finally {
+      await second.stop();
+    }
+    const [{ count, distinct }] = await t.sql(
+      `SELECT count(*)::int AS count, count(DISTINCT external_id)::int AS distinct
+       FROM targets WHERE campaign_id = $1`,
+      [campaignId],
+    );
+    expect({ count, distinct }).toEqual({ count: ROWS, distinct: ROWS });
+    const events = await t.sql(
+      `SELECT payload->>'status' AS status FROM webhook_events
+       WHERE type = 'import.finished' AND payload->>'import_id' = $1`,
+      [importId],
+    );
+    expect(events).toEqual([{ status: 'succeeded' }]);
+    process.stdout.write(`restart: killed at ${atKill.processed_rows} of ${ROWS} rows\n`);
   }, 180_000);
 });
 

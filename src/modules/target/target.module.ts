@@ -4,7 +4,8 @@ import { WebhookModule } from '../webhook/webhook.module';
 import { TargetImportController } from './api/target-import.controller';
 import { TargetImportRepository } from './application/ports/target-import.repository';
 import { TargetImportService } from './application/target-import.service';
-import { TargetImportWorker } from './application/target-import.worker';
+import { TargetImportSettings, TargetImportWorker } from './application/target-import.worker';
+import { AppConfig } from '../../config/app-config';
 import { TypeOrmTargetImportRepository } from './infrastructure/target-import.typeorm-repository';
 import { TargetController } from './api/target.controller';
 import { TargetTransitions } from './application/ports/target-transitions';
@@ -27,6 +28,15 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
     TargetImportService,
     { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
     TargetImportWorker,
+    {
+      provide: TargetImportSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new TargetImportSettings({
+          recoveryMs: config.get('IMPORT_RECOVERY_SECONDS') * 1000,
+          runRecovery: config.get('ROLE') !== 'api',
+        }),
+    },
   ],
   exports: [TargetService, TargetTransitions],
 })

@@ -212,6 +212,22 @@ export class TargetImportService {
     }
   }
 
+  /** Re-queues the imports whose job was lost (no progress since `before`); returns how many. */
+  async recoverStalled(before: Date): Promise<number> {
+    return this.unitOfWork.run(async (tx) => {
+      const ids = await this.imports.claimStalled(tx, before, this.clock.now(), 100);
+      await this.jobs.enqueue(
+        tx,
+        ids.map((importId) => ({
+          queue: IMPORT_QUEUE,
+          // No singletonKey: the lost job may still count as active; a second run is harmless.
+          data: { importId } satisfies ImportJob,
+        })),
+      );
+      return ids.length;
+    });
+  }
+
   private async end(imp: TargetImport, status: ImportStatus): Promise<void> {
     await this.unitOfWork.run((tx) => this.finishIn(tx, imp.id, status));
   }

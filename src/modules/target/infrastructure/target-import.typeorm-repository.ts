@@ -257,6 +257,19 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     return targetImportFromRow(final.rows[0]);
   }
 
+  async claimStalled(tx: Tx, before: Date, now: Date, limit: number): Promise<string[]> {
+    const { rows } = await this.sql(tx).query<{ id: string }>(
+      `UPDATE target_imports SET updated_at = $2
+       WHERE id IN (
+         SELECT id FROM target_imports
+         WHERE status IN ('queued', 'running') AND updated_at < $1
+         ORDER BY updated_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      [before, now, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async reportRows(
     importId: string,
     limit: number,

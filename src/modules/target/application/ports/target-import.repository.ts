@@ -88,6 +88,12 @@ export abstract class TargetImportRepository {
     now: Date,
   ): Promise<TargetImport | null>;
 
+  /**
+   * Queued or running imports not updated since `before` (their job was lost with a worker), up to
+   * `limit`; their `updated_at` is set to `now` in the same statement, so one sweep takes each.
+   */
+  abstract claimStalled(tx: Tx, before: Date, now: Date, limit: number): Promise<string[]>;
+
   /** Up to `limit` rows with errors and ignored rows each, in row order. */
   abstract reportRows(
     importId: string,
