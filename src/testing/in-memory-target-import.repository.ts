@@ -14,6 +14,24 @@ import {
   TargetImport,
 } from '../modules/target/domain/target-import';
 import { Snapshottable } from './in-memory-unit-of-work';
+import {
+  ImportFinishedEvent,
+  ImportFinishedOutbox,
+} from '../modules/webhook/application/ports/import-finished-outbox';
+
+/** ImportFinishedOutbox that keeps the events (rolled back with the unit of work). */
+export class RecordingImportFinishedOutbox extends ImportFinishedOutbox {
+  events: ImportFinishedEvent[] = [];
+  async record(_tx: Tx, event: ImportFinishedEvent): Promise<void> {
+    this.events.push(structuredClone(event));
+  }
+  snapshot(): ImportFinishedEvent[] {
+    return structuredClone(this.events);
+  }
+  restore(state: ImportFinishedEvent[]): void {
+    this.events = state;
+  }
+}
 
 interface Row extends StagedRow {
   /** Kept when the draft is dropped, as the adapter's `external_id` column. */
@@ -163,21 +181,31 @@ export class InMemoryTargetImportRepository
       .map((r) => ({ row: r.row, draft: clone(r.draft!) }));
   }
 
+  async claimChunk(
+    _tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    now: Date,
+  ): Promise<boolean> {
+    const imp = this.state.imports.get(importId);
+    if (!imp || imp.processedThrough !== after || isFinished(imp.status)) return false;
+    Object.assign(imp, { processedThrough: through, updatedAt: now });
+    return true;
+  }
+
   async recordChunk(
     _tx: Tx,
     importId: string,
     after: number,
     chunk: ImportChunkResult,
-    now: Date,
-  ): Promise<boolean> {
+  ): Promise<void> {
     const imp = this.state.imports.get(importId);
-    if (!imp || imp.processedThrough !== after || isFinished(imp.status)) return false;
+    if (!imp) return;
     Object.assign(imp, {
-      processedThrough: chunk.through,
       processedRows: imp.processedRows + chunk.rows,
       created: imp.created + chunk.created,
       ignoredRows: imp.ignoredRows + chunk.ignored.length,
-      updatedAt: now,
     });
     const rows = this.state.rows.get(importId)!;
     const ignored = new Set(chunk.ignored);
@@ -189,7 +217,6 @@ export class InMemoryTargetImportRepository
         rows.delete(row.row);
       }
     }
-    return true;
   }
 
   async finish(

@@ -174,18 +174,17 @@ export function targetImportRepositoryContract(
       await s.imports.setStatus(null, imp.id, 'running', NOW, { totalRows: 3, invalidRows: 0 });
       await s.imports.check(imp.id, NOW);
       const chunk = { through: 3, rows: 2, created: 1, ignored: [3] };
-      expect(await s.unitOfWork.run((tx) => s.imports.recordChunk(tx, imp.id, 0, chunk, NOW))).toBe(
-        true,
-      );
+      const run = (after: number, c: typeof chunk) =>
+        s.unitOfWork.run(async (tx) => {
+          if (!(await s.imports.claimChunk(tx, imp.id, after, c.through, NOW))) return false;
+          await s.imports.recordChunk(tx, imp.id, after, c);
+          return true;
+        });
+      expect(await run(0, chunk)).toBe(true);
       // A second run that read the same progress loses.
-      expect(await s.unitOfWork.run((tx) => s.imports.recordChunk(tx, imp.id, 0, chunk, NOW))).toBe(
-        false,
-      );
+      expect(await run(0, chunk)).toBe(false);
       expect((await s.imports.nextChunk(imp.id, 3, 10)).map((r) => r.row)).toEqual([4]);
-      const last = { through: 4, rows: 1, created: 1, ignored: [] };
-      expect(await s.unitOfWork.run((tx) => s.imports.recordChunk(tx, imp.id, 3, last, NOW))).toBe(
-        true,
-      );
+      expect(await run(3, { through: 4, rows: 1, created: 1, ignored: [] })).toBe(true);
       const ended = await s.unitOfWork.run((tx) => s.imports.finish(tx, imp.id, 'succeeded', NOW));
       expect(ended).toEqual(
         expect.objectContaining({

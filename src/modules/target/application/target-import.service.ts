@@ -156,6 +156,16 @@ export class TargetImportService {
       const recorded = await this.unitOfWork
         .run(async (tx) => {
           const now = this.clock.now();
+          const through = chunk.length > 0 ? chunk[chunk.length - 1].row : current.processedThrough;
+          // Claim first: a concurrent run of the same import waits on this row lock, then gives up.
+          const claimed = await this.imports.claimChunk(
+            tx,
+            current.id,
+            current.processedThrough,
+            through,
+            now,
+          );
+          if (!claimed) throw new ChunkTakenError();
           let created = 0;
           let ignored: number[] = [];
           if (chunk.length > 0) {
@@ -186,15 +196,12 @@ export class TargetImportService {
               ...keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row),
             ].sort((a, b) => a - b);
           }
-          const through = chunk.length > 0 ? chunk[chunk.length - 1].row : current.processedThrough;
-          const ok = await this.imports.recordChunk(
-            tx,
-            current.id,
-            current.processedThrough,
-            { through, rows: chunk.length, created, ignored },
-            now,
-          );
-          if (!ok) throw new ChunkTakenError();
+          await this.imports.recordChunk(tx, current.id, current.processedThrough, {
+            through,
+            rows: chunk.length,
+            created,
+            ignored,
+          });
           if (last) await this.finishIn(tx, current.id, 'succeeded');
           return through;
         })

@@ -185,23 +185,35 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => ({ row: r.row_number, draft: r.draft }));
   }
 
+  async claimChunk(
+    tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    now: Date,
+  ): Promise<boolean> {
+    const { rows } = await this.sql(tx).query<{ id: string }>(
+      `UPDATE target_imports SET processed_through = $3, updated_at = $4
+       WHERE id = $1 AND processed_through = $2 AND status NOT IN ${FINISHED}
+       RETURNING id`,
+      [importId, after, through, now],
+    );
+    return rows.length > 0;
+  }
+
   async recordChunk(
     tx: Tx,
     importId: string,
     after: number,
     chunk: ImportChunkResult,
-    now: Date,
-  ): Promise<boolean> {
+  ): Promise<void> {
     const sql = this.sql(tx);
-    const { rows } = await sql.query<{ id: string }>(
+    await sql.query(
       `UPDATE target_imports
-       SET processed_through = $3, processed_rows = processed_rows + $4, created = created + $5,
-           ignored_rows = ignored_rows + $6, updated_at = $7
-       WHERE id = $1 AND processed_through = $2 AND status NOT IN ${FINISHED}
-       RETURNING id`,
-      [importId, after, chunk.through, chunk.rows, chunk.created, chunk.ignored.length, now],
+       SET processed_rows = processed_rows + $2, created = created + $3, ignored_rows = ignored_rows + $4
+       WHERE id = $1`,
+      [importId, chunk.rows, chunk.created, chunk.ignored.length],
     );
-    if (rows.length === 0) return false;
     // The created rows' staging is no longer needed; the ignored ones stay for the report.
     await sql.query(
       `WITH ign AS (
@@ -213,7 +225,6 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
          AND NOT (row_number = ANY($4::int[]))`,
       [importId, after, chunk.through, chunk.ignored],
     );
-    return true;
   }
 
   async finish(

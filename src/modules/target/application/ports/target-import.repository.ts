@@ -65,16 +65,25 @@ export abstract class TargetImportRepository {
   ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]>;
 
   /**
-   * Records a chunk as inserted, in the transaction of its insert; false (nothing written) when
-   * another run already recorded rows past `after` (the caller then rolls back).
+   * Claims the rows after `after` up to `through` for insertion in this transaction, before
+   * inserting them: false (nothing written) when another run already moved the progress past `after`
+   * (the caller then rolls back). The row lock makes a concurrent run wait for this one's outcome.
    */
+  abstract claimChunk(
+    tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    now: Date,
+  ): Promise<boolean>;
+
+  /** Counts a claimed chunk's outcome and drops the staging rows of the targets it created. */
   abstract recordChunk(
     tx: Tx,
     importId: string,
     after: number,
     chunk: ImportChunkResult,
-    now: Date,
-  ): Promise<boolean>;
+  ): Promise<void>;
 
   /**
    * Ends the import: the final status, `finished_at`, and (a dry run) the duplicates as ignored.
