@@ -401,6 +401,9 @@ describe('CSV target import', () => {
     expect(unclosed.body.detail[0]).toEqual(
       expect.objectContaining({ type: 'value_error', loc: ['body'] }),
     );
+    const huge = await a.importCsv(`phone_number,notes\n+15550100001,"${'x'.repeat(1_100_000)}"\n`);
+    expect(huge.status).toBe(422);
+    expect(huge.body.detail[0].msg).toMatch(/^Value error, the file is not valid CSV: /);
     expect(
       await t.sql(`SELECT id FROM target_imports WHERE campaign_id = $1`, [a.campaignId]),
     ).toEqual([]);

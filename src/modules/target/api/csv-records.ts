@@ -15,6 +15,8 @@ import { TargetInputDto } from './dto/add-targets.dto';
 import { toAddTargetInput } from './target.request-mapper';
 
 const pipe = new PydanticValidationPipe();
+/** One record (row) of the file may hold at most this many characters. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
 
 /** `Header:field,Header2:field2` (the last colon separates, a header may hold one). */
 export function parseColumnMapping(value: string | undefined): Map<string, string> {
@@ -55,7 +57,14 @@ export async function* csvRecords(
   mapping: ReadonlyMap<string, string>,
 ): AsyncGenerator<ImportRecord> {
   const parser = body.pipe(
-    parse({ bom: true, relax_column_count: true, skip_empty_lines: true, info: true }),
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      // An unclosed quote would otherwise buffer the rest of the file as one field.
+      max_record_size: MAX_RECORD_BYTES,
+    }),
   );
   body.on('error', (error) => parser.destroy(error));
   let header: string[] | null = null;
