@@ -9,6 +9,7 @@ import { setupOpenApi } from './openapi';
 import { QuietNestLogger } from './common/logging/quiet-nest-logger';
 import { raw } from 'express';
 import { parseJsonBody } from './common/http/json-body';
+import { isCsvImport } from './modules/target/api/target-import.controller';
 import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller';
 
 /**
@@ -22,7 +23,11 @@ export async function configureApp(app: INestApplication, config: AppConfig): Pr
   // a body already read is left alone by the parsers below.
   express.use(TELEPHONY_EVENTS_PREFIX, raw({ type: () => true, limit: config.get('BODY_LIMIT') }));
   // Every other body is read as text (within the limit) and parsed as FastAPI would: see json-body.ts.
-  express.useBodyParser('text', { limit: config.get('BODY_LIMIT'), type: () => true });
+  // CSV imports are streamed by their route, never read whole (see target-import.controller.ts).
+  express.useBodyParser('text', {
+    limit: config.get('BODY_LIMIT'),
+    type: (req) => !isCsvImport(req as unknown as Parameters<typeof isCsvImport>[0]),
+  });
   express.use(parseJsonBody);
   express.disable('x-powered-by');
   express.set('query parser', 'simple');

@@ -16,6 +16,7 @@ import { presentCampaign } from './modules/campaign/api/campaign.presenter';
 import { CampaignControl } from './modules/calling/application/campaign-control.service';
 import { CampaignStatsService } from './modules/calling/application/campaign-stats.service';
 import { presentStats } from './modules/calling/api/campaign-control.controller';
+import { importTargetsFile } from './cli-import';
 
 const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints JSON)
   org:create --name <name>                 create an organization
@@ -33,7 +34,13 @@ const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints
                                            cancel a campaign for good (its uncalled targets end)
   campaign:stats <campaign id> --org <organization id>
                                            a campaign's progress (as GET /campaigns/{id}/stats)
-The database is DATABASE_URL's, as for the service (default: embedded PGlite in ./.data/pglite).`;
+  targets:import --campaign <campaign id> [--url <service url>] [--key <api key>]
+                 [--dry-run] [--launch] [--no-duplicates] [--columns <Header:field,...>] <file.csv>
+                                           import a CSV file of targets through the service's API,
+                                           showing progress; prints the import report
+The database is DATABASE_URL's, as for the service (default: embedded PGlite in ./.data/pglite).
+targets:import talks to a running service instead: --url (default $SERVICE_URL or
+http://localhost:$PORT, 3000) and --key (default $API_KEY).`;
 
 /** Migrations are applied when the CLI connects; `migration:run` reports which ones that was. */
 let appliedAtConnect: string[] = [];
@@ -64,9 +71,16 @@ class CliModule {
 interface CliOptions {
   name?: string;
   org?: string;
+  campaign?: string;
+  url?: string;
+  key?: string;
+  columns?: string;
+  'dry-run'?: boolean;
+  launch?: boolean;
+  'no-duplicates'?: boolean;
 }
 
-/** `--name x`, `--org x` and positionals; anything else is a usage error. */
+/** `--name x`, `--org x`, the import's flags and positionals; anything else is a usage error. */
 function parseCommandLine(argv: string[]): {
   command?: string;
   args: string[];
@@ -75,7 +89,17 @@ function parseCommandLine(argv: string[]): {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: { name: { type: 'string' }, org: { type: 'string' } },
+      options: {
+        name: { type: 'string' },
+        org: { type: 'string' },
+        campaign: { type: 'string' },
+        url: { type: 'string' },
+        key: { type: 'string' },
+        columns: { type: 'string' },
+        'dry-run': { type: 'boolean' },
+        launch: { type: 'boolean' },
+        'no-duplicates': { type: 'boolean' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -86,7 +110,7 @@ function parseCommandLine(argv: string[]): {
   }
 }
 
-function required(options: CliOptions, name: keyof CliOptions): string {
+function required(options: CliOptions, name: 'name' | 'org' | 'campaign'): string {
   const value = options[name];
   if (!value) throw new UsageError(`--${name} is required`);
   return value;
@@ -172,6 +196,34 @@ async function run(
   }
 }
 
+/** `targets:import`: no database here, the running service does the work (see cli-import.ts). */
+async function importTargets(args: string[], options: CliOptions): Promise<number> {
+  const campaignId = required(options, 'campaign');
+  const file = args[0];
+  if (!file || args.length > 1) throw new UsageError('targets:import takes one CSV file');
+  const apiKey = options.key ?? process.env.API_KEY;
+  if (!apiKey) throw new UsageError('--key (or API_KEY) is required');
+  const url =
+    options.url ?? process.env.SERVICE_URL ?? `http://localhost:${process.env.PORT ?? '3000'}`;
+  const tty = process.stderr.isTTY;
+  const { status, body } = await importTargetsFile({
+    url,
+    apiKey,
+    campaignId,
+    file,
+    query: {
+      ...(options['dry-run'] ? { dry_run: 'true' } : {}),
+      ...(options.launch ? { launch: 'true' } : {}),
+      ...(options['no-duplicates'] ? { allow_duplicates: 'false' } : {}),
+      ...(options.columns ? { columns: options.columns } : {}),
+    },
+    progress: (line) => process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`),
+  });
+  if (tty) process.stderr.write('\n');
+  process.stdout.write(JSON.stringify(body, null, 2) + '\n');
+  return status === 200 && (body as { status?: string }).status === 'succeeded' ? 0 : 1;
+}
+
 async function main(): Promise<number> {
   if (existsSync('.env')) process.loadEnvFile('.env');
   const argv = process.argv.slice(2);
@@ -184,6 +236,7 @@ async function main(): Promise<number> {
   try {
     const { command, args, options } = parseCommandLine(argv);
     if (!command) throw new UsageError('no command given');
+    if (command === 'targets:import') return await importTargets(args, options);
     const config = loadConfig({ ...process.env, DEMO_SEED: 'false' });
     const database = config.get('database');
     embedded = database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;

@@ -147,6 +147,25 @@ describe('responses conform to openapi.json', () => {
       await call('post', at(TARGETS), { targets: [{ id: first, phone_number: '+15550100009' }] }),
     );
     conforms('post', TARGETS, await call('post', at(TARGETS), { targets: [] }));
+
+    const IMPORT = '/api/v1/campaigns/{campaign_id}/targets/import';
+    const csv = (url: string, text: string) =>
+      t.http().post(url).set('X-API-Key', apiKey).set('Content-Type', 'text/csv').send(text);
+    const imported = conforms(
+      'post',
+      IMPORT,
+      await csv(at(IMPORT), 'phone_number,external_id\n+15550100020,IMP-1\nbad,IMP-2\n'),
+    );
+    conforms('post', IMPORT, await csv(at(IMPORT), 'external_id\nX\n'));
+    conforms('post', IMPORT, await call('post', at(IMPORT), { targets: [] }));
+    conforms(
+      'post',
+      IMPORT,
+      await csv(`${C}/00000000-0000-4000-8000-000000000000/targets/import`, 'phone_number\n'),
+    );
+    const IMPORTS = '/api/v1/imports/{import_id}';
+    conforms('get', IMPORTS, await call('get', `/api/v1/imports/${imported.body.id}`));
+    conforms('get', IMPORTS, await call('get', '/api/v1/imports/nope'));
     conforms('get', TARGETS, await call('get', at(TARGETS)));
     conforms('get', TARGETS, await call('get', `${at(TARGETS)}?status=Nope`));
     const PATIENT = '/api/v1/campaigns/{campaign_id}/patient/targets';

@@ -236,6 +236,46 @@ export interface paths {
         patch: operations["update_target_input_data_api_v1_targets__target_id__patch"];
         trace?: never;
     };
+    "/api/v1/campaigns/{campaign_id}/targets/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import Targets (CSV)
+         * @description Adds the targets of a CSV file (text/csv, header row, up to 1,000,000 rows; see docs/targets.md for the columns). Every row is validated as the JSON add validates a target; a file with any row error adds nothing and the report lists every error with its row and column. Up to 10000 rows are processed in the request (200 with the report); larger files answer 202 with the queued import: follow it with GET /api/v1/imports/{import_id}.
+         */
+        post: operations["import_targets_api_v1_campaigns__campaign_id__targets_import_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/imports/{import_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Import
+         * @description A CSV import: its status and progress while a job works on it, then its report.
+         */
+        get: operations["retrieve_import_api_v1_imports__import_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/call-logs": {
         parameters: {
             query?: never;
@@ -1084,6 +1124,66 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        ImportRowErrorDto: {
+            /** @description The record's row in the file; the header is row 1 */
+            row: number;
+            /** @description The CSV column (null when the row as a whole is wrong, e.g. too many fields) */
+            column: string | null;
+            /** @description The field in the target, as the JSON add would report it after ["body", "targets", i] */
+            loc: (string | number)[];
+            /** @example value_error */
+            type: string;
+            /** @example Field required */
+            msg: string;
+            /**
+             * Input
+             * @description The value as read (any JSON value)
+             */
+            input?: (string | null) | number | boolean | {
+                [key: string]: unknown;
+            } | unknown[];
+            ctx?: {
+                [key: string]: unknown;
+            };
+        };
+        ImportIgnoredRowDto: {
+            row: number;
+            /** @example PAT-001 */
+            external_id: string;
+        };
+        ImportReportDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaign_id: string;
+            /**
+             * @description queued/running while a job works on it; succeeded; rejected (row errors: nothing added); failed
+             * @enum {string}
+             */
+            status: "receiving" | "queued" | "running" | "succeeded" | "rejected" | "failed";
+            dry_run: boolean;
+            launch: boolean;
+            allow_duplicates: boolean;
+            /** @description Data rows in the file */
+            rows: number;
+            /** @description Rows with at least one error */
+            invalid_rows: number;
+            /** @description Rows inserted or ignored so far (progress) */
+            processed_rows: number;
+            created: number;
+            /** @description Rows ignored as duplicates (would be, in a dry run) */
+            ignored_rows: number;
+            /** @description Every error of the first 10,000 rows with errors, in row order */
+            errors: components["schemas"]["ImportRowErrorDto"][];
+            /** @description The first 10,000 ignored rows */
+            ignored: components["schemas"]["ImportIgnoredRowDto"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
         CallLogResponseDto: {
             /** @example 42 */
             id: string;
@@ -1347,8 +1447,11 @@ export interface components {
             event_type: string;
             /** Format: uuid */
             campaign_id: string;
-            /** Format: uuid */
-            target_id: string;
+            /**
+             * Format: uuid
+             * @description null for events about no single target (import.finished)
+             */
+            target_id: string | null;
             /** @enum {string} */
             status: "pending" | "sending" | "delivered" | "failed";
             /** @description Attempts made so far, reruns included */
@@ -1409,8 +1512,11 @@ export interface components {
             event_type: string;
             /** Format: uuid */
             campaign_id: string;
-            /** Format: uuid */
-            target_id: string;
+            /**
+             * Format: uuid
+             * @description null for events about no single target (import.finished)
+             */
+            target_id: string | null;
             /** @enum {string} */
             status: "pending" | "sending" | "delivered" | "failed";
             /** @description Attempts made so far, reruns included */
@@ -2580,6 +2686,136 @@ export interface operations {
             };
             /** @description The target has started and only_if_not_started is true */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    import_targets_api_v1_campaigns__campaign_id__targets_import_post: {
+        parameters: {
+            query?: {
+                /** @description Validate and report (errors, duplicates) without adding anything */
+                dry_run?: boolean;
+                /** @description As the JSON add: schedule the new targets */
+                launch?: boolean;
+                /** @description true: rows whose external id is already in the campaign (or in an earlier row) are ignored; false: such rows are row errors, and a file with any row error adds nothing */
+                allow_duplicates?: boolean;
+                /** @description Explicit column mapping, comma-separated `<CSV header>:<field>` pairs, e.g. `Phone:phone_number,MRN:external_id,First:patient.first_name`. Unmapped headers that name a field are used as is; any other column goes into input_data under its header. */
+                columns?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The ID of the campaign. */
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "text/csv": string;
+            };
+        };
+        responses: {
+            /** @description Processed: the report */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReportDto"];
+                };
+            };
+            /** @description Queued (more than 10,000 rows); Location names the import */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReportDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The body is not text/csv */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    retrieve_import_api_v1_imports__import_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the import. */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportReportDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
 import { CampaignModule } from '../campaign/campaign.module';
+import { WebhookModule } from '../webhook/webhook.module';
+import { TargetImportController } from './api/target-import.controller';
+import { TargetImportRepository } from './application/ports/target-import.repository';
+import { TargetImportService } from './application/target-import.service';
+import { TargetImportSettings, TargetImportWorker } from './application/target-import.worker';
+import { AppConfig } from '../../config/app-config';
+import { TypeOrmTargetImportRepository } from './infrastructure/target-import.typeorm-repository';
 import { TargetController } from './api/target.controller';
 import { TargetTransitions } from './application/ports/target-transitions';
 import { TargetRepository } from './application/ports/target.repository';
@@ -8,16 +15,28 @@ import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-ad
 import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository';
 
 /**
- * Targets: add (dedupe, launch), delete, read, input-data edits and the paged campaign lists. Owns the
+ * Targets: add (dedupe, launch), CSV import (owns `target_imports` and its staging rows), delete, read, input-data edits and the paged campaign lists. Owns the
  * `targets` table: other modules change a target's status only through the exported `TargetTransitions`.
  */
 @Module({
-  imports: [CampaignModule],
-  controllers: [TargetController],
+  imports: [CampaignModule, WebhookModule],
+  controllers: [TargetController, TargetImportController],
   providers: [
     TargetService,
     { provide: TargetRepository, useClass: TypeOrmTargetRepository },
     { provide: TargetTransitions, useClass: SqlTargetTransitions },
+    TargetImportService,
+    { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
+    TargetImportWorker,
+    {
+      provide: TargetImportSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new TargetImportSettings({
+          recoveryMs: config.get('IMPORT_RECOVERY_SECONDS') * 1000,
+          runRecovery: config.get('ROLE') !== 'api',
+        }),
+    },
   ],
   exports: [TargetService, TargetTransitions],
 })

@@ -6,7 +6,8 @@ import { WebhookController } from './api/webhook.controller';
 import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.repository';
 import { WebhookSender } from './application/ports/webhook-sender';
 import { WebhookDeliveryService } from './application/webhook-delivery.service';
-import { WebhookOutbox } from './application/webhook-outbox';
+import { ImportOutbox, WebhookOutbox } from './application/webhook-outbox';
+import { ImportFinishedOutbox } from './application/ports/import-finished-outbox';
 import { WebhookSettings } from './application/webhook-settings';
 import { WebhookWorker } from './application/webhook-worker';
 import { parseRetrySchedule } from './domain/webhook-delivery';
@@ -17,7 +18,8 @@ import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-deliv
 const LEASE_MARGIN_MS = 5000;
 
 /**
- * Outbound notifications. Exports the `CallFinishedOutbox` port the calling module writes events to;
+ * Outbound notifications. Exports the `CallFinishedOutbox` port the calling module writes events to (and
+ * `ImportFinishedOutbox`, the target module's);
  * it must not import the calling or target modules (they import this one).
  */
 @Module({
@@ -48,9 +50,10 @@ const LEASE_MARGIN_MS = 5000;
     },
     WebhookOutbox,
     { provide: CallFinishedOutbox, useExisting: WebhookOutbox },
+    { provide: ImportFinishedOutbox, useClass: ImportOutbox },
     WebhookDeliveryService,
     WebhookWorker,
   ],
-  exports: [CallFinishedOutbox, WebhookDeliveryService],
+  exports: [CallFinishedOutbox, ImportFinishedOutbox, WebhookDeliveryService],
 })
 export class WebhookModule {}

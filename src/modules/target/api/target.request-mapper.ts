@@ -10,7 +10,7 @@ export function toAddTargetsCommand(body: AddTargetsDto): AddTargetsCommand {
   };
 }
 
-function toAddTargetInput(t: TargetInputDto): AddTargetInput {
+export function toAddTargetInput(t: TargetInputDto): AddTargetInput {
   const p = t.patient;
   return {
     ...(t.id !== undefined ? { id: t.id } : {}),

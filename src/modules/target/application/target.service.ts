@@ -224,7 +224,7 @@ function unique<T>(values: T[]): T[] {
 }
 
 /** Validates and normalises one input; the DTO checks the same, this keeps non-HTTP callers honest. */
-function toDraft(input: AddTargetInput, index: number): TargetDraft {
+export function toDraft(input: AddTargetInput, index: number): TargetDraft {
   const loc = ['targets', index];
   if (input.id !== undefined && !isUuid(input.id)) {
     throw new InvalidInputError('id must be a UUID', [...loc, 'id'], input.id);

@@ -4,7 +4,13 @@ import { CallFinishedEvent, CallFinishedOutbox } from './ports/call-finished-out
 import { JobQueue } from '../../../common/jobs/job-queue';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { Clock } from '../../../common/clock/clock';
-import { CALL_FINISHED, callFinishedPayload } from '../domain/webhook-delivery';
+import {
+  CALL_FINISHED,
+  callFinishedPayload,
+  IMPORT_FINISHED,
+  importFinishedPayload,
+} from '../domain/webhook-delivery';
+import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
@@ -37,6 +43,32 @@ export class WebhookOutbox extends CallFinishedOutbox {
       targetId: event.targetId,
       type: CALL_FINISHED,
       payload: { ...callFinishedPayload(event) },
+      createdAt,
+    });
+    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
+  }
+}
+
+/** The same outbox for `import.finished` (a second port: the target module is its only writer). */
+@Injectable()
+export class ImportOutbox extends ImportFinishedOutbox {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async record(tx: Tx, event: ImportFinishedEvent): Promise<void> {
+    const createdAt = this.clock.now();
+    const deliveryIds = await this.deliveries.recordEvent(tx, {
+      id: randomUUID(),
+      organizationId: event.organizationId,
+      campaignId: event.campaignId,
+      targetId: null,
+      type: IMPORT_FINISHED,
+      payload: { ...importFinishedPayload(event) },
       createdAt,
     });
     await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);

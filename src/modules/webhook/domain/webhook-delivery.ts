@@ -3,8 +3,37 @@
  * life (retry schedule, outcome of an attempt). Plain TypeScript, camelCase here, snake_case on the wire.
  */
 import type { CallFinishedEvent } from '../application/ports/call-finished-outbox';
+import type { ImportFinishedEvent } from '../application/ports/import-finished-outbox';
 
 export const CALL_FINISHED = 'target.call_finished';
+export const IMPORT_FINISHED = 'import.finished';
+
+/** `import.finished`: counts only; the report (row errors, ignored rows) is read through the API. */
+export interface ImportFinishedPayload {
+  type: typeof IMPORT_FINISHED;
+  campaign_id: string;
+  import_id: string;
+  status: string;
+  dry_run: boolean;
+  rows: number;
+  invalid_rows: number;
+  created: number;
+  ignored_rows: number;
+}
+
+export function importFinishedPayload(event: ImportFinishedEvent): ImportFinishedPayload {
+  return {
+    type: IMPORT_FINISHED,
+    campaign_id: event.campaignId,
+    import_id: event.importId,
+    status: event.status,
+    dry_run: event.dryRun,
+    rows: event.rows,
+    invalid_rows: event.invalidRows,
+    created: event.created,
+    ignored_rows: event.ignoredRows,
+  };
+}
 
 /**
  * `pending`: waiting for its (next) attempt; `sending`: claimed by a worker under a lease;
@@ -51,7 +80,7 @@ export interface WebhookDelivery {
   eventId: string;
   organizationId: string;
   campaignId: string;
-  targetId: string;
+  targetId: string | null;
   eventType: string;
   payload: Record<string, unknown>;
   status: DeliveryStatus;

@@ -23,7 +23,7 @@ interface DeliveryRow {
   event_id: string;
   organization_id: string;
   campaign_id: string;
-  target_id: string;
+  target_id: string | null;
   event_type: string;
   /** A `json` column: parsed by `pg`, or the text when a driver leaves it alone. */
   payload: Record<string, unknown> | string;

@@ -100,7 +100,13 @@ export class WebhookDeliveryDto {
   event_id: string;
   @ApiProperty({ example: 'target.call_finished' }) event_type: string;
   @ApiProperty({ format: 'uuid' }) campaign_id: string;
-  @ApiProperty({ format: 'uuid' }) target_id: string;
+  @ApiProperty({
+    format: 'uuid',
+    type: String,
+    nullable: true,
+    description: 'null for events about no single target (import.finished)',
+  })
+  target_id: string | null;
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
   @ApiProperty({ type: 'integer', description: 'Attempts made so far, reruns included' })
   attempt_count: number;

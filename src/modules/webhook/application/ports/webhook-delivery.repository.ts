@@ -9,7 +9,8 @@ export interface NewWebhookEvent {
   id: string;
   organizationId: string;
   campaignId: string;
-  targetId: string;
+  /** null for events about something else than one target (`import.finished`). */
+  targetId: string | null;
   type: string;
   payload: Record<string, unknown>;
   createdAt: Date;

@@ -1,0 +1,196 @@
+import { parse } from 'csv-parse';
+import type { Readable } from 'stream';
+import { item, pydantic, PydanticErrorItem } from '../../../common/validation/pydantic-errors';
+import { PydanticValidationPipe } from '../../../common/validation/pydantic-validation.pipe';
+import { RequestValidationError } from '../../../common/validation/request-validation.error';
+import { ImportRecord } from '../application/target-import.service';
+import {
+  columnOf,
+  columnPaths,
+  isMappableField,
+  recordToTarget,
+  RowError,
+} from '../domain/target-import';
+import { TargetInputDto } from './dto/add-targets.dto';
+import { toAddTargetInput } from './target.request-mapper';
+
+const pipe = new PydanticValidationPipe();
+/** One record (row) of the file may hold at most this many characters. */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** `Header:field,Header2:field2` (the last colon separates, a header may hold one). */
+export function parseColumnMapping(value: string | undefined): Map<string, string> {
+  const mapping = new Map<string, string>();
+  if (!value) return mapping;
+  const errors: PydanticErrorItem[] = [];
+  for (const pair of value.split(',')) {
+    const at = pair.lastIndexOf(':');
+    const header = at > 0 ? pair.slice(0, at).trim() : '';
+    const field = at > 0 ? pair.slice(at + 1).trim() : '';
+    if (!header || !isMappableField(field)) {
+      errors.push(
+        item(
+          pydantic.valueError(
+            `"${pair}" is not <CSV header>:<field> with a field such as phone_number, ` +
+              'external_id, patient.first_name or input_data.<key>',
+          ),
+          ['query', 'columns'],
+          value,
+        ),
+      );
+    } else {
+      mapping.set(header, field);
+    }
+  }
+  if (errors.length > 0) throw new RequestValidationError(errors);
+  return mapping;
+}
+
+/**
+ * Reads a CSV upload record by record with csv-parse's streaming parser (a UTF-8 BOM is dropped,
+ * quoted fields may hold commas, quotes and line breaks) and validates each record as one item of the
+ * JSON add's `targets`. The header row names the columns. Consumed lazily: the parser pauses the
+ * upload while the caller stages a batch.
+ */
+export async function* csvRecords(
+  body: Readable,
+  mapping: ReadonlyMap<string, string>,
+): AsyncGenerator<ImportRecord> {
+  const parser = body.pipe(
+    parse({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      info: true,
+      // An unclosed quote would otherwise buffer the rest of the file as one field.
+      max_record_size: MAX_RECORD_BYTES,
+    }),
+  );
+  body.on('error', (error) => parser.destroy(error));
+  let header: string[] | null = null;
+  let paths: string[][] = [];
+  let row = 1;
+  try {
+    for await (const { record } of parser as AsyncIterable<{ record: string[] }>) {
+      if (header === null) {
+        header = record.map((h) => h.trim());
+        paths = columnPaths(header, mapping);
+        checkHeader(header, paths, mapping);
+        continue;
+      }
+      row++;
+      yield await readRecord(record, row, header, paths);
+    }
+  } catch (error) {
+    if (error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')) {
+      throw new RequestValidationError([
+        item(pydantic.valueError(`the file is not valid CSV: ${error.message}`), ['body'], null),
+      ]);
+    }
+    throw error;
+  }
+  if (header === null) {
+    throw new RequestValidationError([
+      item(pydantic.valueError('the file is empty: a header row is required'), ['body'], null),
+    ]);
+  }
+}
+
+function checkHeader(
+  header: string[],
+  paths: string[][],
+  mapping: ReadonlyMap<string, string>,
+): void {
+  const errors: PydanticErrorItem[] = [];
+  const seen = new Set<string>();
+  header.forEach((name, i) => {
+    if (name === '') {
+      errors.push(
+        item(pydantic.valueError(`column ${i + 1} has no name`), ['body', 'header', i], name),
+      );
+    } else if (seen.has(name)) {
+      errors.push(
+        item(pydantic.valueError(`column "${name}" appears twice`), ['body', 'header', i], name),
+      );
+    }
+    seen.add(name);
+  });
+  const fields = new Set(paths.map((p) => p.join('.')));
+  if (fields.size < paths.length && errors.length === 0) {
+    errors.push(
+      item(pydantic.valueError('two columns feed the same field'), ['body', 'header'], header),
+    );
+  }
+  if (!fields.has('phone_number')) {
+    errors.push(item(pydantic.missing(), ['body', 'header', 'phone_number'], header));
+  }
+  for (const name of mapping.keys()) {
+    if (!seen.has(name)) {
+      errors.push(
+        item(pydantic.valueError(`the file has no column "${name}"`), ['query', 'columns'], name),
+      );
+    }
+  }
+  if (errors.length > 0) throw new RequestValidationError(errors);
+}
+
+async function readRecord(
+  record: string[],
+  row: number,
+  header: string[],
+  paths: string[][],
+): Promise<ImportRecord> {
+  const base = { row, idColumn: null, externalIdColumn: null };
+  if (record.length > header.length) {
+    const error: RowError = {
+      row,
+      column: null,
+      loc: [],
+      ...pydantic.valueError(
+        `the row has ${record.length} fields, the header has ${header.length}`,
+      ),
+      input: record.slice(header.length),
+    };
+    return { ...base, input: null, errors: [error] };
+  }
+  const target = recordToTarget(record, paths);
+  const columnFor = (loc: (string | number)[]) => columnOf(loc, header, paths);
+  let dto: TargetInputDto;
+  try {
+    dto = (await pipe.transform(target, {
+      type: 'body',
+      metatype: TargetInputDto,
+      data: '',
+    })) as TargetInputDto;
+  } catch (error) {
+    if (!(error instanceof RequestValidationError)) throw error;
+    const errors = error.items.map((i): RowError => {
+      const loc = i.loc.slice(1);
+      return { row, column: columnFor(loc), ...i, loc, input: storableInput(i.input) };
+    });
+    return { ...base, input: null, errors };
+  }
+  const patientExternalId = (target.patient as Record<string, unknown> | undefined)?.external_id;
+  return {
+    row,
+    input: toAddTargetInput(dto),
+    errors: [],
+    idColumn: target.id !== undefined ? columnFor(['id']) : null,
+    externalIdColumn:
+      target.external_id !== undefined
+        ? columnFor(['external_id'])
+        : patientExternalId !== undefined
+          ? columnFor(['patient', 'external_id'])
+          : null,
+  };
+}
+
+/**
+ * A row error's input as the report can keep it: PostgreSQL's jsonb cannot hold a NUL character, so
+ * one (the reason for an error about unstorable text) is shown as U+FFFD.
+ */
+function storableInput(input: unknown): unknown {
+  if (input === undefined) return undefined;
+  const json = JSON.stringify(input);
+  return json.includes('\\u0000') ? JSON.parse(json.replace(/\\u0000/g, '\\ufffd')) : input;
+}

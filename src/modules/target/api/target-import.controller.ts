@@ -1,0 +1,123 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import {
+  ApiBody,
+  ApiConsumes,
+  ApiOperation,
+  ApiParam,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Auth, AuthContext } from '../../../common/http/auth.decorators';
+import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import';
+import { TargetImportService } from '../application/target-import.service';
+import { csvRecords, parseColumnMapping } from './csv-records';
+import { ImportReportDto, ImportTargetsQueryDto } from './dto/import-targets.dto';
+import { UnsupportedMediaTypeException } from '@nestjs/common';
+
+export const CSV_IMPORT_PATH = /\/api\/v1\/campaigns\/[^/]+\/targets\/import\/?(\?|$)/;
+
+/** Whether a request is a CSV upload the import route streams itself (no body parser reads it). */
+export function isCsvImport(req: { url?: string; headers: Record<string, unknown> }): boolean {
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]
+    .trim()
+    .toLowerCase();
+  return (type === 'text/csv' || type === 'application/csv') && CSV_IMPORT_PATH.test(req.url ?? '');
+}
+
+@ApiTags('targets')
+@Controller('api/v1')
+export class TargetImportController {
+  constructor(private readonly imports: TargetImportService) {}
+
+  @Post('campaigns/:campaign_id/targets/import')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'import_targets_api_v1_campaigns__campaign_id__targets_import_post',
+    summary: 'Import Targets (CSV)',
+    description:
+      'Adds the targets of a CSV file (text/csv, header row, up to 1,000,000 rows; see docs/targets.md ' +
+      'for the columns). Every row is validated as the JSON add validates a target; a file with any ' +
+      'row error adds nothing and the report lists every error with its row and column. Up to ' +
+      `${SYNC_IMPORT_MAX_ROWS} rows are processed in the request (200 with the report); larger files ` +
+      'answer 202 with the queued import: follow it with GET /api/v1/imports/{import_id}.',
+  })
+  @ApiParam({ name: 'campaign_id', description: 'The ID of the campaign.' })
+  @ApiConsumes('text/csv')
+  @ApiBody({
+    schema: {
+      type: 'string',
+      example:
+        'phone_number,external_id,patient.first_name,appointment_date\n+15550100001,PAT-1,John,2026-04-01\n',
+    },
+  })
+  @ApiResponse({ status: 200, type: ImportReportDto, description: 'Processed: the report' })
+  @ApiResponse({
+    status: 202,
+    type: ImportReportDto,
+    description: 'Queued (more than 10,000 rows); Location names the import',
+  })
+  @ApiResponse({
+    status: 415,
+    description: 'The body is not text/csv',
+    schema: { example: { detail: 'Unsupported Media Type: send the file as text/csv' } },
+  })
+  async import(
+    @Auth() auth: AuthContext,
+    @Param('campaign_id') campaignId: string,
+    @Query() query: ImportTargetsQueryDto,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    if (!isCsvImport(req)) {
+      throw new UnsupportedMediaTypeException('Unsupported Media Type: send the file as text/csv');
+    }
+    const mapping = parseColumnMapping(query.columns);
+    const { report, queued } = await this.imports.start(
+      auth.organizationId,
+      campaignId,
+      { dryRun: query.dry_run, launch: query.launch, allowDuplicates: query.allow_duplicates },
+      csvRecords(req, mapping),
+    );
+    if (queued) {
+      res.status(202);
+      res.setHeader('Location', `/api/v1/imports/${report.import.id}`);
+    }
+    return presentImport(report);
+  }
+
+  @Get('imports/:import_id')
+  @ApiOperation({
+    operationId: 'retrieve_import_api_v1_imports__import_id__get',
+    summary: 'Retrieve Import',
+    description: 'A CSV import: its status and progress while a job works on it, then its report.',
+  })
+  @ApiParam({ name: 'import_id', description: 'The ID of the import.' })
+  @ApiResponse({ status: 200, type: ImportReportDto })
+  async get(@Auth() auth: AuthContext, @Param('import_id') importId: string) {
+    return presentImport(await this.imports.report(auth.organizationId, importId));
+  }
+}
+
+export function presentImport(report: ImportReport): ImportReportDto {
+  const i = report.import;
+  return {
+    id: i.id,
+    campaign_id: i.campaignId,
+    status: i.status,
+    dry_run: i.dryRun,
+    launch: i.launch,
+    allow_duplicates: i.allowDuplicates,
+    rows: i.totalRows,
+    invalid_rows: i.invalidRows,
+    processed_rows: i.processedRows,
+    created: i.created,
+    ignored_rows: i.ignoredRows,
+    errors: report.errors,
+    ignored: report.ignored.map((r) => ({ row: r.row, external_id: r.externalId })),
+    created_at: i.createdAt.toISOString(),
+    updated_at: i.updatedAt.toISOString(),
+    finished_at: i.finishedAt?.toISOString() ?? null,
+  };
+}

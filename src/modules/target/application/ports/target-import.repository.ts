@@ -1,0 +1,111 @@
+import { Tx } from '../../../../common/persistence/unit-of-work';
+import { TargetDraft } from '../../domain/new-targets';
+import { ImportOptions, ImportStatus, RowError, TargetImport } from '../../domain/target-import';
+
+/** One CSV record as staged: a valid target (with its id already chosen) or its errors. */
+export interface StagedRow {
+  row: number;
+  draft: (TargetDraft & { id: string }) | null;
+  errors: RowError[] | null;
+  /** The column of a caller-supplied id (null when the id is generated). */
+  idColumn: string | null;
+  /** The column the external id came from. */
+  externalIdColumn: string | null;
+}
+
+export interface ImportChunkResult {
+  /** The last row number of the chunk. */
+  through: number;
+  rows: number;
+  created: number;
+  /** Row numbers ignored as duplicates (or lost to a concurrent add of the same external id). */
+  ignored: number[];
+}
+
+/**
+ * CSV imports and their staging rows (`target_imports`, `target_import_rows`), owned by the target
+ * module. Every read from the API is scoped by organization.
+ */
+export abstract class TargetImportRepository {
+  abstract create(
+    imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
+  ): Promise<void>;
+
+  /** Stages a batch of rows in one statement. */
+  abstract stageRows(importId: string, rows: StagedRow[]): Promise<void>;
+
+  /** Drops an import that never finished receiving (a malformed file), with its rows. */
+  abstract delete(importId: string): Promise<void>;
+
+  /** Sets the status (and the row counts once received). */
+  abstract setStatus(
+    tx: Tx | null,
+    importId: string,
+    status: ImportStatus,
+    now: Date,
+    counts?: { totalRows: number; invalidRows: number },
+  ): Promise<void>;
+
+  /** Null when unknown, or in another organization when one is given. */
+  abstract find(organizationId: string | null, importId: string): Promise<TargetImport | null>;
+
+  /**
+   * Once, before anything is inserted: marks every row whose external id the campaign already holds or
+   * an earlier row of the file uses as `duplicate`; records as row errors the caller ids that exist or
+   * repeat, and (when `!allowDuplicates`) the duplicates. Sets `checked` and `invalid_rows`. Returns the
+   * import as it is afterwards.
+   */
+  abstract check(importId: string, now: Date): Promise<TargetImport>;
+
+  /** The next rows to insert, in file order, after row `after`. */
+  abstract nextChunk(
+    importId: string,
+    after: number,
+    limit: number,
+  ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]>;
+
+  /**
+   * Claims the rows after `after` up to `through` for insertion in this transaction, before
+   * inserting them: false (nothing written) when another run already moved the progress past `after`
+   * (the caller then rolls back). The row lock makes a concurrent run wait for this one's outcome.
+   */
+  abstract claimChunk(
+    tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    now: Date,
+  ): Promise<boolean>;
+
+  /** Counts a claimed chunk's outcome and drops the staging rows of the targets it created. */
+  abstract recordChunk(
+    tx: Tx,
+    importId: string,
+    after: number,
+    chunk: ImportChunkResult,
+  ): Promise<void>;
+
+  /**
+   * Ends the import: the final status, `finished_at`, and (a dry run) the duplicates as ignored.
+   * Staged rows that carry neither errors nor an ignore are deleted. Returns the ended import, or null
+   * when it had already ended.
+   */
+  abstract finish(
+    tx: Tx,
+    importId: string,
+    status: ImportStatus,
+    now: Date,
+  ): Promise<TargetImport | null>;
+
+  /**
+   * Queued or running imports not updated since `before` (their job was lost with a worker), up to
+   * `limit`; their `updated_at` is set to `now` in the same statement, so one sweep takes each.
+   */
+  abstract claimStalled(tx: Tx, before: Date, now: Date, limit: number): Promise<string[]>;
+
+  /** Up to `limit` rows with errors and ignored rows each, in row order. */
+  abstract reportRows(
+    importId: string,
+    limit: number,
+  ): Promise<{ errors: RowError[]; ignored: { row: number; externalId: string }[] }>;
+}

@@ -1,0 +1,148 @@
+import { NotFoundError } from '../../../common/errors/domain-errors';
+import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
+import {
+  InMemoryTargetImportRepository,
+  RecordingImportFinishedOutbox,
+} from '../../../testing/in-memory-target-import.repository';
+import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { RecordingJobQueue } from '../../../testing/recording-job-queue';
+import { aCampaign } from '../../../testing/test-data';
+import { IMPORT_CHUNK_ROWS, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import';
+import { IMPORT_QUEUE, ImportRecord, TargetImportService } from './target-import.service';
+
+const ORG = '00000000-0000-4000-8000-00000000a001';
+const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';
+const CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
+const NOW = new Date('2026-01-05T15:00:00.000Z');
+const OPTIONS = { dryRun: false, launch: false, allowDuplicates: true };
+
+function setup() {
+  const targets = new InMemoryTargetRepository();
+  const imports = new InMemoryTargetImportRepository(targets);
+  const campaigns = new InMemoryCampaignReader();
+  campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG }));
+  const outbox = new RecordingImportFinishedOutbox();
+  const jobs = new RecordingJobQueue();
+  const service = new TargetImportService(
+    imports,
+    targets,
+    campaigns,
+    outbox,
+    jobs,
+    new InMemoryUnitOfWork(targets, imports, outbox),
+    new FakeClock(NOW),
+  );
+  return { targets, imports, outbox, jobs, service };
+}
+
+async function* records(count: number, externalId = (i: number) => `EXT-${i}`) {
+  for (let i = 0; i < count; i++) {
+    const record: ImportRecord = {
+      row: i + 2,
+      input: { phoneNumber: `+1555${String(1000000 + i)}`, externalId: externalId(i) },
+      errors: [],
+      idColumn: null,
+      externalIdColumn: 'external_id',
+    };
+    yield record;
+  }
+}
+
+describe('TargetImportService', () => {
+  it('processes a small file in the request and records import.finished once', async () => {
+    const { service, outbox, jobs } = setup();
+    const { report, queued } = await service.start(
+      ORG,
+      CAMPAIGN,
+      OPTIONS,
+      records(3, (i) => `E${i % 2}`),
+    );
+    expect(queued).toBe(false);
+    expect(report.import).toEqual(
+      expect.objectContaining({ status: 'succeeded', totalRows: 3, created: 2, ignoredRows: 1 }),
+    );
+    expect(report.ignored).toEqual([{ row: 4, externalId: 'E0' }]);
+    expect(outbox.events).toEqual([
+      {
+        organizationId: ORG,
+        campaignId: CAMPAIGN,
+        importId: report.import.id,
+        status: 'succeeded',
+        dryRun: false,
+        rows: 3,
+        invalidRows: 0,
+        created: 2,
+        ignoredRows: 1,
+      },
+    ]);
+    expect(jobs.jobs).toEqual([]);
+  });
+
+  it('queues a large file; the job is safe to run twice', async () => {
+    const { service, outbox, jobs, targets } = setup();
+    const rows = SYNC_IMPORT_MAX_ROWS + IMPORT_CHUNK_ROWS + 7;
+    const { report, queued } = await service.start(ORG, CAMPAIGN, OPTIONS, records(rows));
+    expect([queued, report.import.status]).toEqual([true, 'queued']);
+    const [job] = jobs.take(IMPORT_QUEUE) as { queue: string; data: { importId: string } }[];
+    // The in-memory unit of work is not isolated, so runs at once are tested on a database (e2e).
+    await service.process(job.data.importId);
+    await service.process(job.data.importId);
+    const done = await service.report(ORG, report.import.id);
+    expect(done.import).toEqual(
+      expect.objectContaining({ status: 'succeeded', processedRows: rows, created: rows }),
+    );
+    const listed = await targets.list(ORG, CAMPAIGN, {}, { offset: 0, limit: 1 });
+    expect(listed.total).toBe(rows);
+    expect(outbox.events.map((e) => e.status)).toEqual(['succeeded']);
+  });
+
+  it('rejects a file with a row error and adds nothing', async () => {
+    const { service, targets } = setup();
+    async function* bad() {
+      yield* records(2);
+      yield {
+        row: 4,
+        input: null,
+        errors: [
+          {
+            row: 4,
+            column: 'phone_number',
+            loc: ['phone_number'],
+            type: 'missing',
+            msg: 'Field required',
+          },
+        ],
+        idColumn: null,
+        externalIdColumn: null,
+      };
+    }
+    const { report } = await service.start(ORG, CAMPAIGN, OPTIONS, bad());
+    expect([report.import.status, report.import.invalidRows, report.errors.length]).toEqual([
+      'rejected',
+      1,
+      1,
+    ]);
+    expect((await targets.list(ORG, CAMPAIGN, {}, { offset: 0, limit: 1 })).total).toBe(0);
+  });
+
+  it('re-queues stalled imports; another organization cannot read an import', async () => {
+    const { service, jobs } = setup();
+    const { report } = await service.start(
+      ORG,
+      CAMPAIGN,
+      OPTIONS,
+      records(SYNC_IMPORT_MAX_ROWS + 1),
+    );
+    jobs.take(IMPORT_QUEUE);
+    expect(await service.recoverStalled(new Date(NOW.getTime() + 1))).toBe(1);
+    expect(jobs.take(IMPORT_QUEUE)).toEqual([
+      { queue: IMPORT_QUEUE, data: { importId: report.import.id } },
+    ]);
+    await expect(service.report(OTHER_ORG, report.import.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(service.start(OTHER_ORG, CAMPAIGN, OPTIONS, records(1))).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+});

@@ -1,0 +1,294 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'crypto';
+import { Clock } from '../../../common/clock/clock';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid';
+import { JobQueue } from '../../../common/jobs/job-queue';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
+import { ImportFinishedOutbox } from '../../webhook/application/ports/import-finished-outbox';
+import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets';
+import {
+  IMPORT_CHUNK_ROWS,
+  ImportOptions,
+  ImportReport,
+  ImportStatus,
+  isFinished,
+  MAX_IMPORT_ROWS,
+  REPORT_LIST_LIMIT,
+  RowError,
+  SYNC_IMPORT_MAX_ROWS,
+  TargetImport,
+} from '../domain/target-import';
+import { StagedRow, TargetImportRepository } from './ports/target-import.repository';
+import { TargetRepository } from './ports/target.repository';
+import { AddTargetInput, toDraft } from './target.service';
+
+export const IMPORT_QUEUE = 'target-import';
+
+export interface ImportJob {
+  importId: string;
+}
+
+/** One CSV record as the HTTP layer read it: the target it describes, or what is wrong with it. */
+export interface ImportRecord {
+  row: number;
+  input: AddTargetInput | null;
+  errors: RowError[];
+  idColumn: string | null;
+  externalIdColumn: string | null;
+}
+
+/** Rows staged per statement while the upload streams in. */
+const STAGE_BATCH = 1000;
+
+/**
+ * CSV imports (docs/targets.md, "Import a CSV file"). The upload is streamed into a staging table;
+ * small files are then processed in the request, larger ones by a job. Processing is all or nothing
+ * as far as validation goes (any row error: nothing is added), and resumable chunk by chunk.
+ */
+@Injectable()
+export class TargetImportService {
+  private readonly logger = new Logger('TargetImport');
+
+  constructor(
+    private readonly imports: TargetImportRepository,
+    private readonly targets: TargetRepository,
+    private readonly campaigns: CampaignReader,
+    private readonly outbox: ImportFinishedOutbox,
+    private readonly jobs: JobQueue,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Stages every record, then processes the import now (at most SYNC_IMPORT_MAX_ROWS rows) or queues
+   * it. `records` is consumed as it is read: memory holds one batch, whatever the file's size.
+   */
+  async start(
+    organizationId: string,
+    campaignId: string,
+    options: ImportOptions,
+    records: AsyncIterable<ImportRecord>,
+  ): Promise<{ report: ImportReport; queued: boolean }> {
+    const campaign = await this.campaigns.get(organizationId, campaignId);
+    const id = randomUUID();
+    await this.imports.create({
+      id,
+      organizationId,
+      campaignId: campaign.id,
+      now: this.clock.now(),
+      ...options,
+    });
+    let total = 0;
+    let invalid = 0;
+    try {
+      let batch: StagedRow[] = [];
+      for await (const record of records) {
+        total++;
+        if (total > MAX_IMPORT_ROWS) {
+          throw new InvalidInputError(`A file may hold at most ${MAX_IMPORT_ROWS} rows`, []);
+        }
+        const staged = stage(record);
+        if (staged.errors) invalid++;
+        batch.push(staged);
+        if (batch.length >= STAGE_BATCH) {
+          await this.imports.stageRows(id, batch);
+          batch = [];
+        }
+      }
+      await this.imports.stageRows(id, batch);
+      if (total === 0) {
+        throw new InvalidInputError('The file has a header but no rows', []);
+      }
+    } catch (error) {
+      // A file that cannot be read to the end is refused as a whole: nothing is kept.
+      await this.imports.delete(id);
+      throw error;
+    }
+
+    const counts = { totalRows: total, invalidRows: invalid };
+    if (total <= SYNC_IMPORT_MAX_ROWS) {
+      await this.imports.setStatus(null, id, 'running', this.clock.now(), counts);
+      await this.process(id);
+      return { report: await this.report(organizationId, id), queued: false };
+    }
+    await this.unitOfWork.run(async (tx) => {
+      await this.imports.setStatus(tx, id, 'queued', this.clock.now(), counts);
+      await this.jobs.enqueue(tx, { queue: IMPORT_QUEUE, data: { importId: id } });
+    });
+    return { report: await this.report(organizationId, id), queued: true };
+  }
+
+  /** The import with its row errors and ignored rows; another organization's is not found. */
+  async report(organizationId: string, importId: string): Promise<ImportReport> {
+    const id = canonicalUuid(importId);
+    const imp = id ? await this.imports.find(organizationId, id) : null;
+    if (!imp) throw new NotFoundError(`Import ${importId} not found`);
+    const rows = await this.imports.reportRows(imp.id, REPORT_LIST_LIMIT);
+    return { import: imp, ...rows };
+  }
+
+  /**
+   * Runs (or resumes) an import: the duplicate and id checks once, then the rows chunk by chunk, each
+   * chunk's insert and progress in one transaction. Safe to run twice, even at once: a chunk recorded
+   * by another run rolls this one's back.
+   */
+  async process(importId: string): Promise<void> {
+    let imp = await this.imports.find(null, importId);
+    if (!imp || isFinished(imp.status) || imp.status === 'receiving') return;
+    const campaign = await this.campaigns.findById(imp.campaignId);
+    if (!campaign) {
+      await this.end(imp, 'failed');
+      return;
+    }
+    if (imp.status === 'queued') {
+      await this.imports.setStatus(null, imp.id, 'running', this.clock.now());
+    }
+    if (!imp.checked) imp = await this.imports.check(imp.id, this.clock.now());
+    if (imp.invalidRows > 0) return this.end(imp, 'rejected');
+    if (imp.dryRun) return this.end(imp, 'succeeded');
+
+    for (;;) {
+      const chunk = await this.imports.nextChunk(imp.id, imp.processedThrough, IMPORT_CHUNK_ROWS);
+      const current: TargetImport = imp;
+      const last = chunk.length < IMPORT_CHUNK_ROWS;
+      const recorded = await this.unitOfWork
+        .run(async (tx) => {
+          const now = this.clock.now();
+          const through = chunk.length > 0 ? chunk[chunk.length - 1].row : current.processedThrough;
+          // Claim first: a concurrent run of the same import waits on this row lock, then gives up.
+          const claimed = await this.imports.claimChunk(
+            tx,
+            current.id,
+            current.processedThrough,
+            through,
+            now,
+          );
+          if (!claimed) throw new ChunkTakenError();
+          let created = 0;
+          let ignored: number[] = [];
+          if (chunk.length > 0) {
+            const drafts = chunk.map((c) => c.draft);
+            const externalIds = [
+              ...new Set(drafts.flatMap((d) => (d.externalId === null ? [] : [d.externalId]))),
+            ];
+            const existing = await this.targets.findExistingExternalIds(
+              tx,
+              campaign.id,
+              externalIds,
+            );
+            const { keep, duplicates } = partitionDuplicates(drafts, existing);
+            const state = initialState(campaign, current.launch, now);
+            const rows: NewTarget[] = keep.map((k) => ({
+              ...drafts[k],
+              organizationId: current.organizationId,
+              campaignId: campaign.id,
+              ...state,
+            }));
+            const inserted = new Set(
+              await this.targets.insertMany(tx, rows, { now, skipTakenExternalIds: true }),
+            );
+            created = inserted.size;
+            // Duplicates, and rows that lost a race with a concurrent add of the same external id.
+            ignored = [
+              ...duplicates.map((d) => chunk[d.index].row),
+              ...keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row),
+            ].sort((a, b) => a - b);
+          }
+          await this.imports.recordChunk(tx, current.id, current.processedThrough, {
+            through,
+            rows: chunk.length,
+            created,
+            ignored,
+          });
+          if (last) await this.finishIn(tx, current.id, 'succeeded');
+          return through;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof ChunkTakenError) return null;
+          throw error;
+        });
+      if (recorded === null) {
+        // Another run is ahead: it finishes the import.
+        this.logger.log({ importId, msg: 'another run is processing this import' });
+        return;
+      }
+      if (last) return;
+      imp = { ...current, processedThrough: recorded };
+    }
+  }
+
+  /** Re-queues the imports whose job was lost (no progress since `before`); returns how many. */
+  async recoverStalled(before: Date): Promise<number> {
+    return this.unitOfWork.run(async (tx) => {
+      const ids = await this.imports.claimStalled(tx, before, this.clock.now(), 100);
+      await this.jobs.enqueue(
+        tx,
+        ids.map((importId) => ({
+          queue: IMPORT_QUEUE,
+          // No singletonKey: the lost job may still count as active; a second run is harmless.
+          data: { importId } satisfies ImportJob,
+        })),
+      );
+      return ids.length;
+    });
+  }
+
+  private async end(imp: TargetImport, status: ImportStatus): Promise<void> {
+    await this.unitOfWork.run((tx) => this.finishIn(tx, imp.id, status));
+  }
+
+  /** Ends the import and records `import.finished` in the same transaction. */
+  private async finishIn(tx: Tx, importId: string, status: ImportStatus): Promise<void> {
+    // Everything through `tx`: on PGlite another connection would wait for this transaction.
+    const imp = await this.imports.finish(tx, importId, status, this.clock.now());
+    if (!imp) return;
+    await this.outbox.record(tx, {
+      organizationId: imp.organizationId,
+      campaignId: imp.campaignId,
+      importId: imp.id,
+      status,
+      dryRun: imp.dryRun,
+      rows: imp.totalRows,
+      invalidRows: imp.invalidRows,
+      created: imp.created,
+      ignoredRows: imp.ignoredRows,
+    });
+  }
+}
+
+class ChunkTakenError extends Error {}
+
+/** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
+function stage(record: ImportRecord): StagedRow {
+  const base = {
+    row: record.row,
+    idColumn: record.idColumn,
+    externalIdColumn: record.externalIdColumn,
+  };
+  if (record.errors.length > 0 || record.input === null) {
+    return { ...base, draft: null, errors: record.errors };
+  }
+  try {
+    const draft = toDraft(record.input, 0);
+    return { ...base, draft: { ...draft, id: draft.id ?? randomUUID() }, errors: null };
+  } catch (error) {
+    if (!(error instanceof InvalidInputError)) throw error;
+    const loc = error.field.slice(2);
+    return {
+      ...base,
+      draft: null,
+      errors: [
+        {
+          row: record.row,
+          column: loc.map(String).join('.'),
+          loc,
+          type: 'value_error',
+          msg: `Value error, ${error.message}`,
+          input: error.input ?? null,
+        },
+      ],
+    };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * CSV imports of targets: which CSV column feeds which field of a target, how a row error names its
+ * column, and the lifecycle of an import. Plain TypeScript: the HTTP layer parses, the service stages.
+ */
+
+/** The fields a column may feed directly; any other column goes into `input_data` under its name. */
+export const IMPORT_FIELDS = [
+  'id',
+  'external_id',
+  'phone_number',
+  'fallback_phone_number',
+  'patient.first_name',
+  'patient.last_name',
+  'patient.date_of_birth',
+  'patient.phone_number',
+  'patient.external_id',
+] as const;
+
+/** Prefixes a column name may use to land in a nested object: `input_data.x`, `pre_call_data.x`, ... */
+export const IMPORT_OBJECT_PREFIXES = ['input_data.', 'pre_call_data.', 'patient.extra_data.'];
+
+/** Up to this many data rows an import is processed in the request (200); more is a job (202). */
+export const SYNC_IMPORT_MAX_ROWS = 10000;
+/** A file may hold at most this many data rows. */
+export const MAX_IMPORT_ROWS = 1000000;
+/** Rows inserted per transaction by the import job (as one JSON add request at most). */
+export const IMPORT_CHUNK_ROWS = 5000;
+/** Rows listed in a report's `errors` and `ignored` (the counts are always complete). */
+export const REPORT_LIST_LIMIT = 10000;
+
+export const IMPORT_STATUSES = [
+  'receiving',
+  'queued',
+  'running',
+  'succeeded',
+  'rejected',
+  'failed',
+] as const;
+export type ImportStatus = (typeof IMPORT_STATUSES)[number];
+
+export function isFinished(status: ImportStatus): boolean {
+  return status === 'succeeded' || status === 'rejected' || status === 'failed';
+}
+
+export interface ImportOptions {
+  dryRun: boolean;
+  launch: boolean;
+  allowDuplicates: boolean;
+}
+
+/** One problem with one CSV row: pydantic's type and words, the field path and the CSV column. */
+export interface RowError {
+  /** The record's row in the file, the header being row 1. */
+  row: number;
+  /** The CSV column, or null when the error is about the row as a whole (too many fields). */
+  column: string | null;
+  /** The path in the target, as the JSON add would report it under `["body", "targets", i, ...]`. */
+  loc: (string | number)[];
+  type: string;
+  msg: string;
+  input?: unknown;
+  ctx?: Record<string, unknown>;
+}
+
+export interface TargetImport extends ImportOptions {
+  id: string;
+  organizationId: string;
+  campaignId: string;
+  status: ImportStatus;
+  totalRows: number;
+  invalidRows: number;
+  /** Duplicates found (and, with allow_duplicates=false, ids taken) before inserting anything. */
+  checked: boolean;
+  /** The last row number inserted (rows are inserted in file order). */
+  processedThrough: number;
+  processedRows: number;
+  created: number;
+  ignoredRows: number;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+export interface ImportReport {
+  import: TargetImport;
+  errors: RowError[];
+  ignored: { row: number; externalId: string }[];
+}
+
+/**
+ * Column -> field path. `explicit` (from the `columns` query parameter) maps a header to a field; every
+ * other header maps to itself when it is a known field or prefix, else to `input_data.<header>`.
+ */
+export function columnPaths(
+  header: readonly string[],
+  explicit: ReadonlyMap<string, string>,
+): string[][] {
+  return header.map((name) => fieldPath(explicit.get(name) ?? name));
+}
+
+function fieldPath(field: string): string[] {
+  if ((IMPORT_FIELDS as readonly string[]).includes(field)) return field.split('.');
+  const prefix = IMPORT_OBJECT_PREFIXES.find((p) => field.startsWith(p) && field.length > p.length);
+  if (prefix) {
+    const parts = prefix.slice(0, -1).split('.');
+    return [...parts, field.slice(prefix.length)];
+  }
+  return ['input_data', field];
+}
+
+/** Whether `field` can be the target of an explicit mapping. */
+export function isMappableField(field: string): boolean {
+  return (
+    (IMPORT_FIELDS as readonly string[]).includes(field) ||
+    IMPORT_OBJECT_PREFIXES.some((p) => field.startsWith(p) && field.length > p.length)
+  );
+}
+
+/**
+ * The target object a record describes, in the shape of one item of the JSON add's `targets`. An empty
+ * cell is no value (the field is absent). Cells beyond the header are not read (the row is an error).
+ */
+export function recordToTarget(
+  record: readonly string[],
+  paths: readonly string[][],
+): Record<string, unknown> {
+  const target: Record<string, unknown> = {};
+  for (let i = 0; i < paths.length; i++) {
+    const value = record[i];
+    if (value === undefined || value === '') continue;
+    const path = paths[i];
+    let node = target;
+    for (let k = 0; k < path.length - 1; k++) {
+      const next = node[path[k]];
+      if (typeof next === 'object' && next !== null) {
+        node = next as Record<string, unknown>;
+      } else {
+        const created: Record<string, unknown> = {};
+        node[path[k]] = created;
+        node = created;
+      }
+    }
+    node[path[path.length - 1]] = value;
+  }
+  return target;
+}
+
+/**
+ * The column an error at `loc` (a path in the target) comes from: the column whose path is the
+ * longest prefix of `loc`; for a field no column feeds (a missing phone number), the field's name.
+ */
+export function columnOf(
+  loc: readonly (string | number)[],
+  header: readonly string[],
+  paths: readonly string[][],
+): string | null {
+  let best: { column: string; length: number } | null = null;
+  paths.forEach((path, i) => {
+    const n = Math.min(path.length, loc.length);
+    let k = 0;
+    while (k < n && String(loc[k]) === path[k]) k++;
+    if (k === path.length || (k === loc.length && k > 0)) {
+      if (!best || k > best.length) best = { column: header[i], length: k };
+    }
+  });
+  if (best) return (best as { column: string }).column;
+  return loc.length > 0 ? loc.filter((p) => typeof p === 'string').join('.') : null;
+}

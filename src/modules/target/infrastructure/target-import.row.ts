@@ -1,0 +1,56 @@
+import { ImportStatus, RowError, TargetImport } from '../domain/target-import';
+
+/** `target_imports` as `pg` returns it. */
+export interface TargetImportRow {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  status: ImportStatus;
+  dry_run: boolean;
+  launch: boolean;
+  allow_duplicates: boolean;
+  total_rows: number;
+  invalid_rows: number;
+  checked: boolean;
+  processed_through: number;
+  processed_rows: number;
+  created: number;
+  ignored_rows: number;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+}
+
+export const TARGET_IMPORT_COLUMNS = `id, organization_id, campaign_id, status, dry_run, launch,
+  allow_duplicates, total_rows, invalid_rows, checked, processed_through, processed_rows, created,
+  ignored_rows, created_at, updated_at, finished_at`;
+
+export function targetImportFromRow(row: TargetImportRow): TargetImport {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    campaignId: row.campaign_id,
+    status: row.status,
+    dryRun: row.dry_run,
+    launch: row.launch,
+    allowDuplicates: row.allow_duplicates,
+    totalRows: row.total_rows,
+    invalidRows: row.invalid_rows,
+    checked: row.checked,
+    processedThrough: row.processed_through,
+    processedRows: row.processed_rows,
+    created: row.created,
+    ignoredRows: row.ignored_rows,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+/** `target_import_rows` columns the report reads. */
+export interface TargetImportReportRow {
+  row_number: number;
+  external_id: string | null;
+  errors: RowError[] | null;
+  ignored: boolean;
+}

@@ -1,0 +1,286 @@
+import { Tx } from '../common/persistence/unit-of-work';
+import {
+  ImportChunkResult,
+  StagedRow,
+  TargetImportRepository,
+} from '../modules/target/application/ports/target-import.repository';
+import { TargetRepository } from '../modules/target/application/ports/target.repository';
+import { TargetDraft } from '../modules/target/domain/new-targets';
+import {
+  ImportOptions,
+  ImportStatus,
+  isFinished,
+  RowError,
+  TargetImport,
+} from '../modules/target/domain/target-import';
+import { Snapshottable } from './in-memory-unit-of-work';
+import {
+  ImportFinishedEvent,
+  ImportFinishedOutbox,
+} from '../modules/webhook/application/ports/import-finished-outbox';
+
+/** ImportFinishedOutbox that keeps the events (rolled back with the unit of work). */
+export class RecordingImportFinishedOutbox extends ImportFinishedOutbox {
+  events: ImportFinishedEvent[] = [];
+  async record(_tx: Tx, event: ImportFinishedEvent): Promise<void> {
+    this.events.push(structuredClone(event));
+  }
+  snapshot(): ImportFinishedEvent[] {
+    return structuredClone(this.events);
+  }
+  restore(state: ImportFinishedEvent[]): void {
+    this.events = state;
+  }
+}
+
+interface Row extends StagedRow {
+  /** Kept when the draft is dropped, as the adapter's `external_id` column. */
+  externalId: string | null;
+  duplicate: boolean;
+  ignored: boolean;
+}
+
+interface State {
+  imports: Map<string, TargetImport>;
+  rows: Map<string, Map<number, Row>>;
+}
+
+const clone = <T>(value: T): T => structuredClone(value);
+
+/**
+ * TargetImportRepository in memory. It reads the campaign's targets through the TargetRepository it
+ * is given (the fake of the same module), as the adapter joins the `targets` table.
+ */
+export class InMemoryTargetImportRepository
+  extends TargetImportRepository
+  implements Snapshottable<State>
+{
+  private state: State = { imports: new Map(), rows: new Map() };
+
+  constructor(private readonly targets: TargetRepository) {
+    super();
+  }
+
+  async create(
+    imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
+  ): Promise<void> {
+    this.state.imports.set(imp.id, {
+      id: imp.id,
+      organizationId: imp.organizationId,
+      campaignId: imp.campaignId,
+      status: 'receiving',
+      dryRun: imp.dryRun,
+      launch: imp.launch,
+      allowDuplicates: imp.allowDuplicates,
+      totalRows: 0,
+      invalidRows: 0,
+      checked: false,
+      processedThrough: 0,
+      processedRows: 0,
+      created: 0,
+      ignoredRows: 0,
+      createdAt: imp.now,
+      updatedAt: imp.now,
+      finishedAt: null,
+    });
+    this.state.rows.set(imp.id, new Map());
+  }
+
+  async stageRows(importId: string, rows: StagedRow[]): Promise<void> {
+    const staged = this.state.rows.get(importId);
+    if (!staged) return;
+    for (const row of rows) {
+      if (!staged.has(row.row)) {
+        const externalId = row.draft?.externalId ?? null;
+        staged.set(row.row, { ...clone(row), externalId, duplicate: false, ignored: false });
+      }
+    }
+  }
+
+  async delete(importId: string): Promise<void> {
+    this.state.imports.delete(importId);
+    this.state.rows.delete(importId);
+  }
+
+  async setStatus(
+    _tx: Tx | null,
+    importId: string,
+    status: ImportStatus,
+    now: Date,
+    counts?: { totalRows: number; invalidRows: number },
+  ): Promise<void> {
+    const imp = this.state.imports.get(importId);
+    if (!imp || isFinished(imp.status)) return;
+    Object.assign(imp, { status, updatedAt: now, ...(counts ?? {}) });
+  }
+
+  async find(organizationId: string | null, importId: string): Promise<TargetImport | null> {
+    const imp = this.state.imports.get(importId);
+    if (!imp || (organizationId !== null && imp.organizationId !== organizationId)) return null;
+    return clone(imp);
+  }
+
+  async check(importId: string, now: Date): Promise<TargetImport> {
+    const imp = this.state.imports.get(importId);
+    if (!imp) throw new Error(`Import ${importId} vanished`);
+    if (imp.checked) return clone(imp);
+    const valid = this.sorted(importId).filter((r) => r.errors === null && r.draft !== null);
+    const externalIds = valid.flatMap((r) => (r.draft!.externalId ? [r.draft!.externalId] : []));
+    const inCampaign = await this.targets.findExistingExternalIds(
+      null,
+      imp.campaignId,
+      externalIds,
+    );
+    const callerIds = valid.filter((r) => r.idColumn !== null).map((r) => r.draft!.id);
+    const taken = await this.targets.findExistingIds(null, callerIds);
+    const firstExt = new Map<string, number>();
+    const firstId = new Map<string, number>();
+    let invalid = 0;
+    for (const row of valid) {
+      const draft = row.draft!;
+      const ext = draft.externalId;
+      const firstE = ext === null ? undefined : firstExt.get(ext);
+      if (ext !== null && firstE === undefined) firstExt.set(ext, row.row);
+      const firstI = row.idColumn === null ? undefined : firstId.get(draft.id);
+      if (row.idColumn !== null && firstI === undefined) firstId.set(draft.id, row.row);
+      const duplicate = ext !== null && (firstE !== undefined || inCampaign.has(ext));
+      const errors: RowError[] = [];
+      const error = (column: string | null, field: string, msg: string, input: unknown) =>
+        errors.push({ row: row.row, column, loc: [field], type: 'value_error', msg, input });
+      if (row.idColumn !== null && taken.has(draft.id)) {
+        error(row.idColumn, 'id', 'Value error, a target with this id already exists', draft.id);
+      } else if (firstI !== undefined) {
+        error(row.idColumn, 'id', `Value error, this id repeats row ${firstI}`, draft.id);
+      }
+      if (duplicate && !imp.allowDuplicates) {
+        const msg =
+          firstE !== undefined
+            ? `Value error, this external id repeats row ${firstE}`
+            : 'Value error, this external id is already in the campaign';
+        error(row.externalIdColumn, 'external_id', msg, ext);
+      }
+      row.duplicate = duplicate;
+      if (errors.length > 0) {
+        row.errors = errors;
+        row.draft = null;
+        invalid++;
+      }
+    }
+    Object.assign(imp, { checked: true, updatedAt: now, invalidRows: imp.invalidRows + invalid });
+    return clone(imp);
+  }
+
+  async nextChunk(
+    importId: string,
+    after: number,
+    limit: number,
+  ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]> {
+    return this.sorted(importId)
+      .filter((r) => r.row > after && r.errors === null && r.draft !== null)
+      .slice(0, limit)
+      .map((r) => ({ row: r.row, draft: clone(r.draft!) }));
+  }
+
+  async claimChunk(
+    _tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    now: Date,
+  ): Promise<boolean> {
+    const imp = this.state.imports.get(importId);
+    if (!imp || imp.processedThrough !== after || isFinished(imp.status)) return false;
+    Object.assign(imp, { processedThrough: through, updatedAt: now });
+    return true;
+  }
+
+  async recordChunk(
+    _tx: Tx,
+    importId: string,
+    after: number,
+    chunk: ImportChunkResult,
+  ): Promise<void> {
+    const imp = this.state.imports.get(importId);
+    if (!imp) return;
+    Object.assign(imp, {
+      processedRows: imp.processedRows + chunk.rows,
+      created: imp.created + chunk.created,
+      ignoredRows: imp.ignoredRows + chunk.ignored.length,
+    });
+    const rows = this.state.rows.get(importId)!;
+    const ignored = new Set(chunk.ignored);
+    for (const row of [...rows.values()]) {
+      if (ignored.has(row.row)) {
+        row.ignored = true;
+        row.draft = null;
+      } else if (row.row > after && row.row <= chunk.through && row.errors === null) {
+        rows.delete(row.row);
+      }
+    }
+  }
+
+  async finish(
+    _tx: Tx,
+    importId: string,
+    status: ImportStatus,
+    now: Date,
+  ): Promise<TargetImport | null> {
+    const imp = this.state.imports.get(importId);
+    if (!imp || isFinished(imp.status)) return null;
+    Object.assign(imp, { status, finishedAt: now, updatedAt: now });
+    const rows = this.state.rows.get(importId)!;
+    if (imp.dryRun && imp.allowDuplicates) {
+      let ignored = 0;
+      for (const row of rows.values()) {
+        if (row.duplicate && row.errors === null) {
+          row.ignored = true;
+          ignored++;
+        }
+      }
+      imp.ignoredRows = ignored;
+    }
+    for (const row of [...rows.values()]) {
+      if (row.errors === null && !row.ignored) rows.delete(row.row);
+      else row.draft = null;
+    }
+    return clone(imp);
+  }
+
+  async claimStalled(_tx: Tx, before: Date, now: Date, limit: number): Promise<string[]> {
+    const stalled = [...this.state.imports.values()]
+      .filter((i) => (i.status === 'queued' || i.status === 'running') && i.updatedAt < before)
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+      .slice(0, limit);
+    for (const imp of stalled) imp.updatedAt = now;
+    return stalled.map((i) => i.id);
+  }
+
+  async reportRows(
+    importId: string,
+    limit: number,
+  ): Promise<{ errors: RowError[]; ignored: { row: number; externalId: string }[] }> {
+    const rows = this.sorted(importId);
+    return {
+      errors: rows
+        .filter((r) => r.errors !== null)
+        .slice(0, limit)
+        .flatMap((r) => clone(r.errors!)),
+      ignored: rows
+        .filter((r) => r.ignored)
+        .slice(0, limit)
+        .map((r) => ({ row: r.row, externalId: r.externalId as string })),
+    };
+  }
+
+  snapshot(): State {
+    return clone(this.state);
+  }
+
+  restore(state: State): void {
+    this.state = clone(state);
+  }
+
+  private sorted(importId: string): Row[] {
+    return [...(this.state.rows.get(importId)?.values() ?? [])].sort((a, b) => a.row - b.row);
+  }
+}

@@ -1,0 +1,234 @@
+import { randomUUID } from 'crypto';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import {
+  StagedRow,
+  TargetImportRepository,
+} from '../../src/modules/target/application/ports/target-import.repository';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
+import { NewTarget } from '../../src/modules/target/domain/new-targets';
+
+export interface TargetImportContractSetup {
+  imports: TargetImportRepository;
+  targets: TargetRepository;
+  unitOfWork: UnitOfWork;
+  tenant(): Promise<{ organizationId: string; campaignId: string }>;
+}
+
+const NOW = new Date('2026-03-01T12:00:00.000Z');
+
+function staged(
+  row: number,
+  externalId: string | null,
+  id = randomUUID(),
+  idColumn: string | null = null,
+): StagedRow {
+  return {
+    row,
+    idColumn,
+    externalIdColumn: externalId === null ? null : 'external_id',
+    errors: null,
+    draft: {
+      id,
+      externalId,
+      phoneNumber: `+1555010${String(row).padStart(4, '0')}`,
+      phoneOperatingHours: null,
+      fallbackPhoneNumber: null,
+      fallbackOperatingHours: null,
+      patient: null,
+      preCallData: null,
+      inputData: { row: String(row) },
+    },
+  };
+}
+
+/** One suite for the fake and the SQL adapter: the import's lifecycle as the service drives it. */
+export function targetImportRepositoryContract(
+  name: string,
+  setup: () => TargetImportContractSetup,
+): void {
+  describe(`TargetImportRepository contract: ${name}`, () => {
+    let s: TargetImportContractSetup;
+    beforeEach(() => {
+      s = setup();
+    });
+
+    async function newImport(options: Partial<{ dryRun: boolean; allowDuplicates: boolean }> = {}) {
+      const tenant = await s.tenant();
+      const id = randomUUID();
+      await s.imports.create({
+        id,
+        ...tenant,
+        now: NOW,
+        dryRun: options.dryRun ?? false,
+        launch: false,
+        allowDuplicates: options.allowDuplicates ?? true,
+      });
+      return { id, ...tenant };
+    }
+
+    async function existingTarget(
+      tenant: { organizationId: string; campaignId: string },
+      externalId: string,
+      id = randomUUID(),
+    ) {
+      const target: NewTarget = {
+        ...staged(99, externalId, id).draft!,
+        organizationId: tenant.organizationId,
+        campaignId: tenant.campaignId,
+        status: 'Pending',
+        currentStep: null,
+        scheduledTime: null,
+      };
+      await s.unitOfWork.run((tx) =>
+        s.targets.insertMany(tx, [target], { now: NOW, skipTakenExternalIds: true }),
+      );
+    }
+
+    it('creates an import visible to its organization only', async () => {
+      const imp = await newImport();
+      expect(await s.imports.find(imp.organizationId, imp.id)).toEqual({
+        id: imp.id,
+        organizationId: imp.organizationId,
+        campaignId: imp.campaignId,
+        status: 'receiving',
+        dryRun: false,
+        launch: false,
+        allowDuplicates: true,
+        totalRows: 0,
+        invalidRows: 0,
+        checked: false,
+        processedThrough: 0,
+        processedRows: 0,
+        created: 0,
+        ignoredRows: 0,
+        createdAt: NOW,
+        updatedAt: NOW,
+        finishedAt: null,
+      });
+      expect(await s.imports.find(randomUUID(), imp.id)).toBeNull();
+      expect(await s.imports.find(null, imp.id)).not.toBeNull();
+      await s.imports.delete(imp.id);
+      expect(await s.imports.find(null, imp.id)).toBeNull();
+    });
+
+    it('check marks duplicates (campaign and file) and, without allow_duplicates, makes them errors', async () => {
+      const ignoring = await newImport();
+      await existingTarget(ignoring, 'IN-CAMPAIGN');
+      const rows = [staged(2, 'IN-CAMPAIGN'), staged(3, 'A'), staged(4, 'A'), staged(5, null)];
+      await s.imports.stageRows(ignoring.id, rows);
+      const checked = await s.imports.check(ignoring.id, NOW);
+      expect([checked.checked, checked.invalidRows]).toEqual([true, 0]);
+      // Rows with duplicates stay insertable: the insert ignores them.
+      expect((await s.imports.nextChunk(ignoring.id, 0, 10)).map((r) => r.row)).toEqual([
+        2, 3, 4, 5,
+      ]);
+
+      const strict = await newImport({ allowDuplicates: false });
+      await existingTarget(strict, 'IN-CAMPAIGN');
+      const takenId = randomUUID();
+      await existingTarget(strict, 'OTHER', takenId);
+      await s.imports.stageRows(strict.id, [
+        staged(2, 'IN-CAMPAIGN'),
+        staged(3, 'A'),
+        staged(4, 'A'),
+        staged(5, null, takenId, 'id'),
+      ]);
+      const refused = await s.imports.check(strict.id, NOW);
+      expect(refused.invalidRows).toBe(3);
+      // Checking again changes nothing.
+      expect((await s.imports.check(strict.id, NOW)).invalidRows).toBe(3);
+      expect(await s.imports.reportRows(strict.id, 100)).toEqual({
+        errors: [
+          {
+            row: 2,
+            column: 'external_id',
+            loc: ['external_id'],
+            type: 'value_error',
+            msg: 'Value error, this external id is already in the campaign',
+            input: 'IN-CAMPAIGN',
+          },
+          {
+            row: 4,
+            column: 'external_id',
+            loc: ['external_id'],
+            type: 'value_error',
+            msg: 'Value error, this external id repeats row 3',
+            input: 'A',
+          },
+          {
+            row: 5,
+            column: 'id',
+            loc: ['id'],
+            type: 'value_error',
+            msg: 'Value error, a target with this id already exists',
+            input: takenId,
+          },
+        ],
+        ignored: [],
+      });
+    });
+
+    it('records chunks once, in order, and keeps only error and ignored rows for the report', async () => {
+      const imp = await newImport();
+      await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, 'B')]);
+      await s.imports.setStatus(null, imp.id, 'running', NOW, { totalRows: 3, invalidRows: 0 });
+      await s.imports.check(imp.id, NOW);
+      const chunk = { through: 3, rows: 2, created: 1, ignored: [3] };
+      const run = (after: number, c: typeof chunk) =>
+        s.unitOfWork.run(async (tx) => {
+          if (!(await s.imports.claimChunk(tx, imp.id, after, c.through, NOW))) return false;
+          await s.imports.recordChunk(tx, imp.id, after, c);
+          return true;
+        });
+      expect(await run(0, chunk)).toBe(true);
+      // A second run that read the same progress loses.
+      expect(await run(0, chunk)).toBe(false);
+      expect((await s.imports.nextChunk(imp.id, 3, 10)).map((r) => r.row)).toEqual([4]);
+      expect(await run(3, { through: 4, rows: 1, created: 1, ignored: [] })).toBe(true);
+      const ended = await s.unitOfWork.run((tx) => s.imports.finish(tx, imp.id, 'succeeded', NOW));
+      expect(ended).toEqual(
+        expect.objectContaining({
+          status: 'succeeded',
+          totalRows: 3,
+          processedThrough: 4,
+          processedRows: 3,
+          created: 2,
+          ignoredRows: 1,
+          finishedAt: NOW,
+        }),
+      );
+      expect(
+        await s.unitOfWork.run((tx) => s.imports.finish(tx, imp.id, 'failed', NOW)),
+      ).toBeNull();
+      expect(await s.imports.reportRows(imp.id, 100)).toEqual({
+        errors: [],
+        ignored: [{ row: 3, externalId: 'A' }],
+      });
+      expect(await s.imports.nextChunk(imp.id, 0, 10)).toEqual([]);
+    });
+
+    it('a dry run ends with the duplicates as ignored', async () => {
+      const imp = await newImport({ dryRun: true });
+      await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, null)]);
+      await s.imports.check(imp.id, NOW);
+      const ended = await s.unitOfWork.run((tx) => s.imports.finish(tx, imp.id, 'succeeded', NOW));
+      expect([ended?.ignoredRows, ended?.created]).toEqual([1, 0]);
+      expect(await s.imports.reportRows(imp.id, 100)).toEqual({
+        errors: [],
+        ignored: [{ row: 3, externalId: 'A' }],
+      });
+    });
+
+    it('claims stalled queued or running imports once', async () => {
+      const imp = await newImport();
+      await s.imports.setStatus(null, imp.id, 'queued', NOW, { totalRows: 1, invalidRows: 0 });
+      const later = new Date(NOW.getTime() + 120_000);
+      const claim = () =>
+        s.unitOfWork.run((tx) =>
+          s.imports.claimStalled(tx, new Date(NOW.getTime() + 60_000), later, 1000),
+        );
+      expect(await claim()).toContain(imp.id);
+      expect(await claim()).not.toContain(imp.id);
+    });
+  });
+}
