@@ -13,8 +13,8 @@ import { PlacementRate } from '../modules/calling/application/ports/placement-ra
 
 export class RecordingCallFinishedOutbox extends CallFinishedOutbox {
   events: CallFinishedEvent[] = [];
-  async record(_tx: Tx, event: CallFinishedEvent): Promise<void> {
-    this.events.push(structuredClone(event));
+  async recordAll(_tx: Tx, events: CallFinishedEvent[]): Promise<void> {
+    this.events.push(...structuredClone(events));
   }
   snapshot(): CallFinishedEvent[] {
     return structuredClone(this.events);

@@ -18,7 +18,9 @@ export class InMemoryCallLogRepository extends CallLogRepository {
   ): Promise<CampaignCallCounts> {
     const logs = [...this.logs.values()].filter((l) => l.campaignId === campaignId);
     const ended = logs.filter((l) => l.endedAt !== null);
-    const connected = ended.filter((l) => l.outcome !== null && connectedOutcomes.includes(l.outcome));
+    const connected = ended.filter(
+      (l) => l.outcome !== null && connectedOutcomes.includes(l.outcome),
+    );
     return {
       calls: logs.length,
       open: logs.length - ended.length,

@@ -222,12 +222,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     return clone(next);
   }
 
-  async cancelOpen(
-    _tx: Tx,
-    campaignId: string,
-    d: TargetOutcome,
-    now: Date,
-  ): Promise<Target[]> {
+  async cancelOpen(_tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
     const ended: Target[] = [];
     for (const t of this.table().values()) {
       if (
@@ -243,7 +238,11 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         subcategory: d.subcategory,
         outcome: d.outcome,
         currentStep: null,
-        categorization: { category: d.category, subcategory: d.subcategory, resolution: d.resolution },
+        categorization: {
+          category: d.category,
+          subcategory: d.subcategory,
+          resolution: d.resolution,
+        },
         updatedAt: now,
       };
       this.table().set(t.id, next);

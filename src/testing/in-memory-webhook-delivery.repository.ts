@@ -42,7 +42,13 @@ export class InMemoryWebhookDeliveryRepository extends WebhookDeliveryRepository
     super();
   }
 
-  async recordEvent(_tx: Tx, event: NewWebhookEvent): Promise<string[]> {
+  async recordEvents(tx: Tx, events: NewWebhookEvent[]): Promise<string[]> {
+    const ids: string[] = [];
+    for (const event of events) ids.push(...(await this.recordEvent(tx, event)));
+    return ids;
+  }
+
+  private async recordEvent(_tx: Tx, event: NewWebhookEvent): Promise<string[]> {
     this.events.push(structuredClone(event));
     const campaign = await this.campaigns.findById(event.campaignId);
     if (!campaign?.webhookUrl) return [];

@@ -50,15 +50,17 @@ export function webhookDeliveryRepositoryContract(
     ) {
       const eventId = randomUUID();
       const ids = await ctx.uow.run((tx) =>
-        ctx.repository.recordEvent(tx, {
-          id: eventId,
-          organizationId: campaign.organizationId,
-          campaignId: campaign.campaignId,
-          targetId: randomUUID(),
-          type: 'target.call_finished',
-          payload,
-          createdAt,
-        }),
+        ctx.repository.recordEvents(tx, [
+          {
+            id: eventId,
+            organizationId: campaign.organizationId,
+            campaignId: campaign.campaignId,
+            targetId: randomUUID(),
+            type: 'target.call_finished',
+            payload,
+            createdAt,
+          },
+        ]),
       );
       return { eventId, ids };
     }
@@ -93,6 +95,29 @@ export function webhookDeliveryRepositoryContract(
 
       const withoutUrl = await ctx.newCampaign(null);
       expect((await record(withoutUrl)).ids).toEqual([]);
+    });
+
+    it('records many events in one call: a delivery each where the campaign has a webhook_url', async () => {
+      const withUrl = await ctx.newCampaign('https://hooks.example.com/many');
+      const withoutUrl = await ctx.newCampaign(null);
+      const events = [withUrl, withoutUrl, withUrl].map((campaign, n) => ({
+        id: randomUUID(),
+        organizationId: campaign.organizationId,
+        campaignId: campaign.campaignId,
+        targetId: randomUUID(),
+        type: 'target.call_finished',
+        payload: { type: 'target.call_finished', n, nested: { list: [n, null, 'x'] } },
+        createdAt: T0,
+      }));
+      const ids = await ctx.uow.run((tx) => ctx.repository.recordEvents(tx, events));
+      expect(ids).toHaveLength(2);
+      const deliveries = await Promise.all(
+        ids.map((id) => ctx.repository.findById(withUrl.organizationId, id)),
+      );
+      expect(deliveries.map((d) => [d?.eventId, d?.payload]).sort()).toEqual(
+        [events[0], events[2]].map((e) => [e.id, e.payload]).sort(),
+      );
+      expect(await ctx.uow.run((tx) => ctx.repository.recordEvents(tx, []))).toEqual([]);
     });
 
     it('claims a due delivery once, with the campaign endpoint, until its lease expires', async () => {

@@ -301,15 +301,17 @@ describe('webhook notifications', () => {
     const now = new Date();
     // The event is written without its job, as if the job had been lost ...
     const [deliveryId] = await t.app.get(UnitOfWork).run((tx) =>
-      repository.recordEvent(tx, {
-        id: randomUUID(),
-        organizationId: campaign.organization_id,
-        campaignId: campaign.id,
-        targetId: randomUUID(),
-        type: 'target.call_finished',
-        payload: { type: 'target.call_finished', campaign_id: campaign.id },
-        createdAt: now,
-      }),
+      repository.recordEvents(tx, [
+        {
+          id: randomUUID(),
+          organizationId: campaign.organization_id,
+          campaignId: campaign.id,
+          targetId: randomUUID(),
+          type: 'target.call_finished',
+          payload: { type: 'target.call_finished', campaign_id: campaign.id },
+          createdAt: now,
+        },
+      ]),
     );
     // ... and a worker claimed it, then died before sending (its lease runs out in a second).
     const claim = await repository.claim(

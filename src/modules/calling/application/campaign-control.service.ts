@@ -62,8 +62,10 @@ export class CampaignControl {
       if (action === 'resume') await this.targets.notifyDue(tx);
       if (action === 'cancel') {
         const ended = await this.targets.cancelOpen(tx, id, cancelledDecision(campaign.type), now);
-        for (const target of ended) {
-          await this.outbox.record(tx, {
+        // One set-based write for every ended target: a cancel may end 100,000 of them.
+        await this.outbox.recordAll(
+          tx,
+          ended.map((target) => ({
             organizationId: target.organizationId,
             campaignId: target.campaignId,
             targetId: target.id,
@@ -75,8 +77,8 @@ export class CampaignControl {
             resolution: target.resolution,
             category: target.category,
             subcategory: target.subcategory,
-          });
-        }
+          })),
+        );
       }
       return campaign;
     });

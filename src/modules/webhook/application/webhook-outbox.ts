@@ -34,17 +34,21 @@ export class WebhookOutbox extends CallFinishedOutbox {
     super();
   }
 
-  async record(tx: Tx, event: CallFinishedEvent): Promise<void> {
+  async recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void> {
+    if (events.length === 0) return;
     const createdAt = this.clock.now();
-    const deliveryIds = await this.deliveries.recordEvent(tx, {
-      id: randomUUID(),
-      organizationId: event.organizationId,
-      campaignId: event.campaignId,
-      targetId: event.targetId,
-      type: CALL_FINISHED,
-      payload: { ...callFinishedPayload(event) },
-      createdAt,
-    });
+    const deliveryIds = await this.deliveries.recordEvents(
+      tx,
+      events.map((event) => ({
+        id: randomUUID(),
+        organizationId: event.organizationId,
+        campaignId: event.campaignId,
+        targetId: event.targetId,
+        type: CALL_FINISHED,
+        payload: { ...callFinishedPayload(event) },
+        createdAt,
+      })),
+    );
     await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
   }
 }
@@ -62,15 +66,17 @@ export class ImportOutbox extends ImportFinishedOutbox {
 
   async record(tx: Tx, event: ImportFinishedEvent): Promise<void> {
     const createdAt = this.clock.now();
-    const deliveryIds = await this.deliveries.recordEvent(tx, {
-      id: randomUUID(),
-      organizationId: event.organizationId,
-      campaignId: event.campaignId,
-      targetId: null,
-      type: IMPORT_FINISHED,
-      payload: { ...importFinishedPayload(event) },
-      createdAt,
-    });
+    const deliveryIds = await this.deliveries.recordEvents(tx, [
+      {
+        id: randomUUID(),
+        organizationId: event.organizationId,
+        campaignId: event.campaignId,
+        targetId: null,
+        type: IMPORT_FINISHED,
+        payload: { ...importFinishedPayload(event) },
+        createdAt,
+      },
+    ]);
     await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
   }
 }

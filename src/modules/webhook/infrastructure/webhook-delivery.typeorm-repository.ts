@@ -80,11 +80,16 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
     super();
   }
 
-  async recordEvent(tx: Tx, event: NewWebhookEvent): Promise<string[]> {
+  async recordEvents(tx: Tx, events: NewWebhookEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    // One statement for any number of events. `payload` is json, not jsonb: the body is sent exactly
+    // as recorded, and json_to_recordset hands each payload on as the text it was given.
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
       `WITH event AS (
          INSERT INTO webhook_events (id, organization_id, campaign_id, target_id, type, payload, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6::json, $7)
+         SELECT e.id, e.organization_id, e.campaign_id, e.target_id, e.type, e.payload, e.created_at
+           FROM json_to_recordset($1::json) AS e(id uuid, organization_id uuid, campaign_id uuid,
+                target_id uuid, type text, payload json, created_at timestamptz)
          RETURNING id, organization_id, campaign_id, created_at
        )
        INSERT INTO webhook_deliveries
@@ -95,13 +100,17 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
        WHERE c.webhook_url IS NOT NULL AND c.webhook_url <> ''
        RETURNING id`,
       [
-        event.id,
-        event.organizationId,
-        event.campaignId,
-        event.targetId,
-        event.type,
-        JSON.stringify(event.payload),
-        event.createdAt,
+        JSON.stringify(
+          events.map((e) => ({
+            id: e.id,
+            organization_id: e.organizationId,
+            campaign_id: e.campaignId,
+            target_id: e.targetId,
+            type: e.type,
+            payload: e.payload,
+            created_at: e.createdAt.toISOString(),
+          })),
+        ),
       ],
     );
     return rows.map((r) => r.id);

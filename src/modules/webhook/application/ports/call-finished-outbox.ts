@@ -25,5 +25,10 @@ export interface CallFinishedEvent {
  * caused it. Nothing is sent from inside the transaction; the webhook module delivers it afterwards.
  */
 export abstract class CallFinishedOutbox {
-  abstract record(tx: Tx, event: CallFinishedEvent): Promise<void>;
+  /** Many events in a few statements, whatever their number (e.g. every target of a cancel). */
+  abstract recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void>;
+
+  record(tx: Tx, event: CallFinishedEvent): Promise<void> {
+    return this.recordAll(tx, [event]);
+  }
 }

@@ -50,10 +50,11 @@ export interface DeliveryPage {
 
 export abstract class WebhookDeliveryRepository {
   /**
-   * Writes the event and, when its campaign has a `webhook_url`, one `pending` delivery due at
-   * `createdAt`, in the caller's transaction. Returns the ids of the deliveries created.
+   * Writes the events and, for each whose campaign has a `webhook_url`, one `pending` delivery due at
+   * its `createdAt`, in the caller's transaction, set-based (a campaign's cancel writes one per
+   * target). Returns the ids of the deliveries created.
    */
-  abstract recordEvent(tx: Tx, event: NewWebhookEvent): Promise<string[]>;
+  abstract recordEvents(tx: Tx, events: NewWebhookEvent[]): Promise<string[]>;
 
   /**
    * Takes the delivery for one attempt if it is `pending` and due, or `sending` with an expired lease
