@@ -28,18 +28,20 @@ function files(dir) {
 /** Rewrites `from "x"` / `import "x"` of the vendored packages to relative URLs from `file`. */
 function rewriteImports(file) {
   const source = readFileSync(file, 'utf8');
-  const rewritten = source.replace(
-    /^(\s*(?:import|export)\b[^'"]*?\bfrom\s*|\s*import\s*)(["'])([^"']+)\2/gm,
-    (match, lead, quote, spec) => {
-      const vendor = VENDOR[spec];
-      if (!vendor) return match;
-      let url = posix.normalize(relative(dirname(file), join(out, 'vendor', vendor[1])).split('\\').join('/'));
-      if (!url.startsWith('.')) url = `./${url}`;
-      return `${lead}${quote}${url}${quote}`;
-    },
-  );
+  const names = Object.keys(VENDOR)
+    .map((n) => n.replace(/[/-]/g, '\\$&'))
+    .join('|');
+  const specifier = new RegExp(`(\\b(?:from|import)\\s*\\(?\\s*)(["'])(${names})\\2`, 'g');
+  const rewritten = source.replace(specifier, (_match, lead, quote, spec) => {
+    let url = posix.normalize(
+      relative(dirname(file), join(out, 'vendor', VENDOR[spec][1])).split('\\').join('/'),
+    );
+    if (!url.startsWith('.')) url = `./${url}`;
+    return `${lead}${quote}${url}${quote}`;
+  });
+  // Any other bare specifier in an import or export statement would fail in the browser.
   const unresolved = [
-    ...rewritten.matchAll(/^\s*(?:import|export)\b[^'"]*?\bfrom\s*["']([^"'./][^"']*)["']/gm),
+    ...rewritten.matchAll(/\b(?:import|export)\b[^'";]*?\bfrom\s*["']([^"'./][^"']*)["']/g),
   ].map((m) => m[1]);
   if (unresolved.length) throw new Error(`${file}: bare imports left: ${unresolved.join(', ')}`);
   if (rewritten !== source) writeFileSync(file, rewritten);

@@ -163,7 +163,9 @@ function SignIn({ onSignedIn, expired }: { onSignedIn: (key: string) => void; ex
     <main id="main" class="signin">
       <h1>Campaign Calling · Console</h1>
       <form onSubmit={submit} noValidate>
-        {expired ? <Notice kind="info">Your API key is no longer accepted: sign in again.</Notice> : null}
+        {expired ? (
+          <Notice kind="info">Your API key is no longer accepted: sign in again.</Notice>
+        ) : null}
         <label for="api-key">API key</label>
         <input
           id="api-key"
@@ -177,8 +179,8 @@ function SignIn({ onSignedIn, expired }: { onSignedIn: (key: string) => void; ex
           onInput={(e) => setKey((e.target as HTMLInputElement).value)}
         />
         <p id="api-key-help" class="muted">
-          Sent as <code>X-API-Key</code> and kept in this tab only (sessionStorage). `npm start` prints
-          a demo key.
+          Sent as <code>X-API-Key</code> and kept in this tab only (sessionStorage).{' '}
+          <code>npm start</code> prints a demo key.
         </p>
         {error ? (
           <p id="api-key-error" class="field-error" role="alert">

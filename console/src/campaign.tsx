@@ -31,7 +31,8 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
     0,
   );
   const progress = usePoll(() => loadProgress(client, id), [id], 2000);
-  if (campaign.error) return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
+  if (campaign.error)
+    return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
   if (!campaign.value) return <p>Loading…</p>;
   const c = campaign.value;
   return (
@@ -82,7 +83,10 @@ function CampaignActions({
     const n = Number(count);
     const { data, error, response } = await client.POST('/api/v1/campaigns/{campaign_id}/calls', {
       params: { path: { campaign_id: id } },
-      body: { count: Number.isInteger(n) ? n : (count as unknown as number), prioritize_oldest: oldest },
+      body: {
+        count: Number.isInteger(n) ? n : (count as unknown as number),
+        prioritize_oldest: oldest,
+      },
     });
     setBusy(false);
     if (data) {
@@ -167,20 +171,23 @@ function TargetsTable({
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const targets = usePoll(
     async () => {
-      const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}/targets', {
-        params: {
-          path: { campaign_id: campaignId },
-          query: {
-            page,
-            limit,
-            status: filters.status || undefined,
-            from_date: localToIso(filters.from_date),
-            to_date: localToIso(filters.to_date),
-            from_last_call_date: localToIso(filters.from_last_call_date),
-            to_last_call_date: localToIso(filters.to_last_call_date),
+      const { data, error, response } = await client.GET(
+        '/api/v1/campaigns/{campaign_id}/targets',
+        {
+          params: {
+            path: { campaign_id: campaignId },
+            query: {
+              page,
+              limit,
+              status: filters.status || undefined,
+              from_date: localToIso(filters.from_date),
+              to_date: localToIso(filters.to_date),
+              from_last_call_date: localToIso(filters.from_last_call_date),
+              to_last_call_date: localToIso(filters.to_last_call_date),
+            },
           },
         },
-      });
+      );
       if (response.status === 422) {
         const items = (error as Schemas['HTTPValidationError']).detail ?? [];
         const byField: Record<string, string[]> = {};
@@ -271,7 +278,9 @@ function TargetsTable({
           </button>
         </div>
       </form>
-      {targets.error ? <Notice kind="error">Could not load the targets: {targets.error}</Notice> : null}
+      {targets.error ? (
+        <Notice kind="error">Could not load the targets: {targets.error}</Notice>
+      ) : null}
       <div class="table-wrap" tabIndex={0} role="region" aria-label="Targets table">
         <table>
           <thead>
@@ -280,7 +289,7 @@ function TargetsTable({
               <th scope="col">Phone</th>
               <th scope="col">Status</th>
               <th scope="col">Outcome</th>
-              <th scope="col">Attempts</th>
+              <th scope="col">Retries</th>
               <th scope="col">Last call</th>
               <th scope="col">Created</th>
             </tr>

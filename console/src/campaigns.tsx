@@ -36,7 +36,12 @@ export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
         </ul>
       )}
       {list.value && list.value.page_count > 1 ? (
-        <Pager page={page} pageCount={list.value.page_count} onPage={setPage} label="Campaign pages" />
+        <Pager
+          page={page}
+          pageCount={list.value.page_count}
+          onPage={setPage}
+          label="Campaign pages"
+        />
       ) : null}
     </>
   );

@@ -24,9 +24,12 @@ export async function loadProgress(
 ): Promise<Progress> {
   const entries = await Promise.all(
     TARGET_STATUSES.map(async (status) => {
-      const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}/targets', {
-        params: { path: { campaign_id: campaignId }, query: { status, limit: 1, page: 0 } },
-      });
+      const { data, error, response } = await client.GET(
+        '/api/v1/campaigns/{campaign_id}/targets',
+        {
+          params: { path: { campaign_id: campaignId }, query: { status, limit: 1, page: 0 } },
+        },
+      );
       if (error || !data) throw new Error(`targets (${status}): ${response.status}`);
       return [status, data.page_count ?? 0] as const;
     }),

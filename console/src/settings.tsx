@@ -25,12 +25,27 @@ const CAMPAIGN_TYPES = [
 const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text' },
   { name: 'type', label: 'Type', kind: 'type' },
-  { name: 'caller_id', label: 'Caller id', kind: 'nullable', help: 'The number calls come from; empty for none.' },
+  {
+    name: 'caller_id',
+    label: 'Caller id',
+    kind: 'nullable',
+    help: 'The number calls come from; empty for none.',
+  },
   { name: 'max_attempts', label: 'Max attempts', kind: 'int', help: '1 to 20.' },
   { name: 'retry_delay_minutes', label: 'Retry delay (minutes)', kind: 'int', help: '0 to 10080.' },
   { name: 'max_concurrent_calls', label: 'Max concurrent calls', kind: 'int', help: '1 to 1000.' },
-  { name: 'webhook_url', label: 'Webhook URL', kind: 'nullable', help: 'An absolute http(s) URL; empty for none.' },
-  { name: 'entry_step', label: 'Entry step', kind: 'nullable', help: 'One of the steps’ friendly ids; empty for none.' },
+  {
+    name: 'webhook_url',
+    label: 'Webhook URL',
+    kind: 'nullable',
+    help: 'An absolute http(s) URL; empty for none.',
+  },
+  {
+    name: 'entry_step',
+    label: 'Entry step',
+    kind: 'nullable',
+    help: 'One of the steps’ friendly ids; empty for none.',
+  },
   { name: 'blacklist_ids', label: 'Blacklist ids', kind: 'list', help: 'Comma-separated ids.' },
   {
     name: 'calling_window',
@@ -38,7 +53,12 @@ const FIELDS: FieldSpec[] = [
     kind: 'json',
     help: '{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}, or null for any time.',
   },
-  { name: 'steps', label: 'Steps (JSON)', kind: 'json', help: '[{"friendly_id", "type", "on_receive"}]' },
+  {
+    name: 'steps',
+    label: 'Steps (JSON)',
+    kind: 'json',
+    help: '[{"friendly_id", "type", "on_receive"}]',
+  },
 ];
 
 function toText(kind: Kind, value: unknown): string {
@@ -83,7 +103,9 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
 
   const reset = (c: Campaign) => {
     setCampaign(c);
-    setTexts(Object.fromEntries(FIELDS.map((f) => [f.name, toText(f.kind, c[f.name as keyof Campaign])])));
+    setTexts(
+      Object.fromEntries(FIELDS.map((f) => [f.name, toText(f.kind, c[f.name as keyof Campaign])])),
+    );
   };
   useEffect(() => {
     void client
@@ -144,7 +166,9 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
         {FIELDS.map((f) => {
           const fid = `s-${f.name}`;
           const err = errors[f.name];
-          const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : ''].filter(Boolean).join(' ');
+          const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : '']
+            .filter(Boolean)
+            .join(' ');
           const common = {
             id: fid,
             name: f.name,
@@ -168,7 +192,11 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
                   ))}
                 </select>
               ) : (
-                <input {...common} type="text" inputMode={f.kind === 'int' ? 'numeric' : undefined} />
+                <input
+                  {...common}
+                  type="text"
+                  inputMode={f.kind === 'int' ? 'numeric' : undefined}
+                />
               )}
               {f.help ? (
                 <p class="muted help" id={`${fid}-help`}>
@@ -185,7 +213,11 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
           <button type="submit" disabled={busy}>
             Save changes
           </button>
-          <button type="button" class="secondary" onClick={() => (reset(campaign), setErrors({}), setFormError([]))}>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => (reset(campaign), setErrors({}), setFormError([]))}
+          >
             Discard changes
           </button>
         </div>

@@ -28,7 +28,7 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
     ['Resolution', t.resolution],
     ['Category', t.category],
     ['Subcategory', t.subcategory],
-    ['Attempts', t.retries],
+    ['Retries', t.retries],
     ['Scheduled for', when(t.scheduled_time)],
     ['Last call', when(t.last_call_date)],
     ['Execution minutes', t.execution_minutes],
@@ -105,7 +105,11 @@ function InputEditor({
       setError([`Not valid JSON: ${(err as Error).message}`]);
       return;
     }
-    const { data, error: err, response } = await client.PATCH('/api/v1/targets/{target_id}', {
+    const {
+      data,
+      error: err,
+      response,
+    } = await client.PATCH('/api/v1/targets/{target_id}', {
       params: { path: { target_id: target.id } },
       body: { input_data: value as Record<string, never>, only_if_not_started: onlyIfNotStarted },
     });
@@ -164,10 +168,10 @@ function InputEditor({
       {conflict ? (
         <div class="notice notice-error" role="alert" data-conflict="true">
           <p>
-            <strong>Not saved: this target’s call has already started</strong> (status {target.status}).
-            Input data is what a call works from, so by default it can only be changed while the target
-            is still Pending or Scheduled; a change now would not reach the call in progress or already
-            made.
+            <strong>Not saved: this target’s call has already started</strong> (status{' '}
+            {target.status}). Input data is what a call works from, so by default it can only be
+            changed while the target is still Pending or Scheduled; a change now would not reach the
+            call in progress or already made.
           </p>
           <p class="muted">The service said: {conflict}</p>
           <button type="button" class="secondary" onClick={() => void send(false)}>
@@ -206,7 +210,12 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
     [id],
     0,
   );
-  if (log.error) return <Notice kind="error">Call {id}: {log.error}</Notice>;
+  if (log.error)
+    return (
+      <Notice kind="error">
+        Call {id}: {log.error}
+      </Notice>
+    );
   if (!log.value) return <p>Loading call {id}…</p>;
   const l: CallLog = log.value;
   return (
@@ -215,7 +224,8 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
         Call {l.id} · {when(l.created_at)}
       </h3>
       <p class="muted">
-        {l.from_ ? `from ${l.from_} ` : ''}to {l.to} · {l.call_length || '0'} · ended: {l.call_ended_reason || '—'}
+        {l.from_ ? `from ${l.from_} ` : ''}to {l.to} · {l.call_length || '0'} · ended:{' '}
+        {l.call_ended_reason || '—'}
       </p>
       <h4>Transcript</h4>
       {(l.transcripts ?? []).length === 0 ? (

@@ -109,7 +109,13 @@ export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   );
 }
 
-export function Notice({ kind, children }: { kind: 'error' | 'ok' | 'info'; children: ComponentChildren }) {
+export function Notice({
+  kind,
+  children,
+}: {
+  kind: 'error' | 'ok' | 'info';
+  children: ComponentChildren;
+}) {
   return (
     <div class={`notice notice-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
       {children}

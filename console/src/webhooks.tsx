@@ -54,7 +54,9 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
             ))}
           </select>
         </div>
-        {list.error ? <Notice kind="error">Could not load the deliveries: {list.error}</Notice> : null}
+        {list.error ? (
+          <Notice kind="error">Could not load the deliveries: {list.error}</Notice>
+        ) : null}
         {!list.value ? (
           <p>Loading…</p>
         ) : list.value.deliveries.length === 0 ? (
@@ -67,18 +69,33 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
           </ul>
         )}
         {list.value ? (
-          <Pager page={page} pageCount={list.value.page_count} onPage={setPage} label="Delivery pages" />
+          <Pager
+            page={page}
+            pageCount={list.value.page_count}
+            onPage={setPage}
+            label="Delivery pages"
+          />
         ) : null}
       </section>
     </>
   );
 }
 
-function DeliveryRow({ client, delivery: d }: { client: CampaignCallingClient; delivery: Delivery }) {
+function DeliveryRow({
+  client,
+  delivery: d,
+}: {
+  client: CampaignCallingClient;
+  delivery: Delivery;
+}) {
   const [detail, setDetail] = useState<DeliveryDetail | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
-    const { data, error: err, response } = await client.GET('/api/v1/webhook-deliveries/{delivery_id}', {
+    const {
+      data,
+      error: err,
+      response,
+    } = await client.GET('/api/v1/webhook-deliveries/{delivery_id}', {
       params: { path: { delivery_id: d.id } },
     });
     if (data) setDetail(data);
@@ -163,7 +180,9 @@ function RerunFailed({
     );
     if (data) {
       setErrors({});
-      setResult(`${data.requeued} failed deliver${data.requeued === 1 ? 'y' : 'ies'} queued again.`);
+      setResult(
+        `${data.requeued} failed deliver${data.requeued === 1 ? 'y' : 'ies'} queued again.`,
+      );
       onDone();
     } else if (response.status === 422) {
       const { fields, other } = fieldErrors(error);
@@ -188,7 +207,9 @@ function RerunFailed({
   return (
     <section aria-labelledby="rerun-h">
       <h2 id="rerun-h">Re-run failed deliveries</h2>
-      <p class="muted">Queues again the failed deliveries of events created in this window (your local time).</p>
+      <p class="muted">
+        Queues again the failed deliveries of events created in this window (your local time).
+      </p>
       <form class="inline" onSubmit={submit} noValidate>
         {field('from_date', 'From', from, setFrom)}
         {field('to_date', 'To', to, setTo)}
