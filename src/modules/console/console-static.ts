@@ -55,10 +55,17 @@ export function serveConsole(app: express.Express, dir: string = CONSOLE_DIR): v
     res
       .status(503)
       .type('text/plain')
-      .send('The operator console is not built: run `npm run build` (or `npm start`, which builds it).\n');
+      .send(
+        'The operator console is not built: run `npm run build` (or `npm start`, which builds it).\n',
+      );
   });
   app.use(
     CONSOLE_PATH,
-    express.static(dir, { index: 'index.html', dotfiles: 'ignore', fallthrough: true, redirect: true }),
+    express.static(dir, {
+      index: 'index.html',
+      dotfiles: 'ignore',
+      fallthrough: true,
+      redirect: true,
+    }),
   );
 }
