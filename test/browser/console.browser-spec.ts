@@ -280,13 +280,15 @@ if (!hasChromium) {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
       await page.locator('tr[data-target-id]').first().waitFor();
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
-      );
-      expect(overflow).toBeLessThanOrEqual(0);
+      const overflow = () =>
+        page.evaluate(
+          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        );
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('campaign-phone');
       await page.goto(`${baseUrl}/console/#/targets/${targetIds[0]}`);
       await page.locator('ol.transcript').first().waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('target-phone');
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
