@@ -128,10 +128,9 @@ if (!hasChromium) {
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
       await page.getByRole('link', { name: 'Demo campaign' }).waitFor();
-      const storage = await page.evaluate(() => ({
-        session: Object.values(sessionStorage),
-        local: Object.keys(localStorage).length,
-      }));
+      const storage = await page.evaluate<{ session: string[]; local: number }>(
+        '({ session: Object.values(sessionStorage), local: Object.keys(localStorage).length })',
+      );
       expect(storage.session).toContain(demo.apiKey);
       expect(storage.local).toBe(0);
       expect(page.url()).not.toContain(demo.apiKey);
@@ -165,7 +164,7 @@ if (!hasChromium) {
         () => count('Pending'),
         (n) => n === phones.length,
       );
-      await page.evaluate(() => ((window as any).__sameDocument = true));
+      await page.evaluate('window.__sameDocument = true');
 
       await page.getByLabel('Targets to call').fill(String(phones.length));
       await page.getByRole('button', { name: 'Trigger calls' }).click();
@@ -188,7 +187,7 @@ if (!hasChromium) {
       expect(Math.min(...seen)).toBeLessThan(phones.length);
       expect(await count('Pending')).toBe(0);
       expect((await count('Finished')) + (await count('To review'))).toBe(phones.length);
-      await expect(page.evaluate(() => (window as any).__sameDocument)).resolves.toBe(true);
+      await expect(page.evaluate('window.__sameDocument')).resolves.toBe(true);
       await page.locator('tr[data-target-id] .badge', { hasText: 'Finished' }).first().waitFor();
       await shot('campaign');
     });
@@ -281,8 +280,8 @@ if (!hasChromium) {
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
       await page.locator('tr[data-target-id]').first().waitFor();
       const overflow = () =>
-        page.evaluate(
-          () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+        page.evaluate<number>(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         );
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('campaign-phone');
