@@ -32,7 +32,6 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 30
       stopped = true;
       clearTimeout(timer);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, tick]);
   return { value, error, reload: () => setTick((t) => t + 1) };
 }
