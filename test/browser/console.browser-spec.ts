@@ -8,7 +8,7 @@
  */
 import { execFileSync } from 'child_process';
 import { existsSync, mkdirSync, readdirSync, statSync } from 'fs';
-import { AddressInfo } from 'net';
+import { AddressInfo, createServer } from 'net';
 import { join } from 'path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/modules/console/console-static';
@@ -37,6 +37,16 @@ function ensureConsoleBuilt(): void {
   );
   if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newest))) return;
   execFileSync(process.execPath, [join(ROOT, 'console', 'build.js')], { stdio: 'pipe' });
+}
+
+/** A local port nothing listens on: webhook deliveries to it fail at once (connection refused). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 if (!hasChromium) {
@@ -139,6 +149,12 @@ if (!hasChromium) {
     });
 
     it('triggers calls from the campaign page and shows progress moving without a reload', async () => {
+      // Every call's notification goes to a closed port, so the webhooks page has failed deliveries.
+      const hook = `http://127.0.0.1:${await closedPort()}/hook`;
+      const patched = await api('patch', `/api/v1/campaigns/${demo.campaignId}`, {
+        webhook_url: hook,
+      });
+      expect(patched.body.webhook_url).toBe(hook);
       const phones = [
         '+15550101201',
         '+15550101202',
@@ -265,14 +281,38 @@ if (!hasChromium) {
       expect(campaign.body.max_attempts).toBe(5);
     });
 
-    it('shows webhook deliveries and re-runs failed ones for a window', async () => {
+    it('shows webhook deliveries with their attempts, and re-runs failed ones for a window', async () => {
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}/webhooks`);
       await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+      // Deliveries to the closed port fail after WEBHOOK_RETRY_SCHEDULE's retries (1 s, 1 s).
+      await waitFor(
+        async () =>
+          (await api('get', `/api/v1/campaigns/${demo.campaignId}/webhooks/deliveries`)).body,
+        (page) => page.deliveries?.filter((d: any) => d.status === 'failed').length === 5,
+        30_000,
+        250,
+      );
+      await page.getByLabel('Status').selectOption('failed');
+      const failed = page.locator('li[data-delivery-id]');
+      await waitFor(
+        () => failed.count(),
+        (n) => n === 5,
+        30_000,
+        250,
+      );
+      await failed.first().locator('summary').click();
+      const attempts = failed.first().locator('table tbody tr');
+      await attempts.first().waitFor();
+      await expect(attempts.count()).resolves.toBe(3);
+      await expect(attempts.first().textContent()).resolves.toContain('failed');
+      await shot('webhooks');
+
       await page.getByLabel('From').fill('2020-01-01T00:00');
       await page.getByLabel('To').fill('2099-01-01T00:00');
       await page.getByRole('button', { name: 'Re-run failed' }).click();
-      await expect(page.getByRole('status').first().textContent()).resolves.toMatch(/queued again/);
-      await shot('webhooks');
+      await expect(page.getByRole('status').first().textContent()).resolves.toBe(
+        '5 failed deliveries queued again.',
+      );
     });
 
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
