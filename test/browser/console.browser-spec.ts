@@ -125,9 +125,11 @@ if (!hasChromium) {
       expect(csp).not.toContain('unsafe-inline');
     });
 
-    it('says so when the API key is wrong', async () => {
-      await page.getByLabel('API key').fill('ccs_not-a-real-key');
-      await page.getByRole('button', { name: 'Sign in' }).click();
+    it('says so when the API key is wrong (signing in by keyboard alone)', async () => {
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('api-key');
+      await page.keyboard.type('ccs_not-a-real-key');
+      await page.keyboard.press('Enter');
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(/not accepted/);
       await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Invalid API key/);
       await shot('sign-in-wrong-key');
