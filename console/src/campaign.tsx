@@ -30,7 +30,8 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
     [id],
     0,
   );
-  const progress = usePoll(() => loadProgress(client, id), [id], 2000);
+  // 9 requests per refresh (one per status) every 3 s: about 180 a minute, within the default rate limit.
+  const progress = usePoll(() => loadProgress(client, id), [id], 3000);
   if (campaign.error)
     return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
   if (!campaign.value) return <p>Loading…</p>;

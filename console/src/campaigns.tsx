@@ -5,7 +5,10 @@ import { href } from './app.js';
 import { loadProgress } from './progress.js';
 import { Notice, Pager, ProgressBar, usePoll } from './ui.js';
 
-const PAGE_SIZE = 20;
+// Each card's progress costs one request per status (until the stats endpoint exists): 10 cards polled
+// every 20 s stay well within the service's default per-key rate limit (RATE_LIMIT_REQUESTS=600/min).
+const PAGE_SIZE = 10;
+const PROGRESS_POLL_MS = 20000;
 
 export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
   const [page, setPage] = useState(0);
@@ -48,7 +51,11 @@ export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
 }
 
 function CampaignCard({ client, campaign }: { client: CampaignCallingClient; campaign: Campaign }) {
-  const progress = usePoll(() => loadProgress(client, campaign.id), [campaign.id], 3000);
+  const progress = usePoll(
+    () => loadProgress(client, campaign.id),
+    [campaign.id],
+    PROGRESS_POLL_MS,
+  );
   return (
     <li class="card" data-campaign-id={campaign.id}>
       <h2>

@@ -14,6 +14,7 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 30
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const run = async () => {
+      let failed = false;
       if (document.visibilityState !== 'hidden') {
         try {
           const v = await latest.current();
@@ -22,10 +23,13 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 30
             setError(null);
           }
         } catch (err) {
+          failed = true;
           if (!stopped) setError(err instanceof Error ? err.message : String(err));
         }
       }
-      if (!stopped && everyMs > 0) timer = setTimeout(run, everyMs);
+      // After a failure (the service down, or its per-key rate limit: 429) wait longer before asking again.
+      if (!stopped && everyMs > 0)
+        timer = setTimeout(run, failed ? Math.max(everyMs * 4, 15000) : everyMs);
     };
     void run();
     return () => {
