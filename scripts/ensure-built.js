@@ -1,5 +1,6 @@
 // `npm start` on a fresh clone must work without a separate build step: build once if dist/ is missing
-// or older than the sources.
+// or older than the sources (the service from src/, the operator console from console/ and the typed
+// client it uses).
 const { existsSync, statSync, readdirSync } = require('fs');
 const { join } = require('path');
 const { execSync } = require('child_process');
@@ -13,8 +14,19 @@ function newest(dir) {
   }
   return t;
 }
+const stale = (file, ...sources) =>
+  !existsSync(file) || statSync(file).mtimeMs < Math.max(...sources.map((s) => newest(s)));
+
 const main = join(root, 'dist', 'main.js');
-if (!existsSync(main) || statSync(main).mtimeMs < newest(join(root, 'src'))) {
+if (stale(main, join(root, 'src'))) {
   console.error('Building (dist/ is missing or older than src/) ...');
-  execSync('npx nest build', { cwd: root, stdio: 'inherit' });
+  // `npm run build`: the service, then the console (nest build empties dist/ first).
+  execSync('npx nest build && node console/build.js', { cwd: root, stdio: 'inherit' });
+}
+const consoleIndex = join(root, 'dist', 'console', 'index.html');
+if (
+  stale(consoleIndex, join(root, 'console', 'src'), join(root, 'console', 'static'), join(root, 'clients', 'typescript', 'src'))
+) {
+  console.error('Building the operator console (dist/console is missing or older than console/) ...');
+  execSync('node console/build.js', { cwd: root, stdio: 'inherit' });
 }

@@ -11,6 +11,7 @@ import { raw } from 'express';
 import { parseJsonBody } from './common/http/json-body';
 import { isCsvImport } from './modules/target/api/target-import.controller';
 import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller';
+import { serveConsole } from './modules/console/console-static';
 
 /**
  * Everything that makes the HTTP app behave as specified, shared by `main.ts` and the e2e tests so they
@@ -32,6 +33,8 @@ export async function configureApp(app: INestApplication, config: AppConfig): Pr
   express.disable('x-powered-by');
   express.set('query parser', 'simple');
   express.set('trust proxy', config.get('TRUST_PROXY'));
+  // The operator console (console/, built into dist/console): static files and `/` -> /console/.
+  serveConsole(express.getHttpAdapter().getInstance());
   app.useGlobalPipes(new PydanticValidationPipe());
   app.useGlobalFilters(new HttpExceptionFilter(app.get(RouteTable)));
   setupOpenApi(app);

@@ -89,6 +89,7 @@ export function demoBanner(baseUrl: string, demo: DemoInfo): string {
   return [
     '',
     `Campaign Calling Service is up on ${baseUrl}  (API docs: ${baseUrl}/docs)`,
+    `  operator console   ${baseUrl}/console/   (sign in with the demo API key below)`,
     `  demo organization  ${demo.organizationId}`,
     `  demo API key       ${demo.apiKey}   (the same at every start; more: npm run cli -- apikey:create --org ${demo.organizationId})`,
     `  demo campaign      ${demo.campaignId}`,

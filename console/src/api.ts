@@ -1,0 +1,96 @@
+/**
+ * The console talks to the service only through the typed client of `clients/typescript` (generated
+ * from openapi.json), on the same origin, with the API key of the signed-in operator as `X-API-Key`.
+ * The key lives in sessionStorage only: closing the tab signs out, and it never reaches the URL.
+ */
+import {
+  createCampaignCallingClient,
+  type CampaignCallingClient,
+  type components,
+} from '../../clients/typescript/src/index.js';
+
+export type Schemas = components['schemas'];
+export type Campaign = Schemas['CampaignResponseDto'];
+export type Target = Schemas['TargetResponseDto'];
+export type CallLog = Schemas['CallLogDetailResponseDto'];
+export type Delivery = Schemas['WebhookDeliveryDto'];
+export type DeliveryDetail = Schemas['WebhookDeliveryDetailDto'];
+export type ValidationItem = Schemas['ValidationError'];
+
+export const TARGET_STATUSES = [
+  'Pending',
+  'Scheduled',
+  'Waiting',
+  'In Progress',
+  'Post-processing',
+  'SMS Scheduled',
+  'To review',
+  'Finished',
+  'Failed',
+] as const;
+export type TargetStatus = (typeof TARGET_STATUSES)[number];
+
+const KEY = 'ccs.console.apiKey';
+
+export function storedKey(): string | null {
+  return sessionStorage.getItem(KEY);
+}
+export function storeKey(key: string | null): void {
+  if (key === null) sessionStorage.removeItem(KEY);
+  else sessionStorage.setItem(KEY, key);
+}
+
+export function makeClient(apiKey: string, onUnauthorized?: () => void): CampaignCallingClient {
+  const client = createCampaignCallingClient({ baseUrl: window.location.origin, apiKey });
+  if (onUnauthorized) {
+    client.use({
+      onResponse({ response }) {
+        if (response.status === 401) onUnauthorized();
+        return undefined;
+      },
+    });
+  }
+  return client;
+}
+
+/** An error answer's text: FastAPI's `detail` string, or the messages of a 422 `detail` list. */
+export function errorText(error: unknown, status?: number): string {
+  const detail = (error as { detail?: unknown } | undefined)?.detail;
+  if (typeof detail === 'string') return detail;
+  if (Array.isArray(detail)) {
+    return detail
+      .map((d: ValidationItem) => `${d.loc.slice(1).join('.') || d.loc.join('.')}: ${d.msg}`)
+      .join('; ');
+  }
+  return status ? `The service answered ${status}` : 'The service could not be reached';
+}
+
+/**
+ * A 422's items by the field they concern: `loc` `["body", "max_attempts"]` -> `max_attempts`;
+ * nested places (`["body", "calling_window", "monday", 0, "end"]`) go to the top field, with the rest
+ * of the path in the message so the operator sees where inside it.
+ */
+export function fieldErrors(error: unknown): { fields: Record<string, string[]>; other: string[] } {
+  const fields: Record<string, string[]> = {};
+  const other: string[] = [];
+  const detail = (error as { detail?: unknown } | undefined)?.detail;
+  if (!Array.isArray(detail)) {
+    other.push(errorText(error));
+    return { fields, other };
+  }
+  for (const item of detail as ValidationItem[]) {
+    const [where, field, ...rest] = item.loc;
+    if ((where === 'body' || where === 'query') && typeof field === 'string') {
+      const inside = rest.length ? `${rest.join('.')}: ` : '';
+      (fields[field] ??= []).push(`${inside}${item.msg}`);
+    } else other.push(`${item.loc.join('.')}: ${item.msg}`);
+  }
+  return { fields, other };
+}
+
+/** `2026-01-02T03:04:05.000Z` -> local, readable; empty for null. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+}

@@ -1,0 +1,333 @@
+import { useState } from 'preact/hooks';
+import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
+import { errorText, TARGET_STATUSES, when, type Schemas, type TargetStatus } from './api.js';
+import { href } from './app.js';
+import { loadProgress, type Progress } from './progress.js';
+import {
+  FieldErrors,
+  localToIso,
+  Notice,
+  Pager,
+  ProgressBar,
+  StatusBadge,
+  StatusCounts,
+  usePoll,
+} from './ui.js';
+
+/**
+ * One campaign: progress and counts by status, actions (trigger calls; pause/resume/cancel belong in
+ * <CampaignActions> once the API has them), and the targets table with the API's filters.
+ */
+export function CampaignPage({ client, id }: { client: CampaignCallingClient; id: string }) {
+  const campaign = usePoll(
+    async () => {
+      const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}', {
+        params: { path: { campaign_id: id } },
+      });
+      if (!data) throw new Error(errorText(error, response.status));
+      return data;
+    },
+    [id],
+    0,
+  );
+  // 9 requests per refresh (one per status) every 3 s: about 180 a minute, within the default rate limit.
+  const progress = usePoll(() => loadProgress(client, id), [id], 3000);
+  if (campaign.error)
+    return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
+  if (!campaign.value) return <p>Loading…</p>;
+  const c = campaign.value;
+  return (
+    <>
+      <p class="crumbs">
+        <a href={href.campaigns()}>Campaigns</a> /
+      </p>
+      <h1>{c.name}</h1>
+      <nav class="subnav" aria-label="Campaign">
+        <a href={href.campaign(id)} aria-current="page">
+          Overview
+        </a>
+        <a href={href.settings(id)}>Settings</a>
+        <a href={href.webhooks(id)}>Webhooks</a>
+      </nav>
+      <section aria-labelledby="progress-h">
+        <h2 id="progress-h">Progress</h2>
+        <ProgressBar progress={progress.value} label="Campaign progress" />
+        <StatusCounts progress={progress.value} />
+      </section>
+      <CampaignActions client={client} id={id} onChange={progress.reload} />
+      <TargetsTable client={client} campaignId={id} progress={progress.value} />
+    </>
+  );
+}
+
+function CampaignActions({
+  client,
+  id,
+  onChange,
+}: {
+  client: CampaignCallingClient;
+  id: string;
+  onChange: () => void;
+}) {
+  const [count, setCount] = useState('10');
+  const [oldest, setOldest] = useState(true);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [result, setResult] = useState<Schemas['TriggerCallsResponseDto'] | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const trigger = async (e: Event) => {
+    e.preventDefault();
+    setBusy(true);
+    setErrors({});
+    setFailure(null);
+    setResult(null);
+    const n = Number(count);
+    const { data, error, response } = await client.POST('/api/v1/campaigns/{campaign_id}/calls', {
+      params: { path: { campaign_id: id } },
+      body: {
+        count: Number.isInteger(n) ? n : (count as unknown as number),
+        prioritize_oldest: oldest,
+      },
+    });
+    setBusy(false);
+    if (data) {
+      setResult(data);
+      onChange();
+    } else if (response.status === 422) {
+      const items = (error as Schemas['HTTPValidationError']).detail ?? [];
+      setErrors({ count: items.map((d) => d.msg) });
+    } else setFailure(errorText(error, response.status));
+  };
+  return (
+    <section aria-labelledby="actions-h">
+      <h2 id="actions-h">Calls</h2>
+      <form class="inline" onSubmit={trigger} noValidate>
+        <div class="field">
+          <label for="trigger-count">Targets to call</label>
+          <input
+            id="trigger-count"
+            type="number"
+            min={1}
+            inputMode="numeric"
+            value={count}
+            aria-invalid={errors.count ? true : undefined}
+            aria-describedby={errors.count ? 'trigger-count-error' : undefined}
+            onInput={(e) => setCount((e.target as HTMLInputElement).value)}
+          />
+          <FieldErrors id="trigger-count-error" errors={errors.count} />
+        </div>
+        <div class="field check">
+          <input
+            id="trigger-oldest"
+            type="checkbox"
+            checked={oldest}
+            onChange={(e) => setOldest((e.target as HTMLInputElement).checked)}
+          />
+          <label for="trigger-oldest">Oldest first</label>
+        </div>
+        <button type="submit" disabled={busy}>
+          Trigger calls
+        </button>
+      </form>
+      {failure ? <Notice kind="error">Could not trigger calls: {failure}</Notice> : null}
+      {result ? (
+        <Notice kind="ok">
+          {result.scheduled.length} call{result.scheduled.length === 1 ? '' : 's'} scheduled
+          {result.skipped.length ? `, ${result.skipped.length} skipped` : ''}.
+        </Notice>
+      ) : null}
+    </section>
+  );
+}
+
+interface Filters {
+  status: '' | TargetStatus;
+  from_date: string;
+  to_date: string;
+  from_last_call_date: string;
+  to_last_call_date: string;
+}
+const NO_FILTERS: Filters = {
+  status: '',
+  from_date: '',
+  to_date: '',
+  from_last_call_date: '',
+  to_last_call_date: '',
+};
+
+function TargetsTable({
+  client,
+  campaignId,
+  progress,
+}: {
+  client: CampaignCallingClient;
+  campaignId: string;
+  progress: Progress | null;
+}) {
+  // Filters live in the page's state, never in the URL.
+  const [draft, setDraft] = useState<Filters>(NO_FILTERS);
+  const [filters, setFilters] = useState<Filters>(NO_FILTERS);
+  const [page, setPage] = useState(0);
+  const [limit, setLimit] = useState(25);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const targets = usePoll(
+    async () => {
+      const { data, error, response } = await client.GET(
+        '/api/v1/campaigns/{campaign_id}/targets',
+        {
+          params: {
+            path: { campaign_id: campaignId },
+            query: {
+              page,
+              limit,
+              status: filters.status || undefined,
+              from_date: localToIso(filters.from_date),
+              to_date: localToIso(filters.to_date),
+              from_last_call_date: localToIso(filters.from_last_call_date),
+              to_last_call_date: localToIso(filters.to_last_call_date),
+            },
+          },
+        },
+      );
+      if (response.status === 422) {
+        const items = (error as Schemas['HTTPValidationError']).detail ?? [];
+        const byField: Record<string, string[]> = {};
+        for (const d of items) (byField[String(d.loc[1])] ??= []).push(d.msg);
+        setErrors(byField);
+        return null;
+      }
+      if (!data) throw new Error(errorText(error, response.status));
+      setErrors({});
+      return data;
+    },
+    [campaignId, filters, page, limit, progress?.total, progress?.done],
+    0,
+  );
+  const set = (k: keyof Filters) => (e: Event) =>
+    setDraft({ ...draft, [k]: (e.target as HTMLInputElement).value });
+  const dateField = (k: keyof Filters, label: string) => (
+    <div class="field">
+      <label for={`f-${k}`}>{label}</label>
+      <input
+        id={`f-${k}`}
+        type="datetime-local"
+        value={draft[k]}
+        aria-invalid={errors[k] ? true : undefined}
+        aria-describedby={errors[k] ? `f-${k}-error` : undefined}
+        onInput={set(k)}
+      />
+      <FieldErrors id={`f-${k}-error`} errors={errors[k]} />
+    </div>
+  );
+  const rows = targets.value?.targets ?? [];
+  return (
+    <section aria-labelledby="targets-h">
+      <h2 id="targets-h">Targets</h2>
+      <form
+        class="filters"
+        aria-label="Filter targets"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(0);
+          setFilters(draft);
+        }}
+      >
+        <div class="field">
+          <label for="f-status">Status</label>
+          <select id="f-status" value={draft.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {TARGET_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        {dateField('from_date', 'Created from')}
+        {dateField('to_date', 'Created to')}
+        {dateField('from_last_call_date', 'Last call from')}
+        {dateField('to_last_call_date', 'Last call to')}
+        <div class="field">
+          <label for="f-limit">Per page</label>
+          <select
+            id="f-limit"
+            value={String(limit)}
+            onChange={(e) => {
+              setPage(0);
+              setLimit(Number((e.target as HTMLSelectElement).value));
+            }}
+          >
+            {[10, 25, 50, 100].map((n) => (
+              <option key={n} value={String(n)}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div class="buttons">
+          <button type="submit">Apply filters</button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => {
+              setDraft(NO_FILTERS);
+              setFilters(NO_FILTERS);
+              setPage(0);
+            }}
+          >
+            Clear
+          </button>
+        </div>
+      </form>
+      {targets.error ? (
+        <Notice kind="error">Could not load the targets: {targets.error}</Notice>
+      ) : null}
+      <div class="table-wrap" tabIndex={0} role="region" aria-label="Targets table">
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Target</th>
+              <th scope="col">Phone</th>
+              <th scope="col">Status</th>
+              <th scope="col">Outcome</th>
+              <th scope="col">Retries</th>
+              <th scope="col">Last call</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={7}>{targets.value ? 'No targets match.' : 'Loading…'}</td>
+              </tr>
+            ) : (
+              rows.map((t) => (
+                <tr key={t.id} data-target-id={t.id}>
+                  <td>
+                    <a href={href.target(t.id)}>{t.external_id || t.id.slice(0, 8)}</a>
+                  </td>
+                  <td>{t.phone_number}</td>
+                  <td>
+                    <StatusBadge status={t.status} />
+                  </td>
+                  <td>{t.outcome ?? t.resolution ?? ''}</td>
+                  <td>{t.retries}</td>
+                  <td>{when(t.last_call_date)}</td>
+                  <td>{when(t.created_at)}</td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {targets.value ? (
+        <Pager
+          page={page}
+          pageCount={targets.value.page_count}
+          onPage={setPage}
+          label="Target pages"
+        />
+      ) : null}
+    </section>
+  );
+}

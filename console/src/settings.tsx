@@ -1,0 +1,227 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
+import { errorText, fieldErrors, type Campaign, type Schemas } from './api.js';
+import { href } from './app.js';
+import { FieldErrors, Notice } from './ui.js';
+
+type Kind = 'text' | 'int' | 'json' | 'list' | 'type' | 'nullable';
+interface FieldSpec {
+  name: keyof Schemas['UpdateCampaignDto'];
+  label: string;
+  kind: Kind;
+  help?: string;
+}
+
+const CAMPAIGN_TYPES = [
+  'payor',
+  'patient',
+  'provider',
+  'patient_incoming',
+  'patient_incoming_scheduling',
+  'patient_outgoing_scheduling',
+  'patient_billing',
+];
+
+const FIELDS: FieldSpec[] = [
+  { name: 'name', label: 'Name', kind: 'text' },
+  { name: 'type', label: 'Type', kind: 'type' },
+  {
+    name: 'caller_id',
+    label: 'Caller id',
+    kind: 'nullable',
+    help: 'The number calls come from; empty for none.',
+  },
+  { name: 'max_attempts', label: 'Max attempts', kind: 'int', help: '1 to 20.' },
+  { name: 'retry_delay_minutes', label: 'Retry delay (minutes)', kind: 'int', help: '0 to 10080.' },
+  { name: 'max_concurrent_calls', label: 'Max concurrent calls', kind: 'int', help: '1 to 1000.' },
+  {
+    name: 'webhook_url',
+    label: 'Webhook URL',
+    kind: 'nullable',
+    help: 'An absolute http(s) URL; empty for none.',
+  },
+  {
+    name: 'entry_step',
+    label: 'Entry step',
+    kind: 'nullable',
+    help: 'One of the steps’ friendly ids; empty for none.',
+  },
+  { name: 'blacklist_ids', label: 'Blacklist ids', kind: 'list', help: 'Comma-separated ids.' },
+  {
+    name: 'calling_window',
+    label: 'Calling window (JSON)',
+    kind: 'json',
+    help: '{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}, or null for any time.',
+  },
+  {
+    name: 'steps',
+    label: 'Steps (JSON)',
+    kind: 'json',
+    help: '[{"friendly_id", "type", "on_receive"}]',
+  },
+];
+
+function toText(kind: Kind, value: unknown): string {
+  if (kind === 'json') return JSON.stringify(value ?? null, null, 2);
+  if (kind === 'list') return ((value as string[] | undefined) ?? []).join(', ');
+  return value === null || value === undefined ? '' : String(value);
+}
+
+/** The form's text back into the field's JSON value (left as typed when it does not parse: the API says why). */
+function fromText(kind: Kind, text: string): { value?: unknown; error?: string } {
+  switch (kind) {
+    case 'int':
+      return { value: /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text };
+    case 'nullable':
+      return { value: text.trim() === '' ? null : text.trim() };
+    case 'list':
+      return {
+        value: text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      };
+    case 'json':
+      try {
+        return { value: JSON.parse(text) };
+      } catch (err) {
+        return { error: `Not valid JSON: ${(err as Error).message}` };
+      }
+    default:
+      return { value: text };
+  }
+}
+
+export function SettingsPage({ client, id }: { client: CampaignCallingClient; id: string }) {
+  const [campaign, setCampaign] = useState<Campaign | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [texts, setTexts] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [formError, setFormError] = useState<string[]>([]);
+  const [saved, setSaved] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  const reset = (c: Campaign) => {
+    setCampaign(c);
+    setTexts(
+      Object.fromEntries(FIELDS.map((f) => [f.name, toText(f.kind, c[f.name as keyof Campaign])])),
+    );
+  };
+  useEffect(() => {
+    void client
+      .GET('/api/v1/campaigns/{campaign_id}', { params: { path: { campaign_id: id } } })
+      .then(({ data, error, response }) =>
+        data ? reset(data) : setLoadError(errorText(error, response.status)),
+      );
+  }, [client, id]);
+
+  const save = async (e: Event) => {
+    e.preventDefault();
+    if (!campaign) return;
+    setSaved(false);
+    setFormError([]);
+    const body: Record<string, unknown> = {};
+    const local: Record<string, string[]> = {};
+    for (const f of FIELDS) {
+      const before = toText(f.kind, campaign[f.name as keyof Campaign]);
+      if (texts[f.name] === before) continue; // only what the operator changed
+      const parsed = fromText(f.kind, texts[f.name]);
+      if (parsed.error) local[f.name] = [parsed.error];
+      else body[f.name] = parsed.value;
+    }
+    setErrors(local);
+    if (Object.keys(local).length) return;
+    if (Object.keys(body).length === 0) {
+      setFormError(['Nothing changed.']);
+      return;
+    }
+    setBusy(true);
+    const { data, error, response } = await client.PATCH('/api/v1/campaigns/{campaign_id}', {
+      params: { path: { campaign_id: id } },
+      body: body as Schemas['UpdateCampaignDto'],
+    });
+    setBusy(false);
+    if (data) {
+      reset(data);
+      setSaved(true);
+    } else if (response.status === 422) {
+      const { fields, other } = fieldErrors(error);
+      setErrors(fields);
+      setFormError(other);
+      // Bring the first invalid field into view and focus, so the error is where the operator is.
+      const first = FIELDS.find((f) => fields[f.name]);
+      if (first) setTimeout(() => document.getElementById(`s-${first.name}`)?.focus(), 0);
+    } else setFormError([errorText(error, response.status)]);
+  };
+
+  if (loadError) return <Notice kind="error">Could not load the campaign: {loadError}</Notice>;
+  if (!campaign) return <p>Loading…</p>;
+  return (
+    <>
+      <p class="crumbs">
+        <a href={href.campaigns()}>Campaigns</a> / <a href={href.campaign(id)}>{campaign.name}</a> /
+      </p>
+      <h1>Settings</h1>
+      <form class="settings" onSubmit={save} noValidate aria-label="Campaign settings">
+        {FIELDS.map((f) => {
+          const fid = `s-${f.name}`;
+          const err = errors[f.name];
+          const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : '']
+            .filter(Boolean)
+            .join(' ');
+          const common = {
+            id: fid,
+            name: f.name,
+            value: texts[f.name] ?? '',
+            'aria-invalid': err ? true : undefined,
+            'aria-describedby': describedBy || undefined,
+            onInput: (e: Event) =>
+              setTexts({ ...texts, [f.name]: (e.target as HTMLInputElement).value }),
+          };
+          return (
+            <div class={`field${err ? ' invalid' : ''}`} key={f.name} data-field={f.name}>
+              <label for={fid}>{f.label}</label>
+              {f.kind === 'json' ? (
+                <textarea {...common} rows={f.name === 'steps' ? 6 : 5} spellcheck={false} />
+              ) : f.kind === 'type' ? (
+                <select {...common} onChange={common.onInput}>
+                  {CAMPAIGN_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {t}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  {...common}
+                  type="text"
+                  inputMode={f.kind === 'int' ? 'numeric' : undefined}
+                />
+              )}
+              {f.help ? (
+                <p class="muted help" id={`${fid}-help`}>
+                  {f.help}
+                </p>
+              ) : null}
+              <FieldErrors id={`${fid}-error`} errors={err} />
+            </div>
+          );
+        })}
+        {formError.length ? <Notice kind="error">{formError.join(' ')}</Notice> : null}
+        {saved ? <Notice kind="ok">Saved.</Notice> : null}
+        <div class="buttons">
+          <button type="submit" disabled={busy}>
+            Save changes
+          </button>
+          <button
+            type="button"
+            class="secondary"
+            onClick={() => (reset(campaign), setErrors({}), setFormError([]))}
+          >
+            Discard changes
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}

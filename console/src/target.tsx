@@ -1,0 +1,270 @@
+import { useState } from 'preact/hooks';
+import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
+import { errorText, fieldErrors, when, type CallLog, type Target } from './api.js';
+import { href } from './app.js';
+import { FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
+
+export function TargetPage({ client, id }: { client: CampaignCallingClient; id: string }) {
+  const target = usePoll(
+    async () => {
+      const { data, error, response } = await client.GET('/api/v1/targets/{target_id}', {
+        params: { path: { target_id: id } },
+      });
+      if (!data) throw new Error(errorText(error, response.status));
+      return data;
+    },
+    [id],
+    5000,
+  );
+  if (target.error && !target.value)
+    return <Notice kind="error">Could not load the target: {target.error}</Notice>;
+  if (!target.value) return <p>Loading…</p>;
+  const t = target.value;
+  const facts: [string, unknown][] = [
+    ['Status', <StatusBadge status={t.status} />],
+    ['Phone number', t.phone_number],
+    ['External id', t.external_id],
+    ['Outcome', t.outcome],
+    ['Resolution', t.resolution],
+    ['Category', t.category],
+    ['Subcategory', t.subcategory],
+    ['Retries', t.retries],
+    ['Scheduled for', when(t.scheduled_time)],
+    ['Last call', when(t.last_call_date)],
+    ['Execution minutes', t.execution_minutes],
+    ['Created', when(t.created_at)],
+    ['Updated', when(t.updated_at)],
+    ['Id', <code>{t.id}</code>],
+  ];
+  return (
+    <>
+      <p class="crumbs">
+        <a href={href.campaigns()}>Campaigns</a> /{' '}
+        <a href={href.campaign(t.campaign_id)}>Campaign</a> /
+      </p>
+      <h1>Target {t.external_id || t.id.slice(0, 8)}</h1>
+      <dl class="facts">
+        {facts.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v === null || v === undefined || v === '' ? '—' : (v as string)}</dd>
+          </div>
+        ))}
+      </dl>
+      <div class="two">
+        <section aria-labelledby="input-h">
+          <h2 id="input-h">Input data</h2>
+          <Json value={t.input_data} label="Input data" />
+          <InputEditor client={client} target={t} onSaved={target.reload} />
+        </section>
+        <section aria-labelledby="output-h">
+          <h2 id="output-h">Output data</h2>
+          <Json value={t.output_data} label="Output data" />
+        </section>
+      </div>
+      <section aria-labelledby="calls-h">
+        <h2 id="calls-h">Calls</h2>
+        {(t.call_log_ids ?? []).length === 0 ? (
+          <p class="muted">No call yet.</p>
+        ) : (
+          [...(t.call_log_ids ?? [])]
+            .reverse()
+            .map((logId) => <CallLogView key={logId} client={client} id={logId} />)
+        )}
+      </section>
+    </>
+  );
+}
+
+/**
+ * Merges the JSON typed here into the target's input data (the API's PATCH is a shallow merge).
+ * By default only while no call has started: the API answers 409 once it has, which is explained, with
+ * the choice to edit anyway.
+ */
+function InputEditor({
+  client,
+  target,
+  onSaved,
+}: {
+  client: CampaignCallingClient;
+  target: Target;
+  onSaved: () => void;
+}) {
+  const [open, setOpen] = useState(false);
+  const [text, setText] = useState('');
+  const [error, setError] = useState<string[] | undefined>();
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const send = async (onlyIfNotStarted: boolean) => {
+    setSaved(false);
+    setError(undefined);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (err) {
+      setError([`Not valid JSON: ${(err as Error).message}`]);
+      return;
+    }
+    const {
+      data,
+      error: err,
+      response,
+    } = await client.PATCH('/api/v1/targets/{target_id}', {
+      params: { path: { target_id: target.id } },
+      body: { input_data: value as Record<string, never>, only_if_not_started: onlyIfNotStarted },
+    });
+    if (data) {
+      setConflict(null);
+      setSaved(true);
+      setOpen(false);
+      onSaved();
+    } else if (response.status === 409) {
+      setConflict(errorText(err, 409));
+    } else if (response.status === 422) {
+      const { fields, other } = fieldErrors(err);
+      setError([...(fields.input_data ?? []), ...Object.values(fields).flat(), ...other]);
+    } else setError([errorText(err, response.status)]);
+  };
+  if (!open) {
+    return (
+      <>
+        {saved ? <Notice kind="ok">Input data saved.</Notice> : null}
+        <button
+          type="button"
+          onClick={() => {
+            setText(JSON.stringify(target.input_data ?? {}, null, 2));
+            setConflict(null);
+            setOpen(true);
+          }}
+        >
+          Edit input data
+        </button>
+      </>
+    );
+  }
+  return (
+    <form
+      class="editor"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send(true);
+      }}
+      noValidate
+    >
+      <label for="input-data">Input data to merge (JSON object)</label>
+      <textarea
+        id="input-data"
+        rows={8}
+        spellcheck={false}
+        value={text}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? 'input-data-error' : 'input-data-help'}
+        onInput={(e) => setText((e.target as HTMLTextAreaElement).value)}
+      />
+      <p class="muted help" id="input-data-help">
+        Keys given here replace the target’s keys of the same name; others are kept.
+      </p>
+      <FieldErrors id="input-data-error" errors={error} />
+      {conflict ? (
+        <div class="notice notice-error" role="alert" data-conflict="true">
+          <p>
+            <strong>Not saved: this target’s call has already started</strong> (status{' '}
+            {target.status}). Input data is what a call works from, so by default it can only be
+            changed while the target is still Pending or Scheduled; a change now would not reach the
+            call in progress or already made.
+          </p>
+          <p class="muted">The service said: {conflict}</p>
+          <button type="button" class="secondary" onClick={() => void send(false)}>
+            Save anyway (for later attempts and the record)
+          </button>
+        </div>
+      ) : null}
+      <div class="buttons">
+        <button type="submit">Save input data</button>
+        <button type="button" class="secondary" onClick={() => setOpen(false)}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+const SPEAKERS: Record<string, string> = {
+  assistant: 'Agent',
+  agent: 'Agent',
+  bot: 'Agent',
+  user: 'Callee',
+  customer: 'Callee',
+  human: 'Callee',
+};
+
+function CallLogView({ client, id }: { client: CampaignCallingClient; id: number }) {
+  const log = usePoll(
+    async () => {
+      const { data, error, response } = await client.GET('/api/v1/call-logs/{call_log_id}', {
+        params: { path: { call_log_id: id }, query: { include_recordings: true } },
+      });
+      if (!data) throw new Error(errorText(error, response.status));
+      return data;
+    },
+    [id],
+    0,
+  );
+  if (log.error)
+    return (
+      <Notice kind="error">
+        Call {id}: {log.error}
+      </Notice>
+    );
+  if (!log.value) return <p>Loading call {id}…</p>;
+  const l: CallLog = log.value;
+  return (
+    <article class="call" aria-labelledby={`call-${id}-h`} data-call-log-id={id}>
+      <h3 id={`call-${id}-h`}>
+        Call {l.id} · {when(l.created_at)}
+      </h3>
+      <p class="muted">
+        {l.from_ ? `from ${l.from_} ` : ''}to {l.to} · {l.call_length || '0'} · ended:{' '}
+        {l.call_ended_reason || '—'}
+      </p>
+      <h4>Transcript</h4>
+      {(l.transcripts ?? []).length === 0 ? (
+        <p class="muted">No transcript.</p>
+      ) : (
+        <ol class="transcript" aria-label={`Transcript of call ${l.id}`}>
+          {(l.transcripts ?? []).map((turn, i) => {
+            const role = (turn.role ?? turn.speaker ?? '').toLowerCase();
+            const who = SPEAKERS[role] ?? (role || 'Unknown');
+            const side = who === 'Agent' ? 'agent' : 'callee';
+            return (
+              <li key={i} class={`turn ${side}`}>
+                <span class="who">{who}</span>
+                <p>{turn.message ?? turn.text ?? turn.content ?? ''}</p>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      <h4>Recordings</h4>
+      {(l.recording_urls ?? []).length === 0 ? (
+        <p class="muted">No recording.</p>
+      ) : (
+        <ul>
+          {(l.recording_urls ?? []).map((u, i) => (
+            <li key={u}>
+              <a href={u} target="_blank" rel="noopener noreferrer">
+                Recording {i + 1}
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+      <details>
+        <summary>Post-call data, QA and categorization</summary>
+        <Json value={l.post_call_data} label="Post-call data" />
+        <Json value={l.qa} label="QA" />
+        <Json value={l.call_categorization} label="Categorization" />
+      </details>
+    </article>
+  );
+}

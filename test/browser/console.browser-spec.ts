@@ -1,0 +1,338 @@
+/**
+ * The operator console in a real browser: headless Chromium (Debian's `/usr/bin/chromium`, or
+ * CHROMIUM_PATH) driven by playwright-core, against the real app on a test database with the simulated
+ * provider placing the calls. Screenshots of each main page go to test-results/console/.
+ *
+ * Without Chromium the suite reports one skipped test saying why (`.ci/run` installs it, so CI never
+ * skips).
+ */
+import { execFileSync } from 'child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'fs';
+import { AddressInfo, createServer } from 'net';
+import { join } from 'path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { CONSOLE_CSP } from '../../src/modules/console/console-static';
+import { DemoSeeder } from '../../src/modules/demo/demo-seeder';
+import { createTestApp, TestApp, waitFor } from '../support/test-app';
+
+const ROOT = join(__dirname, '..', '..');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const SHOTS = join(ROOT, 'test-results', 'console');
+const hasChromium = existsSync(CHROMIUM);
+
+function newest(dir: string): number {
+  let t = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
+  }
+  return t;
+}
+
+/** Builds dist/console when it is missing or older than its sources (as `npm start` does). */
+function ensureConsoleBuilt(): void {
+  const index = join(ROOT, 'dist', 'console', 'index.html');
+  const sources = ['console/src', 'console/static', 'clients/typescript/src'].map((d) =>
+    join(ROOT, d),
+  );
+  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newest))) return;
+  execFileSync(process.execPath, [join(ROOT, 'console', 'build.js')], { stdio: 'pipe' });
+}
+
+/** A local port nothing listens on: webhook deliveries to it fail at once (connection refused). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+if (!hasChromium) {
+  const why = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  // Said when the file is collected: a skipped test's hooks never run.
+  process.stderr.write(`\nBrowser tests SKIPPED: ${why}\n`);
+  describe('operator console in a browser', () => {
+    it.skip(`SKIPPED: the browser tests need Chromium: ${why}`, () => undefined);
+  });
+} else {
+  describe('operator console in a browser', () => {
+    let service: TestApp;
+    let baseUrl: string;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let demo: { apiKey: string; campaignId: string; organizationId: string };
+    const foreignRequests: string[] = [];
+    const cspViolations: string[] = [];
+    let targetIds: string[] = [];
+
+    const api = (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
+      const req = service.http()[method](path).set('X-API-Key', demo.apiKey);
+      return body === undefined ? req : req.send(body as object);
+    };
+    const shot = (name: string) =>
+      page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+    beforeAll(async () => {
+      ensureConsoleBuilt();
+      mkdirSync(SHOTS, { recursive: true });
+      // Calls take a moment, so the page can show them in progress.
+      service = await createTestApp({ env: { SIMULATED_CALL_SECONDS: '1' } });
+      await service.app.listen(0, '127.0.0.1');
+      baseUrl = `http://127.0.0.1:${(service.app.getHttpServer().address() as AddressInfo).port}`;
+      demo = await service.app.get(DemoSeeder).seed();
+      const { chromium } = await import('playwright-core');
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        headless: true,
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+        ],
+      });
+      context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(15_000);
+      page.on('request', (r) => {
+        if (!r.url().startsWith(baseUrl) && !r.url().startsWith('data:'))
+          foreignRequests.push(r.url());
+      });
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+      });
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      await service?.close();
+    });
+
+    it('serves the console with a strict CSP, and / redirects there', async () => {
+      const root = await service.http().get('/');
+      expect(root.status).toBe(302);
+      expect(root.headers.location).toBe('/console/');
+      const res = await page.goto(`${baseUrl}/`);
+      expect(page.url()).toBe(`${baseUrl}/console/`);
+      const csp = res!.headers()['content-security-policy'];
+      expect(csp).toBe(CONSOLE_CSP);
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).not.toContain('unsafe-inline');
+    });
+
+    it('says so when the API key is wrong (signing in by keyboard alone)', async () => {
+      await page.keyboard.press('Tab');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('api-key');
+      await page.keyboard.type('ccs_not-a-real-key');
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/not accepted/);
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Invalid API key/);
+      await shot('sign-in-wrong-key');
+    });
+
+    it('signs in with a key kept in sessionStorage only, and lists the demo campaign with its progress', async () => {
+      await page.getByLabel('API key').fill(demo.apiKey);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
+      await page.getByRole('link', { name: 'Demo campaign' }).waitFor();
+      const storage = await page.evaluate<{ session: string[]; local: number }>(
+        '({ session: Object.values(sessionStorage), local: Object.keys(localStorage).length })',
+      );
+      expect(storage.session).toContain(demo.apiKey);
+      expect(storage.local).toBe(0);
+      expect(page.url()).not.toContain(demo.apiKey);
+      await page.locator('.card .bar-text').first().waitFor();
+      await shot('campaigns');
+    });
+
+    it('triggers calls from the campaign page and shows progress moving without a reload', async () => {
+      // Every call's notification goes to a closed port, so the webhooks page has failed deliveries.
+      const hook = `http://127.0.0.1:${await closedPort()}/hook`;
+      const patched = await api('patch', `/api/v1/campaigns/${demo.campaignId}`, {
+        webhook_url: hook,
+      });
+      expect(patched.body.webhook_url).toBe(hook);
+      const phones = [
+        '+15550101201',
+        '+15550101202',
+        '+15550101203',
+        '+15550100004',
+        '+15550101205',
+      ];
+      const added = await api('post', `/api/v1/campaigns/${demo.campaignId}/targets`, {
+        targets: phones.map((phone_number, i) => ({
+          phone_number,
+          external_id: `PAT-B${i + 1}`,
+          input_data: { appointment: `day ${i + 1}` },
+        })),
+      });
+      expect(added.status).toBe(200);
+      targetIds = added.body.target_ids;
+
+      await page.getByRole('link', { name: 'Demo campaign' }).click();
+      await page.getByRole('heading', { name: 'Demo campaign', level: 1 }).waitFor();
+      const count = (status: string) =>
+        page.locator(`dd[data-status="${status}"]`).textContent().then(Number);
+      await waitFor(
+        () => count('Pending'),
+        (n) => n === phones.length,
+      );
+      await page.evaluate('window.__sameDocument = true');
+
+      await page.getByLabel('Targets to call').fill(String(phones.length));
+      await page.getByRole('button', { name: 'Trigger calls' }).click();
+      await expect(page.getByRole('status').first().textContent()).resolves.toMatch(
+        `${phones.length} calls scheduled`,
+      );
+      // The bar's "done" figure moves from 0 to all of them as the simulator finishes the calls.
+      const bar = page.locator('section[aria-labelledby="progress-h"] .bar');
+      const seen = new Set<number>();
+      await waitFor(
+        async () => {
+          const done = Number(await bar.getAttribute('data-done'));
+          seen.add(done);
+          return done;
+        },
+        (done) => done === phones.length,
+        60_000,
+        200,
+      );
+      expect(Math.min(...seen)).toBeLessThan(phones.length);
+      expect(await count('Pending')).toBe(0);
+      expect((await count('Finished')) + (await count('To review'))).toBe(phones.length);
+      await expect(page.evaluate('window.__sameDocument')).resolves.toBe(true);
+      await page.locator('tr[data-target-id] .badge', { hasText: 'Finished' }).first().waitFor();
+      await shot('campaign');
+    });
+
+    it('filters the targets table by status', async () => {
+      await page.getByLabel('Status', { exact: true }).selectOption('To review');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await waitFor(
+        () => page.locator('tr[data-target-id]').count(),
+        (n) => n === 1,
+      );
+      await expect(page.locator('tr[data-target-id] td').first().textContent()).resolves.toBe(
+        'PAT-B4',
+      );
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await waitFor(
+        () => page.locator('tr[data-target-id]').count(),
+        (n) => n >= 5,
+      );
+    });
+
+    it('opens a target and reads its transcript as a conversation, with the recording link', async () => {
+      await page.getByRole('link', { name: 'PAT-B1', exact: true }).click();
+      await page.getByRole('heading', { name: 'Target PAT-B1' }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/console/#/targets/${targetIds[0]}`);
+      const transcript = page.locator('ol.transcript').first();
+      await transcript.waitFor();
+      await expect(transcript.locator('li.turn.agent .who').first().textContent()).resolves.toBe(
+        'Agent',
+      );
+      await expect(transcript.locator('li.turn.callee').first().textContent()).resolves.toContain(
+        'Yes, that works for me.',
+      );
+      const recording = page.getByRole('link', { name: 'Recording 1' });
+      await expect(recording.getAttribute('href')).resolves.toMatch(
+        /^https:\/\/recordings\.invalid\//,
+      );
+      await expect(recording.getAttribute('rel')).resolves.toContain('noreferrer');
+      await shot('target');
+    });
+
+    it('explains the 409 when the input data of a started target is edited, and can save anyway', async () => {
+      await page.getByRole('button', { name: 'Edit input data' }).click();
+      await page.getByLabel('Input data to merge (JSON object)').fill('{"note": "call back"}');
+      await page.getByRole('button', { name: 'Save input data' }).click();
+      const conflict = page.locator('[data-conflict="true"]');
+      await conflict.waitFor();
+      await expect(conflict.textContent()).resolves.toMatch(/call has already started/);
+      await expect(conflict.textContent()).resolves.toMatch(/only_if_not_started/);
+      await shot('target-409');
+      await page.getByRole('button', { name: /Save anyway/ }).click();
+      await page.getByText('Input data saved.').waitFor();
+      const target = await api('get', `/api/v1/targets/${targetIds[0]}`);
+      expect(target.body.input_data).toEqual({ appointment: 'day 1', note: 'call back' });
+    });
+
+    it('shows the API 422 at its field in the campaign settings, and saves a valid change', async () => {
+      await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}/settings`);
+      await page.getByRole('heading', { name: 'Settings' }).waitFor();
+      await page.getByLabel('Max attempts').fill('99');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const error = page.locator('[data-field="max_attempts"] .field-error');
+      await error.waitFor();
+      await expect(error.textContent()).resolves.toMatch(/less than or equal to 20/);
+      await expect(page.getByLabel('Max attempts').getAttribute('aria-invalid')).resolves.toBe(
+        'true',
+      );
+      await expect(page.locator('[data-field="name"] .field-error').count()).resolves.toBe(0);
+      await shot('settings-422');
+
+      await page.getByLabel('Max attempts').fill('5');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved.').waitFor();
+      const campaign = await api('get', `/api/v1/campaigns/${demo.campaignId}`);
+      expect(campaign.body.max_attempts).toBe(5);
+    });
+
+    it('shows webhook deliveries with their attempts, and re-runs failed ones for a window', async () => {
+      await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}/webhooks`);
+      await page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor();
+      // Deliveries to the closed port fail after WEBHOOK_RETRY_SCHEDULE's retries (1 s, 1 s).
+      await waitFor(
+        async () =>
+          (await api('get', `/api/v1/campaigns/${demo.campaignId}/webhooks/deliveries`)).body,
+        (page) => page.deliveries?.filter((d: any) => d.status === 'failed').length === 5,
+        30_000,
+        250,
+      );
+      await page.getByLabel('Status').selectOption('failed');
+      const failed = page.locator('li[data-delivery-id]');
+      await waitFor(
+        () => failed.count(),
+        (n) => n === 5,
+        30_000,
+        250,
+      );
+      await failed.first().locator('summary').click();
+      const attempts = failed.first().locator('table tbody tr');
+      await attempts.first().waitFor();
+      await expect(attempts.count()).resolves.toBe(3);
+      await expect(attempts.first().textContent()).resolves.toContain('failed');
+      await shot('webhooks');
+
+      await page.getByLabel('From').fill('2020-01-01T00:00');
+      await page.getByLabel('To').fill('2099-01-01T00:00');
+      await page.getByRole('button', { name: 'Re-run failed' }).click();
+      await expect(page.getByRole('status').first().textContent()).resolves.toBe(
+        '5 failed deliveries queued again.',
+      );
+    });
+
+    it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
+      await page.locator('tr[data-target-id]').first().waitFor();
+      const overflow = () =>
+        page.evaluate<number>(
+          'document.documentElement.scrollWidth - document.documentElement.clientWidth',
+        );
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('campaign-phone');
+      await page.goto(`${baseUrl}/console/#/targets/${targetIds[0]}`);
+      await page.locator('ol.transcript').first().waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('target-phone');
+      expect(foreignRequests).toEqual([]);
+      expect(cspViolations).toEqual([]);
+    });
+  });
+}
