@@ -110,7 +110,13 @@ function DeliveryRow({
           {d.last_status_code ? ` · last HTTP ${d.last_status_code}` : ''}
         </summary>
         <p class="muted">
-          Target <a href={href.target(d.target_id)}>{d.target_id.slice(0, 8)}</a>
+          {d.target_id ? (
+            <>
+              Target <a href={href.target(d.target_id)}>{d.target_id.slice(0, 8)}</a>
+            </>
+          ) : (
+            'Campaign event (no target)'
+          )}
           {d.next_attempt_at ? ` · next attempt ${when(d.next_attempt_at)}` : ''}
           {d.delivered_at ? ` · delivered ${when(d.delivered_at)}` : ''}
           {d.last_error ? ` · last error: ${d.last_error}` : ''}
