@@ -6,6 +6,7 @@ import type { Campaign, CampaignAction } from '../../campaign/domain/campaign';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
 import { cancelledDecision } from '../domain/call-outcome';
+import { endedWithoutCall } from './ended-without-call';
 
 /**
  * `POST /campaigns/{id}/pause|resume|cancel` (issue 12). Each runs in one transaction that first takes
@@ -65,19 +66,7 @@ export class CampaignControl {
         // One set-based write for every ended target: a cancel may end 100,000 of them.
         await this.outbox.recordAll(
           tx,
-          ended.map((target) => ({
-            organizationId: target.organizationId,
-            campaignId: target.campaignId,
-            targetId: target.id,
-            callLogId: null,
-            attempt: target.attempts,
-            maxAttempts: campaign.maxAttempts,
-            nextAttemptScheduled: null,
-            status: target.status,
-            resolution: target.resolution,
-            category: target.category,
-            subcategory: target.subcategory,
-          })),
+          ended.map((target) => endedWithoutCall(target, campaign)),
         );
       }
       return campaign;

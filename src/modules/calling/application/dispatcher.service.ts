@@ -9,6 +9,7 @@ import { CampaignReader } from '../../campaign/application/ports/campaign-reader
 import type { Campaign } from '../../campaign/domain/campaign';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import type { Target } from '../../target/domain/target';
+import { endedWithoutCall } from './ended-without-call';
 import {
   blacklistedDecision,
   cancelledDecision,
@@ -168,30 +169,21 @@ export class CallDispatcher {
       );
       const deferrals: { targetId: string; until: Date }[] = [];
       const calls: { target: Target; to: string }[] = [];
-      let ended = 0;
+      const endedTargets: Target[] = [];
       for (const target of due) {
         const plan = plans.get(target.id)!;
         if (plan.kind === 'defer') deferrals.push({ targetId: target.id, until: plan.until });
         else if (plan.kind === 'call') calls.push({ target, to: plan.to });
         else {
           const done = await this.targets.finishWithoutCall(tx, target.id, plan.decision, at);
-          if (!done) continue;
-          ended++;
-          await this.outbox.record(tx, {
-            organizationId: done.organizationId,
-            campaignId: done.campaignId,
-            targetId: done.id,
-            callLogId: null,
-            attempt: done.attempts,
-            maxAttempts: campaign.maxAttempts,
-            nextAttemptScheduled: null,
-            status: done.status,
-            resolution: done.resolution,
-            category: done.category,
-            subcategory: done.subcategory,
-          });
+          if (done) endedTargets.push(done);
         }
       }
+      const ended = endedTargets.length;
+      await this.outbox.recordAll(
+        tx,
+        endedTargets.map((done) => endedWithoutCall(done, campaign)),
+      );
       const deferred = await this.targets.defer(tx, deferrals);
       let starting = calls;
       if (starting.length > 0) {
@@ -295,21 +287,10 @@ export class CallDispatcher {
         cancelledDecision(campaign.type),
         this.clock.now(),
       );
-      for (const done of ended) {
-        await this.outbox.record(tx, {
-          organizationId: done.organizationId,
-          campaignId: done.campaignId,
-          targetId: done.id,
-          callLogId: null,
-          attempt: done.attempts,
-          maxAttempts: campaign.maxAttempts,
-          nextAttemptScheduled: null,
-          status: done.status,
-          resolution: done.resolution,
-          category: done.category,
-          subcategory: done.subcategory,
-        });
-      }
+      await this.outbox.recordAll(
+        tx,
+        ended.map((done) => endedWithoutCall(done, campaign)),
+      );
       return ended.length;
     });
   }

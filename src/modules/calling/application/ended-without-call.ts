@@ -1,0 +1,23 @@
+import type { Campaign } from '../../campaign/domain/campaign';
+import type { Target } from '../../target/domain/target';
+import type { CallFinishedEvent } from '../../webhook/application/ports/call-finished-outbox';
+
+/**
+ * The `target.call_finished` notification of a target that ended without a call being placed
+ * (blacklisted, or its campaign cancelled): no call log, no retry.
+ */
+export function endedWithoutCall(target: Target, campaign: Campaign): CallFinishedEvent {
+  return {
+    organizationId: target.organizationId,
+    campaignId: target.campaignId,
+    targetId: target.id,
+    callLogId: null,
+    attempt: target.attempts,
+    maxAttempts: campaign.maxAttempts,
+    nextAttemptScheduled: null,
+    status: target.status,
+    resolution: target.resolution,
+    category: target.category,
+    subcategory: target.subcategory,
+  };
+}
