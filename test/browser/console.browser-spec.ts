@@ -66,6 +66,7 @@ if (!hasChromium) {
     let demo: { apiKey: string; campaignId: string; organizationId: string };
     const foreignRequests: string[] = [];
     const cspViolations: string[] = [];
+    const apiRequests: string[] = [];
     let targetIds: string[] = [];
 
     const api = (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
@@ -102,6 +103,7 @@ if (!hasChromium) {
       page.on('request', (r) => {
         if (!r.url().startsWith(baseUrl) && !r.url().startsWith('data:'))
           foreignRequests.push(r.url());
+        else if (r.url().startsWith(`${baseUrl}/api/`)) apiRequests.push(r.url());
       });
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
@@ -203,6 +205,18 @@ if (!hasChromium) {
         200,
       );
       expect(Math.min(...seen)).toBeLessThan(phones.length);
+      // The counts come from one stats request per refresh, no longer from one target list per status.
+      expect(apiRequests.filter((u) => /\/targets\?.*limit=1(&|$)/.test(u))).toEqual([]);
+      expect(apiRequests.some((u) => u.includes(`/campaigns/${demo.campaignId}/stats`))).toBe(true);
+      const stat = (key: string) => page.locator(`dd[data-stat="${key}"]`).textContent();
+      await waitFor(
+        () => stat('calls_in_flight'),
+        (n) => n === '0',
+      );
+      await expect(stat('attempts').then(Number)).resolves.toBeGreaterThanOrEqual(phones.length);
+      await expect(stat('connect_rate')).resolves.toMatch(/^\d+(\.\d)?%$/);
+      await expect(stat('average_call_seconds')).resolves.toMatch(/\d+ s$/);
+      await expect(stat('estimated_completion_at')).resolves.toBe('—');
       expect(await count('Pending')).toBe(0);
       expect((await count('Finished')) + (await count('To review'))).toBe(phones.length);
       await expect(page.evaluate('window.__sameDocument')).resolves.toBe(true);
