@@ -107,17 +107,18 @@ export function App() {
 }
 
 function Page({ route, client }: { route: Route; client: CampaignCallingClient }) {
+  // Keyed by id: another campaign or target starts from a fresh page (no notice or form value of the last).
   switch (route.page) {
     case 'campaigns':
       return <CampaignsPage client={client} />;
     case 'campaign':
-      return <CampaignPage client={client} id={route.id} />;
+      return <CampaignPage key={route.id} client={client} id={route.id} />;
     case 'settings':
-      return <SettingsPage client={client} id={route.id} />;
+      return <SettingsPage key={route.id} client={client} id={route.id} />;
     case 'webhooks':
-      return <WebhooksPage client={client} id={route.id} />;
+      return <WebhooksPage key={route.id} client={client} id={route.id} />;
     case 'target':
-      return <TargetPage client={client} id={route.id} />;
+      return <TargetPage key={route.id} client={client} id={route.id} />;
     default:
       return (
         <>
