@@ -1,6 +1,13 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, TARGET_STATUSES, when, type Schemas, type TargetStatus } from './api.js';
+import {
+  errorText,
+  TARGET_STATUSES,
+  when,
+  type Campaign,
+  type Schemas,
+  type TargetStatus,
+} from './api.js';
 import { href } from './app.js';
 import { loadProgress, type Progress } from './progress.js';
 import {
@@ -9,14 +16,15 @@ import {
   Notice,
   Pager,
   ProgressBar,
+  StateBadge,
   StatusBadge,
   StatusCounts,
   usePoll,
 } from './ui.js';
 
 /**
- * One campaign: progress and counts by status, actions (trigger calls; pause/resume/cancel belong in
- * <CampaignActions> once the API has them), and the targets table with the API's filters.
+ * One campaign: its state with pause/resume/cancel, progress and counts (from the stats endpoint),
+ * trigger calls, and the targets table with the API's filters.
  */
 export function CampaignPage({ client, id }: { client: CampaignCallingClient; id: string }) {
   const campaign = usePoll(
@@ -36,12 +44,23 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
     return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
   if (!campaign.value) return <p>Loading…</p>;
   const c = campaign.value;
+  // The campaign read says the state; each stats refresh says it again (another operator, the CLI):
+  // the newer of the two wins.
+  const stats = progress.value?.stats;
+  const state =
+    stats && (!c.state_changed_at || stats.as_of >= c.state_changed_at) ? stats.state : c.state;
+  const changed = () => {
+    campaign.reload();
+    progress.reload();
+  };
   return (
     <>
       <p class="crumbs">
         <a href={href.campaigns()}>Campaigns</a> /
       </p>
-      <h1>{c.name}</h1>
+      <h1>
+        {c.name} <StateBadge state={state} />
+      </h1>
       <nav class="subnav" aria-label="Campaign">
         <a href={href.campaign(id)} aria-current="page">
           Overview
@@ -55,7 +74,8 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
         <StatusCounts progress={progress.value} />
         <StatsDetails progress={progress.value} />
       </section>
-      <CampaignActions client={client} id={id} onChange={progress.reload} />
+      <CampaignControl client={client} id={id} state={state} onChange={changed} />
+      <CampaignActions client={client} id={id} state={state} onChange={progress.reload} />
       <TargetsTable client={client} campaignId={id} progress={progress.value} />
     </>
   );
@@ -129,13 +149,108 @@ function StatsDetails({ progress }: { progress: Progress | null }) {
   );
 }
 
-function CampaignActions({
+type CampaignState = Campaign['state'];
+type Control = 'pause' | 'resume' | 'cancel';
+
+const CONFLICT: Record<Control, string> = {
+  pause: 'This campaign is cancelled, so it cannot be paused: a cancel is final.',
+  resume: 'This campaign is cancelled, so it cannot be resumed: a cancel is final.',
+  cancel: 'The service refused the cancel.',
+};
+
+/**
+ * Pause, resume and cancel, each enabled only where the state allows it. Cancel is final, so it asks
+ * first in a modal <dialog> (keyboard: Esc or "Keep the campaign" closes it). A 409 (the campaign was
+ * cancelled meanwhile, e.g. by another operator) is explained and the state re-read.
+ */
+function CampaignControl({
   client,
   id,
+  state,
   onChange,
 }: {
   client: CampaignCallingClient;
   id: string;
+  state: CampaignState;
+  onChange: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const act = async (action: Control) => {
+    dialog.current?.close();
+    setBusy(true);
+    setFailure(null);
+    setDone(null);
+    const path = `/api/v1/campaigns/{campaign_id}/${action}` as const;
+    const { data, error, response } = await client.POST(path, {
+      params: { path: { campaign_id: id } },
+    });
+    setBusy(false);
+    if (data) setDone(`Campaign ${data.state === 'active' ? 'resumed' : data.state}.`);
+    else if (response.status === 409)
+      setFailure(`${CONFLICT[action]} (${errorText(error, response.status)})`);
+    else setFailure(errorText(error, response.status));
+    onChange();
+  };
+  return (
+    <section aria-labelledby="state-h">
+      <h2 id="state-h">State</h2>
+      <p>
+        This campaign is <StateBadge state={state} />
+        {state === 'paused'
+          ? ': no call starts; calls in flight end normally, triggered targets wait.'
+          : state === 'cancelled'
+            ? ': final, no call ever starts again.'
+            : ': calls are placed.'}
+      </p>
+      <div class="buttons">
+        <button type="button" disabled={busy || state !== 'active'} onClick={() => act('pause')}>
+          Pause
+        </button>
+        <button type="button" disabled={busy || state !== 'paused'} onClick={() => act('resume')}>
+          Resume
+        </button>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy || state === 'cancelled'}
+          onClick={() => dialog.current?.showModal()}
+        >
+          Cancel campaign…
+        </button>
+      </div>
+      {failure ? <Notice kind="error">{failure}</Notice> : null}
+      {done ? <Notice kind="ok">{done}</Notice> : null}
+      <dialog ref={dialog} aria-labelledby="cancel-h" aria-describedby="cancel-d">
+        <h2 id="cancel-h">Cancel this campaign?</h2>
+        <p id="cancel-d">
+          Cancelling is final: no call ever starts again, and every Pending, Scheduled and Waiting
+          target ends Finished with the outcome “Campaign cancelled”. Calls in flight end normally.
+        </p>
+        <div class="buttons">
+          <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+            Keep the campaign
+          </button>
+          <button type="button" class="danger" onClick={() => act('cancel')}>
+            Yes, cancel the campaign
+          </button>
+        </div>
+      </dialog>
+    </section>
+  );
+}
+
+function CampaignActions({
+  client,
+  id,
+  state,
+  onChange,
+}: {
+  client: CampaignCallingClient;
+  id: string;
+  state: CampaignState;
   onChange: () => void;
 }) {
   const [count, setCount] = useState('10');
@@ -194,10 +309,13 @@ function CampaignActions({
           />
           <label for="trigger-oldest">Oldest first</label>
         </div>
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy || state === 'cancelled'}>
           Trigger calls
         </button>
       </form>
+      {state === 'paused' ? (
+        <p class="muted">Paused: triggered targets are scheduled and wait for a resume.</p>
+      ) : null}
       {failure ? <Notice kind="error">Could not trigger calls: {failure}</Notice> : null}
       {result ? (
         <Notice kind="ok">

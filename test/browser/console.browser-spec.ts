@@ -331,6 +331,121 @@ if (!hasChromium) {
       );
     });
 
+    /** A campaign of the demo organization with `phones.length` Pending targets. */
+    const campaignWith = async (name: string, phones: string[], body: object = {}) => {
+      const created = await api('post', '/api/v1/campaigns', { name, type: 'patient', ...body });
+      expect(created.status).toBe(201);
+      if (phones.length) {
+        const added = await api('post', `/api/v1/campaigns/${created.body.id}/targets`, {
+          targets: phones.map((phone_number, i) => ({ phone_number, external_id: `${name}-${i}` })),
+        });
+        expect(added.status).toBe(200);
+      }
+      return created.body.id as string;
+    };
+    const stateBadge = () => page.locator('h1 .badge[data-state]');
+    const statusCount = (status: string) =>
+      page.locator(`dd[data-status="${status}"]`).textContent().then(Number);
+
+    it('pauses and resumes a running campaign, the state changing on the page', async () => {
+      const phones = Array.from({ length: 6 }, (_, i) => `+1555010230${i + 1}`);
+      const id = await campaignWith('Control', phones, { max_concurrent_calls: 1 });
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      const card = page.locator(`li[data-campaign-id="${id}"]`);
+      await expect(card.locator('.badge[data-state]').textContent()).resolves.toBe('active');
+      await card.getByRole('link', { name: 'Control' }).click();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'active');
+      await expect(page.getByRole('button', { name: 'Resume' }).isDisabled()).resolves.toBe(true);
+      await page.getByLabel('Targets to call').fill(String(phones.length));
+      await page.getByRole('button', { name: 'Trigger calls' }).click();
+      await waitFor(
+        () => statusCount('Finished'),
+        (n) => n >= 1,
+        30_000,
+        100,
+      );
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByText('Campaign paused.').waitFor();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'paused');
+      expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('paused');
+      await expect(page.getByRole('button', { name: 'Pause' }).isDisabled()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: 'Resume' }).isDisabled()).resolves.toBe(false);
+      // Paused: the call in flight ends, then nothing more starts.
+      await waitFor(
+        () => page.locator('dd[data-stat="calls_in_flight"]').textContent(),
+        (n) => n === '0',
+        30_000,
+        100,
+      );
+      const finished = await statusCount('Finished');
+      expect(finished).toBeLessThan(phones.length);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await statusCount('Finished')).toBe(finished);
+      await expect(statusCount('Scheduled')).resolves.toBe(phones.length - finished);
+      await shot('campaign-paused');
+
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.getByText('Campaign resumed.').waitFor();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'active');
+      await waitFor(
+        () => statusCount('Finished'),
+        (n) => n === phones.length,
+        60_000,
+        200,
+      );
+    });
+
+    it('explains a 409: resuming a campaign cancelled meanwhile (by someone else)', async () => {
+      const id = await campaignWith('Raced', ['+15550102401']);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'active');
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'paused');
+      // The page does not learn of the cancel before the click (its stats refreshes are held back).
+      await page.route(`**/api/v1/campaigns/${id}/stats`, (route) => route.abort());
+      expect((await api('post', `/api/v1/campaigns/${id}/cancel`)).status).toBe(200);
+      await page.getByRole('button', { name: 'Resume' }).click();
+      const alert = page.locator('section[aria-labelledby="state-h"] [role="alert"]');
+      await alert.waitFor();
+      await expect(alert.textContent()).resolves.toMatch(/cancelled, so it cannot be resumed/);
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'cancelled');
+      await page.unroute(`**/api/v1/campaigns/${id}/stats`);
+      await shot('campaign-409');
+    });
+
+    it('cancels a campaign after a confirmation in a dialog', async () => {
+      const id = await campaignWith('Cancelled', ['+15550102501', '+15550102502']);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await waitFor(
+        () => statusCount('Pending'),
+        (n) => n === 2,
+      );
+      // A fresh page: nothing said on the last campaign's page (its 409) stays.
+      await expect(
+        page.locator('section[aria-labelledby="state-h"] .notice').count(),
+      ).resolves.toBe(0);
+      await page.getByRole('button', { name: 'Cancel campaign…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel this campaign?' });
+      await dialog.waitFor();
+      await shot('campaign-cancel-dialog');
+      // Esc closes it and nothing changes.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('active');
+      await page.getByRole('button', { name: 'Cancel campaign…' }).click();
+      await dialog.getByRole('button', { name: 'Yes, cancel the campaign' }).click();
+      await page.getByText('Campaign cancelled.').waitFor();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'cancelled');
+      await waitFor(
+        () => statusCount('Finished'),
+        (n) => n === 2,
+      );
+      expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('cancelled');
+      for (const name of ['Pause', 'Resume', 'Cancel campaign…', 'Trigger calls'])
+        await expect(page.getByRole('button', { name }).isDisabled()).resolves.toBe(true);
+      await shot('campaign-cancelled');
+    });
+
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
