@@ -9,6 +9,7 @@ import {
   type TargetStatus,
 } from './api.js';
 import { href } from './app.js';
+import { CsvImport } from './import.js';
 import { loadProgress, type Progress } from './progress.js';
 import {
   FieldErrors,
@@ -76,6 +77,12 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
       </section>
       <CampaignControl client={client} id={id} state={state} onChange={changed} />
       <CampaignActions client={client} id={id} state={state} onChange={progress.reload} />
+      <CsvImport
+        client={client}
+        campaignId={id}
+        disabled={state === 'cancelled'}
+        onImported={progress.reload}
+      />
       <TargetsTable client={client} campaignId={id} progress={progress.value} />
     </>
   );

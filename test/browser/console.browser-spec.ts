@@ -446,6 +446,98 @@ if (!hasChromium) {
       await shot('campaign-cancelled');
     });
 
+    it('imports a CSV file: preview, a dry run showing the bad row, then a good file for real', async () => {
+      const id = await campaignWith('Imported', []);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      const bad = [
+        'phone_number,external_id,patient.first_name,appointment',
+        '+15550103001,IMP-1,"Doe, John",2026-04-01',
+        '12ab,IMP-2,Ann,2026-04-02',
+        '+15550103003,IMP-3,Bob,2026-04-03',
+      ].join('\n');
+      await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+        name: 'bad.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(bad),
+      });
+      const preview = page.getByRole('region', { name: 'File preview' });
+      await preview.waitFor();
+      await expect(preview.locator('tbody tr').count()).resolves.toBe(3);
+      await expect(preview.locator('tbody tr').first().textContent()).resolves.toContain(
+        'Doe, John',
+      );
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      const errors = page.getByRole('region', { name: 'Rows with errors' });
+      await errors.waitFor();
+      const rows = errors.locator('tbody tr');
+      await expect(rows.count()).resolves.toBe(1);
+      await expect(rows.locator('td').nth(0).textContent()).resolves.toBe('3');
+      await expect(rows.locator('td').nth(1).textContent()).resolves.toBe('phone_number');
+      await expect(rows.locator('td').nth(2).textContent()).resolves.toMatch(/phone number/);
+      await expect(page.locator('.import-report [role="alert"]').textContent()).resolves.toMatch(
+        /1 of 3 rows have errors, so nothing would be added/,
+      );
+      await shot('import-dry-run');
+      expect((await api('get', `/api/v1/campaigns/${id}/targets`)).body.targets).toEqual([]);
+
+      const good = bad.replace('12ab', '+15550103002');
+      await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+        name: 'good.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(good),
+      });
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      await page.getByText('Dry run: all 3 rows are valid; 3 targets would be added.').waitFor();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByText('Imported: 3 targets added.').waitFor();
+      const bar = page.getByLabel('Import progress');
+      await expect(bar.getAttribute('value')).resolves.toBe('3');
+      await expect(bar.getAttribute('max')).resolves.toBe('3');
+      await waitFor(
+        () => page.locator('tr[data-target-id]').count(),
+        (n) => n === 3,
+      );
+      await page.getByRole('link', { name: 'IMP-2', exact: true }).waitFor();
+      await waitFor(
+        () => statusCount('Pending'),
+        (n) => n === 3,
+      );
+      const listed = (await api('get', `/api/v1/campaigns/${id}/targets`)).body.targets;
+      expect(listed.map((t: any) => t.external_id).sort()).toEqual(['IMP-1', 'IMP-2', 'IMP-3']);
+      // The file went as the body: nothing of it is in a URL.
+      expect(apiRequests.filter((u) => /5550103|IMP-|Doe/.test(decodeURIComponent(u)))).toEqual([]);
+      await shot('import-done');
+    });
+
+    it('follows a large import (queued, 202) with a progress bar until it is done', async () => {
+      const id = await campaignWith('Large import', []);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      const n = 10_001;
+      const lines = ['phone_number,external_id'];
+      for (let i = 0; i < n; i++) lines.push(`+1555${String(2000000 + i)},BIG-${i}`);
+      await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+        name: 'large.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(lines.join('\n')),
+      });
+      await expect(
+        page.getByRole('region', { name: 'File preview' }).locator('tbody tr').count(),
+      ).resolves.toBe(5);
+      const answer = page.waitForResponse((r) => r.url().includes('/targets/import'));
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      expect((await answer).status()).toBe(202);
+      await page.getByLabel('Import progress').waitFor();
+      await page.getByText(`Imported: ${n} targets added.`).waitFor({ timeout: 120_000 });
+      expect(apiRequests.some((u) => u.includes('/api/v1/imports/'))).toBe(true);
+      await waitFor(
+        () => statusCount('Pending'),
+        (count) => count === n,
+      );
+      await shot('import-large');
+    }, 180_000);
+
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
