@@ -522,9 +522,11 @@ if (!hasChromium) {
         mimeType: 'text/csv',
         buffer: Buffer.from(lines.join('\n')),
       });
-      await expect(
-        page.getByRole('region', { name: 'File preview' }).locator('tbody tr').count(),
-      ).resolves.toBe(5);
+      // The preview reads the file's beginning only: the header and 5 rows.
+      await waitFor(
+        () => page.getByRole('region', { name: 'File preview' }).locator('tbody tr').count(),
+        (rows) => rows === 5,
+      );
       const answer = page.waitForResponse((r) => r.url().includes('/targets/import'));
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       expect((await answer).status()).toBe(202);
@@ -537,6 +539,39 @@ if (!hasChromium) {
       );
       await shot('import-large');
     }, 180_000);
+
+    it('lists the targets to review of every campaign, oldest first', async () => {
+      // A second campaign with a target that needs a person (the simulator: a number ending 0004).
+      const id = await campaignWith('Second review', ['+15550200004']);
+      expect((await api('post', `/api/v1/campaigns/${id}/calls`, { count: 1 })).status).toBe(200);
+      await waitFor(
+        async () =>
+          (await api('get', `/api/v1/campaigns/${id}/targets?status=To%20review`)).body.targets,
+        (targets) => targets?.length === 1,
+        30_000,
+        200,
+      );
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      await page.getByRole('link', { name: 'Review queue' }).click();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/console/#/review`);
+      const rows = page.locator('tr[data-target-id]');
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 2,
+      );
+      // PAT-B4 (the demo campaign) went to review earlier than Second review-0.
+      await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toBe('PAT-B4');
+      await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('Demo campaign');
+      await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toBe('Second review-0');
+      await expect(rows.nth(1).locator('td').nth(2).textContent()).resolves.toBe('Second review');
+      await expect(page.locator('[data-review-count]').textContent()).resolves.toMatch(
+        /^2 targets to review in \d+ campaigns\.$/,
+      );
+      await shot('review-queue');
+      await rows.nth(1).getByRole('link', { name: 'Second review-0' }).click();
+      await page.getByRole('heading', { name: 'Target Second review-0' }).waitFor();
+    });
 
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
@@ -552,6 +587,10 @@ if (!hasChromium) {
       await page.locator('ol.transcript').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('target-phone');
+      await page.goto(`${baseUrl}/console/#/review`);
+      await page.locator('tr[data-target-id]').first().waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('review-phone');
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
     });
