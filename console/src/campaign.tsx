@@ -130,24 +130,30 @@ function StatsDetails({ progress }: { progress: Progress | null }) {
       {categories.length || resolutions.length ? (
         <div class="by-category">
           {categories.length ? (
-            <dl class="counts" aria-label="Targets by category">
-              {categories.map(([k, n]) => (
-                <div key={k}>
-                  <dt>{k}</dt>
-                  <dd data-category={k}>{n}</dd>
-                </div>
-              ))}
-            </dl>
+            <>
+              <h3 id="by-category-h">By category</h3>
+              <dl class="counts" aria-labelledby="by-category-h">
+                {categories.map(([k, n]) => (
+                  <div key={k}>
+                    <dt>{k}</dt>
+                    <dd data-category={k}>{n}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
           ) : null}
           {resolutions.length ? (
-            <dl class="counts" aria-label="Targets by resolution">
-              {resolutions.map(([k, n]) => (
-                <div key={k}>
-                  <dt>{k}</dt>
-                  <dd data-resolution={k}>{n}</dd>
-                </div>
-              ))}
-            </dl>
+            <>
+              <h3 id="by-resolution-h">By resolution</h3>
+              <dl class="counts" aria-labelledby="by-resolution-h">
+                {resolutions.map(([k, n]) => (
+                  <div key={k}>
+                    <dt>{k}</dt>
+                    <dd data-resolution={k}>{n}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
           ) : null}
         </div>
       ) : null}

@@ -217,6 +217,9 @@ if (!hasChromium) {
       await expect(stat('connect_rate')).resolves.toMatch(/^\d+(\.\d)?%$/);
       await expect(stat('average_call_seconds')).resolves.toMatch(/\d+ s$/);
       await expect(stat('estimated_completion_at')).resolves.toBe('—');
+      // By category: the 0004 number needed a person, the others were good calls.
+      await expect(page.locator('dd[data-category="HUMAN_ONLY"]').textContent()).resolves.toBe('1');
+      await expect(page.locator('dd[data-category="GOOD"]').textContent()).resolves.toBe('4');
       expect(await count('Pending')).toBe(0);
       expect((await count('Finished')) + (await count('To review'))).toBe(phones.length);
       await expect(page.evaluate('window.__sameDocument')).resolves.toBe(true);
