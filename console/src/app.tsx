@@ -3,6 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, makeClient, storedKey, storeKey } from './api.js';
 import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
+import { ReviewPage } from './review.js';
 import { SettingsPage } from './settings.js';
 import { TargetPage } from './target.js';
 import { WebhooksPage } from './webhooks.js';
@@ -14,6 +15,7 @@ import { Notice } from './ui.js';
  */
 export type Route =
   | { page: 'campaigns' }
+  | { page: 'review' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
   | { page: 'webhooks'; id: string }
@@ -29,12 +31,14 @@ export function parseRoute(hash: string): Route {
     return { page: 'settings', id: parts[1] };
   if (parts[0] === 'campaigns' && parts.length === 3 && parts[2] === 'webhooks')
     return { page: 'webhooks', id: parts[1] };
+  if (parts.length === 1 && parts[0] === 'review') return { page: 'review' };
   if (parts[0] === 'targets' && parts.length === 2) return { page: 'target', id: parts[1] };
   return { page: 'missing' };
 }
 
 export const href = {
   campaigns: () => '#/campaigns',
+  review: () => '#/review',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
   webhooks: (id: string) => `#/campaigns/${encodeURIComponent(id)}/webhooks`,
@@ -93,6 +97,7 @@ export function App() {
         </a>
         <nav aria-label="Main">
           <a href={href.campaigns()}>Campaigns</a>
+          <a href={href.review()}>Review queue</a>
           <a href="/docs">API docs</a>
           <button type="button" class="link" onClick={() => signOut()}>
             Sign out
@@ -107,17 +112,20 @@ export function App() {
 }
 
 function Page({ route, client }: { route: Route; client: CampaignCallingClient }) {
+  // Keyed by id: another campaign or target starts from a fresh page (no notice or form value of the last).
   switch (route.page) {
     case 'campaigns':
       return <CampaignsPage client={client} />;
+    case 'review':
+      return <ReviewPage client={client} />;
     case 'campaign':
-      return <CampaignPage client={client} id={route.id} />;
+      return <CampaignPage key={route.id} client={client} id={route.id} />;
     case 'settings':
-      return <SettingsPage client={client} id={route.id} />;
+      return <SettingsPage key={route.id} client={client} id={route.id} />;
     case 'webhooks':
-      return <WebhooksPage client={client} id={route.id} />;
+      return <WebhooksPage key={route.id} client={client} id={route.id} />;
     case 'target':
-      return <TargetPage client={client} id={route.id} />;
+      return <TargetPage key={route.id} client={client} id={route.id} />;
     default:
       return (
         <>

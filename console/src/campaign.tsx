@@ -1,7 +1,15 @@
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, TARGET_STATUSES, when, type Schemas, type TargetStatus } from './api.js';
+import {
+  errorText,
+  TARGET_STATUSES,
+  when,
+  type Campaign,
+  type Schemas,
+  type TargetStatus,
+} from './api.js';
 import { href } from './app.js';
+import { CsvImport } from './import.js';
 import { loadProgress, type Progress } from './progress.js';
 import {
   FieldErrors,
@@ -9,14 +17,15 @@ import {
   Notice,
   Pager,
   ProgressBar,
+  StateBadge,
   StatusBadge,
   StatusCounts,
   usePoll,
 } from './ui.js';
 
 /**
- * One campaign: progress and counts by status, actions (trigger calls; pause/resume/cancel belong in
- * <CampaignActions> once the API has them), and the targets table with the API's filters.
+ * One campaign: its state with pause/resume/cancel, progress and counts (from the stats endpoint),
+ * trigger calls, and the targets table with the API's filters.
  */
 export function CampaignPage({ client, id }: { client: CampaignCallingClient; id: string }) {
   const campaign = usePoll(
@@ -30,18 +39,29 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
     [id],
     0,
   );
-  // 9 requests per refresh (one per status) every 3 s: about 180 a minute, within the default rate limit.
-  const progress = usePoll(() => loadProgress(client, id), [id], 3000);
+  // One stats request every 2 s: 30 a minute, far within the default rate limit (600 a minute per key).
+  const progress = usePoll(() => loadProgress(client, id), [id], PROGRESS_POLL_MS);
   if (campaign.error)
     return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
   if (!campaign.value) return <p>Loading…</p>;
   const c = campaign.value;
+  // The campaign read says the state; each stats refresh says it again (another operator, the CLI):
+  // the newer of the two wins.
+  const stats = progress.value?.stats;
+  const state =
+    stats && (!c.state_changed_at || stats.as_of >= c.state_changed_at) ? stats.state : c.state;
+  const changed = () => {
+    campaign.reload();
+    progress.reload();
+  };
   return (
     <>
       <p class="crumbs">
         <a href={href.campaigns()}>Campaigns</a> /
       </p>
-      <h1>{c.name}</h1>
+      <h1>
+        {c.name} <StateBadge state={state} />
+      </h1>
       <nav class="subnav" aria-label="Campaign">
         <a href={href.campaign(id)} aria-current="page">
           Overview
@@ -53,20 +73,197 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
         <h2 id="progress-h">Progress</h2>
         <ProgressBar progress={progress.value} label="Campaign progress" />
         <StatusCounts progress={progress.value} />
+        <StatsDetails progress={progress.value} />
       </section>
-      <CampaignActions client={client} id={id} onChange={progress.reload} />
+      <CampaignControl client={client} id={id} state={state} onChange={changed} />
+      <CampaignActions client={client} id={id} state={state} onChange={progress.reload} />
+      <CsvImport
+        client={client}
+        campaignId={id}
+        disabled={state === 'cancelled'}
+        onImported={progress.reload}
+      />
       <TargetsTable client={client} campaignId={id} progress={progress.value} />
     </>
+  );
+}
+
+const PROGRESS_POLL_MS = 2000;
+
+function seconds(s: number | null | undefined): string {
+  if (s === null || s === undefined) return '—';
+  const r = Math.round(s);
+  return r < 60 ? `${r} s` : `${Math.floor(r / 60)} min ${r % 60} s`;
+}
+
+/** Calls in flight, connect rate, average call length, estimated end, and counts by category. */
+function StatsDetails({ progress }: { progress: Progress | null }) {
+  if (!progress) return null;
+  const s = progress.stats;
+  const categories = Object.entries(s.targets.by_category);
+  const resolutions = Object.entries(s.targets.by_resolution);
+  const item = (key: string, label: string, value: string | number) => (
+    <div>
+      <dt>{label}</dt>
+      <dd data-stat={key}>{value}</dd>
+    </div>
+  );
+  return (
+    <>
+      <dl class="counts stats" aria-label="Calls">
+        {item('calls_in_flight', 'Calls in flight', s.calls_in_flight)}
+        {item('attempts', 'Call attempts', s.attempts)}
+        {item(
+          'connect_rate',
+          'Connect rate',
+          s.connect_rate === null ? '—' : `${Math.round(s.connect_rate * 1000) / 10}%`,
+        )}
+        {item('average_call_seconds', 'Average call', seconds(s.average_call_seconds))}
+        {item('due_now', 'Due now', s.due_now)}
+        {item('due_later', 'Due later', s.due_later)}
+        {item(
+          'estimated_completion_at',
+          'Estimated end',
+          s.estimated_completion_at ? when(s.estimated_completion_at) : '—',
+        )}
+      </dl>
+      {categories.length || resolutions.length ? (
+        <div class="by-category">
+          {categories.length ? (
+            <>
+              <h3 id="by-category-h">By category</h3>
+              <dl class="counts" aria-labelledby="by-category-h">
+                {categories.map(([k, n]) => (
+                  <div key={k}>
+                    <dt>{k}</dt>
+                    <dd data-category={k}>{n}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
+          ) : null}
+          {resolutions.length ? (
+            <>
+              <h3 id="by-resolution-h">By resolution</h3>
+              <dl class="counts" aria-labelledby="by-resolution-h">
+                {resolutions.map(([k, n]) => (
+                  <div key={k}>
+                    <dt>{k}</dt>
+                    <dd data-resolution={k}>{n}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+      <p class="muted">As of {when(s.as_of)}.</p>
+    </>
+  );
+}
+
+type CampaignState = Campaign['state'];
+type Control = 'pause' | 'resume' | 'cancel';
+
+const CONFLICT: Record<Control, string> = {
+  pause: 'This campaign is cancelled, so it cannot be paused: a cancel is final.',
+  resume: 'This campaign is cancelled, so it cannot be resumed: a cancel is final.',
+  cancel: 'The service refused the cancel.',
+};
+
+/**
+ * Pause, resume and cancel, each enabled only where the state allows it. Cancel is final, so it asks
+ * first in a modal <dialog> (keyboard: Esc or "Keep the campaign" closes it). A 409 (the campaign was
+ * cancelled meanwhile, e.g. by another operator) is explained and the state re-read.
+ */
+function CampaignControl({
+  client,
+  id,
+  state,
+  onChange,
+}: {
+  client: CampaignCallingClient;
+  id: string;
+  state: CampaignState;
+  onChange: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const act = async (action: Control) => {
+    dialog.current?.close();
+    setBusy(true);
+    setFailure(null);
+    setDone(null);
+    const path = `/api/v1/campaigns/{campaign_id}/${action}` as const;
+    const { data, error, response } = await client.POST(path, {
+      params: { path: { campaign_id: id } },
+    });
+    setBusy(false);
+    if (data) setDone(`Campaign ${data.state === 'active' ? 'resumed' : data.state}.`);
+    else if (response.status === 409)
+      setFailure(`${CONFLICT[action]} (${errorText(error, response.status)})`);
+    else setFailure(errorText(error, response.status));
+    onChange();
+  };
+  return (
+    <section aria-labelledby="state-h">
+      <h2 id="state-h">State</h2>
+      <p>
+        This campaign is <StateBadge state={state} />
+        {state === 'paused'
+          ? ': no call starts; calls in flight end normally, triggered targets wait.'
+          : state === 'cancelled'
+            ? ': final, no call ever starts again.'
+            : ': calls are placed.'}
+      </p>
+      <div class="buttons">
+        <button type="button" disabled={busy || state !== 'active'} onClick={() => act('pause')}>
+          Pause
+        </button>
+        <button type="button" disabled={busy || state !== 'paused'} onClick={() => act('resume')}>
+          Resume
+        </button>
+        <button
+          type="button"
+          class="danger"
+          disabled={busy || state === 'cancelled'}
+          onClick={() => dialog.current?.showModal()}
+        >
+          Cancel campaign…
+        </button>
+      </div>
+      {failure ? <Notice kind="error">{failure}</Notice> : null}
+      {done ? <Notice kind="ok">{done}</Notice> : null}
+      <dialog ref={dialog} aria-labelledby="cancel-h" aria-describedby="cancel-d">
+        <h2 id="cancel-h">Cancel this campaign?</h2>
+        <p id="cancel-d">
+          Cancelling is final: no call ever starts again, and every Pending, Scheduled and Waiting
+          target ends Finished with the outcome “Campaign cancelled”. Calls in flight end normally.
+        </p>
+        <div class="buttons">
+          <button type="button" class="secondary" onClick={() => dialog.current?.close()}>
+            Keep the campaign
+          </button>
+          <button type="button" class="danger" onClick={() => act('cancel')}>
+            Yes, cancel the campaign
+          </button>
+        </div>
+      </dialog>
+    </section>
   );
 }
 
 function CampaignActions({
   client,
   id,
+  state,
   onChange,
 }: {
   client: CampaignCallingClient;
   id: string;
+  state: CampaignState;
   onChange: () => void;
 }) {
   const [count, setCount] = useState('10');
@@ -125,10 +322,13 @@ function CampaignActions({
           />
           <label for="trigger-oldest">Oldest first</label>
         </div>
-        <button type="submit" disabled={busy}>
+        <button type="submit" disabled={busy || state === 'cancelled'}>
           Trigger calls
         </button>
       </form>
+      {state === 'paused' ? (
+        <p class="muted">Paused: triggered targets are scheduled and wait for a resume.</p>
+      ) : null}
       {failure ? <Notice kind="error">Could not trigger calls: {failure}</Notice> : null}
       {result ? (
         <Notice kind="ok">

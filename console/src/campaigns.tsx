@@ -3,12 +3,12 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, when, type Campaign } from './api.js';
 import { href } from './app.js';
 import { loadProgress } from './progress.js';
-import { Notice, Pager, ProgressBar, usePoll } from './ui.js';
+import { Notice, Pager, ProgressBar, StateBadge, usePoll } from './ui.js';
 
-// Each card's progress costs one request per status (until the stats endpoint exists): 10 cards polled
-// every 20 s stay well within the service's default per-key rate limit (RATE_LIMIT_REQUESTS=600/min).
+// Each card's progress is one stats request: 10 cards polled every 10 s (60 a minute) stay well within
+// the service's default per-key rate limit (RATE_LIMIT_REQUESTS=600/min).
 const PAGE_SIZE = 10;
-const PROGRESS_POLL_MS = 20000;
+const PROGRESS_POLL_MS = 10000;
 
 export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
   const [page, setPage] = useState(0);
@@ -59,7 +59,8 @@ function CampaignCard({ client, campaign }: { client: CampaignCallingClient; cam
   return (
     <li class="card" data-campaign-id={campaign.id}>
       <h2>
-        <a href={href.campaign(campaign.id)}>{campaign.name}</a>
+        <a href={href.campaign(campaign.id)}>{campaign.name}</a>{' '}
+        <StateBadge state={progress.value?.stats.state ?? campaign.state} />
       </h2>
       <p class="muted">
         {campaign.type} · created {when(campaign.created_at)}

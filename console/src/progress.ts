@@ -1,41 +1,41 @@
 /**
- * A campaign's targets counted by status. Until the service has a stats endpoint
- * (`GET /api/v1/campaigns/{id}/stats`, being added), the count of each status is the `page_count` of
- * that status's target list read with `limit=1`: one small request per status. When the endpoint
- * lands, only this function changes.
+ * A campaign's progress, from one `GET /api/v1/campaigns/{id}/stats` (exact counts by status, category
+ * and resolution, calls in flight, connect rate, average call length, estimated end): one request per
+ * refresh, whatever the number of statuses.
  */
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { TARGET_STATUSES, type TargetStatus } from './api.js';
+import { errorText, TARGET_STATUSES, type Schemas, type TargetStatus } from './api.js';
 
 export type StatusCounts = Record<TargetStatus, number>;
+export type CampaignStats = Schemas['CampaignStatsResponseDto'];
 
 export interface Progress {
   counts: StatusCounts;
   total: number;
   /** Targets in a final state (Finished, Failed, To review). */
   done: number;
+  /** The stats answer as read. */
+  stats: CampaignStats;
 }
 
 export const FINAL_STATUSES: readonly TargetStatus[] = ['Finished', 'Failed', 'To review'];
+
+export function progressOf(stats: CampaignStats): Progress {
+  const byStatus = stats.targets.by_status as Record<string, number | undefined>;
+  const counts = Object.fromEntries(
+    TARGET_STATUSES.map((s) => [s, byStatus[s] ?? 0]),
+  ) as StatusCounts;
+  const done = FINAL_STATUSES.reduce((sum, s) => sum + counts[s], 0);
+  return { counts, total: stats.targets.total, done, stats };
+}
 
 export async function loadProgress(
   client: CampaignCallingClient,
   campaignId: string,
 ): Promise<Progress> {
-  const entries = await Promise.all(
-    TARGET_STATUSES.map(async (status) => {
-      const { data, error, response } = await client.GET(
-        '/api/v1/campaigns/{campaign_id}/targets',
-        {
-          params: { path: { campaign_id: campaignId }, query: { status, limit: 1, page: 0 } },
-        },
-      );
-      if (error || !data) throw new Error(`targets (${status}): ${response.status}`);
-      return [status, data.page_count ?? 0] as const;
-    }),
-  );
-  const counts = Object.fromEntries(entries) as StatusCounts;
-  const total = entries.reduce((sum, [, n]) => sum + n, 0);
-  const done = FINAL_STATUSES.reduce((sum, s) => sum + counts[s], 0);
-  return { counts, total, done };
+  const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}/stats', {
+    params: { path: { campaign_id: campaignId } },
+  });
+  if (!data) throw new Error(`stats: ${errorText(error, response.status)}`);
+  return progressOf(data);
 }

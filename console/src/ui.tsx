@@ -46,6 +46,15 @@ export function StatusBadge({ status }: { status: string }) {
   return <span class={`badge ${statusClass(status)}`}>{status}</span>;
 }
 
+/** A campaign's state (active, paused, cancelled), in words with its colour. */
+export function StateBadge({ state }: { state: string }) {
+  return (
+    <span class={`badge state state-${state}`} data-state={state}>
+      {state}
+    </span>
+  );
+}
+
 /** A stacked bar of the targets by status, with a text equivalent for screen readers. */
 export function ProgressBar({ progress, label }: { progress: Progress | null; label: string }) {
   if (!progress) return <div class="bar bar-empty" aria-label={`${label}: loading`} />;

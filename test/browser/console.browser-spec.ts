@@ -66,6 +66,7 @@ if (!hasChromium) {
     let demo: { apiKey: string; campaignId: string; organizationId: string };
     const foreignRequests: string[] = [];
     const cspViolations: string[] = [];
+    const apiRequests: string[] = [];
     let targetIds: string[] = [];
 
     const api = (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
@@ -102,6 +103,7 @@ if (!hasChromium) {
       page.on('request', (r) => {
         if (!r.url().startsWith(baseUrl) && !r.url().startsWith('data:'))
           foreignRequests.push(r.url());
+        else if (r.url().startsWith(`${baseUrl}/api/`)) apiRequests.push(r.url());
       });
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
@@ -203,6 +205,21 @@ if (!hasChromium) {
         200,
       );
       expect(Math.min(...seen)).toBeLessThan(phones.length);
+      // The counts come from one stats request per refresh, no longer from one target list per status.
+      expect(apiRequests.filter((u) => /\/targets\?.*limit=1(&|$)/.test(u))).toEqual([]);
+      expect(apiRequests.some((u) => u.includes(`/campaigns/${demo.campaignId}/stats`))).toBe(true);
+      const stat = (key: string) => page.locator(`dd[data-stat="${key}"]`).textContent();
+      await waitFor(
+        () => stat('calls_in_flight'),
+        (n) => n === '0',
+      );
+      await expect(stat('attempts').then(Number)).resolves.toBeGreaterThanOrEqual(phones.length);
+      await expect(stat('connect_rate')).resolves.toMatch(/^\d+(\.\d)?%$/);
+      await expect(stat('average_call_seconds')).resolves.toMatch(/\d+ s$/);
+      await expect(stat('estimated_completion_at')).resolves.toBe('—');
+      // By category: the 0004 number needed a person, the others were good calls.
+      await expect(page.locator('dd[data-category="HUMAN_ONLY"]').textContent()).resolves.toBe('1');
+      await expect(page.locator('dd[data-category="GOOD"]').textContent()).resolves.toBe('4');
       expect(await count('Pending')).toBe(0);
       expect((await count('Finished')) + (await count('To review'))).toBe(phones.length);
       await expect(page.evaluate('window.__sameDocument')).resolves.toBe(true);
@@ -317,6 +334,248 @@ if (!hasChromium) {
       );
     });
 
+    /** A campaign of the demo organization with `phones.length` Pending targets. */
+    const campaignWith = async (name: string, phones: string[], body: object = {}) => {
+      const created = await api('post', '/api/v1/campaigns', { name, type: 'patient', ...body });
+      expect(created.status).toBe(201);
+      if (phones.length) {
+        const added = await api('post', `/api/v1/campaigns/${created.body.id}/targets`, {
+          targets: phones.map((phone_number, i) => ({ phone_number, external_id: `${name}-${i}` })),
+        });
+        expect(added.status).toBe(200);
+      }
+      return created.body.id as string;
+    };
+    const stateBadge = () => page.locator('h1 .badge[data-state]');
+    const statusCount = (status: string) =>
+      page.locator(`dd[data-status="${status}"]`).textContent().then(Number);
+
+    it('pauses and resumes a running campaign, the state changing on the page', async () => {
+      const phones = Array.from({ length: 6 }, (_, i) => `+1555010230${i + 1}`);
+      const id = await campaignWith('Control', phones, { max_concurrent_calls: 1 });
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      const card = page.locator(`li[data-campaign-id="${id}"]`);
+      await expect(card.locator('.badge[data-state]').textContent()).resolves.toBe('active');
+      await card.getByRole('link', { name: 'Control' }).click();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'active');
+      await expect(page.getByRole('button', { name: 'Resume' }).isDisabled()).resolves.toBe(true);
+      await page.getByLabel('Targets to call').fill(String(phones.length));
+      await page.getByRole('button', { name: 'Trigger calls' }).click();
+      await waitFor(
+        () => statusCount('Finished'),
+        (n) => n >= 1,
+        30_000,
+        100,
+      );
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await page.getByText('Campaign paused.').waitFor();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'paused');
+      expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('paused');
+      await expect(page.getByRole('button', { name: 'Pause' }).isDisabled()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: 'Resume' }).isDisabled()).resolves.toBe(false);
+      // Paused: the call in flight ends, then nothing more starts.
+      await waitFor(
+        () => page.locator('dd[data-stat="calls_in_flight"]').textContent(),
+        (n) => n === '0',
+        30_000,
+        100,
+      );
+      const finished = await statusCount('Finished');
+      expect(finished).toBeLessThan(phones.length);
+      await new Promise((r) => setTimeout(r, 2500));
+      expect(await statusCount('Finished')).toBe(finished);
+      await expect(statusCount('Scheduled')).resolves.toBe(phones.length - finished);
+      await shot('campaign-paused');
+
+      await page.getByRole('button', { name: 'Resume' }).click();
+      await page.getByText('Campaign resumed.').waitFor();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'active');
+      await waitFor(
+        () => statusCount('Finished'),
+        (n) => n === phones.length,
+        60_000,
+        200,
+      );
+    });
+
+    it('explains a 409: resuming a campaign cancelled meanwhile (by someone else)', async () => {
+      const id = await campaignWith('Raced', ['+15550102401']);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'active');
+      await page.getByRole('button', { name: 'Pause' }).click();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'paused');
+      // The page does not learn of the cancel before the click (its stats refreshes are held back).
+      await page.route(`**/api/v1/campaigns/${id}/stats`, (route) => route.abort());
+      expect((await api('post', `/api/v1/campaigns/${id}/cancel`)).status).toBe(200);
+      await page.getByRole('button', { name: 'Resume' }).click();
+      const alert = page.locator('section[aria-labelledby="state-h"] [role="alert"]');
+      await alert.waitFor();
+      await expect(alert.textContent()).resolves.toMatch(/cancelled, so it cannot be resumed/);
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'cancelled');
+      await page.unroute(`**/api/v1/campaigns/${id}/stats`);
+      await shot('campaign-409');
+    });
+
+    it('cancels a campaign after a confirmation in a dialog', async () => {
+      const id = await campaignWith('Cancelled', ['+15550102501', '+15550102502']);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await waitFor(
+        () => statusCount('Pending'),
+        (n) => n === 2,
+      );
+      // A fresh page: nothing said on the last campaign's page (its 409) stays.
+      await expect(
+        page.locator('section[aria-labelledby="state-h"] .notice').count(),
+      ).resolves.toBe(0);
+      await page.getByRole('button', { name: 'Cancel campaign…' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Cancel this campaign?' });
+      await dialog.waitFor();
+      await shot('campaign-cancel-dialog');
+      // Esc closes it and nothing changes.
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('active');
+      await page.getByRole('button', { name: 'Cancel campaign…' }).click();
+      await dialog.getByRole('button', { name: 'Yes, cancel the campaign' }).click();
+      await page.getByText('Campaign cancelled.').waitFor();
+      await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'cancelled');
+      await waitFor(
+        () => statusCount('Finished'),
+        (n) => n === 2,
+      );
+      expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('cancelled');
+      for (const name of ['Pause', 'Resume', 'Cancel campaign…', 'Trigger calls'])
+        await expect(page.getByRole('button', { name }).isDisabled()).resolves.toBe(true);
+      await shot('campaign-cancelled');
+    });
+
+    it('imports a CSV file: preview, a dry run showing the bad row, then a good file for real', async () => {
+      const id = await campaignWith('Imported', []);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      const bad = [
+        'phone_number,external_id,patient.first_name,appointment',
+        '+15550103001,IMP-1,"Doe, John",2026-04-01',
+        '12ab,IMP-2,Ann,2026-04-02',
+        '+15550103003,IMP-3,Bob,2026-04-03',
+      ].join('\n');
+      await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+        name: 'bad.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(bad),
+      });
+      const preview = page.getByRole('region', { name: 'File preview' });
+      await preview.waitFor();
+      await expect(preview.locator('tbody tr').count()).resolves.toBe(3);
+      await expect(preview.locator('tbody tr').first().textContent()).resolves.toContain(
+        'Doe, John',
+      );
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      const errors = page.getByRole('region', { name: 'Rows with errors' });
+      await errors.waitFor();
+      const rows = errors.locator('tbody tr');
+      await expect(rows.count()).resolves.toBe(1);
+      await expect(rows.locator('td').nth(0).textContent()).resolves.toBe('3');
+      await expect(rows.locator('td').nth(1).textContent()).resolves.toBe('phone_number');
+      await expect(rows.locator('td').nth(2).textContent()).resolves.toMatch(/phone number/);
+      await expect(page.locator('.import-report [role="alert"]').textContent()).resolves.toMatch(
+        /1 of 3 rows have errors, so nothing would be added/,
+      );
+      await shot('import-dry-run');
+      expect((await api('get', `/api/v1/campaigns/${id}/targets`)).body.targets).toEqual([]);
+
+      const good = bad.replace('12ab', '+15550103002');
+      await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+        name: 'good.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(good),
+      });
+      await page.getByRole('button', { name: 'Dry run' }).click();
+      await page.getByText('Dry run: all 3 rows are valid; 3 targets would be added.').waitFor();
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByText('Imported: 3 targets added.').waitFor();
+      const bar = page.getByLabel('Import progress');
+      await expect(bar.getAttribute('value')).resolves.toBe('3');
+      await expect(bar.getAttribute('max')).resolves.toBe('3');
+      await waitFor(
+        () => page.locator('tr[data-target-id]').count(),
+        (n) => n === 3,
+      );
+      await page.getByRole('link', { name: 'IMP-2', exact: true }).waitFor();
+      await waitFor(
+        () => statusCount('Pending'),
+        (n) => n === 3,
+      );
+      const listed = (await api('get', `/api/v1/campaigns/${id}/targets`)).body.targets;
+      expect(listed.map((t: any) => t.external_id).sort()).toEqual(['IMP-1', 'IMP-2', 'IMP-3']);
+      // The file went as the body: nothing of it is in a URL.
+      expect(apiRequests.filter((u) => /5550103|IMP-|Doe/.test(decodeURIComponent(u)))).toEqual([]);
+      await shot('import-done');
+    });
+
+    it('follows a large import (queued, 202) with a progress bar until it is done', async () => {
+      const id = await campaignWith('Large import', []);
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      const n = 10_001;
+      const lines = ['phone_number,external_id'];
+      for (let i = 0; i < n; i++) lines.push(`+1555${String(2000000 + i)},BIG-${i}`);
+      await page.getByLabel('CSV file', { exact: true }).setInputFiles({
+        name: 'large.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(lines.join('\n')),
+      });
+      // The preview reads the file's beginning only: the header and 5 rows.
+      await waitFor(
+        () => page.getByRole('region', { name: 'File preview' }).locator('tbody tr').count(),
+        (rows) => rows === 5,
+      );
+      const answer = page.waitForResponse((r) => r.url().includes('/targets/import'));
+      await page.getByRole('button', { name: 'Import', exact: true }).click();
+      expect((await answer).status()).toBe(202);
+      await page.getByLabel('Import progress').waitFor();
+      await page.getByText(`Imported: ${n} targets added.`).waitFor({ timeout: 120_000 });
+      expect(apiRequests.some((u) => u.includes('/api/v1/imports/'))).toBe(true);
+      await waitFor(
+        () => statusCount('Pending'),
+        (count) => count === n,
+      );
+      await shot('import-large');
+    }, 180_000);
+
+    it('lists the targets to review of every campaign, oldest first', async () => {
+      // A second campaign with a target that needs a person (the simulator: a number ending 0004).
+      const id = await campaignWith('Second review', ['+15550200004']);
+      expect((await api('post', `/api/v1/campaigns/${id}/calls`, { count: 1 })).status).toBe(200);
+      await waitFor(
+        async () =>
+          (await api('get', `/api/v1/campaigns/${id}/targets?status=To%20review`)).body.targets,
+        (targets) => targets?.length === 1,
+        30_000,
+        200,
+      );
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      await page.getByRole('link', { name: 'Review queue' }).click();
+      await page.getByRole('heading', { name: 'Review queue', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/console/#/review`);
+      const rows = page.locator('tr[data-target-id]');
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 2,
+      );
+      // PAT-B4 (the demo campaign) went to review earlier than Second review-0.
+      await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toBe('PAT-B4');
+      await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('Demo campaign');
+      await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toBe('Second review-0');
+      await expect(rows.nth(1).locator('td').nth(2).textContent()).resolves.toBe('Second review');
+      await expect(page.locator('[data-review-count]').textContent()).resolves.toMatch(
+        /^2 targets to review in \d+ campaigns\.$/,
+      );
+      await shot('review-queue');
+      await rows.nth(1).getByRole('link', { name: 'Second review-0' }).click();
+      await page.getByRole('heading', { name: 'Target Second review-0' }).waitFor();
+    });
+
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
@@ -331,6 +590,10 @@ if (!hasChromium) {
       await page.locator('ol.transcript').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('target-phone');
+      await page.goto(`${baseUrl}/console/#/review`);
+      await page.locator('tr[data-target-id]').first().waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('review-phone');
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
     });
