@@ -342,6 +342,7 @@ function CampaignActions({
 
 interface Filters {
   status: '' | TargetStatus;
+  external_id: string;
   from_date: string;
   to_date: string;
   from_last_call_date: string;
@@ -349,6 +350,7 @@ interface Filters {
 }
 const NO_FILTERS: Filters = {
   status: '',
+  external_id: '',
   from_date: '',
   to_date: '',
   from_last_call_date: '',
@@ -381,6 +383,7 @@ function TargetsTable({
               page,
               limit,
               status: filters.status || undefined,
+              external_id: filters.external_id.trim() || undefined,
               from_date: localToIso(filters.from_date),
               to_date: localToIso(filters.to_date),
               from_last_call_date: localToIso(filters.from_last_call_date),
@@ -442,6 +445,18 @@ function TargetsTable({
               </option>
             ))}
           </select>
+        </div>
+        <div class="field">
+          <label for="f-external_id">External id</label>
+          <input
+            id="f-external_id"
+            type="search"
+            value={draft.external_id}
+            aria-invalid={errors.external_id ? true : undefined}
+            aria-describedby={errors.external_id ? 'f-external_id-error' : undefined}
+            onInput={set('external_id')}
+          />
+          <FieldErrors id="f-external_id-error" errors={errors.external_id} />
         </div>
         {dateField('from_date', 'Created from')}
         {dateField('to_date', 'Created to')}

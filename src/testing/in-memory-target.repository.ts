@@ -149,6 +149,7 @@ export class InMemoryTargetRepository extends TargetRepository {
       .filter(({ target: t, createdMicros }) => {
         if (t.organizationId !== organizationId || t.campaignId !== campaignId) return false;
         if (filter.status !== undefined && t.status !== filter.status) return false;
+        if (filter.externalId !== undefined && t.externalId !== filter.externalId) return false;
         if (filter.createdFrom && createdMicros < micros(filter.createdFrom)) return false;
         // Inclusive to the millisecond, like the adapter: the bound's whole last millisecond counts.
         if (filter.createdTo && createdMicros >= micros(filter.createdTo) + 1000) return false;

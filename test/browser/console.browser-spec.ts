@@ -227,7 +227,7 @@ if (!hasChromium) {
       await shot('campaign');
     });
 
-    it('filters the targets table by status', async () => {
+    it('filters the targets table by status and by external id', async () => {
       await page.getByLabel('Status', { exact: true }).selectOption('To review');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await waitFor(
@@ -236,6 +236,17 @@ if (!hasChromium) {
       );
       await expect(page.locator('tr[data-target-id] td').first().textContent()).resolves.toBe(
         'PAT-B4',
+      );
+      await page.getByRole('button', { name: 'Clear' }).click();
+      await waitFor(
+        () => page.locator('tr[data-target-id]').count(),
+        (n) => n >= 5,
+      );
+      await page.getByRole('searchbox', { name: 'External id' }).fill('PAT-B2');
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await waitFor(
+        () => page.locator('tr[data-target-id] td:first-child').allTextContents(),
+        (cells) => cells.length === 1 && cells[0] === 'PAT-B2',
       );
       await page.getByRole('button', { name: 'Clear' }).click();
       await waitFor(

@@ -301,6 +301,26 @@ export function targetRepositoryContract(
       expect(await h.repository.findById(owner.organizationId, elsewhere.id)).not.toBeNull();
     });
 
+    it('lists the one target with an external id, counted exactly', async () => {
+      const owner = await h.tenant();
+      const rows = ['PAT-1', 'PAT-2', 'PAT-3'].map((externalId) =>
+        newTarget(owner, { externalId }),
+      );
+      await insert(rows);
+      await insert([
+        newTarget({ ...owner, campaignId: owner.otherCampaignId }, { externalId: 'PAT-2' }),
+      ]);
+      const list = (filter: object) =>
+        h.repository.list(owner.organizationId, owner.campaignId, filter, { offset: 0, limit: 10 });
+      const found = await list({ externalId: 'PAT-2' });
+      expect({ ids: found.targets.map((t) => t.id), total: found.total }).toEqual({
+        ids: [rows[1].id],
+        total: 1,
+      });
+      expect((await list({ externalId: 'PAT-2', status: 'Finished' })).total).toBe(0);
+      expect(await list({ externalId: 'nobody' })).toMatchObject({ targets: [], total: 0 });
+    });
+
     it('lists with every filter inclusive, pages and counts', async () => {
       const owner = await h.tenant();
       const rows = Array.from({ length: 5 }, () => newTarget(owner));
@@ -364,6 +384,7 @@ export function targetRepositoryContract(
       expect({ ids: ids(beyond.targets), total: beyond.total }).toEqual({ ids: [], total: 5 });
 
       expect(ids((await list({ status: 'To review' })).targets)).toEqual([rows[1].id]);
+
       expect(ids((await list({ status: 'Pending' })).targets)).toEqual([
         rows[0].id,
         rows[3].id,

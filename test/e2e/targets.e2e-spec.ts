@@ -442,7 +442,7 @@ describe('targets API', () => {
       });
     });
 
-    it('filters by status (To review included) and inclusive created and last-call dates', async () => {
+    it('filters by status (To review included), external id and inclusive created and last-call dates', async () => {
       const c = await tenant();
       const ids: string[] = (
         await c.add({ targets: [1, 2, 3, 4, 5].map((i) => ({ phone_number: `+1555010000${i}` })) })
@@ -496,6 +496,15 @@ describe('targets API', () => {
           true,
         ),
       ).toEqual([2]);
+      await set(3, `external_id = 'PAT-3'`);
+      expect(await ids_({ external_id: 'PAT-3' })).toEqual([3]);
+      expect(await ids_({ external_id: 'PAT-3' }, true)).toEqual([3]);
+      expect(await ids_({ external_id: 'PAT-3', status: 'Pending' })).toEqual([]);
+      const one = await c.list({ external_id: 'PAT-3' });
+      expect({ page_count: one.body.page_count, next_page: one.body.next_page }).toEqual({
+        page_count: 1,
+        next_page: null,
+      });
       const counted = await c.list({ from_last_call_date: '2026-01-01', limit: 1 });
       expect({ page_count: counted.body.page_count, next_page: counted.body.next_page }).toEqual({
         page_count: 3,

@@ -2357,6 +2357,8 @@ export interface operations {
                 cursor?: string;
                 /** @description The status of the targets to get */
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
+                /** @description Only the target with this external id (exact match; they are unique per campaign) */
+                external_id?: string;
                 /** @description Created at or after (inclusive) */
                 from_date?: string;
                 /** @description Created at or before (inclusive; a date covers that whole day) */
@@ -2538,6 +2540,8 @@ export interface operations {
                 cursor?: string;
                 /** @description The status of the targets to get */
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
+                /** @description Only the target with this external id (exact match; they are unique per campaign) */
+                external_id?: string;
                 /** @description Created at or after (inclusive) */
                 from_date?: string;
                 /** @description Created at or before (inclusive; a date covers that whole day) */

@@ -2,7 +2,10 @@ import { decodeTargetCursor, encodeTargetCursor } from './target-cursor';
 
 describe('target cursor', () => {
   it('decodes what it encodes', () => {
-    const position = { createdMicros: 1767225600123456, id: '0b7c1c8e-2f36-4f39-9d0e-6f9d7c3b2a10' };
+    const position = {
+      createdMicros: 1767225600123456,
+      id: '0b7c1c8e-2f36-4f39-9d0e-6f9d7c3b2a10',
+    };
     const cursor = encodeTargetCursor(position);
     expect(cursor).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(decodeTargetCursor(cursor)).toEqual(position);

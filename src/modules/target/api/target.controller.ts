@@ -176,6 +176,7 @@ export class TargetController {
       campaignId,
       {
         status: query.status,
+        externalId: query.external_id,
         createdFrom: lowerBound(query.from_date) ?? undefined,
         createdTo: upperBound(query.to_date) ?? undefined,
         lastCallFrom: lowerBound(query.from_last_call_date) ?? undefined,

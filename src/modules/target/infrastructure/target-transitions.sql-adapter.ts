@@ -248,12 +248,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     return rows[0] ? targetFromRow(rows[0]) : null;
   }
 
-  async cancelOpen(
-    tx: Tx,
-    campaignId: string,
-    d: TargetOutcome,
-    now: Date,
-  ): Promise<Target[]> {
+  async cancelOpen(tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
       `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
               current_step = NULL,
@@ -261,9 +256,16 @@ export class SqlTargetTransitions extends TargetTransitions {
               updated_at = $7
         WHERE campaign_id = $1 AND status = ANY($8::text[])
         RETURNING *`,
-      [campaignId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now, [
-        ...CANCELLABLE_STATUSES,
-      ]],
+      [
+        campaignId,
+        d.status,
+        d.resolution,
+        d.category,
+        d.subcategory,
+        d.outcome,
+        now,
+        [...CANCELLABLE_STATUSES],
+      ],
     );
     return rows.map(targetFromRow);
   }

@@ -183,6 +183,8 @@ export class TypeOrmTargetRepository extends TargetRepository {
     };
     // Only the filters given become conditions, so the planner sees plain predicates for the indexes.
     if (filter.status !== undefined) add('status = ?', filter.status);
+    // Not in the counters either: counted through the (campaign_id, external_id) unique index.
+    if (filter.externalId !== undefined) add('external_id = ?', filter.externalId);
     if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
     // Bounds are inclusive to the millisecond (JS dates); rows carry microseconds (see date-bounds).
     if (filter.createdTo)
@@ -190,6 +192,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
     if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
     if (filter.lastCallTo)
       add("last_call_date < ?::timestamptz + interval '1 millisecond'", filter.lastCallTo);
+    // Dates and external id are not in the counters: with any of them, the matching rows are counted.
     const byDatesToo = where.length > (filter.status !== undefined ? 2 : 1);
 
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.

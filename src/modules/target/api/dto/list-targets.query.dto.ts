@@ -50,6 +50,15 @@ export class ListTargetsQueryDto {
   status?: TargetStatus;
 
   @ApiPropertyOptional({
+    example: 'PAT-1',
+    description:
+      'Only the target with this external id (exact match; they are unique per campaign)',
+  })
+  @PyOptional()
+  @PyStr()
+  external_id?: string;
+
+  @ApiPropertyOptional({
     format: 'date-time',
     example: DATE_EXAMPLE,
     description: 'Created at or after (inclusive)',

@@ -5,6 +5,8 @@ import { Target, TargetStatus } from '../../domain/target';
 /** All bounds inclusive; absent means unbounded. */
 export interface TargetListFilter {
   status?: TargetStatus;
+  /** The campaign's target with this external id (at most one: they are unique per campaign). */
+  externalId?: string;
   createdFrom?: Date;
   createdTo?: Date;
   lastCallFrom?: Date;
@@ -19,7 +21,8 @@ export interface TargetPosition {
 }
 
 /** A page by number (`offset` rows skipped), or by keyset: the rows after `after`. */
-export type TargetPageRequest = { limit: number; offset: number } | { limit: number; after: TargetPosition };
+export type TargetPageRequest =
+  { limit: number; offset: number } | { limit: number; after: TargetPosition };
 
 export interface TargetPage {
   targets: Target[];
