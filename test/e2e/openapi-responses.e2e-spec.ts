@@ -107,7 +107,8 @@ describe('responses conform to openapi.json', () => {
     conforms('patch', CAMPAIGN, await call('patch', at(CAMPAIGN), { max_attempts: 0 }));
 
     // Campaign control and progress, on a campaign of their own (cancel is final).
-    const controlled = (await call('post', C, { name: 'Control', type: 'patient' })).body.id as string;
+    const controlled = (await call('post', C, { name: 'Control', type: 'patient' })).body
+      .id as string;
     const STATS = '/api/v1/campaigns/{campaign_id}/stats';
     conforms('get', STATS, await call('get', `${C}/${controlled}/stats`));
     conforms('get', STATS, await call('get', `${C}/00000000-0000-4000-8000-000000000000/stats`));
