@@ -22,30 +22,62 @@ const common = {
 };
 const database = { setupFilesAfterEnv: ['<rootDir>/test/support/database-test-timeout.ts'] };
 
+// `--selectProjects` takes any number of names, so in `jest --selectProjects e2e test/e2e/x.e2e-spec.ts`
+// the file is read as one more project name and the whole e2e project runs. Files named that way are
+// taken as the files to run, in the project whose pattern they match.
+const path = require('path');
+const namedFiles = (() => {
+  const at = process.argv.indexOf('--selectProjects');
+  if (at < 0) return [];
+  const names = [];
+  for (const arg of process.argv.slice(at + 1)) {
+    if (arg.startsWith('-')) break;
+    if (/\.ts$/.test(arg))
+      names.push(path.relative(__dirname, path.resolve(arg)).split(path.sep).join('/'));
+  }
+  return names;
+})();
+function only(project, belongs) {
+  if (namedFiles.length === 0) return project;
+  return { ...project, testMatch: namedFiles.filter(belongs).map((f) => `<rootDir>/${f}`) };
+}
+
 module.exports = {
   projects: [
-    {
-      ...common,
-      displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
-    },
-    {
-      ...common,
-      ...database,
-      displayName: 'contract',
-      testMatch: ['<rootDir>/test/contracts/**/*.spec.ts'],
-    },
-    {
-      ...common,
-      ...database,
-      displayName: 'e2e',
-      testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
-    },
-    {
-      ...common,
-      ...database,
-      displayName: 'browser',
-      testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
-    },
+    only(
+      {
+        ...common,
+        displayName: 'unit',
+        testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
+      },
+      (f) => /^(src|test\/unit)\/.*\.spec\.ts$/.test(f),
+    ),
+    only(
+      {
+        ...common,
+        ...database,
+        displayName: 'contract',
+        testMatch: ['<rootDir>/test/contracts/**/*.spec.ts'],
+      },
+      (f) => f.startsWith('test/contracts/'),
+    ),
+    only(
+      {
+        ...common,
+        ...database,
+        displayName: 'e2e',
+        testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
+      },
+      (f) => f.startsWith('test/e2e/'),
+    ),
+    only(
+      {
+        ...common,
+        ...database,
+        displayName: 'browser',
+        testMatch: ['<rootDir>/test/browser/**/*.browser-spec.ts'],
+      },
+      (f) => f.startsWith('test/browser/'),
+    ),
   ],
 };
