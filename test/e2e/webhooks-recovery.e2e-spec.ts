@@ -1,7 +1,5 @@
-import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../../src/modules/webhook/application/ports/call-finished-outbox';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { recordCallFinished } from '../support/outbox-events';
 import { unfinishedDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
@@ -21,11 +19,8 @@ describe('webhook delivery survives a worker killed between claim and response',
     t = await createTestApp({
       env: { ROLE: 'api', WEBHOOK_TIMEOUT_MS: '8000', WEBHOOK_RECOVERY_SECONDS: '2' },
     });
-    hook = await WebhookReceiver.start((_req, index) =>
-      index === 0
-        ? new Promise((resolve) => (releaseHeld = () => resolve({ status: 200 })))
-        : { status: 200 },
-    );
+    // The receiver holds the first request until the test lets it go.
+    ({ receiver: hook, release: releaseHeld } = await WebhookReceiver.holdingFirst());
   });
   afterAll(async () => {
     releaseHeld();
@@ -42,21 +37,7 @@ describe('webhook delivery survives a worker killed between claim and response',
     workers.push(first);
     await within(first.ready, 90_000, 'the first worker to start');
 
-    await t.app.get(UnitOfWork).run((tx) =>
-      t.app.get(CallFinishedOutbox).record(tx, {
-        organizationId: campaign.organization_id,
-        campaignId: campaign.id,
-        targetId: randomUUID(),
-        callLogId: 1,
-        attempt: 1,
-        maxAttempts: 3,
-        nextAttemptScheduled: null,
-        status: 'Finished',
-        resolution: 'successful',
-        category: 'COMPLETED',
-        subcategory: null,
-      }),
-    );
+    await recordCallFinished(t, campaign);
 
     // The first worker claimed the delivery and its request is in flight: kill it there.
     const [held] = await hook.waitForRequests(1, 60_000);

@@ -1,7 +1,5 @@
-import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../../src/modules/webhook/application/ports/call-finished-outbox';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { recordCallFinished } from '../support/outbox-events';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /** WEBHOOK_ALLOW_PRIVATE=false: what production runs with. */
@@ -23,21 +21,12 @@ describe('webhook SSRF guard', () => {
     const campaign = await t.createCampaign(apiKey, { webhook_url: url });
     if (rawUrl)
       await t.sql('UPDATE campaigns SET webhook_url = $2 WHERE id = $1', [campaign.id, rawUrl]);
-    await t.app.get(UnitOfWork).run((tx) =>
-      t.app.get(CallFinishedOutbox).record(tx, {
-        organizationId: campaign.organization_id,
-        campaignId: campaign.id,
-        targetId: randomUUID(),
-        callLogId: null,
-        attempt: 1,
-        maxAttempts: 3,
-        nextAttemptScheduled: null,
-        status: 'Finished',
-        resolution: 'unsuccessful',
-        category: 'BLACKLISTED_PHONE',
-        subcategory: 'not_retrieved',
-      }),
-    );
+    await recordCallFinished(t, campaign, {
+      callLogId: null,
+      resolution: 'unsuccessful',
+      category: 'BLACKLISTED_PHONE',
+      subcategory: 'not_retrieved',
+    });
     const list = await waitFor(
       () =>
         t

@@ -73,6 +73,19 @@ export class WebhookReceiver {
     return receiver;
   }
 
+  /**
+   * A receiver that holds its first request open until `release` is called (to kill or stop the worker
+   * sending it meanwhile) and answers 200 to every other.
+   */
+  static async holdingFirst(): Promise<{ receiver: WebhookReceiver; release: () => void }> {
+    let release: () => void = () => undefined;
+    const held = new Promise<ReceiverReply>((resolve) => (release = () => resolve({ status: 200 })));
+    const receiver = await WebhookReceiver.start((_req, index) =>
+      index === 0 ? held : { status: 200 },
+    );
+    return { receiver, release: () => release() };
+  }
+
   /** A URL on 127.0.0.1 where nothing listens (connection refused). */
   static async deadUrl(): Promise<string> {
     const server = createServer();

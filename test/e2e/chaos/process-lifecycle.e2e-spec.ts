@@ -1,9 +1,7 @@
-import { randomUUID } from 'crypto';
 import { createServer } from 'net';
-import { CallFinishedOutbox } from '../../../src/modules/webhook/application/ports/call-finished-outbox';
-import { UnitOfWork } from '../../../src/common/persistence/unit-of-work';
 import { exited, startProcess } from '../../support/run-process';
 import { createTestApp, TEST_ENV, TestApp, waitFor } from '../../support/test-app';
+import { recordCallFinished } from '../../support/outbox-events';
 import { createTestDatabase, TestDatabase, withClient } from '../../support/test-database';
 import { WebhookReceiver } from '../../support/webhook-receiver';
 import { startWorkerProcess, WorkerProcess } from '../../support/worker-process';
@@ -91,11 +89,7 @@ describe('SIGTERM while a worker holds work', () => {
   beforeAll(async () => {
     t = await createTestApp({ env: { ROLE: 'api' } });
     // The receiver holds the first request until the test lets it go.
-    hook = await WebhookReceiver.start((_req, index) =>
-      index === 0
-        ? new Promise((resolve) => (release = () => resolve({ status: 200 })))
-        : { status: 200 },
-    );
+    ({ receiver: hook, release } = await WebhookReceiver.holdingFirst());
   });
   afterAll(async () => {
     release();
@@ -120,21 +114,7 @@ describe('SIGTERM while a worker holds work', () => {
     expect(await (await probe('/metrics')).text()).toMatch(/^job_queue_waiting\{queue="/m);
     const { apiKey } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey, { webhook_url: hook.url });
-    await t.app.get(UnitOfWork).run((tx) =>
-      t.app.get(CallFinishedOutbox).record(tx, {
-        organizationId: campaign.organization_id,
-        campaignId: campaign.id,
-        targetId: randomUUID(),
-        callLogId: 1,
-        attempt: 1,
-        maxAttempts: 3,
-        nextAttemptScheduled: null,
-        status: 'Finished',
-        resolution: 'successful',
-        category: 'COMPLETED',
-        subcategory: null,
-      }),
-    );
+    await recordCallFinished(t, campaign);
     await hook.waitForRequests(1, 60_000);
 
     const stopping = Date.now();
