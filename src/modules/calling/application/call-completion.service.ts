@@ -77,9 +77,34 @@ export class CallCompletion {
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
   async finishNow(log: CallLog, result: CallResult, completion: Completion = {}): Promise<boolean> {
-    const campaign = await this.campaigns.findById(log.campaignId);
-    if (!campaign) return false;
-    return this.uow.run((tx) => this.finish(tx, log, campaign, result, completion));
+    const [ended] = await this.finishAllNow([{ log, result, completion }]);
+    return ended;
+  }
+
+  /**
+   * `finishAll` in its own transaction (the campaigns are read before it opens); a call whose campaign
+   * is gone is not ended (false).
+   */
+  async finishAllNow(calls: Omit<EndedCall, 'campaign'>[]): Promise<boolean[]> {
+    if (calls.length === 0) return [];
+    const campaigns = new Map<string, Campaign | null>();
+    for (const { log } of calls) {
+      if (!campaigns.has(log.campaignId))
+        campaigns.set(log.campaignId, await this.campaigns.findById(log.campaignId));
+    }
+    const known = calls.flatMap((call, index) => {
+      const campaign = campaigns.get(call.log.campaignId);
+      return campaign ? [{ index, call: { ...call, campaign } }] : [];
+    });
+    const ended = await this.uow.run((tx) =>
+      this.finishAll(
+        tx,
+        known.map((k) => k.call),
+      ),
+    );
+    const out = calls.map(() => false);
+    known.forEach(({ index }, i) => (out[index] = ended[i]));
+    return out;
   }
 
   /** Returns false when the call had already ended (nothing changed). */
