@@ -172,22 +172,26 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
         RETURNING c.id`,
       [
         JSON.stringify(
-          [...firsts.values()].map(({ id, completion: c }) => ({
-            id,
-            outcome: c.outcome,
-            ended_reason: c.endedReason,
-            provider_call_id: c.providerCallId,
-            call_categorization: c.callCategorization,
-            agent_data: c.agentData,
-            post_call_data: c.postCallData,
-            qa: c.qa,
-            transcripts: c.transcripts,
-            recording_urls: c.recordingUrls,
-            ended_at: c.endedAt.toISOString(),
-            duration_seconds: c.durationSeconds,
-            output_data: c.outputData,
-            subcategory: c.subcategory,
-          })),
+          // In id order, so concurrent batches sharing rows lock them in one order (the
+          // plan walks the list).
+          [...firsts.values()]
+            .sort((a, b) => a.id - b.id)
+            .map(({ id, completion: c }) => ({
+              id,
+              outcome: c.outcome,
+              ended_reason: c.endedReason,
+              provider_call_id: c.providerCallId,
+              call_categorization: c.callCategorization,
+              agent_data: c.agentData,
+              post_call_data: c.postCallData,
+              qa: c.qa,
+              transcripts: c.transcripts,
+              recording_urls: c.recordingUrls,
+              ended_at: c.endedAt.toISOString(),
+              duration_seconds: c.durationSeconds,
+              output_data: c.outputData,
+              subcategory: c.subcategory,
+            })),
         ),
       ],
     );

@@ -223,20 +223,24 @@ export class SqlTargetTransitions extends TargetTransitions {
         RETURNING t.*, pg_notify($2, '') AS notified`,
       [
         JSON.stringify(
-          [...firsts.values()].map((a) => ({
-            target_id: a.targetId,
-            call_log_id: a.callLogId,
-            status: a.status,
-            resolution: a.resolution,
-            category: a.category,
-            subcategory: a.subcategory,
-            outcome: a.outcome,
-            retry_at: a.retryAt?.toISOString() ?? null,
-            output_data: a.outputData ?? {},
-            duration_seconds: a.durationSeconds,
-            categorization: a.categorization,
-            now: a.now.toISOString(),
-          })),
+          // In id order, so concurrent batches sharing targets lock them in one order (the
+          // plan walks the list).
+          [...firsts.values()]
+            .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
+            .map((a) => ({
+              target_id: a.targetId,
+              call_log_id: a.callLogId,
+              status: a.status,
+              resolution: a.resolution,
+              category: a.category,
+              subcategory: a.subcategory,
+              outcome: a.outcome,
+              retry_at: a.retryAt?.toISOString() ?? null,
+              output_data: a.outputData ?? {},
+              duration_seconds: a.durationSeconds,
+              categorization: a.categorization,
+              now: a.now.toISOString(),
+            })),
         ),
         TARGETS_DUE_CHANNEL,
       ],
