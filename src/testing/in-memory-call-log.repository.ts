@@ -1,10 +1,11 @@
 import { Tx } from '../common/persistence/unit-of-work';
 import {
+  CallLogCompletionEntry,
   CallLogFilter,
   CallLogRepository,
   CampaignCallCounts,
 } from '../modules/call-log/application/ports/call-log.repository';
-import { CallLog, CallLogCompletion, NewCallLog } from '../modules/call-log/domain/call-log';
+import { CallLog, NewCallLog } from '../modules/call-log/domain/call-log';
 
 /** The call-log port in memory, with the same rules as the SQL adapter (see the contract suite). */
 export class InMemoryCallLogRepository extends CallLogRepository {
@@ -59,15 +60,19 @@ export class InMemoryCallLogRepository extends CallLogRepository {
     });
   }
 
-  async complete(_tx: Tx, id: number, c: CallLogCompletion): Promise<boolean> {
-    const log = this.logs.get(id);
-    if (!log || log.endedAt !== null) return false;
-    const { providerCallId, ...rest } = structuredClone(c);
-    Object.assign(log, rest, {
-      providerCallId: log.providerCallId ?? providerCallId,
-      deadlineAt: null,
-    });
-    return true;
+  async completeMany(_tx: Tx, entries: CallLogCompletionEntry[]): Promise<number[]> {
+    const closed: number[] = [];
+    for (const { id, completion } of entries) {
+      const log = this.logs.get(id);
+      if (!log || log.endedAt !== null) continue;
+      const { providerCallId, ...rest } = structuredClone(completion);
+      Object.assign(log, rest, {
+        providerCallId: log.providerCallId ?? providerCallId,
+        deadlineAt: null,
+      });
+      closed.push(id);
+    }
+    return closed;
   }
 
   async recordProviderCallId(
@@ -84,6 +89,7 @@ export class InMemoryCallLogRepository extends CallLogRepository {
 
   async recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+    _tx: Tx | null = null,
   ): Promise<number[]> {
     const changed: number[] = [];
     for (const e of entries) {

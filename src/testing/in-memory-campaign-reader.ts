@@ -27,4 +27,13 @@ export class InMemoryCampaignReader extends CampaignReader {
   async lockedState(_tx: Tx, campaignId: string): Promise<CampaignState | null> {
     return this.campaigns.get(campaignId)?.state ?? null;
   }
+
+  async lockedStates(_tx: Tx, campaignIds: string[]): Promise<Map<string, CampaignState>> {
+    return new Map(
+      campaignIds.flatMap((id) => {
+        const state = this.campaigns.get(id)?.state;
+        return state ? [[id, state] as const] : [];
+      }),
+    );
+  }
 }

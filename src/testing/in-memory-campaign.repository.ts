@@ -88,6 +88,15 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     return this.campaigns.get(id)?.state ?? null;
   }
 
+  async lockedStates(_tx: Tx, ids: string[]): Promise<Map<string, CampaignState>> {
+    return new Map(
+      ids.flatMap((id) => {
+        const c = this.campaigns.get(id);
+        return c ? [[id, c.state] as const] : [];
+      }),
+    );
+  }
+
   async setWebhookSecret(organizationId: string, id: string, secret: string) {
     const c = this.campaigns.get(id);
     if (!c || c.organizationId !== organizationId) return null;

@@ -3,6 +3,7 @@ import {
   CampaignTargetCounts,
   CANCELLABLE_STATUSES,
   FinishedAttempt,
+  TargetAttempt,
   StartedCall,
   TargetOutcome,
   TargetTransitions,
@@ -192,7 +193,17 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     return started;
   }
 
-  async finishAttempt(_tx: Tx, targetId: string, r: FinishedAttempt): Promise<Target | null> {
+  async finishAttempts(_tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
+    const finished: Target[] = [];
+    for (const attempt of attempts) {
+      const updated = this.finishOne(attempt.targetId, attempt);
+      if (updated) finished.push(updated);
+    }
+    if (finished.length > 0) this.notifications++;
+    return finished;
+  }
+
+  private finishOne(targetId: string, r: FinishedAttempt): Target | null {
     const t = this.table().get(targetId);
     const latest = t?.callLogIds?.[t.callLogIds.length - 1];
     if (!t || !IN_FLIGHT_STATUSES.includes(t.status) || latest !== r.callLogId) return null;
@@ -218,7 +229,6 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       updatedAt: r.now,
     };
     this.table().set(t.id, next);
-    this.notifications++;
     return clone(next);
   }
 

@@ -120,6 +120,61 @@ export function callLogRepositoryContract(
       });
     });
 
+    it('completes many logs in one call: open ones by their first entry, ended ones untouched', async () => {
+      const owner = await c.newOwner();
+      const [a, b, ended] = [await newLog(owner), await newLog(owner), await newLog(owner)];
+      await run((tx) => c.repository.complete(tx, ended, completion));
+      const silent = {
+        ...completion,
+        outcome: 'NO_RESPONSE',
+        endedReason: 'customer-did-not-answer',
+        providerCallId: null,
+        callCategorization: null,
+        postCallData: null,
+        qa: null,
+        transcripts: [],
+        recordingUrls: [],
+        outputData: null,
+        subcategory: null,
+        durationSeconds: 0,
+      };
+      const closed = await run((tx) =>
+        c.repository.completeMany(tx, [
+          { id: a, completion },
+          { id: b, completion: silent },
+          { id: a, completion: { ...completion, outcome: 'VOICEMAIL' } },
+          { id: ended, completion: silent },
+          { id: 987654321, completion },
+        ]),
+      );
+      expect([...closed].sort((x, y) => x - y)).toEqual([a, b]);
+      expect(await c.repository.findById(a)).toMatchObject({
+        outcome: 'GOOD',
+        providerCallId: 'p-1',
+        transcripts: [{ role: 'user', message: 'hi' }],
+        recordingUrls: ['https://r/1.wav'],
+        outputData: { call_summary: 'confirmed', nested: { a: [1, 2] } },
+        endedAt: at(65),
+        deadlineAt: null,
+      });
+      expect(await c.repository.findById(b)).toMatchObject({
+        outcome: 'NO_RESPONSE',
+        endedReason: 'customer-did-not-answer',
+        providerCallId: null,
+        callCategorization: null,
+        postCallData: null,
+        qa: null,
+        transcripts: [],
+        recordingUrls: [],
+        outputData: null,
+        subcategory: null,
+        durationSeconds: 0,
+        deadlineAt: null,
+      });
+      expect(await c.repository.findById(ended)).toMatchObject({ outcome: 'GOOD' });
+      expect(await run((tx) => c.repository.completeMany(tx, []))).toEqual([]);
+    });
+
     it('creates a batch in order, one log per target', async () => {
       const owner = await c.newOwner();
       const base = {

@@ -62,6 +62,16 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     );
     expect(paused).toEqual({ ...c, state: 'paused', stateChangedAt: at, updatedAt: at });
     expect(await run((tx) => ctx.repository().lockedState(tx, c.id))).toBe('paused');
+    const active = await ctx.repository().create(base(org, 'other'));
+    const missing = '00000000-0000-4000-8000-0000000000ff';
+    expect(
+      await run((tx) => ctx.repository().lockedStates(tx, [c.id, missing, active.id, c.id])),
+    ).toEqual(
+      new Map([
+        [c.id, 'paused'],
+        [active.id, 'active'],
+      ]),
+    );
     expect(await run((tx) => ctx.repository().findById(c.id, tx))).toEqual(paused);
     expect(await ctx.repository().findById(c.id)).toEqual(paused);
   });

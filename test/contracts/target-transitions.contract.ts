@@ -187,6 +187,55 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       });
     });
 
+    it('finishAttempts: a batch in one call, each applied once, only for its latest call', async () => {
+      const { mine } = await f.scope();
+      const [a, b, c, d] = [nextId(), nextId(), nextId(), nextId()];
+      await f.seed(mine, [
+        { id: a, status: 'In Progress', attempts: 1, callLogIds: [21] },
+        {
+          id: b,
+          status: 'Post-processing',
+          attempts: 2,
+          callLogIds: [22, 23],
+          executionSeconds: 4,
+        },
+        { id: c, status: 'In Progress', attempts: 2, callLogIds: [24, 25] },
+        { id: d, status: 'Finished', attempts: 1, callLogIds: [26] },
+      ]);
+      const finished = await run((tx) =>
+        f.transitions.finishAttempts(tx, [
+          { ...outcome(21), targetId: a },
+          {
+            ...outcome(23, { status: 'Scheduled', retryAt: at(900), durationSeconds: 6 }),
+            targetId: b,
+          },
+          { ...outcome(21, { status: 'Failed' }), targetId: a },
+          { ...outcome(24), targetId: c },
+          { ...outcome(26), targetId: d },
+        ]),
+      );
+      expect(finished.map((t) => [t.id, t.status]).sort()).toEqual(
+        [
+          [a, 'Finished'],
+          [b, 'Scheduled'],
+        ].sort(),
+      );
+      expect(await find(a)).toMatchObject({
+        status: 'Finished',
+        executionSeconds: 65,
+        statistics: { attempts: 1, last_call_log_id: 21, last_call_outcome: 'GOOD' },
+      });
+      expect(await find(b)).toMatchObject({
+        status: 'Scheduled',
+        scheduledTime: at(900),
+        executionSeconds: 10,
+        callStartedAt: null,
+      });
+      expect(await find(c)).toMatchObject({ status: 'In Progress' });
+      expect(await find(d)).toMatchObject({ status: 'Finished' });
+      expect(await run((tx) => f.transitions.finishAttempts(tx, []))).toEqual([]);
+    });
+
     it('finishWithoutCall only from Scheduled', async () => {
       const { mine } = await f.scope();
       const [a, b] = [nextId(), nextId()];

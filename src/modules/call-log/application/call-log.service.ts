@@ -4,7 +4,11 @@ import { offsetOf, PageRequest } from '../../../common/paging/paging';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { isUuid } from '../../../common/validation/py-validators';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
-import { CallLogRepository, CampaignCallCounts } from './ports/call-log.repository';
+import {
+  CallLogCompletionEntry,
+  CallLogRepository,
+  CampaignCallCounts,
+} from './ports/call-log.repository';
 
 export interface CallLogQuery extends PageRequest {
   from?: Date | null;
@@ -73,12 +77,18 @@ export class CallLogService {
 
   recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+    tx: Tx | null = null,
   ): Promise<number[]> {
-    return this.repository.recordProviderCallIds(entries);
+    return this.repository.recordProviderCallIds(entries, tx);
   }
 
   complete(tx: Tx, id: number, completion: CallLogCompletion): Promise<boolean> {
     return this.repository.complete(tx, id, completion);
+  }
+
+  /** Closes every call of `entries` still open, in one statement; the ids it closed. */
+  completeMany(tx: Tx, entries: CallLogCompletionEntry[]): Promise<number[]> {
+    return this.repository.completeMany(tx, entries);
   }
 
   claimOverdue(now: Date, retryAt: Date, limit = 200): Promise<CallLog[]> {

@@ -3,8 +3,9 @@ import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { sqlExecutor } from '../../../database/sql';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
-import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
+import { CallLog, NewCallLog } from '../domain/call-log';
 import {
+  CallLogCompletionEntry,
   CallLogFilter,
   CallLogRepository,
   CampaignCallCounts,
@@ -73,8 +74,6 @@ export function callLogFromRow(r: CallLogRow): CallLog {
     createdAt: r.created_at,
   };
 }
-
-const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
 @Injectable()
 export class TypeOrmCallLogRepository extends CallLogRepository {
@@ -152,32 +151,51 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     return logs.map((l) => byTarget.get(l.targetId)!);
   }
 
-  async complete(tx: Tx, id: number, c: CallLogCompletion): Promise<boolean> {
+  async completeMany(tx: Tx, entries: CallLogCompletionEntry[]): Promise<number[]> {
+    if (entries.length === 0) return [];
+    // The first entry of an id wins (UPDATE ... FROM would pick any of two rows joined to one log).
+    const firsts = new Map<number, CallLogCompletionEntry>();
+    for (const entry of entries) if (!firsts.has(entry.id)) firsts.set(entry.id, entry);
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `UPDATE call_logs SET outcome = $2, ended_reason = $3,
-              provider_call_id = coalesce(provider_call_id, $4), call_categorization = $5,
-              agent_data = $6, post_call_data = $7, qa = $8, transcripts = $9, recording_urls = $10,
-              ended_at = $11, duration_seconds = $12, output_data = $13, subcategory = $14,
-              deadline_at = NULL
-        WHERE id = $1 AND ended_at IS NULL RETURNING id`,
+      `UPDATE call_logs c SET outcome = e.outcome, ended_reason = e.ended_reason,
+              provider_call_id = coalesce(c.provider_call_id, e.provider_call_id),
+              call_categorization = e.call_categorization, agent_data = e.agent_data,
+              post_call_data = e.post_call_data, qa = e.qa, transcripts = e.transcripts,
+              recording_urls = e.recording_urls, ended_at = e.ended_at,
+              duration_seconds = e.duration_seconds, output_data = e.output_data,
+              subcategory = e.subcategory, deadline_at = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS e(id bigint, outcome text, ended_reason text,
+              provider_call_id text, call_categorization jsonb, agent_data jsonb,
+              post_call_data jsonb, qa jsonb, transcripts jsonb, recording_urls text[],
+              ended_at timestamptz, duration_seconds integer, output_data jsonb, subcategory text)
+        WHERE c.id = e.id AND c.ended_at IS NULL
+        RETURNING c.id`,
       [
-        id,
-        c.outcome,
-        c.endedReason,
-        c.providerCallId,
-        json(c.callCategorization),
-        json(c.agentData),
-        json(c.postCallData),
-        json(c.qa),
-        json(c.transcripts),
-        c.recordingUrls,
-        c.endedAt,
-        c.durationSeconds,
-        json(c.outputData),
-        c.subcategory,
+        JSON.stringify(
+          // In id order, so concurrent batches sharing rows lock them in one order (the
+          // plan walks the list).
+          [...firsts.values()]
+            .sort((a, b) => a.id - b.id)
+            .map(({ id, completion: c }) => ({
+              id,
+              outcome: c.outcome,
+              ended_reason: c.endedReason,
+              provider_call_id: c.providerCallId,
+              call_categorization: c.callCategorization,
+              agent_data: c.agentData,
+              post_call_data: c.postCallData,
+              qa: c.qa,
+              transcripts: c.transcripts,
+              recording_urls: c.recordingUrls,
+              ended_at: c.endedAt.toISOString(),
+              duration_seconds: c.durationSeconds,
+              output_data: c.outputData,
+              subcategory: c.subcategory,
+            })),
+        ),
       ],
     );
-    return rows.length === 1;
+    return rows.map((r) => Number(r.id));
   }
 
   async recordProviderCallId(
@@ -196,9 +214,10 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
 
   async recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+    tx: Tx | null = null,
   ): Promise<number[]> {
     if (entries.length === 0) return [];
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
       `UPDATE call_logs c SET provider_call_id = e.provider_call_id, deadline_at = e.deadline_at
          FROM unnest($1::bigint[], $2::text[], $3::timestamptz[]) AS e(id, provider_call_id, deadline_at)
         WHERE c.id = e.id AND c.ended_at IS NULL AND c.provider_call_id IS NULL

@@ -1,14 +1,22 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Metrics } from '../../../common/metrics/metrics';
 import { Clock } from '../../../common/clock/clock';
-import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
+import {
+  CallFinishedEvent,
+  CallFinishedOutbox,
+} from '../../webhook/application/ports/call-finished-outbox';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { CallLogService } from '../../call-log/application/call-log.service';
-import type { CallLog } from '../../call-log/domain/call-log';
+import type { CallLog, CallLogCompletion } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import { CallOutcome, cancelledDecision, decideAfterAttempt } from '../domain/call-outcome';
+import {
+  CallOutcome,
+  cancelledDecision,
+  decideAfterAttempt,
+  TargetDecision,
+} from '../domain/call-outcome';
 import { CallResult } from './ports/call-provider';
 
 export interface Completion {
@@ -36,12 +44,22 @@ export function failedCall(
   };
 }
 
+/** One attempt to end: its call log, the campaign it belongs to, what happened. */
+export interface EndedCall {
+  log: CallLog;
+  campaign: Campaign;
+  result: CallResult;
+  completion?: Completion;
+}
+
 /**
- * The one way an attempt ends, whatever ended it (a provider event, a placement error, the deadline
- * sweep): the call log's outcome, the target's transition (final, or Scheduled for a retry), the
- * `target.call_finished` outbox event, in the caller's transaction. Each step is conditional (the log
- * still open, the target still in flight with this call), so an outcome is applied at most once and a
- * target never moves backwards.
+ * The one way attempts end, whatever ended them (provider events, a placement error, the deadline
+ * sweep): the call logs' outcomes, the targets' transitions (final, or Scheduled for a retry), the
+ * `target.call_finished` outbox events, in the caller's transaction. A batch of ended calls costs one
+ * statement per step whatever its size (close the logs, read the campaigns' states when a retry is
+ * due, move the targets, record the events). Each step is conditional (the log still open, the target
+ * still in flight with this call), so an outcome is applied at most once and a target never moves
+ * backwards.
  */
 @Injectable()
 export class CallCompletion {
@@ -59,9 +77,34 @@ export class CallCompletion {
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
   async finishNow(log: CallLog, result: CallResult, completion: Completion = {}): Promise<boolean> {
-    const campaign = await this.campaigns.findById(log.campaignId);
-    if (!campaign) return false;
-    return this.uow.run((tx) => this.finish(tx, log, campaign, result, completion));
+    const [ended] = await this.finishAllNow([{ log, result, completion }]);
+    return ended;
+  }
+
+  /**
+   * `finishAll` in its own transaction (the campaigns are read before it opens); a call whose campaign
+   * is gone is not ended (false).
+   */
+  async finishAllNow(calls: Omit<EndedCall, 'campaign'>[]): Promise<boolean[]> {
+    if (calls.length === 0) return [];
+    const campaigns = new Map<string, Campaign | null>();
+    for (const { log } of calls) {
+      if (!campaigns.has(log.campaignId))
+        campaigns.set(log.campaignId, await this.campaigns.findById(log.campaignId));
+    }
+    const known = calls.flatMap((call, index) => {
+      const campaign = campaigns.get(call.log.campaignId);
+      return campaign ? [{ index, call: { ...call, campaign } }] : [];
+    });
+    const ended = await this.uow.run((tx) =>
+      this.finishAll(
+        tx,
+        known.map((k) => k.call),
+      ),
+    );
+    const out = calls.map(() => false);
+    known.forEach(({ index }, i) => (out[index] = ended[i]));
+    return out;
   }
 
   /** Returns false when the call had already ended (nothing changed). */
@@ -72,9 +115,113 @@ export class CallCompletion {
     result: CallResult,
     completion: Completion = {},
   ): Promise<boolean> {
+    const [ended] = await this.finishAll(tx, [{ log, campaign, result, completion }]);
+    return ended;
+  }
+
+  /**
+   * Ends every call of `calls` still open, set-based; for each, whether this ended it (false: it had
+   * already ended, or an earlier entry of the batch ended it).
+   */
+  async finishAll(tx: Tx, calls: EndedCall[]): Promise<boolean[]> {
+    if (calls.length === 0) return [];
     const now = this.clock.now();
+    const planned = calls.map((call) => this.plan(call, now));
+    const closed = new Set(
+      await this.callLogs.completeMany(
+        tx,
+        planned.map((p) => ({ id: p.call.log.id, completion: p.logCompletion })),
+      ),
+    );
+    // The first entry of a call closes it; any later one in the batch is a no-op like a late event.
+    const ending: Planned[] = [];
+    const ended = planned.map((p) => {
+      if (!closed.delete(p.call.log.id)) return false;
+      ending.push(p);
+      return true;
+    });
+    if (ending.length === 0) return ended;
+    // A retry of a cancelled campaign ends instead. The share locks close the race with a cancel: one
+    // under way is waited for (and seen), one that starts later waits for this transaction and then
+    // ends the retry with the other Scheduled targets.
+    const retrying = ending.filter((p) => p.decision.status === 'Scheduled');
+    if (retrying.length > 0) {
+      const states = await this.campaigns.lockedStates(tx, [
+        ...new Set(retrying.map((p) => p.call.campaign.id)),
+      ]);
+      for (const p of retrying) {
+        if (states.get(p.call.campaign.id) === 'cancelled') {
+          p.decision = cancelledDecision(p.call.campaign.type);
+        }
+      }
+    }
+    const updated = await this.targets.finishAttempts(
+      tx,
+      ending.map(({ call: { log, result }, decision, subcategory, durationSeconds }) => {
+        return {
+          ...decision,
+          subcategory,
+          targetId: log.targetId,
+          callLogId: log.id,
+          durationSeconds,
+          outputData: result.outputData,
+          categorization: {
+            category: decision.category,
+            subcategory,
+            resolution: decision.resolution,
+            outcome: result.outcome,
+            call_log_id: log.id,
+          },
+          now,
+        };
+      }),
+    );
+    const byCallLog = new Map(updated.map((t) => [t.callLogIds?.at(-1), t]));
+    const events: CallFinishedEvent[] = [];
+    for (const { call, decision, durationSeconds } of ending) {
+      const { log, result, completion } = call;
+      const target = byCallLog.get(log.id) ?? null;
+      this.logger.log(
+        {
+          callLogId: log.id,
+          targetId: log.targetId,
+          campaignId: log.campaignId,
+          provider: log.provider,
+          providerCallId: completion?.providerCallId ?? log.providerCallId,
+          outcome: result.outcome,
+          endedReason: result.endedReason,
+          durationSeconds,
+          status: target?.status ?? null,
+        },
+        'call ended',
+      );
+      // Counted as the ending is applied, inside its transaction: a transaction that rolls back and is
+      // retried counts twice, which a rate on a dashboard does not notice.
+      this.metrics.callEnded(log.provider, result.outcome);
+      if (!target) continue;
+      events.push({
+        organizationId: target.organizationId,
+        campaignId: target.campaignId,
+        targetId: target.id,
+        callLogId: log.id,
+        attempt: log.attempt,
+        maxAttempts: call.campaign.maxAttempts,
+        nextAttemptScheduled: decision.retryAt,
+        status: target.status,
+        resolution: target.resolution,
+        category: target.category,
+        subcategory: target.subcategory,
+      });
+    }
+    await this.outbox.recordAll(tx, events);
+    return ended;
+  }
+
+  /** What ending this call writes (pure): the log's outcome and the target's decision. */
+  private plan(call: EndedCall, now: Date): Planned {
+    const { log, campaign, result, completion = {} } = call;
     const durationSeconds = Math.max(0, Math.round(result.durationSeconds));
-    let decision = decideAfterAttempt({
+    const decision = decideAfterAttempt({
       campaignType: campaign.type,
       maxAttempts: campaign.maxAttempts,
       retryDelayMinutes: campaign.retryDelayMinutes,
@@ -83,79 +230,32 @@ export class CallCompletion {
       now,
       lost: completion.lost,
     });
-    const subcategory = result.subcategory ?? decision.subcategory;
-    const closed = await this.callLogs.complete(tx, log.id, {
-      outcome: result.outcome,
-      endedReason: result.endedReason,
-      providerCallId: completion.providerCallId ?? null,
-      callCategorization: this.categorization(campaign, result.outcome, result.subcategory ?? null),
-      agentData: result.agentData,
-      postCallData: result.postCallData,
-      qa: result.qa,
-      transcripts: result.transcripts,
-      recordingUrls: result.recordingUrls,
-      outputData: result.outputData,
-      subcategory: result.subcategory ?? null,
-      endedAt: now,
+    return {
+      call,
+      decision,
+      // Of the decision after the attempt, also when a cancel turns a retry into an end.
+      subcategory: result.subcategory ?? decision.subcategory,
       durationSeconds,
-    });
-    if (!closed) return false;
-    // A retry of a cancelled campaign ends instead. The share lock closes the race with a cancel: one
-    // under way is waited for (and seen), one that starts later waits for this transaction and then
-    // ends the retry with the other Scheduled targets.
-    if (
-      decision.status === 'Scheduled' &&
-      (await this.campaigns.lockedState(tx, campaign.id)) === 'cancelled'
-    ) {
-      decision = cancelledDecision(campaign.type);
-    }
-    const updated = await this.targets.finishAttempt(tx, log.targetId, {
-      ...decision,
-      subcategory,
-      callLogId: log.id,
-      durationSeconds,
-      outputData: result.outputData,
-      categorization: {
-        category: decision.category,
-        subcategory,
-        resolution: decision.resolution,
-        outcome: result.outcome,
-        call_log_id: log.id,
-      },
-      now,
-    });
-    this.logger.log(
-      {
-        callLogId: log.id,
-        targetId: log.targetId,
-        campaignId: log.campaignId,
-        provider: log.provider,
-        providerCallId: completion.providerCallId ?? log.providerCallId,
+      logCompletion: {
         outcome: result.outcome,
         endedReason: result.endedReason,
+        providerCallId: completion.providerCallId ?? null,
+        callCategorization: this.categorization(
+          campaign,
+          result.outcome,
+          result.subcategory ?? null,
+        ),
+        agentData: result.agentData,
+        postCallData: result.postCallData,
+        qa: result.qa,
+        transcripts: result.transcripts,
+        recordingUrls: result.recordingUrls,
+        outputData: result.outputData,
+        subcategory: result.subcategory ?? null,
+        endedAt: now,
         durationSeconds,
-        status: updated?.status ?? null,
       },
-      'call ended',
-    );
-    // Counted as the ending is applied, inside its transaction: a transaction that rolls back and is
-    // retried counts twice, which a rate on a dashboard does not notice.
-    this.metrics.callEnded(log.provider, result.outcome);
-    if (!updated) return true;
-    await this.outbox.record(tx, {
-      organizationId: updated.organizationId,
-      campaignId: updated.campaignId,
-      targetId: updated.id,
-      callLogId: log.id,
-      attempt: log.attempt,
-      maxAttempts: campaign.maxAttempts,
-      nextAttemptScheduled: decision.retryAt,
-      status: updated.status,
-      resolution: updated.resolution,
-      category: updated.category,
-      subcategory: updated.subcategory,
-    });
-    return true;
+    };
   }
 
   private categorization(campaign: Campaign, outcome: CallOutcome, subcategory: string | null) {
@@ -169,4 +269,12 @@ export class CallCompletion {
     });
     return { category: d.category, subcategory: subcategory ?? d.subcategory, outcome };
   }
+}
+
+interface Planned {
+  call: EndedCall;
+  decision: TargetDecision;
+  subcategory: string | null;
+  durationSeconds: number;
+  logCompletion: CallLogCompletion;
 }

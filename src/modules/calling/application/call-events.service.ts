@@ -4,7 +4,7 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
-import { CallCompletion } from './call-completion.service';
+import { CallCompletion, EndedCall, failedCall } from './call-completion.service';
 import { CallingSettings } from './calling-settings';
 import { CallEventStore } from './ports/call-event.store';
 import { CallEvent } from './ports/call-provider';
@@ -60,49 +60,59 @@ export class CallEventIngestion {
         known.filter((e): e is CallEvent & { callLogId: number } => e !== null),
       );
       const out: EventResult[] = [];
-      for (const event of known) {
+      // Newly stored events, applied together: one statement for the accepted calls, then one
+      // completion of the batch's ended calls.
+      const started: { index: number; log: CallLog; providerCallId: string | null }[] = [];
+      const ended: { index: number; call: EndedCall }[] = [];
+      known.forEach((event, index) => {
         if (event === null) {
           out.push('unknown_call');
-          continue;
+          return;
         }
         if (!stored.delete(event.key)) {
           out.push('duplicate');
-          continue;
+          return;
         }
         const log = logs.get(event.callLogId)!;
+        out.push('applied');
         if (event.kind === 'started') {
-          // Accepted calls get their real deadline; a started event after the end changes nothing.
-          const accepted =
-            event.providerCallId !== null &&
-            log.providerCallId === null &&
-            (await this.callLogs.recordProviderCallId(
-              tx,
-              log.id,
-              event.providerCallId,
-              this.settings.callDeadline(log.startedAt),
-            ));
-          out.push(accepted || log.endedAt === null ? 'applied' : 'stale');
-          continue;
+          started.push({ index, log, providerCallId: event.providerCallId });
+          return;
         }
-        const ended = await this.completion.finish(
-          tx,
-          log,
-          campaigns.get(log.campaignId)!,
-          event.result ?? {
-            outcome: 'TECHNICAL_FAILURE',
-            endedReason: 'unknown',
-            durationSeconds: 0,
-            transcripts: [],
-            agentData: {},
-            postCallData: null,
-            qa: null,
-            recordingUrls: [],
-            outputData: {},
+        ended.push({
+          index,
+          call: {
+            log,
+            campaign: campaigns.get(log.campaignId)!,
+            result: event.result ?? failedCall('unknown'),
+            completion: { providerCallId: event.providerCallId },
           },
-          { providerCallId: event.providerCallId },
-        );
-        out.push(ended ? 'applied' : 'stale');
+        });
+      });
+      // Accepted calls get their real deadline; a started event after the end changes nothing.
+      const accepting = new Map<number, { id: number; providerCallId: string; deadlineAt: Date }>();
+      for (const { log, providerCallId } of started) {
+        if (providerCallId !== null && log.providerCallId === null && !accepting.has(log.id)) {
+          accepting.set(log.id, {
+            id: log.id,
+            providerCallId,
+            deadlineAt: this.settings.callDeadline(log.startedAt),
+          });
+        }
       }
+      const accepted = new Set(
+        await this.callLogs.recordProviderCallIds([...accepting.values()], tx),
+      );
+      for (const { index, log } of started) {
+        if (!accepted.has(log.id) && log.endedAt !== null) out[index] = 'stale';
+      }
+      const applied = await this.completion.finishAll(
+        tx,
+        ended.map((e) => e.call),
+      );
+      ended.forEach(({ index }, i) => {
+        if (!applied[i]) out[index] = 'stale';
+      });
       return out;
     });
     results.forEach((result, i) => {

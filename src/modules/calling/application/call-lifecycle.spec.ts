@@ -88,6 +88,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     clock,
     metrics,
     campaign: theCampaign,
+    campaigns,
     targets,
     logs: logRepository,
     outbox,
@@ -211,6 +212,83 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     expect(e.outbox.events.map((x) => [x.attempt, x.nextAttemptScheduled !== null])).toEqual([
       [1, true],
       [2, false],
+    ]);
+  });
+
+  it('a batch is applied together: mixed outcomes, a retry, duplicates, a call already ended', async () => {
+    const e = engine({ maxAttempts: 2, retryDelayMinutes: 10 });
+    const [good, retried, voicemail, endedBefore] = [e.due(), e.due(), e.due(), e.due()];
+    await e.dispatch();
+    const [goodLog, retriedLog, voicemailLog, endedLog] = await Promise.all(
+      [good, retried, voicemail, endedBefore].map((t) => e.lastLogId(t.id)),
+    );
+    expect(await e.ingestion.ingest('scripted', [e.provider.ended(endedLog, 'GOOD')])).toEqual([
+      'applied',
+    ]);
+    const results = await e.ingestion.ingest('scripted', [
+      e.provider.started(goodLog),
+      e.provider.ended(goodLog, 'GOOD'),
+      e.provider.ended(retriedLog, 'NO_RESPONSE'),
+      e.provider.ended(voicemailLog, 'TECHNICAL_FAILURE'),
+      e.provider.ended(voicemailLog, 'TECHNICAL_FAILURE'),
+      { ...e.provider.ended(voicemailLog, 'GOOD'), key: 'a-second-final-status' },
+      { ...e.provider.ended(endedLog, 'HUMAN_ONLY'), key: 'late' },
+    ]);
+    expect(results).toEqual([
+      'applied',
+      'applied',
+      'applied',
+      'applied',
+      'duplicate',
+      'stale',
+      'stale',
+    ]);
+    expect(await e.target(good.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
+    expect(await e.target(retried.id)).toMatchObject({
+      status: 'Scheduled',
+      scheduledTime: new Date(Date.parse(T0) + 10 * 60_000),
+    });
+    // The first final status of the batch stands: TECHNICAL_FAILURE retries, the GOOD after it is stale.
+    expect(await e.target(voicemail.id)).toMatchObject({ status: 'Scheduled', attempts: 1 });
+    expect(e.logs.logs.get(voicemailLog)).toMatchObject({ outcome: 'TECHNICAL_FAILURE' });
+    expect(await e.target(endedBefore.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
+    expect(
+      e.outbox.events.map((x) => [x.targetId, x.status, x.nextAttemptScheduled !== null]),
+    ).toEqual([
+      [endedBefore.id, 'Finished', false],
+      [good.id, 'Finished', false],
+      [retried.id, 'Scheduled', true],
+      [voicemail.id, 'Scheduled', true],
+    ]);
+    expect(e.metrics.callsEnded).toEqual([
+      { provider: 'scripted', outcome: 'GOOD' },
+      { provider: 'scripted', outcome: 'GOOD' },
+      { provider: 'scripted', outcome: 'NO_RESPONSE' },
+      { provider: 'scripted', outcome: 'TECHNICAL_FAILURE' },
+    ]);
+  });
+
+  it('in a batch, a retry of a cancelled campaign ends instead; other outcomes stand', async () => {
+    const e = engine({ maxAttempts: 3 });
+    const [retried, good] = [e.due(), e.due()];
+    await e.dispatch();
+    const [retriedLog, goodLog] = await Promise.all([retried, good].map((t) => e.lastLogId(t.id)));
+    e.campaigns.put({ ...e.campaign, state: 'cancelled' });
+    expect(
+      await e.ingestion.ingest('scripted', [
+        e.provider.ended(retriedLog, 'VOICEMAIL'),
+        e.provider.ended(goodLog, 'GOOD'),
+      ]),
+    ).toEqual(['applied', 'applied']);
+    expect(await e.target(retried.id)).toMatchObject({
+      status: 'Finished',
+      outcome: 'Campaign cancelled',
+      category: null,
+    });
+    expect(await e.target(good.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
+    expect(e.outbox.events.map((x) => [x.targetId, x.nextAttemptScheduled])).toEqual([
+      [retried.id, null],
+      [good.id, null],
     ]);
   });
 

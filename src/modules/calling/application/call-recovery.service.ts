@@ -6,7 +6,7 @@ import { DEADLINE_EXPIRED, WORKER_LOST } from '../domain/call-outcome';
 import { CallCompletion, failedCall } from './call-completion.service';
 import { CallEventIngestion } from './call-events.service';
 import { CallingSettings } from './calling-settings';
-import { CallProviders } from './ports/call-provider';
+import { CallEvent, CallProviders } from './ports/call-provider';
 
 /** A call taken by a sweep is looked at again after this long if that sweep died. */
 const RETAKE_AFTER_MS = 60_000;
@@ -38,42 +38,90 @@ export class CallRecovery {
       new Date(now.getTime() + RETAKE_AFTER_MS),
       limit,
     );
-    let recovered = 0;
+    // Each call's provider is asked first; the answers are then applied per provider in one batch,
+    // and the calls nobody can tell about end together. A batch that fails is retried with its calls
+    // (their deadlines moved on by RETAKE_AFTER_MS).
+    const ended: { log: CallLog; event: CallEvent }[] = [];
+    const accepted: { log: CallLog; event: CallEvent }[] = [];
+    const lost: CallLog[] = [];
     for (const log of overdue) {
-      try {
-        if (await this.recover(log)) recovered++;
-      } catch (err) {
-        this.logger.warn({ err, callLogId: log.id }, 'recovery failed; it will be retried');
-      }
+      const answer = await this.ask(log);
+      if (answer?.kind === 'ended') ended.push({ log, event: { ...answer, callLogId: log.id } });
+      else if (answer?.kind === 'started' && log.providerCallId === null && answer.providerCallId)
+        // The provider did accept it (the worker died before recording that): it runs, with its deadline.
+        accepted.push({ log, event: { ...answer, callLogId: log.id } });
+      else lost.push(log);
     }
-    return { recovered };
+    let recovered = 0;
+    for (const [provider, calls] of byProvider(ended)) {
+      const results = await this.guarded(calls, () =>
+        this.ingestion.ingest(
+          provider,
+          calls.map((c) => c.event),
+        ),
+      );
+      results?.forEach((result, i) => {
+        if (result === 'applied') recovered++;
+        else if (result !== 'stale') lost.push(calls[i].log);
+      });
+    }
+    for (const [provider, calls] of byProvider(accepted)) {
+      await this.guarded(calls, () =>
+        this.ingestion.ingest(
+          provider,
+          calls.map((c) => c.event),
+        ),
+      );
+    }
+    const ends = await this.guarded(
+      lost.map((log) => ({ log })),
+      () =>
+        this.completion.finishAllNow(
+          lost.map((log) => ({
+            log,
+            result: failedCall(log.providerCallId === null ? WORKER_LOST : DEADLINE_EXPIRED),
+            completion: { lost: true },
+          })),
+        ),
+    );
+    return { recovered: recovered + (ends?.filter(Boolean).length ?? 0) };
   }
 
-  private async recover(log: CallLog): Promise<boolean> {
+  /** The provider's answer about an overdue call (null: it cannot tell, or asking failed). */
+  private async ask(log: CallLog): Promise<CallEvent | null> {
     const provider = await this.providers.get(log.provider);
-    const answer = provider
-      ? await provider
-          .getCall({ providerCallId: log.providerCallId, callLogId: log.id })
-          .catch((err) => {
-            this.logger.warn(
-              { err, callLogId: log.id, provider: log.provider },
-              'asking the provider failed',
-            );
-            return null;
-          })
-      : null;
-    if (answer?.kind === 'ended') {
-      const [result] = await this.ingestion.ingest(log.provider, [
-        { ...answer, callLogId: log.id },
-      ]);
-      if (result === 'applied' || result === 'stale') return result === 'applied';
-    }
-    if (answer?.kind === 'started' && log.providerCallId === null && answer.providerCallId) {
-      // The provider did accept it (the worker died before recording that): it runs, with its deadline.
-      await this.ingestion.ingest(log.provider, [{ ...answer, callLogId: log.id }]);
-      return false;
-    }
-    const reason = log.providerCallId === null ? WORKER_LOST : DEADLINE_EXPIRED;
-    return this.completion.finishNow(log, failedCall(reason), { lost: true });
+    if (!provider) return null;
+    return provider
+      .getCall({ providerCallId: log.providerCallId, callLogId: log.id })
+      .catch((err) => {
+        this.logger.warn(
+          { err, callLogId: log.id, provider: log.provider },
+          'asking the provider failed',
+        );
+        return null;
+      });
   }
+
+  private async guarded<T>(calls: { log: CallLog }[], work: () => Promise<T>): Promise<T | null> {
+    if (calls.length === 0) return null;
+    try {
+      return await work();
+    } catch (err) {
+      this.logger.warn(
+        { err, callLogIds: calls.map((c) => c.log.id) },
+        'recovery failed; it will be retried',
+      );
+      return null;
+    }
+  }
+}
+
+function byProvider<T extends { log: CallLog }>(calls: T[]): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const call of calls) {
+    const group = groups.get(call.log.provider) ?? [];
+    group.push(call);
+    groups.set(call.log.provider, group);
+  }
+  return groups;
 }

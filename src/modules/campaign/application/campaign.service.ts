@@ -148,6 +148,10 @@ export class CampaignService implements CampaignReader {
     return this.repository.lockedState(tx, campaignId);
   }
 
+  lockedStates(tx: Tx, campaignIds: string[]): Promise<Map<string, CampaignState>> {
+    return this.repository.lockedStates(tx, campaignIds);
+  }
+
   async rotateWebhookSecret(organizationId: string, campaignId: string): Promise<Campaign> {
     const current = await this.get(organizationId, campaignId);
     const updated = await this.repository.setWebhookSecret(

@@ -163,6 +163,19 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     return rows[0]?.state ?? null;
   }
 
+  async lockedStates(tx: Tx, ids: string[]): Promise<Map<string, CampaignState>> {
+    if (ids.length === 0) return new Map();
+    // In id order: two transactions share-locking overlapping campaigns never wait on each other in
+    // a cycle with a state change.
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+      id: string;
+      state: CampaignState;
+    }>(`SELECT id, state FROM campaigns WHERE id = ANY($1::uuid[]) ORDER BY id FOR SHARE`, [
+      [...new Set(ids)],
+    ]);
+    return new Map(rows.map((r) => [r.id, r.state]));
+  }
+
   async setWebhookSecret(
     organizationId: string,
     id: string,

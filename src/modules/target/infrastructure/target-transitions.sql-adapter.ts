@@ -5,8 +5,8 @@ import { SqlExecutor, sqlExecutor } from '../../../database/sql';
 import {
   CampaignTargetCounts,
   CANCELLABLE_STATUSES,
-  FinishedAttempt,
   StartedCall,
+  TargetAttempt,
   TargetOutcome,
   TargetTransitions,
   TARGETS_DUE_CHANNEL,
@@ -193,42 +193,62 @@ export class SqlTargetTransitions extends TargetTransitions {
     return rows.map(targetFromRow);
   }
 
-  async finishAttempt(tx: Tx, targetId: string, r: FinishedAttempt): Promise<Target | null> {
-    const sql = sqlExecutor(this.dataSource, tx);
-    const { rows } = await sql.query(
-      `UPDATE targets SET status = $3, resolution = $4, category = $5, subcategory = $6, outcome = $7,
-              scheduled_time = coalesce($8, scheduled_time),
-              output_data = output_data || $9::jsonb,
-              execution_seconds = coalesce(execution_seconds, 0) + $10,
-              categorization = $11::jsonb,
+  async finishAttempts(tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
+    if (attempts.length === 0) return [];
+    // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
+    const firsts = new Map<string, TargetAttempt>();
+    for (const a of attempts) {
+      const key = `${a.targetId}:${a.callLogId}`;
+      if (!firsts.has(key)) firsts.set(key, a);
+    }
+    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+      `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
+              subcategory = e.subcategory, outcome = e.outcome,
+              scheduled_time = coalesce(e.retry_at, t.scheduled_time),
+              output_data = t.output_data || e.output_data,
+              execution_seconds = coalesce(t.execution_seconds, 0) + e.duration_seconds,
+              categorization = e.categorization,
               statistics = jsonb_build_object(
-                'attempts', attempts,
-                'execution_seconds', coalesce(execution_seconds, 0) + $10,
-                'last_call_outcome', $11::jsonb -> 'outcome',
-                'last_call_log_id', $2::bigint),
+                'attempts', t.attempts,
+                'execution_seconds', coalesce(t.execution_seconds, 0) + e.duration_seconds,
+                'last_call_outcome', e.categorization -> 'outcome',
+                'last_call_log_id', e.call_log_id),
               call_started_at = NULL,
-              updated_at = $12
-        WHERE id = $1 AND status IN ${IN_FLIGHT} AND call_log_ids[array_upper(call_log_ids, 1)] = $2
-        RETURNING *, pg_notify($13, '') AS notified`,
+              updated_at = e.now
+         FROM jsonb_to_recordset($1::jsonb) AS e(target_id uuid, call_log_id bigint, status text,
+              resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
+              output_data jsonb, duration_seconds integer, categorization jsonb, now timestamptz)
+        WHERE t.id = e.target_id AND t.status IN ${IN_FLIGHT}
+          AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
+        RETURNING t.*, pg_notify($2, '') AS notified`,
       [
-        targetId,
-        r.callLogId,
-        r.status,
-        r.resolution,
-        r.category,
-        r.subcategory,
-        r.outcome,
-        r.retryAt,
-        JSON.stringify(r.outputData ?? {}),
-        r.durationSeconds,
-        JSON.stringify(r.categorization),
-        r.now,
+        JSON.stringify(
+          // In id order, so concurrent batches sharing targets lock them in one order (the
+          // plan walks the list).
+          [...firsts.values()]
+            .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
+            .map((a) => ({
+              target_id: a.targetId,
+              call_log_id: a.callLogId,
+              status: a.status,
+              resolution: a.resolution,
+              category: a.category,
+              subcategory: a.subcategory,
+              outcome: a.outcome,
+              retry_at: a.retryAt?.toISOString() ?? null,
+              output_data: a.outputData ?? {},
+              duration_seconds: a.durationSeconds,
+              categorization: a.categorization,
+              now: a.now.toISOString(),
+            })),
+        ),
         TARGETS_DUE_CHANNEL,
       ],
     );
-    // RETURNING notified (no extra round trip): a slot of the campaign is free, and a retry may be
-    // the earliest due time, so the dispatchers look again.
-    return rows[0] ? targetFromRow(rows[0]) : null;
+    // RETURNING notified (no extra round trip; one notification per transaction reaches listeners):
+    // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
+    // look again.
+    return rows.map(targetFromRow);
   }
 
   async finishWithoutCall(

@@ -23,6 +23,11 @@ export interface CampaignCallCounts {
   startedSince: number;
 }
 
+export interface CallLogCompletionEntry {
+  id: number;
+  completion: CallLogCompletion;
+}
+
 export abstract class CallLogRepository {
   /** Counts of the campaign's calls; `connectedOutcomes` says which outcomes reached someone. */
   abstract countCampaign(
@@ -35,8 +40,16 @@ export abstract class CallLogRepository {
    * sequence: increasing, never reused).
    */
   abstract createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]>;
-  /** Fills the outcome of a call that has not ended yet; false when it already ended (idempotent). */
-  abstract complete(tx: Tx, id: number, completion: CallLogCompletion): Promise<boolean>;
+  /**
+   * Fills the outcome of each call that has not ended yet, in one statement; returns the ids it closed
+   * (a call that already ended is left as it is: idempotent). An id given twice is closed by its first
+   * entry.
+   */
+  abstract completeMany(tx: Tx, entries: CallLogCompletionEntry[]): Promise<number[]>;
+  /** `completeMany` for one call; false when it already ended. */
+  async complete(tx: Tx, id: number, completion: CallLogCompletion): Promise<boolean> {
+    return (await this.completeMany(tx, [{ id, completion }])).length === 1;
+  }
   /**
    * The provider accepted the call: its id is kept and the deadline moves to `deadlineAt`, only while
    * the call is open and has no provider id yet. False otherwise.
@@ -47,9 +60,10 @@ export abstract class CallLogRepository {
     providerCallId: string,
     deadlineAt: Date,
   ): Promise<boolean>;
-  /** `recordProviderCallId` for many calls in one statement; the ids it changed. */
+  /** `recordProviderCallId` for many calls in one statement (in `tx` when given); the ids it changed. */
   abstract recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+    tx?: Tx | null,
   ): Promise<number[]>;
   /**
    * Open calls past their deadline (at most `limit`), each taken for one look by moving its deadline to

@@ -15,4 +15,6 @@ export abstract class CampaignReader {
    * or cancel under way is waited for, and one that starts later waits for `tx` (null: no campaign).
    */
   abstract lockedState(tx: Tx, campaignId: string): Promise<CampaignState | null>;
+  /** `lockedState` of many campaigns in one read (absent from the map: no such campaign). */
+  abstract lockedStates(tx: Tx, campaignIds: string[]): Promise<Map<string, CampaignState>>;
 }

@@ -61,6 +61,8 @@ export abstract class CampaignRepository {
    * `tx`), so a state change waits for `tx` and `tx` waits for one under way; null: no such campaign.
    */
   abstract lockedState(tx: Tx, id: string): Promise<CampaignState | null>;
+  /** `lockedState` of many campaigns in one statement (locked in id order); absent: no such campaign. */
+  abstract lockedStates(tx: Tx, ids: string[]): Promise<Map<string, CampaignState>>;
   abstract setWebhookSecret(
     organizationId: string,
     id: string,

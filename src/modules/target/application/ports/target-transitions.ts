@@ -35,6 +35,11 @@ export interface FinishedAttempt extends TargetOutcome {
   now: Date;
 }
 
+/** A finished attempt of a given target (the batch form of `finishAttempt`). */
+export interface TargetAttempt extends FinishedAttempt {
+  targetId: string;
+}
+
 export interface StartedCall {
   targetId: string;
   callLogId: number;
@@ -135,14 +140,17 @@ export abstract class TargetTransitions {
   abstract startCalls(tx: Tx, calls: StartedCall[], now: Date): Promise<Target[]>;
 
   /**
-   * Applies an attempt's outcome to a target still in flight with this call as its latest; returns
-   * the updated target, or null when it was already applied (or the target moved on).
+   * Applies each attempt's outcome to its target when still in flight with that call as its latest,
+   * in one statement; returns the updated targets (an attempt already applied, or whose target moved
+   * on, changes nothing). A target given twice with one call is finished by its first entry.
    */
-  abstract finishAttempt(
-    tx: Tx,
-    targetId: string,
-    attempt: FinishedAttempt,
-  ): Promise<Target | null>;
+  abstract finishAttempts(tx: Tx, attempts: TargetAttempt[]): Promise<Target[]>;
+
+  /** `finishAttempts` for one target: the updated target, or null when nothing changed. */
+  async finishAttempt(tx: Tx, targetId: string, attempt: FinishedAttempt): Promise<Target | null> {
+    const [updated] = await this.finishAttempts(tx, [{ ...attempt, targetId }]);
+    return updated ?? null;
+  }
 
   /** A target that ends without a call (blacklisted, undialable): only from `Scheduled`. */
   abstract finishWithoutCall(
