@@ -7,11 +7,7 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
-import {
-  EventCause,
-  TargetEventLog,
-  WORKER,
-} from '../../target/application/ports/target-event-log';
+import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason';
 import type { Target } from '../../target/domain/target';
@@ -178,6 +174,17 @@ export class CallDispatcher {
       const deferReasons: Record<string, string> = {};
       const calls: { target: Target; to: string }[] = [];
       const endedTargets: Target[] = [];
+      // One attribution for every target this claim ends without a call (not one per target).
+      const endings = due.flatMap((target) => {
+        const plan = plans.get(target.id)!;
+        return plan.kind === 'end' ? [[target.id, endedWords(plan.decision.outcome)]] : [];
+      });
+      if (endings.length > 0) {
+        await this.events.attribute(tx, {
+          actor: WORKER,
+          reasonsByTarget: Object.fromEntries(endings),
+        });
+      }
       for (const target of due) {
         const plan = plans.get(target.id)!;
         if (plan.kind === 'defer') {
@@ -185,7 +192,6 @@ export class CallDispatcher {
           deferReasons[target.id] = plan.reason;
         } else if (plan.kind === 'call') calls.push({ target, to: plan.to });
         else {
-          await this.events.attribute(tx, endedCause(plan.decision.outcome));
           const done = await this.targets.finishWithoutCall(tx, target.id, plan.decision, at);
           if (done) endedTargets.push(done);
         }
@@ -375,7 +381,5 @@ export class CallDispatcher {
   }
 }
 
-/** A target that ends without a call: the worker decided, for the outcome's reason. */
-function endedCause(outcome: string): EventCause {
-  return { actor: WORKER, reason: `ended without a call: ${outcome}` };
-}
+/** Why a target ends without a call, for its timeline. */
+const endedWords = (outcome: string) => `ended without a call: ${outcome}`;
