@@ -10,8 +10,15 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog, CallLogCompletion } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
+import {
+  EventActor,
+  TargetEventLog,
+  WORKER,
+} from '../../target/application/ports/target-event-log';
+import { CAMPAIGN_CANCELLED, retryWords } from '../../target/domain/waiting-reason';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import {
+  CAMPAIGN_CANCELLED_OUTCOME,
   CallOutcome,
   cancelledDecision,
   decideAfterAttempt,
@@ -24,6 +31,8 @@ export interface Completion {
   providerCallId?: string | null;
   /** Placed, but what happened is unknown (worker lost, deadline passed): a person reviews it. */
   lost?: boolean;
+  /** What ended the call, for the target's timeline; a worker (placement error, sweep) by default. */
+  actor?: EventActor;
 }
 
 /** A technical failure with nothing else known: placement errors and calls nobody can tell about. */
@@ -73,6 +82,7 @@ export class CallCompletion {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly events: TargetEventLog,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
@@ -155,6 +165,27 @@ export class CallCompletion {
         }
       }
     }
+    // Who and why for each target's timeline, set once for the one statement that moves them all.
+    await this.events.attribute(tx, {
+      actor: WORKER,
+      actorsByTarget: Object.fromEntries(
+        ending.flatMap(({ call }) =>
+          call.completion?.actor ? [[call.log.targetId, call.completion.actor]] : [],
+        ),
+      ),
+      reasonsByTarget: Object.fromEntries(
+        ending.map(({ call, decision }) => [
+          call.log.targetId,
+          endingWords(
+            decision,
+            call.result.outcome,
+            call.log.attempt,
+            call.campaign.maxAttempts,
+            call.completion ?? {},
+          ),
+        ]),
+      ),
+    });
     const updated = await this.targets.finishAttempts(
       tx,
       ending.map(({ call: { log, result }, decision, subcategory, durationSeconds }) => {
@@ -277,4 +308,19 @@ interface Planned {
   subcategory: string | null;
   durationSeconds: number;
   logCompletion: CallLogCompletion;
+}
+
+/** The reason words of an attempt's ending, as the target's timeline shows them. */
+function endingWords(
+  decision: TargetDecision,
+  outcome: CallOutcome,
+  attempt: number,
+  maxAttempts: number,
+  completion: Completion,
+): string {
+  if (decision.outcome === CAMPAIGN_CANCELLED_OUTCOME)
+    return `${CAMPAIGN_CANCELLED} (after ${outcome})`;
+  if (decision.status === 'Scheduled') return retryWords(attempt + 1, maxAttempts, outcome);
+  const lost = completion.lost ? ', outcome unknown' : '';
+  return `${decision.status.toLowerCase()} after ${outcome} (attempt ${attempt} of ${maxAttempts}${lost})`;
 }

@@ -85,7 +85,11 @@ export class CallEventIngestion {
             log,
             campaign: campaigns.get(log.campaignId)!,
             result: event.result ?? failedCall('unknown'),
-            completion: { providerCallId: event.providerCallId },
+            completion: {
+              providerCallId: event.providerCallId,
+              // The provider's event caused this ending: its connection and the event's key.
+              actor: { type: 'provider', id: `${connection}:${event.key}` },
+            },
           },
         });
       });

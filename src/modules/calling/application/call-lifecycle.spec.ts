@@ -10,6 +10,7 @@ import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
@@ -32,7 +33,8 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   const campaigns = new InMemoryCampaignReader();
   const theCampaign = aCampaign({ maxAttempts: 1, ...campaign });
   campaigns.put(theCampaign);
-  const targets = new InMemoryTargetTransitions();
+  const events = new InMemoryTargetEventLog();
+  const targets = new InMemoryTargetTransitions(undefined, events);
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
   const outbox = new RecordingCallFinishedOutbox();
@@ -48,7 +50,16 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   const blacklistRepository = new InMemoryBlacklistRepository();
   const blacklists = new BlacklistService(blacklistRepository);
   const metrics = new RecordingMetrics();
-  const completion = new CallCompletion(callLogs, targets, campaigns, outbox, uow, clock, metrics);
+  const completion = new CallCompletion(
+    callLogs,
+    targets,
+    campaigns,
+    outbox,
+    uow,
+    clock,
+    metrics,
+    events,
+  );
   const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
   const dispatcher = new CallDispatcher(
@@ -63,6 +74,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     uow,
     clock,
     config,
+    events,
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */
@@ -86,6 +98,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   const lastLogId = async (id: string) => (await target(id)).callLogIds!.at(-1)!;
   return {
     clock,
+    events,
     metrics,
     campaign: theCampaign,
     campaigns,
@@ -110,6 +123,36 @@ describe('the call lifecycle (fakes, fake clock)', () => {
   // The engine logs each call placed and ended; the assertions below say what happened.
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  it("records the target's timeline: window deferral, call placed, a retry after the provider's event, then the last ending", async () => {
+    const e = engine({
+      maxAttempts: 2,
+      retryDelayMinutes: 10,
+      // Open from 16:00 UTC on T0's weekday (T0 is 15:00 UTC, a Monday): the first round defers.
+      callingWindow: { tz: 'UTC', monday: [{ start: '16:00', end: '23:00' }] },
+    });
+    const t = e.due();
+    await e.dispatch();
+    e.clock.set('2026-01-05T16:00:00.000Z');
+    await e.dispatch();
+    const first = await e.lastLogId(t.id);
+    await e.ingestion.ingest('scripted', [e.provider.ended(first, 'NO_RESPONSE')]);
+    e.clock.advanceMinutes(10);
+    await e.dispatch();
+    const second = await e.lastLogId(t.id);
+    await e.ingestion.ingest('scripted', [e.provider.ended(second, 'GOOD')]);
+
+    const timeline = e.events.all().filter((x) => x.targetId === t.id);
+    expect(timeline.map((x) => [x.kind, x.status, x.actor.type, x.reason])).toEqual([
+      ['added', 'Scheduled', 'system', 'added and launched'],
+      ['deferred', null, 'worker', 'outside calling window: opens Mon 16:00 UTC'],
+      ['call_started', 'In Progress', 'worker', 'call placed: attempt 1 of 2'],
+      ['call_ended', 'Scheduled', 'provider', 'retry 2 of 2 after NO_RESPONSE'],
+      ['call_started', 'In Progress', 'worker', 'call placed: attempt 2 of 2'],
+      ['call_ended', 'Finished', 'provider', 'finished after GOOD (attempt 2 of 2)'],
+    ]);
+    expect(timeline[3].actor.id).toBe(`scripted:${e.provider.ended(first, 'NO_RESPONSE').key}`);
+  });
 
   it('a due target is claimed, placed and left In Progress with the provider id and its deadline', async () => {
     const e = engine();

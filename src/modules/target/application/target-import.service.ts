@@ -1,3 +1,4 @@
+import { SYSTEM_ACTOR } from './ports/target-event-log';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock';
@@ -187,7 +188,12 @@ export class TargetImportService {
               ...state,
             }));
             const inserted = new Set(
-              await this.targets.insertMany(tx, rows, { now, skipTakenExternalIds: true }),
+              await this.targets.insertMany(tx, rows, {
+                now,
+                skipTakenExternalIds: true,
+                // The import keeps no API key: its rows are the system's, named by the import.
+                cause: { actor: SYSTEM_ACTOR, reason: `added by CSV import ${current.id}` },
+              }),
             );
             created = inserted.size;
             // Duplicates, and rows that lost a race with a concurrent add of the same external id.

@@ -26,6 +26,7 @@ import {
 } from '../domain/new-targets';
 import { PatientInput, Target } from '../domain/target';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
+import { EventActor, SYSTEM_ACTOR } from './ports/target-event-log';
 import {
   TargetListFilter,
   TargetPage,
@@ -80,6 +81,7 @@ export class TargetService {
     organizationId: string,
     campaignId: string,
     command: AddTargetsCommand,
+    actor: EventActor = SYSTEM,
   ): Promise<AddTargetsResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const drafts = command.targets.map((input, index) => toDraft(input, index));
@@ -124,6 +126,7 @@ export class TargetService {
         await this.targets.insertMany(tx, rows, {
           now,
           skipTakenExternalIds: command.allowDuplicates,
+          cause: { actor },
         }),
       );
       // Rows skipped by the insert lost a race with a concurrent request adding the same external id.
@@ -143,6 +146,7 @@ export class TargetService {
     organizationId: string,
     campaignId: string,
     targetIds: string[],
+    actor: EventActor = SYSTEM,
   ): Promise<DeleteTargetsResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const requested = unique(targetIds);
@@ -156,7 +160,7 @@ export class TargetService {
       byCanonical.size > 0
         ? await this.targets.deleteUnlessInFlight(organizationId, campaign.id, [
             ...byCanonical.keys(),
-          ])
+          ], { actor, reason: 'deleted through the API' })
         : { deleted: [], inFlight: [] };
     const deleted = new Set(outcome.deleted.map((id) => byCanonical.get(id) ?? id));
     const inFlight = new Set(outcome.inFlight.map((id) => byCanonical.get(id) ?? id));
@@ -182,12 +186,14 @@ export class TargetService {
     targetId: string,
     patch: Record<string, unknown>,
     onlyIfNotStarted: boolean,
+    actor: EventActor = SYSTEM,
   ): Promise<Target> {
     const id = canonicalUuid(targetId);
     if (!id) throw targetNotFound(targetId);
     const updated = await this.targets.mergeInputData(organizationId, id, patch, {
       onlyIfNotStarted,
       now: this.clock.now(),
+      cause: { actor },
     });
     if (updated) return updated;
     // The update is the guard; reading afterwards only tells which refusal to report.
@@ -214,6 +220,9 @@ export class TargetService {
     );
   }
 }
+
+/** Who changed targets when the caller does not say (scripts, tests). */
+const SYSTEM = SYSTEM_ACTOR;
 
 function targetNotFound(targetId: string): NotFoundError {
   return new NotFoundError(`Target ${targetId} not found`);
