@@ -261,7 +261,6 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       byStatus: {},
       byCategory: {},
       byResolution: {},
-      attempts: 0,
       inFlight: 0,
       dueNow: 0,
       dueLater: 0,
@@ -276,7 +275,6 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       add(counts.byStatus, t.status);
       add(counts.byCategory, t.category);
       add(counts.byResolution, t.resolution);
-      counts.attempts += t.attempts;
       if (IN_FLIGHT_STATUSES.includes(t.status)) counts.inFlight++;
       if (t.status === 'Scheduled' && t.scheduledTime) {
         if (t.scheduledTime <= now) counts.dueNow++;

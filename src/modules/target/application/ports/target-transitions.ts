@@ -47,8 +47,6 @@ export interface CampaignTargetCounts {
   /** Targets with a category, by category (targets without one are not counted here). */
   byCategory: Record<string, number>;
   byResolution: Record<string, number>;
-  /** Sum of every target's attempts. */
-  attempts: number;
   inFlight: number;
   /** `Scheduled` and due at `now`. */
   dueNow: number;
