@@ -117,12 +117,28 @@ export class SqlTargetTransitions extends TargetTransitions {
     return rows.map((r) => r.id);
   }
 
-  async dueCampaigns(now: Date, limit: number): Promise<string[]> {
-    // The partial index on scheduled_time WHERE status = 'Scheduled' serves this.
+  async dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]> {
+    // A skip scan of targets_campaign_due_idx (campaign_id, scheduled_time) WHERE status = 'Scheduled':
+    // one probe per campaign with Scheduled targets for the next campaign id, one for its earliest
+    // time. Its cost follows the number of campaigns, not of due targets (a paused campaign's backlog
+    // of a million due targets costs two probes, and it is left out).
     const { rows } = await sqlExecutor(this.dataSource, null).query<{ campaign_id: string }>(
-      `SELECT campaign_id FROM targets WHERE status = 'Scheduled' AND scheduled_time <= $1
-        GROUP BY campaign_id ORDER BY min(scheduled_time) LIMIT $2`,
-      [now, limit],
+      `WITH RECURSIVE campaigns_scheduled AS (
+         (SELECT campaign_id FROM targets WHERE status = 'Scheduled' ORDER BY campaign_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT t.campaign_id FROM targets t
+                  WHERE t.status = 'Scheduled' AND t.campaign_id > c.campaign_id
+                  ORDER BY t.campaign_id LIMIT 1)
+           FROM campaigns_scheduled c WHERE c.campaign_id IS NOT NULL)
+       SELECT c.campaign_id FROM campaigns_scheduled c
+       CROSS JOIN LATERAL (
+         SELECT t.scheduled_time AS first_due FROM targets t
+          WHERE t.status = 'Scheduled' AND t.campaign_id = c.campaign_id
+          ORDER BY t.scheduled_time LIMIT 1) d
+        WHERE c.campaign_id IS NOT NULL AND d.first_due <= $1
+          AND NOT (c.campaign_id = ANY($3::uuid[]))
+        ORDER BY d.first_due LIMIT $2`,
+      [now, limit, [...excluding]],
     );
     return rows.map((r) => r.campaign_id);
   }
@@ -287,18 +303,24 @@ export class SqlTargetTransitions extends TargetTransitions {
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        // Counter groups folded in SQL to one row per (status, category, resolution, before or from
+        // this minute): a few dozen rows, however many minutes targets are scheduled over.
         const { rows: groups } = await sql.query<{
           status: string;
           category: string | null;
           resolution: string | null;
-          due_minute: Date | null;
+          due: 'before' | 'from' | null;
           n: string;
-          n_rows: string;
+          extra_rows: string;
         }>(
-          `SELECT ${TARGET_COUNT_GROUP}, sum(delta) AS n, count(*) AS n_rows
-             FROM target_count_deltas WHERE campaign_id = $1
-            GROUP BY ${TARGET_COUNT_GROUP} HAVING sum(delta) <> 0 OR count(*) > 1`,
-          [campaignId],
+          `SELECT status, category, resolution,
+                  CASE WHEN due_minute < $2 THEN 'before' WHEN due_minute >= $2 THEN 'from' END AS due,
+                  sum(n) AS n, sum(n_rows - 1) AS extra_rows
+             FROM (SELECT ${TARGET_COUNT_GROUP}, sum(delta) AS n, count(*) AS n_rows
+                     FROM target_count_deltas WHERE campaign_id = $1
+                    GROUP BY ${TARGET_COUNT_GROUP}) grouped
+            GROUP BY 1, 2, 3, 4`,
+          [campaignId, thisMinute],
         );
         // Only the current minute's Scheduled targets are split at `now` by reading the index.
         const { rows: edges } = await sql.query<{ due_this_minute: number; next_at: Date | null }>(
@@ -309,8 +331,8 @@ export class SqlTargetTransitions extends TargetTransitions {
           [campaignId, thisMinute, now],
         );
         return {
-          counts: foldTargetCounts(groups, thisMinute, edges[0]),
-          extraRows: groups.reduce((sum, g) => sum + Number(g.n_rows) - 1, 0),
+          counts: foldTargetCounts(groups, edges[0]),
+          extraRows: groups.reduce((sum, g) => sum + Number(g.extra_rows), 0),
         };
       },
     );
@@ -334,12 +356,12 @@ function foldTargetCounts(
     status: string;
     category: string | null;
     resolution: string | null;
-    due_minute: Date | null;
+    due: 'before' | 'from' | null;
     n: string;
   }[],
-  thisMinute: Date,
   edges: { due_this_minute: number; next_at: Date | null },
 ): CampaignTargetCounts {
+  // The current minute's targets due by now move from "later" to "now".
   const counts: CampaignTargetCounts = {
     total: 0,
     byStatus: {},
@@ -360,10 +382,8 @@ function foldTargetCounts(
     add(counts.byCategory, g.category, n);
     add(counts.byResolution, g.resolution, n);
     if (IN_FLIGHT_STATUSES.includes(g.status as TargetStatus)) counts.inFlight += n;
-    if (g.due_minute === null) continue;
-    const minute = new Date(g.due_minute).getTime();
-    if (minute < thisMinute.getTime()) counts.dueNow += n;
-    else counts.dueLater += n; // this minute's were split above: due_this_minute moved to dueNow
+    if (g.due === 'before') counts.dueNow += n;
+    else if (g.due === 'from') counts.dueLater += n;
   }
   for (const m of [counts.byStatus, counts.byCategory, counts.byResolution])
     for (const [key, n] of Object.entries(m)) if (n === 0) delete m[key];
