@@ -27,4 +27,8 @@ export class InMemoryCampaignReader extends CampaignReader {
   async lockedState(_tx: Tx, campaignId: string): Promise<CampaignState | null> {
     return this.campaigns.get(campaignId)?.state ?? null;
   }
+
+  async pausedIds(): Promise<string[]> {
+    return [...this.campaigns.values()].filter((c) => c.state === 'paused').map((c) => c.id);
+  }
 }

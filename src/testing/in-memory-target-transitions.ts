@@ -116,10 +116,10 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     return moved;
   }
 
-  async dueCampaigns(now: Date, limit: number): Promise<string[]> {
+  async dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]> {
     const firstDue = new Map<string, number>();
     for (const t of this.table().values()) {
-      if (!due(t, now)) continue;
+      if (!due(t, now) || excluding.includes(t.campaignId)) continue;
       const at = t.scheduledTime!.getTime();
       firstDue.set(t.campaignId, Math.min(at, firstDue.get(t.campaignId) ?? at));
     }

@@ -102,6 +102,32 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       expect(await find(toPending)).toMatchObject({ status: 'Pending', scheduledTime: null });
     });
 
+    it('due campaigns: earliest due first, none that is excluded (a paused backlog takes no place)', async () => {
+      const { mine, foreign } = await f.scope();
+      await f.seed(
+        mine,
+        Array.from({ length: 40 }, (_, i) => ({
+          id: nextId(),
+          status: 'Scheduled' as const,
+          scheduledTime: at(-3600 - i),
+        })),
+      );
+      await f.seed(foreign, [
+        { id: nextId(), status: 'Scheduled', scheduledTime: at(-5) },
+        { id: nextId(), status: 'Scheduled', scheduledTime: at(5) },
+      ]);
+      const all = await f.transitions.dueCampaigns(T0, 10_000, []);
+      expect(all.indexOf(mine.campaignId)).toBeGreaterThanOrEqual(0);
+      expect(all.indexOf(foreign.campaignId)).toBeGreaterThan(all.indexOf(mine.campaignId));
+      const withoutMine = await f.transitions.dueCampaigns(T0, 10_000, [mine.campaignId]);
+      expect(withoutMine).toContain(foreign.campaignId);
+      expect(withoutMine).not.toContain(mine.campaignId);
+      // Not yet due: left out.
+      expect(await f.transitions.dueCampaigns(at(-10), 10_000, [])).not.toContain(
+        foreign.campaignId,
+      );
+    });
+
     it('due targets: by campaign, earliest first; the next due time after now', async () => {
       const { mine } = await f.scope();
       const [late, early, future, pending] = [nextId(), nextId(), nextId(), nextId()];
@@ -111,7 +137,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         { id: future, status: 'Scheduled', scheduledTime: at(30) },
         { id: pending },
       ]);
-      expect(await f.transitions.dueCampaigns(T0, 10_000)).toContain(mine.campaignId);
+      expect(await f.transitions.dueCampaigns(T0, 10_000, [])).toContain(mine.campaignId);
       expect((await f.transitions.peekDue(mine.campaignId, T0, 10)).map((t) => t.id)).toEqual([
         early,
         late,

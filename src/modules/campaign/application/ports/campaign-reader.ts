@@ -15,4 +15,6 @@ export abstract class CampaignReader {
    * or cancel under way is waited for, and one that starts later waits for `tx` (null: no campaign).
    */
   abstract lockedState(tx: Tx, campaignId: string): Promise<CampaignState | null>;
+  /** Every organization's paused campaigns (the dispatcher leaves their due targets alone). */
+  abstract pausedIds(): Promise<string[]>;
 }

@@ -61,6 +61,8 @@ export abstract class CampaignRepository {
    * `tx`), so a state change waits for `tx` and `tx` waits for one under way; null: no such campaign.
    */
   abstract lockedState(tx: Tx, id: string): Promise<CampaignState | null>;
+  /** The ids of every organization's paused campaigns. */
+  abstract pausedIds(): Promise<string[]>;
   abstract setWebhookSecret(
     organizationId: string,
     id: string,

@@ -96,8 +96,11 @@ export abstract class TargetTransitions {
     now: Date,
   ): Promise<string[]>;
 
-  /** Campaigns that have `Scheduled` targets due at `now` (at most `limit`), earliest due first. */
-  abstract dueCampaigns(now: Date, limit: number): Promise<string[]>;
+  /**
+   * Campaigns that have `Scheduled` targets due at `now` (at most `limit`), earliest due first, other
+   * than those in `excluding` (paused campaigns, so that they never take the places of others).
+   */
+  abstract dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]>;
 
   /** The earliest `scheduled_time` after `now` of any `Scheduled` target (null: none). */
   abstract nextDueAfter(now: Date): Promise<Date | null>;
