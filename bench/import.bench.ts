@@ -7,8 +7,9 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:import
  *
- * BENCH_ROWS (default 100000). Reports rows/s of each, the ratio of the times, the peak RSS of this
- * process (service included) during each, and the machine's load (`uptime`) before and after.
+ * BENCH_ROWS (default 100000; the issue's size is BENCH_ROWS=1000000). Reports rows/s of each, the
+ * ratio of the times, the peak RSS of this process (service included) during each, and the machine's
+ * load (`uptime`) before and after; its row in `npm run bench`'s table is CSV rows/s against JSON's.
  */
 import 'reflect-metadata';
 import { execSync } from 'child_process';
@@ -21,6 +22,7 @@ import {
   runBench,
   serverVersion,
   sleep,
+  SummaryRow,
   withBenchService,
   writeResult,
 } from './support';
@@ -139,6 +141,16 @@ async function main(): Promise<void> {
           requests: Math.ceil(ROWS / JSON_BATCH),
         },
         csv_over_json_time: round(csvRun.ms / jsonRun.ms),
+        summary: [
+          {
+            path: `CSV import, ${ROWS.toLocaleString('en')} rows, rows/s (peak RSS)`,
+            ours: `${Math.round(ROWS / (csvRun.ms / 1000))}/s (${csvRun.peakRssMb} MB)`,
+            baseline: `${Math.round(ROWS / (jsonRun.ms / 1000))}/s (${jsonRun.peakRssMb} MB) JSON add`,
+            ratio: round(jsonRun.ms / csvRun.ms),
+            goal: 'see docs/benchmarks.md',
+            met: null,
+          },
+        ] satisfies SummaryRow[],
         rss_before_mb: rssBefore,
         load_before: loadBefore,
         load_after: execSync('uptime').toString().trim(),

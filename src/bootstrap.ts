@@ -59,6 +59,7 @@ export async function startService(
     // Nest flushes buffered start-up logs in listen(), which a worker-only process never calls.
     if (config.get('ROLE') === 'worker') app.flushLogs();
     if (config.get('ROLE') !== 'worker') {
+      (app.getHttpServer() as Server).requestTimeout = config.get('HTTP_REQUEST_TIMEOUT');
       await app.listen(config.get('PORT'), config.get('HOST'));
       if (config.get('DEMO_SEED')) {
         const demo = await app.get(DemoSeeder).seed();

@@ -79,8 +79,15 @@ export class EnvVars {
   @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
   /** A queued or running CSV import with no progress for this long lost its job and is queued again. */
   @IsOptional() @int() @IsInt() @Min(1) IMPORT_RECOVERY_SECONDS = 60;
+  /** A CSV upload still receiving with no row for this long died with its process: it ends failed. */
+  @IsOptional() @int() @IsInt() @Min(1) IMPORT_UPLOAD_STALL_SECONDS = 300;
   /** On SIGTERM, how long running work may take to finish before it is handed back (Kubernetes waits 30 s). */
   @IsOptional() @duration() @Min(1000) SHUTDOWN_TIMEOUT = 25_000;
+  /**
+   * How long one request may take to arrive whole (Node's `requestTimeout`, 5 minutes by default):
+   * a 1,000,000-row CSV upload, read as fast as it is staged, takes longer than that on a busy host.
+   */
+  @IsOptional() @duration() @Min(1000) HTTP_REQUEST_TIMEOUT = 3_600_000;
   /** A worker (ROLE=worker) serves health and /metrics on this port; it has no API. Unset: none. */
   @IsOptional() @int() @IsInt() @Min(1) @Max(65535) HEALTH_PORT?: number;
   /** Requests one API key may make per RATE_LIMIT_WINDOW in one process; 0 turns the limit off. */

@@ -22,15 +22,17 @@ export class InMemoryCallLogRepository extends CallLogRepository {
     const connected = ended.filter(
       (l) => l.outcome !== null && connectedOutcomes.includes(l.outcome),
     );
+    // As SQL's avg: calls without a duration are left out.
+    const timed = connected.filter((l) => l.durationSeconds !== null);
     return {
       calls: logs.length,
       open: logs.length - ended.length,
       ended: ended.length,
       connected: connected.length,
       averageConnectedSeconds:
-        connected.length === 0
+        timed.length === 0
           ? null
-          : connected.reduce((sum, l) => sum + (l.durationSeconds ?? 0), 0) / connected.length,
+          : timed.reduce((sum, l) => sum + l.durationSeconds!, 0) / timed.length,
       startedSince: logs.filter((l) => l.startedAt >= since).length,
     };
   }

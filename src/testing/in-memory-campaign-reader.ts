@@ -36,4 +36,8 @@ export class InMemoryCampaignReader extends CampaignReader {
       }),
     );
   }
+
+  async pausedIds(): Promise<string[]> {
+    return [...this.campaigns.values()].filter((c) => c.state === 'paused').map((c) => c.id);
+  }
 }

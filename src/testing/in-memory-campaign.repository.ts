@@ -97,6 +97,10 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     );
   }
 
+  async pausedIds(): Promise<string[]> {
+    return [...this.campaigns.values()].filter((c) => c.state === 'paused').map((c) => c.id);
+  }
+
   async setWebhookSecret(organizationId: string, id: string, secret: string) {
     const c = this.campaigns.get(id);
     if (!c || c.organizationId !== organizationId) return null;

@@ -82,13 +82,16 @@ export class InMemoryTargetImportRepository
       createdAt: imp.now,
       updatedAt: imp.now,
       finishedAt: null,
+      failure: null,
     });
     this.state.rows.set(imp.id, new Map());
   }
 
-  async stageRows(importId: string, rows: StagedRow[]): Promise<void> {
+  async stageRows(importId: string, rows: StagedRow[], now: Date): Promise<void> {
     const staged = this.state.rows.get(importId);
-    if (!staged) return;
+    if (!staged || rows.length === 0) return;
+    const imp = this.state.imports.get(importId)!;
+    if (imp.status === 'receiving') imp.updatedAt = now;
     for (const row of rows) {
       if (!staged.has(row.row)) {
         const externalId = row.draft?.externalId ?? null;
@@ -244,6 +247,44 @@ export class InMemoryTargetImportRepository
       else row.draft = null;
     }
     return clone(imp);
+  }
+
+  async failUpload(
+    importId: string,
+    failure: string,
+    now: Date,
+    counts: { totalRows: number; invalidRows: number },
+  ): Promise<boolean> {
+    const imp = this.state.imports.get(importId);
+    if (!imp || imp.status !== 'receiving') return false;
+    Object.assign(imp, { status: 'failed', failure, updatedAt: now, finishedAt: now, ...counts });
+    this.state.rows.set(importId, new Map());
+    return true;
+  }
+
+  async failStalledUploads(
+    before: Date,
+    failure: string,
+    now: Date,
+    limit: number,
+  ): Promise<string[]> {
+    const stalled = [...this.state.imports.values()]
+      .filter((i) => i.status === 'receiving' && i.updatedAt < before)
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+      .slice(0, limit);
+    for (const imp of stalled) {
+      const staged = [...(this.state.rows.get(imp.id)?.values() ?? [])];
+      Object.assign(imp, {
+        status: 'failed',
+        failure,
+        updatedAt: now,
+        finishedAt: now,
+        totalRows: staged.length,
+        invalidRows: staged.filter((r) => r.errors !== null).length,
+      });
+      this.state.rows.set(imp.id, new Map());
+    }
+    return stalled.map((i) => i.id);
   }
 
   async claimStalled(_tx: Tx, before: Date, now: Date, limit: number): Promise<string[]> {

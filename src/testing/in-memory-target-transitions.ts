@@ -140,10 +140,10 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     return moved;
   }
 
-  async dueCampaigns(now: Date, limit: number): Promise<string[]> {
+  async dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]> {
     const firstDue = new Map<string, number>();
     for (const t of this.table().values()) {
-      if (!due(t, now)) continue;
+      if (!due(t, now) || excluding.includes(t.campaignId)) continue;
       const at = t.scheduledTime!.getTime();
       firstDue.set(t.campaignId, Math.min(at, firstDue.get(t.campaignId) ?? at));
     }
@@ -294,7 +294,6 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       byStatus: {},
       byCategory: {},
       byResolution: {},
-      attempts: 0,
       inFlight: 0,
       dueNow: 0,
       dueLater: 0,
@@ -309,7 +308,6 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       add(counts.byStatus, t.status);
       add(counts.byCategory, t.category);
       add(counts.byResolution, t.resolution);
-      counts.attempts += t.attempts;
       if (IN_FLIGHT_STATUSES.includes(t.status)) counts.inFlight++;
       if (t.status === 'Scheduled' && t.scheduledTime) {
         if (t.scheduledTime <= now) counts.dueNow++;

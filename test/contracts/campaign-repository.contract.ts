@@ -76,6 +76,24 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     expect(await ctx.repository().findById(c.id)).toEqual(paused);
   });
 
+  it('lists the ids of the paused campaigns (of every organization), no others', async () => {
+    const run = <T>(work: Parameters<UnitOfWork['run']>[0]) => ctx.uow().run(work) as Promise<T>;
+    const at = new Date('2026-03-01T10:00:00.000Z');
+    const [org, other] = [await ctx.organizationId(), await ctx.organizationId()];
+    const [mine, theirs, active] = [
+      await ctx.repository().create(base(org)),
+      await ctx.repository().create(base(other)),
+      await ctx.repository().create(base(org)),
+    ];
+    await run((tx) => ctx.repository().changeState(tx, org, mine.id, ['active'], 'paused', at));
+    await run((tx) => ctx.repository().changeState(tx, other, theirs.id, ['active'], 'paused', at));
+    const paused = await ctx.repository().pausedIds();
+    expect(paused).toEqual(expect.arrayContaining([mine.id, theirs.id]));
+    expect(paused).not.toContain(active.id);
+    await run((tx) => ctx.repository().changeState(tx, org, mine.id, ['paused'], 'active', at));
+    expect(await ctx.repository().pausedIds()).not.toContain(mine.id);
+  });
+
   it('lists an organization’s campaigns in creation order with the total', async () => {
     const org = await ctx.organizationId();
     const other = await ctx.organizationId();

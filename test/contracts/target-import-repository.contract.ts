@@ -104,6 +104,7 @@ export function targetImportRepositoryContract(
         createdAt: NOW,
         updatedAt: NOW,
         finishedAt: null,
+        failure: null,
       });
       expect(await s.imports.find(randomUUID(), imp.id)).toBeNull();
       expect(await s.imports.find(null, imp.id)).not.toBeNull();
@@ -115,7 +116,7 @@ export function targetImportRepositoryContract(
       const ignoring = await newImport();
       await existingTarget(ignoring, 'IN-CAMPAIGN');
       const rows = [staged(2, 'IN-CAMPAIGN'), staged(3, 'A'), staged(4, 'A'), staged(5, null)];
-      await s.imports.stageRows(ignoring.id, rows);
+      await s.imports.stageRows(ignoring.id, rows, NOW);
       const checked = await s.imports.check(ignoring.id, NOW);
       expect([checked.checked, checked.invalidRows]).toEqual([true, 0]);
       // Rows with duplicates stay insertable: the insert ignores them.
@@ -127,12 +128,11 @@ export function targetImportRepositoryContract(
       await existingTarget(strict, 'IN-CAMPAIGN');
       const takenId = randomUUID();
       await existingTarget(strict, 'OTHER', takenId);
-      await s.imports.stageRows(strict.id, [
-        staged(2, 'IN-CAMPAIGN'),
-        staged(3, 'A'),
-        staged(4, 'A'),
-        staged(5, null, takenId, 'id'),
-      ]);
+      await s.imports.stageRows(
+        strict.id,
+        [staged(2, 'IN-CAMPAIGN'), staged(3, 'A'), staged(4, 'A'), staged(5, null, takenId, 'id')],
+        NOW,
+      );
       const refused = await s.imports.check(strict.id, NOW);
       expect(refused.invalidRows).toBe(3);
       // Checking again changes nothing.
@@ -170,7 +170,7 @@ export function targetImportRepositoryContract(
 
     it('records chunks once, in order, and keeps only error and ignored rows for the report', async () => {
       const imp = await newImport();
-      await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, 'B')]);
+      await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, 'B')], NOW);
       await s.imports.setStatus(null, imp.id, 'running', NOW, { totalRows: 3, invalidRows: 0 });
       await s.imports.check(imp.id, NOW);
       const chunk = { through: 3, rows: 2, created: 1, ignored: [3] };
@@ -209,7 +209,7 @@ export function targetImportRepositoryContract(
 
     it('a dry run ends with the duplicates as ignored', async () => {
       const imp = await newImport({ dryRun: true });
-      await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, null)]);
+      await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, null)], NOW);
       await s.imports.check(imp.id, NOW);
       const ended = await s.unitOfWork.run((tx) => s.imports.finish(tx, imp.id, 'succeeded', NOW));
       expect([ended?.ignoredRows, ended?.created]).toEqual([1, 0]);
@@ -217,6 +217,46 @@ export function targetImportRepositoryContract(
         errors: [],
         ignored: [{ row: 3, externalId: 'A' }],
       });
+    });
+
+    it('fails an upload that stopped: by id while receiving, or once no row arrived since a time', async () => {
+      const at = (s: number) => new Date(NOW.getTime() + s * 1000);
+      const cut = await newImport();
+      await s.imports.stageRows(cut.id, [staged(2, 'A'), staged(3, 'B')], at(1));
+      expect(await s.imports.find(null, cut.id)).toMatchObject({ updatedAt: at(1) });
+      const counts = { totalRows: 2, invalidRows: 0 };
+      expect(await s.imports.failUpload(cut.id, 'cut off', at(2), counts)).toBe(true);
+      expect(await s.imports.failUpload(cut.id, 'again', at(3), counts)).toBe(false);
+      expect(await s.imports.find(null, cut.id)).toMatchObject({
+        status: 'failed',
+        failure: 'cut off',
+        totalRows: 2,
+        finishedAt: at(2),
+      });
+      expect(await s.imports.nextChunk(cut.id, 0, 10)).toEqual([]);
+
+      // Stalled: the one whose last rows came before the limit; not the live one, not a queued one.
+      const dead = await newImport();
+      await s.imports.stageRows(dead.id, [staged(2, 'A')], at(10));
+      const live = await newImport();
+      await s.imports.stageRows(live.id, [staged(2, 'A')], at(100));
+      const queued = await newImport();
+      await s.imports.setStatus(null, queued.id, 'queued', NOW, counts);
+      const failed = await s.imports.failStalledUploads(at(50), 'died', at(200), 1000);
+      expect(failed).toContain(dead.id);
+      expect(failed).not.toContain(live.id);
+      expect(failed).not.toContain(queued.id);
+      expect(await s.imports.find(null, dead.id)).toMatchObject({
+        status: 'failed',
+        failure: 'died',
+        totalRows: 1,
+        invalidRows: 0,
+        finishedAt: at(200),
+      });
+      expect(await s.imports.find(null, live.id)).toMatchObject({ status: 'receiving' });
+      expect(await s.imports.failStalledUploads(at(50), 'died', at(300), 1000)).not.toContain(
+        dead.id,
+      );
     });
 
     it('claims stalled queued or running imports once', async () => {

@@ -426,6 +426,117 @@ describe('campaign stats', () => {
     expect(scheduled.length).toBeGreaterThan(0);
     expect(connected.length).toBeGreaterThan(0);
   });
+
+  it('stay exact under concurrent adds, deletes, calls and retries (every read adds up; the end matches the rows)', async () => {
+    const { apiKey } = await t.createOrganization();
+    // Retries due at once: targets go back to Scheduled and are called again while stats are read.
+    const c = await t.createCampaign(apiKey, {
+      max_attempts: 3,
+      retry_delay_minutes: 0,
+      max_concurrent_calls: 20,
+    });
+    const suffixes = ['0000', '0001', '0002', '0003', '0004', '1234'];
+    const phone = (i: number) => `+1558${String(1000 + i)}${suffixes[i % suffixes.length]}`;
+    const path = `/api/v1/campaigns/${c.id}`;
+
+    const consistent = (body: any) => {
+      const byStatus = body.targets.by_status as Record<string, number>;
+      const sum = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
+      expect(sum(byStatus)).toBe(body.targets.total);
+      expect(body.calls_in_flight).toBe(byStatus['In Progress'] + byStatus['Post-processing']);
+      expect(body.due_now + body.due_later).toBe(byStatus.Scheduled);
+      expect(body.ended_calls).toBeLessThanOrEqual(body.attempts);
+      expect(body.connected_calls).toBeLessThanOrEqual(body.ended_calls);
+    };
+
+    // Writers: batches added (some launched at once), some deleted, the rest triggered.
+    let writing = true;
+    const writers = (async () => {
+      for (let batch = 0; batch < 12; batch++) {
+        const targets = Array.from({ length: 25 }, (_, i) => ({
+          phone_number: phone(batch * 25 + i),
+        }));
+        const added = await post(t, apiKey, `${path}/targets`, {
+          targets,
+          launch: batch % 3 === 0,
+        });
+        expect(added.status).toBe(200);
+        const ids = added.body.target_ids as string[];
+        const removed = await t
+          .http()
+          .delete(`${path}/targets`)
+          .set('X-API-Key', apiKey)
+          .send({ target_ids: ids.slice(0, 3) });
+        expect(removed.status).toBe(200);
+        if (batch % 3 !== 0)
+          expect(
+            (await post(t, apiKey, `${path}/calls`, { target_ids: ids.slice(3) })).status,
+          ).toBe(200);
+      }
+      writing = false;
+    })();
+    // Readers, meanwhile: each answer adds up (and their folding of the counters races the writers).
+    let reads = 0;
+    const readers = Promise.all(
+      [0, 1].map(async () => {
+        while (writing) {
+          const res = await get(t, apiKey, `${path}/stats`);
+          expect(res.status).toBe(200);
+          consistent(res.body);
+          reads++;
+        }
+      }),
+    );
+    await Promise.all([writers, readers]);
+    expect(reads).toBeGreaterThan(0);
+
+    // Every call ended and every retry is spent or done: then the stats are the rows counted.
+    await waitFor(
+      () =>
+        t.sql<{ n: number }>(
+          `SELECT count(*)::int AS n FROM targets WHERE campaign_id = $1
+            AND status IN ('Scheduled', 'In Progress', 'Post-processing')`,
+          [c.id],
+        ),
+      (rows) => rows[0].n === 0,
+      60_000,
+    );
+    const counted = async (column: string) =>
+      Object.fromEntries(
+        (
+          await t.sql<{ k: string; n: number }>(
+            `SELECT ${column} AS k, count(*)::int AS n FROM targets
+              WHERE campaign_id = $1 AND ${column} IS NOT NULL GROUP BY 1 ORDER BY 1`,
+            [c.id],
+          )
+        ).map((r) => [r.k, r.n]),
+      );
+    const [calls] = await t.sql<{ n: number; ended: number; connected: number }>(
+      `SELECT count(*)::int AS n, count(ended_at)::int AS ended,
+              count(*) FILTER (WHERE ended_at IS NOT NULL AND outcome IN ('GOOD', 'HUMAN_ONLY'))::int AS connected
+         FROM call_logs WHERE campaign_id = $1`,
+      [c.id],
+    );
+    const stats = (await get(t, apiKey, `${path}/stats`)).body;
+    consistent(stats);
+    const byStatus = await counted('status');
+    expect(stats.targets.total).toBe(12 * 22);
+    expect(
+      Object.fromEntries(Object.entries(stats.targets.by_status).filter(([, n]) => n !== 0)),
+    ).toEqual(byStatus);
+    expect(stats.targets.by_category).toEqual(await counted('category'));
+    expect(stats.targets.by_resolution).toEqual(await counted('resolution'));
+    expect([stats.attempts, stats.ended_calls, stats.connected_calls]).toEqual([
+      calls.n,
+      calls.ended,
+      calls.connected,
+    ]);
+    expect(stats.calls_in_flight).toBe(0);
+    expect(stats.due_now + stats.due_later).toBe(0);
+    // Every target was launched or triggered, and the never-answering ones were retried.
+    expect(byStatus.Pending).toBeUndefined();
+    expect(calls.n).toBeGreaterThan(stats.targets.total);
+  }, 120_000);
 });
 
 describe('campaign commands of the CLI', () => {

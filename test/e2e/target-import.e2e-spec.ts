@@ -75,6 +75,7 @@ describe('CSV target import', () => {
       created_at: ISO,
       updated_at: ISO,
       finished_at: ISO,
+      failure: null,
       ...overrides,
     };
   }
@@ -575,6 +576,119 @@ describe('CSV import across a worker restart', () => {
     expect(events).toEqual([{ status: 'succeeded' }]);
     process.stdout.write(`restart: killed at ${atKill.processed_rows} of ${ROWS} rows\n`);
   }, 180_000);
+});
+
+/**
+ * An upload that stops before its end never stays `receiving`: cut off in a live process, it ends
+ * `failed` at once; left by a process that died, the worker's sweep ends it after
+ * IMPORT_UPLOAD_STALL_SECONDS without a row.
+ */
+describe('CSV upload interrupted', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: { IMPORT_UPLOAD_STALL_SECONDS: '1', IMPORT_RECOVERY_SECONDS: '1' },
+    });
+  });
+  afterAll(() => t.close());
+
+  const importsOf = (campaignId: string) =>
+    t.sql<{ id: string; status: string; staged: number }>(
+      `SELECT i.id, i.status,
+              (SELECT count(*)::int FROM target_import_rows r WHERE r.import_id = i.id) AS staged
+         FROM target_imports i WHERE campaign_id = $1`,
+      [campaignId],
+    );
+
+  it('a client that goes away mid-upload leaves a failed import saying so, and adds nothing', async () => {
+    const { apiKey } = await t.createOrganization();
+    const { id: campaignId } = await t.createCampaign(apiKey);
+    const port = await listen(t);
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: `/api/v1/campaigns/${campaignId}/targets/import`,
+      headers: { 'Content-Type': 'text/csv', 'X-API-Key': apiKey },
+    });
+    const gone = new Promise<void>((resolve) => req.on('error', () => resolve()));
+    // Part of a file (chunked, no end), until the service has staged some of it; then the socket goes.
+    const rows = csvRows(3000);
+    for await (const chunk of rows) req.write(chunk);
+    const [receiving] = await waitFor(
+      () => importsOf(campaignId),
+      (found) => found.length === 1 && found[0].staged >= 1000,
+      30_000,
+      20,
+    );
+    expect(receiving.status).toBe('receiving');
+    req.destroy();
+    await gone;
+
+    const [ended] = await waitFor(
+      () => importsOf(campaignId),
+      (found) => found[0].status !== 'receiving',
+      30_000,
+      20,
+    );
+    const read = await t.http().get(`/api/v1/imports/${ended.id}`).set('X-API-Key', apiKey);
+    expect(read.status).toBe(200);
+    const received = Number(/after (\d+) rows/.exec(read.body.failure)?.[1]);
+    expect(received).toBeGreaterThanOrEqual(1000);
+    expect(read.body).toEqual({
+      id: ended.id,
+      campaign_id: campaignId,
+      status: 'failed',
+      dry_run: false,
+      launch: false,
+      allow_duplicates: true,
+      rows: received,
+      invalid_rows: 0,
+      processed_rows: 0,
+      created: 0,
+      ignored_rows: 0,
+      errors: [],
+      ignored: [],
+      created_at: ISO,
+      updated_at: ISO,
+      finished_at: ISO,
+      failure: `The upload was interrupted after ${received} rows, before the end of the file: nothing was added. Send the file again.`,
+    });
+    expect(await importsOf(campaignId)).toEqual([{ id: ended.id, status: 'failed', staged: 0 }]);
+    const [{ n }] = await t.sql(`SELECT count(*)::int AS n FROM targets WHERE campaign_id = $1`, [
+      campaignId,
+    ]);
+    expect(n).toBe(0);
+  });
+
+  it('an upload left receiving by a process that died is ended failed by the sweep', async () => {
+    const { apiKey, organizationId } = await t.createOrganization();
+    const { id: campaignId } = await t.createCampaign(apiKey);
+    // What a process killed mid-upload leaves behind: a receiving import, its last rows a while ago.
+    const [{ id }] = await t.sql<{ id: string }>(
+      `INSERT INTO target_imports (id, organization_id, campaign_id, status, dry_run, launch,
+                                   allow_duplicates, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, 'receiving', false, false, true,
+               now() - interval '1 minute', now() - interval '1 minute')
+       RETURNING id`,
+      [organizationId, campaignId],
+    );
+    await waitFor(
+      () => importsOf(campaignId),
+      ([imp]) => imp.status === 'failed',
+      30_000,
+      50,
+    );
+    const read = await t.http().get(`/api/v1/imports/${id}`).set('X-API-Key', apiKey);
+    expect(read.body).toMatchObject({
+      status: 'failed',
+      rows: 0,
+      created: 0,
+      finished_at: ISO,
+      failure:
+        'The upload was interrupted, before the end of the file: nothing was added. Send the file again.',
+    });
+  });
 });
 
 /** A CSV produced as it is read: the test never holds the file either. */

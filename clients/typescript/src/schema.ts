@@ -1288,6 +1288,8 @@ export interface components {
             updated_at: string;
             /** Format: date-time */
             finished_at: string | null;
+            /** @description Why a failed import failed (e.g. the upload was interrupted); null otherwise */
+            failure: string | null;
         };
         CallLogResponseDto: {
             /** @example 42 */
@@ -2908,6 +2910,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportReportDto"];
+                };
+            };
+            /** @description The upload stopped before the end of the file (rarely read: the client is usually gone); the import ends failed with this failure, and GET /api/v1/imports/{import_id} shows it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
             /** @description Missing or invalid API key */

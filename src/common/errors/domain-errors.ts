@@ -3,7 +3,8 @@
  * maps each code to a status (an exhaustive `switch`, so a new code without a mapping fails to
  * compile), and a service can be reused from a CLI or a worker unchanged.
  */
-export type DomainErrorCode = 'not_found' | 'conflict' | 'invalid_input' | 'unauthorized';
+export type DomainErrorCode =
+  'not_found' | 'conflict' | 'invalid_input' | 'unauthorized' | 'interrupted';
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;
@@ -44,4 +45,9 @@ export class InvalidInputError extends DomainError {
 
 export class UnauthorizedError extends DomainError {
   readonly code = 'unauthorized';
+}
+
+/** The input stopped before its end (an upload cut off): nothing was done with it. */
+export class InterruptedError extends DomainError {
+  readonly code = 'interrupted';
 }

@@ -95,6 +95,9 @@ function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
       return detail(409, error.message);
     case 'unauthorized':
       return { ...detail(401, error.message), headers: { 'WWW-Authenticate': 'Bearer' } };
+    // Rarely read (the client is usually gone), but a proxy that buffered the upload passes it on.
+    case 'interrupted':
+      return detail(400, error.message);
     case 'invalid_input': {
       const { field, input } = error as InvalidInputError;
       const loc = httpLoc(field, req);

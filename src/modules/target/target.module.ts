@@ -40,6 +40,7 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
       useFactory: (config: AppConfig) =>
         new TargetImportSettings({
           recoveryMs: config.get('IMPORT_RECOVERY_SECONDS') * 1000,
+          uploadStallMs: config.get('IMPORT_UPLOAD_STALL_SECONDS') * 1000,
           runRecovery: config.get('ROLE') !== 'api',
         }),
     },

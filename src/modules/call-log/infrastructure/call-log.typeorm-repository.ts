@@ -86,32 +86,56 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     connectedOutcomes: readonly string[],
     since: Date,
   ): Promise<CampaignCallCounts> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      calls: number;
-      open: number;
-      ended: number;
-      connected: number;
-      avg_seconds: string | null;
-      started_since: number;
-    }>(
-      `SELECT count(*)::int AS calls,
-              count(*) FILTER (WHERE ended_at IS NULL)::int AS open,
-              count(*) FILTER (WHERE ended_at IS NOT NULL)::int AS ended,
-              count(*) FILTER (WHERE ended_at IS NOT NULL AND outcome = ANY($2::text[]))::int AS connected,
-              avg(duration_seconds) FILTER (WHERE ended_at IS NOT NULL AND outcome = ANY($2::text[]))::text AS avg_seconds,
-              count(*) FILTER (WHERE started_at >= $3)::int AS started_since
-         FROM call_logs WHERE campaign_id = $1`,
-      [campaignId, [...connectedOutcomes], since],
+    // From the counters the call_logs triggers keep (migration 1768300000000), and a short range of
+    // the campaign's recent starts; one snapshot for both.
+    const { counts, extraRows, organizationId } = await this.dataSource.transaction(
+      'REPEATABLE READ',
+      async (manager) => {
+        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        const { rows } = await sql.query<{
+          organization_id: string | null;
+          calls: string;
+          ended: string;
+          connected: string;
+          connected_timed: string;
+          connected_seconds: string;
+          extra_rows: string;
+          started_since: number;
+        }>(
+          `SELECT min(organization_id::text) AS organization_id,
+                  coalesce(sum(n), 0) AS calls,
+                  coalesce(sum(n) FILTER (WHERE ended), 0) AS ended,
+                  coalesce(sum(n) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected,
+                  coalesce(sum(timed) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_timed,
+                  coalesce(sum(seconds) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_seconds,
+                  coalesce(sum(n_rows) - count(*), 0) AS extra_rows,
+                  (SELECT count(*)::int FROM call_logs WHERE campaign_id = $1 AND started_at >= $3)
+                    AS started_since
+             FROM (SELECT organization_id, ended, outcome, sum(delta) AS n, sum(timed) AS timed,
+                          sum(duration_seconds) AS seconds, count(*) AS n_rows
+                     FROM call_log_count_deltas WHERE campaign_id = $1
+                    GROUP BY organization_id, ended, outcome) groups`,
+          [campaignId, [...connectedOutcomes], since],
+        );
+        const r = rows[0];
+        const timed = Number(r.connected_timed);
+        return {
+          counts: {
+            calls: Number(r.calls),
+            open: Number(r.calls) - Number(r.ended),
+            ended: Number(r.ended),
+            connected: Number(r.connected),
+            averageConnectedSeconds: timed === 0 ? null : Number(r.connected_seconds) / timed,
+            startedSince: r.started_since,
+          },
+          extraRows: Number(r.extra_rows),
+          organizationId: r.organization_id,
+        };
+      },
     );
-    const r = rows[0];
-    return {
-      calls: r.calls,
-      open: r.open,
-      ended: r.ended,
-      connected: r.connected,
-      averageConnectedSeconds: r.avg_seconds === null ? null : Number(r.avg_seconds),
-      startedSince: r.started_since,
-    };
+    if (organizationId && extraRows > COMPACT_AFTER_DELTA_ROWS)
+      await this.compactCounts(organizationId);
+    return counts;
   }
 
   async createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {
@@ -296,9 +320,9 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
         const { rows: counted } = await sql.query<{ total: string; delta_rows: string }>(
           byDates
             ? `SELECT count(*) AS total, 0 AS delta_rows FROM call_logs WHERE ${condition}`
-            : `SELECT coalesce(sum(delta), 0) AS total,
-                      count(*) - count(DISTINCT campaign_id) AS delta_rows
-               FROM call_log_count_deltas WHERE ${condition}`,
+            : `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows
+               FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_count_deltas
+                     WHERE ${condition} GROUP BY ${CALL_LOG_COUNT_GROUP}) groups`,
           params,
         );
         const total = Number(counted[0].total);
@@ -333,16 +357,21 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
   private async compactCounts(organizationId: string): Promise<void> {
     await sqlExecutor(this.dataSource, null).query(
       `WITH gone AS (
-         DELETE FROM call_log_count_deltas WHERE organization_id = $1 RETURNING campaign_id, delta)
-       INSERT INTO call_log_count_deltas (organization_id, campaign_id, delta)
-       SELECT $1, campaign_id, sum(delta) FROM gone GROUP BY campaign_id HAVING sum(delta) <> 0`,
+         DELETE FROM call_log_count_deltas WHERE organization_id = $1
+         RETURNING ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)
+       INSERT INTO call_log_count_deltas (organization_id, ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)
+       SELECT $1, ${CALL_LOG_COUNT_GROUP}, sum(delta), sum(timed), sum(duration_seconds) FROM gone
+       GROUP BY ${CALL_LOG_COUNT_GROUP}
+       HAVING sum(delta) <> 0 OR sum(timed) <> 0 OR sum(duration_seconds) <> 0`,
       [organizationId],
     );
   }
 }
 
 /**
- * Past this many delta rows beyond one per campaign in one count, the list folds the organization's
- * deltas (folding leaves one row per campaign).
+ * Past this many delta rows beyond one per group in one count, the list or the stats fold the
+ * organization's deltas (folding leaves one row per group).
  */
 const COMPACT_AFTER_DELTA_ROWS = 64;
+/** What call_log_count_deltas keeps a row per, in an organization (migration 1768300000000). */
+const CALL_LOG_COUNT_GROUP = 'campaign_id, ended, outcome';

@@ -107,7 +107,20 @@ function engine(campaign: Partial<Campaign> = {}) {
     await ingestion.ingest('scripted', [provider.ended(logId, outcome)]);
   };
   const org = theCampaign.organizationId;
-  return { clock, targets, outbox, provider, control, stats, dispatch, put, target, end, org };
+  return {
+    clock,
+    campaignRepository,
+    targets,
+    outbox,
+    provider,
+    control,
+    stats,
+    dispatch,
+    put,
+    target,
+    end,
+    org,
+  };
 }
 
 describe('campaign control (fakes)', () => {
@@ -124,6 +137,20 @@ describe('campaign control (fakes)', () => {
     expect(e.provider.calls).toEqual([]);
     e.clock.advance(1000);
     expect(await e.control.pause(e.org, TEST_CAMPAIGN)).toEqual(paused);
+  });
+
+  it("paused campaigns' due targets take no place among the due campaigns a round serves", async () => {
+    const e = engine();
+    // More paused campaigns than a round reads due campaigns (500), each due an hour before ours.
+    for (let i = 0; i < 501; i++) {
+      const id = `00000000-0000-4000-8000-${String(700_000_000_000 + i)}`;
+      e.campaignRepository.campaigns.set(id, aCampaign({ id, state: 'paused' }));
+      e.put({ campaignId: id, scheduledTime: new Date(Date.parse(T0) - 3_600_000 + i) });
+    }
+    const ours = e.put();
+    expect(await e.dispatch()).toMatchObject({ placed: 1 });
+    expect(await e.target(ours.id)).toMatchObject({ status: 'In Progress', attempts: 1 });
+    expect(e.provider.calls).toHaveLength(1);
   });
 
   it('resume: wakes the dispatchers, and the due targets are claimed', async () => {

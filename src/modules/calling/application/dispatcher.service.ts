@@ -140,7 +140,9 @@ export class CallDispatcher {
     const now = this.clock.now().getTime();
     if (this.dueCampaigns && now - this.dueCampaigns.readAt < DUE_CAMPAIGNS_TTL_MS)
       return this.dueCampaigns.ids;
-    const ids = await this.targets.dueCampaigns(new Date(now), 500);
+    // Paused campaigns are left out, so however many due targets they hold, they take no place.
+    const paused = await this.campaigns.pausedIds();
+    const ids = await this.targets.dueCampaigns(new Date(now), 500, paused);
     this.dueCampaigns = { ids, readAt: now };
     return ids;
   }

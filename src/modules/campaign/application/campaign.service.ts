@@ -152,6 +152,10 @@ export class CampaignService implements CampaignReader {
     return this.repository.lockedStates(tx, campaignIds);
   }
 
+  pausedIds(): Promise<string[]> {
+    return this.repository.pausedIds();
+  }
+
   async rotateWebhookSecret(organizationId: string, campaignId: string): Promise<Campaign> {
     const current = await this.get(organizationId, campaignId);
     const updated = await this.repository.setWebhookSecret(

@@ -176,6 +176,14 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     return new Map(rows.map((r) => [r.id, r.state]));
   }
 
+  async pausedIds(): Promise<string[]> {
+    // The partial index campaigns_paused_idx holds exactly these.
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
+      `SELECT id FROM campaigns WHERE state = 'paused'`,
+    );
+    return rows.map((r) => r.id);
+  }
+
   async setWebhookSecret(
     organizationId: string,
     id: string,

@@ -10,6 +10,7 @@ import {
   isMappableField,
   recordToTarget,
   RowError,
+  UploadInterruptedError,
 } from '../domain/target-import';
 import { TargetInputDto } from './dto/add-targets.dto';
 import { toAddTargetInput } from './target.request-mapper';
@@ -66,7 +67,13 @@ export async function* csvRecords(
       max_record_size: MAX_RECORD_BYTES,
     }),
   );
-  body.on('error', (error) => parser.destroy(error));
+  // The upload stopping before its end (client gone, connection broken: 'error' or a 'close' before
+  // 'end') ends the records with UploadInterruptedError, never a wait for data that will not come.
+  const interrupted = () => {
+    if (!body.readableEnded) parser.destroy(new UploadInterruptedError());
+  };
+  body.on('error', interrupted);
+  body.on('close', interrupted);
   let header: string[] | null = null;
   let paths: string[][] = [];
   let row = 1;

@@ -59,6 +59,18 @@ export class TargetImportController {
     description: 'Queued (more than 10,000 rows); Location names the import',
   })
   @ApiResponse({
+    status: 400,
+    description:
+      'The upload stopped before the end of the file (rarely read: the client is usually gone); the ' +
+      'import ends failed with this failure, and GET /api/v1/imports/{import_id} shows it',
+    schema: {
+      example: {
+        detail:
+          'The upload was interrupted after 2000 rows, before the end of the file: nothing was added. Send the file again.',
+      },
+    },
+  })
+  @ApiResponse({
     status: 415,
     description: 'The body is not text/csv',
     schema: { example: { detail: 'Unsupported Media Type: send the file as text/csv' } },
@@ -119,5 +131,6 @@ export function presentImport(report: ImportReport): ImportReportDto {
     created_at: i.createdAt.toISOString(),
     updated_at: i.updatedAt.toISOString(),
     finished_at: i.finishedAt?.toISOString() ?? null,
+    failure: i.failure,
   };
 }

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../../common/errors/domain-errors';
+import { InterruptedError, NotFoundError } from '../../../common/errors/domain-errors';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import {
@@ -9,7 +9,11 @@ import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repo
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { RecordingJobQueue } from '../../../testing/recording-job-queue';
 import { aCampaign } from '../../../testing/test-data';
-import { IMPORT_CHUNK_ROWS, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import';
+import {
+  IMPORT_CHUNK_ROWS,
+  SYNC_IMPORT_MAX_ROWS,
+  UploadInterruptedError,
+} from '../domain/target-import';
 import { IMPORT_QUEUE, ImportRecord, TargetImportService } from './target-import.service';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
@@ -125,6 +129,39 @@ describe('TargetImportService', () => {
       1,
     ]);
     expect((await targets.list(ORG, CAMPAIGN, {}, { offset: 0, limit: 1 })).total).toBe(0);
+  });
+
+  it('an upload that stops before its end: the import ends failed, saying so, with nothing added', async () => {
+    const { service, imports, targets, outbox } = setup();
+    async function* cut() {
+      yield* records(1500);
+      throw new UploadInterruptedError();
+    }
+    const failure =
+      'The upload was interrupted after 1500 rows, before the end of the file: nothing was added. Send the file again.';
+    await expect(service.start(ORG, CAMPAIGN, OPTIONS, cut())).rejects.toEqual(
+      new InterruptedError(failure),
+    );
+    const [imp] = [...imports.snapshot().imports.values()];
+    expect(imp).toMatchObject({ status: 'failed', failure, totalRows: 1500, finishedAt: NOW });
+    expect(await imports.nextChunk(imp.id, 0, 10)).toEqual([]);
+    expect((await targets.list(ORG, CAMPAIGN, {}, { offset: 0, limit: 1 })).total).toBe(0);
+    expect(outbox.events).toEqual([]);
+  });
+
+  it('fails the uploads that stopped receiving before a time (their process died)', async () => {
+    const { service, imports } = setup();
+    const id = '00000000-0000-4000-8000-0000000000f1';
+    await imports.create({ id, organizationId: ORG, campaignId: CAMPAIGN, now: NOW, ...OPTIONS });
+    expect(await service.failStalledUploads(NOW)).toBe(0);
+    expect(await service.failStalledUploads(new Date(NOW.getTime() + 1))).toBe(1);
+    expect(await service.report(ORG, id)).toMatchObject({
+      import: {
+        status: 'failed',
+        failure:
+          'The upload was interrupted, before the end of the file: nothing was added. Send the file again.',
+      },
+    });
   });
 
   it('re-queues stalled imports; another organization cannot read an import', async () => {

@@ -2,7 +2,11 @@ import { SYSTEM_ACTOR } from './ports/target-event-log';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
+import {
+  InterruptedError,
+  InvalidInputError,
+  NotFoundError,
+} from '../../../common/errors/domain-errors';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid';
 import { JobQueue } from '../../../common/jobs/job-queue';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
@@ -20,6 +24,8 @@ import {
   RowError,
   SYNC_IMPORT_MAX_ROWS,
   TargetImport,
+  UploadInterruptedError,
+  uploadInterrupted,
 } from '../domain/target-import';
 import { StagedRow, TargetImportRepository } from './ports/target-import.repository';
 import { TargetRepository } from './ports/target.repository';
@@ -94,15 +100,25 @@ export class TargetImportService {
         if (staged.errors) invalid++;
         batch.push(staged);
         if (batch.length >= STAGE_BATCH) {
-          await this.imports.stageRows(id, batch);
+          await this.imports.stageRows(id, batch, this.clock.now());
           batch = [];
         }
       }
-      await this.imports.stageRows(id, batch);
+      await this.imports.stageRows(id, batch, this.clock.now());
       if (total === 0) {
         throw new InvalidInputError('The file has a header but no rows', []);
       }
     } catch (error) {
+      if (error instanceof UploadInterruptedError) {
+        // Not the file's fault: the import ends failed, saying so, for whoever follows it by id.
+        const failure = uploadInterrupted(total);
+        await this.imports.failUpload(id, failure, this.clock.now(), {
+          totalRows: total,
+          invalidRows: invalid,
+        });
+        this.logger.warn({ importId: id, rows: total }, 'CSV upload interrupted');
+        throw new InterruptedError(failure);
+      }
       // A file that cannot be read to the end is refused as a whole: nothing is kept.
       await this.imports.delete(id);
       throw error;
@@ -226,6 +242,20 @@ export class TargetImportService {
   }
 
   /** Re-queues the imports whose job was lost (no progress since `before`); returns how many. */
+  /**
+   * Ends `failed` the imports still `receiving` with no row received since `before`: their upload died
+   * with the process that read it (an upload that broke in a live process ends at once, in `start`).
+   */
+  async failStalledUploads(before: Date): Promise<number> {
+    const ids = await this.imports.failStalledUploads(
+      before,
+      uploadInterrupted(null),
+      this.clock.now(),
+      100,
+    );
+    return ids.length;
+  }
+
   async recoverStalled(before: Date): Promise<number> {
     return this.unitOfWork.run(async (tx) => {
       const ids = await this.imports.claimStalled(tx, before, this.clock.now(), 100);

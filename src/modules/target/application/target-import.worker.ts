@@ -6,16 +6,22 @@ import { IMPORT_QUEUE, ImportJob, TargetImportService } from './target-import.se
 
 const RECOVERY_TASK = 'target-import-recovery-sweep';
 
-/** How the import worker runs: `recoveryMs` without progress means the job was lost. */
+/**
+ * How the import worker runs: `recoveryMs` without progress means the job was lost; `uploadStallMs`
+ * without a row received means the upload died with the process reading it.
+ */
 export class TargetImportSettings {
-  constructor(readonly options: { recoveryMs: number; runRecovery: boolean }) {}
+  constructor(
+    readonly options: { recoveryMs: number; uploadStallMs: number; runRecovery: boolean },
+  ) {}
 }
 
 /**
  * Registers the import job handler (every role registers; only worker roles fetch) and, in worker
  * roles, sweeps for imports whose job died with its worker: an import makes progress (and bumps
  * `updated_at`) every chunk, so one that has not moved for IMPORT_RECOVERY_SECONDS is queued again and
- * resumes after its last recorded chunk.
+ * resumes after its last recorded chunk. The same sweep ends `failed` the uploads still `receiving`
+ * with no row staged for IMPORT_UPLOAD_STALL_SECONDS (the process reading them died).
  */
 @Injectable()
 export class TargetImportWorker implements OnModuleInit, OnModuleDestroy {
@@ -54,12 +60,25 @@ export class TargetImportWorker implements OnModuleInit, OnModuleDestroy {
 
   private sweep(): void {
     if (this.sweeping) return;
-    const before = new Date(this.clock.now().getTime() - this.settings.options.recoveryMs);
+    const now = this.clock.now().getTime();
+    const before = new Date(now - this.settings.options.recoveryMs);
+    const uploadBefore = new Date(now - this.settings.options.uploadStallMs);
     this.sweeping = this.exclusive
-      .runExclusive(RECOVERY_TASK, () => this.imports.recoverStalled(before))
+      .runExclusive(RECOVERY_TASK, async () => ({
+        requeued: await this.imports.recoverStalled(before),
+        failed: await this.imports.failStalledUploads(uploadBefore),
+      }))
       .then((run) => {
-        if (run.ran && run.result > 0)
-          this.logger.warn({ count: run.result }, 're-queued CSV imports whose job was lost');
+        if (run.ran && run.result.requeued > 0)
+          this.logger.warn(
+            { count: run.result.requeued },
+            're-queued CSV imports whose job was lost',
+          );
+        if (run.ran && run.result.failed > 0)
+          this.logger.warn(
+            { count: run.result.failed },
+            'failed CSV uploads that stopped receiving',
+          );
       })
       .catch((err) => this.logger.warn({ err }, 'import recovery sweep failed'))
       .finally(() => (this.sweeping = null));

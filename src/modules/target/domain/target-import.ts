@@ -79,6 +79,24 @@ export interface TargetImport extends ImportOptions {
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
+  /** Why a `failed` import failed, in words (null otherwise). */
+  failure: string | null;
+}
+
+/**
+ * The upload stopped before the end of its file (the client went away or the connection broke): the
+ * import ends `failed`, saying so. Thrown by whatever reads the upload.
+ */
+export class UploadInterruptedError extends Error {
+  constructor() {
+    super('The upload was interrupted before the end of the file');
+  }
+}
+
+/** The `failure` of an import whose upload stopped; `rows`: the rows received before it stopped. */
+export function uploadInterrupted(rows: number | null): string {
+  const received = rows === null ? '' : ` after ${rows} row${rows === 1 ? '' : 's'}`;
+  return `The upload was interrupted${received}, before the end of the file: nothing was added. Send the file again.`;
 }
 
 export interface ImportReport {

@@ -19,11 +19,12 @@ export interface TargetImportRow {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
+  failure: string | null;
 }
 
 export const TARGET_IMPORT_COLUMNS = `id, organization_id, campaign_id, status, dry_run, launch,
   allow_duplicates, total_rows, invalid_rows, checked, processed_through, processed_rows, created,
-  ignored_rows, created_at, updated_at, finished_at`;
+  ignored_rows, created_at, updated_at, finished_at, failure`;
 
 export function targetImportFromRow(row: TargetImportRow): TargetImport {
   return {
@@ -44,6 +45,7 @@ export function targetImportFromRow(row: TargetImportRow): TargetImport {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
+    failure: row.failure,
   };
 }
 

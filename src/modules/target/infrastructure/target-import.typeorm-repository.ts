@@ -47,7 +47,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async stageRows(importId: string, rows: StagedRow[]): Promise<void> {
+  async stageRows(importId: string, rows: StagedRow[], now: Date): Promise<void> {
     if (rows.length === 0) return;
     const records = rows.map((r) => ({
       row_number: r.row,
@@ -59,15 +59,61 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
       errors: r.errors,
     }));
     await this.sql(null).query(
-      `INSERT INTO target_import_rows
-         (import_id, row_number, target_id, external_id, id_column, external_id_column, draft, errors)
-       SELECT $1, r.row_number, r.target_id, r.external_id, r.id_column, r.external_id_column, r.draft, r.errors
-       FROM jsonb_to_recordset($2::jsonb) AS r(
-         row_number integer, target_id uuid, external_id text, id_column text, external_id_column text,
-         draft jsonb, errors jsonb)
-       ON CONFLICT (import_id, row_number) DO NOTHING`,
-      [importId, JSON.stringify(records)],
+      `WITH staged AS (
+         INSERT INTO target_import_rows
+           (import_id, row_number, target_id, external_id, id_column, external_id_column, draft, errors)
+         SELECT $1, r.row_number, r.target_id, r.external_id, r.id_column, r.external_id_column, r.draft, r.errors
+         FROM jsonb_to_recordset($2::jsonb) AS r(
+           row_number integer, target_id uuid, external_id text, id_column text, external_id_column text,
+           draft jsonb, errors jsonb)
+         ON CONFLICT (import_id, row_number) DO NOTHING)
+       UPDATE target_imports SET updated_at = $3 WHERE id = $1 AND status = 'receiving'`,
+      [importId, JSON.stringify(records), now],
     );
+  }
+
+  async failUpload(
+    importId: string,
+    failure: string,
+    now: Date,
+    counts: { totalRows: number; invalidRows: number },
+  ): Promise<boolean> {
+    const { rows } = await this.sql(null).query<{ id: string }>(
+      `WITH failed AS (
+         UPDATE target_imports
+            SET status = 'failed', failure = $2, updated_at = $3, finished_at = $3,
+                total_rows = $4, invalid_rows = $5
+          WHERE id = $1 AND status = 'receiving'
+         RETURNING id),
+       dropped AS (DELETE FROM target_import_rows WHERE import_id IN (SELECT id FROM failed))
+       SELECT id FROM failed`,
+      [importId, failure, now, counts.totalRows, counts.invalidRows],
+    );
+    return rows.length > 0;
+  }
+
+  async failStalledUploads(
+    before: Date,
+    failure: string,
+    now: Date,
+    limit: number,
+  ): Promise<string[]> {
+    // One statement: concurrent sweeps each end a different import (SKIP LOCKED), never one twice.
+    const { rows } = await this.sql(null).query<{ id: string }>(
+      `WITH failed AS (
+         UPDATE target_imports
+            SET status = 'failed', failure = $2, updated_at = $3, finished_at = $3,
+                total_rows = (SELECT count(*) FROM target_import_rows r WHERE r.import_id = target_imports.id),
+                invalid_rows = (SELECT count(*) FROM target_import_rows r
+                                 WHERE r.import_id = target_imports.id AND r.errors IS NOT NULL)
+          WHERE id IN (SELECT id FROM target_imports WHERE status = 'receiving' AND updated_at < $1
+                        ORDER BY updated_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+         RETURNING id),
+       dropped AS (DELETE FROM target_import_rows WHERE import_id IN (SELECT id FROM failed))
+       SELECT id FROM failed`,
+      [before, failure, now, limit],
+    );
+    return rows.map((r) => r.id);
   }
 
   async delete(importId: string): Promise<void> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { SqlExecutor, sqlExecutor } from '../../../database/sql';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
 import {
   CampaignTargetCounts,
   CANCELLABLE_STATUSES,
@@ -14,7 +15,12 @@ import {
   TriggerSelection,
   WaitingScope,
 } from '../application/ports/target-transitions';
-import { IN_FLIGHT_STATUSES, Target } from '../domain/target';
+import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target';
+import {
+  COMPACT_AFTER_EXTRA_ROWS,
+  compactTargetCounts,
+  TARGET_COUNT_GROUP,
+} from './target-count-deltas';
 import { targetFromRow } from './target.row';
 
 const IN_FLIGHT = `(${IN_FLIGHT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
@@ -111,12 +117,28 @@ export class SqlTargetTransitions extends TargetTransitions {
     return rows.map((r) => r.id);
   }
 
-  async dueCampaigns(now: Date, limit: number): Promise<string[]> {
-    // The partial index on scheduled_time WHERE status = 'Scheduled' serves this.
+  async dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]> {
+    // A skip scan of targets_campaign_due_idx (campaign_id, scheduled_time) WHERE status = 'Scheduled':
+    // one probe per campaign with Scheduled targets for the next campaign id, one for its earliest
+    // time. Its cost follows the number of campaigns, not of due targets (a paused campaign's backlog
+    // of a million due targets costs two probes, and it is left out).
     const { rows } = await sqlExecutor(this.dataSource, null).query<{ campaign_id: string }>(
-      `SELECT campaign_id FROM targets WHERE status = 'Scheduled' AND scheduled_time <= $1
-        GROUP BY campaign_id ORDER BY min(scheduled_time) LIMIT $2`,
-      [now, limit],
+      `WITH RECURSIVE campaigns_scheduled AS (
+         (SELECT campaign_id FROM targets WHERE status = 'Scheduled' ORDER BY campaign_id LIMIT 1)
+         UNION ALL
+         SELECT (SELECT t.campaign_id FROM targets t
+                  WHERE t.status = 'Scheduled' AND t.campaign_id > c.campaign_id
+                  ORDER BY t.campaign_id LIMIT 1)
+           FROM campaigns_scheduled c WHERE c.campaign_id IS NOT NULL)
+       SELECT c.campaign_id FROM campaigns_scheduled c
+       CROSS JOIN LATERAL (
+         SELECT t.scheduled_time AS first_due FROM targets t
+          WHERE t.status = 'Scheduled' AND t.campaign_id = c.campaign_id
+          ORDER BY t.scheduled_time LIMIT 1) d
+        WHERE c.campaign_id IS NOT NULL AND d.first_due <= $1
+          AND NOT (c.campaign_id = ANY($3::uuid[]))
+        ORDER BY d.first_due LIMIT $2`,
+      [now, limit, [...excluding]],
     );
     return rows.map((r) => r.campaign_id);
   }
@@ -295,55 +317,47 @@ export class SqlTargetTransitions extends TargetTransitions {
   }
 
   async countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts> {
-    // One scan of the campaign's targets; GROUPING SETS gives the three breakdowns and the totals.
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      status: string | null;
-      category: string | null;
-      resolution: string | null;
-      g: number;
-      n: number;
-      attempts: number;
-      in_flight: number;
-      due_now: number;
-      due_later: number;
-      next_at: Date | null;
-    }>(
-      `SELECT status, category, resolution, GROUPING(status, category, resolution)::int AS g,
-              count(*)::int AS n, coalesce(sum(attempts), 0)::int AS attempts,
-              count(*) FILTER (WHERE status IN ${IN_FLIGHT})::int AS in_flight,
-              count(*) FILTER (WHERE status = 'Scheduled' AND scheduled_time <= $2)::int AS due_now,
-              count(*) FILTER (WHERE status = 'Scheduled' AND scheduled_time > $2)::int AS due_later,
-              min(scheduled_time) FILTER (WHERE status = 'Scheduled' AND scheduled_time > $2) AS next_at
-         FROM targets WHERE campaign_id = $1
-        GROUP BY GROUPING SETS ((status), (category), (resolution), ())`,
-      [campaignId, now],
+    const thisMinute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
+    // One snapshot for the counters and the two index reads, so they add up.
+    const { counts, extraRows } = await this.dataSource.transaction(
+      'REPEATABLE READ',
+      async (manager) => {
+        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        // Counter groups folded in SQL to one row per (status, category, resolution, before or from
+        // this minute): a few dozen rows, however many minutes targets are scheduled over.
+        const { rows: groups } = await sql.query<{
+          status: string;
+          category: string | null;
+          resolution: string | null;
+          due: 'before' | 'from' | null;
+          n: string;
+          extra_rows: string;
+        }>(
+          `SELECT status, category, resolution,
+                  CASE WHEN due_minute < $2 THEN 'before' WHEN due_minute >= $2 THEN 'from' END AS due,
+                  sum(n) AS n, sum(n_rows - 1) AS extra_rows
+             FROM (SELECT ${TARGET_COUNT_GROUP}, sum(delta) AS n, count(*) AS n_rows
+                     FROM target_count_deltas WHERE campaign_id = $1
+                    GROUP BY ${TARGET_COUNT_GROUP}) grouped
+            GROUP BY 1, 2, 3, 4`,
+          [campaignId, thisMinute],
+        );
+        // Only the current minute's Scheduled targets are split at `now` by reading the index.
+        const { rows: edges } = await sql.query<{ due_this_minute: number; next_at: Date | null }>(
+          `SELECT (SELECT count(*)::int FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
+                      AND scheduled_time >= $2 AND scheduled_time <= $3) AS due_this_minute,
+                  (SELECT min(scheduled_time) FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
+                      AND scheduled_time > $3) AS next_at`,
+          [campaignId, thisMinute, now],
+        );
+        return {
+          counts: foldTargetCounts(groups, edges[0]),
+          extraRows: groups.reduce((sum, g) => sum + Number(g.extra_rows), 0),
+        };
+      },
     );
-    const counts: CampaignTargetCounts = {
-      total: 0,
-      byStatus: {},
-      byCategory: {},
-      byResolution: {},
-      attempts: 0,
-      inFlight: 0,
-      dueNow: 0,
-      dueLater: 0,
-      nextScheduledAt: null,
-    };
-    // GROUPING bits: status 4, category 2, resolution 1 (a set bit: not grouped by that column).
-    for (const r of rows) {
-      if (r.g === 7) {
-        Object.assign(counts, {
-          total: r.n,
-          attempts: r.attempts,
-          inFlight: r.in_flight,
-          dueNow: r.due_now,
-          dueLater: r.due_later,
-          nextScheduledAt: r.next_at,
-        });
-      } else if (r.g === 3) counts.byStatus[r.status!] = r.n;
-      else if (r.g === 5 && r.category !== null) counts.byCategory[r.category] = r.n;
-      else if (r.g === 6 && r.resolution !== null) counts.byResolution[r.resolution] = r.n;
-    }
+    if (extraRows > COMPACT_AFTER_EXTRA_ROWS)
+      await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
     return counts;
   }
 
@@ -354,4 +368,44 @@ export class SqlTargetTransitions extends TargetTransitions {
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
   }
+}
+
+/** The stats' counts from a campaign's counter groups (see target-count-deltas.ts). */
+function foldTargetCounts(
+  groups: {
+    status: string;
+    category: string | null;
+    resolution: string | null;
+    due: 'before' | 'from' | null;
+    n: string;
+  }[],
+  edges: { due_this_minute: number; next_at: Date | null },
+): CampaignTargetCounts {
+  // The current minute's targets due by now move from "later" to "now".
+  const counts: CampaignTargetCounts = {
+    total: 0,
+    byStatus: {},
+    byCategory: {},
+    byResolution: {},
+    inFlight: 0,
+    dueNow: edges.due_this_minute,
+    dueLater: -edges.due_this_minute,
+    nextScheduledAt: edges.next_at,
+  };
+  const add = (m: Record<string, number>, key: string | null, n: number) => {
+    if (key !== null) m[key] = (m[key] ?? 0) + n;
+  };
+  for (const g of groups) {
+    const n = Number(g.n);
+    counts.total += n;
+    add(counts.byStatus, g.status, n);
+    add(counts.byCategory, g.category, n);
+    add(counts.byResolution, g.resolution, n);
+    if (IN_FLIGHT_STATUSES.includes(g.status as TargetStatus)) counts.inFlight += n;
+    if (g.due === 'before') counts.dueNow += n;
+    else if (g.due === 'from') counts.dueLater += n;
+  }
+  for (const m of [counts.byStatus, counts.byCategory, counts.byResolution])
+    for (const [key, n] of Object.entries(m)) if (n === 0) delete m[key];
+  return counts;
 }

@@ -15,6 +15,11 @@ import { NewTarget } from '../domain/new-targets';
 import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target';
 import { EventCause } from '../application/ports/target-event-log';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter';
+import {
+  COMPACT_AFTER_EXTRA_ROWS,
+  compactTargetCounts,
+  TARGET_COUNT_GROUP,
+} from './target-count-deltas';
 import { notifyTargetsDue } from './target-transitions.sql-adapter';
 import { targetFromRow, TargetRow } from './target.row';
 
@@ -215,20 +220,24 @@ export class TypeOrmTargetRepository extends TargetRepository {
         return { result: { ...found, total: counted.total }, deltaRows: counted.deltaRows };
       },
     );
-    if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(campaignId);
+    if (deltaRows > COMPACT_AFTER_EXTRA_ROWS)
+      await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
     return result;
   }
 
-  /** Exact, from the counters the targets triggers keep (migration 1767900000000). */
+  /** Exact, from the counters the targets triggers keep (see target-count-deltas.ts). */
   private async countFromDeltas(
     sql: SqlExecutor,
     organizationId: string,
     campaignId: string,
     status: string | undefined,
   ): Promise<{ total: number; deltaRows: number }> {
+    // delta_rows: the rows beyond one per group, what folding would remove.
     const { rows } = await sql.query<{ total: string; delta_rows: string }>(
-      `SELECT coalesce(sum(delta), 0) AS total, count(*) AS delta_rows FROM target_count_deltas
-       WHERE campaign_id = $1 AND organization_id = $2 AND ($3::text IS NULL OR status = $3)`,
+      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows FROM (
+         SELECT sum(delta) AS n, count(*) AS n_rows FROM target_count_deltas
+         WHERE campaign_id = $1 AND organization_id = $2 AND ($3::text IS NULL OR status = $3)
+         GROUP BY ${TARGET_COUNT_GROUP}) groups`,
       [campaignId, organizationId, status ?? null],
     );
     return { total: Number(rows[0].total), deltaRows: Number(rows[0].delta_rows) };
@@ -308,26 +317,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
       next: more && last ? { createdMicros: Number(last.position_micros), id: last.id } : null,
     };
   }
-
-  /**
-   * Folds a campaign's count deltas into one row per status, in one statement: a reader sees either
-   * the old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
-   */
-  private async compactCounts(campaignId: string): Promise<void> {
-    await sqlExecutor(this.dataSource, null).query(
-      `WITH gone AS (
-         DELETE FROM target_count_deltas WHERE campaign_id = $1
-         RETURNING organization_id, status, delta)
-       INSERT INTO target_count_deltas (organization_id, campaign_id, status, delta)
-       SELECT organization_id, $1, status, sum(delta) FROM gone
-       GROUP BY organization_id, status HAVING sum(delta) <> 0`,
-      [campaignId],
-    );
-  }
 }
-
-/** Past this many delta rows for a campaign, a list request folds them (each statement adds some). */
-const COMPACT_AFTER_DELTA_ROWS = 64;
 
 /** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
 const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;

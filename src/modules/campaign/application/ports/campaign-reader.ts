@@ -17,4 +17,6 @@ export abstract class CampaignReader {
   abstract lockedState(tx: Tx, campaignId: string): Promise<CampaignState | null>;
   /** `lockedState` of many campaigns in one read (absent from the map: no such campaign). */
   abstract lockedStates(tx: Tx, campaignIds: string[]): Promise<Map<string, CampaignState>>;
+  /** Every organization's paused campaigns (the dispatcher leaves their due targets alone). */
+  abstract pausedIds(): Promise<string[]>;
 }

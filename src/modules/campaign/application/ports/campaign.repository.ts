@@ -63,6 +63,8 @@ export abstract class CampaignRepository {
   abstract lockedState(tx: Tx, id: string): Promise<CampaignState | null>;
   /** `lockedState` of many campaigns in one statement (locked in id order); absent: no such campaign. */
   abstract lockedStates(tx: Tx, ids: string[]): Promise<Map<string, CampaignState>>;
+  /** The ids of every organization's paused campaigns. */
+  abstract pausedIds(): Promise<string[]>;
   abstract setWebhookSecret(
     organizationId: string,
     id: string,

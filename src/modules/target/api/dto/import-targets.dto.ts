@@ -116,4 +116,10 @@ export class ImportReportDto {
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Why a failed import failed (e.g. the upload was interrupted); null otherwise',
+  })
+  failure: string | null;
 }

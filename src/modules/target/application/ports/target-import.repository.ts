@@ -31,8 +31,30 @@ export abstract class TargetImportRepository {
     imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
   ): Promise<void>;
 
-  /** Stages a batch of rows in one statement. */
-  abstract stageRows(importId: string, rows: StagedRow[]): Promise<void>;
+  /** Stages a batch of rows in one statement; `updated_at` becomes `now` (the upload is alive). */
+  abstract stageRows(importId: string, rows: StagedRow[], now: Date): Promise<void>;
+
+  /**
+   * Ends a `receiving` import `failed` with `failure` (and the rows counted so far), dropping its
+   * staged rows; false when it was no longer receiving.
+   */
+  abstract failUpload(
+    importId: string,
+    failure: string,
+    now: Date,
+    counts: { totalRows: number; invalidRows: number },
+  ): Promise<boolean>;
+
+  /**
+   * Ends `failed` with `failure` every import still `receiving` with no row staged since `before` (its
+   * upload died with its process), up to `limit`, dropping their staged rows; their ids.
+   */
+  abstract failStalledUploads(
+    before: Date,
+    failure: string,
+    now: Date,
+    limit: number,
+  ): Promise<string[]>;
 
   /** Drops an import that never finished receiving (a malformed file), with its rows. */
   abstract delete(importId: string): Promise<void>;

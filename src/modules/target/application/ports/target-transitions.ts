@@ -52,8 +52,6 @@ export interface CampaignTargetCounts {
   /** Targets with a category, by category (targets without one are not counted here). */
   byCategory: Record<string, number>;
   byResolution: Record<string, number>;
-  /** Sum of every target's attempts. */
-  attempts: number;
   inFlight: number;
   /** `Scheduled` and due at `now`. */
   dueNow: number;
@@ -103,8 +101,11 @@ export abstract class TargetTransitions {
     now: Date,
   ): Promise<string[]>;
 
-  /** Campaigns that have `Scheduled` targets due at `now` (at most `limit`), earliest due first. */
-  abstract dueCampaigns(now: Date, limit: number): Promise<string[]>;
+  /**
+   * Campaigns that have `Scheduled` targets due at `now` (at most `limit`), earliest due first, other
+   * than those in `excluding` (paused campaigns, so that they never take the places of others).
+   */
+  abstract dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]>;
 
   /** The earliest `scheduled_time` after `now` of any `Scheduled` target (null: none). */
   abstract nextDueAfter(now: Date): Promise<Date | null>;

@@ -1,0 +1,28 @@
+import { SqlExecutor } from '../../../database/sql';
+
+/**
+ * `target_count_deltas` (migrations 1767900000000 and 1768300000000): the targets triggers append each
+ * statement's net change per (campaign, status, category, resolution, due minute); a count is a sum.
+ * Both readers (the target list and the campaign stats) fold a campaign's rows with `compactTargetCounts`
+ * once a count met more than `COMPACT_AFTER_EXTRA_ROWS` rows beyond one per group.
+ */
+export const COMPACT_AFTER_EXTRA_ROWS = 64;
+
+/** The columns a folded campaign has one row per (with the campaign and organization). */
+export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute';
+
+/**
+ * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the
+ * old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
+ */
+export async function compactTargetCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
+  await sql.query(
+    `WITH gone AS (
+       DELETE FROM target_count_deltas WHERE campaign_id = $1
+       RETURNING organization_id, ${TARGET_COUNT_GROUP}, delta)
+     INSERT INTO target_count_deltas (organization_id, campaign_id, ${TARGET_COUNT_GROUP}, delta)
+     SELECT organization_id, $1, ${TARGET_COUNT_GROUP}, sum(delta) FROM gone
+     GROUP BY organization_id, ${TARGET_COUNT_GROUP} HAVING sum(delta) <> 0`,
+    [campaignId],
+  );
+}
