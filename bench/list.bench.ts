@@ -14,6 +14,7 @@ import {
   round,
   runBench,
   serverVersion,
+  stats,
   SummaryRow,
   withBenchService,
   writeResult,
@@ -24,19 +25,6 @@ const PER_REQUEST = 10_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 const LIMIT = 10;
 const STATUSES = ['Pending', 'Finished', 'Failed', 'To review'];
-
-/** Percentile by nearest rank. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-const stats = (ms: number[]) => ({
-  n: ms.length,
-  p50: round(percentile(ms, 50)),
-  p95: round(percentile(ms, 95)),
-  max: round(Math.max(...ms)),
-});
 
 async function main(): Promise<void> {
   // No rate limit: the cursor walk alone makes thousands of requests with one key.

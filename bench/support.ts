@@ -6,6 +6,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'crypto';
 import { mkdirSync, writeFileSync } from 'fs';
+import * as os from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
 import { RunningService, startService } from '../src/bootstrap';
@@ -32,17 +33,9 @@ export async function withBenchService(
   env: BenchEnv,
   fn: (ctx: BenchContext) => Promise<void>,
 ): Promise<void> {
-  const adminUrl = process.env.DATABASE_URL;
-  if (!adminUrl?.startsWith('postgres')) {
-    throw new Error(
-      'Set DATABASE_URL to a PostgreSQL server (postgres://...) the benchmark may create a database on',
-    );
-  }
-  const dbName = `ccs_bench_${randomBytes(4).toString('hex')}`;
-  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${dbName}`));
-  const url = new URL(adminUrl);
-  url.pathname = `/${dbName}`;
-  const databaseUrl = url.toString();
+  const database = await createBenchDatabase();
+  const dbName = database.name;
+  const databaseUrl = database.url;
 
   const serviceEnv: BenchEnv = {
     ...process.env,
@@ -61,7 +54,7 @@ export async function withBenchService(
   } finally {
     await raw.end();
     await service.close();
-    await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+    await database.drop();
   }
 }
 
@@ -143,6 +136,85 @@ export function runBench(main: () => Promise<void>): void {
 
 export const round = (n: number) => Math.round(n * 100) / 100;
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Percentile by nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Count, p50, p95 and max of some timings, rounded. */
+export const stats = (ms: number[]) => ({
+  n: ms.length,
+  p50: round(percentile(ms, 50)),
+  p95: round(percentile(ms, 95)),
+  max: round(Math.max(...ms)),
+});
+
+/** The machine's load averages (1, 5, 15 minutes), as `uptime` prints them. */
+export function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+}
+
+/** A benchmark's database on the DATABASE_URL server: its URL, and a drop for the end. */
+export async function createBenchDatabase(): Promise<{
+  url: string;
+  name: string;
+  drop: () => Promise<void>;
+}> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl?.startsWith('postgres')) {
+    throw new Error(
+      'Set DATABASE_URL to a PostgreSQL server (postgres://...) the benchmark may create a database on',
+    );
+  }
+  const name = `ccs_bench_${randomBytes(4).toString('hex')}`;
+  await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    name,
+    drop: async () => {
+      await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+    },
+  };
+}
+
+/** `n` add-target items numbered from `from`: what an integrator sends (phone, external id, patient, input). */
+export function targetItems(from: number, n: number) {
+  return Array.from({ length: n }, (_, i) => ({
+    phone_number: `+1555${String(from + i).padStart(7, '0')}`,
+    external_id: `p-${from + i}`,
+    patient: { first_name: 'Ada', last_name: `Patient ${from + i}`, date_of_birth: '1980-02-03' },
+    input_data: { clinic: 'North', visit: from + i },
+  }));
+}
+
+/**
+ * The same rows as one raw multi-row INSERT (the floor the add-targets path is compared with):
+ * the payload's JSON.stringify, the statement and its round trip. Returns how many rows it wrote.
+ */
+export async function rawInsertTargets(
+  raw: Client,
+  organizationId: string,
+  campaignId: string,
+  items: ReturnType<typeof targetItems>,
+): Promise<number> {
+  const { rowCount } = await raw.query(
+    `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, patient,
+                          input_data, status, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, $2, r.external_id, r.phone_number, r.patient, r.input_data,
+            'Pending', now(), now()
+     FROM jsonb_to_recordset($3::jsonb)
+       AS r(external_id text, phone_number text, patient jsonb, input_data jsonb)`,
+    [organizationId, campaignId, JSON.stringify(items)],
+  );
+  return rowCount ?? 0;
+}
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

@@ -209,8 +209,9 @@ function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
 }
 
 export function setupOpenApi(app: INestApplication): void {
-  const document = buildOpenApiDocument(app);
-  SwaggerModule.setup('docs', app, document, {
+  // Built on the first request for it, not at start: scanning every controller is about a tenth of a
+  // cold start (see docs/benchmarks.md, "Cold start").
+  SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     swaggerOptions: { persistAuthorization: true },
   });

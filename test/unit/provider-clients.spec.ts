@@ -63,9 +63,11 @@ describe('TwilioCallClient', () => {
   let emulator: TwilioEmulator;
   let receiver: WebhookReceiver;
   beforeAll(async () => {
+    // The client loads the SDK on first use: load it here, outside any test's time.
+    await import('twilio');
     emulator = await new TwilioEmulator(accountSid, authToken).start();
     receiver = await WebhookReceiver.start(() => ({ status: 204 }));
-  });
+  }, 60_000);
   afterAll(async () => {
     await emulator.stop();
     await receiver.close();
@@ -151,6 +153,8 @@ describe('VapiCallClient', () => {
   let receiver: WebhookReceiver;
   let vapi: VapiCallClient;
   beforeAll(async () => {
+    // The client loads the SDK on first use (about 2,500 modules): load it here, outside any test's time.
+    await import('@vapi-ai/server-sdk');
     emulator = await new VapiEmulator(apiKey, serverSecret).start();
     receiver = await WebhookReceiver.start(() => ({ status: 200, body: '{}' }));
     vapi = new VapiCallClient(
@@ -160,7 +164,7 @@ describe('VapiCallClient', () => {
         { assistant_id: 'asst-1', phone_number_id: 'pn-1', api_base_url: emulator.baseUrl },
       ),
     );
-  });
+  }, 60_000);
   afterAll(async () => {
     await emulator.stop();
     await receiver.close();

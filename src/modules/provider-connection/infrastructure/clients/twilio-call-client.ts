@@ -1,4 +1,4 @@
-import twilio from 'twilio';
+import type twilio from 'twilio';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors';
 import { ResolvedConnection } from '../../domain/provider-connection';
 import {
@@ -18,17 +18,29 @@ import {
 } from '../../domain/twilio-outcome';
 
 /**
+ * The SDK is loaded on first use, not at start: most deployments never call Twilio, and loading it is
+ * a noticeable part of a cold start (see docs/benchmarks.md, "Cold start").
+ */
+let twilioSdk: Promise<typeof twilio> | null = null;
+const loadTwilio = () => (twilioSdk ??= import('twilio').then((m) => m.default));
+
+/**
  * Twilio Programmable Voice through the official `twilio` package: no campaign logic, only the
  * translation between our neutral call shapes and Twilio's. Our call log id travels in the status
  * callback URL's query (Twilio signs the whole URL).
  */
 export class TwilioCallClient implements ProviderCallClient {
-  private readonly client: ReturnType<typeof twilio>;
+  private sdkClient: Promise<ReturnType<typeof twilio>> | null = null;
 
-  constructor(private readonly connection: ResolvedConnection) {
-    const { account_sid, auth_token } = connection.credentials;
-    this.client = twilio(account_sid, auth_token);
-    this.client.api.baseUrl = String(connection.settings.api_base_url);
+  constructor(private readonly connection: ResolvedConnection) {}
+
+  private client(): Promise<ReturnType<typeof twilio>> {
+    return (this.sdkClient ??= loadTwilio().then((sdk) => {
+      const { account_sid, auth_token } = this.connection.credentials;
+      const client = sdk(account_sid, auth_token);
+      client.api.baseUrl = String(this.connection.settings.api_base_url);
+      return client;
+    }));
   }
 
   async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
@@ -47,7 +59,9 @@ export class TwilioCallClient implements ProviderCallClient {
             asyncAmdStatusCallbackMethod: 'POST',
           }
         : {};
-    const call = await this.client.calls.create({
+    const call = await (
+      await this.client()
+    ).calls.create({
       to: req.to,
       from: typeof settings.from_number === 'string' ? settings.from_number : req.from,
       ...twiml,
@@ -63,7 +77,7 @@ export class TwilioCallClient implements ProviderCallClient {
   async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
     // Twilio cannot be searched by our ids: without its call sid there is nothing to ask.
     if (!ref.providerCallId) return null;
-    const call = await this.client.calls(ref.providerCallId).fetch();
+    const call = await (await this.client()).calls(ref.providerCallId).fetch();
     return this.event(
       {
         CallSid: call.sid,
@@ -83,9 +97,8 @@ export class TwilioCallClient implements ProviderCallClient {
   async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
     const params = Object.fromEntries(new URLSearchParams(req.rawBody.toString('utf8')));
     const signature = req.headers['x-twilio-signature'] ?? '';
-    if (
-      !twilio.validateRequest(this.connection.credentials.auth_token, signature, req.url, params)
-    ) {
+    const sdk = await loadTwilio();
+    if (!sdk.validateRequest(this.connection.credentials.auth_token, signature, req.url, params)) {
       throw new UnauthorizedError('Invalid Twilio signature');
     }
     if (!params.CallStatus) return [];
@@ -102,7 +115,7 @@ export class TwilioCallClient implements ProviderCallClient {
       !report.AnsweredBy &&
       typeof this.connection.settings.machine_detection === 'string'
     ) {
-      const call = await this.client.calls(report.CallSid).fetch();
+      const call = await (await this.client()).calls(report.CallSid).fetch();
       report.AnsweredBy = call.answeredBy ?? null;
     }
     const at = params.Timestamp ? new Date(params.Timestamp) : new Date();

@@ -1,4 +1,4 @@
-import { VapiClient } from '@vapi-ai/server-sdk';
+import type { VapiClient } from '@vapi-ai/server-sdk';
 import { timingSafeEqual } from 'crypto';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors';
 import { isRecord } from '../../domain/call-result';
@@ -20,20 +20,31 @@ import { parseJsonBody } from './json-body';
  * this call's server messages sent to our events URL.
  */
 export class VapiCallClient implements ProviderCallClient {
-  private readonly client: VapiClient;
+  private sdkClient: Promise<VapiClient> | null = null;
 
-  constructor(private readonly connection: ResolvedConnection) {
-    this.client = new VapiClient({
-      token: connection.credentials.api_key,
-      baseUrl: String(connection.settings.api_base_url),
-      // A retried create could dial twice; the engine decides what to do after a failure.
-      maxRetries: 0,
-    });
+  constructor(private readonly connection: ResolvedConnection) {}
+
+  /**
+   * The SDK is loaded on first use, not at start: it is about 2,500 modules, half of what the whole
+   * service loads, and most deployments never call Vapi (see docs/benchmarks.md, "Cold start").
+   */
+  private client(): Promise<VapiClient> {
+    return (this.sdkClient ??= import('@vapi-ai/server-sdk').then(
+      ({ VapiClient }) =>
+        new VapiClient({
+          token: this.connection.credentials.api_key,
+          baseUrl: String(this.connection.settings.api_base_url),
+          // A retried create could dial twice; the engine decides what to do after a failure.
+          maxRetries: 0,
+        }),
+    ));
   }
 
   async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
-    const call = (await this.client.calls.create({
+    const call = (await (
+      await this.client()
+    ).calls.create({
       assistantId: String(settings.assistant_id),
       phoneNumberId: String(settings.phone_number_id),
       customer: { number: req.to },
@@ -54,7 +65,7 @@ export class VapiCallClient implements ProviderCallClient {
   async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
     // Vapi's call list cannot be searched by our metadata.
     if (!ref.providerCallId) return null;
-    const call = await this.client.calls.get({ id: ref.providerCallId });
+    const call = await (await this.client()).calls.get({ id: ref.providerCallId });
     return this.event(call as unknown as Record<string, unknown>, ref.callLogId, new Date());
   }
 
