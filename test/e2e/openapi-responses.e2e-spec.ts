@@ -182,6 +182,25 @@ describe('responses conform to openapi.json', () => {
     );
     conforms('patch', TARGET, await call('patch', `/api/v1/targets/${first}`, { input_data: 1 }));
 
+    const REVIEW = '/api/v1/targets/{target_id}/review';
+    await t.sql(`UPDATE targets SET status = 'To review' WHERE id = $1`, [second]);
+    conforms(
+      'post',
+      REVIEW,
+      await call('post', `/api/v1/targets/${second}/review`, { action: 'done' }),
+    );
+    conforms(
+      'post',
+      REVIEW,
+      await call('post', `/api/v1/targets/${second}/review`, { action: 'done' }),
+    );
+    conforms(
+      'post',
+      REVIEW,
+      await call('post', `/api/v1/targets/${second}/review`, { action: 'x' }),
+    );
+    conforms('post', REVIEW, await call('post', '/api/v1/targets/nope/review', { action: 'done' }));
+
     const ONE_STEP = '/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}';
     conforms(
       'post',

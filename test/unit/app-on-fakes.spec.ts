@@ -12,6 +12,7 @@ import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { CampaignReader } from '../../src/modules/campaign/application/ports/campaign-reader';
 import { TargetController } from '../../src/modules/target/api/target.controller';
 import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
 import { TargetService } from '../../src/modules/target/application/target.service';
 import {
   aCampaign,
@@ -19,6 +20,7 @@ import {
   FixedOrganizationGuard,
   InMemoryCampaignReader,
   InMemoryTargetRepository,
+  InMemoryTargetTransitions,
   InMemoryUnitOfWork,
   TEST_ORG,
 } from '../../src/testing';
@@ -34,6 +36,10 @@ describe('the target API on in-memory fakes (no database)', () => {
       providers: [
         TargetService,
         { provide: TargetRepository, useValue: targets },
+        {
+          provide: TargetTransitions, // status changes (review) on the same rows
+          useValue: new InMemoryTargetTransitions(() => targets.table()),
+        },
         { provide: CampaignReader, useValue: campaigns },
         { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(targets) },
         { provide: Clock, useValue: new FakeClock('2026-03-02T14:00:00Z') },

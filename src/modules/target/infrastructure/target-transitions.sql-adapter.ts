@@ -8,6 +8,7 @@ import {
   FinishedAttempt,
   StartedCall,
   TargetOutcome,
+  TargetReview,
   TargetTransitions,
   TARGETS_DUE_CHANNEL,
   TriggerClaim,
@@ -201,7 +202,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               output_data = output_data || $9::jsonb,
               execution_seconds = coalesce(execution_seconds, 0) + $10,
               categorization = $11::jsonb,
-              statistics = jsonb_build_object(
+              statistics = coalesce(statistics, '{}'::jsonb) || jsonb_build_object(
                 'attempts', attempts,
                 'execution_seconds', coalesce(execution_seconds, 0) + $10,
                 'last_call_outcome', $11::jsonb -> 'outcome',
@@ -268,6 +269,22 @@ export class SqlTargetTransitions extends TargetTransitions {
       ],
     );
     return rows.map(targetFromRow);
+  }
+
+  async review(tx: Tx, r: TargetReview): Promise<Target | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+      `UPDATE targets SET
+              status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
+              scheduled_time = CASE WHEN $3::text = 'requeue' THEN $4::timestamptz ELSE scheduled_time END,
+              statistics = coalesce(statistics, '{}'::jsonb)
+                || jsonb_build_object('review', jsonb_build_object('action', $3::text, 'at', $6::text)),
+              updated_at = $4::timestamptz
+        WHERE id = $1 AND organization_id = $2 AND status = 'To review'
+        RETURNING *, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
+      [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
+    );
+    // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
+    return rows[0] ? targetFromRow(rows[0]) : null;
   }
 
   async notifyDue(tx: Tx): Promise<void> {
