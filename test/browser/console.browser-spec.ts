@@ -152,6 +152,61 @@ if (!hasChromium) {
       await shot('campaigns');
     });
 
+    it('creates a campaign: the API 422 at its fields, then the new campaign’s page', async () => {
+      await page.getByRole('link', { name: 'New campaign' }).click();
+      await page.getByRole('heading', { name: 'New campaign', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/console/#/campaigns/new`);
+      // The API's defaults are shown; an empty name and too many attempts are the API's to refuse.
+      await expect(page.getByLabel('Max concurrent calls').inputValue()).resolves.toBe('10');
+      await page.getByLabel('Max attempts').fill('99');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      const nameError = page.locator('[data-field="name"] .field-error');
+      await nameError.waitFor();
+      await expect(nameError.textContent()).resolves.toMatch(/at least 1 character/);
+      await expect(
+        page.locator('[data-field="max_attempts"] .field-error').textContent(),
+      ).resolves.toMatch(/less than or equal to 20/);
+      await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('n-name');
+      await expect(page.locator('[data-field="type"] .field-error').count()).resolves.toBe(0);
+      await shot('campaign-new-422');
+
+      await page.getByLabel('Name').fill('Made in the console');
+      await page.getByLabel('Type').selectOption('payor');
+      await page.getByLabel('Max attempts').fill('4');
+      await page.getByLabel('Retry delay (minutes)').fill('30');
+      await page.getByLabel('Max concurrent calls').fill('2');
+      await page.getByLabel('Webhook URL').fill('https://example.com/hooks/calls');
+      await page
+        .getByLabel('Calling window (JSON)')
+        .fill('{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      await page.getByRole('heading', { name: 'Made in the console', level: 1 }).waitFor();
+      const id = /#\/campaigns\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+      expect(id).toBeDefined();
+      const secret = await page.locator('[data-webhook-secret]').textContent();
+      expect(secret).toMatch(/^whsec_/);
+      await shot('campaign-new-created');
+      const created = (await api('get', `/api/v1/campaigns/${id}`)).body;
+      expect(created).toMatchObject({
+        name: 'Made in the console',
+        type: 'payor',
+        max_attempts: 4,
+        retry_delay_minutes: 30,
+        max_concurrent_calls: 2,
+        webhook_url: 'https://example.com/hooks/calls',
+        calling_window: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
+        state: 'active',
+      });
+      // The secret is said once: the page shown again no longer has it.
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('link', { name: 'Made in the console' }).click();
+      await page.getByRole('heading', { name: 'Made in the console', level: 1 }).waitFor();
+      await expect(page.locator('[data-webhook-secret]').count()).resolves.toBe(0);
+      await page.getByRole('link', { name: 'Campaigns', exact: true }).first().click();
+      await page.getByRole('link', { name: 'Demo campaign' }).waitFor();
+    });
+
     it('triggers calls from the campaign page and shows progress moving without a reload', async () => {
       // Every call's notification goes to a closed port, so the webhooks page has failed deliveries.
       const hook = `http://127.0.0.1:${await closedPort()}/hook`;
@@ -621,6 +676,10 @@ if (!hasChromium) {
       await page.locator('tr[data-target-id]').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('review-phone');
+      await page.goto(`${baseUrl}/console/#/campaigns/new`);
+      await page.getByLabel('Calling window (JSON)').waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('campaign-new-phone');
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
     });
