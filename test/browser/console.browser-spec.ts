@@ -658,6 +658,98 @@ if (!hasChromium) {
       await page.getByRole('heading', { name: 'Target Second review-0' }).waitFor();
     });
 
+    it('marks a target done and re-queues another from the review queue', async () => {
+      await page.goto(`${baseUrl}/console/#/review`);
+      const rows = page.locator('tr[data-target-id]');
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 2,
+      );
+      const second = await rows.nth(1).getAttribute('data-target-id');
+      await page.getByRole('button', { name: 'Mark PAT-B4 done' }).click();
+      await page.getByText('PAT-B4 marked done (Finished).').waitFor();
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 1,
+      );
+      const done = (await api('get', `/api/v1/targets/${targetIds[3]}`)).body;
+      expect(done).toMatchObject({
+        status: 'Finished',
+        category: 'HUMAN_ONLY',
+        statistics: { review: { action: 'done' } },
+      });
+      await shot('review-queue-actions');
+
+      // Re-queued: the simulator calls it again at once (no trigger), and it needs a person again.
+      await page.getByRole('button', { name: 'Re-queue Second review-0' }).click();
+      await page.getByText('Second review-0 re-queued: it will be called again').waitFor();
+      await waitFor(
+        async () => (await api('get', `/api/v1/targets/${second}`)).body,
+        (t) => t.status === 'To review' && t.retries === 1,
+        30_000,
+        200,
+      );
+      await page.getByRole('button', { name: 'Refresh now' }).click();
+      await waitFor(
+        () => page.locator('tr[data-target-id] td:nth-child(2)').allTextContents(),
+        (cells) => cells.length === 1 && cells[0] === 'Second review-0',
+      );
+      await expect(rows.first().locator('td').nth(5).textContent()).resolves.toBe('1');
+      // Someone else decided first: the second click is the API's 409, explained.
+      expect(
+        (await api('post', `/api/v1/targets/${second}/review`, { action: 'done' })).status,
+      ).toBe(200);
+      await page.getByRole('button', { name: 'Re-queue Second review-0' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+        /Second review-0: Target .* is Finished, not To review/,
+      );
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 0,
+      );
+    });
+
+    it('reaches every target to review of a campaign with more than a page of them (Load more)', async () => {
+      const phones = Array.from({ length: 101 }, (_, i) => `+1555030${String(i).padStart(4, '0')}`);
+      const id = await campaignWith('Many to review', phones);
+      // As the calling engine leaves targets whose call needed a person.
+      await service.sql(
+        `UPDATE targets SET status = 'To review', category = 'HUMAN_ONLY', outcome = 'Asked for a person'
+          WHERE campaign_id = $1`,
+        [id],
+      );
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      await page.getByRole('link', { name: 'Review queue' }).click();
+      const count = page.locator('[data-review-count]');
+      await waitFor(
+        () => count.getAttribute('data-review-count'),
+        (n) => n === '100',
+      );
+      const more = page.locator('[data-more-campaigns]');
+      await expect(more.textContent()).resolves.toMatch(/Many to review has more targets/);
+      await shot('review-queue-more');
+      await more.getByRole('button', { name: 'Load more' }).click();
+      await waitFor(
+        () => count.getAttribute('data-review-count'),
+        (n) => n === '101',
+      );
+      await expect(more.count()).resolves.toBe(0);
+      // 25 a page: the last of 5 pages holds the 101st.
+      const pager = page.getByRole('navigation', { name: 'Review queue pages' });
+      for (let i = 0; i < 4; i++) await pager.getByRole('button', { name: 'Next →' }).click();
+      await expect(pager.textContent()).resolves.toContain('Page 5 of 5');
+      await expect(page.locator('tr[data-target-id]').count()).resolves.toBe(1);
+      const listed = new Set<string>();
+      for (let i = 0; i < 5; i++) {
+        for (const cell of await page
+          .locator('tr[data-target-id] td:nth-child(2)')
+          .allTextContents())
+          listed.add(cell);
+        if (i < 4) await pager.getByRole('button', { name: '← Previous' }).click();
+      }
+      expect(listed).toEqual(new Set(phones.map((_, i) => `Many to review-${i}`)));
+    });
+
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
