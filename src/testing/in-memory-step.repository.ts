@@ -11,6 +11,7 @@ import {
 } from '../modules/step/application/ports/step.repository';
 import { appendEhrEventId, mergeInOrder, receiveData } from './step-rules';
 import type { Target } from '../modules/target/domain/target';
+import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
 
 /**
  * The step repository port over plain maps, with the same matching rules as the SQL adapter (the
@@ -19,6 +20,18 @@ import type { Target } from '../modules/target/domain/target';
  */
 export class InMemoryStepRepository extends StepRepository {
   targets = new Map<string, Target>();
+
+  /** With `events`, its changes of targets (input data merges) are recorded there, as the triggers do. */
+  constructor(private readonly timeline?: InMemoryTargetEventLog) {
+    super();
+  }
+
+  /** Sets a target row, reporting the change to the event log as the database's triggers would. */
+  private write(target: Target): void {
+    const before = this.targets.get(target.id);
+    this.timeline?.changed(before ? structuredClone(before) : null, structuredClone(target));
+    this.targets.set(target.id, target);
+  }
   events: StepEventRecord[] = [];
 
   put(...targets: Target[]): void {
@@ -49,10 +62,7 @@ export class InMemoryStepRepository extends StepRepository {
     for (const a of applied)
       byTarget.set(a.targetId, [...(byTarget.get(a.targetId) ?? []), a.data]);
     for (const [id, patches] of byTarget) {
-      this.targets.set(
-        id,
-        receiveData(this.targets.get(id)!, mergeInOrder(patches), received.receivedAt),
-      );
+      this.write(receiveData(this.targets.get(id)!, mergeInOrder(patches), received.receivedAt));
     }
     for (const a of applied) this.events.push(this.event(scope, received, a.targetId, a.data));
     return applied.map(({ index, targetId }) => ({ index, targetId }));
@@ -70,7 +80,7 @@ export class InMemoryStepRepository extends StepRepository {
     const event = this.event(scope, received, target.id, data);
     this.events.push(event);
     const merged = receiveData(target, data, received.receivedAt);
-    this.targets.set(target.id, {
+    this.write({
       ...merged,
       preCallEhrIds: appendEhrEventId(target.preCallEhrIds, received.eventType, event.id),
     });

@@ -13,6 +13,7 @@ import {
 } from '../modules/target/application/ports/target-transitions';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
 import type { TargetTable } from './in-memory-target.repository';
+import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
 import { isWaitingAt } from './step-rules';
 
 const clone = <T>(value: T): T => structuredClone(value);
@@ -33,8 +34,30 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   notifications = 0;
   private own = new Map<string, Target>();
 
-  constructor(private readonly table: () => TargetTable = () => this.own) {
+  /**
+   * With `events`, each change of its own map is recorded there as the triggers record it (over
+   * another fake's table, that fake records them).
+   */
+  constructor(
+    private readonly table: () => TargetTable = () => this.own,
+    events?: InMemoryTargetEventLog,
+  ) {
     super();
+    if (events) {
+      const plain = table;
+      this.table = () => {
+        const rows = plain();
+        return {
+          get: (id) => rows.get(id),
+          set: (id, target) => {
+            const before = rows.get(id);
+            events.changed(before ? clone(before) : null, clone(target));
+            rows.set(id, target);
+          },
+          values: () => rows.values(),
+        };
+      };
+    }
   }
 
   put(...targets: Target[]): void {

@@ -8,6 +8,8 @@ import {
   TargetRepository,
 } from '../modules/target/application/ports/target.repository';
 import { NewTarget } from '../modules/target/domain/new-targets';
+import type { EventCause } from '../modules/target/application/ports/target-event-log';
+import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
 import {
   hasStarted,
   IN_FLIGHT_STATUSES,
@@ -37,6 +39,11 @@ export interface TargetTable {
 export class InMemoryTargetRepository extends TargetRepository {
   private readonly rows = new Map<string, Stored>();
 
+  /** With `events`, every change is recorded there as the database's triggers record it. */
+  constructor(private readonly events?: InMemoryTargetEventLog) {
+    super();
+  }
+
   async findExistingExternalIds(
     _tx: Tx | null,
     campaignId: string,
@@ -63,7 +70,7 @@ export class InMemoryTargetRepository extends TargetRepository {
   async insertMany(
     _tx: Tx,
     targets: NewTarget[],
-    options: { now: Date; skipTakenExternalIds: boolean },
+    options: { now: Date; skipTakenExternalIds: boolean; cause?: EventCause },
   ): Promise<string[]> {
     const ids = new Set<string>();
     const externalIds = new Set<string>();
@@ -95,6 +102,7 @@ export class InMemoryTargetRepository extends TargetRepository {
         ),
         createdMicros,
       });
+      this.events?.changed(null, clone(this.rows.get(row.id)!.target), options.cause);
     }
     return accepted.map(({ row }) => row.id);
   }
@@ -108,13 +116,15 @@ export class InMemoryTargetRepository extends TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: { onlyIfNotStarted: boolean; now: Date },
+    options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
   ): Promise<Target | null> {
     const stored = this.rows.get(id);
     if (!stored || stored.target.organizationId !== organizationId) return null;
     if (options.onlyIfNotStarted && hasStarted(stored.target)) return null;
+    const before = clone(stored.target);
     stored.target.inputData = mergeInput(stored.target.inputData, clone(patch));
     stored.target.updatedAt = options.now;
+    this.events?.changed(before, clone(stored.target), options.cause);
     return clone(stored.target);
   }
 
@@ -122,6 +132,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     ids: string[],
+    cause?: EventCause,
   ): Promise<DeleteOutcome> {
     const outcome: DeleteOutcome = { deleted: [], inFlight: [] };
     for (const id of new Set(ids)) {
@@ -132,6 +143,7 @@ export class InMemoryTargetRepository extends TargetRepository {
         outcome.inFlight.push(id);
       } else {
         this.rows.delete(id);
+        this.events?.changed(clone(target), null, cause);
         outcome.deleted.push(id);
       }
     }
@@ -201,6 +213,7 @@ export class InMemoryTargetRepository extends TargetRepository {
       get: (id) => rows.get(id)?.target,
       set: (id, target) => {
         const stored = rows.get(id);
+        this.events?.changed(stored ? clone(stored.target) : null, clone(target));
         rows.set(id, {
           target,
           createdMicros: stored?.createdMicros ?? target.createdAt.getTime() * 1000,

@@ -15,6 +15,10 @@ import {
   DeliveryWithAttempts,
   WebhookDelivery,
 } from '../modules/webhook/domain/webhook-delivery';
+import {
+  TargetNotification,
+  TargetNotifications,
+} from '../modules/webhook/application/ports/target-notifications';
 
 /** Where the fake reads a campaign's current endpoint, as the adapter reads the campaigns table. */
 export interface WebhookCampaignSource {
@@ -33,13 +37,50 @@ interface Stored {
  * WebhookDeliveryRepository in memory, with the adapter's rules: claims are conditional on status,
  * due time and lease; completing needs the lease; reruns take only `failed` ones in the window.
  */
-export class InMemoryWebhookDeliveryRepository extends WebhookDeliveryRepository {
+export class InMemoryWebhookDeliveryRepository
+  extends WebhookDeliveryRepository
+  implements TargetNotifications
+{
   readonly events: NewWebhookEvent[] = [];
   private readonly rows = new Map<string, Stored>();
   private attemptSeq = 0;
 
   constructor(private readonly campaigns: WebhookCampaignSource) {
     super();
+  }
+
+  async listForTarget(
+    organizationId: string,
+    targetId: string,
+    before: { atMicros: number; key: string } | null,
+    limit: number,
+  ): Promise<TargetNotification[]> {
+    const deliveries = [...this.rows.values()].map((r) => r.delivery);
+    return this.events
+      .filter((e) => e.targetId === targetId && e.organizationId === organizationId)
+      .map((e): TargetNotification => {
+        const delivery = deliveries.find((d) => d.eventId === e.id);
+        return {
+          eventId: e.id,
+          type: e.type,
+          createdAt: new Date(e.createdAt),
+          createdMicros: e.createdAt.getTime() * 1000,
+          sortKey: `n:${e.id}`,
+          deliveryStatus: delivery?.status ?? null,
+          deliveryAttempts: delivery?.attempts ?? 0,
+        };
+      })
+      .filter(
+        (n) =>
+          before === null ||
+          n.createdMicros < before.atMicros ||
+          (n.createdMicros === before.atMicros && n.sortKey < before.key),
+      )
+      .sort(
+        (a, b) =>
+          b.createdMicros - a.createdMicros || (a.sortKey < b.sortKey ? 1 : -1),
+      )
+      .slice(0, limit);
   }
 
   async recordEvents(tx: Tx, events: NewWebhookEvent[]): Promise<string[]> {

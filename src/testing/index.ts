@@ -15,6 +15,7 @@ export * from './in-memory-organization.repository';
 export * from './in-memory-provider-connection.repository';
 export * from './in-memory-step.repository';
 export * from './in-memory-target.repository';
+export * from './in-memory-target-event-log';
 export * from './in-memory-target-import.repository';
 export * from './in-memory-target-transitions';
 export * from './in-memory-unit-of-work';

@@ -300,6 +300,7 @@ describe('calling (trigger, dispatch, simulator)', () => {
           last_call_outcome: 'GOOD',
           last_call_log_id: good.call_log_ids[0],
         },
+        waiting_reason: null,
       });
       const logs = await t.sql(
         `SELECT target_id, to_number, from_number, outcome, ended_reason FROM call_logs WHERE target_id = ANY($1)`,

@@ -181,6 +181,10 @@ describe('responses conform to openapi.json', () => {
       await call('patch', `/api/v1/targets/${first}`, { input_data: { a: 1 } }),
     );
     conforms('patch', TARGET, await call('patch', `/api/v1/targets/${first}`, { input_data: 1 }));
+    const TIMELINE = '/api/v1/targets/{target_id}/events';
+    conforms('get', TIMELINE, await call('get', `/api/v1/targets/${first}/events?limit=1`));
+    conforms('get', TIMELINE, await call('get', `/api/v1/targets/${first}/events?limit=0`));
+    conforms('get', TIMELINE, await call('get', '/api/v1/targets/nope/events'));
 
     const REVIEW = '/api/v1/targets/{target_id}/review';
     await t.sql(`UPDATE targets SET status = 'To review' WHERE id = $1`, [second]);

@@ -22,6 +22,7 @@ describe('target review (done / requeue)', () => {
       review: (id: string, body: unknown) =>
         as(t.http().post(`/api/v1/targets/${id}/review`)).send(body as object),
       cancel: () => as(t.http().post(`/api/v1/campaigns/${campaignId}/cancel`)),
+      events: (id: string) => as(t.http().get(`/api/v1/targets/${id}/events?limit=200`)),
       /** One target that needs a person, called at once; resolves when it is `To review`. */
       async toReview() {
         const added = await as(t.http().post(`/api/v1/campaigns/${campaignId}/targets`)).send({
@@ -67,7 +68,8 @@ describe('target review (done / requeue)', () => {
 
     const done = await c.review(id, { action: 'done' });
     expect(done.status).toBe(200);
-    expect(done.body).toEqual((await c.get(id)).body);
+    // The answer is the target as read, without the read's waiting_reason (null: it is final).
+    expect({ ...done.body, waiting_reason: null }).toEqual((await c.get(id)).body);
     expect(done.body).toMatchObject({
       status: 'Finished',
       category: 'HUMAN_ONLY',
@@ -77,6 +79,23 @@ describe('target review (done / requeue)', () => {
       call_log_ids: called.call_log_ids,
       statistics: { review: { action: 'done' } },
     });
+    // The timeline says who decided what: newest first, the done, and earlier the re-queue.
+    const timeline = (await c.events(id)).body.items;
+    expect(timeline[0]).toMatchObject({
+      kind: 'status_changed',
+      status: 'Finished',
+      actor: { type: 'api_key' },
+      reason: 'reviewed: marked done',
+      data: { from: 'To review' },
+    });
+    expect(timeline).toContainEqual(
+      expect.objectContaining({
+        kind: 'status_changed',
+        status: 'Scheduled',
+        actor: timeline[0].actor,
+        reason: 'reviewed: re-queued for one more attempt',
+      }),
+    );
   });
 
   it('only from To review: the next decision is a 409 naming the status', async () => {

@@ -120,6 +120,7 @@ describe('targets API', () => {
         phone_number: '+15550100001',
         external_id: 'PAT-001',
         ...(await times(first)),
+        waiting_reason: 'not launched: trigger calls or add with launch=true',
       });
       const two = await c.get(second);
       expect(two.body).toEqual({
@@ -127,6 +128,7 @@ describe('targets API', () => {
         phone_number: '+442079460958',
         external_id: 'EXT-2',
         ...(await times(second)),
+        waiting_reason: 'not launched: trigger calls or add with launch=true',
       });
 
       // What the wire does not show is stored too (the calling engine reads it).
@@ -151,7 +153,8 @@ describe('targets API', () => {
 
       const list = await c.list();
       expect(list.body).toEqual({
-        targets: [one.body, two.body],
+        // The lists show each Target as the single read does, without its live waiting_reason.
+        targets: [one.body, two.body].map(({ waiting_reason: _w, ...target }) => target),
         page_count: 1,
         next_page: null,
         next_cursor: null,
@@ -169,6 +172,7 @@ describe('targets API', () => {
         status: 'Scheduled',
         phone_number: '+15550100001',
         ...(await times(id)),
+        waiting_reason: 'due: the next dispatcher round calls it',
       });
       // Due at once: the dispatcher claims it straight from the targets table.
       expect(target.body.scheduled_time).toBe(target.body.created_at);

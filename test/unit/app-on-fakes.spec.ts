@@ -12,34 +12,44 @@ import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { CampaignReader } from '../../src/modules/campaign/application/ports/campaign-reader';
 import { TargetController } from '../../src/modules/target/api/target.controller';
 import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
 import { TargetService } from '../../src/modules/target/application/target.service';
+import { TargetTimelineService } from '../../src/modules/target/application/target-timeline.service';
+import { TargetEventLog } from '../../src/modules/target/application/ports/target-event-log';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
+import { TargetNotifications } from '../../src/modules/webhook/application/ports/target-notifications';
 import {
   aCampaign,
   FakeClock,
   FixedOrganizationGuard,
   InMemoryCampaignReader,
+  InMemoryTargetEventLog,
   InMemoryTargetRepository,
   InMemoryTargetTransitions,
+  InMemoryWebhookDeliveryRepository,
   InMemoryUnitOfWork,
   TEST_ORG,
 } from '../../src/testing';
 
 describe('the target API on in-memory fakes (no database)', () => {
   let app: INestApplication;
-  const targets = new InMemoryTargetRepository();
+  const events = new InMemoryTargetEventLog(); // records target changes as the triggers do
+  const targets = new InMemoryTargetRepository(events);
   const campaigns = new InMemoryCampaignReader();
+  const notifications = new InMemoryWebhookDeliveryRepository(campaigns);
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
       controllers: [TargetController],
       providers: [
         TargetService,
+        TargetTimelineService,
         { provide: TargetRepository, useValue: targets },
         {
-          provide: TargetTransitions, // status changes (review) on the same rows
+          provide: TargetTransitions,
           useValue: new InMemoryTargetTransitions(() => targets.table()),
         },
+        { provide: TargetEventLog, useValue: events },
+        { provide: TargetNotifications, useValue: notifications },
         { provide: CampaignReader, useValue: campaigns },
         { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(targets) },
         { provide: Clock, useValue: new FakeClock('2026-03-02T14:00:00Z') },
@@ -75,6 +85,23 @@ describe('the target API on in-memory fakes (no database)', () => {
       phone_number: '+15550101234',
       input_data: { a: 1 },
       scheduled_time: '2026-03-02T14:00:00.000Z',
+      waiting_reason: 'due: the next dispatcher round calls it',
+    });
+
+    const timeline = await request(app.getHttpServer()).get(`/api/v1/targets/${id}/events`);
+    expect(timeline.body).toEqual({
+      items: [
+        {
+          id: expect.any(String),
+          at: '2026-03-02T14:00:00.000Z',
+          kind: 'added',
+          status: 'Scheduled',
+          actor: { type: 'api_key', id: 'k' },
+          reason: 'added and launched',
+          data: {},
+        },
+      ],
+      next_cursor: null,
     });
 
     const bad = await request(app.getHttpServer())

@@ -221,7 +221,7 @@ export interface paths {
         };
         /**
          * Retrieve Target
-         * @description One target of the caller's organization, with its status and outcome.
+         * @description One target of the caller's organization, with its status and outcome, and waiting_reason: why it is not being called right now (null when final or in a call).
          */
         get: operations["retrieve_target_api_v1_targets__target_id__get"];
         put?: never;
@@ -234,6 +234,26 @@ export interface paths {
          * @description Merges the keys sent into the target's input_data (one level deep). With only_if_not_started (the default) a target that has started answers 409.
          */
         patch: operations["update_target_input_data_api_v1_targets__target_id__patch"];
+        trace?: never;
+    };
+    "/api/v1/targets/{target_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Target Events
+         * @description The target's history, newest first: every state change, call started and ended, input edit, step payload and notification, with when, who or what caused it (API key, worker, provider) and why in words. Page with next_cursor. A deleted target keeps its history (ending with `deleted`). See docs/targets.md, "Why not called yet".
+         */
+        get: operations["list_target_events_api_v1_targets__target_id__events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/targets/{target_id}/review": {
@@ -1075,6 +1095,91 @@ export interface components {
             next_page: number | null;
             targets: components["schemas"]["TargetResponseDto"][];
             /** @description Pass as cursor to get the targets after this page (keyset paging); null when none follow. When paging by cursor, next_page is null. */
+            next_cursor: string | null;
+        };
+        TargetDetailResponseDto: {
+            id: string;
+            /** @example http://localhost:3000/api/v1/targets/7d0c3c52-0c52-4d0e-9f6a-2f7c0d6b1a11 */
+            target_url: string;
+            organization_id: string;
+            campaign_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Sum of call durations, rounded up */
+            execution_minutes: number | null;
+            input_data: {
+                [key: string]: unknown;
+            };
+            output_data: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
+            /** @enum {string|null} */
+            resolution: "retrieved" | "not_retrieved" | "successful" | "unsuccessful" | null;
+            /** @description One of the campaign type's category enum, or null before an outcome */
+            category: components["schemas"]["PayorCallCategory"] | components["schemas"]["PatientCallCategory"] | components["schemas"]["ProviderCallCategory"] | components["schemas"]["PatientIncomingCallCategory"] | components["schemas"]["PatientIncomingSchedulingCallCategory"] | components["schemas"]["PatientOutgoingSchedulingCallCategory"] | components["schemas"]["PatientBillingCallCategory"] | (null);
+            /** @description One of the subcategory enums, a PayorCallCategory value, any string, or null */
+            subcategory: components["schemas"]["NotFoundSubCategory"] | components["schemas"]["TransferSubCategory"] | components["schemas"]["BillingResolvedSubCategory"] | components["schemas"]["BillingUnresolvedSubCategory"] | components["schemas"]["IVRLoopSubCategory"] | components["schemas"]["ServiceNotAvailableSubCategory"] | components["schemas"]["UnprocessableByPhoneSubCategory"] | components["schemas"]["InputDataIssueSubCategory"] | components["schemas"]["HumanOnlySubcategory"] | components["schemas"]["VoicemailSubCategory"] | components["schemas"]["PayorCallCategory"] | (string | null);
+            call_log_ids: number[] | null;
+            /** Format: date-time */
+            last_call_date: string | null;
+            phone_number: string | null;
+            fax_links: string[] | null;
+            payor_api_data: {
+                [key: string]: unknown;
+            } | null;
+            external_id: string | null;
+            /** Format: date-time */
+            updated_at?: string | null;
+            /** @description Attempts after the first */
+            retries?: number | null;
+            /** Format: date-time */
+            scheduled_time?: string | null;
+            categorization?: {
+                [key: string]: unknown;
+            } | null;
+            outcome?: string | null;
+            statistics?: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * @description Why a target that is not final is not being called right now, in words (e.g. "campaign paused", "campaign at max_concurrent_calls 10/10", "retry 2 of 3 after NO_RESPONSE at 2026-11-23 14:05 UTC", "waiting for step labs", "not launched: trigger calls or add with launch=true"); null when final or in a call. Computed when read. See docs/targets.md, "Why not called yet".
+             * @example outside calling window: opens Mon 09:00 US/Eastern
+             */
+            waiting_reason: string | null;
+        };
+        TimelineActorResponseDto: {
+            /** @enum {string} */
+            type: "api_key" | "worker" | "provider" | "system";
+            /** @description The API key id, or the provider event / connection id; null for worker and system */
+            id: string | null;
+        };
+        TimelineEventResponseDto: {
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "added" | "status_changed" | "input_edited" | "call_started" | "call_ended" | "deferred" | "step_data" | "notification" | "deleted";
+            /**
+             * @description The status after the event, when the event changed it
+             * @enum {string|null}
+             */
+            status: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled" | null;
+            actor: components["schemas"]["TimelineActorResponseDto"];
+            /**
+             * @description Why, in words
+             * @example retry 2 of 3 after NO_RESPONSE
+             */
+            reason: string;
+            /** @description By kind: call_log_id, attempt, outcome (call_started, call_ended); from (status_changed); keys (input_edited); scheduled_time (deferred); step, keys (step_data); event_id, event_type, delivery_status (notification); last_status (deleted) */
+            data: {
+                [key: string]: unknown;
+            };
+        };
+        TargetEventsResponseDto: {
+            items: components["schemas"]["TimelineEventResponseDto"][];
+            /** @description Pass as cursor for the older events; null when none follow */
             next_cursor: string | null;
         };
         UpdateTargetInputDataDto: {
@@ -2642,7 +2747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TargetResponseDto"];
+                    "application/json": components["schemas"]["TargetDetailResponseDto"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -2718,6 +2823,60 @@ export interface operations {
             };
             /** @description The target has started and only_if_not_started is true */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_target_events_api_v1_targets__target_id__events_get: {
+        parameters: {
+            query?: {
+                /** @description The number of events per page */
+                limit?: number;
+                /** @description The next_cursor of the previous page: the events older than that page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The ID of the target. */
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetEventsResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -11,12 +11,16 @@ import { TargetController } from './api/target.controller';
 import { TargetTransitions } from './application/ports/target-transitions';
 import { TargetRepository } from './application/ports/target.repository';
 import { TargetService } from './application/target.service';
+import { TargetEventLog } from './application/ports/target-event-log';
+import { TargetTimelineService } from './application/target-timeline.service';
+import { SqlTargetEventLog } from './infrastructure/target-event-log.sql-adapter';
 import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-adapter';
 import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository';
 
 /**
  * Targets: add (dedupe, launch), CSV import (owns `target_imports` and its staging rows), delete, read, input-data edits and the paged campaign lists. Owns the
  * `targets` table: other modules change a target's status only through the exported `TargetTransitions`.
+ * Owns `target_events` (a target's timeline): other modules say who and why through `TargetEventLog`.
  */
 @Module({
   imports: [CampaignModule, WebhookModule],
@@ -25,6 +29,8 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
     TargetService,
     { provide: TargetRepository, useClass: TypeOrmTargetRepository },
     { provide: TargetTransitions, useClass: SqlTargetTransitions },
+    { provide: TargetEventLog, useClass: SqlTargetEventLog },
+    TargetTimelineService,
     TargetImportService,
     { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
     TargetImportWorker,
@@ -38,6 +44,6 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
         }),
     },
   ],
-  exports: [TargetService, TargetTransitions],
+  exports: [TargetService, TargetTransitions, TargetEventLog],
 })
 export class TargetModule {}

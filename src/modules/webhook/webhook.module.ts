@@ -5,6 +5,7 @@ import { CampaignModule } from '../campaign/campaign.module';
 import { WebhookController } from './api/webhook.controller';
 import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.repository';
 import { WebhookSender } from './application/ports/webhook-sender';
+import { TargetNotifications } from './application/ports/target-notifications';
 import { WebhookDeliveryService } from './application/webhook-delivery.service';
 import { ImportOutbox, WebhookOutbox } from './application/webhook-outbox';
 import { ImportFinishedOutbox } from './application/ports/import-finished-outbox';
@@ -27,6 +28,11 @@ const LEASE_MARGIN_MS = 5000;
   controllers: [WebhookController],
   providers: [
     { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
+    // The same adapter answers the target timeline's per-target read (it owns webhook_events).
+    {
+      provide: TargetNotifications,
+      useExisting: WebhookDeliveryRepository,
+    },
     {
       provide: WebhookSender,
       inject: [AppConfig],
@@ -54,6 +60,11 @@ const LEASE_MARGIN_MS = 5000;
     WebhookDeliveryService,
     WebhookWorker,
   ],
-  exports: [CallFinishedOutbox, ImportFinishedOutbox, WebhookDeliveryService],
+  exports: [
+    CallFinishedOutbox,
+    ImportFinishedOutbox,
+    WebhookDeliveryService,
+    TargetNotifications,
+  ],
 })
 export class WebhookModule {}

@@ -1,3 +1,4 @@
+import { apiKeyActor } from '../../target/application/ports/target-event-log';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
@@ -39,6 +40,7 @@ export class CallsController {
       body.target_ids != null
         ? { targetIds: body.target_ids }
         : { count: body.count!, prioritizeOldest: body.prioritize_oldest },
+      apiKeyActor(auth.apiKeyId),
     );
   }
 }

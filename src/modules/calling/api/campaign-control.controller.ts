@@ -1,3 +1,4 @@
+import { apiKeyActor } from '../../target/application/ports/target-event-log';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, AuthContext } from '../../../common/http/auth.decorators';
@@ -36,7 +37,7 @@ export class CampaignControlController {
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
   @ApiResponse(INVALID)
   async pause(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    return presentCampaign(await this.control.pause(auth.organizationId, p.campaign_id));
+    return presentCampaign(await this.control.pause(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)));
   }
 
   @Post('resume')
@@ -53,7 +54,7 @@ export class CampaignControlController {
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
   @ApiResponse(INVALID)
   async resume(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    const campaign = await this.control.resume(auth.organizationId, p.campaign_id);
+    const campaign = await this.control.resume(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId));
     // The resume notified every dispatcher (NOTIFY on commit); this process's own, if it runs one, is
     // woken directly too (embedded PGlite delivers no notifications).
     this.worker.wake();
@@ -75,7 +76,7 @@ export class CampaignControlController {
   @ApiResponse(NOT_FOUND)
   @ApiResponse(INVALID)
   async cancel(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    return presentCampaign(await this.control.cancel(auth.organizationId, p.campaign_id));
+    return presentCampaign(await this.control.cancel(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)));
   }
 
   @Get('stats')

@@ -7,8 +7,20 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
+import {
+  EventActor,
+  TargetEventLog,
+  WORKER,
+} from '../../target/application/ports/target-event-log';
+import { CAMPAIGN_CANCELLED, retryWords } from '../../target/domain/waiting-reason';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import { CallOutcome, cancelledDecision, decideAfterAttempt } from '../domain/call-outcome';
+import {
+  CAMPAIGN_CANCELLED_OUTCOME,
+  CallOutcome,
+  cancelledDecision,
+  decideAfterAttempt,
+  TargetDecision,
+} from '../domain/call-outcome';
 import { CallResult } from './ports/call-provider';
 
 export interface Completion {
@@ -16,6 +28,8 @@ export interface Completion {
   providerCallId?: string | null;
   /** Placed, but what happened is unknown (worker lost, deadline passed): a person reviews it. */
   lost?: boolean;
+  /** What ended the call, for the target's timeline; a worker (placement error, sweep) by default. */
+  actor?: EventActor;
 }
 
 /** A technical failure with nothing else known: placement errors and calls nobody can tell about. */
@@ -55,6 +69,7 @@ export class CallCompletion {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
+    private readonly events: TargetEventLog,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
@@ -109,6 +124,10 @@ export class CallCompletion {
     ) {
       decision = cancelledDecision(campaign.type);
     }
+    await this.events.attribute(tx, {
+      actor: completion.actor ?? WORKER,
+      reason: endingWords(decision, result.outcome, log.attempt, campaign.maxAttempts, completion),
+    });
     const updated = await this.targets.finishAttempt(tx, log.targetId, {
       ...decision,
       subcategory,
@@ -169,4 +188,18 @@ export class CallCompletion {
     });
     return { category: d.category, subcategory: subcategory ?? d.subcategory, outcome };
   }
+}
+
+/** The reason words of an attempt's ending, as the target's timeline shows them. */
+function endingWords(
+  decision: TargetDecision,
+  outcome: CallOutcome,
+  attempt: number,
+  maxAttempts: number,
+  completion: Completion,
+): string {
+  if (decision.outcome === CAMPAIGN_CANCELLED_OUTCOME) return `${CAMPAIGN_CANCELLED} (after ${outcome})`;
+  if (decision.status === 'Scheduled') return retryWords(attempt + 1, maxAttempts, outcome);
+  const lost = completion.lost ? ', outcome unknown' : '';
+  return `${decision.status.toLowerCase()} after ${outcome} (attempt ${attempt} of ${maxAttempts}${lost})`;
 }

@@ -99,7 +99,11 @@ export class CallEventIngestion {
             recordingUrls: [],
             outputData: {},
           },
-          { providerCallId: event.providerCallId },
+          {
+            providerCallId: event.providerCallId,
+            // The provider's event caused this ending: its connection and the event's key.
+            actor: { type: 'provider', id: `${connection}:${event.key}` },
+          },
         );
         out.push(ended ? 'applied' : 'stale');
       }

@@ -10,6 +10,7 @@ import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
@@ -32,7 +33,8 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   const campaigns = new InMemoryCampaignReader();
   const theCampaign = aCampaign({ maxAttempts: 1, ...campaign });
   campaigns.put(theCampaign);
-  const targets = new InMemoryTargetTransitions();
+  const events = new InMemoryTargetEventLog();
+  const targets = new InMemoryTargetTransitions(undefined, events);
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
   const outbox = new RecordingCallFinishedOutbox();
@@ -48,7 +50,16 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   const blacklistRepository = new InMemoryBlacklistRepository();
   const blacklists = new BlacklistService(blacklistRepository);
   const metrics = new RecordingMetrics();
-  const completion = new CallCompletion(callLogs, targets, campaigns, outbox, uow, clock, metrics);
+  const completion = new CallCompletion(
+    callLogs,
+    targets,
+    campaigns,
+    outbox,
+    uow,
+    clock,
+    metrics,
+    events,
+  );
   const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
   const dispatcher = new CallDispatcher(
@@ -63,6 +74,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     uow,
     clock,
     config,
+    events,
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */

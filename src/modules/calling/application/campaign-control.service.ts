@@ -3,6 +3,12 @@ import { Clock } from '../../../common/clock/clock';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { CampaignService } from '../../campaign/application/campaign.service';
 import type { Campaign, CampaignAction } from '../../campaign/domain/campaign';
+import {
+  EventActor,
+  SYSTEM_ACTOR,
+  TargetEventLog,
+} from '../../target/application/ports/target-event-log';
+import { CAMPAIGN_CANCELLED } from '../../target/domain/waiting-reason';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
 import { cancelledDecision } from '../domain/call-outcome';
@@ -28,24 +34,31 @@ export class CampaignControl {
     private readonly outbox: CallFinishedOutbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly events: TargetEventLog,
   ) {}
 
-  pause(organizationId: string, campaignId: string): Promise<Campaign> {
-    return this.apply(organizationId, campaignId, 'pause');
+  pause(organizationId: string, campaignId: string, actor = SYSTEM_ACTOR): Promise<Campaign> {
+    return this.apply(organizationId, campaignId, 'pause', actor);
   }
 
-  resume(organizationId: string, campaignId: string): Promise<Campaign> {
-    return this.apply(organizationId, campaignId, 'resume');
+  resume(organizationId: string, campaignId: string, actor = SYSTEM_ACTOR): Promise<Campaign> {
+    return this.apply(organizationId, campaignId, 'resume', actor);
   }
 
-  cancel(organizationId: string, campaignId: string): Promise<Campaign> {
-    return this.apply(organizationId, campaignId, 'cancel');
+  cancel(organizationId: string, campaignId: string, actor = SYSTEM_ACTOR): Promise<Campaign> {
+    return this.apply(organizationId, campaignId, 'cancel', actor);
   }
 
+  /**
+   * Pause and resume change no target row, so they write no target event: a paused campaign's targets
+   * show it live in `waiting_reason` (one event per target would make a pause of 100,000 targets
+   * write 100,000 rows). Cancel ends targets: each gets its event, caused by the API key.
+   */
   private async apply(
     organizationId: string,
     campaignId: string,
     action: CampaignAction,
+    actor: EventActor,
   ): Promise<Campaign> {
     // NotFound (unknown, malformed or another organization's id) before any lock is taken.
     const { id } = await this.campaigns.get(organizationId, campaignId);
@@ -62,6 +75,7 @@ export class CampaignControl {
       if (!changed) return campaign;
       if (action === 'resume') await this.targets.notifyDue(tx);
       if (action === 'cancel') {
+        await this.events.attribute(tx, { actor, reason: CAMPAIGN_CANCELLED });
         const ended = await this.targets.cancelOpen(tx, id, cancelledDecision(campaign.type), now);
         // One set-based write for every ended target: a cancel may end 100,000 of them.
         await this.outbox.recordAll(

@@ -11,6 +11,7 @@ import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklis
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { RecordingMetrics } from '../../../testing/recording-metrics';
@@ -42,7 +43,8 @@ function engine(campaign: Partial<Campaign> = {}) {
     new BlacklistService(new InMemoryBlacklistRepository()),
     inMemoryProviderConnections().service,
   );
-  const targets = new InMemoryTargetTransitions();
+  const events = new InMemoryTargetEventLog();
+  const targets = new InMemoryTargetTransitions(undefined, events);
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
   const outbox = new RecordingCallFinishedOutbox();
@@ -54,7 +56,16 @@ function engine(campaign: Partial<Campaign> = {}) {
     publicBaseUrl: 'https://calls.example',
   });
   const metrics = new RecordingMetrics();
-  const completion = new CallCompletion(callLogs, targets, campaigns, outbox, uow, clock, metrics);
+  const completion = new CallCompletion(
+    callLogs,
+    targets,
+    campaigns,
+    outbox,
+    uow,
+    clock,
+    metrics,
+    events,
+  );
   const ingestion = new CallEventIngestion(
     callLogs,
     campaigns,
@@ -76,8 +87,9 @@ function engine(campaign: Partial<Campaign> = {}) {
     uow,
     clock,
     settings,
+    events,
   );
-  const control = new CampaignControl(campaigns, targets, outbox, uow, clock);
+  const control = new CampaignControl(campaigns, targets, outbox, uow, clock, events);
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {
     const round = await dispatcher.round();

@@ -7,7 +7,13 @@ import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import type { Campaign } from '../../campaign/domain/campaign';
+import {
+  EventCause,
+  TargetEventLog,
+  WORKER,
+} from '../../target/application/ports/target-event-log';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
+import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason';
 import type { Target } from '../../target/domain/target';
 import { endedWithoutCall } from './ended-without-call';
 import {
@@ -28,7 +34,7 @@ export const DEFAULT_FROM = 'DeprecatedLocalTest';
 
 /** What a due target gets, decided in plain TypeScript before the claim transaction. */
 type Plan =
-  | { kind: 'defer'; until: Date }
+  | { kind: 'defer'; until: Date; reason: string }
   | { kind: 'end'; decision: TargetDecision }
   | { kind: 'call'; to: string };
 
@@ -78,6 +84,7 @@ export class CallDispatcher {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly settings: CallingSettings,
+    private readonly events: TargetEventLog,
   ) {}
 
   async round(): Promise<RoundResult> {
@@ -168,13 +175,17 @@ export class CallDispatcher {
         at,
       );
       const deferrals: { targetId: string; until: Date }[] = [];
+      const deferReasons: Record<string, string> = {};
       const calls: { target: Target; to: string }[] = [];
       const endedTargets: Target[] = [];
       for (const target of due) {
         const plan = plans.get(target.id)!;
-        if (plan.kind === 'defer') deferrals.push({ targetId: target.id, until: plan.until });
-        else if (plan.kind === 'call') calls.push({ target, to: plan.to });
+        if (plan.kind === 'defer') {
+          deferrals.push({ targetId: target.id, until: plan.until });
+          deferReasons[target.id] = plan.reason;
+        } else if (plan.kind === 'call') calls.push({ target, to: plan.to });
         else {
+          await this.events.attribute(tx, endedCause(plan.decision.outcome));
           const done = await this.targets.finishWithoutCall(tx, target.id, plan.decision, at);
           if (done) endedTargets.push(done);
         }
@@ -184,6 +195,8 @@ export class CallDispatcher {
         tx,
         endedTargets.map((done) => endedWithoutCall(done, campaign)),
       );
+      if (deferrals.length > 0)
+        await this.events.attribute(tx, { actor: WORKER, reasonsByTarget: deferReasons });
       const deferred = await this.targets.defer(tx, deferrals);
       let starting = calls;
       if (starting.length > 0) {
@@ -220,6 +233,17 @@ export class CallDispatcher {
           deadlineAt,
         })),
       );
+      if (starting.length > 0) {
+        await this.events.attribute(tx, {
+          actor: WORKER,
+          reasonsByTarget: Object.fromEntries(
+            starting.map(({ target }) => [
+              target.id,
+              `call placed: attempt ${target.attempts + 1} of ${campaign.maxAttempts}`,
+            ]),
+          ),
+        });
+      }
       const started = await this.targets.startCalls(
         tx,
         starting.map(({ target }, i) => ({ targetId: target.id, callLogId: ids[i] })),
@@ -281,6 +305,7 @@ export class CallDispatcher {
   private async endCancelled(campaign: Campaign): Promise<number> {
     return this.uow.run(async (tx) => {
       await this.targets.lockCampaigns(tx, [campaign.id]);
+      await this.events.attribute(tx, { actor: WORKER, reason: CAMPAIGN_CANCELLED });
       const ended = await this.targets.cancelOpen(
         tx,
         campaign.id,
@@ -325,7 +350,13 @@ export class CallDispatcher {
           decision: undialableDecision(campaign.type, 'no_calling_window'),
         });
       } else if (opening.getTime() > now.getTime()) {
-        plans.set(target.id, { kind: 'defer', until: opening });
+        plans.set(target.id, {
+          kind: 'defer',
+          until: opening,
+          reason:
+            outsideWindowReason(campaign.callingWindow, dial.operatingHours, now) ??
+            `deferred to ${opening.toISOString()}`,
+        });
       } else {
         plans.set(target.id, { kind: 'call', to: dial.number });
         toCheck.push({ target, number: dial.number });
@@ -342,4 +373,9 @@ export class CallDispatcher {
     }
     return plans;
   }
+}
+
+/** A target that ends without a call: the worker decided, for the outcome's reason. */
+function endedCause(outcome: string): EventCause {
+  return { actor: WORKER, reason: `ended without a call: ${outcome}` };
 }

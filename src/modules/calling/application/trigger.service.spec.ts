@@ -1,6 +1,7 @@
 import { NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { TriggerService } from './trigger.service';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
@@ -11,9 +12,16 @@ function setup() {
   const campaigns = new InMemoryCampaignReader();
   const campaign = aCampaign();
   campaigns.put(campaign);
-  const targets = new InMemoryTargetTransitions();
-  const service = new TriggerService(campaigns, targets, new InMemoryUnitOfWork(targets), clock);
-  return { clock, campaign, targets, service };
+  const events = new InMemoryTargetEventLog();
+  const targets = new InMemoryTargetTransitions(undefined, events);
+  const service = new TriggerService(
+    campaigns,
+    targets,
+    new InMemoryUnitOfWork(targets),
+    clock,
+    events,
+  );
+  return { clock, campaign, targets, service, events };
 }
 
 describe('TriggerService', () => {

@@ -5,6 +5,11 @@ import { UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import {
+  EventActor,
+  SYSTEM_ACTOR,
+  TargetEventLog,
+} from '../../target/application/ports/target-event-log';
+import {
   TargetTransitions,
   TriggerSelection,
 } from '../../target/application/ports/target-transitions';
@@ -24,12 +29,14 @@ export class TriggerService {
     private readonly targets: TargetTransitions,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly events: TargetEventLog,
   ) {}
 
   async trigger(
     organizationId: string,
     campaignId: string,
     request: TriggerRequest,
+    actor: EventActor = SYSTEM_ACTOR,
   ): Promise<TriggerResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     // A trigger racing a cancel is caught by the dispatcher, which ends a cancelled campaign's due targets.
@@ -45,9 +52,10 @@ export class TriggerService {
         };
     const now = this.clock.now();
     // The claim makes the targets due; the dispatchers are notified when it commits.
-    const claim = await this.uow.run((tx) =>
-      this.targets.claimForTrigger(tx, campaign.id, selection, now),
-    );
+    const claim = await this.uow.run(async (tx) => {
+      await this.events.attribute(tx, { actor, reason: 'calls triggered' });
+      return this.targets.claimForTrigger(tx, campaign.id, selection, now);
+    });
     if (!requested) return { scheduled: claim.scheduled, skipped: [] };
     const notPending = new Set(claim.notPending);
     const scheduled = new Set(claim.scheduled);

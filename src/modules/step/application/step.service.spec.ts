@@ -1,5 +1,6 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
 import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { StepService } from './step.service';
@@ -31,9 +32,10 @@ function setup() {
       entryStep: 'labs',
     }),
   );
-  const repository = new InMemoryStepRepository();
-  // One table: the transitions fake works on the step fake's targets.
-  const transitions = new InMemoryTargetTransitions(() => repository.targets);
+  const events = new InMemoryTargetEventLog();
+  const repository = new InMemoryStepRepository(events);
+  // One table: the transitions fake works on the step fake's targets (and records their moves).
+  const transitions = new InMemoryTargetTransitions(() => repository.targets, events);
   const clock = new FakeClock(NOW);
   const service = new StepService(
     campaigns,
@@ -41,8 +43,9 @@ function setup() {
     new InMemoryUnitOfWork(repository),
     transitions,
     clock,
+    events,
   );
-  return { service, repository, transitions };
+  return { service, repository, transitions, events };
 }
 
 describe('StepService', () => {

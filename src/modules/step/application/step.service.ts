@@ -4,6 +4,11 @@ import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
 import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign';
+import {
+  apiKeyActor,
+  SYSTEM_ACTOR,
+  TargetEventLog,
+} from '../../target/application/ports/target-event-log';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import type { Target } from '../../target/domain/target';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid';
@@ -54,6 +59,7 @@ export class StepService {
     private readonly uow: UnitOfWork,
     private readonly transitions: TargetTransitions,
     private readonly clock: Clock,
+    private readonly events: TargetEventLog,
   ) {}
 
   async receiveWebhookStep(
@@ -70,6 +76,7 @@ export class StepService {
     const scope = scopeOf(campaign);
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
+      await this.attribute(tx, caller, step, null);
       const applied = await this.steps.mergeStepData(
         tx,
         scope,
@@ -107,6 +114,7 @@ export class StepService {
     const scope = scopeOf(campaign);
     const now = this.clock.now();
     const applied = await this.uow.run(async (tx) => {
+      await this.attribute(tx, caller, step, null);
       const result =
         resolvable.length === 0
           ? []
@@ -150,6 +158,7 @@ export class StepService {
     const scope = scopeOf(campaign);
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
+      await this.attribute(tx, caller, step, input.event_type ?? null);
       const recorded = await this.steps.recordEhrEvent(
         tx,
         scope,
@@ -205,6 +214,23 @@ export class StepService {
       statusAfterReceive(step),
       now,
     );
+  }
+
+  /**
+   * The merge of a payload into input data is recorded as the target's `step_data` event, and the
+   * move out of `Waiting` that follows as its status change, both caused by the caller's key.
+   */
+  private async attribute(
+    tx: Tx,
+    caller: StepCaller,
+    step: CampaignStep,
+    eventType: string | null,
+  ): Promise<void> {
+    await this.events.attribute(tx, {
+      actor: caller.apiKeyId ? apiKeyActor(caller.apiKeyId) : SYSTEM_ACTOR,
+      reason: `step ${step.friendly_id} data received`,
+      stepData: { step: step.friendly_id, ...(eventType ? { event_type: eventType } : {}) },
+    });
   }
 
   private received(caller: StepCaller, step: CampaignStep, eventType: string | null, now: Date) {

@@ -4,16 +4,22 @@ import { Auth, AuthContext } from '../../../common/http/auth.decorators';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
 import { pageEnvelope } from '../../../common/paging/paging';
 import { AppConfig } from '../../../config/app-config';
+import { apiKeyActor } from '../application/ports/target-event-log';
 import { TargetService } from '../application/target.service';
 import { AddTargetsDto, AddTargetsResponseDto } from './dto/add-targets.dto';
 import { DeleteTargetsDto, DeleteTargetsResponseDto } from './dto/delete-targets.dto';
 import { ListTargetsQueryDto } from './dto/list-targets.query.dto';
 import {
   PaginatedTargetsResponseDto,
+  TargetDetailResponseDto,
   TargetResponseDto,
   TargetWithEhrIdsResponseDto,
 } from './dto/target-response.dto';
 import { ReviewTargetDto } from './dto/review-target.dto';
+import { ListTargetEventsQueryDto, TargetEventsResponseDto } from './dto/target-events.dto';
+import { TargetTimelineService } from '../application/target-timeline.service';
+import { presentTimelineEntry } from './timeline.presenter';
+import { decodeTimelineCursor, encodeTimelineCursor } from './timeline-cursor';
 import { UpdateTargetInputDataDto } from './dto/update-target-input.dto';
 import { presentTarget } from './target.presenter';
 import { toAddTargetsCommand } from './target.request-mapper';
@@ -28,6 +34,7 @@ const TARGET_ID = { name: 'target_id', description: 'The ID of the target.' };
 export class TargetController {
   constructor(
     private readonly targets: TargetService,
+    private readonly timelines: TargetTimelineService,
     private readonly config: AppConfig,
   ) {}
 
@@ -58,6 +65,7 @@ export class TargetController {
       auth.organizationId,
       campaignId,
       toAddTargetsCommand(body),
+      apiKeyActor(auth.apiKeyId),
     );
     return {
       created: result.created,
@@ -87,6 +95,7 @@ export class TargetController {
       auth.organizationId,
       campaignId,
       body.target_ids,
+      apiKeyActor(auth.apiKeyId),
     );
     return { deleted: result.deleted, not_found: result.notFound, skipped: result.skipped };
   }
@@ -130,12 +139,44 @@ export class TargetController {
   @ApiOperation({
     operationId: 'retrieve_target_api_v1_targets__target_id__get',
     summary: 'Retrieve Target',
-    description: "One target of the caller's organization, with its status and outcome.",
+    description:
+      "One target of the caller's organization, with its status and outcome, and waiting_reason: " +
+      'why it is not being called right now (null when final or in a call).',
   })
   @ApiParam(TARGET_ID)
-  @ApiResponse({ status: 200, type: TargetResponseDto })
+  @ApiResponse({ status: 200, type: TargetDetailResponseDto })
   async get(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
-    return presentTarget(await this.targets.get(auth.organizationId, targetId), this.baseUrl);
+    const target = await this.targets.get(auth.organizationId, targetId);
+    return {
+      ...presentTarget(target, this.baseUrl),
+      waiting_reason: await this.timelines.waitingReason(target),
+    };
+  }
+
+  @Get('targets/:target_id/events')
+  @ApiOperation({
+    operationId: 'list_target_events_api_v1_targets__target_id__events_get',
+    summary: 'List Target Events',
+    description:
+      "The target's history, newest first: every state change, call started and ended, input edit, " +
+      'step payload and notification, with when, who or what caused it (API key, worker, provider) ' +
+      'and why in words. Page with next_cursor. A deleted target keeps its history (ending with ' +
+      '`deleted`). See docs/targets.md, "Why not called yet".',
+  })
+  @ApiParam(TARGET_ID)
+  @ApiResponse({ status: 200, type: TargetEventsResponseDto })
+  async events(
+    @Auth() auth: AuthContext,
+    @Param('target_id') targetId: string,
+    @Query() query: ListTargetEventsQueryDto,
+  ) {
+    // The DTO refused any cursor that does not decode.
+    const before = query.cursor !== undefined ? decodeTimelineCursor(query.cursor)! : null;
+    const page = await this.timelines.timeline(auth.organizationId, targetId, before, query.limit);
+    return {
+      items: page.entries.map(presentTimelineEntry),
+      next_cursor: page.next ? encodeTimelineCursor(page.next) : null,
+    };
   }
 
   @Patch('targets/:target_id')
@@ -164,6 +205,7 @@ export class TargetController {
       targetId,
       body.input_data,
       body.only_if_not_started,
+      apiKeyActor(auth.apiKeyId),
     );
     return presentTarget(target, this.baseUrl, true);
   }
@@ -197,7 +239,12 @@ export class TargetController {
     @Param('target_id') targetId: string,
     @Body() body: ReviewTargetDto,
   ) {
-    const target = await this.targets.review(auth.organizationId, targetId, body.action);
+    const target = await this.targets.review(
+      auth.organizationId,
+      targetId,
+      body.action,
+      apiKeyActor(auth.apiKeyId),
+    );
     return presentTarget(target, this.baseUrl);
   }
 

@@ -9,6 +9,7 @@ import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-read
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { aCampaign } from '../../../testing/test-data';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
@@ -19,7 +20,8 @@ const FOREIGN_CAMPAIGN = '00000000-0000-4000-8000-00000000c003';
 const NOW = new Date('2026-01-05T15:00:00.000Z');
 
 function setup() {
-  const repository = new InMemoryTargetRepository();
+  const events = new InMemoryTargetEventLog();
+  const repository = new InMemoryTargetRepository(events);
   const campaigns = new InMemoryCampaignReader();
   campaigns.put(
     aCampaign({ id: CAMPAIGN, organizationId: ORG }),
@@ -39,8 +41,9 @@ function setup() {
     new InMemoryUnitOfWork(repository),
     clock,
     transitions,
+    events,
   );
-  return { repository, campaigns, clock, service, transitions };
+  return { repository, campaigns, clock, service, transitions, events };
 }
 
 const add = (
@@ -307,14 +310,23 @@ describe('TargetService', () => {
     };
 
     it('done: Finished with its outcome kept and the review recorded', async () => {
-      const { service, id, transitions } = await toReview();
-      await expect(service.review(ORG, id, 'done')).resolves.toMatchObject({
+      const { service, id, transitions, events } = await toReview();
+      await expect(
+        service.review(ORG, id, 'done', { type: 'api_key', id: 'key-1' }),
+      ).resolves.toMatchObject({
         status: 'Finished',
         category: 'HUMAN_ONLY',
         outcome: 'Asked for a person',
         statistics: { review: { action: 'done', at: NOW.toISOString() } },
       });
       expect(transitions.notifications).toBe(0);
+      const [latest] = await events.list(ORG, id, null, 1);
+      expect(latest.event).toMatchObject({
+        kind: 'status_changed',
+        status: 'Finished',
+        actor: { type: 'api_key', id: 'key-1' },
+        reason: 'reviewed: marked done',
+      });
     });
 
     it('requeue: Scheduled due now past max attempts, and the dispatchers are woken', async () => {

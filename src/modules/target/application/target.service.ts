@@ -26,6 +26,7 @@ import {
 } from '../domain/new-targets';
 import { PatientInput, Target } from '../domain/target';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
+import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log';
 import { ReviewAction, TargetTransitions } from './ports/target-transitions';
 import {
   TargetListFilter,
@@ -76,12 +77,14 @@ export class TargetService {
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
     private readonly transitions: TargetTransitions,
+    private readonly events: TargetEventLog,
   ) {}
 
   async addTargets(
     organizationId: string,
     campaignId: string,
     command: AddTargetsCommand,
+    actor: EventActor = SYSTEM,
   ): Promise<AddTargetsResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const drafts = command.targets.map((input, index) => toDraft(input, index));
@@ -126,6 +129,7 @@ export class TargetService {
         await this.targets.insertMany(tx, rows, {
           now,
           skipTakenExternalIds: command.allowDuplicates,
+          cause: { actor },
         }),
       );
       // Rows skipped by the insert lost a race with a concurrent request adding the same external id.
@@ -145,6 +149,7 @@ export class TargetService {
     organizationId: string,
     campaignId: string,
     targetIds: string[],
+    actor: EventActor = SYSTEM,
   ): Promise<DeleteTargetsResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const requested = unique(targetIds);
@@ -156,9 +161,12 @@ export class TargetService {
 
     const outcome =
       byCanonical.size > 0
-        ? await this.targets.deleteUnlessInFlight(organizationId, campaign.id, [
-            ...byCanonical.keys(),
-          ])
+        ? await this.targets.deleteUnlessInFlight(
+            organizationId,
+            campaign.id,
+            [...byCanonical.keys()],
+            { actor, reason: 'deleted through the API' },
+          )
         : { deleted: [], inFlight: [] };
     const deleted = new Set(outcome.deleted.map((id) => byCanonical.get(id) ?? id));
     const inFlight = new Set(outcome.inFlight.map((id) => byCanonical.get(id) ?? id));
@@ -184,12 +192,14 @@ export class TargetService {
     targetId: string,
     patch: Record<string, unknown>,
     onlyIfNotStarted: boolean,
+    actor: EventActor = SYSTEM,
   ): Promise<Target> {
     const id = canonicalUuid(targetId);
     if (!id) throw targetNotFound(targetId);
     const updated = await this.targets.mergeInputData(organizationId, id, patch, {
       onlyIfNotStarted,
       now: this.clock.now(),
+      cause: { actor },
     });
     if (updated) return updated;
     // The update is the guard; reading afterwards only tells which refusal to report.
@@ -205,7 +215,12 @@ export class TargetService {
    * wins, the other gets the ConflictError naming the status it found). A requeue in a cancelled
    * campaign is refused: the campaign's state is read with a share lock, so a cancel waits for it.
    */
-  async review(organizationId: string, targetId: string, action: ReviewAction): Promise<Target> {
+  async review(
+    organizationId: string,
+    targetId: string,
+    action: ReviewAction,
+    actor: EventActor = SYSTEM,
+  ): Promise<Target> {
     const id = canonicalUuid(targetId);
     const current = id ? await this.targets.findById(organizationId, id) : null;
     if (!current) throw targetNotFound(targetId);
@@ -218,6 +233,12 @@ export class TargetService {
           );
         }
       }
+      // The timeline records the status change with who decided and why.
+      await this.events.attribute(tx, {
+        actor,
+        reason:
+          action === 'done' ? 'reviewed: marked done' : 'reviewed: re-queued for one more attempt',
+      });
       return this.transitions.review(tx, {
         organizationId,
         targetId: current.id,
@@ -251,6 +272,9 @@ export class TargetService {
     );
   }
 }
+
+/** Who changed targets when the caller does not say (scripts, tests). */
+const SYSTEM = SYSTEM_ACTOR;
 
 function targetNotFound(targetId: string): NotFoundError {
   return new NotFoundError(`Target ${targetId} not found`);

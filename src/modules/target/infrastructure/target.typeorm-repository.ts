@@ -13,6 +13,8 @@ import {
 } from '../application/ports/target.repository';
 import { NewTarget } from '../domain/new-targets';
 import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target';
+import { EventCause } from '../application/ports/target-event-log';
+import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter';
 import { notifyTargetsDue } from './target-transitions.sql-adapter';
 import { targetFromRow, TargetRow } from './target.row';
 
@@ -51,9 +53,10 @@ export class TypeOrmTargetRepository extends TargetRepository {
   async insertMany(
     tx: Tx,
     targets: NewTarget[],
-    options: { now: Date; skipTakenExternalIds: boolean },
+    options: { now: Date; skipTakenExternalIds: boolean; cause?: EventCause },
   ): Promise<string[]> {
     if (targets.length === 0) return [];
+    if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
     const records = targets.map((t, ord) => ({
       ord,
       id: t.id,
@@ -116,14 +119,17 @@ export class TypeOrmTargetRepository extends TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: { onlyIfNotStarted: boolean; now: Date },
+    options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
   ): Promise<Target | null> {
+    // The attribution rides in the statement (no transaction of its own): the trigger reads it at the
+    // statement's end.
     const { rows } = await sqlExecutor(this.dataSource, null).query(
       `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5
+         FROM ${CAUSE_FROM(7)}
        WHERE id = $1 AND organization_id = $2
          AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
                                   AND coalesce(cardinality(call_log_ids), 0) = 0))
-       RETURNING *`,
+       RETURNING targets.*`,
       [
         id,
         organizationId,
@@ -131,6 +137,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
         options.onlyIfNotStarted,
         options.now,
         NOT_STARTED_STATUSES,
+        ...causeParams(options.cause),
       ],
     );
     return rows.length > 0 ? targetFromRow(rows[0]) : null;
@@ -140,6 +147,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     ids: string[],
+    cause?: EventCause,
   ): Promise<DeleteOutcome> {
     // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
     // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
@@ -153,11 +161,11 @@ export class TypeOrmTargetRepository extends TargetRepository {
          WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
          FOR UPDATE),
        gone AS (
-         DELETE FROM targets t USING locked l
+         DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)}
          WHERE t.id = l.id AND NOT (l.status = ANY($4::text[]))
          RETURNING t.id)
        SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
-      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
+      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause)],
     );
     return {
       deleted: rows.filter((r) => r.deleted).map((r) => r.id),

@@ -11,6 +11,10 @@ import {
   WebhookDeliveryRepository,
 } from '../application/ports/webhook-delivery.repository';
 import {
+  TargetNotification,
+  TargetNotifications,
+} from '../application/ports/target-notifications';
+import {
   DeliveryAttempt,
   DeliveryStatus,
   DeliveryWithAttempts,
@@ -75,7 +79,10 @@ interface ClaimRow {
  * a delivery, so the outbox write stays one statement and a send sees the endpoint as it is now.
  */
 @Injectable()
-export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository {
+export class TypeOrmWebhookDeliveryRepository
+  extends WebhookDeliveryRepository
+  implements TargetNotifications
+{
   constructor(private readonly dataSource: DataSource) {
     super();
   }
@@ -223,6 +230,47 @@ export class TypeOrmWebhookDeliveryRepository extends WebhookDeliveryRepository 
       [before, now, limit],
     );
     return rows.map((r) => r.id);
+  }
+
+  async listForTarget(
+    organizationId: string,
+    targetId: string,
+    before: { atMicros: number; key: string } | null,
+    limit: number,
+  ): Promise<TargetNotification[]> {
+    // webhook_events_target_created_idx and webhook_deliveries_event_idx (migration 1768200000000).
+    const key = `('n:' || e.id::text) COLLATE "C"`;
+    const at = `(timestamptz 'epoch' + $3::bigint * interval '1 microsecond')`;
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      id: string;
+      type: string;
+      created_at: Date;
+      created_micros: string;
+      sort_key: string;
+      delivery_status: string | null;
+      delivery_attempts: number | null;
+    }>(
+      `SELECT e.id, e.type, e.created_at, ${key} AS sort_key,
+              ((extract(epoch FROM e.created_at) * 1000000)::bigint)::text AS created_micros,
+              d.status AS delivery_status, d.attempts AS delivery_attempts
+         FROM webhook_events e
+         LEFT JOIN webhook_deliveries d ON d.event_id = e.id
+        WHERE e.target_id = $1 AND e.organization_id = $2
+          AND ($3::bigint IS NULL OR e.created_at < ${at}
+               OR (e.created_at = ${at} AND ${key} < $4::text COLLATE "C"))
+        ORDER BY e.created_at DESC, sort_key DESC
+        LIMIT $5`,
+      [targetId, organizationId, before?.atMicros ?? null, before?.key ?? null, limit],
+    );
+    return rows.map((r) => ({
+      eventId: r.id,
+      type: r.type,
+      createdAt: r.created_at,
+      createdMicros: Number(r.created_micros),
+      sortKey: r.sort_key,
+      deliveryStatus: r.delivery_status,
+      deliveryAttempts: r.delivery_attempts ?? 0,
+    }));
   }
 
   async list(

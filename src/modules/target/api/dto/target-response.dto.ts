@@ -87,3 +87,18 @@ export class PaginatedTargetsResponseDto extends PageEnvelopeResponseDto {
   })
   next_cursor: string | null;
 }
+
+/** The single-target read: the Target, and why it is not being called now. */
+export class TargetDetailResponseDto extends TargetResponseDto {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'outside calling window: opens Mon 09:00 US/Eastern',
+    description:
+      'Why a target that is not final is not being called right now, in words (e.g. "campaign paused", ' +
+      '"campaign at max_concurrent_calls 10/10", "retry 2 of 3 after NO_RESPONSE at 2026-11-23 14:05 ' +
+      'UTC", "waiting for step labs", "not launched: trigger calls or add with launch=true"); null when ' +
+      'final or in a call. Computed when read. See docs/targets.md, "Why not called yet".',
+  })
+  waiting_reason: string | null;
+}

@@ -1,6 +1,7 @@
 import { Tx } from '../../../../common/persistence/unit-of-work';
 import { NewTarget } from '../../domain/new-targets';
 import { Target, TargetStatus } from '../../domain/target';
+import type { EventCause } from './target-event-log';
 
 /** All bounds inclusive; absent means unbounded. */
 export interface TargetListFilter {
@@ -57,12 +58,12 @@ export abstract class TargetRepository {
    * Inserts every row in one statement. `created_at` is `now` plus the row's position in microseconds,
    * so a batch lists in request order. A row whose external id is taken meanwhile is skipped when
    * `skipTakenExternalIds`, else the whole insert fails with ConflictError; a taken id always does.
-   * Returns the ids inserted.
+   * Returns the ids inserted. Each inserted target's `added` event is recorded with `cause`.
    */
   abstract insertMany(
     tx: Tx,
     targets: NewTarget[],
-    options: { now: Date; skipTakenExternalIds: boolean },
+    options: { now: Date; skipTakenExternalIds: boolean; cause?: EventCause },
   ): Promise<string[]>;
 
   abstract findById(organizationId: string, id: string): Promise<Target | null>;
@@ -75,7 +76,7 @@ export abstract class TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: { onlyIfNotStarted: boolean; now: Date },
+    options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
   ): Promise<Target | null>;
 
   /** Deletes those of `ids` in the campaign that are not in flight, in one statement. */
@@ -83,6 +84,7 @@ export abstract class TargetRepository {
     organizationId: string,
     campaignId: string,
     ids: string[],
+    cause?: EventCause,
   ): Promise<DeleteOutcome>;
 
   /**

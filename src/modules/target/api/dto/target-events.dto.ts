@@ -1,0 +1,80 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  PyInt,
+  PyOptional,
+  PyStr,
+  PyValueRule,
+} from '../../../../common/validation/py-validators';
+import { TIMELINE_KINDS } from '../../application/ports/target-event-log';
+import { TARGET_STATUS_FILTERS } from '../../domain/target';
+import { decodeTimelineCursor } from '../timeline-cursor';
+
+export class ListTargetEventsQueryDto {
+  @ApiPropertyOptional({
+    default: 50,
+    minimum: 1,
+    maximum: 200,
+    description: 'The number of events per page',
+  })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 200 })
+  limit: number = 50;
+
+  @ApiPropertyOptional({
+    description: 'The next_cursor of the previous page: the events older than that page.',
+  })
+  @PyOptional()
+  @PyStr()
+  @PyValueRule('timelineCursor', (v) =>
+    typeof v === 'string' && decodeTimelineCursor(v) === null ? 'invalid cursor' : null,
+  )
+  cursor?: string;
+}
+
+export class TimelineActorResponseDto {
+  @ApiProperty({ enum: ['api_key', 'worker', 'provider', 'system'] }) type: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The API key id, or the provider event / connection id; null for worker and system',
+  })
+  id: string | null;
+}
+
+export class TimelineEventResponseDto {
+  @ApiProperty() id: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) at: string;
+  @ApiProperty({ enum: TIMELINE_KINDS }) kind: string;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    enum: [...TARGET_STATUS_FILTERS, null],
+    description: 'The status after the event, when the event changed it',
+  })
+  status: string | null;
+  @ApiProperty({ type: TimelineActorResponseDto }) actor: TimelineActorResponseDto;
+  @ApiProperty({
+    example: 'retry 2 of 3 after NO_RESPONSE',
+    description: 'Why, in words',
+  })
+  reason: string;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'By kind: call_log_id, attempt, outcome (call_started, call_ended); from (status_changed); keys ' +
+      '(input_edited); scheduled_time (deferred); step, keys (step_data); event_id, event_type, ' +
+      'delivery_status (notification); last_status (deleted)',
+  })
+  data: Record<string, unknown>;
+}
+
+export class TargetEventsResponseDto {
+  @ApiProperty({ type: [TimelineEventResponseDto] }) items: TimelineEventResponseDto[];
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Pass as cursor for the older events; null when none follow',
+  })
+  next_cursor: string | null;
+}

@@ -1,0 +1,90 @@
+import { Tx } from '../../../../common/persistence/unit-of-work';
+import type { TargetStatus } from '../../domain/target';
+
+/** Who or what caused a change: an API key (its id), a worker, a provider event, or the system. */
+export type EventActorType = 'api_key' | 'worker' | 'provider' | 'system';
+
+export interface EventActor {
+  type: EventActorType;
+  /** The API key id, the provider's event or connection id; null for workers and the system. */
+  id: string | null;
+}
+
+export const WORKER: EventActor = { type: 'worker', id: null };
+export const SYSTEM_ACTOR: EventActor = { type: 'system', id: null };
+export const apiKeyActor = (apiKeyId: string): EventActor => ({ type: 'api_key', id: apiKeyId });
+
+/** What the next changes of targets in a transaction are recorded with. */
+export interface EventCause {
+  actor: EventActor;
+  /** Words for every changed target; without them the event gets the words the change implies. */
+  reason?: string;
+  /** Words per target id, for a statement whose targets have different reasons (e.g. windows). */
+  reasonsByTarget?: Record<string, string>;
+  /**
+   * Input data changed by a step payload: recorded as `step_data` (not `input_edited`) with `data`
+   * (the step, the EHR event type) added to the event's data.
+   */
+  stepData?: Record<string, unknown>;
+}
+
+export const TIMELINE_KINDS = [
+  'added',
+  'status_changed',
+  'input_edited',
+  'call_started',
+  'call_ended',
+  'deferred',
+  'step_data',
+  'notification',
+  'deleted',
+] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+/** One entry of a target's timeline. */
+export interface TargetEvent {
+  id: string;
+  targetId: string;
+  at: Date;
+  kind: TimelineKind;
+  /** The status after the event, when the event changed it (or set it: `added`). */
+  status: TargetStatus | null;
+  actor: EventActor;
+  reason: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A place in a timeline (newest first): just before the event at `atMicros` (microseconds since the
+ * epoch, the column's precision) with sort key `key`. Keys order events of the same instant.
+ */
+export interface TimelinePosition {
+  atMicros: number;
+  key: string;
+}
+
+export interface TimelineEntry {
+  event: TargetEvent;
+  position: TimelinePosition;
+}
+
+/**
+ * A target's history, owned by the target module (table `target_events`). Changes of `targets` record
+ * themselves (database triggers in the same statement, so the same transaction); a writer only says who
+ * and why first, with `attribute` (a step payload's merge says it is one: `stepData`).
+ */
+export abstract class TargetEventLog {
+  /** Who and why for the changes of targets that `tx` makes next (until attributed again). */
+  abstract attribute(tx: Tx, cause: EventCause): Promise<void>;
+
+  /**
+   * The target's events in the organization, newest first, strictly before `before` (null: from the
+   * newest), at most `limit`. Also the events of a deleted target.
+   */
+  abstract list(
+    organizationId: string,
+    targetId: string,
+    before: TimelinePosition | null,
+    limit: number,
+  ): Promise<TimelineEntry[]>;
+}

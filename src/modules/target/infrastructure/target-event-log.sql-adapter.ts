@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Tx } from '../../../common/persistence/unit-of-work';
+import { SqlExecutor, sqlExecutor } from '../../../database/sql';
+import {
+  EventActorType,
+  EventCause,
+  TargetEventLog,
+  TimelineEntry,
+  TimelineKind,
+  TimelinePosition,
+} from '../application/ports/target-event-log';
+import type { TargetStatus } from '../domain/target';
+
+interface TargetEventRow {
+  id: string;
+  target_id: string;
+  at: Date;
+  at_micros: string;
+  sort_key: string;
+  kind: TimelineKind;
+  status: TargetStatus | null;
+  actor_type: EventActorType;
+  actor_id: string | null;
+  reason: string;
+  data: Record<string, unknown>;
+}
+
+const SYSTEM_CAUSE: EventCause = { actor: { type: 'system', id: null } };
+
+/** The four setting values of a cause, in order: actor, reason, reasons by target, step data. */
+export function causeParams(cause: EventCause = SYSTEM_CAUSE): string[] {
+  return [
+    JSON.stringify(cause.actor),
+    cause.reason ?? '',
+    cause.reasonsByTarget ? JSON.stringify(cause.reasonsByTarget) : '',
+    cause.stepData ? JSON.stringify(cause.stepData) : '',
+  ];
+}
+
+/**
+ * A one-row FROM item that sets the cause (parameters `$n`..`$n+3`, see `causeParams`) while the
+ * statement runs, for a statement that has no transaction of its own around it.
+ */
+export const CAUSE_FROM = (n: number) =>
+  `(SELECT set_config('calling.actor', $${n}::text, true) AS actor,
+           set_config('calling.reason', $${n + 1}::text, true) AS reason,
+           set_config('calling.reasons', $${n + 2}::text, true) AS reasons,
+           set_config('calling.step_data', $${n + 3}::text, true) AS step_data) AS cause`;
+
+/** The settings the `targets` triggers read (migration 1768200000000), for the rest of `tx`. */
+export async function attributeChanges(sql: SqlExecutor, cause: EventCause): Promise<void> {
+  await sql.query(
+    `SELECT set_config('calling.actor', $1, true), set_config('calling.reason', $2, true),
+            set_config('calling.reasons', $3, true), set_config('calling.step_data', $4, true)`,
+    causeParams(cause),
+  );
+}
+
+/**
+ * The sort key of an event among those of the same instant: ids zero-padded so that text order is
+ * number order (`COLLATE "C"`: byte order, as JavaScript compares strings).
+ */
+const SORT_KEY = `('e:' || lpad(id::text, 19, '0')) COLLATE "C"`;
+
+@Injectable()
+export class SqlTargetEventLog extends TargetEventLog {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async attribute(tx: Tx, cause: EventCause): Promise<void> {
+    await attributeChanges(sqlExecutor(this.dataSource, tx), cause);
+  }
+
+  async list(
+    organizationId: string,
+    targetId: string,
+    before: TimelinePosition | null,
+    limit: number,
+  ): Promise<TimelineEntry[]> {
+    // The (target_id, at DESC, id DESC) index gives the target's events newest first; the key decides
+    // only among events of the same microsecond.
+    const { rows } = await sqlExecutor(this.dataSource, null).query<TargetEventRow>(
+      `SELECT id::text AS id, target_id, at, kind, status, actor_type, actor_id, reason, data,
+              ((extract(epoch FROM at) * 1000000)::bigint)::text AS at_micros,
+              ${SORT_KEY} AS sort_key
+         FROM target_events
+        WHERE target_id = $1 AND organization_id = $2
+          AND ($3::bigint IS NULL
+               OR at < (timestamptz 'epoch' + $3::bigint * interval '1 microsecond')
+               OR (at = (timestamptz 'epoch' + $3::bigint * interval '1 microsecond') AND ${SORT_KEY} < $4::text COLLATE "C"))
+        ORDER BY at DESC, id DESC
+        LIMIT $5`,
+      [targetId, organizationId, before?.atMicros ?? null, before?.key ?? null, limit],
+    );
+    return rows.map((r) => ({
+      event: {
+        id: r.id,
+        targetId: r.target_id,
+        at: r.at,
+        kind: r.kind,
+        status: r.status,
+        actor: { type: r.actor_type, id: r.actor_id },
+        reason: r.reason,
+        data: r.data,
+      },
+      position: { atMicros: Number(r.at_micros), key: r.sort_key },
+    }));
+  }
+}

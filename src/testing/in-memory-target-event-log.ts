@@ -1,0 +1,173 @@
+import { Tx } from '../common/persistence/unit-of-work';
+import {
+  EventCause,
+  TargetEvent,
+  TargetEventLog,
+  TimelineEntry,
+  TimelinePosition,
+} from '../modules/target/application/ports/target-event-log';
+import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
+
+interface StoredEvent {
+  event: TargetEvent;
+  organizationId: string;
+  seq: number;
+}
+
+const SYSTEM: EventCause = { actor: { type: 'system', id: null } };
+const clone = <T>(value: T): T => structuredClone(value);
+const inFlight = (t: Target) => IN_FLIGHT_STATUSES.includes(t.status);
+const lastOf = (ids: number[] | null) => (ids && ids.length > 0 ? ids[ids.length - 1] : null);
+const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
+
+/**
+ * TargetEventLog in memory. The database records target changes with triggers on `targets`
+ * (migration 1768200000000); here the target fakes report each change to `changed`, which derives
+ * the same events by the same rules. Give it to the fake that owns the target rows
+ * (`new InMemoryTargetRepository(events)` or `new InMemoryTargetTransitions(undefined, events)`).
+ */
+export class InMemoryTargetEventLog extends TargetEventLog {
+  private readonly events: StoredEvent[] = [];
+  private cause: EventCause = SYSTEM;
+  private seq = 0;
+
+  async attribute(_tx: Tx, cause: EventCause): Promise<void> {
+    this.cause = clone(cause);
+  }
+
+  /** What the triggers do: the events of one row's change, with the cause in force (or `cause`). */
+  changed(before: Target | null, after: Target | null, cause: EventCause = this.cause): void {
+    const reasonFor = (id: string, fallback: string) =>
+      cause.reasonsByTarget?.[id] ?? cause.reason ?? fallback;
+    const add = (
+      t: Target,
+      at: Date,
+      kind: TargetEvent['kind'],
+      status: TargetEvent['status'],
+      fallback: string,
+      data: Record<string, unknown>,
+    ) =>
+      this.push(t.organizationId, {
+        id: '',
+        targetId: t.id,
+        at: new Date(at),
+        kind,
+        status,
+        actor: clone(cause.actor),
+        reason: reasonFor(t.id, fallback),
+        data,
+      });
+    if (before === null && after !== null) {
+      const words: Record<string, string> = {
+        Pending: 'added, not launched: trigger calls or add with launch=true',
+        Scheduled: 'added and launched',
+        Waiting: `added, waiting for step ${after.currentStep}`,
+      };
+      add(
+        after,
+        after.createdAt,
+        'added',
+        after.status,
+        words[after.status] ?? 'added',
+        after.currentStep === null ? {} : { step: after.currentStep },
+      );
+      return;
+    }
+    if (before !== null && after === null) {
+      add(before, new Date(), 'deleted', null, cause.reason ?? 'deleted', {
+        last_status: before.status,
+      });
+      return;
+    }
+    if (before === null || after === null) return;
+    const o = before;
+    const n = after;
+    if (JSON.stringify(n.inputData) !== JSON.stringify(o.inputData)) {
+      const keys = Object.keys(n.inputData)
+        .filter((k) => JSON.stringify(o.inputData[k]) !== JSON.stringify(n.inputData[k]))
+        .sort();
+      if (cause.stepData)
+        add(n, n.updatedAt, 'step_data', null, 'step data received', { ...cause.stepData, keys });
+      else add(n, n.updatedAt, 'input_edited', null, 'input data edited', { keys });
+    }
+    const started = n.status === 'In Progress' && !inFlight(o);
+    const ended = inFlight(o) && !inFlight(n);
+    if (started) {
+      add(n, n.updatedAt, 'call_started', n.status, `call placed: attempt ${n.attempts}`, {
+        call_log_id: lastOf(n.callLogIds),
+        attempt: n.attempts,
+      });
+    } else if (ended) {
+      add(
+        n,
+        n.updatedAt,
+        'call_ended',
+        n.status !== o.status ? n.status : null,
+        `call ended: ${n.outcome ?? n.status}`,
+        {
+          call_log_id: lastOf(o.callLogIds),
+          attempt: n.attempts,
+          outcome: n.outcome,
+          resolution: n.resolution,
+          category: n.category,
+          subcategory: n.subcategory,
+          next_attempt_at: n.status === 'Scheduled' ? (n.scheduledTime?.toISOString() ?? null) : null,
+        },
+      );
+    } else if (n.status !== o.status) {
+      const fallback =
+        n.status === 'Waiting'
+          ? `waiting for step ${n.currentStep}`
+          : n.outcome !== null && n.outcome !== o.outcome
+            ? `${n.status.toLowerCase()}: ${n.outcome}`
+            : `${o.status} -> ${n.status}`;
+      const data: Record<string, unknown> = { from: o.status };
+      if (n.currentStep !== null) data.step = n.currentStep;
+      if (n.outcome !== null && n.outcome !== o.outcome) data.outcome = n.outcome;
+      if (n.resolution !== null) data.resolution = n.resolution;
+      if (n.status === 'Scheduled' && n.scheduledTime) data.scheduled_time = n.scheduledTime.toISOString();
+      add(n, n.updatedAt, 'status_changed', n.status, fallback, data);
+    }
+    if (
+      n.status === 'Scheduled' &&
+      o.status === 'Scheduled' &&
+      n.scheduledTime?.getTime() !== o.scheduledTime?.getTime()
+    ) {
+      add(n, n.updatedAt, 'deferred', null, 'deferred', {
+        scheduled_time: n.scheduledTime?.toISOString() ?? null,
+      });
+    }
+  }
+
+  async list(
+    organizationId: string,
+    targetId: string,
+    before: TimelinePosition | null,
+    limit: number,
+  ): Promise<TimelineEntry[]> {
+    return this.events
+      .filter((s) => s.event.targetId === targetId && s.organizationId === organizationId)
+      .map((s) => ({
+        event: clone(s.event),
+        position: { atMicros: s.event.at.getTime() * 1000, key: sortKey(s.seq) },
+      }))
+      .filter(
+        ({ position: p }) =>
+          before === null ||
+          p.atMicros < before.atMicros ||
+          (p.atMicros === before.atMicros && p.key < before.key),
+      )
+      .sort((a, b) => b.position.atMicros - a.position.atMicros || (a.position.key < b.position.key ? 1 : -1))
+      .slice(0, limit);
+  }
+
+  /** Test helper: every event recorded, oldest first. */
+  all(): TargetEvent[] {
+    return this.events.map((s) => clone(s.event));
+  }
+
+  private push(organizationId: string, event: TargetEvent): void {
+    const seq = ++this.seq;
+    this.events.push({ event: { ...event, id: String(seq) }, organizationId, seq });
+  }
+}
