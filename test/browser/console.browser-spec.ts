@@ -68,6 +68,8 @@ if (!hasChromium) {
     const cspViolations: string[] = [];
     const apiRequests: string[] = [];
     let targetIds: string[] = [];
+    /** Second review-0: re-queued from the review queue, called again, then marked done. */
+    let reviewedId = '';
 
     const api = (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
       const req = service.http()[method](path).set('X-API-Key', demo.apiKey);
@@ -666,6 +668,7 @@ if (!hasChromium) {
         (n) => n === 2,
       );
       const second = await rows.nth(1).getAttribute('data-target-id');
+      reviewedId = second!;
       await page.getByRole('button', { name: 'Mark PAT-B4 done' }).click();
       await page.getByText('PAT-B4 marked done (Finished).').waitFor();
       await waitFor(
@@ -707,6 +710,55 @@ if (!hasChromium) {
         () => rows.count(),
         (n) => n === 0,
       );
+    });
+
+    it('shows a target’s timeline (reasons, actors, older events) and why it is not being called', async () => {
+      await page.goto(`${baseUrl}/console/#/targets/${reviewedId}`);
+      const events = page.getByRole('list', { name: 'Events, newest first' }).locator('li');
+      await events.first().waitFor();
+      // Newest first: the done decision (taken through the API in the last test), then the re-queue.
+      await expect(events.first().locator('.timeline-reason').textContent()).resolves.toBe(
+        'reviewed: marked done',
+      );
+      await expect(events.first().locator('.badge').textContent()).resolves.toBe('Finished');
+      await expect(events.first().locator('.timeline-actor').textContent()).resolves.toMatch(
+        /^by API key /,
+      );
+      const reasons = await page.locator('.timeline-reason').allTextContents();
+      expect(reasons).toContain('reviewed: re-queued for one more attempt');
+      expect(reasons.indexOf('reviewed: re-queued for one more attempt')).toBeGreaterThan(0);
+      await expect(page.locator('[data-waiting-reason]').count()).resolves.toBe(0);
+      await shot('target-timeline');
+
+      // A target added without launch says why it waits; 25 edits make more than a page of events.
+      const added = await api('post', `/api/v1/campaigns/${demo.campaignId}/targets`, {
+        targets: [{ phone_number: '+15550109901', external_id: 'PAT-WAIT' }],
+      });
+      const [waiting] = added.body.target_ids;
+      for (let i = 0; i < 25; i++)
+        expect(
+          (await api('patch', `/api/v1/targets/${waiting}`, { input_data: { n: i } })).status,
+        ).toBe(200);
+      await page.goto(`${baseUrl}/console/#/targets/${waiting}`);
+      await expect(page.locator('[data-waiting-reason]').textContent()).resolves.toBe(
+        'Not being called now: not launched: trigger calls or add with launch=true',
+      );
+      await waitFor(
+        () => events.count(),
+        (n) => n === 20,
+      );
+      await expect(events.first().getAttribute('data-kind')).resolves.toBe('input_edited');
+      await page.getByRole('button', { name: 'Older events' }).click();
+      await waitFor(
+        () => events.count(),
+        (n) => n === 26,
+      );
+      await expect(events.last().getAttribute('data-kind')).resolves.toBe('added');
+      await expect(events.last().locator('.timeline-reason').textContent()).resolves.toBe(
+        'added, not launched: trigger calls or add with launch=true',
+      );
+      await expect(page.getByRole('button', { name: 'Older events' }).count()).resolves.toBe(0);
+      await shot('target-waiting');
     });
 
     it('reaches every target to review of a campaign with more than a page of them (Load more)', async () => {
