@@ -12,6 +12,7 @@ import {
 export type Schemas = components['schemas'];
 export type Campaign = Schemas['CampaignResponseDto'];
 export type Target = Schemas['TargetResponseDto'];
+export type TimelineEvent = Schemas['TimelineEventResponseDto'];
 export type CallLog = Schemas['CallLogDetailResponseDto'];
 export type Delivery = Schemas['WebhookDeliveryDto'];
 export type DeliveryDetail = Schemas['WebhookDeliveryDetailDto'];

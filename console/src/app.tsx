@@ -3,6 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, makeClient, storedKey, storeKey } from './api.js';
 import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
+import { NewCampaignPage } from './new-campaign.js';
 import { ReviewPage } from './review.js';
 import { SettingsPage } from './settings.js';
 import { TargetPage } from './target.js';
@@ -16,6 +17,7 @@ import { Notice } from './ui.js';
 export type Route =
   | { page: 'campaigns' }
   | { page: 'review' }
+  | { page: 'new-campaign' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
   | { page: 'webhooks'; id: string }
@@ -26,6 +28,8 @@ export function parseRoute(hash: string): Route {
   const parts = hash.replace(/^#\/?/, '').split('/').filter(Boolean).map(decodeURIComponent);
   if (parts.length === 0 || (parts.length === 1 && parts[0] === 'campaigns'))
     return { page: 'campaigns' };
+  if (parts[0] === 'campaigns' && parts.length === 2 && parts[1] === 'new')
+    return { page: 'new-campaign' };
   if (parts[0] === 'campaigns' && parts.length === 2) return { page: 'campaign', id: parts[1] };
   if (parts[0] === 'campaigns' && parts.length === 3 && parts[2] === 'settings')
     return { page: 'settings', id: parts[1] };
@@ -39,6 +43,7 @@ export function parseRoute(hash: string): Route {
 export const href = {
   campaigns: () => '#/campaigns',
   review: () => '#/review',
+  newCampaign: () => '#/campaigns/new',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
   webhooks: (id: string) => `#/campaigns/${encodeURIComponent(id)}/webhooks`,
@@ -118,6 +123,8 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
       return <CampaignsPage client={client} />;
     case 'review':
       return <ReviewPage client={client} />;
+    case 'new-campaign':
+      return <NewCampaignPage client={client} />;
     case 'campaign':
       return <CampaignPage key={route.id} client={client} id={route.id} />;
     case 'settings':

@@ -10,6 +10,7 @@ import {
 } from './api.js';
 import { href } from './app.js';
 import { CsvImport } from './import.js';
+import { takeCreatedSecret } from './new-campaign.js';
 import { loadProgress, type Progress } from './progress.js';
 import {
   FieldErrors,
@@ -41,6 +42,8 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
   );
   // One stats request every 2 s: 30 a minute, far within the default rate limit (600 a minute per key).
   const progress = usePoll(() => loadProgress(client, id), [id], PROGRESS_POLL_MS);
+  // Just created on the new-campaign page: its webhook secret, which the API shows on creation only.
+  const [createdSecret] = useState(() => takeCreatedSecret(id));
   if (campaign.error)
     return <Notice kind="error">Could not load the campaign: {campaign.error}</Notice>;
   if (!campaign.value) return <p>Loading…</p>;
@@ -62,6 +65,15 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
       <h1>
         {c.name} <StateBadge state={state} />
       </h1>
+      {createdSecret ? (
+        <Notice kind="ok">
+          <p>Campaign created.</p>
+          <p>
+            Its webhook secret, shown this once (keep it to verify the notifications' signatures):{' '}
+            <code data-webhook-secret>{createdSecret}</code>
+          </p>
+        </Notice>
+      ) : null}
       <nav class="subnav" aria-label="Campaign">
         <a href={href.campaign(id)} aria-current="page">
           Overview

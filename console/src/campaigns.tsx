@@ -25,12 +25,19 @@ export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
   );
   return (
     <>
-      <h1>Campaigns</h1>
+      <div class="title-row">
+        <h1>Campaigns</h1>
+        <a class="button" href={href.newCampaign()}>
+          New campaign
+        </a>
+      </div>
       {list.error ? <Notice kind="error">Could not load the campaigns: {list.error}</Notice> : null}
       {!list.value ? (
         <p>Loading…</p>
       ) : list.value.campaigns.length === 0 ? (
-        <p>No campaigns yet. Create one with the API (see the API docs).</p>
+        <p>
+          No campaigns yet: <a href={href.newCampaign()}>create one</a>.
+        </p>
       ) : (
         <ul class="cards" aria-label="Campaigns">
           {list.value.campaigns.map((c) => (

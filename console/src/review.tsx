@@ -4,7 +4,7 @@ import { errorText, when, type Campaign, type Target } from './api.js';
 import { href } from './app.js';
 import { Notice, Pager, usePoll } from './ui.js';
 
-/** Targets read per campaign (the API's largest page); a campaign with more says so. */
+/** Targets read per campaign and request (the API's largest page); "Load more" reads the next ones. */
 const PER_CAMPAIGN = 100;
 const CAMPAIGN_PAGES_MAX = 10;
 const PAGE_SIZE = 25;
@@ -21,10 +21,12 @@ export interface ReviewItem {
 
 interface Queue {
   items: ReviewItem[];
-  /** Campaigns with more `To review` targets than were read. */
+  /** Campaigns with more `To review` targets than were read (a next cursor). */
   truncated: Campaign[];
   campaigns: number;
 }
+
+export type ReviewAction = 'done' | 'requeue';
 
 async function pool<T, R>(items: T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -39,7 +41,8 @@ async function pool<T, R>(items: T[], n: number, run: (item: T) => Promise<R>): 
   return out;
 }
 
-async function loadQueue(client: CampaignCallingClient): Promise<Queue> {
+/** Every campaign's `To review` targets, up to `depth` pages of PER_CAMPAIGN each (keyset cursors). */
+async function loadQueue(client: CampaignCallingClient, depth: number): Promise<Queue> {
   const campaigns: Campaign[] = [];
   for (let page = 0; page < CAMPAIGN_PAGES_MAX; page++) {
     const { data, error, response } = await client.GET('/api/v1/campaigns', {
@@ -51,15 +54,25 @@ async function loadQueue(client: CampaignCallingClient): Promise<Queue> {
   }
   const truncated: Campaign[] = [];
   const lists = await pool(campaigns, PARALLEL, async (campaign) => {
-    const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}/targets', {
-      params: {
-        path: { campaign_id: campaign.id },
-        query: { status: 'To review', limit: PER_CAMPAIGN, page: 0 },
-      },
-    });
-    if (!data) throw new Error(`${campaign.name}: ${errorText(error, response.status)}`);
-    if (data.page_count > 1) truncated.push(campaign);
-    return data.targets.map((target) => ({
+    const targets: Target[] = [];
+    let cursor: string | undefined;
+    for (let read = 0; read < depth; read++) {
+      const { data, error, response } = await client.GET(
+        '/api/v1/campaigns/{campaign_id}/targets',
+        {
+          params: {
+            path: { campaign_id: campaign.id },
+            query: { status: 'To review', limit: PER_CAMPAIGN, ...(cursor ? { cursor } : {}) },
+          },
+        },
+      );
+      if (!data) throw new Error(`${campaign.name}: ${errorText(error, response.status)}`);
+      targets.push(...data.targets);
+      cursor = data.next_cursor ?? undefined;
+      if (!cursor) break;
+    }
+    if (cursor) truncated.push(campaign);
+    return targets.map((target) => ({
       target,
       campaign,
       since: target.last_call_date ?? target.updated_at ?? target.created_at ?? '',
@@ -75,9 +88,43 @@ async function loadQueue(client: CampaignCallingClient): Promise<Queue> {
  */
 export function ReviewPage({ client }: { client: CampaignCallingClient }) {
   const [page, setPage] = useState(0);
-  const queue = usePoll(() => loadQueue(client), [], POLL_MS);
+  const [depth, setDepth] = useState(1);
+  const [said, setSaid] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  /** Reviewed here in this read of the queue: hidden at once; the next read shows what is true. */
+  const [reviewed, setReviewed] = useState<{ of: Queue | null; ids: Set<string> }>({
+    of: null,
+    ids: new Set(),
+  });
+  const queue = usePoll(() => loadQueue(client, depth), [depth], POLL_MS);
   const q = queue.value;
-  const items = q?.items ?? [];
+  const hidden = reviewed.of === q ? reviewed.ids : new Set<string>();
+  const items = (q?.items ?? []).filter((i) => !hidden.has(i.target.id));
+
+  const review = async (item: ReviewItem, action: ReviewAction) => {
+    const name = label(item.target);
+    setBusy(item.target.id);
+    setSaid(null);
+    const { data, error, response } = await client.POST('/api/v1/targets/{target_id}/review', {
+      params: { path: { target_id: item.target.id } },
+      body: { action },
+    });
+    setBusy(null);
+    if (data) {
+      setReviewed({ of: q, ids: new Set(hidden).add(item.target.id) });
+      setSaid({
+        kind: 'ok',
+        text:
+          action === 'done'
+            ? `${name} marked done (Finished).`
+            : `${name} re-queued: it will be called again (Scheduled).`,
+      });
+    } else {
+      // 409: someone else reviewed it meanwhile (or its campaign was cancelled): say so, read again.
+      setSaid({ kind: 'error', text: `${name}: ${errorText(error, response.status)}` });
+    }
+    queue.reload();
+  };
   const pageCount = Math.ceil(items.length / PAGE_SIZE);
   const shown = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
   return (
@@ -99,14 +146,9 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
           {q.campaigns === 1 ? '' : 's'}.
         </p>
       ) : null}
-      {q?.truncated.length ? (
-        <Notice kind="info">
-          Only the first {PER_CAMPAIGN} of {q.truncated.map((c) => c.name).join(', ')} are listed:
-          see their campaign page (status filter) for the rest.
-        </Notice>
-      ) : null}
+      {said ? <Notice kind={said.kind}>{said.text}</Notice> : null}
       <div class="table-wrap" tabIndex={0} role="region" aria-label="Targets to review">
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th scope="col">Since</th>
@@ -115,28 +157,53 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
               <th scope="col">Phone</th>
               <th scope="col">Outcome</th>
               <th scope="col">Retries</th>
+              <th scope="col">Decision</th>
             </tr>
           </thead>
           <tbody>
             {shown.length === 0 ? (
               <tr>
-                <td colSpan={6}>{q ? 'Nothing to review.' : 'Loading…'}</td>
+                <td colSpan={7}>{q ? 'Nothing to review.' : 'Loading…'}</td>
               </tr>
             ) : (
-              shown.map(({ target: t, campaign: c, since }) => (
-                <tr key={t.id} data-target-id={t.id}>
-                  <td>{when(since)}</td>
-                  <td>
-                    <a href={href.target(t.id)}>{t.external_id || t.id.slice(0, 8)}</a>
-                  </td>
-                  <td>
-                    <a href={href.campaign(c.id)}>{c.name}</a>
-                  </td>
-                  <td>{t.phone_number}</td>
-                  <td>{t.outcome ?? t.resolution ?? ''}</td>
-                  <td>{t.retries}</td>
-                </tr>
-              ))
+              shown.map((item) => {
+                const { target: t, campaign: c, since } = item;
+                return (
+                  <tr key={t.id} data-target-id={t.id}>
+                    <td data-label="Since">{when(since)}</td>
+                    <td data-label="Target">
+                      <a href={href.target(t.id)}>{label(t)}</a>
+                    </td>
+                    <td data-label="Campaign">
+                      <a href={href.campaign(c.id)}>{c.name}</a>
+                    </td>
+                    <td data-label="Phone">{t.phone_number}</td>
+                    <td data-label="Outcome">{t.outcome ?? t.resolution ?? ''}</td>
+                    <td data-label="Retries">{t.retries}</td>
+                    <td data-label="Decision">
+                      <div class="buttons">
+                        <button
+                          type="button"
+                          disabled={busy !== null}
+                          aria-label={`Mark ${label(t)} done`}
+                          onClick={() => review(item, 'done')}
+                        >
+                          Done
+                        </button>
+                        <button
+                          type="button"
+                          class="secondary"
+                          disabled={busy !== null}
+                          aria-label={`Re-queue ${label(t)}`}
+                          onClick={() => review(item, 'requeue')}
+                        >
+                          Re-queue
+                        </button>
+                      </div>
+                    </td>
+                  </tr>
+                );
+              })
             )}
           </tbody>
         </table>
@@ -144,6 +211,22 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
       {pageCount > 1 ? (
         <Pager page={page} pageCount={pageCount} onPage={setPage} label="Review queue pages" />
       ) : null}
+      {q?.truncated.length ? (
+        <div class="notice notice-info" data-more-campaigns={q.truncated.length}>
+          <p>
+            {q.truncated.map((c) => c.name).join(', ')} {q.truncated.length === 1 ? 'has' : 'have'}{' '}
+            more targets to review than were read ({PER_CAMPAIGN * depth} a campaign so far).
+          </p>
+          <button type="button" class="secondary" onClick={() => setDepth(depth + 1)}>
+            Load more
+          </button>
+        </div>
+      ) : null}
     </>
   );
+}
+
+/** How a target is named on this page (its external id, else the start of its id): no phone number. */
+function label(t: Target): string {
+  return t.external_id || t.id.slice(0, 8);
 }

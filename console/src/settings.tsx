@@ -5,7 +5,7 @@ import { href } from './app.js';
 import { FieldErrors, Notice } from './ui.js';
 
 type Kind = 'text' | 'int' | 'json' | 'list' | 'type' | 'nullable';
-interface FieldSpec {
+export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
   label: string;
   kind: Kind;
@@ -22,7 +22,7 @@ const CAMPAIGN_TYPES = [
   'patient_billing',
 ];
 
-const FIELDS: FieldSpec[] = [
+export const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text' },
   { name: 'type', label: 'Type', kind: 'type' },
   {
@@ -61,14 +61,14 @@ const FIELDS: FieldSpec[] = [
   },
 ];
 
-function toText(kind: Kind, value: unknown): string {
+export function toText(kind: Kind, value: unknown): string {
   if (kind === 'json') return JSON.stringify(value ?? null, null, 2);
   if (kind === 'list') return ((value as string[] | undefined) ?? []).join(', ');
   return value === null || value === undefined ? '' : String(value);
 }
 
 /** The form's text back into the field's JSON value (left as typed when it does not parse: the API says why). */
-function fromText(kind: Kind, text: string): { value?: unknown; error?: string } {
+export function fromText(kind: Kind, text: string): { value?: unknown; error?: string } {
   switch (kind) {
     case 'int':
       return { value: /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text };
@@ -163,50 +163,16 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
       </p>
       <h1>Settings</h1>
       <form class="settings" onSubmit={save} noValidate aria-label="Campaign settings">
-        {FIELDS.map((f) => {
-          const fid = `s-${f.name}`;
-          const err = errors[f.name];
-          const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : '']
-            .filter(Boolean)
-            .join(' ');
-          const common = {
-            id: fid,
-            name: f.name,
-            value: texts[f.name] ?? '',
-            'aria-invalid': err ? true : undefined,
-            'aria-describedby': describedBy || undefined,
-            onInput: (e: Event) =>
-              setTexts({ ...texts, [f.name]: (e.target as HTMLInputElement).value }),
-          };
-          return (
-            <div class={`field${err ? ' invalid' : ''}`} key={f.name} data-field={f.name}>
-              <label for={fid}>{f.label}</label>
-              {f.kind === 'json' ? (
-                <textarea {...common} rows={f.name === 'steps' ? 6 : 5} spellcheck={false} />
-              ) : f.kind === 'type' ? (
-                <select {...common} onChange={common.onInput}>
-                  {CAMPAIGN_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {t}
-                    </option>
-                  ))}
-                </select>
-              ) : (
-                <input
-                  {...common}
-                  type="text"
-                  inputMode={f.kind === 'int' ? 'numeric' : undefined}
-                />
-              )}
-              {f.help ? (
-                <p class="muted help" id={`${fid}-help`}>
-                  {f.help}
-                </p>
-              ) : null}
-              <FieldErrors id={`${fid}-error`} errors={err} />
-            </div>
-          );
-        })}
+        {FIELDS.map((f) => (
+          <CampaignField
+            key={f.name}
+            field={f}
+            idPrefix="s"
+            text={texts[f.name] ?? ''}
+            errors={errors[f.name]}
+            onText={(text) => setTexts({ ...texts, [f.name]: text })}
+          />
+        ))}
         {formError.length ? <Notice kind="error">{formError.join(' ')}</Notice> : null}
         {saved ? <Notice kind="ok">Saved.</Notice> : null}
         <div class="buttons">
@@ -223,5 +189,57 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
         </div>
       </form>
     </>
+  );
+}
+
+/** One campaign field (label, control, help, the API's errors linked to it), for settings and create. */
+export function CampaignField({
+  field: f,
+  idPrefix,
+  text,
+  errors: err,
+  onText,
+}: {
+  field: FieldSpec;
+  idPrefix: string;
+  text: string;
+  errors: string[] | undefined;
+  onText: (text: string) => void;
+}) {
+  const fid = `${idPrefix}-${f.name}`;
+  const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : '']
+    .filter(Boolean)
+    .join(' ');
+  const common = {
+    id: fid,
+    name: f.name,
+    value: text,
+    'aria-invalid': err ? true : undefined,
+    'aria-describedby': describedBy || undefined,
+    onInput: (e: Event) => onText((e.target as HTMLInputElement).value),
+  };
+  return (
+    <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
+      <label for={fid}>{f.label}</label>
+      {f.kind === 'json' ? (
+        <textarea {...common} rows={f.name === 'steps' ? 6 : 5} spellcheck={false} />
+      ) : f.kind === 'type' ? (
+        <select {...common} onChange={common.onInput}>
+          {CAMPAIGN_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input {...common} type="text" inputMode={f.kind === 'int' ? 'numeric' : undefined} />
+      )}
+      {f.help ? (
+        <p class="muted help" id={`${fid}-help`}>
+          {f.help}
+        </p>
+      ) : null}
+      <FieldErrors id={`${fid}-error`} errors={err} />
+    </div>
   );
 }

@@ -1,6 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, fieldErrors, when, type CallLog, type Target } from './api.js';
+import {
+  errorText,
+  fieldErrors,
+  when,
+  type CallLog,
+  type Target,
+  type TimelineEvent,
+} from './api.js';
 import { href } from './app.js';
 import { FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
 
@@ -51,6 +58,11 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
           </div>
         ))}
       </dl>
+      {t.waiting_reason ? (
+        <p class="notice notice-info waiting" data-waiting-reason>
+          <strong>Not being called now:</strong> {t.waiting_reason}
+        </p>
+      ) : null}
       <div class="two">
         <section aria-labelledby="input-h">
           <h2 id="input-h">Input data</h2>
@@ -62,6 +74,7 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
           <Json value={t.output_data} label="Output data" />
         </section>
       </div>
+      <Timeline client={client} id={t.id} version={`${t.updated_at}|${t.status}`} />
       <section aria-labelledby="calls-h">
         <h2 id="calls-h">Calls</h2>
         {(t.call_log_ids ?? []).length === 0 ? (
@@ -266,5 +279,122 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
         <Json value={l.call_categorization} label="Categorization" />
       </details>
     </article>
+  );
+}
+
+const TIMELINE_PAGE = 20;
+
+const KIND_WORDS: Record<string, string> = {
+  added: 'Added',
+  status_changed: 'Status changed',
+  input_edited: 'Input edited',
+  call_started: 'Call started',
+  call_ended: 'Call ended',
+  deferred: 'Deferred',
+  step_data: 'Step data',
+  notification: 'Notification',
+  deleted: 'Deleted',
+};
+
+function actorWords(actor: TimelineEvent['actor']): string {
+  switch (actor.type) {
+    case 'api_key':
+      return actor.id ? `API key ${actor.id.slice(0, 8)}` : 'an API key';
+    case 'worker':
+      return 'the calling worker';
+    case 'provider':
+      return 'the call provider';
+    default:
+      return 'the system';
+  }
+}
+
+/**
+ * The target's timeline (`GET /targets/{id}/events`), newest first: read again whenever the target
+ * changes (`version`), older events on demand with the API's next_cursor.
+ */
+function Timeline({
+  client,
+  id,
+  version,
+}: {
+  client: CampaignCallingClient;
+  id: string;
+  version: string;
+}) {
+  const page = async (cursor?: string) => {
+    const { data, error, response } = await client.GET('/api/v1/targets/{target_id}/events', {
+      params: {
+        path: { target_id: id },
+        query: { limit: TIMELINE_PAGE, ...(cursor ? { cursor } : {}) },
+      },
+    });
+    if (!data) throw new Error(errorText(error, response.status));
+    return data;
+  };
+  const first = usePoll(() => page(), [id, version], 0);
+  // Older pages belong to the read of the first page they continue; a new read starts over.
+  const [older, setOlder] = useState<{
+    of: unknown;
+    items: TimelineEvent[];
+    cursor: string | null;
+  }>({ of: null, items: [], cursor: null });
+  const [moreError, setMoreError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const current = older.of === first.value && first.value !== null ? older : null;
+  const items = [...(first.value?.items ?? []), ...(current?.items ?? [])];
+  const cursor = current ? current.cursor : (first.value?.next_cursor ?? null);
+  const loadMore = async () => {
+    if (!cursor) return;
+    setLoading(true);
+    setMoreError(null);
+    try {
+      const next = await page(cursor);
+      setOlder({
+        of: first.value,
+        items: [...(current?.items ?? []), ...next.items],
+        cursor: next.next_cursor,
+      });
+    } catch (err) {
+      setMoreError((err as Error).message);
+    } finally {
+      setLoading(false);
+    }
+  };
+  return (
+    <section aria-labelledby="timeline-h">
+      <h2 id="timeline-h">Timeline</h2>
+      {first.error ? (
+        <Notice kind="error">Could not load the timeline: {first.error}</Notice>
+      ) : null}
+      {!first.value && !first.error ? <p>Loading…</p> : null}
+      {first.value && items.length === 0 ? <p class="muted">No events yet.</p> : null}
+      {items.length ? (
+        <ol class="timeline" aria-label="Events, newest first">
+          {items.map((e) => (
+            <li key={e.id} data-kind={e.kind}>
+              <p class="timeline-head">
+                <time dateTime={e.at}>{when(e.at)}</time> ·{' '}
+                <strong>{KIND_WORDS[e.kind] ?? e.kind}</strong>
+                {e.status ? (
+                  <>
+                    {' '}
+                    → <StatusBadge status={e.status} />
+                  </>
+                ) : null}
+              </p>
+              <p class="timeline-reason">{e.reason}</p>
+              <p class="muted timeline-actor">by {actorWords(e.actor)}</p>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {moreError ? <Notice kind="error">Could not load older events: {moreError}</Notice> : null}
+      {cursor ? (
+        <button type="button" class="secondary" disabled={loading} onClick={loadMore}>
+          {loading ? 'Loading…' : 'Older events'}
+        </button>
+      ) : null}
+    </section>
   );
 }

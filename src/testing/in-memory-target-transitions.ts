@@ -6,6 +6,7 @@ import {
   TargetAttempt,
   StartedCall,
   TargetOutcome,
+  TargetReview,
   TargetTransitions,
   TriggerClaim,
   TriggerSelection,
@@ -243,6 +244,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       executionSeconds,
       categorization: clone(r.categorization),
       statistics: {
+        ...t.statistics,
         attempts: t.attempts,
         execution_seconds: executionSeconds,
         last_call_outcome: r.categorization.outcome,
@@ -282,6 +284,22 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       ended.push(clone(next));
     }
     return ended;
+  }
+
+  async review(_tx: Tx, r: TargetReview): Promise<Target | null> {
+    const t = this.table().get(r.targetId);
+    if (!t || t.organizationId !== r.organizationId || t.status !== 'To review') return null;
+    const requeue = r.action === 'requeue';
+    const next: Target = {
+      ...t,
+      status: requeue ? 'Scheduled' : 'Finished',
+      scheduledTime: requeue ? r.now : t.scheduledTime,
+      statistics: { ...t.statistics, review: { action: r.action, at: r.now.toISOString() } },
+      updatedAt: r.now,
+    };
+    this.table().set(t.id, next);
+    if (requeue) this.notifications++;
+    return clone(next);
   }
 
   async notifyDue(): Promise<void> {

@@ -68,6 +68,8 @@ if (!hasChromium) {
     const cspViolations: string[] = [];
     const apiRequests: string[] = [];
     let targetIds: string[] = [];
+    /** Second review-0: re-queued from the review queue, called again, then marked done. */
+    let reviewedId = '';
 
     const api = (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
       const req = service.http()[method](path).set('X-API-Key', demo.apiKey);
@@ -150,6 +152,61 @@ if (!hasChromium) {
       expect(page.url()).not.toContain(demo.apiKey);
       await page.locator('.card .bar-text').first().waitFor();
       await shot('campaigns');
+    });
+
+    it('creates a campaign: the API 422 at its fields, then the new campaign’s page', async () => {
+      await page.getByRole('link', { name: 'New campaign' }).click();
+      await page.getByRole('heading', { name: 'New campaign', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/console/#/campaigns/new`);
+      // The API's defaults are shown; an empty name and too many attempts are the API's to refuse.
+      await expect(page.getByLabel('Max concurrent calls').inputValue()).resolves.toBe('10');
+      await page.getByLabel('Max attempts').fill('99');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      const nameError = page.locator('[data-field="name"] .field-error');
+      await nameError.waitFor();
+      await expect(nameError.textContent()).resolves.toMatch(/at least 1 character/);
+      await expect(
+        page.locator('[data-field="max_attempts"] .field-error').textContent(),
+      ).resolves.toMatch(/less than or equal to 20/);
+      await expect(page.getByLabel('Name').getAttribute('aria-invalid')).resolves.toBe('true');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('n-name');
+      await expect(page.locator('[data-field="type"] .field-error').count()).resolves.toBe(0);
+      await shot('campaign-new-422');
+
+      await page.getByLabel('Name').fill('Made in the console');
+      await page.getByLabel('Type').selectOption('payor');
+      await page.getByLabel('Max attempts').fill('4');
+      await page.getByLabel('Retry delay (minutes)').fill('30');
+      await page.getByLabel('Max concurrent calls').fill('2');
+      await page.getByLabel('Webhook URL').fill('https://example.com/hooks/calls');
+      await page
+        .getByLabel('Calling window (JSON)')
+        .fill('{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}');
+      await page.getByRole('button', { name: 'Create campaign' }).click();
+      await page.getByRole('heading', { name: 'Made in the console', level: 1 }).waitFor();
+      const id = /#\/campaigns\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
+      expect(id).toBeDefined();
+      const secret = await page.locator('[data-webhook-secret]').textContent();
+      expect(secret).toMatch(/^whsec_/);
+      await shot('campaign-new-created');
+      const created = (await api('get', `/api/v1/campaigns/${id}`)).body;
+      expect(created).toMatchObject({
+        name: 'Made in the console',
+        type: 'payor',
+        max_attempts: 4,
+        retry_delay_minutes: 30,
+        max_concurrent_calls: 2,
+        webhook_url: 'https://example.com/hooks/calls',
+        calling_window: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
+        state: 'active',
+      });
+      // The secret is said once: the page shown again no longer has it.
+      await page.getByRole('link', { name: 'Settings' }).click();
+      await page.getByRole('link', { name: 'Made in the console' }).click();
+      await page.getByRole('heading', { name: 'Made in the console', level: 1 }).waitFor();
+      await expect(page.locator('[data-webhook-secret]').count()).resolves.toBe(0);
+      await page.getByRole('link', { name: 'Campaigns', exact: true }).first().click();
+      await page.getByRole('link', { name: 'Demo campaign' }).waitFor();
     });
 
     it('triggers calls from the campaign page and shows progress moving without a reload', async () => {
@@ -378,13 +435,31 @@ if (!hasChromium) {
         30_000,
         100,
       );
+      const paused = page.waitForResponse((r) => r.url().endsWith(`/campaigns/${id}/pause`));
       await page.getByRole('button', { name: 'Pause' }).click();
+      expect((await paused).status()).toBe(200);
+      // Once the pause is answered, no call may start: any call log of the campaign created after
+      // this instant would be one (the service's clock is this machine's).
+      const pausedAt = new Date().toISOString();
       await page.getByText('Campaign paused.').waitFor();
       await waitFor(stateBadge().textContent.bind(stateBadge()), (s) => s === 'paused');
       expect((await api('get', `/api/v1/campaigns/${id}`)).body.state).toBe('paused');
       await expect(page.getByRole('button', { name: 'Pause' }).isDisabled()).resolves.toBe(true);
       await expect(page.getByRole('button', { name: 'Resume' }).isDisabled()).resolves.toBe(false);
-      // Paused: the call in flight ends, then nothing more starts.
+      // Paused: the call in flight ends (the API says none is left), then no call was started.
+      await waitFor(
+        async () => (await api('get', `/api/v1/campaigns/${id}/stats`)).body.calls_in_flight,
+        (n) => n === 0,
+        30_000,
+        100,
+      );
+      const since = await api(
+        'get',
+        `/api/v1/call-logs?campaign_id=${id}&from_date=${encodeURIComponent(pausedAt)}`,
+      );
+      expect(since.status).toBe(200);
+      expect(since.body.call_logs).toEqual([]);
+      // The page agrees once its next refresh shows no call in flight.
       await waitFor(
         () => page.locator('dd[data-stat="calls_in_flight"]').textContent(),
         (n) => n === '0',
@@ -393,8 +468,6 @@ if (!hasChromium) {
       );
       const finished = await statusCount('Finished');
       expect(finished).toBeLessThan(phones.length);
-      await new Promise((r) => setTimeout(r, 2500));
-      expect(await statusCount('Finished')).toBe(finished);
       await expect(statusCount('Scheduled')).resolves.toBe(phones.length - finished);
       await shot('campaign-paused');
 
@@ -587,6 +660,148 @@ if (!hasChromium) {
       await page.getByRole('heading', { name: 'Target Second review-0' }).waitFor();
     });
 
+    it('marks a target done and re-queues another from the review queue', async () => {
+      await page.goto(`${baseUrl}/console/#/review`);
+      const rows = page.locator('tr[data-target-id]');
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 2,
+      );
+      const second = await rows.nth(1).getAttribute('data-target-id');
+      reviewedId = second!;
+      await page.getByRole('button', { name: 'Mark PAT-B4 done' }).click();
+      await page.getByText('PAT-B4 marked done (Finished).').waitFor();
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 1,
+      );
+      const done = (await api('get', `/api/v1/targets/${targetIds[3]}`)).body;
+      expect(done).toMatchObject({
+        status: 'Finished',
+        category: 'HUMAN_ONLY',
+        statistics: { review: { action: 'done' } },
+      });
+      await shot('review-queue-actions');
+
+      // Re-queued: the simulator calls it again at once (no trigger), and it needs a person again.
+      await page.getByRole('button', { name: 'Re-queue Second review-0' }).click();
+      await page.getByText('Second review-0 re-queued: it will be called again').waitFor();
+      await waitFor(
+        async () => (await api('get', `/api/v1/targets/${second}`)).body,
+        (t) => t.status === 'To review' && t.retries === 1,
+        30_000,
+        200,
+      );
+      await page.getByRole('button', { name: 'Refresh now' }).click();
+      await waitFor(
+        () => page.locator('tr[data-target-id] td:nth-child(2)').allTextContents(),
+        (cells) => cells.length === 1 && cells[0] === 'Second review-0',
+      );
+      await expect(rows.first().locator('td').nth(5).textContent()).resolves.toBe('1');
+      // Someone else decided first: the second click is the API's 409, explained.
+      expect(
+        (await api('post', `/api/v1/targets/${second}/review`, { action: 'done' })).status,
+      ).toBe(200);
+      await page.getByRole('button', { name: 'Re-queue Second review-0' }).click();
+      await expect(page.getByRole('alert').textContent()).resolves.toMatch(
+        /Second review-0: Target .* is Finished, not To review/,
+      );
+      await waitFor(
+        () => rows.count(),
+        (n) => n === 0,
+      );
+    });
+
+    it('shows a target’s timeline (reasons, actors, older events) and why it is not being called', async () => {
+      await page.goto(`${baseUrl}/console/#/targets/${reviewedId}`);
+      const events = page.getByRole('list', { name: 'Events, newest first' }).locator('li');
+      await events.first().waitFor();
+      // Newest first: the done decision (taken through the API in the last test), then the re-queue.
+      await expect(events.first().locator('.timeline-reason').textContent()).resolves.toBe(
+        'reviewed: marked done',
+      );
+      await expect(events.first().locator('.badge').textContent()).resolves.toBe('Finished');
+      await expect(events.first().locator('.timeline-actor').textContent()).resolves.toMatch(
+        /^by API key /,
+      );
+      const reasons = await page.locator('.timeline-reason').allTextContents();
+      expect(reasons).toContain('reviewed: re-queued for one more attempt');
+      expect(reasons.indexOf('reviewed: re-queued for one more attempt')).toBeGreaterThan(0);
+      await expect(page.locator('[data-waiting-reason]').count()).resolves.toBe(0);
+      await shot('target-timeline');
+
+      // A target added without launch says why it waits; 25 edits make more than a page of events.
+      const added = await api('post', `/api/v1/campaigns/${demo.campaignId}/targets`, {
+        targets: [{ phone_number: '+15550109901', external_id: 'PAT-WAIT' }],
+      });
+      const [waiting] = added.body.target_ids;
+      for (let i = 0; i < 25; i++)
+        expect(
+          (await api('patch', `/api/v1/targets/${waiting}`, { input_data: { n: i } })).status,
+        ).toBe(200);
+      await page.goto(`${baseUrl}/console/#/targets/${waiting}`);
+      await expect(page.locator('[data-waiting-reason]').textContent()).resolves.toBe(
+        'Not being called now: not launched: trigger calls or add with launch=true',
+      );
+      await waitFor(
+        () => events.count(),
+        (n) => n === 20,
+      );
+      await expect(events.first().getAttribute('data-kind')).resolves.toBe('input_edited');
+      await page.getByRole('button', { name: 'Older events' }).click();
+      await waitFor(
+        () => events.count(),
+        (n) => n === 26,
+      );
+      await expect(events.last().getAttribute('data-kind')).resolves.toBe('added');
+      await expect(events.last().locator('.timeline-reason').textContent()).resolves.toBe(
+        'added, not launched: trigger calls or add with launch=true',
+      );
+      await expect(page.getByRole('button', { name: 'Older events' }).count()).resolves.toBe(0);
+      await shot('target-waiting');
+    });
+
+    it('reaches every target to review of a campaign with more than a page of them (Load more)', async () => {
+      const phones = Array.from({ length: 101 }, (_, i) => `+1555030${String(i).padStart(4, '0')}`);
+      const id = await campaignWith('Many to review', phones);
+      // As the calling engine leaves targets whose call needed a person.
+      await service.sql(
+        `UPDATE targets SET status = 'To review', category = 'HUMAN_ONLY', outcome = 'Asked for a person'
+          WHERE campaign_id = $1`,
+        [id],
+      );
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      await page.getByRole('link', { name: 'Review queue' }).click();
+      const count = page.locator('[data-review-count]');
+      await waitFor(
+        () => count.getAttribute('data-review-count'),
+        (n) => n === '100',
+      );
+      const more = page.locator('[data-more-campaigns]');
+      await expect(more.textContent()).resolves.toMatch(/Many to review has more targets/);
+      await shot('review-queue-more');
+      await more.getByRole('button', { name: 'Load more' }).click();
+      await waitFor(
+        () => count.getAttribute('data-review-count'),
+        (n) => n === '101',
+      );
+      await expect(more.count()).resolves.toBe(0);
+      // 25 a page: the last of 5 pages holds the 101st.
+      const pager = page.getByRole('navigation', { name: 'Review queue pages' });
+      for (let i = 0; i < 4; i++) await pager.getByRole('button', { name: 'Next →' }).click();
+      await expect(pager.textContent()).resolves.toContain('Page 5 of 5');
+      await expect(page.locator('tr[data-target-id]').count()).resolves.toBe(1);
+      const listed = new Set<string>();
+      for (let i = 0; i < 5; i++) {
+        for (const cell of await page
+          .locator('tr[data-target-id] td:nth-child(2)')
+          .allTextContents())
+          listed.add(cell);
+        if (i < 4) await pager.getByRole('button', { name: '← Previous' }).click();
+      }
+      expect(listed).toEqual(new Set(phones.map((_, i) => `Many to review-${i}`)));
+    });
+
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
@@ -605,6 +820,10 @@ if (!hasChromium) {
       await page.locator('tr[data-target-id]').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('review-phone');
+      await page.goto(`${baseUrl}/console/#/campaigns/new`);
+      await page.getByLabel('Calling window (JSON)').waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('campaign-new-phone');
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
     });

@@ -286,6 +286,62 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       expect(await run((tx) => f.transitions.finishWithoutCall(tx, b, decision, T0))).toBeNull();
       expect(await run((tx) => f.transitions.finishWithoutCall(tx, a, decision, T0))).toBeNull();
     });
+    it('review: only To review, of the organization, once; done keeps the outcome, requeue is due now', async () => {
+      const { mine, foreign } = await f.scope();
+      const [done, requeued, calling, theirs] = [nextId(), nextId(), nextId(), nextId()];
+      const reviewed = { status: 'To review' as const, attempts: 3, callLogIds: [7, 8, 9] };
+      const decided = {
+        category: 'HUMAN_ONLY',
+        resolution: 'unsuccessful',
+        outcome: 'Asked for a person',
+      };
+      await f.seed(mine, [
+        { id: done, ...reviewed, ...decided, scheduledTime: at(-60) },
+        { id: requeued, ...reviewed, ...decided },
+        { id: calling, status: 'In Progress', callLogIds: [1], attempts: 1 },
+      ]);
+      await f.seed(foreign, [{ id: theirs, ...reviewed }]);
+      const review = (
+        targetId: string,
+        action: 'done' | 'requeue',
+        organizationId = mine.organizationId,
+      ) => run((tx) => f.transitions.review(tx, { organizationId, targetId, action, now: at(50) }));
+
+      expect(await review(done, 'done')).toMatchObject({
+        status: 'Finished',
+        ...decided,
+        attempts: 3,
+        scheduledTime: at(-60),
+        statistics: { review: { action: 'done', at: at(50).toISOString() } },
+        updatedAt: at(50),
+      });
+      expect(await review(done, 'requeue')).toBeNull();
+      expect(await review(calling, 'done')).toBeNull();
+      expect(await review(theirs, 'done')).toBeNull();
+      expect(await review(theirs, 'done', foreign.organizationId)).toMatchObject({
+        status: 'Finished',
+      });
+
+      expect(await review(requeued, 'requeue')).toMatchObject({
+        status: 'Scheduled',
+        scheduledTime: at(50),
+        attempts: 3,
+        statistics: { review: { action: 'requeue', at: at(50).toISOString() } },
+      });
+      expect(await find(calling)).toMatchObject({ status: 'In Progress' });
+      expect(await f.transitions.dueCampaigns(at(50), 1000, [])).toContain(mine.campaignId);
+      // The extra attempt's outcome keeps the record of the review.
+      await run((tx) =>
+        f.transitions.startCalls(tx, [{ targetId: requeued, callLogId: 10 }], at(60)),
+      );
+      const after = await run((tx) => f.transitions.finishAttempt(tx, requeued, outcome(10)));
+      expect(after?.statistics).toMatchObject({
+        attempts: 4,
+        last_call_log_id: 10,
+        review: { action: 'requeue', at: at(50).toISOString() },
+      });
+    });
+
     it('cancelOpen ends the campaign’s Pending, Scheduled and Waiting targets only', async () => {
       const { mine, foreign } = await f.scope();
       const [p, sc, w, busy, done, other] = [

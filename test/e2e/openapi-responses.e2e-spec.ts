@@ -186,6 +186,25 @@ describe('responses conform to openapi.json', () => {
     conforms('get', TIMELINE, await call('get', `/api/v1/targets/${first}/events?limit=0`));
     conforms('get', TIMELINE, await call('get', '/api/v1/targets/nope/events'));
 
+    const REVIEW = '/api/v1/targets/{target_id}/review';
+    await t.sql(`UPDATE targets SET status = 'To review' WHERE id = $1`, [second]);
+    conforms(
+      'post',
+      REVIEW,
+      await call('post', `/api/v1/targets/${second}/review`, { action: 'done' }),
+    );
+    conforms(
+      'post',
+      REVIEW,
+      await call('post', `/api/v1/targets/${second}/review`, { action: 'done' }),
+    );
+    conforms(
+      'post',
+      REVIEW,
+      await call('post', `/api/v1/targets/${second}/review`, { action: 'x' }),
+    );
+    conforms('post', REVIEW, await call('post', '/api/v1/targets/nope/review', { action: 'done' }));
+
     const ONE_STEP = '/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}';
     conforms(
       'post',

@@ -44,7 +44,10 @@ describe('the target API on in-memory fakes (no database)', () => {
         TargetService,
         TargetTimelineService,
         { provide: TargetRepository, useValue: targets },
-        { provide: TargetTransitions, useValue: new InMemoryTargetTransitions(() => targets.table()) },
+        {
+          provide: TargetTransitions,
+          useValue: new InMemoryTargetTransitions(() => targets.table()),
+        },
         { provide: TargetEventLog, useValue: events },
         { provide: TargetNotifications, useValue: notifications },
         { provide: CampaignReader, useValue: campaigns },

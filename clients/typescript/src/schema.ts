@@ -256,6 +256,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/targets/{target_id}/review": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Review Target
+         * @description A person's decision on a target To review: "done" ends it Finished (outcome, category and resolution kept); "requeue" makes it Scheduled, due now, for one more attempt even when the campaign's max_attempts were used. Either way statistics.review records {action, at}. Only from To review (else 409 naming the current status); a requeue in a cancelled campaign is 409.
+         */
+        post: operations["review_target_api_v1_targets__target_id__review_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_id}/targets/import": {
         parameters: {
             query?: never;
@@ -1228,6 +1248,14 @@ export interface components {
             pre_call_ehr_ids: {
                 [key: string]: string[];
             };
+        };
+        ReviewTargetDto: {
+            /**
+             * @description done: the target ends Finished, its outcome and category kept. requeue: the target is Scheduled, due now, for one more attempt (even when max_attempts were used).
+             * @example done
+             * @enum {string}
+             */
+            action: "done" | "requeue";
         };
         ImportRowErrorDto: {
             /** @description The record's row in the file; the header is row 1 */
@@ -2851,6 +2879,68 @@ export interface operations {
             };
             /** @description Not found, or owned by another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    review_target_api_v1_targets__target_id__review_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target. */
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReviewTargetDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The target is not To review, or (requeue) its campaign is cancelled */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

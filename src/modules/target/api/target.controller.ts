@@ -12,8 +12,10 @@ import { ListTargetsQueryDto } from './dto/list-targets.query.dto';
 import {
   PaginatedTargetsResponseDto,
   TargetDetailResponseDto,
+  TargetResponseDto,
   TargetWithEhrIdsResponseDto,
 } from './dto/target-response.dto';
+import { ReviewTargetDto } from './dto/review-target.dto';
 import { ListTargetEventsQueryDto, TargetEventsResponseDto } from './dto/target-events.dto';
 import { TargetTimelineService } from '../application/target-timeline.service';
 import { presentTimelineEntry } from './timeline.presenter';
@@ -206,6 +208,44 @@ export class TargetController {
       apiKeyActor(auth.apiKeyId),
     );
     return presentTarget(target, this.baseUrl, true);
+  }
+
+  @Post('targets/:target_id/review')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'review_target_api_v1_targets__target_id__review_post',
+    summary: 'Review Target',
+    description:
+      'A person\'s decision on a target To review: "done" ends it Finished (outcome, category and ' +
+      'resolution kept); "requeue" makes it Scheduled, due now, for one more attempt even when the ' +
+      "campaign's max_attempts were used. Either way statistics.review records {action, at}. Only " +
+      'from To review (else 409 naming the current status); a requeue in a cancelled campaign is 409.',
+  })
+  @ApiParam(TARGET_ID)
+  @ApiBody({ type: ReviewTargetDto })
+  @ApiResponse({ status: 200, type: TargetResponseDto })
+  @ApiResponse({
+    status: 409,
+    description: 'The target is not To review, or (requeue) its campaign is cancelled',
+    schema: {
+      example: {
+        detail:
+          'Target ... is Finished, not To review; only a target To review can be marked done or re-queued',
+      },
+    },
+  })
+  async review(
+    @Auth() auth: AuthContext,
+    @Param('target_id') targetId: string,
+    @Body() body: ReviewTargetDto,
+  ) {
+    const target = await this.targets.review(
+      auth.organizationId,
+      targetId,
+      body.action,
+      apiKeyActor(auth.apiKeyId),
+    );
+    return presentTarget(target, this.baseUrl);
   }
 
   private async page(auth: AuthContext, campaignId: string, query: ListTargetsQueryDto) {

@@ -23,10 +23,18 @@ function setup() {
   const events = new InMemoryTargetEventLog();
   const repository = new InMemoryTargetRepository(events);
   const notifications = new InMemoryWebhookDeliveryRepository(campaigns);
-  const targets = new TargetService(repository, campaigns, new InMemoryUnitOfWork(repository), clock);
+  const transitions = new InMemoryTargetTransitions(() => repository.table());
+  const targets = new TargetService(
+    repository,
+    campaigns,
+    new InMemoryUnitOfWork(repository),
+    clock,
+    transitions,
+    events,
+  );
   const timeline = new TargetTimelineService(
     repository,
-    new InMemoryTargetTransitions(() => repository.table()),
+    transitions,
     campaigns,
     events,
     notifications,

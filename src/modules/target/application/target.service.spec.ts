@@ -8,6 +8,8 @@ import { TargetService } from './target.service';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
 import { FakeClock } from '../../../testing/fake-clock';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
 import { aCampaign } from '../../../testing/test-data';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
@@ -18,7 +20,8 @@ const FOREIGN_CAMPAIGN = '00000000-0000-4000-8000-00000000c003';
 const NOW = new Date('2026-01-05T15:00:00.000Z');
 
 function setup() {
-  const repository = new InMemoryTargetRepository();
+  const events = new InMemoryTargetEventLog();
+  const repository = new InMemoryTargetRepository(events);
   const campaigns = new InMemoryCampaignReader();
   campaigns.put(
     aCampaign({ id: CAMPAIGN, organizationId: ORG }),
@@ -31,13 +34,16 @@ function setup() {
     aCampaign({ id: FOREIGN_CAMPAIGN, organizationId: OTHER_ORG }),
   );
   const clock = new FakeClock(NOW);
+  const transitions = new InMemoryTargetTransitions(() => repository.table());
   const service = new TargetService(
     repository,
     campaigns,
     new InMemoryUnitOfWork(repository),
     clock,
+    transitions,
+    events,
   );
-  return { repository, clock, service };
+  return { repository, campaigns, clock, service, transitions, events };
 }
 
 const add = (
@@ -287,6 +293,74 @@ describe('TargetService', () => {
       });
       await expect(service.get(OTHER_ORG, targetIds[0])).rejects.toBeInstanceOf(NotFoundError);
       await expect(service.get(ORG, 'not-a-uuid')).rejects.toBeInstanceOf(NotFoundError);
+    });
+  });
+
+  describe('review', () => {
+    const toReview = async () => {
+      const fixture = setup();
+      const { targetIds } = await add(fixture.service, [{ phoneNumber: '+15550100001' }]);
+      fixture.repository.setState(targetIds[0], {
+        status: 'To review',
+        attempts: 3,
+        category: 'HUMAN_ONLY',
+        outcome: 'Asked for a person',
+      });
+      return { ...fixture, id: targetIds[0] };
+    };
+
+    it('done: Finished with its outcome kept and the review recorded', async () => {
+      const { service, id, transitions, events } = await toReview();
+      await expect(
+        service.review(ORG, id, 'done', { type: 'api_key', id: 'key-1' }),
+      ).resolves.toMatchObject({
+        status: 'Finished',
+        category: 'HUMAN_ONLY',
+        outcome: 'Asked for a person',
+        statistics: { review: { action: 'done', at: NOW.toISOString() } },
+      });
+      expect(transitions.notifications).toBe(0);
+      const [latest] = await events.list(ORG, id, null, 1);
+      expect(latest.event).toMatchObject({
+        kind: 'status_changed',
+        status: 'Finished',
+        actor: { type: 'api_key', id: 'key-1' },
+        reason: 'reviewed: marked done',
+      });
+    });
+
+    it('requeue: Scheduled due now past max attempts, and the dispatchers are woken', async () => {
+      const { service, id, transitions } = await toReview();
+      await expect(service.review(ORG, id, 'requeue')).resolves.toMatchObject({
+        status: 'Scheduled',
+        scheduledTime: NOW,
+        attempts: 3,
+      });
+      expect(transitions.notifications).toBe(1);
+    });
+
+    it('only from To review: the second decision is a conflict naming the status', async () => {
+      const { service, id } = await toReview();
+      await service.review(ORG, id, 'done');
+      await expect(service.review(ORG, id, 'requeue')).rejects.toThrow(
+        new ConflictError(
+          `Target ${id} is Finished, not To review; only a target To review can be marked done or re-queued`,
+        ),
+      );
+    });
+
+    it('another organization, an unknown or malformed id: not found', async () => {
+      const { service, id } = await toReview();
+      await expect(service.review(OTHER_ORG, id, 'done')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.review(ORG, 'not-a-uuid', 'done')).rejects.toBeInstanceOf(NotFoundError);
+      await expect(service.get(ORG, id)).resolves.toMatchObject({ status: 'To review' });
+    });
+
+    it('a requeue in a cancelled campaign is refused and changes nothing', async () => {
+      const { service, id, campaigns } = await toReview();
+      campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG, state: 'cancelled' }));
+      await expect(service.review(ORG, id, 'requeue')).rejects.toBeInstanceOf(ConflictError);
+      await expect(service.get(ORG, id)).resolves.toMatchObject({ status: 'To review' });
     });
   });
 

@@ -26,7 +26,8 @@ import {
 } from '../domain/new-targets';
 import { PatientInput, Target } from '../domain/target';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import { EventActor, SYSTEM_ACTOR } from './ports/target-event-log';
+import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log';
+import { ReviewAction, TargetTransitions } from './ports/target-transitions';
 import {
   TargetListFilter,
   TargetPage,
@@ -75,6 +76,8 @@ export class TargetService {
     private readonly campaigns: CampaignReader,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly transitions: TargetTransitions,
+    private readonly events: TargetEventLog,
   ) {}
 
   async addTargets(
@@ -158,9 +161,12 @@ export class TargetService {
 
     const outcome =
       byCanonical.size > 0
-        ? await this.targets.deleteUnlessInFlight(organizationId, campaign.id, [
-            ...byCanonical.keys(),
-          ], { actor, reason: 'deleted through the API' })
+        ? await this.targets.deleteUnlessInFlight(
+            organizationId,
+            campaign.id,
+            [...byCanonical.keys()],
+            { actor, reason: 'deleted through the API' },
+          )
         : { deleted: [], inFlight: [] };
     const deleted = new Set(outcome.deleted.map((id) => byCanonical.get(id) ?? id));
     const inFlight = new Set(outcome.inFlight.map((id) => byCanonical.get(id) ?? id));
@@ -200,6 +206,52 @@ export class TargetService {
     if (!(await this.targets.findById(organizationId, id))) throw targetNotFound(targetId);
     throw new ConflictError(
       `Target ${targetId} has already started; send only_if_not_started=false to edit its input data anyway`,
+    );
+  }
+
+  /**
+   * A person's decision on a target `To review`: `done` ends it `Finished` (outcome kept), `requeue`
+   * makes it due now for one more attempt. The conditional update is the guard (two reviewers: one
+   * wins, the other gets the ConflictError naming the status it found). A requeue in a cancelled
+   * campaign is refused: the campaign's state is read with a share lock, so a cancel waits for it.
+   */
+  async review(
+    organizationId: string,
+    targetId: string,
+    action: ReviewAction,
+    actor: EventActor = SYSTEM,
+  ): Promise<Target> {
+    const id = canonicalUuid(targetId);
+    const current = id ? await this.targets.findById(organizationId, id) : null;
+    if (!current) throw targetNotFound(targetId);
+    const reviewed = await this.unitOfWork.run(async (tx) => {
+      if (action === 'requeue') {
+        const state = await this.campaigns.lockedState(tx, current.campaignId);
+        if (state === 'cancelled') {
+          throw new ConflictError(
+            `Campaign ${current.campaignId} is cancelled; target ${targetId} cannot be re-queued`,
+          );
+        }
+      }
+      // The timeline records the status change with who decided and why.
+      await this.events.attribute(tx, {
+        actor,
+        reason:
+          action === 'done' ? 'reviewed: marked done' : 'reviewed: re-queued for one more attempt',
+      });
+      return this.transitions.review(tx, {
+        organizationId,
+        targetId: current.id,
+        action,
+        now: this.clock.now(),
+      });
+    });
+    if (reviewed) return reviewed;
+    // The update is the guard; reading afterwards only tells which status refused it.
+    const now = await this.targets.findById(organizationId, current.id);
+    if (!now) throw targetNotFound(targetId);
+    throw new ConflictError(
+      `Target ${targetId} is ${now.status}, not To review; only a target To review can be marked done or re-queued`,
     );
   }
 

@@ -9,6 +9,7 @@ import {
   StartedCall,
   TargetAttempt,
   TargetOutcome,
+  TargetReview,
   TargetTransitions,
   TARGETS_DUE_CHANNEL,
   TriggerClaim,
@@ -230,7 +231,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               output_data = t.output_data || e.output_data,
               execution_seconds = coalesce(t.execution_seconds, 0) + e.duration_seconds,
               categorization = e.categorization,
-              statistics = jsonb_build_object(
+              statistics = coalesce(t.statistics, '{}'::jsonb) || jsonb_build_object(
                 'attempts', t.attempts,
                 'execution_seconds', coalesce(t.execution_seconds, 0) + e.duration_seconds,
                 'last_call_outcome', e.categorization -> 'outcome',
@@ -310,6 +311,22 @@ export class SqlTargetTransitions extends TargetTransitions {
       ],
     );
     return rows.map(targetFromRow);
+  }
+
+  async review(tx: Tx, r: TargetReview): Promise<Target | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+      `UPDATE targets SET
+              status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
+              scheduled_time = CASE WHEN $3::text = 'requeue' THEN $4::timestamptz ELSE scheduled_time END,
+              statistics = coalesce(statistics, '{}'::jsonb)
+                || jsonb_build_object('review', jsonb_build_object('action', $3::text, 'at', $6::text)),
+              updated_at = $4::timestamptz
+        WHERE id = $1 AND organization_id = $2 AND status = 'To review'
+        RETURNING *, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
+      [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
+    );
+    // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
+    return rows[0] ? targetFromRow(rows[0]) : null;
   }
 
   async notifyDue(tx: Tx): Promise<void> {

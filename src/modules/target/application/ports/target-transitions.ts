@@ -61,6 +61,16 @@ export interface CampaignTargetCounts {
   nextScheduledAt: Date | null;
 }
 
+/** What a person decided about a target `To review` (`POST /targets/{id}/review`). */
+export type ReviewAction = 'done' | 'requeue';
+
+export interface TargetReview {
+  organizationId: string;
+  targetId: string;
+  action: ReviewAction;
+  now: Date;
+}
+
 /** Targets still to be called when a campaign is cancelled; they end with this outcome. */
 export const CANCELLABLE_STATUSES = ['Pending', 'Scheduled', 'Waiting'] as const;
 
@@ -81,6 +91,7 @@ export interface WaitingScope {
  *   Scheduled ──defer──▶ Scheduled (later)           │  └── retry (due at retryAt)
  *   Scheduled ──finishWithoutCall──▶ Finished / Failed (blacklisted, undialable)
  *   Pending / Scheduled / Waiting ──cancelOpen──▶ Finished (the campaign was cancelled)
+ *   To review ──review──▶ Finished (done) / Scheduled due now (requeue: one more attempt)
  */
 export abstract class TargetTransitions {
   /** Pending targets of the campaign to `Scheduled` at `now`, atomically (no target twice). */
@@ -172,6 +183,16 @@ export abstract class TargetTransitions {
     outcome: TargetOutcome,
     now: Date,
   ): Promise<Target[]>;
+
+  /**
+   * A person's review of a target `To review` of the organization: `done` → `Finished` (its outcome and
+   * category kept), `requeue` → `Scheduled` due at `now` for one more attempt (even when the campaign's
+   * max attempts were used: the attempt limit decides outcomes, not whether a call is placed). Either
+   * way `statistics.review` records `{action, at}`. Only from `To review` (the statement's guard, so
+   * two reviewers never both win); a requeue notifies the dispatchers on commit. Returns the updated
+   * target, or null when it is not `To review` (or not the organization's).
+   */
+  abstract review(tx: Tx, review: TargetReview): Promise<Target | null>;
 
   /** Wakes the dispatchers when `tx` commits (the campaign's due targets may be claimed again). */
   abstract notifyDue(tx: Tx): Promise<void>;
