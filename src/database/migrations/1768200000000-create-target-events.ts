@@ -77,7 +77,7 @@ export class CreateTargetEvents1768200000000 implements MigrationInterface {
                  WHEN 'Pending' THEN 'added, not launched: trigger calls or add with launch=true'
                  WHEN 'Scheduled' THEN 'added and launched'
                  WHEN 'Waiting' THEN 'added, waiting for step ' || n.current_step
-                 ELSE 'added' END),
+                 END, 'added'),
                CASE WHEN n.current_step IS NULL THEN '{}'::jsonb
                     ELSE jsonb_build_object('step', n.current_step) END
           FROM new_rows n;
@@ -116,7 +116,9 @@ export class CreateTargetEvents1768200000000 implements MigrationInterface {
                                    actor_type, actor_id, reason, data)
         SELECT n.id, n.organization_id, n.campaign_id, n.updated_at, e.kind, e.status,
                coalesce(actors -> n.id::text, actor) ->> 'type', coalesce(actors -> n.id::text, actor) ->> 'id',
-               coalesce(reasons ->> n.id::text, reason, e.default_reason), e.data
+               -- Never null (a status set by hand, a Waiting target without a step): the change is
+               -- recorded whatever its words.
+               coalesce(reasons ->> n.id::text, reason, e.default_reason, e.kind), e.data
           FROM old_rows o
           JOIN new_rows n ON n.id = o.id
           CROSS JOIN LATERAL (
@@ -147,7 +149,8 @@ export class CreateTargetEvents1768200000000 implements MigrationInterface {
                AND n.status NOT IN ('In Progress', 'Post-processing')
             UNION ALL
             SELECT 'status_changed', n.status,
-                   CASE WHEN n.status = 'Waiting' THEN 'waiting for step ' || n.current_step
+                   CASE WHEN n.status = 'Waiting' AND n.current_step IS NOT NULL
+                          THEN 'waiting for step ' || n.current_step
                         WHEN n.outcome IS NOT NULL AND n.outcome IS DISTINCT FROM o.outcome
                           THEN lower(n.status) || ': ' || n.outcome
                         ELSE o.status || ' -> ' || n.status END,
