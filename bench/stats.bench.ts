@@ -17,6 +17,7 @@ import {
   round,
   runBench,
   serverVersion,
+  stats,
   SummaryRow,
   withBenchService,
   writeResult,
@@ -28,17 +29,6 @@ const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 60);
 const STATUSES = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review', 'In Progress'];
 const CATEGORIES = ['GOOD', 'NO_RESPONSE', 'VOICEMAIL', 'HUMAN_ONLY', 'TECHNICAL_FAILURE'];
 
-/** Percentile by nearest rank. */
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-const stats = (ms: number[]) => ({
-  n: ms.length,
-  p50: round(percentile(ms, 50)),
-  p95: round(percentile(ms, 95)),
-  max: round(Math.max(...ms)),
-});
 
 async function main(): Promise<void> {
   await withBenchService(

@@ -18,6 +18,7 @@ import {
   round,
   runBench,
   serverVersion,
+  stats,
   SummaryRow,
   withBenchService,
   writeResult,
@@ -29,16 +30,6 @@ const ADD_ROUNDS = Number(process.env.BENCH_ADD_ROUNDS ?? 5);
 const PER_REQUEST = 10_000;
 const EVENT_TRIGGERS = ['targets_events_insert', 'targets_events_update', 'targets_events_delete'];
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-const stats = (ms: number[]) => ({
-  n: ms.length,
-  p50: round(percentile(ms, 50)),
-  p95: round(percentile(ms, 95)),
-  max: round(Math.max(...ms)),
-});
 
 async function main(): Promise<void> {
   await withBenchService({ ROLE: 'api', RATE_LIMIT_REQUESTS: '0' }, async ({ service, raw, dbName }) => {
