@@ -27,6 +27,7 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
   webhookUrl: 'https://example.com/hook',
   webhookSecret: 'whsec_abc',
   providerConnectionId: null,
+  autoPause: { window: 20, max_failure_ratio: 0.5 },
 });
 
 /** The behaviour every CampaignRepository has, whatever stores it. */
