@@ -1,4 +1,8 @@
 import {
+  CampaignPausedEvent,
+  CampaignPausedOutbox,
+} from '../modules/webhook/application/ports/campaign-paused-outbox';
+import {
   CallFinishedEvent,
   CallFinishedOutbox,
 } from '../modules/webhook/application/ports/call-finished-outbox';
@@ -20,6 +24,20 @@ export class RecordingCallFinishedOutbox extends CallFinishedOutbox {
     return structuredClone(this.events);
   }
   restore(state: CallFinishedEvent[]): void {
+    this.events = state;
+  }
+}
+
+/** CampaignPausedOutbox that keeps the events (rolled back with the unit of work). */
+export class RecordingCampaignPausedOutbox extends CampaignPausedOutbox {
+  events: CampaignPausedEvent[] = [];
+  async record(_tx: Tx, event: CampaignPausedEvent): Promise<void> {
+    this.events.push(structuredClone(event));
+  }
+  snapshot(): CampaignPausedEvent[] {
+    return structuredClone(this.events);
+  }
+  restore(state: CampaignPausedEvent[]): void {
     this.events = state;
   }
 }

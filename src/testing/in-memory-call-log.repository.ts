@@ -12,6 +12,24 @@ export class InMemoryCallLogRepository extends CallLogRepository {
   logs = new Map<number, CallLog>();
   private nextId = 1;
 
+  async recentOutcomeShare(
+    campaignId: string,
+    window: number,
+    outcome: string,
+    endedAfter: Date | null,
+  ): Promise<{ ended: number; matching: number }> {
+    const recent = [...this.logs.values()]
+      .filter(
+        (l) =>
+          l.campaignId === campaignId &&
+          l.endedAt !== null &&
+          (endedAfter === null || l.endedAt > endedAfter),
+      )
+      .sort((a, b) => b.endedAt!.getTime() - a.endedAt!.getTime() || b.id - a.id)
+      .slice(0, window);
+    return { ended: recent.length, matching: recent.filter((l) => l.outcome === outcome).length };
+  }
+
   async countCampaign(
     campaignId: string,
     connectedOutcomes: readonly string[],

@@ -28,6 +28,7 @@ export class InMemoryCampaignRepository extends CampaignRepository {
       id: randomUUID(),
       state: 'active' as const,
       stateChangedAt: null,
+      pausedReason: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -77,10 +78,16 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     from: CampaignState[],
     to: CampaignState,
     now: Date,
+    pausedReason: string | null = null,
   ): Promise<Campaign | null> {
     const c = this.campaigns.get(id);
     if (!c || c.organizationId !== organizationId || !from.includes(c.state)) return null;
-    Object.assign(c, { state: to, stateChangedAt: now, updatedAt: now });
+    Object.assign(c, {
+      state: to,
+      stateChangedAt: now,
+      updatedAt: now,
+      pausedReason: to === 'paused' ? pausedReason : null,
+    });
     return copy(c);
   }
 

@@ -26,6 +26,8 @@ export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
     providerConnectionId: null,
     state: 'active',
     stateChangedAt: null,
+    autoPause: null,
+    pausedReason: null,
     createdAt: AT,
     updatedAt: AT,
     ...overrides,

@@ -63,6 +63,41 @@ export function callLogRepositoryContract(
       durationSeconds: 65,
     };
 
+    it("recentOutcomeShare: counts the campaign's last `window` ended calls by end time, and those with the outcome", async () => {
+      const owner = await c.newOwner();
+      const other = await c.newOwner();
+      const end = async (
+        who: { organizationId: string; campaignId: string },
+        outcome: string,
+        endedAtSecond: number,
+      ) => {
+        const id = await newLog(who);
+        await run((tx) =>
+          c.repository.complete(tx, id, { ...completion, outcome, endedAt: at(endedAtSecond) }),
+        );
+      };
+      await newLog(owner); // still open: never counted
+      // Ended out of insertion order: the window follows the end time, not the id.
+      await end(owner, 'TECHNICAL_FAILURE', 40);
+      await end(owner, 'GOOD', 10);
+      await end(owner, 'TECHNICAL_FAILURE', 30);
+      await end(owner, 'NO_RESPONSE', 20);
+      await end(other, 'TECHNICAL_FAILURE', 50); // another campaign's
+      const share = (window: number, endedAfter: Date | null = null) =>
+        c.repository.recentOutcomeShare(owner.campaignId, window, 'TECHNICAL_FAILURE', endedAfter);
+
+      expect(await share(2)).toEqual({ ended: 2, matching: 2 });
+      expect(await share(3)).toEqual({ ended: 3, matching: 2 });
+      expect(await share(10)).toEqual({ ended: 4, matching: 2 });
+      // Only calls that ended strictly after `endedAfter`.
+      expect(await share(10, at(30))).toEqual({ ended: 1, matching: 1 });
+      expect(await share(10, at(40))).toEqual({ ended: 0, matching: 0 });
+      expect(await c.repository.recentOutcomeShare(owner.campaignId, 10, 'GOOD', null)).toEqual({
+        ended: 4,
+        matching: 1,
+      });
+    });
+
     it('creates increasing ids and reads a log back as written', async () => {
       const owner = await c.newOwner();
       const a = await newLog(owner);

@@ -1,4 +1,5 @@
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import type { Campaign } from '../../src/modules/campaign/domain/campaign';
 import {
   CampaignRepository,
   NewCampaign,
@@ -27,6 +28,7 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
   webhookUrl: 'https://example.com/hook',
   webhookSecret: 'whsec_abc',
   providerConnectionId: null,
+  autoPause: { window: 20, max_failure_ratio: 0.5 },
 });
 
 /** The behaviour every CampaignRepository has, whatever stores it. */
@@ -39,6 +41,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
       id: expect.any(String),
       state: 'active',
       stateChangedAt: null,
+      pausedReason: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
     });
@@ -74,6 +77,34 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     );
     expect(await run((tx) => ctx.repository().findById(c.id, tx))).toEqual(paused);
     expect(await ctx.repository().findById(c.id)).toEqual(paused);
+  });
+
+  it('keeps the reason of a pause (paused_reason) and clears it when the state changes again', async () => {
+    const org = await ctx.organizationId();
+    const c = await ctx.repository().create(base(org));
+    expect(c).toMatchObject({
+      autoPause: { window: 20, max_failure_ratio: 0.5 },
+      pausedReason: null,
+    });
+    const at = new Date('2026-03-01T10:00:00.000Z');
+    const run = <T>(work: Parameters<UnitOfWork['run']>[0]) => ctx.uow().run(work) as Promise<T>;
+    const paused = await run<Campaign>((tx) =>
+      ctx.repository().changeState(tx, org, c.id, ['active'], 'paused', at, 'too many failures'),
+    );
+    expect(paused).toEqual({
+      ...c,
+      state: 'paused',
+      stateChangedAt: at,
+      updatedAt: at,
+      pausedReason: 'too many failures',
+    });
+    expect(await ctx.repository().findById(c.id)).toEqual(paused);
+    const resumed = await run((tx) =>
+      ctx.repository().changeState(tx, org, c.id, ['paused'], 'active', at, 'ignored'),
+    );
+    expect(resumed).toEqual({ ...paused, state: 'active', pausedReason: null });
+    const updated = await ctx.repository().update(org, c.id, { autoPause: null });
+    expect(updated).toMatchObject({ kind: 'updated', campaign: { autoPause: null } });
   });
 
   it('lists the ids of the paused campaigns (of every organization), no others', async () => {

@@ -95,6 +95,7 @@ describe('responses conform to openapi.json', () => {
           { friendly_id: 'ehr', type: 'ehr_event' },
         ],
         webhook_url: 'http://127.0.0.1:9/unreachable',
+        auto_pause: { window: 20, max_failure_ratio: 0.5 },
       }),
     );
     const campaignId = created.body.id;

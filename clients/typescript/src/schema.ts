@@ -793,6 +793,18 @@ export interface components {
              */
             on_receive?: "merge" | "merge_and_schedule";
         };
+        AutoPauseDto: {
+            /**
+             * @description How many of the latest ended calls the failure share is taken over
+             * @example 20
+             */
+            window: number;
+            /**
+             * @description The campaign pauses itself when more than this share of those calls ended TECHNICAL_FAILURE
+             * @example 0.5
+             */
+            max_failure_ratio: number;
+        };
         CreateCampaignDto: {
             /** @example +15550100000 */
             caller_id?: string | null;
@@ -828,6 +840,8 @@ export interface components {
              * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider
              */
             provider_connection_id?: string | null;
+            /** @description Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off */
+            auto_pause?: components["schemas"]["AutoPauseDto"] | (never | null);
             /** @example Appointment reminders */
             name: string;
             /** @enum {string} */
@@ -840,6 +854,12 @@ export interface components {
             type: "webhook" | "ehr_event";
             /** @enum {string} */
             on_receive: "merge" | "merge_and_schedule";
+        };
+        AutoPauseResponseDto: {
+            /** @example 20 */
+            window: number;
+            /** @example 0.5 */
+            max_failure_ratio: number;
         };
         CampaignResponseDto: {
             /** Format: uuid */
@@ -879,6 +899,13 @@ export interface components {
              * @description When `state` last changed (null: never)
              */
             state_changed_at: string | null;
+            /** @description The circuit breaker setting (null: off) */
+            auto_pause: components["schemas"]["AutoPauseResponseDto"] | (never | null);
+            /**
+             * @description Why the campaign is paused: set by the circuit breaker (`auto_pause`); null when paused through the API or not paused
+             * @example auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)
+             */
+            paused_reason: string | null;
             /** Format: date-time */
             created_at: string;
             /** Format: date-time */
@@ -926,6 +953,8 @@ export interface components {
              * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider
              */
             provider_connection_id?: string | null;
+            /** @description Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off */
+            auto_pause?: components["schemas"]["AutoPauseDto"] | (never | null);
             name?: string;
             /** @enum {string} */
             type?: "payor" | "patient" | "provider" | "patient_incoming" | "patient_incoming_scheduling" | "patient_outgoing_scheduling" | "patient_billing";

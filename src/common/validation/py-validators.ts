@@ -121,6 +121,39 @@ export function PyInt(bounds: { ge?: IntBound; le?: IntBound } = {}): PropertyDe
   );
 }
 
+/** pydantic's lax float: numeric strings become numbers (booleans too, as 0/1). */
+export function coerceFloat(value: unknown): unknown {
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+    return Number(value);
+  }
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return value;
+}
+
+/** A number (pydantic `float`), bounded by `gt` (exclusive) and `le` (inclusive) when given. */
+export function PyFloat(bounds: { gt?: number; le?: number } = {}): PropertyDecorator {
+  return applyDecorators(
+    doc({
+      type: 'number',
+      minimum: bounds.gt,
+      exclusiveMinimum: bounds.gt === undefined ? undefined : true,
+      maximum: bounds.le,
+    }),
+    Transform(({ value }) => coerceFloat(value)),
+    pyConstraint('pyFloat', RANK_TYPE, (v) => {
+      if (typeof v === 'number' && Number.isFinite(v)) return null;
+      if (typeof v === 'string') return pydantic.floatParsing();
+      return pydantic.floatType();
+    }),
+    pyConstraint('pyFloatBounds', RANK_VALUE, (v) => {
+      if (typeof v !== 'number') return null;
+      if (bounds.gt !== undefined && !(v > bounds.gt)) return pydantic.greaterThan(bounds.gt);
+      if (bounds.le !== undefined && v > bounds.le) return pydantic.lessThanEqual(bounds.le);
+      return null;
+    }),
+  );
+}
+
 const TRUE_STRINGS = new Set(['1', 'on', 't', 'true', 'y', 'yes']);
 const FALSE_STRINGS = new Set(['0', 'off', 'f', 'false', 'n', 'no']);
 

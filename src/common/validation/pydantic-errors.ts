@@ -48,6 +48,16 @@ export const pydantic = {
     msg: 'Extra inputs are not permitted',
   }),
   listType: (): PydanticError => ({ type: 'list_type', msg: 'Input should be a valid list' }),
+  floatType: (): PydanticError => ({ type: 'float_type', msg: 'Input should be a valid number' }),
+  floatParsing: (): PydanticError => ({
+    type: 'float_parsing',
+    msg: 'Input should be a valid number, unable to parse string as a number',
+  }),
+  greaterThan: (gt: number): PydanticError => ({
+    type: 'greater_than',
+    msg: `Input should be greater than ${gt}`,
+    ctx: { gt },
+  }),
   greaterThanEqual: (ge: number | bigint): PydanticError => ({
     type: 'greater_than_equal',
     msg: `Input should be greater than or equal to ${ge}`,

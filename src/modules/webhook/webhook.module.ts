@@ -7,8 +7,9 @@ import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.
 import { WebhookSender } from './application/ports/webhook-sender';
 import { TargetNotifications } from './application/ports/target-notifications';
 import { WebhookDeliveryService } from './application/webhook-delivery.service';
-import { ImportOutbox, WebhookOutbox } from './application/webhook-outbox';
+import { ImportOutbox, PausedOutbox, WebhookOutbox } from './application/webhook-outbox';
 import { ImportFinishedOutbox } from './application/ports/import-finished-outbox';
+import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox';
 import { WebhookSettings } from './application/webhook-settings';
 import { WebhookWorker } from './application/webhook-worker';
 import { parseRetrySchedule } from './domain/webhook-delivery';
@@ -20,7 +21,7 @@ const LEASE_MARGIN_MS = 5000;
 
 /**
  * Outbound notifications. Exports the `CallFinishedOutbox` port the calling module writes events to (and
- * `ImportFinishedOutbox`, the target module's);
+ * `ImportFinishedOutbox`, the target module's, and `CampaignPausedOutbox`, the circuit breaker's);
  * it must not import the calling or target modules (they import this one).
  */
 @Module({
@@ -57,12 +58,14 @@ const LEASE_MARGIN_MS = 5000;
     WebhookOutbox,
     { provide: CallFinishedOutbox, useExisting: WebhookOutbox },
     { provide: ImportFinishedOutbox, useClass: ImportOutbox },
+    { provide: CampaignPausedOutbox, useClass: PausedOutbox },
     WebhookDeliveryService,
     WebhookWorker,
   ],
   exports: [
     CallFinishedOutbox,
     ImportFinishedOutbox,
+    CampaignPausedOutbox,
     WebhookDeliveryService,
     TargetNotifications,
   ],

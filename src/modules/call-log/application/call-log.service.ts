@@ -50,6 +50,19 @@ export class CallLogService {
     return this.repository.countCampaign(campaignId, connectedOutcomes, since);
   }
 
+  /**
+   * How many of the campaign's last `window` calls ended after `endedAfter` there are and how many ended with `outcome`
+   * (the circuit breaker's read; no tenancy: the caller holds the campaign).
+   */
+  recentOutcomeShare(
+    campaignId: string,
+    window: number,
+    outcome: string,
+    endedAfter: Date | null,
+  ): Promise<{ ended: number; matching: number }> {
+    return this.repository.recentOutcomeShare(campaignId, window, outcome, endedAfter);
+  }
+
   findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
     return this.repository.findById(id, tx);
   }

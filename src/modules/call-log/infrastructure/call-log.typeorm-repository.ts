@@ -81,6 +81,27 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     super();
   }
 
+  async recentOutcomeShare(
+    campaignId: string,
+    window: number,
+    outcome: string,
+    endedAfter: Date | null,
+  ): Promise<{ ended: number; matching: number }> {
+    // call_logs_campaign_ended_idx (migration 1768700000000) reads just these rows, newest first.
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      ended: number;
+      matching: number;
+    }>(
+      `SELECT count(*)::int AS ended, count(*) FILTER (WHERE outcome = $3)::int AS matching
+         FROM (SELECT outcome FROM call_logs
+                WHERE campaign_id = $1 AND ended_at IS NOT NULL
+                  AND ($4::timestamptz IS NULL OR ended_at > $4::timestamptz)
+                ORDER BY ended_at DESC, id DESC LIMIT $2) recent`,
+      [campaignId, window, outcome, endedAfter],
+    );
+    return rows[0];
+  }
+
   async countCampaign(
     campaignId: string,
     connectedOutcomes: readonly string[],

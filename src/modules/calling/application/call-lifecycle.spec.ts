@@ -24,6 +24,7 @@ import { CallPlacement } from './call-placement.service';
 import { CallRecovery } from './call-recovery.service';
 import { CallingSettings } from './calling-settings';
 import { CallDispatcher } from './dispatcher.service';
+import type { CampaignControl } from './campaign-control.service';
 
 const T0 = '2026-01-05T15:00:00.000Z';
 
@@ -75,6 +76,10 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     clock,
     config,
     events,
+    // These campaigns have no auto_pause: the breaker never acts (campaign-control.spec tests it).
+    {
+      autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
+    } as unknown as CampaignControl,
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */

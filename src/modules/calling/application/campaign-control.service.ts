@@ -11,6 +11,7 @@ import {
 import { CAMPAIGN_CANCELLED } from '../../target/domain/waiting-reason';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
+import { CampaignPausedOutbox } from '../../webhook/application/ports/campaign-paused-outbox';
 import { cancelledDecision } from '../domain/call-outcome';
 import { endedWithoutCall } from './ended-without-call';
 
@@ -35,10 +36,45 @@ export class CampaignControl {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly events: TargetEventLog,
+    private readonly pausedOutbox: CampaignPausedOutbox,
   ) {}
 
   pause(organizationId: string, campaignId: string, actor = SYSTEM_ACTOR): Promise<Campaign> {
     return this.apply(organizationId, campaignId, 'pause', actor);
+  }
+
+  /**
+   * The circuit breaker's pause: the same claim lock as `pause` (no call starts once it returned), the
+   * reason kept in `paused_reason`, and one `campaign.paused` event in the same transaction. Only an
+   * active campaign is paused: false when it was paused or cancelled meanwhile (nothing recorded).
+   */
+  async autoPause(
+    campaign: Pick<Campaign, 'id' | 'organizationId'>,
+    trip: { reason: string; failureRatio: number; window: number },
+  ): Promise<boolean> {
+    return this.uow.run(async (tx) => {
+      await this.targets.lockCampaigns(tx, [campaign.id]);
+      if ((await this.campaigns.lockedState(tx, campaign.id)) !== 'active') return false;
+      const now = this.clock.now();
+      const { changed } = await this.campaigns.changeState(
+        tx,
+        campaign.organizationId,
+        campaign.id,
+        'pause',
+        now,
+        trip.reason,
+      );
+      if (!changed) return false;
+      await this.pausedOutbox.record(tx, {
+        organizationId: campaign.organizationId,
+        campaignId: campaign.id,
+        reason: trip.reason,
+        failureRatio: trip.failureRatio,
+        window: trip.window,
+        pausedAt: now,
+      });
+      return true;
+    });
   }
 
   resume(organizationId: string, campaignId: string, actor = SYSTEM_ACTOR): Promise<Campaign> {

@@ -4,6 +4,7 @@ import {
   InMemoryCallEventStore,
   InMemoryPlacementRate,
   RecordingCallFinishedOutbox,
+  RecordingCampaignPausedOutbox,
   SingleCallProviders,
 } from '../../../testing/calling-fakes';
 import { FakeClock } from '../../../testing/fake-clock';
@@ -48,7 +49,8 @@ function engine(campaign: Partial<Campaign> = {}) {
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
   const outbox = new RecordingCallFinishedOutbox();
-  const uow = new InMemoryUnitOfWork(targets, outbox);
+  const pausedOutbox = new RecordingCampaignPausedOutbox();
+  const uow = new InMemoryUnitOfWork(targets, outbox, pausedOutbox);
   const provider = new ScriptedCallProvider();
   const providers = new SingleCallProviders(provider);
   const settings = new CallingSettings({
@@ -75,6 +77,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     uow,
   );
   const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
+  const control = new CampaignControl(campaigns, targets, outbox, uow, clock, events, pausedOutbox);
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,
@@ -88,8 +91,8 @@ function engine(campaign: Partial<Campaign> = {}) {
     clock,
     settings,
     events,
+    control,
   );
-  const control = new CampaignControl(campaigns, targets, outbox, uow, clock, events);
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {
     const round = await dispatcher.round();
@@ -106,12 +109,19 @@ function engine(campaign: Partial<Campaign> = {}) {
     const logId = (await target(id)).callLogIds!.at(-1)!;
     await ingestion.ingest('scripted', [provider.ended(logId, outcome)]);
   };
+  /** The call ends TECHNICAL_FAILURE at the fake clock's time (the breaker orders calls by end). */
+  const fail = async (id: string) => {
+    const logId = (await target(id)).callLogIds!.at(-1)!;
+    await ingestion.ingest('scripted', [provider.ended(logId, 'TECHNICAL_FAILURE', clock.now())]);
+  };
   const org = theCampaign.organizationId;
   return {
+    fail,
     clock,
     campaignRepository,
     targets,
     outbox,
+    pausedOutbox,
     provider,
     control,
     stats,
@@ -292,3 +302,83 @@ describe('campaign control (fakes)', () => {
     expect(later.status).toBe('Scheduled');
   });
 });
+
+describe('circuit breaker: auto_pause (fakes)', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  const autoPause = { window: 3, max_failure_ratio: 0.5 };
+
+  /** Three calls started, `failures` of them ended TECHNICAL_FAILURE one second apart, one more due. */
+  async function afterFailures(failures: number, campaign: Partial<Campaign> = { autoPause }) {
+    const e = engine(campaign);
+    const started = [e.put(), e.put(), e.put()];
+    expect(await e.dispatch()).toMatchObject({ placed: 3 });
+    for (const t of started.slice(0, failures)) {
+      e.clock.advance(1000);
+      await e.fail(t.id);
+    }
+    const next = e.put({ scheduledTime: e.clock.now() });
+    return { e, next };
+  }
+
+  it('pauses the campaign before its next claim when the failure share passes the threshold', async () => {
+    const { e, next } = await afterFailures(3);
+    const pausedAt = e.clock.now();
+    expect(await e.dispatch()).toMatchObject({ placed: 0 });
+    expect(await e.target(next.id)).toMatchObject({ status: 'Scheduled', attempts: 0 });
+    const reason =
+      'auto_pause: 3 of the last 3 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)';
+    expect(await e.campaignRepository.findById(TEST_CAMPAIGN)).toMatchObject({
+      state: 'paused',
+      stateChangedAt: pausedAt,
+      pausedReason: reason,
+    });
+    expect(e.pausedOutbox.events).toEqual([
+      {
+        organizationId: e.org,
+        campaignId: TEST_CAMPAIGN,
+        reason,
+        failureRatio: 1,
+        window: 3,
+        pausedAt,
+      },
+    ]);
+    // Already paused: later rounds record no second event.
+    expect(await e.dispatch()).toMatchObject({ placed: 0 });
+    expect(e.pausedOutbox.events).toHaveLength(1);
+  });
+
+  it('does not trip before `window` calls have ended', async () => {
+    const { e, next } = await afterFailures(2);
+    expect(await e.dispatch()).toMatchObject({ placed: 1 });
+    expect(await e.target(next.id)).toMatchObject({ status: 'In Progress', attempts: 1 });
+    expect(e.pausedOutbox.events).toEqual([]);
+  });
+
+  it('is off without auto_pause (the default)', async () => {
+    const { e, next } = await afterFailures(3, {});
+    expect(await e.dispatch()).toMatchObject({ placed: 1 });
+    expect(await e.target(next.id)).toMatchObject({ status: 'In Progress' });
+    expect(e.pausedOutbox.events).toEqual([]);
+  });
+
+  it('resume clears the reason and starts a fresh window: the old failures do not pause it again', async () => {
+    const { e, next } = await afterFailures(3);
+    await e.dispatch();
+    e.clock.advance(1000);
+    const resumed = await e.control.resume(e.org, TEST_CAMPAIGN);
+    expect(resumed).toMatchObject({ state: 'active', pausedReason: null });
+    expect(await e.dispatch()).toMatchObject({ placed: 1 });
+    expect(await e.target(next.id)).toMatchObject({ status: 'In Progress', attempts: 1 });
+    expect(e.pausedOutbox.events).toHaveLength(1);
+  });
+
+  it('a manual pause has no reason and records no campaign.paused event', async () => {
+    const e = engine({ autoPause });
+    const paused = await e.control.pause(e.org, TEST_CAMPAIGN);
+    expect(paused).toMatchObject({ state: 'paused', pausedReason: null });
+    expect(e.pausedOutbox.events).toEqual([]);
+  });
+});
+

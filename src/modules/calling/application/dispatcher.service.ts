@@ -6,7 +6,13 @@ import { BlacklistService } from '../../blacklist/application/blacklist.service'
 import { CallLogService } from '../../call-log/application/call-log.service';
 import type { CallLog } from '../../call-log/domain/call-log';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import type { Campaign } from '../../campaign/domain/campaign';
+import {
+  autoPauseReason,
+  autoPauseTrips,
+  TECHNICAL_FAILURE,
+  type Campaign,
+} from '../../campaign/domain/campaign';
+import { CampaignControl } from './campaign-control.service';
 import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
 import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason';
@@ -81,6 +87,7 @@ export class CallDispatcher {
     private readonly clock: Clock,
     private readonly settings: CallingSettings,
     private readonly events: TargetEventLog,
+    private readonly control: CampaignControl,
   ) {}
 
   async round(): Promise<RoundResult> {
@@ -103,6 +110,11 @@ export class CallDispatcher {
       if (!campaign || campaign.state === 'paused') continue;
       if (campaign.state === 'cancelled') {
         result.acted += await this.endCancelled(campaign);
+        continue;
+      }
+      if (await this.tripBreaker(campaign)) {
+        // The campaign left the due list: read it again without waiting for the cache to expire.
+        this.forgetDueCampaigns();
         continue;
       }
       const slots =
@@ -129,6 +141,34 @@ export class CallDispatcher {
     }
     if (result.acted === 0) this.forgetDueCampaigns();
     return result;
+  }
+
+  /**
+   * The circuit breaker (issue 12), before the campaign's claim: one read of its last `window` ended
+   * calls; when more than `max_failure_ratio` of them failed technically, the campaign pauses itself
+   * through CampaignControl (the claim below then sees `paused` under its lock and starts nothing).
+   */
+  private async tripBreaker(campaign: Campaign): Promise<boolean> {
+    const setting = campaign.autoPause;
+    if (!setting) return false;
+    const { ended, matching } = await this.callLogs.recentOutcomeShare(
+      campaign.id,
+      setting.window,
+      TECHNICAL_FAILURE,
+      // Only calls that ended since the last state change (a resume): resuming starts a fresh window,
+      // else the failures that tripped the breaker would pause the campaign again at once.
+      campaign.stateChangedAt,
+    );
+    const recent = { ended, failures: matching };
+    if (!autoPauseTrips(setting, recent)) return false;
+    const paused = await this.control.autoPause(campaign, {
+      reason: autoPauseReason(setting, recent),
+      failureRatio: matching / ended,
+      window: setting.window,
+    });
+    if (paused) this.logger.warn({ campaignId: campaign.id, ended, matching }, 'auto-paused');
+    // Paused now or meanwhile: either way nothing is claimed for it this round.
+    return true;
   }
 
   /** Something became due (a notification): read the campaigns with due targets again. */

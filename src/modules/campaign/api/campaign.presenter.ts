@@ -1,5 +1,5 @@
 import { normalizeWeekSchedule } from '../../../common/schedule/week-schedule';
-import { Campaign, CampaignStep } from '../domain/campaign';
+import { AutoPause, Campaign, CampaignStep } from '../domain/campaign';
 import type { CreateCampaign } from '../application/campaign.service';
 import type { CampaignChanges } from '../application/ports/campaign.repository';
 import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto';
@@ -21,6 +21,8 @@ export interface CampaignResponse {
   provider_connection_id: string | null;
   state: string;
   state_changed_at: string | null;
+  auto_pause: AutoPause | null;
+  paused_reason: string | null;
   /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
   webhook_secret?: string;
   created_at: string;
@@ -45,6 +47,8 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
     provider_connection_id: c.providerConnectionId,
     state: c.state,
     state_changed_at: c.stateChangedAt?.toISOString() ?? null,
+    auto_pause: c.autoPause,
+    paused_reason: c.pausedReason,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
   };
@@ -76,6 +80,10 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
     blacklistIds: dto.blacklist_ids,
     webhookUrl: dto.webhook_url,
     providerConnectionId: dto.provider_connection_id,
+    autoPause:
+      dto.auto_pause === undefined || dto.auto_pause === null
+        ? dto.auto_pause
+        : { window: dto.auto_pause.window, max_failure_ratio: dto.auto_pause.max_failure_ratio },
   };
 }
 

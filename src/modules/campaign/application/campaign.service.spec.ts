@@ -40,6 +40,8 @@ describe('CampaignService', () => {
       providerConnectionId: null,
       state: 'active',
       stateChangedAt: null,
+      autoPause: null,
+      pausedReason: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),
     });

@@ -52,6 +52,7 @@ export class CampaignService implements CampaignReader {
       blacklistIds: input.blacklistIds ?? [],
       webhookUrl: input.webhookUrl ?? null,
       providerConnectionId: input.providerConnectionId ?? null,
+      autoPause: input.autoPause ?? null,
       webhookSecret: generateWebhookSecret(),
     });
   }
@@ -121,6 +122,7 @@ export class CampaignService implements CampaignReader {
     campaignId: string,
     action: CampaignAction,
     now: Date,
+    pausedReason: string | null = null,
   ): Promise<{ campaign: Campaign; changed: boolean }> {
     // Read in `tx`: the caller holds the claim lock in it (and PGlite runs one session at a time).
     const current = isUuid(campaignId) ? await this.repository.findById(campaignId, tx) : null;
@@ -139,6 +141,7 @@ export class CampaignService implements CampaignReader {
       [current.state],
       step.to,
       now,
+      pausedReason,
     );
     if (!updated) throw new ConflictError(`Campaign ${current.id} changed meanwhile; try again`);
     return { campaign: updated, changed: true };

@@ -43,8 +43,45 @@ export interface Campaign {
   state: CampaignState;
   /** When `state` last changed (null: never). */
   stateChangedAt: Date | null;
+  /** The circuit breaker (issue 12): pause when too many recent calls failed technically; null: off. */
+  autoPause: AutoPause | null;
+  /** Why the campaign is paused (`state` `paused` only; null otherwise). */
+  pausedReason: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The circuit breaker's setting: once at least `window` calls of the campaign have ended, the campaign
+ * pauses itself when the share of technical failures among its last `window` ended calls exceeds
+ * `max_failure_ratio`.
+ */
+export interface AutoPause {
+  window: number;
+  max_failure_ratio: number;
+}
+
+/** The call outcome the circuit breaker counts. */
+export const TECHNICAL_FAILURE = 'TECHNICAL_FAILURE';
+
+/** The last `window` ended calls of a campaign, and how many of them failed technically. */
+export interface RecentFailureShare {
+  ended: number;
+  failures: number;
+}
+
+/**
+ * Whether the breaker trips: only once `window` calls have ended (a campaign's first failure alone
+ * never pauses it), and only when the share is strictly above the threshold.
+ */
+export function autoPauseTrips(setting: AutoPause | null, recent: RecentFailureShare): boolean {
+  if (!setting || recent.ended < setting.window) return false;
+  return recent.failures / recent.ended > setting.max_failure_ratio;
+}
+
+/** The `paused_reason` the breaker writes, in words. */
+export function autoPauseReason(setting: AutoPause, recent: RecentFailureShare): string {
+  return `auto_pause: ${recent.failures} of the last ${recent.ended} calls ended TECHNICAL_FAILURE (max_failure_ratio ${setting.max_failure_ratio})`;
 }
 
 export const CAMPAIGN_STATES = ['active', 'paused', 'cancelled'] as const;

@@ -1,5 +1,5 @@
 import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import type { Campaign, CampaignState, CampaignStep, CampaignType } from '../domain/campaign';
+import type { AutoPause, Campaign, CampaignState, CampaignStep, CampaignType } from '../domain/campaign';
 
 /** A `campaigns` row as `pg` returns it. */
 export interface CampaignRow {
@@ -20,6 +20,8 @@ export interface CampaignRow {
   provider_connection_id: string | null;
   state: CampaignState;
   state_changed_at: Date | null;
+  auto_pause: AutoPause | null;
+  paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -43,6 +45,8 @@ export const CAMPAIGN_COLUMNS = [
   'provider_connection_id',
   'state',
   'state_changed_at',
+  'auto_pause',
+  'paused_reason',
   'created_at',
   'updated_at',
 ] as const satisfies readonly (keyof CampaignRow)[];
@@ -66,6 +70,8 @@ export function campaignFromRow(r: CampaignRow): Campaign {
     providerConnectionId: r.provider_connection_id,
     state: r.state,
     stateChangedAt: r.state_changed_at,
+    autoPause: r.auto_pause,
+    pausedReason: r.paused_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -27,6 +27,7 @@ const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
   blacklistIds: ['blacklist_ids', 'uuid[]'],
   webhookUrl: ['webhook_url', 'text'],
   providerConnectionId: ['provider_connection_id', 'uuid'],
+  autoPause: ['auto_pause', 'jsonb'],
 };
 
 @Injectable()
@@ -45,8 +46,9 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
         this.sql.query<CampaignRow>(
           `INSERT INTO campaigns (organization_id, name, type, caller_id, max_attempts,
              retry_delay_minutes, max_concurrent_calls, calling_window, steps, entry_step,
-             blacklist_ids, webhook_url, webhook_secret, provider_connection_id)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14)
+             blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14,
+             $15::jsonb)
            RETURNING ${COLUMN_LIST}`,
           [
             campaign.organizationId,
@@ -63,6 +65,7 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
             campaign.webhookUrl,
             campaign.webhookSecret,
             campaign.providerConnectionId,
+            jsonOrNull(campaign.autoPause),
           ],
         ),
       {},
@@ -145,12 +148,14 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     from: CampaignState[],
     to: CampaignState,
     now: Date,
+    pausedReason: string | null = null,
   ): Promise<Campaign | null> {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<CampaignRow>(
-      `UPDATE campaigns SET state = $3, state_changed_at = $5, updated_at = $5
+      `UPDATE campaigns SET state = $3, state_changed_at = $5, updated_at = $5,
+              paused_reason = CASE WHEN $3 = 'paused' THEN $6::text END
         WHERE id = $1 AND organization_id = $2 AND state = ANY($4::text[])
         RETURNING ${COLUMN_LIST}`,
-      [id, organizationId, to, from, now],
+      [id, organizationId, to, from, now, pausedReason],
     );
     return rows.length > 0 ? campaignFromRow(rows[0]) : null;
   }

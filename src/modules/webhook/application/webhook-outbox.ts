@@ -8,9 +8,12 @@ import {
   CALL_FINISHED,
   callFinishedPayload,
   IMPORT_FINISHED,
+  CAMPAIGN_PAUSED,
+  campaignPausedPayload,
   importFinishedPayload,
 } from '../domain/webhook-delivery';
 import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox';
+import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
@@ -74,6 +77,34 @@ export class ImportOutbox extends ImportFinishedOutbox {
         targetId: null,
         type: IMPORT_FINISHED,
         payload: { ...importFinishedPayload(event) },
+        createdAt,
+      },
+    ]);
+    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
+  }
+}
+
+/** The same outbox for `campaign.paused` (the calling module's circuit breaker writes it). */
+@Injectable()
+export class PausedOutbox extends CampaignPausedOutbox {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async record(tx: Tx, event: CampaignPausedEvent): Promise<void> {
+    const createdAt = this.clock.now();
+    const deliveryIds = await this.deliveries.recordEvents(tx, [
+      {
+        id: randomUUID(),
+        organizationId: event.organizationId,
+        campaignId: event.campaignId,
+        targetId: null,
+        type: CAMPAIGN_PAUSED,
+        payload: { ...campaignPausedPayload(event) },
         createdAt,
       },
     ]);

@@ -4,9 +4,32 @@
  */
 import type { CallFinishedEvent } from '../application/ports/call-finished-outbox';
 import type { ImportFinishedEvent } from '../application/ports/import-finished-outbox';
+import type { CampaignPausedEvent } from '../application/ports/campaign-paused-outbox';
 
 export const CALL_FINISHED = 'target.call_finished';
 export const IMPORT_FINISHED = 'import.finished';
+export const CAMPAIGN_PAUSED = 'campaign.paused';
+
+/** `campaign.paused`: the circuit breaker paused the campaign; no target, no personal data. */
+export interface CampaignPausedPayload {
+  type: typeof CAMPAIGN_PAUSED;
+  campaign_id: string;
+  reason: string;
+  failure_ratio: number;
+  window: number;
+  paused_at: string;
+}
+
+export function campaignPausedPayload(event: CampaignPausedEvent): CampaignPausedPayload {
+  return {
+    type: CAMPAIGN_PAUSED,
+    campaign_id: event.campaignId,
+    reason: event.reason,
+    failure_ratio: event.failureRatio,
+    window: event.window,
+    paused_at: event.pausedAt.toISOString(),
+  };
+}
 
 /** `import.finished`: counts only; the report (row errors, ignored rows) is read through the API. */
 export interface ImportFinishedPayload {

@@ -29,6 +29,16 @@ export interface CallLogCompletionEntry {
 }
 
 export abstract class CallLogRepository {
+  /**
+   * The campaign's last `window` calls that ended after `endedAfter` (null: ever), by end time, in one
+   * read: how many there are (at most `window`) and how many of them ended with `outcome`.
+   */
+  abstract recentOutcomeShare(
+    campaignId: string,
+    window: number,
+    outcome: string,
+    endedAfter: Date | null,
+  ): Promise<{ ended: number; matching: number }>;
   /** Counts of the campaign's calls; `connectedOutcomes` says which outcomes reached someone. */
   abstract countCampaign(
     campaignId: string,

@@ -17,6 +17,11 @@ export class CampaignStepResponseDto {
   @ApiProperty({ enum: STEP_ON_RECEIVE }) on_receive: CampaignStep['on_receive'];
 }
 
+export class AutoPauseResponseDto {
+  @ApiProperty({ type: 'integer', example: 20 }) window: number;
+  @ApiProperty({ type: 'number', example: 0.5 }) max_failure_ratio: number;
+}
+
 /** A campaign as the API answers it (`presentCampaign`). */
 export class CampaignResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
@@ -54,6 +59,21 @@ export class CampaignResponseDto {
     description: 'When `state` last changed (null: never)',
   })
   state_changed_at: string | null;
+  @ApiProperty({
+    type: () => AutoPauseResponseDto,
+    nullable: true,
+    description: 'The circuit breaker setting (null: off)',
+  })
+  auto_pause: AutoPauseResponseDto | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example:
+      'auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)',
+    description:
+      'Why the campaign is paused: set by the circuit breaker (`auto_pause`); null when paused through the API or not paused',
+  })
+  paused_reason: string | null;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
   @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
 }

@@ -5,7 +5,9 @@ import { WeekSchedule } from '../../../../common/schedule/week-schedule';
 import { PyLocated, weekScheduleErrors } from '../../../../common/validation/py-located';
 import {
   PyEnum,
+  PyFloat,
   PyInt,
+  PyModel,
   PyList,
   PyModelList,
   PyOptional,
@@ -49,6 +51,26 @@ export class CampaignStepDto {
   @PyOptional()
   @PyEnum(STEP_ON_RECEIVE)
   on_receive?: CampaignStep['on_receive'];
+}
+
+/** The circuit breaker's setting (issue 12). */
+export class AutoPauseDto {
+  @ApiProperty({
+    example: 20,
+    description: 'How many of the latest ended calls the failure share is taken over',
+  })
+  @PyRequired()
+  @PyInt({ ge: 1, le: 1000 })
+  window: number;
+
+  @ApiProperty({
+    example: 0.5,
+    description:
+      'The campaign pauses itself when more than this share of those calls ended TECHNICAL_FAILURE',
+  })
+  @PyRequired()
+  @PyFloat({ gt: 0, le: 1 })
+  max_failure_ratio: number;
 }
 
 const WEEK_SCHEDULE_DOC = {
@@ -138,6 +160,16 @@ class CampaignFieldsDto {
   @PyOptional({ nullable: true })
   @PyUuid()
   provider_connection_id?: string | null;
+
+  @ApiPropertyOptional({
+    type: () => AutoPauseDto,
+    nullable: true,
+    description:
+      'Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off',
+  })
+  @PyOptional({ nullable: true })
+  @PyModel(() => AutoPauseDto)
+  auto_pause?: AutoPauseDto | null;
 }
 
 export class CreateCampaignDto extends CampaignFieldsDto {

@@ -3,7 +3,7 @@ import { Campaign, CampaignState } from '../../domain/campaign';
 
 export type NewCampaign = Omit<
   Campaign,
-  'id' | 'createdAt' | 'updatedAt' | 'state' | 'stateChangedAt'
+  'id' | 'createdAt' | 'updatedAt' | 'state' | 'stateChangedAt' | 'pausedReason'
 >;
 export type CampaignChanges = Partial<
   Omit<
@@ -15,6 +15,7 @@ export type CampaignChanges = Partial<
     | 'updatedAt'
     | 'state'
     | 'stateChangedAt'
+    | 'pausedReason'
   >
 >;
 
@@ -47,6 +48,7 @@ export abstract class CampaignRepository {
   /**
    * The organization's campaign to state `to` when it is in one of `from`, in one conditional
    * statement in `tx`; null when it is not (missing, another organization's, or in another state).
+   * `pausedReason` is kept when `to` is `paused` and cleared otherwise.
    */
   abstract changeState(
     tx: Tx,
@@ -55,6 +57,7 @@ export abstract class CampaignRepository {
     from: CampaignState[],
     to: CampaignState,
     now: Date,
+    pausedReason?: string | null,
   ): Promise<Campaign | null>;
   /**
    * The campaign's state as committed, read in `tx` with a share lock on its row (held to the end of
