@@ -63,6 +63,8 @@ describe('campaign management API', () => {
       ],
       state: 'active',
       state_changed_at: null,
+      paused_reason: null,
+      auto_pause: null,
       created_at: ISO,
       updated_at: ISO,
     };
@@ -146,6 +148,8 @@ describe('campaign management API', () => {
       provider_connection_id: null,
       state: 'active',
       state_changed_at: null,
+      paused_reason: null,
+      auto_pause: null,
     });
     const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
       max_attempts: 1,
