@@ -67,20 +67,11 @@ export class ImportOutbox extends ImportFinishedOutbox {
     super();
   }
 
-  async record(tx: Tx, event: ImportFinishedEvent): Promise<void> {
-    const createdAt = this.clock.now();
-    const deliveryIds = await this.deliveries.recordEvents(tx, [
-      {
-        id: randomUUID(),
-        organizationId: event.organizationId,
-        campaignId: event.campaignId,
-        targetId: null,
-        type: IMPORT_FINISHED,
-        payload: { ...importFinishedPayload(event) },
-        createdAt,
-      },
-    ]);
-    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
+  record(tx: Tx, event: ImportFinishedEvent): Promise<void> {
+    return recordCampaignEvent(this.deliveries, this.jobs, this.clock, tx, event, {
+      type: IMPORT_FINISHED,
+      payload: { ...importFinishedPayload(event) },
+    });
   }
 }
 
@@ -95,21 +86,36 @@ export class PausedOutbox extends CampaignPausedOutbox {
     super();
   }
 
-  async record(tx: Tx, event: CampaignPausedEvent): Promise<void> {
-    const createdAt = this.clock.now();
-    const deliveryIds = await this.deliveries.recordEvents(tx, [
-      {
-        id: randomUUID(),
-        organizationId: event.organizationId,
-        campaignId: event.campaignId,
-        targetId: null,
-        type: CAMPAIGN_PAUSED,
-        payload: { ...campaignPausedPayload(event) },
-        createdAt,
-      },
-    ]);
-    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
+  record(tx: Tx, event: CampaignPausedEvent): Promise<void> {
+    return recordCampaignEvent(this.deliveries, this.jobs, this.clock, tx, event, {
+      type: CAMPAIGN_PAUSED,
+      payload: { ...campaignPausedPayload(event) },
+    });
   }
+}
+
+/** One event of a campaign with no target (`import.finished`, `campaign.paused`), and its delivery job. */
+async function recordCampaignEvent(
+  deliveries: WebhookDeliveryRepository,
+  jobs: JobQueue,
+  clock: Clock,
+  tx: Tx,
+  campaign: { organizationId: string; campaignId: string },
+  event: { type: string; payload: Record<string, unknown> },
+): Promise<void> {
+  const createdAt = clock.now();
+  const deliveryIds = await deliveries.recordEvents(tx, [
+    {
+      id: randomUUID(),
+      organizationId: campaign.organizationId,
+      campaignId: campaign.campaignId,
+      targetId: null,
+      type: event.type,
+      payload: event.payload,
+      createdAt,
+    },
+  ]);
+  await enqueueDeliveries(jobs, tx, deliveryIds, createdAt);
 }
 
 export function enqueueDeliveries(
