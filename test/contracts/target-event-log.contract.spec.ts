@@ -29,6 +29,22 @@ describe('with a database', () => {
   }, 120_000);
   afterAll(() => app?.close());
 
+  // PL/pgSQL keeps a trigger statement's plan per connection, sized by the first transition table it
+  // saw; JIT on such a plan recompiled every later 50-row statement for seconds (migration
+  // 1768830000000). Any statement trigger added later on these tables must opt out the same way.
+  it('every statement trigger function on targets and call_logs runs without JIT', async () => {
+    const rows = await app.sql<{ table: string; fn: string; config: string[] | null }>(
+      `SELECT DISTINCT c.relname AS table, p.proname AS fn, p.proconfig AS config
+         FROM pg_trigger t
+         JOIN pg_class c ON c.oid = t.tgrelid
+         JOIN pg_proc p ON p.oid = t.tgfoid
+        WHERE NOT t.tgisinternal AND c.relname IN ('targets', 'call_logs')
+        ORDER BY 1, 2`,
+    );
+    expect(rows.map((r) => r.table)).toEqual(expect.arrayContaining(['targets', 'call_logs']));
+    expect(rows.filter((r) => !(r.config ?? []).includes('jit=off'))).toEqual([]);
+  });
+
   targetEventLogContract('SQL adapter (triggers on targets)', () => ({
     events: app.app.get(TargetEventLog),
     repository: app.app.get(TargetRepository),
