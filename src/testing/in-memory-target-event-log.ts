@@ -6,7 +6,13 @@ import {
   TimelineEntry,
   TimelinePosition,
 } from '../modules/target/application/ports/target-event-log';
+import { Snapshottable } from './in-memory-unit-of-work';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
+
+interface EventLogState {
+  events: StoredEvent[];
+  cause: EventCause;
+}
 
 interface StoredEvent {
   event: TargetEvent;
@@ -26,10 +32,28 @@ const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
  * the same events by the same rules. Give it to the fake that owns the target rows
  * (`new InMemoryTargetRepository(events)` or `new InMemoryTargetTransitions(undefined, events)`).
  */
-export class InMemoryTargetEventLog extends TargetEventLog {
+export class InMemoryTargetEventLog
+  extends TargetEventLog
+  implements Snapshottable<EventLogState>
+{
   private readonly events: StoredEvent[] = [];
   private cause: EventCause = SYSTEM;
   private seq = 0;
+
+  /** The events and the cause in force, so a rolled-back unit of work takes its events back. */
+  snapshot(): EventLogState {
+    return { events: [...this.events], cause: this.cause };
+  }
+
+  /**
+   * As a rollback: the events written since the snapshot go, and the cause goes back to what it was
+   * (the triggers' `set_config(..., true)` settings end with their transaction). Sequence numbers are
+   * not reused, as a database sequence is not.
+   */
+  restore(state: EventLogState): void {
+    this.events.splice(0, this.events.length, ...state.events);
+    this.cause = state.cause;
+  }
 
   async attribute(_tx: Tx, cause: EventCause): Promise<void> {
     this.cause = clone(cause);

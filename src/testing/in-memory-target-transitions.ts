@@ -17,6 +17,11 @@ import type { TargetTable } from './in-memory-target.repository';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
 import { isWaitingAt } from './step-rules';
 
+interface TransitionsState {
+  own: Map<string, Target>;
+  events: ReturnType<InMemoryTargetEventLog['snapshot']> | undefined;
+}
+
 const clone = <T>(value: T): T => structuredClone(value);
 const due = (t: Target, now: Date) =>
   t.status === 'Scheduled' && t.scheduledTime !== null && t.scheduledTime <= now;
@@ -41,7 +46,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
    */
   constructor(
     private readonly table: () => TargetTable = () => this.own,
-    events?: InMemoryTargetEventLog,
+    private readonly events?: InMemoryTargetEventLog,
   ) {
     super();
     if (events) {
@@ -69,12 +74,14 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     return [...this.table().values()].map(clone);
   }
 
-  snapshot(): Map<string, Target> {
-    return clone(this.own);
+  /** Its own rows and, when it records events, its event log: a rollback takes both back. */
+  snapshot(): TransitionsState {
+    return { own: clone(this.own), events: this.events?.snapshot() };
   }
 
-  restore(state: Map<string, Target>): void {
-    this.own = state;
+  restore(state: TransitionsState): void {
+    this.own = state.own;
+    if (state.events) this.events?.restore(state.events);
   }
 
   async claimForTrigger(

@@ -23,6 +23,11 @@ interface Stored {
   createdMicros: number;
 }
 
+interface RepositoryState {
+  rows: Map<string, Stored>;
+  events: ReturnType<InMemoryTargetEventLog['snapshot']> | undefined;
+}
+
 const clone = <T>(value: T): T => structuredClone(value);
 
 /** The target rows one in-memory fake keeps and others may share. */
@@ -223,13 +228,15 @@ export class InMemoryTargetRepository extends TargetRepository {
     };
   }
 
-  snapshot(): Map<string, Stored> {
-    return clone(this.rows);
+  /** Its rows and, when it records events, its event log: a rollback takes both back. */
+  snapshot(): RepositoryState {
+    return { rows: clone(this.rows), events: this.events?.snapshot() };
   }
 
-  restore(snapshot: Map<string, Stored>): void {
+  restore(snapshot: RepositoryState): void {
     this.rows.clear();
-    for (const [id, stored] of snapshot) this.rows.set(id, stored);
+    for (const [id, stored] of snapshot.rows) this.rows.set(id, stored);
+    if (snapshot.events) this.events?.restore(snapshot.events);
   }
 
   /** Test helper: every stored target, in list order. */

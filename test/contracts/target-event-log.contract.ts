@@ -191,6 +191,46 @@ export function targetEventLogContract(name: string, subject: () => TargetEventL
       ]);
     });
 
+    it('a rolled-back unit of work leaves no event, and its cause ends with it', async () => {
+      const scope = await s.tenant();
+      const target = newTarget(scope);
+      await s.unitOfWork.run((tx) =>
+        s.repository.insertMany(tx, [target], {
+          now: new Date('2026-11-23T14:00:00.000Z'),
+          skipTakenExternalIds: false,
+          cause: { actor: KEY },
+        }),
+      );
+      const failure = new Error('provider refused');
+      await expect(
+        s.unitOfWork.run(async (tx) => {
+          await s.events.attribute(tx, { actor: WORKER, reason: 'rolled back' });
+          await s.transitions.claimForTrigger(
+            tx,
+            scope.campaignId,
+            { targetIds: [target.id] },
+            new Date('2026-11-23T14:01:00.000Z'),
+          );
+          throw failure;
+        }),
+      ).rejects.toBe(failure);
+      // A later change with no cause of its own is the system's, not the rolled-back worker's.
+      await s.unitOfWork.run((tx) =>
+        s.transitions.claimForTrigger(
+          tx,
+          scope.campaignId,
+          { targetIds: [target.id] },
+          new Date('2026-11-23T14:02:00.000Z'),
+        ),
+      );
+
+      const entries = await s.events.list(scope.organizationId, target.id, null, 50);
+      expect(story(entries).map(({ kind, status, actor }) => ({ kind, status, actor }))).toEqual([
+        { kind: 'added', status: 'Pending', actor: KEY },
+        { kind: 'status_changed', status: 'Scheduled', actor: { type: 'system', id: null } },
+      ]);
+    });
+
     it('pages newest first from a position, and scopes by organization', async () => {
       const scope = await s.tenant();
       const other = await s.tenant();
