@@ -28,8 +28,11 @@ if [ ! -f "$WORK/rootfs/.done" ]; then
   rm -rf "$WORK/rootfs/var/lib/postgresql/15" "$WORK/rootfs/etc/postgresql/15"
   rm -rf "$WORK/rootfs/var/cache/apt/archives/"*.deb "$WORK/rootfs/var/lib/apt/lists/"*
   touch "$WORK/rootfs/.done"
+  docker rmi ccs-offline/bookworm-pg:15 >/dev/null 2>&1 || true
 fi
-tar -C "$WORK/rootfs" --exclude=./.done -c . | docker import - ccs-offline/bookworm-pg:15
+if ! docker image inspect ccs-offline/bookworm-pg:15 >/dev/null 2>&1; then
+  tar -C "$WORK/rootfs" --exclude=./.done -c . | docker import - ccs-offline/bookworm-pg:15
+fi
 
 # node: the host's node and npm, user node (uid 1000) as in the official image.
 rm -rf "$WORK/node" && mkdir -p "$WORK/node"
