@@ -41,7 +41,9 @@ export class RetellCallClient implements ProviderCallClient {
 
   async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
-    const call = await (await this.client()).call.createPhoneCall({
+    const call = await (
+      await this.client()
+    ).call.createPhoneCall({
       from_number: typeof settings.from_number === 'string' ? settings.from_number : req.from,
       to_number: req.to,
       override_agent_id: String(settings.agent_id),
@@ -59,10 +61,9 @@ export class RetellCallClient implements ProviderCallClient {
 
   async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
     if (!ref.providerCallId) return null;
-    const call = (await (await this.client()).call.retrieve(ref.providerCallId)) as unknown as Record<
-      string,
-      unknown
-    >;
+    const call = (await (
+      await this.client()
+    ).call.retrieve(ref.providerCallId)) as unknown as Record<string, unknown>;
     if (call.call_status === 'ended' || call.call_status === 'error') {
       return this.ended(call, ref.callLogId, new Date());
     }
