@@ -11,6 +11,7 @@
 import { performance } from 'perf_hooks';
 import {
   benchApi,
+  benchCampaign,
   loadAverage,
   median,
   rawInsertTargets,
@@ -32,11 +33,8 @@ async function main(): Promise<void> {
     { ROLE: 'api', RATE_LIMIT_REQUESTS: '0' },
     async ({ service, raw, dbName }) => {
       const { api, organizationId } = await benchApi(service, dbName);
-      const httpCampaign = (
-        await api('POST', '/api/v1/campaigns', { name: 'http', type: 'patient' })
-      ).id;
-      const rawCampaign = (await api('POST', '/api/v1/campaigns', { name: 'raw', type: 'patient' }))
-        .id;
+      const httpCampaign = await benchCampaign(api, 'http');
+      const rawCampaign = await benchCampaign(api, 'raw');
 
       const http: number[] = [];
       const sql: number[] = [];

@@ -13,6 +13,7 @@ import { performance } from 'perf_hooks';
 import {
   baseUrl,
   benchApi,
+  benchCampaign,
   loadAverage,
   round,
   runBench,
@@ -38,9 +39,7 @@ async function main(): Promise<void> {
       const { api, key, organizationId } = await benchApi(service, dbName);
       const campaigns: string[] = [];
       for (let i = 0; i < CAMPAIGNS; i++) {
-        campaigns.push(
-          (await api('POST', '/api/v1/campaigns', { name: `logs ${i}`, type: 'patient' })).id,
-        );
+        campaigns.push(await benchCampaign(api, `logs ${i}`));
       }
 
       const fillStart = performance.now();

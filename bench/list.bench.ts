@@ -11,6 +11,7 @@ import { performance } from 'perf_hooks';
 import {
   baseUrl,
   benchApi,
+  benchCampaign,
   round,
   runBench,
   serverVersion,
@@ -32,11 +33,8 @@ async function main(): Promise<void> {
     { ROLE: 'api', RATE_LIMIT_REQUESTS: '0' },
     async ({ service, raw, dbName }) => {
       const { api, key, organizationId } = await benchApi(service, dbName);
-      const campaign = await api('POST', '/api/v1/campaigns', {
-        name: 'bench list',
-        type: 'patient',
-      });
-      const path = `/api/v1/campaigns/${campaign.id}`;
+      const campaignId = await benchCampaign(api, 'bench list');
+      const path = `/api/v1/campaigns/${campaignId}`;
 
       const buildStart = performance.now();
       for (let done = 0; done < TARGETS; done += PER_REQUEST) {
@@ -58,12 +56,12 @@ async function main(): Promise<void> {
               last_call_date = CASE WHEN hashtext(id::text) & 3 > 0
                 THEN created_at + interval '1 day' END
        WHERE campaign_id = $1`,
-        [campaign.id, STATUSES],
+        [campaignId, STATUSES],
       );
       await raw.query('VACUUM ANALYZE targets');
       const { rows: bounds } = await raw.query(
         `SELECT min(created_at) AS lo, max(created_at) AS hi FROM targets WHERE campaign_id = $1`,
-        [campaign.id],
+        [campaignId],
       );
       const lo = new Date(bounds[0].lo).getTime();
       const hi = new Date(bounds[0].hi).getTime();
@@ -141,12 +139,12 @@ async function main(): Promise<void> {
         await Promise.all([
           raw.query(
             `SELECT count(*) AS total FROM targets WHERE campaign_id = $1 AND organization_id = $2`,
-            [campaign.id, organizationId],
+            [campaignId, organizationId],
           ),
           raw.query(
             `SELECT * FROM targets WHERE campaign_id = $1 AND organization_id = $2
            ORDER BY created_at, id LIMIT $3 OFFSET $4`,
-            [campaign.id, organizationId, LIMIT, offset],
+            [campaignId, organizationId, LIMIT, offset],
           ),
         ]);
         baselineMs.push(performance.now() - t0);

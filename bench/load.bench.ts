@@ -10,6 +10,7 @@
 import { performance } from 'perf_hooks';
 import {
   benchApi,
+  benchCampaign,
   loadAverage,
   rawInsertTargets,
   round,
@@ -31,10 +32,8 @@ async function main(): Promise<void> {
     { ROLE: 'api', RATE_LIMIT_REQUESTS: '0' },
     async ({ service, raw, dbName }) => {
       const { api, organizationId } = await benchApi(service, dbName);
-      const campaign = (await api('POST', '/api/v1/campaigns', { name: 'load', type: 'patient' }))
-        .id;
-      const rawCampaign = (await api('POST', '/api/v1/campaigns', { name: 'raw', type: 'patient' }))
-        .id;
+      const campaign = await benchCampaign(api, 'load');
+      const rawCampaign = await benchCampaign(api, 'raw');
 
       let httpMs = 0;
       let rawMs = 0;

@@ -14,6 +14,7 @@ import { performance } from 'perf_hooks';
 import {
   baseUrl,
   benchApi,
+  benchCampaign,
   round,
   runBench,
   serverVersion,
@@ -35,10 +36,7 @@ async function main(): Promise<void> {
     { ROLE: 'api', RATE_LIMIT_REQUESTS: '0' },
     async ({ service, raw, dbName }) => {
       const { api, key, organizationId } = await benchApi(service, dbName);
-      const campaign = await api('POST', '/api/v1/campaigns', {
-        name: 'bench stats',
-        type: 'patient',
-      });
+      const campaignId = await benchCampaign(api, 'bench stats');
 
       // Targets in every status; Scheduled ones spread over the past and next day (due now and later);
       // ended ones with a category and resolution. Then a call log for each target with one attempt.
@@ -57,7 +55,7 @@ async function main(): Promise<void> {
                   LATERAL (SELECT ($3::text[])[1 + i % 6] AS status) s`,
           [
             organizationId,
-            campaign.id,
+            campaignId,
             STATUSES,
             CATEGORIES,
             done,
@@ -72,13 +70,13 @@ async function main(): Promise<void> {
                 ($2::text[])[1 + (hashtext(id::text) & 3)], now() - interval '2 hours',
                 now() - interval '1 hour', hashtext(id::text) & 255, now() - interval '2 hours'
            FROM targets WHERE campaign_id = $1 AND attempts = 1`,
-        [campaign.id, CATEGORIES],
+        [campaignId, CATEGORIES],
       );
       const buildSeconds = (performance.now() - buildStart) / 1000;
       await raw.query('VACUUM ANALYZE targets');
       await raw.query('VACUUM ANALYZE call_logs');
 
-      const url = `${baseUrl(service)}/api/v1/campaigns/${campaign.id}/stats`;
+      const url = `${baseUrl(service)}/api/v1/campaigns/${campaignId}/stats`;
       const get = async (at = url) => {
         const t0 = performance.now();
         const res = await fetch(at, { headers: { 'X-API-Key': key } });
@@ -99,7 +97,7 @@ async function main(): Promise<void> {
       // The floor on this machine now: the campaign's own read (key, one row, the same HTTP stack).
       const floor: number[] = [];
       for (let i = 0; i < SAMPLES; i++)
-        floor.push((await get(`${baseUrl(service)}/api/v1/campaigns/${campaign.id}`)).ms);
+        floor.push((await get(`${baseUrl(service)}/api/v1/campaigns/${campaignId}`)).ms);
 
       // Baseline: the statements the stats ran before the counters, raw on the same database.
       const baselineMs: number[] = [];
@@ -116,7 +114,7 @@ async function main(): Promise<void> {
                     min(scheduled_time) FILTER (WHERE status = 'Scheduled' AND scheduled_time > now()) AS next_at
                FROM targets WHERE campaign_id = $1
               GROUP BY GROUPING SETS ((status), (category), (resolution), ())`,
-            [campaign.id],
+            [campaignId],
           ),
           raw.query(
             `SELECT count(*)::int AS calls,
@@ -126,7 +124,7 @@ async function main(): Promise<void> {
                     avg(duration_seconds) FILTER (WHERE ended_at IS NOT NULL AND outcome = ANY($2::text[]))::text AS avg_seconds,
                     count(*) FILTER (WHERE started_at >= now() - interval '15 minutes')::int AS started_since
                FROM call_logs WHERE campaign_id = $1`,
-            [campaign.id, ['GOOD', 'HUMAN_ONLY']],
+            [campaignId, ['GOOD', 'HUMAN_ONLY']],
           ),
         ]);
         baselineMs.push(performance.now() - t0);

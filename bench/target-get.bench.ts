@@ -19,6 +19,7 @@ import type { LoadResult } from './http-load';
 import {
   baseUrl,
   benchApi,
+  benchCampaign,
   loadAverage,
   median,
   round,
@@ -93,8 +94,7 @@ async function main(): Promise<void> {
     { ROLE: 'api', RATE_LIMIT_REQUESTS: '0' },
     async ({ service, raw, dbName, env }) => {
       const { api, key } = await benchApi(service, dbName);
-      const campaign = (await api('POST', '/api/v1/campaigns', { name: 'get', type: 'patient' }))
-        .id;
+      const campaign = await benchCampaign(api, 'get');
       const added = await api('POST', `/api/v1/campaigns/${campaign}/targets`, {
         targets: targetItems(0, TARGETS),
       });

@@ -14,6 +14,7 @@ import { performance } from 'perf_hooks';
 import {
   baseUrl,
   benchApi,
+  benchCampaign,
   median,
   round,
   runBench,
@@ -34,7 +35,7 @@ const EVENT_TRIGGERS = ['targets_events_insert', 'targets_events_update', 'targe
 async function main(): Promise<void> {
   await withBenchService({ ROLE: 'api', RATE_LIMIT_REQUESTS: '0' }, async ({ service, raw, dbName }) => {
     const { api, key, organizationId } = await benchApi(service, dbName);
-    const campaign = await api('POST', '/api/v1/campaigns', { name: 'bench timeline', type: 'patient' });
+    const campaignId = await benchCampaign(api, 'bench timeline');
     const base = baseUrl(service);
 
     // 1. A large campaign, written in set-based statements that go through the triggers.
@@ -45,22 +46,22 @@ async function main(): Promise<void> {
        SELECT gen_random_uuid(), $1, $2, '+1555' || lpad(i::text, 7, '0'), '{}', '{}', 'Pending', 0,
               now() + i * interval '1 microsecond', now()
          FROM generate_series(1, $3) AS i`,
-      [organizationId, campaign.id, TARGETS],
+      [organizationId, campaignId, TARGETS],
     );
     await raw.query(
       `UPDATE targets SET status = 'Scheduled', scheduled_time = now(), updated_at = now() + interval '1 s'
         WHERE campaign_id = $1`,
-      [campaign.id],
+      [campaignId],
     );
     await raw.query(
       `UPDATE targets SET status = 'In Progress', attempts = 1, call_log_ids = '{1}',
               updated_at = now() + interval '2 s' WHERE campaign_id = $1`,
-      [campaign.id],
+      [campaignId],
     );
     await raw.query(
       `UPDATE targets SET status = 'Finished', outcome = 'Call completed', updated_at = now() + interval '3 s'
         WHERE campaign_id = $1`,
-      [campaign.id],
+      [campaignId],
     );
     await raw.query('VACUUM ANALYZE targets');
     await raw.query('VACUUM ANALYZE target_events');
@@ -96,9 +97,9 @@ async function main(): Promise<void> {
       await raw.query(
         `ALTER TABLE targets ${on ? 'ENABLE' : 'DISABLE'} TRIGGER ${EVENT_TRIGGERS[0]}`,
       );
-      const other = await api('POST', '/api/v1/campaigns', { name: `add ${round}`, type: 'patient' });
+      const otherId = await benchCampaign(api, `add ${round}`);
       const t0 = performance.now();
-      await api('POST', `/api/v1/campaigns/${other.id}/targets`, {
+      await api('POST', `/api/v1/campaigns/${otherId}/targets`, {
         targets: Array.from({ length: PER_REQUEST }, (_, i) => ({
           phone_number: `+1556${String(i).padStart(7, '0')}`,
           external_id: `r${round}-${i}`,

@@ -1,7 +1,7 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
-import { PgliteServer } from './pglite-server';
+import type { PgliteServer } from './pglite-server';
 
 /**
  * PGlite (PostgreSQL compiled to WASM) inside this process, served on a loopback port through
@@ -19,6 +19,12 @@ export class EmbeddedPostgres {
   /** `dataDir` null keeps the database in memory (tests). */
   static async start(dataDir: string | null): Promise<EmbeddedPostgres> {
     const lockFile = dataDir ? lockDataDir(dataDir) : null;
+    // Required here, not at the top: a process on PostgreSQL never loads PGlite and its socket
+    // server (docs/benchmarks.md, "Issue 10, round 3").
+    const [{ PGlite }, { PgliteServer }] = await Promise.all([
+      import('@electric-sql/pglite'),
+      import('./pglite-server'),
+    ]);
     const db = await PGlite.create(dataDir ?? undefined);
     const server = new PgliteServer(db);
     const port = await server.listen();

@@ -1,6 +1,7 @@
-import { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../common/errors/domain-errors';
 import { Tx } from '../common/persistence/unit-of-work';
+import { poolOf } from './data-source.options';
 import { TypeOrmTx } from './typeorm-unit-of-work';
 
 /**
@@ -28,19 +29,42 @@ export interface SqlExecutor {
 }
 
 export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor {
+  if (!tx) return { query: (sql, params = []) => poolQuery(dataSource, sql, params) };
   return {
     async query<T extends object = UntypedRow>(sql: string, params: unknown[] = []) {
-      // A QueryRunner gives the structured result (rows and affected count) for every kind of statement.
-      const runner = tx ? (tx as TypeOrmTx).manager.queryRunner! : dataSource.createQueryRunner();
-      try {
-        const result = await runner.query(sql, params, true);
-        const rows = (Array.isArray(result.records) ? result.records : []) as T[];
-        return { rows, rowCount: result.affected ?? rows.length };
-      } finally {
-        if (!tx) await runner.release();
-      }
+      // The transaction's QueryRunner gives the structured result (rows and affected count).
+      const result = await (tx as TypeOrmTx).manager.queryRunner!.query(sql, params, true);
+      const rows = (Array.isArray(result.records) ? result.records : []) as T[];
+      return { rows, rowCount: result.affected ?? rows.length };
     },
   };
+}
+
+/**
+ * A statement outside any transaction, on a connection of TypeORM's own pool, answered as a
+ * QueryRunner would (same rows and count, failures wrapped in the same `QueryFailedError`) without
+ * building a QueryRunner, an EntityManager and their broadcaster for every statement: that was a
+ * visible share of a `GET /targets/{id}`'s CPU (docs/benchmarks.md, "Issue 10, round 3").
+ */
+async function poolQuery<T extends object>(
+  dataSource: DataSource,
+  sql: string,
+  params: unknown[],
+): Promise<SqlResult<T>> {
+  const client = await poolOf(dataSource).connect();
+  let raw: { rows?: unknown; rowCount?: number | null };
+  try {
+    raw = await client.query(sql, params);
+  } catch (err) {
+    throw new QueryFailedError(sql, params, err as Error);
+  } finally {
+    // Like TypeORM's runner: a statement's error does not retire the connection (pool-guard.ts
+    // watches the connection itself).
+    client.release();
+  }
+  // A multi-statement text answers an array of results: no rows, as through a QueryRunner.
+  const rows = (Array.isArray(raw.rows) ? raw.rows : []) as T[];
+  return { rows, rowCount: raw.rowCount ?? rows.length };
 }
 
 const UNIQUE_VIOLATION = '23505';

@@ -70,6 +70,11 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       // Passed on to pg's Pool: while the database is away a fetch fails fast instead of hanging.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+      // Maintenance (failing expired jobs so they are retried, archiving) and pg-boss's cron clock
+      // run where jobs run: an API-only process only enqueues, and starts faster without their
+      // timers, queue and queries (docs/benchmarks.md, "Issue 10, round 3"). We schedule nothing.
+      supervise: options.runWorkers,
+      schedule: options.runWorkers,
     };
     this.boss = new PgBoss(settings);
     // pg-boss reports its pool's and its maintenance's errors here; unhandled, an 'error' event ends

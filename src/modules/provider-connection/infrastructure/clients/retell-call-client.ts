@@ -1,4 +1,4 @@
-import Retell from 'retell-sdk';
+import type Retell from 'retell-sdk';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors';
 import { isRecord } from '../../domain/call-result';
 import {
@@ -19,20 +19,31 @@ import { parseJsonBody } from './json-body';
  * outcome is final at `call_analyzed`, or at `call_ended` when the connection says analysis is off.
  */
 export class RetellCallClient implements ProviderCallClient {
-  private readonly client: Retell;
+  private sdkClient: Promise<Retell> | null = null;
 
-  constructor(private readonly connection: ResolvedConnection) {
-    this.client = new Retell({
-      apiKey: connection.credentials.api_key,
-      baseURL: String(connection.settings.api_base_url),
-      // A retried create could dial twice; the engine decides what to do after a failure.
-      maxRetries: 0,
-    });
+  constructor(private readonly connection: ResolvedConnection) {}
+
+  /**
+   * The SDK is loaded on first use, not at start, like Vapi's and Twilio's: most deployments never
+   * call Retell (see docs/benchmarks.md, "Issue 10, round 3").
+   */
+  private client(): Promise<Retell> {
+    return (this.sdkClient ??= retellSdk().then(
+      (Sdk) =>
+        new Sdk({
+          apiKey: this.connection.credentials.api_key,
+          baseURL: String(this.connection.settings.api_base_url),
+          // A retried create could dial twice; the engine decides what to do after a failure.
+          maxRetries: 0,
+        }),
+    ));
   }
 
   async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
-    const call = await this.client.call.createPhoneCall({
+    const call = await (
+      await this.client()
+    ).call.createPhoneCall({
       from_number: typeof settings.from_number === 'string' ? settings.from_number : req.from,
       to_number: req.to,
       override_agent_id: String(settings.agent_id),
@@ -50,10 +61,9 @@ export class RetellCallClient implements ProviderCallClient {
 
   async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
     if (!ref.providerCallId) return null;
-    const call = (await this.client.call.retrieve(ref.providerCallId)) as unknown as Record<
-      string,
-      unknown
-    >;
+    const call = (await (
+      await this.client()
+    ).call.retrieve(ref.providerCallId)) as unknown as Record<string, unknown>;
     if (call.call_status === 'ended' || call.call_status === 'error') {
       return this.ended(call, ref.callLogId, new Date());
     }
@@ -66,8 +76,8 @@ export class RetellCallClient implements ProviderCallClient {
     const raw = req.rawBody.toString('utf8');
     const signature = req.headers['x-retell-signature'] ?? '';
     // A malformed signature header may make the verifier throw: it is as bad as a wrong one.
-    const valid = await Promise.resolve()
-      .then(() => Retell.verify(raw, this.connection.credentials.api_key, signature))
+    const valid = await retellSdk()
+      .then((Sdk) => Sdk.verify(raw, this.connection.credentials.api_key, signature))
       .catch(() => false);
     if (!valid) {
       throw new UnauthorizedError('Invalid Retell signature');
@@ -126,4 +136,10 @@ function dynamicVariables(inputData: Record<string, unknown>): Record<string, st
   return Object.fromEntries(
     Object.entries(inputData).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
+}
+
+let sdk: Promise<typeof Retell> | null = null;
+/** `retell-sdk`'s client class, required once, on the first Retell call or webhook. */
+function retellSdk(): Promise<typeof Retell> {
+  return (sdk ??= import('retell-sdk').then((m) => m.default));
 }
