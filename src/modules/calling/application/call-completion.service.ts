@@ -192,6 +192,7 @@ export class CallCompletion {
         return {
           ...decision,
           subcategory,
+          organizationId: log.organizationId,
           targetId: log.targetId,
           callLogId: log.id,
           durationSeconds,

@@ -99,7 +99,8 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     targets.put(t);
     return t;
   };
-  const target = async (id: string) => (await targets.findById(null, id))!;
+  const target = async (id: string) =>
+    (await targets.findById(null, theCampaign.organizationId, id))!;
   const lastLogId = async (id: string) => (await target(id)).callLogIds!.at(-1)!;
   return {
     clock,
