@@ -12,6 +12,7 @@ import {
 import { appendEhrEventId, mergeInOrder, receiveData } from './step-rules';
 import type { Target } from '../modules/target/domain/target';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
+import { targetKey } from './in-memory-target.repository';
 
 /**
  * The step repository port over plain maps, with the same matching rules as the SQL adapter (the
@@ -19,6 +20,7 @@ import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
  * `put`; wrap it in `InMemoryStepUnitOfWork` to get rollback on a failed unit of work.
  */
 export class InMemoryStepRepository extends StepRepository {
+  /** Keyed by `targetKey` (a target id is unique within its organization only). */
   targets = new Map<string, Target>();
 
   /** With `events`, its changes of targets (input data merges) are recorded there, as the triggers do. */
@@ -28,14 +30,23 @@ export class InMemoryStepRepository extends StepRepository {
 
   /** Sets a target row, reporting the change to the event log as the database's triggers would. */
   private write(target: Target): void {
-    const before = this.targets.get(target.id);
+    const key = targetKey(target.organizationId, target.id);
+    const before = this.targets.get(key);
     this.timeline?.changed(before ? structuredClone(before) : null, structuredClone(target));
-    this.targets.set(target.id, target);
+    this.targets.set(key, target);
+  }
+
+  /** Test helper: the target of that id (of `organizationId` when two organizations have one). */
+  find(id: string, organizationId?: string): Target | undefined {
+    return [...this.targets.values()].find(
+      (t) => t.id === id && (organizationId === undefined || t.organizationId === organizationId),
+    );
   }
   events: StepEventRecord[] = [];
 
   put(...targets: Target[]): void {
-    for (const t of targets) this.targets.set(t.id, structuredClone(t));
+    for (const t of targets)
+      this.targets.set(targetKey(t.organizationId, t.id), structuredClone(t));
   }
 
   snapshot(): { targets: Map<string, Target>; events: StepEventRecord[] } {
@@ -62,7 +73,13 @@ export class InMemoryStepRepository extends StepRepository {
     for (const a of applied)
       byTarget.set(a.targetId, [...(byTarget.get(a.targetId) ?? []), a.data]);
     for (const [id, patches] of byTarget) {
-      this.write(receiveData(this.targets.get(id)!, mergeInOrder(patches), received.receivedAt));
+      this.write(
+        receiveData(
+          this.targets.get(targetKey(scope.organizationId, id))!,
+          mergeInOrder(patches),
+          received.receivedAt,
+        ),
+      );
     }
     for (const a of applied) this.events.push(this.event(scope, received, a.targetId, a.data));
     return applied.map(({ index, targetId }) => ({ index, targetId }));

@@ -135,7 +135,7 @@ export class InMemoryTargetImportRepository
       externalIds,
     );
     const callerIds = valid.filter((r) => r.idColumn !== null).map((r) => r.draft!.id);
-    const taken = await this.targets.findExistingIds(null, callerIds);
+    const taken = await this.targets.findExistingIds(null, imp.organizationId, callerIds);
     const firstExt = new Map<string, number>();
     const firstId = new Map<string, number>();
     let invalid = 0;

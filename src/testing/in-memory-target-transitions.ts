@@ -13,7 +13,7 @@ import {
   WaitingScope,
 } from '../modules/target/application/ports/target-transitions';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
-import type { TargetTable } from './in-memory-target.repository';
+import { TargetTable, targetKey } from './in-memory-target.repository';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
 import { isWaitingAt } from './step-rules';
 
@@ -54,11 +54,11 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       this.table = () => {
         const rows = plain();
         return {
-          get: (id) => rows.get(id),
-          set: (id, target) => {
-            const before = rows.get(id);
+          get: (key) => rows.get(key),
+          set: (key, target) => {
+            const before = rows.get(key);
             events.changed(before ? clone(before) : null, clone(target));
-            rows.set(id, target);
+            rows.set(key, target);
           },
           values: () => rows.values(),
         };
@@ -67,7 +67,16 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   }
 
   put(...targets: Target[]): void {
-    for (const t of targets) this.table().set(t.id, clone(t));
+    for (const t of targets) this.save(clone(t));
+  }
+
+  /** Writes a target under its key: its id is unique within its organization only. */
+  private save(target: Target): void {
+    this.table().set(targetKey(target.organizationId, target.id), target);
+  }
+
+  private find(organizationId: string, id: string): Target | undefined {
+    return this.table().get(targetKey(organizationId, id));
   }
 
   all(): Target[] {
@@ -92,7 +101,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   ): Promise<TriggerClaim> {
     const claim: TriggerClaim = { scheduled: [], notFound: [], notPending: [] };
     const schedule = (t: Target) => {
-      this.table().set(t.id, { ...t, status: 'Scheduled', scheduledTime: now, updatedAt: now });
+      this.save({ ...t, status: 'Scheduled', scheduledTime: now, updatedAt: now });
       claim.scheduled.push(t.id);
     };
     if ('count' in selection) {
@@ -106,9 +115,12 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         );
       pending.slice(0, selection.count).forEach(schedule);
     } else {
+      const inCampaign = new Map(
+        [...this.table().values()].filter((t) => t.campaignId === campaignId).map((t) => [t.id, t]),
+      );
       for (const id of selection.targetIds) {
-        const t = this.table().get(id);
-        if (!t || t.campaignId !== campaignId) claim.notFound.push(id);
+        const t = inCampaign.get(id);
+        if (!t) claim.notFound.push(id);
         else if (t.status !== 'Pending' || claim.scheduled.includes(id)) claim.notPending.push(id);
         else schedule(t);
       }
@@ -127,15 +139,9 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   ): Promise<string[]> {
     const moved: string[] = [];
     for (const id of new Set(targetIds)) {
-      const t = this.table().get(id);
-      if (
-        !t ||
-        t.organizationId !== scope.organizationId ||
-        t.campaignId !== scope.campaignId ||
-        !isWaitingAt(t, friendlyId)
-      )
-        continue;
-      this.table().set(id, {
+      const t = this.find(scope.organizationId, id);
+      if (!t || t.campaignId !== scope.campaignId || !isWaitingAt(t, friendlyId)) continue;
+      this.save({
         ...t,
         status: to,
         currentStep: null,
@@ -184,29 +190,43 @@ export class InMemoryTargetTransitions extends TargetTransitions {
 
   async lockCampaigns(): Promise<void> {}
 
-  async lockDue(_tx: Tx, targetIds: string[], now: Date): Promise<Target[]> {
+  async lockDue(
+    _tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    now: Date,
+  ): Promise<Target[]> {
     return targetIds
-      .map((id) => this.table().get(id))
+      .map((id) => this.find(organizationId, id))
       .filter((t): t is Target => t !== undefined && due(t, now))
       .sort(byDue)
       .map(clone);
   }
 
-  async defer(_tx: Tx, deferrals: { targetId: string; until: Date }[]): Promise<string[]> {
+  async defer(
+    _tx: Tx,
+    organizationId: string,
+    deferrals: { targetId: string; until: Date }[],
+  ): Promise<string[]> {
     const moved: string[] = [];
     for (const d of deferrals) {
-      const t = this.table().get(d.targetId);
+      const t = this.find(organizationId, d.targetId);
       if (!t || t.status !== 'Scheduled') continue;
-      this.table().set(t.id, { ...t, scheduledTime: d.until });
+      this.save({ ...t, scheduledTime: d.until });
       moved.push(t.id);
     }
     return moved;
   }
 
-  async startCalls(_tx: Tx, calls: StartedCall[], now: Date): Promise<Target[]> {
+  async startCalls(
+    _tx: Tx,
+    organizationId: string,
+    calls: StartedCall[],
+    now: Date,
+  ): Promise<Target[]> {
     const started: Target[] = [];
     for (const c of calls) {
-      const t = this.table().get(c.targetId);
+      const t = this.find(organizationId, c.targetId);
       if (!t || t.status !== 'Scheduled') continue;
       const next: Target = {
         ...t,
@@ -218,7 +238,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         lastCallDate: now,
         updatedAt: now,
       };
-      this.table().set(t.id, next);
+      this.save(next);
       started.push(clone(next));
     }
     return started;
@@ -227,15 +247,15 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   async finishAttempts(_tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
     const finished: Target[] = [];
     for (const attempt of attempts) {
-      const updated = this.finishOne(attempt.targetId, attempt);
+      const updated = this.finishOne(attempt.organizationId, attempt.targetId, attempt);
       if (updated) finished.push(updated);
     }
     if (finished.length > 0) this.notifications++;
     return finished;
   }
 
-  private finishOne(targetId: string, r: FinishedAttempt): Target | null {
-    const t = this.table().get(targetId);
+  private finishOne(organizationId: string, targetId: string, r: FinishedAttempt): Target | null {
+    const t = this.find(organizationId, targetId);
     const latest = t?.callLogIds?.[t.callLogIds.length - 1];
     if (!t || !IN_FLIGHT_STATUSES.includes(t.status) || latest !== r.callLogId) return null;
     const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
@@ -260,7 +280,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       callStartedAt: null,
       updatedAt: r.now,
     };
-    this.table().set(t.id, next);
+    this.save(next);
     return clone(next);
   }
 
@@ -287,15 +307,15 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         },
         updatedAt: now,
       };
-      this.table().set(t.id, next);
+      this.save(next);
       ended.push(clone(next));
     }
     return ended;
   }
 
   async review(_tx: Tx, r: TargetReview): Promise<Target | null> {
-    const t = this.table().get(r.targetId);
-    if (!t || t.organizationId !== r.organizationId || t.status !== 'To review') return null;
+    const t = this.find(r.organizationId, r.targetId);
+    if (!t || t.status !== 'To review') return null;
     const requeue = r.action === 'requeue';
     const next: Target = {
       ...t,
@@ -304,7 +324,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       statistics: { ...t.statistics, review: { action: r.action, at: r.now.toISOString() } },
       updatedAt: r.now,
     };
-    this.table().set(t.id, next);
+    this.save(next);
     if (requeue) this.notifications++;
     return clone(next);
   }
@@ -348,11 +368,12 @@ export class InMemoryTargetTransitions extends TargetTransitions {
 
   async finishWithoutCall(
     _tx: Tx,
+    organizationId: string,
     targetId: string,
     d: TargetOutcome,
     now: Date,
   ): Promise<Target | null> {
-    const t = this.table().get(targetId);
+    const t = this.find(organizationId, targetId);
     if (!t || t.status !== 'Scheduled') return null;
     const next: Target = {
       ...t,
@@ -368,12 +389,12 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       },
       updatedAt: now,
     };
-    this.table().set(t.id, next);
+    this.save(next);
     return clone(next);
   }
 
-  async findById(_tx: Tx | null, targetId: string): Promise<Target | null> {
-    const t = this.table().get(targetId);
+  async findById(_tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {
+    const t = this.find(organizationId, targetId);
     return t ? clone(t) : null;
   }
 }

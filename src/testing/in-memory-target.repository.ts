@@ -30,15 +30,21 @@ interface RepositoryState {
 
 const clone = <T>(value: T): T => structuredClone(value);
 
-/** The target rows one in-memory fake keeps and others may share. */
+/**
+ * A target's key in the in-memory tables: its id is unique within its organization only (the
+ * database's primary key is (id, organization_id)).
+ */
+export const targetKey = (organizationId: string, id: string): string => `${organizationId}/${id}`;
+
+/** The target rows one in-memory fake keeps and others may share, keyed by `targetKey`. */
 export interface TargetTable {
-  get(id: string): Target | undefined;
-  set(id: string, target: Target): void;
+  get(key: string): Target | undefined;
+  set(key: string, target: Target): void;
   values(): IterableIterator<Target>;
 }
 
 /**
- * TargetRepository in memory, with the same uniqueness rules as the database (`id` globally,
+ * TargetRepository in memory, with the same uniqueness rules as the database (`id` per organization,
  * `external_id` per campaign) and the same ordering. For unit tests and integrators' tests.
  */
 export class InMemoryTargetRepository extends TargetRepository {
@@ -68,8 +74,12 @@ export class InMemoryTargetRepository extends TargetRepository {
     return found;
   }
 
-  async findExistingIds(_tx: Tx | null, ids: string[]): Promise<Set<string>> {
-    return new Set(ids.filter((id) => this.rows.has(id)));
+  async findExistingIds(
+    _tx: Tx | null,
+    organizationId: string,
+    ids: string[],
+  ): Promise<Set<string>> {
+    return new Set(ids.filter((id) => this.rows.has(targetKey(organizationId, id))));
   }
 
   async insertMany(
@@ -85,10 +95,11 @@ export class InMemoryTargetRepository extends TargetRepository {
     }
     const accepted: { row: NewTarget; position: number }[] = [];
     targets.forEach((row, position) => {
-      if (this.rows.has(row.id) || ids.has(row.id)) {
+      const idKey = targetKey(row.organizationId, row.id);
+      if (this.rows.has(idKey) || ids.has(idKey)) {
         throw new ConflictError(`Target id ${row.id} already exists`);
       }
-      ids.add(row.id);
+      ids.add(idKey);
       const key = row.externalId === null ? null : `${row.campaignId}\u0000${row.externalId}`;
       if (key !== null && (externalIds.has(key) || taken.has(key))) {
         if (options.skipTakenExternalIds) return;
@@ -99,7 +110,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     });
     for (const { row, position } of accepted) {
       const createdMicros = options.now.getTime() * 1000 + position;
-      this.rows.set(row.id, {
+      this.rows.set(targetKey(row.organizationId, row.id), {
         target: newTargetToTarget(
           clone(row),
           new Date(Math.floor(createdMicros / 1000)),
@@ -107,14 +118,18 @@ export class InMemoryTargetRepository extends TargetRepository {
         ),
         createdMicros,
       });
-      this.events?.changed(null, clone(this.rows.get(row.id)!.target), options.cause);
+      this.events?.changed(
+        null,
+        clone(this.rows.get(targetKey(row.organizationId, row.id))!.target),
+        options.cause,
+      );
     }
     return accepted.map(({ row }) => row.id);
   }
 
   async findById(organizationId: string, id: string): Promise<Target | null> {
-    const stored = this.rows.get(id);
-    return stored && stored.target.organizationId === organizationId ? clone(stored.target) : null;
+    const stored = this.rows.get(targetKey(organizationId, id));
+    return stored ? clone(stored.target) : null;
   }
 
   async mergeInputData(
@@ -123,8 +138,8 @@ export class InMemoryTargetRepository extends TargetRepository {
     patch: Record<string, unknown>,
     options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
   ): Promise<Target | null> {
-    const stored = this.rows.get(id);
-    if (!stored || stored.target.organizationId !== organizationId) return null;
+    const stored = this.rows.get(targetKey(organizationId, id));
+    if (!stored) return null;
     if (options.onlyIfNotStarted && hasStarted(stored.target)) return null;
     const before = clone(stored.target);
     stored.target.inputData = mergeInput(stored.target.inputData, clone(patch));
@@ -141,13 +156,12 @@ export class InMemoryTargetRepository extends TargetRepository {
   ): Promise<DeleteOutcome> {
     const outcome: DeleteOutcome = { deleted: [], inFlight: [] };
     for (const id of new Set(ids)) {
-      const target = this.rows.get(id)?.target;
-      if (!target || target.organizationId !== organizationId || target.campaignId !== campaignId)
-        continue;
+      const target = this.rows.get(targetKey(organizationId, id))?.target;
+      if (!target || target.campaignId !== campaignId) continue;
       if (IN_FLIGHT_STATUSES.includes(target.status)) {
         outcome.inFlight.push(id);
       } else {
-        this.rows.delete(id);
+        this.rows.delete(targetKey(organizationId, id));
         this.events?.changed(clone(target), null, cause);
         outcome.deleted.push(id);
       }
@@ -197,13 +211,22 @@ export class InMemoryTargetRepository extends TargetRepository {
     };
   }
 
-  /** Test helper: what the calling engine would change (status, attempts, call logs, outcome...). */
+  /**
+   * Test helper: what the calling engine would change (status, attempts, call logs, outcome...), to
+   * the target of that id (of `organizationId` when two organizations have one).
+   */
   setState(
     id: string,
     changes: Partial<Omit<Target, 'id' | 'organizationId' | 'campaignId'>>,
+    organizationId?: string,
   ): void {
-    const stored = this.rows.get(id);
-    if (!stored) throw new Error(`no target ${id}`);
+    const matching = [...this.rows.values()].filter(
+      (s) =>
+        s.target.id === id &&
+        (organizationId === undefined || s.target.organizationId === organizationId),
+    );
+    if (matching.length !== 1) throw new Error(`${matching.length} targets ${id}`);
+    const stored = matching[0];
     Object.assign(stored.target, clone(changes));
     if (changes.createdAt) stored.createdMicros = changes.createdAt.getTime() * 1000;
   }

@@ -27,7 +27,8 @@ stepRepositoryContract('in memory', async () => {
     async seed(s: StepScope, targets: SeedTarget[]) {
       repository.put(...targets.map((t) => aTarget({ ...s, ...t })));
     },
-    findTarget: async (id: string) => repository.targets.get(id) ?? null,
+    findTarget: async (id: string, organizationId?: string) =>
+      repository.find(id, organizationId) ?? null,
     async close() {},
   };
 });
@@ -69,7 +70,13 @@ stepRepositoryContract('TypeORM (SQL)', async () => {
         );
       }
     },
-    findTarget: (id: string) => t.app.get(TargetTransitions).findById(null, id),
+    findTarget: async (id: string, organizationId?: string) => {
+      // Without an organization: the one target of that id (the suite's ids are fresh).
+      const [row] = organizationId
+        ? [{ organization_id: organizationId }]
+        : await t.sql(`SELECT organization_id FROM targets WHERE id = $1`, [id]);
+      return row ? t.app.get(TargetTransitions).findById(null, row.organization_id, id) : null;
+    },
     close: () => t.close(),
   };
 });

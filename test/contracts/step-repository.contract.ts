@@ -16,8 +16,9 @@ export interface StepRepositoryFixture {
   otherOrganization: StepScope;
   /** Stores targets (defaults: Pending, empty input data) in the given scope. */
   seed(scope: StepScope, targets: SeedTarget[]): Promise<void>;
-  /** Reads a target back (the target module owns reads of `targets`). */
-  findTarget(id: string): Promise<Target | null>;
+  /**
+   * Reads a target back (the target module owns reads of `targets`): the target of that id (of `organizationId` when two organizations have one). */
+  findTarget(id: string, organizationId?: string): Promise<Target | null>;
   close(): Promise<void>;
 }
 
@@ -142,6 +143,41 @@ export function stepRepositoryContract(
         expect((await find(id))!.inputData).toEqual({ a: 0 });
         expect(await f.repository.history(f.scope.organizationId, id)).toEqual([]);
       });
+    });
+
+    it('one id in two organizations: step data and EHR events reach the scope’s target only', async () => {
+      const x = nextId();
+      await f.seed(f.scope, [{ id: x, inputData: { who: 'a' } }]);
+      await f.seed(f.otherOrganization, [{ id: x, inputData: { who: 'b' } }]);
+      const applied = await f.uow.run((tx) =>
+        f.repository.mergeStepData(tx, f.scope, received(), [
+          { index: 0, targetId: x, data: { k: 1 } },
+        ]),
+      );
+      expect(applied).toEqual([{ index: 0, targetId: x }]);
+      const recorded = await f.uow.run((tx) =>
+        f.repository.recordEhrEvent(
+          tx,
+          f.otherOrganization,
+          received('ehr', 'ehr_event', 'appointment_created'),
+          { targetId: x },
+          { e: 2 },
+        ),
+      );
+      expect(recorded).toEqual({ eventId: expect.any(String), targetId: x });
+      const mine = await f.findTarget(x, f.scope.organizationId);
+      const theirs = await f.findTarget(x, f.otherOrganization.organizationId);
+      expect([mine!.inputData, mine!.preCallEhrIds ?? null]).toEqual([{ who: 'a', k: 1 }, null]);
+      expect([theirs!.inputData, theirs!.preCallEhrIds]).toEqual([
+        { who: 'b', e: 2 },
+        { appointment_created: [recorded!.eventId] },
+      ]);
+      expect(await f.repository.history(f.scope.organizationId, x)).toMatchObject([
+        { organizationId: f.scope.organizationId, data: { k: 1 } },
+      ]);
+      expect(await f.repository.history(f.otherOrganization.organizationId, x)).toMatchObject([
+        { organizationId: f.otherOrganization.organizationId, data: { e: 2 } },
+      ]);
     });
 
     describe('recordEhrEvent', () => {

@@ -99,6 +99,7 @@ export function targetEventLogContract(name: string, subject: () => TargetEventL
         });
         await s.transitions.startCalls(
           tx,
+          scope.organizationId,
           [{ targetId: target.id, callLogId: 42 }],
           new Date('2026-11-23T14:03:00.000Z'),
         );
@@ -110,7 +111,7 @@ export function targetEventLogContract(name: string, subject: () => TargetEventL
           actorsByTarget: { [target.id]: { type: 'provider', id: 'sim:e1' } },
           reason: 'retry 2 of 3 after NO_RESPONSE',
         });
-        await s.transitions.finishAttempt(tx, target.id, {
+        await s.transitions.finishAttempt(tx, scope.organizationId, target.id, {
           status: 'Scheduled',
           resolution: null,
           category: 'NO_RESPONSE',

@@ -136,9 +136,58 @@ export function targetRepositoryContract(
         ConflictError,
       );
       expect(await h.repository.findById(owner.organizationId, fresh.id)).toBeNull();
-      expect(await h.repository.findExistingIds(null, [existing.id, fresh.id])).toEqual(
-        new Set([existing.id]),
+      expect(
+        await h.repository.findExistingIds(null, owner.organizationId, [existing.id, fresh.id]),
+      ).toEqual(new Set([existing.id]));
+    });
+
+    it('ids are unique per organization: another organization may use one, and never sees it', async () => {
+      const a = await h.tenant();
+      const b = await h.tenant();
+      const shared = newTarget(a, { inputData: { who: 'a' } });
+      await insert([shared]);
+      // Another organization's target of this id is not looked at, so it is not "existing" for b.
+      expect(await h.repository.findExistingIds(null, b.organizationId, [shared.id])).toEqual(
+        new Set(),
       );
+      expect(
+        await insert([
+          newTarget(b, { id: shared.id, phoneNumber: '+15550100002', inputData: { who: 'b' } }),
+        ]),
+      ).toEqual([shared.id]);
+      expect(await h.repository.findExistingIds(null, b.organizationId, [shared.id])).toEqual(
+        new Set([shared.id]),
+      );
+      await expect(insert([newTarget(b, { id: shared.id })])).rejects.toBeInstanceOf(ConflictError);
+      expect(await h.repository.findById(a.organizationId, shared.id)).toMatchObject({
+        organizationId: a.organizationId,
+        phoneNumber: '+15550100001',
+        inputData: { who: 'a' },
+      });
+      expect(await h.repository.findById(b.organizationId, shared.id)).toMatchObject({
+        organizationId: b.organizationId,
+        phoneNumber: '+15550100002',
+        inputData: { who: 'b' },
+      });
+
+      const merged = await h.repository.mergeInputData(
+        b.organizationId,
+        shared.id,
+        { edited: true },
+        { onlyIfNotStarted: false, now: NOW },
+      );
+      expect(merged?.inputData).toEqual({ who: 'b', edited: true });
+      expect((await h.repository.findById(a.organizationId, shared.id))?.inputData).toEqual({
+        who: 'a',
+      });
+
+      expect(
+        await h.repository.deleteUnlessInFlight(a.organizationId, a.campaignId, [shared.id]),
+      ).toEqual({ deleted: [shared.id], inFlight: [] });
+      expect(await h.repository.findById(a.organizationId, shared.id)).toBeNull();
+      expect(await h.repository.findById(b.organizationId, shared.id)).toMatchObject({
+        organizationId: b.organizationId,
+      });
     });
 
     it('skips taken external ids when asked, else refuses the whole batch', async () => {

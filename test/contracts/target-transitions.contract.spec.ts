@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
-import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository';
+import { InMemoryTargetRepository, targetKey } from '../../src/testing/in-memory-target.repository';
 import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions';
 import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
 import { aTarget } from '../../src/testing/test-data';
@@ -34,7 +34,9 @@ targetTransitionsContract('in-memory fake over InMemoryTargetRepository', () => 
       foreign: { organizationId: randomUUID(), campaignId: randomUUID() },
     }),
     seed: async (scope, targets) =>
-      targets.forEach((t) => repository.table().set(t.id, aTarget({ ...scope, ...t }))),
+      targets.forEach((t) =>
+        repository.table().set(targetKey(scope.organizationId, t.id), aTarget({ ...scope, ...t })),
+      ),
   };
 });
 

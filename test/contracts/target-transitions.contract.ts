@@ -46,13 +46,19 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       f = fixture();
     });
     const run = <T>(work: (tx: Tx) => Promise<T>) => f.uow.run(work);
-    const find = (id: string) => f.transitions.findById(null, id);
+    // A target id is unique within its organization only: the suite remembers whose each one is.
+    const owners = new Map<string, string>();
+    const seed = (scope: WaitingScope, targets: SeedTarget[]) => {
+      for (const t of targets) owners.set(t.id, scope.organizationId);
+      return f.seed(scope, targets);
+    };
+    const find = (id: string) => f.transitions.findById(null, owners.get(id)!, id);
 
     it('trigger by ids: Pending → Scheduled once; others reported', async () => {
       const { mine, foreign } = await f.scope();
       const [a, done, other] = [nextId(), nextId(), nextId()];
-      await f.seed(mine, [{ id: a }, { id: done, status: 'Finished' }]);
-      await f.seed(foreign, [{ id: other }]);
+      await seed(mine, [{ id: a }, { id: done, status: 'Finished' }]);
+      await seed(foreign, [{ id: other }]);
       const unknown = nextId();
       const claim = await run((tx) =>
         f.transitions.claimForTrigger(
@@ -75,12 +81,12 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
     it('moveWaiting moves only targets Waiting at that step, in scope, once', async () => {
       const { mine, foreign } = await f.scope();
       const [waiting, elsewhere, pending, theirs] = [nextId(), nextId(), nextId(), nextId()];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: waiting, status: 'Waiting', currentStep: 'labs' },
         { id: elsewhere, status: 'Waiting', currentStep: 'consent' },
         { id: pending },
       ]);
-      await f.seed(foreign, [{ id: theirs, status: 'Waiting', currentStep: 'labs' }]);
+      await seed(foreign, [{ id: theirs, status: 'Waiting', currentStep: 'labs' }]);
       const ids = [waiting, elsewhere, pending, theirs];
       const moved = await run((tx) =>
         f.transitions.moveWaiting(tx, mine, ids, 'labs', 'Scheduled', T0),
@@ -97,14 +103,14 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         await run((tx) => f.transitions.moveWaiting(tx, mine, ids, 'labs', 'Scheduled', T0)),
       ).toEqual([]);
       const [toPending] = [nextId()];
-      await f.seed(mine, [{ id: toPending, status: 'Waiting', currentStep: 'labs' }]);
+      await seed(mine, [{ id: toPending, status: 'Waiting', currentStep: 'labs' }]);
       await run((tx) => f.transitions.moveWaiting(tx, mine, [toPending], 'labs', 'Pending', T0));
       expect(await find(toPending)).toMatchObject({ status: 'Pending', scheduledTime: null });
     });
 
     it('due campaigns: earliest due first, none that is excluded (a paused backlog takes no place)', async () => {
       const { mine, foreign } = await f.scope();
-      await f.seed(
+      await seed(
         mine,
         Array.from({ length: 40 }, (_, i) => ({
           id: nextId(),
@@ -112,7 +118,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
           scheduledTime: at(-3600 - i),
         })),
       );
-      await f.seed(foreign, [
+      await seed(foreign, [
         { id: nextId(), status: 'Scheduled', scheduledTime: at(-5) },
         { id: nextId(), status: 'Scheduled', scheduledTime: at(5) },
       ]);
@@ -131,7 +137,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
     it('due targets: by campaign, earliest first; the next due time after now', async () => {
       const { mine } = await f.scope();
       const [late, early, future, pending] = [nextId(), nextId(), nextId(), nextId()];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: late, status: 'Scheduled', scheduledTime: at(-10) },
         { id: early, status: 'Scheduled', scheduledTime: at(-20) },
         { id: future, status: 'Scheduled', scheduledTime: at(30) },
@@ -151,18 +157,19 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
 
     it('claim: lock due targets, defer one, start one with its call log, count it in flight', async () => {
       const { mine } = await f.scope();
+      const org = mine.organizationId;
       const [a, b, notDue] = [nextId(), nextId(), nextId()];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: a, status: 'Scheduled', scheduledTime: at(-1) },
         { id: b, status: 'Scheduled', scheduledTime: at(-1) },
         { id: notDue, status: 'Scheduled', scheduledTime: at(60) },
       ]);
       const started = await run(async (tx) => {
         await f.transitions.lockCampaigns(tx, [mine.campaignId]);
-        const locked = await f.transitions.lockDue(tx, [a, b, notDue], T0);
+        const locked = await f.transitions.lockDue(tx, org, [a, b, notDue], T0);
         expect(locked.map((t) => t.id).sort()).toEqual([a, b].sort());
-        expect(await f.transitions.defer(tx, [{ targetId: b, until: at(3600) }])).toEqual([b]);
-        return f.transitions.startCalls(tx, [{ targetId: a, callLogId: 41 }], T0);
+        expect(await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600) }])).toEqual([b]);
+        return f.transitions.startCalls(tx, org, [{ targetId: a, callLogId: 41 }], T0);
       });
       expect(started).toMatchObject([
         {
@@ -178,19 +185,20 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       expect(await f.transitions.countInFlight(null, mine.campaignId)).toBe(1);
       // Not Scheduled any more: not started twice.
       expect(
-        await run((tx) => f.transitions.startCalls(tx, [{ targetId: a, callLogId: 42 }], T0)),
+        await run((tx) => f.transitions.startCalls(tx, org, [{ targetId: a, callLogId: 42 }], T0)),
       ).toEqual([]);
     });
 
     it('finishAttempt applies once, only for the latest call; a retry is Scheduled at retryAt', async () => {
       const { mine } = await f.scope();
+      const org = mine.organizationId;
       const [a, b] = [nextId(), nextId()];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: a, status: 'In Progress', attempts: 1, callLogIds: [7] },
         { id: b, status: 'In Progress', attempts: 1, callLogIds: [8], executionSeconds: 10 },
       ]);
-      expect(await run((tx) => f.transitions.finishAttempt(tx, a, outcome(6)))).toBeNull();
-      const done = await run((tx) => f.transitions.finishAttempt(tx, a, outcome(7)));
+      expect(await run((tx) => f.transitions.finishAttempt(tx, org, a, outcome(6)))).toBeNull();
+      const done = await run((tx) => f.transitions.finishAttempt(tx, org, a, outcome(7)));
       expect(done).toMatchObject({
         status: 'Finished',
         category: 'GOOD',
@@ -198,10 +206,11 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         outputData: { confirmed: true },
         callStartedAt: null,
       });
-      expect(await run((tx) => f.transitions.finishAttempt(tx, a, outcome(7)))).toBeNull();
+      expect(await run((tx) => f.transitions.finishAttempt(tx, org, a, outcome(7)))).toBeNull();
       const retry = await run((tx) =>
         f.transitions.finishAttempt(
           tx,
+          org,
           b,
           outcome(8, { status: 'Scheduled', retryAt: at(600), durationSeconds: 5 }),
         ),
@@ -215,8 +224,9 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
 
     it('finishAttempts: a batch in one call, each applied once, only for its latest call', async () => {
       const { mine } = await f.scope();
+      const org = mine.organizationId;
       const [a, b, c, d] = [nextId(), nextId(), nextId(), nextId()];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: a, status: 'In Progress', attempts: 1, callLogIds: [21] },
         {
           id: b,
@@ -230,14 +240,15 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       ]);
       const finished = await run((tx) =>
         f.transitions.finishAttempts(tx, [
-          { ...outcome(21), targetId: a },
+          { ...outcome(21), organizationId: org, targetId: a },
           {
             ...outcome(23, { status: 'Scheduled', retryAt: at(900), durationSeconds: 6 }),
+            organizationId: org,
             targetId: b,
           },
-          { ...outcome(21, { status: 'Failed' }), targetId: a },
-          { ...outcome(24), targetId: c },
-          { ...outcome(26), targetId: d },
+          { ...outcome(21, { status: 'Failed' }), organizationId: org, targetId: a },
+          { ...outcome(24), organizationId: org, targetId: c },
+          { ...outcome(26), organizationId: org, targetId: d },
         ]),
       );
       expect(finished.map((t) => [t.id, t.status]).sort()).toEqual(
@@ -264,8 +275,9 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
 
     it('finishWithoutCall only from Scheduled', async () => {
       const { mine } = await f.scope();
+      const org = mine.organizationId;
       const [a, b] = [nextId(), nextId()];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: a, status: 'Scheduled', scheduledTime: T0 },
         { id: b, status: 'In Progress', callLogIds: [1], attempts: 1 },
       ]);
@@ -277,17 +289,22 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         outcome: 'Phone number is blacklisted',
         retryAt: null,
       };
-      expect(await run((tx) => f.transitions.finishWithoutCall(tx, a, decision, T0))).toMatchObject(
-        {
-          status: 'Finished',
-          category: 'BLACKLISTED_PHONE',
-        },
-      );
-      expect(await run((tx) => f.transitions.finishWithoutCall(tx, b, decision, T0))).toBeNull();
-      expect(await run((tx) => f.transitions.finishWithoutCall(tx, a, decision, T0))).toBeNull();
+      expect(
+        await run((tx) => f.transitions.finishWithoutCall(tx, org, a, decision, T0)),
+      ).toMatchObject({
+        status: 'Finished',
+        category: 'BLACKLISTED_PHONE',
+      });
+      expect(
+        await run((tx) => f.transitions.finishWithoutCall(tx, org, b, decision, T0)),
+      ).toBeNull();
+      expect(
+        await run((tx) => f.transitions.finishWithoutCall(tx, org, a, decision, T0)),
+      ).toBeNull();
     });
     it('review: only To review, of the organization, once; done keeps the outcome, requeue is due now', async () => {
       const { mine, foreign } = await f.scope();
+      const org = mine.organizationId;
       const [done, requeued, calling, theirs] = [nextId(), nextId(), nextId(), nextId()];
       const reviewed = { status: 'To review' as const, attempts: 3, callLogIds: [7, 8, 9] };
       const decided = {
@@ -295,12 +312,12 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         resolution: 'unsuccessful',
         outcome: 'Asked for a person',
       };
-      await f.seed(mine, [
+      await seed(mine, [
         { id: done, ...reviewed, ...decided, scheduledTime: at(-60) },
         { id: requeued, ...reviewed, ...decided },
         { id: calling, status: 'In Progress', callLogIds: [1], attempts: 1 },
       ]);
-      await f.seed(foreign, [{ id: theirs, ...reviewed }]);
+      await seed(foreign, [{ id: theirs, ...reviewed }]);
       const review = (
         targetId: string,
         action: 'done' | 'requeue',
@@ -332,13 +349,98 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       expect(await f.transitions.dueCampaigns(at(50), 1000, [])).toContain(mine.campaignId);
       // The extra attempt's outcome keeps the record of the review.
       await run((tx) =>
-        f.transitions.startCalls(tx, [{ targetId: requeued, callLogId: 10 }], at(60)),
+        f.transitions.startCalls(tx, org, [{ targetId: requeued, callLogId: 10 }], at(60)),
       );
-      const after = await run((tx) => f.transitions.finishAttempt(tx, requeued, outcome(10)));
+      const after = await run((tx) => f.transitions.finishAttempt(tx, org, requeued, outcome(10)));
       expect(after?.statistics).toMatchObject({
         attempts: 4,
         last_call_log_id: 10,
         review: { action: 'requeue', at: at(50).toISOString() },
+      });
+    });
+
+    it('one id in two organizations: each method changes the named organization’s target only', async () => {
+      const { mine, foreign } = await f.scope();
+      const x = nextId();
+      const due = { id: x, status: 'Scheduled' as const, scheduledTime: at(-1) };
+      await f.seed(mine, [due]);
+      await f.seed(foreign, [due]);
+      const get = (scope: WaitingScope) => f.transitions.findById(null, scope.organizationId, x);
+      await run(async (tx) => {
+        const locked = await f.transitions.lockDue(tx, mine.organizationId, [x], T0);
+        expect(locked.map((t) => [t.id, t.organizationId])).toEqual([[x, mine.organizationId]]);
+        expect(
+          await f.transitions.defer(tx, mine.organizationId, [{ targetId: x, until: at(60) }]),
+        ).toEqual([x]);
+        const started = await f.transitions.startCalls(
+          tx,
+          foreign.organizationId,
+          [{ targetId: x, callLogId: 501 }],
+          T0,
+        );
+        expect(started.map((t) => t.organizationId)).toEqual([foreign.organizationId]);
+      });
+      expect(await get(mine)).toMatchObject({ status: 'Scheduled', scheduledTime: at(60) });
+      expect(await get(foreign)).toMatchObject({ status: 'In Progress', scheduledTime: at(-1) });
+
+      // The other organization's id with this call log changes nothing; its own finishes.
+      expect(
+        await run((tx) =>
+          f.transitions.finishAttempts(tx, [
+            { ...outcome(501), organizationId: mine.organizationId, targetId: x },
+          ]),
+        ),
+      ).toEqual([]);
+      const finished = await run((tx) =>
+        f.transitions.finishAttempt(tx, foreign.organizationId, x, outcome(501)),
+      );
+      expect(finished).toMatchObject({
+        organizationId: foreign.organizationId,
+        status: 'Finished',
+      });
+      const decision = {
+        status: 'Failed' as const,
+        resolution: 'unsuccessful',
+        category: 'BLACKLISTED_PHONE',
+        subcategory: null,
+        outcome: 'Phone number is blacklisted',
+        retryAt: null,
+      };
+      expect(
+        await run((tx) =>
+          f.transitions.finishWithoutCall(tx, foreign.organizationId, x, decision, T0),
+        ),
+      ).toBeNull();
+      expect(
+        await run((tx) =>
+          f.transitions.finishWithoutCall(tx, mine.organizationId, x, decision, T0),
+        ),
+      ).toMatchObject({ organizationId: mine.organizationId, status: 'Failed' });
+      expect(await get(mine)).toMatchObject({ status: 'Failed', callLogIds: null });
+      expect(await get(foreign)).toMatchObject({ status: 'Finished', callLogIds: [501] });
+    });
+
+    it('trigger by ids in one campaign leaves the other organization’s target of that id alone', async () => {
+      const { mine, foreign } = await f.scope();
+      const x = nextId();
+      await f.seed(mine, [{ id: x }]);
+      await f.seed(foreign, [{ id: x }]);
+      const claim = await run((tx) =>
+        f.transitions.claimForTrigger(tx, mine.campaignId, { targetIds: [x] }, T0),
+      );
+      expect(claim).toEqual({ scheduled: [x], notFound: [], notPending: [] });
+      expect(await f.transitions.findById(null, mine.organizationId, x)).toMatchObject({
+        status: 'Scheduled',
+      });
+      expect(await f.transitions.findById(null, foreign.organizationId, x)).toMatchObject({
+        status: 'Pending',
+      });
+      const byCount = await run((tx) =>
+        f.transitions.claimForTrigger(tx, foreign.campaignId, { count: 5, oldestFirst: true }, T0),
+      );
+      expect(byCount.scheduled).toEqual([x]);
+      expect(await f.transitions.findById(null, foreign.organizationId, x)).toMatchObject({
+        status: 'Scheduled',
       });
     });
 
@@ -352,14 +454,14 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         nextId(),
         nextId(),
       ];
-      await f.seed(mine, [
+      await seed(mine, [
         { id: p },
         { id: sc, status: 'Scheduled', scheduledTime: at(3600) },
         { id: w, status: 'Waiting', currentStep: 'labs' },
         { id: busy, status: 'In Progress', callLogIds: [1], attempts: 1 },
         { id: done, status: 'Finished', outcome: 'Call completed' },
       ]);
-      await f.seed(foreign, [{ id: other }]);
+      await seed(foreign, [{ id: other }]);
       const decision = {
         status: 'Finished' as const,
         resolution: 'unsuccessful',
@@ -385,7 +487,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
 
     it('countCampaign: exact counts by status, category and resolution, due now and later', async () => {
       const { mine, foreign } = await f.scope();
-      await f.seed(mine, [
+      await seed(mine, [
         { id: nextId() },
         { id: nextId(), status: 'Scheduled', scheduledTime: at(-10) },
         { id: nextId(), status: 'Scheduled', scheduledTime: at(600), attempts: 1 },
@@ -409,7 +511,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
           attempts: 3,
         },
       ]);
-      await f.seed(foreign, [{ id: nextId(), status: 'Scheduled', scheduledTime: at(-10) }]);
+      await seed(foreign, [{ id: nextId(), status: 'Scheduled', scheduledTime: at(-10) }]);
       expect(await f.transitions.countCampaign(mine.campaignId, T0)).toEqual({
         total: 9,
         byStatus: { Pending: 1, Scheduled: 5, 'In Progress': 1, Finished: 1, Failed: 1 },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'crypto';
 import { spawn } from 'child_process';
 import { createWriteStream, mkdtempSync, rmSync } from 'fs';
 import { request as httpRequest } from 'http';
@@ -233,6 +234,58 @@ describe('CSV target import', () => {
     const res = await a.importCsv(csv);
     expect(res.body.status).toBe('rejected');
     expect(res.body.errors.map((e: any) => [e.row, e.column])).toEqual([[3, 'phone_number']]);
+  });
+
+  it('an id column is unique per organization: another organization’s target of that id does not count', async () => {
+    const a = await tenant();
+    const b = await tenant();
+    const id = randomUUID();
+    const first = await a.importCsv(`id,phone_number\n${id},+15550100001\n`);
+    expect(first.body).toEqual(
+      report({ campaign_id: a.campaignId, rows: 1, processed_rows: 1, created: 1 }),
+    );
+    // Issue 16: the same id in another organization is created, not reported as taken.
+    const other = await b.importCsv(`id,phone_number\n${id},+15550100002\n`);
+    expect(other.body).toEqual(
+      report({ campaign_id: b.campaignId, rows: 1, processed_rows: 1, created: 1 }),
+    );
+    // Within the organization it is taken, as before.
+    const again = await a.importCsv(`id,phone_number\n${id},+15550100003\n`);
+    expect(again.body).toEqual(
+      report({
+        campaign_id: a.campaignId,
+        status: 'rejected',
+        rows: 1,
+        invalid_rows: 1,
+        errors: [
+          {
+            row: 2,
+            column: 'id',
+            loc: ['id'],
+            type: 'value_error',
+            msg: 'Value error, a target with this id already exists',
+            input: id,
+          },
+        ],
+      }),
+    );
+    expect(
+      await t.sql(
+        `SELECT organization_id, campaign_id, phone_number FROM targets WHERE id = $1 ORDER BY phone_number`,
+        [id],
+      ),
+    ).toEqual([
+      {
+        organization_id: a.organizationId,
+        campaign_id: a.campaignId,
+        phone_number: '+15550100001',
+      },
+      {
+        organization_id: b.organizationId,
+        campaign_id: b.campaignId,
+        phone_number: '+15550100002',
+      },
+    ]);
   });
 
   it('maps columns explicitly with the columns query parameter', async () => {

@@ -17,6 +17,7 @@ import {
 } from '../../target/application/ports/target-event-log';
 import { CAMPAIGN_CANCELLED, retryWords } from '../../target/domain/waiting-reason';
 import { TargetTransitions } from '../../target/application/ports/target-transitions';
+import type { Target } from '../../target/domain/target';
 import {
   CAMPAIGN_CANCELLED_OUTCOME,
   CallOutcome,
@@ -165,48 +166,10 @@ export class CallCompletion {
         }
       }
     }
-    // Who and why for each target's timeline, set once for the one statement that moves them all.
-    await this.events.attribute(tx, {
-      actor: WORKER,
-      actorsByTarget: Object.fromEntries(
-        ending.flatMap(({ call }) =>
-          call.completion?.actor ? [[call.log.targetId, call.completion.actor]] : [],
-        ),
-      ),
-      reasonsByTarget: Object.fromEntries(
-        ending.map(({ call, decision }) => [
-          call.log.targetId,
-          endingWords(
-            decision,
-            call.result.outcome,
-            call.log.attempt,
-            call.campaign.maxAttempts,
-            call.completion ?? {},
-          ),
-        ]),
-      ),
-    });
-    const updated = await this.targets.finishAttempts(
-      tx,
-      ending.map(({ call: { log, result }, decision, subcategory, durationSeconds }) => {
-        return {
-          ...decision,
-          subcategory,
-          targetId: log.targetId,
-          callLogId: log.id,
-          durationSeconds,
-          outputData: result.outputData,
-          categorization: {
-            category: decision.category,
-            subcategory,
-            resolution: decision.resolution,
-            outcome: result.outcome,
-            call_log_id: log.id,
-          },
-          now,
-        };
-      }),
-    );
+    const updated: Target[] = [];
+    for (const round of roundsOfDistinctIds(ending)) {
+      updated.push(...(await this.finishTargets(tx, round, now)));
+    }
     const byCallLog = new Map(updated.map((t) => [t.callLogIds?.at(-1), t]));
     const events: CallFinishedEvent[] = [];
     for (const { call, decision, durationSeconds } of ending) {
@@ -246,6 +209,53 @@ export class CallCompletion {
     }
     await this.outbox.recordAll(tx, events);
     return ended;
+  }
+
+  /** One attribution and one statement for targets of distinct ids (see `roundsOfDistinctIds`). */
+  private async finishTargets(tx: Tx, round: Planned[], now: Date): Promise<Target[]> {
+    // Who and why for each target's timeline, set once for the one statement that moves them all.
+    await this.events.attribute(tx, {
+      actor: WORKER,
+      actorsByTarget: Object.fromEntries(
+        round.flatMap(({ call }) =>
+          call.completion?.actor ? [[call.log.targetId, call.completion.actor]] : [],
+        ),
+      ),
+      reasonsByTarget: Object.fromEntries(
+        round.map(({ call, decision }) => [
+          call.log.targetId,
+          endingWords(
+            decision,
+            call.result.outcome,
+            call.log.attempt,
+            call.campaign.maxAttempts,
+            call.completion ?? {},
+          ),
+        ]),
+      ),
+    });
+    return this.targets.finishAttempts(
+      tx,
+      round.map(({ call: { log, result }, decision, subcategory, durationSeconds }) => {
+        return {
+          ...decision,
+          subcategory,
+          organizationId: log.organizationId,
+          targetId: log.targetId,
+          callLogId: log.id,
+          durationSeconds,
+          outputData: result.outputData,
+          categorization: {
+            category: decision.category,
+            subcategory,
+            resolution: decision.resolution,
+            outcome: result.outcome,
+            call_log_id: log.id,
+          },
+          now,
+        };
+      }),
+    );
   }
 
   /** What ending this call writes (pure): the log's outcome and the target's decision. */
@@ -323,4 +333,21 @@ function endingWords(
   if (decision.status === 'Scheduled') return retryWords(attempt + 1, maxAttempts, outcome);
   const lost = completion.lost ? ', outcome unknown' : '';
   return `${decision.status.toLowerCase()} after ${outcome} (attempt ${attempt} of ${maxAttempts}${lost})`;
+}
+
+/**
+ * The batch split so that no round holds two targets of one id: target ids are unique per organization
+ * only, and the timeline's attribution (`reasonsByTarget`, `actorsByTarget`) is keyed by target id, so
+ * two organizations' targets of one id in one statement would share one's words. Almost always one
+ * round: the whole batch in one statement, as before.
+ */
+function roundsOfDistinctIds(ending: Planned[]): Planned[][] {
+  const rounds: { ids: Set<string>; planned: Planned[] }[] = [];
+  for (const p of ending) {
+    let round = rounds.find((r) => !r.ids.has(p.call.log.targetId));
+    if (!round) rounds.push((round = { ids: new Set(), planned: [] }));
+    round.ids.add(p.call.log.targetId);
+    round.planned.push(p);
+  }
+  return rounds.map((r) => r.planned);
 }

@@ -99,7 +99,8 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     targets.put(t);
     return t;
   };
-  const target = async (id: string) => (await targets.findById(null, id))!;
+  const target = async (id: string) =>
+    (await targets.findById(null, theCampaign.organizationId, id))!;
   const lastLogId = async (id: string) => (await target(id)).callLogIds!.at(-1)!;
   return {
     clock,
@@ -157,6 +158,46 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       ['call_ended', 'Finished', 'provider', 'finished after GOOD (attempt 2 of 2)'],
     ]);
     expect(timeline[3].actor.id).toBe(`scripted:${e.provider.ended(first, 'NO_RESPONSE').key}`);
+  });
+
+  it('two organizations’ targets of one id, ended in one batch: each its own outcome and words', async () => {
+    const e = engine({ maxAttempts: 2 });
+    const other = aCampaign({
+      id: '00000000-0000-4000-8000-0000000c0002',
+      organizationId: '00000000-0000-4000-8000-0000000a0002',
+      maxAttempts: 2,
+    });
+    e.campaigns.put(other);
+    const mine = e.due();
+    e.targets.put(
+      aTarget({
+        id: mine.id,
+        campaignId: other.id,
+        organizationId: other.organizationId,
+        status: 'Scheduled',
+        scheduledTime: e.clock.now(),
+      }),
+    );
+    await e.dispatch();
+    const theirs = async () => (await e.targets.findById(null, other.organizationId, mine.id))!;
+    const [mineLog, theirLog] = [await e.lastLogId(mine.id), (await theirs()).callLogIds!.at(-1)!];
+    expect(mineLog).not.toBe(theirLog);
+    await e.ingestion.ingest('scripted', [
+      e.provider.ended(mineLog, 'GOOD'),
+      e.provider.ended(theirLog, 'NO_RESPONSE'),
+    ]);
+    expect(await e.target(mine.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
+    expect(await theirs()).toMatchObject({ status: 'Scheduled', category: 'NO_RESPONSE' });
+    const ended = e.events
+      .all()
+      .filter((x) => x.targetId === mine.id && x.kind === 'call_ended')
+      .map((x) => [x.status, x.reason]);
+    expect(ended.sort()).toEqual(
+      [
+        ['Finished', 'finished after GOOD (attempt 1 of 2)'],
+        ['Scheduled', 'retry 2 of 2 after NO_RESPONSE'],
+      ].sort(),
+    );
   });
 
   it('a due target is claimed, placed and left In Progress with the provider id and its deadline', async () => {

@@ -104,7 +104,8 @@ function engine(campaign: Partial<Campaign> = {}) {
     targets.put(t);
     return t;
   };
-  const target = async (id: string) => (await targets.findById(null, id))!;
+  const target = async (id: string) =>
+    (await targets.findById(null, theCampaign.organizationId, id))!;
   const end = async (id: string, outcome: 'GOOD' | 'NO_RESPONSE' | 'HUMAN_ONLY') => {
     const logId = (await target(id)).callLogIds!.at(-1)!;
     await ingestion.ingest('scripted', [provider.ended(logId, outcome)]);
@@ -381,4 +382,3 @@ describe('circuit breaker: auto_pause (fakes)', () => {
     expect(e.pausedOutbox.events).toEqual([]);
   });
 });
-

@@ -207,8 +207,10 @@ export class CallDispatcher {
       if (state !== 'active') return { claimed: [], acted: 0, locked: candidates.length };
       // Read after the lock: waiting for it can take a while, and call_started_at must be true.
       const at = this.clock.now();
+      // Target ids are unique per organization only: each statement below names the campaign's.
       const due = await this.targets.lockDue(
         tx,
+        campaign.organizationId,
         candidates.map((t) => t.id),
         at,
       );
@@ -234,7 +236,13 @@ export class CallDispatcher {
           deferReasons[target.id] = plan.reason;
         } else if (plan.kind === 'call') calls.push({ target, to: plan.to });
         else {
-          const done = await this.targets.finishWithoutCall(tx, target.id, plan.decision, at);
+          const done = await this.targets.finishWithoutCall(
+            tx,
+            campaign.organizationId,
+            target.id,
+            plan.decision,
+            at,
+          );
           if (done) endedTargets.push(done);
         }
       }
@@ -245,7 +253,7 @@ export class CallDispatcher {
       );
       if (deferrals.length > 0)
         await this.events.attribute(tx, { actor: WORKER, reasonsByTarget: deferReasons });
-      const deferred = await this.targets.defer(tx, deferrals);
+      const deferred = await this.targets.defer(tx, campaign.organizationId, deferrals);
       let starting = calls;
       if (starting.length > 0) {
         const slots =
@@ -294,6 +302,7 @@ export class CallDispatcher {
       }
       const started = await this.targets.startCalls(
         tx,
+        campaign.organizationId,
         starting.map(({ target }, i) => ({ targetId: target.id, callLogId: ids[i] })),
         at,
       );

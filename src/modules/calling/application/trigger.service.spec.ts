@@ -40,7 +40,7 @@ describe('TriggerService', () => {
         { id: done.id, reason: 'not_pending' },
       ],
     });
-    expect(await s.targets.findById(null, a.id)).toMatchObject({
+    expect(await s.targets.findById(null, TEST_ORG, a.id)).toMatchObject({
       status: 'Scheduled',
       scheduledTime: s.clock.now(),
     });

@@ -101,7 +101,7 @@ describe('StepService', () => {
         inputData: { ok: true },
       });
       expect(transitions.notifications).toBe(1);
-      expect(repository.targets.get(T1)).toMatchObject({ status: 'Scheduled', scheduledTime: NOW });
+      expect(repository.find(T1)).toMatchObject({ status: 'Scheduled', scheduledTime: NOW });
     });
 
     it('only merges into a target that waits elsewhere or does not wait', async () => {
@@ -191,15 +191,15 @@ describe('StepService', () => {
           { index: 4, target_id: T3, external_id: 'ext-2' },
         ],
       });
-      expect(repository.targets.get(T1)).toMatchObject({
+      expect(repository.find(T1)).toMatchObject({
         status: 'Scheduled',
         inputData: { a: 1 },
       });
-      expect(repository.targets.get(T2)).toMatchObject({
+      expect(repository.find(T2)).toMatchObject({
         status: 'Scheduled',
         inputData: { b: 2 },
       });
-      expect(repository.targets.get(T3)).toMatchObject({
+      expect(repository.find(T3)).toMatchObject({
         status: 'Pending',
         inputData: { keep: 1, c: 3 },
       });
@@ -217,7 +217,7 @@ describe('StepService', () => {
         { external_id: 'e1', input_data: { b: 2 } },
       ]);
       expect(result).toEqual({ updated: 2, not_found: [] });
-      expect(repository.targets.get(T1)!.inputData).toEqual({ a: 1, b: 2 });
+      expect(repository.find(T1)!.inputData).toEqual({ a: 1, b: 2 });
       expect(transitions.notifications).toBe(1);
       expect((await repository.history(ORG, T1)).map((e) => e.data)).toEqual([
         { a: 1, b: 1 },
@@ -238,7 +238,7 @@ describe('StepService', () => {
           { target_id: T1, input_data: { a: 1 } },
         ]),
       ).rejects.toThrow('queue down');
-      expect(repository.targets.get(T1)).toMatchObject({ status: 'Waiting', inputData: { a: 0 } });
+      expect(repository.find(T1)).toMatchObject({ status: 'Waiting', inputData: { a: 0 } });
       expect(repository.events).toEqual([]);
     });
 
@@ -274,7 +274,7 @@ describe('StepService', () => {
         preCallEhrIds: { appointment_created: [first.eventId], unknown: [second.eventId] },
       });
       expect(transitions.notifications).toBe(1);
-      expect(repository.targets.get(T1)).toMatchObject({ status: 'Scheduled', scheduledTime: NOW });
+      expect(repository.find(T1)).toMatchObject({ status: 'Scheduled', scheduledTime: NOW });
       expect((await repository.history(ORG, T1)).map((e) => [e.id, e.kind, e.eventType])).toEqual([
         [first.eventId, 'ehr_event', 'appointment_created'],
         [second.eventId, 'ehr_event', null],

@@ -85,7 +85,7 @@ export class StepService {
       );
       if (applied.length === 0) throw targetNotFound();
       await this.moveOn(tx, scope, step, [id], now);
-      return (await this.transitions.findById(tx, id))!;
+      return (await this.transitions.findById(tx, scope.organizationId, id))!;
     });
   }
 
@@ -168,7 +168,11 @@ export class StepService {
       );
       if (!recorded) throw targetNotFound();
       await this.moveOn(tx, scope, step, [recorded.targetId], now);
-      const target = (await this.transitions.findById(tx, recorded.targetId))!;
+      const target = (await this.transitions.findById(
+        tx,
+        scope.organizationId,
+        recorded.targetId,
+      ))!;
       return { eventId: recorded.eventId, target };
     });
   }

@@ -15,7 +15,7 @@ import {
 
 /**
  * One statement merges a whole batch: the updates travel as one jsonb array, are matched to targets by
- * id (primary key) or external id (the campaign's unique index), folded per target in request order by
+ * id (the primary key is (id, organization_id)) or external id (the campaign's unique index), folded per target in request order by
  * `step_jsonb_merge`, applied, and written to the history, all inside data-modifying CTEs.
  */
 const MERGE_STEP_DATA = `
@@ -43,7 +43,8 @@ const MERGE_STEP_DATA = `
   ),
   updated AS (
     UPDATE targets t SET input_data = t.input_data || m.d, updated_at = $7::timestamptz
-    FROM merged m WHERE t.id = m.id
+    -- A target id is unique within its organization only.
+    FROM merged m WHERE t.id = m.id AND t.organization_id = $1::uuid
     RETURNING t.id
   ),
   history AS (
@@ -79,7 +80,7 @@ const RECORD_EHR_EVENT = `
       coalesce(t.pre_call_ehr_ids -> $10::text, '[]'::jsonb) || jsonb_build_array(event.id::text)
     ),
     updated_at = $9::timestamptz
-  FROM event WHERE t.id = event.target_id
+  FROM event WHERE t.id = event.target_id AND t.organization_id = $1::uuid
   RETURNING event.id AS event_id, t.id AS target_id`;
 
 @Injectable()

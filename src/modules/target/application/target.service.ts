@@ -98,7 +98,7 @@ export class TargetService {
     const now = this.clock.now();
 
     return this.unitOfWork.run(async (tx) => {
-      const takenIds = await this.targets.findExistingIds(tx, callerIds);
+      const takenIds = await this.targets.findExistingIds(tx, organizationId, callerIds);
       if (takenIds.size > 0) {
         throw new ConflictError(
           `Target ids already exist: ${callerIds.filter((id) => takenIds.has(id)).join(', ')}`,

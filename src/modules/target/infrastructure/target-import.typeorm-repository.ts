@@ -149,7 +149,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     // One statement: the duplicate and id checks over the whole file, against the campaign's targets.
     const { rows } = await this.sql(null).query<TargetImportRow>(
       `WITH imp AS (
-         SELECT id, campaign_id, allow_duplicates FROM target_imports WHERE id = $1 AND NOT checked
+         SELECT id, organization_id, campaign_id, allow_duplicates FROM target_imports WHERE id = $1 AND NOT checked
        ),
        flagged AS (
          SELECT s.row_number, s.external_id, s.target_id, s.id_column, s.external_id_column,
@@ -157,7 +157,10 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
                 (s.external_id IS NOT NULL AND (s.row_number > first_ext OR EXISTS (
                    SELECT 1 FROM targets t WHERE t.campaign_id = imp.campaign_id AND t.external_id = s.external_id
                  ))) AS duplicate,
-                s.id_column IS NOT NULL AND EXISTS (SELECT 1 FROM targets t WHERE t.id = s.target_id) AS id_taken,
+                -- Ids are unique per organization: another organization's targets are not looked at.
+                s.id_column IS NOT NULL AND EXISTS (
+                  SELECT 1 FROM targets t WHERE t.id = s.target_id AND t.organization_id = imp.organization_id
+                ) AS id_taken,
                 s.id_column IS NOT NULL AND s.row_number > first_id AS id_repeated,
                 imp.allow_duplicates
          FROM imp

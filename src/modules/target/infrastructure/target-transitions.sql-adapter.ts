@@ -55,7 +55,7 @@ export class SqlTargetTransitions extends TargetTransitions {
            SELECT id FROM targets WHERE campaign_id = $1 AND status = 'Pending'
             ORDER BY ${order} LIMIT $2 FOR UPDATE SKIP LOCKED)
          UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
-           FROM picked WHERE t.id = picked.id
+           FROM picked WHERE t.id = picked.id AND t.campaign_id = $1
          RETURNING t.id, t.created_at`,
         [campaignId, selection.count, now],
       );
@@ -74,7 +74,7 @@ export class SqlTargetTransitions extends TargetTransitions {
            UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
              FROM (SELECT id FROM targets WHERE id = ANY($2::uuid[]) AND campaign_id = $1
                      AND status = 'Pending' ORDER BY id FOR UPDATE) AS locked
-            WHERE t.id = locked.id
+            WHERE t.id = locked.id AND t.campaign_id = $1
             RETURNING t.id)
          SELECT r.id::text AS id, x.id IS NOT NULL AS found, c.id IS NOT NULL AS scheduled
            FROM unnest($2::uuid[]) AS r(id)
@@ -180,38 +180,48 @@ export class SqlTargetTransitions extends TargetTransitions {
     );
   }
 
-  async lockDue(tx: Tx, targetIds: string[], now: Date): Promise<Target[]> {
+  async lockDue(tx: Tx, organizationId: string, targetIds: string[], now: Date): Promise<Target[]> {
     if (targetIds.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
-      `SELECT * FROM targets WHERE id = ANY($1::uuid[]) AND status = 'Scheduled' AND scheduled_time <= $2
+      `SELECT * FROM targets WHERE id = ANY($1::uuid[]) AND organization_id = $3
+          AND status = 'Scheduled' AND scheduled_time <= $2
         ORDER BY scheduled_time, id FOR UPDATE SKIP LOCKED`,
-      [targetIds, now],
+      [targetIds, now, organizationId],
     );
     return rows.map(targetFromRow);
   }
 
-  async defer(tx: Tx, deferrals: { targetId: string; until: Date }[]): Promise<string[]> {
+  async defer(
+    tx: Tx,
+    organizationId: string,
+    deferrals: { targetId: string; until: Date }[],
+  ): Promise<string[]> {
     if (deferrals.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
       `UPDATE targets t SET scheduled_time = d.until, updated_at = now()
          FROM unnest($1::uuid[], $2::timestamptz[]) AS d(id, until)
-        WHERE t.id = d.id AND t.status = 'Scheduled'
+        WHERE t.id = d.id AND t.organization_id = $3 AND t.status = 'Scheduled'
         RETURNING t.id`,
-      [deferrals.map((d) => d.targetId), deferrals.map((d) => d.until)],
+      [deferrals.map((d) => d.targetId), deferrals.map((d) => d.until), organizationId],
     );
     return rows.map((r) => r.id);
   }
 
-  async startCalls(tx: Tx, calls: StartedCall[], now: Date): Promise<Target[]> {
+  async startCalls(
+    tx: Tx,
+    organizationId: string,
+    calls: StartedCall[],
+    now: Date,
+  ): Promise<Target[]> {
     if (calls.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
       `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
               call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
               call_started_at = $3, last_call_date = $3, updated_at = $3
          FROM unnest($1::uuid[], $2::bigint[]) AS c(id, call_log_id)
-        WHERE t.id = c.id AND t.status = 'Scheduled'
+        WHERE t.id = c.id AND t.organization_id = $4 AND t.status = 'Scheduled'
         RETURNING t.*`,
-      [calls.map((c) => c.targetId), calls.map((c) => c.callLogId), now],
+      [calls.map((c) => c.targetId), calls.map((c) => c.callLogId), now, organizationId],
     );
     return rows.map(targetFromRow);
   }
@@ -221,7 +231,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
     const firsts = new Map<string, TargetAttempt>();
     for (const a of attempts) {
-      const key = `${a.targetId}:${a.callLogId}`;
+      const key = `${a.organizationId}:${a.targetId}:${a.callLogId}`;
       if (!firsts.has(key)) firsts.set(key, a);
     }
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
@@ -238,10 +248,10 @@ export class SqlTargetTransitions extends TargetTransitions {
                 'last_call_log_id', e.call_log_id),
               call_started_at = NULL,
               updated_at = e.now
-         FROM jsonb_to_recordset($1::jsonb) AS e(target_id uuid, call_log_id bigint, status text,
+         FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, call_log_id bigint, status text,
               resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
               output_data jsonb, duration_seconds integer, categorization jsonb, now timestamptz)
-        WHERE t.id = e.target_id AND t.status IN ${IN_FLIGHT}
+        WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status IN ${IN_FLIGHT}
           AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
         RETURNING t.*, pg_notify($2, '') AS notified`,
       [
@@ -251,6 +261,7 @@ export class SqlTargetTransitions extends TargetTransitions {
           [...firsts.values()]
             .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
             .map((a) => ({
+              organization_id: a.organizationId,
               target_id: a.targetId,
               call_log_id: a.callLogId,
               status: a.status,
@@ -276,6 +287,7 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async finishWithoutCall(
     tx: Tx,
+    organizationId: string,
     targetId: string,
     d: TargetOutcome,
     now: Date,
@@ -284,9 +296,9 @@ export class SqlTargetTransitions extends TargetTransitions {
       `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
               categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
               updated_at = $7
-        WHERE id = $1 AND status = 'Scheduled'
+        WHERE id = $1 AND organization_id = $8 AND status = 'Scheduled'
         RETURNING *`,
-      [targetId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now],
+      [targetId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now, organizationId],
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
   }
@@ -378,10 +390,10 @@ export class SqlTargetTransitions extends TargetTransitions {
     return counts;
   }
 
-  async findById(tx: Tx | null, targetId: string): Promise<Target | null> {
+  async findById(tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
-      `SELECT * FROM targets WHERE id = $1`,
-      [targetId],
+      `SELECT * FROM targets WHERE id = $1 AND organization_id = $2`,
+      [targetId, organizationId],
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
   }

@@ -46,11 +46,17 @@ export class TypeOrmTargetRepository extends TargetRepository {
     return new Set(rows.map((r) => r.external_id));
   }
 
-  async findExistingIds(tx: Tx | null, ids: string[]): Promise<Set<string>> {
+  async findExistingIds(
+    tx: Tx | null,
+    organizationId: string,
+    ids: string[],
+  ): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
+    // Another organization's targets are not looked at: ids are unique per organization, and an
+    // answer that depended on them would tell whether another organization uses an id.
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `SELECT id FROM targets WHERE id = ANY($1::uuid[])`,
-      [ids],
+      `SELECT id FROM targets WHERE id = ANY($1::uuid[]) AND organization_id = $2`,
+      [ids, organizationId],
     );
     return new Set(rows.map((r) => r.id));
   }
@@ -167,7 +173,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
          FOR UPDATE),
        gone AS (
          DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)}
-         WHERE t.id = l.id AND NOT (l.status = ANY($4::text[]))
+         WHERE t.id = l.id AND t.organization_id = $1 AND NOT (l.status = ANY($4::text[]))
          RETURNING t.id)
        SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
       [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause)],

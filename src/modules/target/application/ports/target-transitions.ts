@@ -37,6 +37,8 @@ export interface FinishedAttempt extends TargetOutcome {
 
 /** A finished attempt of a given target (the batch form of `finishAttempt`). */
 export interface TargetAttempt extends FinishedAttempt {
+  /** A target id is unique within its organization only (see docs/targets.md). */
+  organizationId: string;
   targetId: string;
 }
 
@@ -138,18 +140,33 @@ export abstract class TargetTransitions {
 
   /**
    * Those of `targetIds` still `Scheduled` and due, locked for this transaction; rows another claimer
-   * holds are skipped (SKIP LOCKED), not waited for.
+   * holds are skipped (SKIP LOCKED), not waited for. Target ids are unique per organization only, so
+   * every method that names targets by id takes their organization too.
    */
-  abstract lockDue(tx: Tx, targetIds: string[], now: Date): Promise<Target[]>;
+  abstract lockDue(
+    tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    now: Date,
+  ): Promise<Target[]>;
 
   /** `Scheduled` → `Scheduled` later, for each; returns the ids moved. */
-  abstract defer(tx: Tx, deferrals: { targetId: string; until: Date }[]): Promise<string[]>;
+  abstract defer(
+    tx: Tx,
+    organizationId: string,
+    deferrals: { targetId: string; until: Date }[],
+  ): Promise<string[]>;
 
   /**
    * `Scheduled` → `In Progress` with its new call log appended (attempts + 1, call_started_at,
    * last_call_date), for each; returns the started targets.
    */
-  abstract startCalls(tx: Tx, calls: StartedCall[], now: Date): Promise<Target[]>;
+  abstract startCalls(
+    tx: Tx,
+    organizationId: string,
+    calls: StartedCall[],
+    now: Date,
+  ): Promise<Target[]>;
 
   /**
    * Applies each attempt's outcome to its target when still in flight with that call as its latest,
@@ -159,14 +176,20 @@ export abstract class TargetTransitions {
   abstract finishAttempts(tx: Tx, attempts: TargetAttempt[]): Promise<Target[]>;
 
   /** `finishAttempts` for one target: the updated target, or null when nothing changed. */
-  async finishAttempt(tx: Tx, targetId: string, attempt: FinishedAttempt): Promise<Target | null> {
-    const [updated] = await this.finishAttempts(tx, [{ ...attempt, targetId }]);
+  async finishAttempt(
+    tx: Tx,
+    organizationId: string,
+    targetId: string,
+    attempt: FinishedAttempt,
+  ): Promise<Target | null> {
+    const [updated] = await this.finishAttempts(tx, [{ ...attempt, organizationId, targetId }]);
     return updated ?? null;
   }
 
   /** A target that ends without a call (blacklisted, undialable): only from `Scheduled`. */
   abstract finishWithoutCall(
     tx: Tx,
+    organizationId: string,
     targetId: string,
     outcome: TargetOutcome,
     now: Date,
@@ -200,6 +223,10 @@ export abstract class TargetTransitions {
   /** Counts of the campaign's targets at `now` (exact, set-based). */
   abstract countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts>;
 
-  /** Any target by id (workers: no tenancy). */
-  abstract findById(tx: Tx | null, targetId: string): Promise<Target | null>;
+  /** The organization's target of that id, in `tx` (workers). */
+  abstract findById(
+    tx: Tx | null,
+    organizationId: string,
+    targetId: string,
+  ): Promise<Target | null>;
 }

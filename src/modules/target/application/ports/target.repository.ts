@@ -41,7 +41,8 @@ export interface DeleteOutcome {
 
 /**
  * Targets, always scoped by organization on reads and writes that come from the API. Uniqueness: `id`
- * globally, `external_id` within a campaign (when not null); a violation is a ConflictError.
+ * within an organization (two organizations may each have a target of one id), `external_id` within a
+ * campaign (when not null); a violation is a ConflictError.
  */
 export abstract class TargetRepository {
   /** Which of `externalIds` the campaign already holds. */
@@ -51,8 +52,15 @@ export abstract class TargetRepository {
     externalIds: string[],
   ): Promise<Set<string>>;
 
-  /** Which of `ids` (canonical UUIDs) exist in any campaign or organization. */
-  abstract findExistingIds(tx: Tx | null, ids: string[]): Promise<Set<string>>;
+  /**
+   * Which of `ids` (canonical UUIDs) the organization already has, in any of its campaigns. Another
+   * organization's ids are never looked at (ids are unique per organization).
+   */
+  abstract findExistingIds(
+    tx: Tx | null,
+    organizationId: string,
+    ids: string[],
+  ): Promise<Set<string>>;
 
   /**
    * Inserts every row in one statement. `created_at` is `now` plus the row's position in microseconds,
