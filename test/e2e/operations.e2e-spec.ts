@@ -1,5 +1,10 @@
 import { DataSource } from 'typeorm';
-import { AdvisoryLockExclusiveRunner } from '../../src/database/advisory-lock';
+import {
+  AdvisoryLockExclusiveRunner,
+  SCHEMA_LOCK,
+  withAdvisoryLock,
+} from '../../src/database/advisory-lock';
+import { runMigrationsLocked } from '../../src/database/migrations-runner';
 import { waitForNoDeliveryJobs } from '../support/jobs';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -190,6 +195,40 @@ const onPostgres = !!process.env.DATABASE_URL && !process.env.DATABASE_URL.start
         ran: true,
         result: 'second',
       });
+    });
+  },
+);
+
+/** PGlite is one session: an advisory lock cannot keep two of its "connections" apart. */
+(onPostgres ? describe : describe.skip)(
+  'a start with nothing to migrate (PostgreSQL only; skipped on embedded PGlite)',
+  () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+    });
+    afterAll(() => t.close());
+
+    it('does not wait for the schema lock: one read of schema_migrations says every migration is applied', async () => {
+      const dataSource = t.app.get(DataSource);
+      let release: () => void = () => undefined;
+      // Another process applying migrations, as far as the lock says.
+      const held = withAdvisoryLock(
+        dataSource,
+        SCHEMA_LOCK,
+        () => new Promise<void>((resolve) => (release = resolve)),
+      );
+      await waitFor(
+        () =>
+          t.sql(`SELECT count(*)::int AS n FROM pg_locks
+              WHERE locktype = 'advisory' AND granted AND objid = ${SCHEMA_LOCK}
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`),
+        ([row]) => row.n > 0,
+      );
+      // Before round 3 this waited for the lock; now it answers while the lock is still held.
+      expect(await runMigrationsLocked(dataSource)).toEqual([]);
+      release();
+      await held;
     });
   },
 );
