@@ -23,7 +23,9 @@ export class ScopeTargetIdsByOrganization1768800000000 implements MigrationInter
          ADD CONSTRAINT targets_pkey PRIMARY KEY (id, organization_id)`,
     );
     await q.query(`
-      CREATE OR REPLACE FUNCTION target_events_update() RETURNS trigger LANGUAGE plpgsql AS $$
+      CREATE OR REPLACE FUNCTION target_events_update() RETURNS trigger LANGUAGE plpgsql
+      -- As migration 1768830000000 sets on every trigger function (a data directory may have run it first).
+      SET jit = off AS $$
       DECLARE
         actor jsonb := target_event_actor();
         actors jsonb := target_event_actors();
