@@ -9,6 +9,7 @@ import { setupOpenApi } from './openapi';
 import { QuietNestLogger } from './common/logging/quiet-nest-logger';
 import { raw } from 'express';
 import { parseJsonBody } from './common/http/json-body';
+import { assignRequestId } from './common/http/request-id';
 import { isCsvImport } from './modules/target/api/target-import.controller';
 import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller';
 import { serveConsole } from './modules/console/console-static';
@@ -20,6 +21,7 @@ import { serveConsole } from './modules/console/console-static';
 export async function configureApp(app: INestApplication, config: AppConfig): Promise<void> {
   const express = app as NestExpressApplication;
   express.useLogger(new QuietNestLogger(app.get(Logger)));
+  express.use(assignRequestId);
   // Provider events keep their exact bytes (signatures are over the raw body), whatever their type;
   // a body already read is left alone by the parsers below.
   express.use(TELEPHONY_EVENTS_PREFIX, raw({ type: () => true, limit: config.get('BODY_LIMIT') }));

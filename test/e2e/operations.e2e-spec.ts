@@ -232,3 +232,44 @@ const onPostgres = !!process.env.DATABASE_URL && !process.env.DATABASE_URL.start
     });
   },
 );
+
+describe.each([
+  ['silent', 'pino-http not mounted'],
+  ['fatal', 'pino-http mounted'],
+])('request ids at LOG_LEVEL=%s (%s)', (level) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { LOG_LEVEL: level } });
+  });
+  afterAll(() => t.close());
+
+  it("echoes the caller's X-Request-Id, and gives every other request a new one", async () => {
+    const { apiKey } = await t.createOrganization();
+    const given = await t
+      .http()
+      .get('/api/v1/campaigns')
+      .set('X-API-Key', apiKey)
+      .set('X-Request-Id', 'trace-7f3a/1');
+    expect(given.status).toBe(200);
+    expect(given.headers['x-request-id']).toBe('trace-7f3a/1');
+
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const first = await t.http().get('/api/v1/campaigns').set('X-API-Key', apiKey);
+    const second = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'not-a-key');
+    expect(second.status).toBe(401);
+    expect([first.headers['x-request-id'], second.headers['x-request-id']]).toEqual([
+      expect.stringMatching(uuid),
+      expect.stringMatching(uuid),
+    ]);
+    expect(first.headers['x-request-id']).not.toBe(second.headers['x-request-id']);
+
+    // An id that could not be logged or echoed safely (too long, spaces) is replaced.
+    const odd = await t
+      .http()
+      .get('/api/v1/health')
+      .set('X-Request-Id', `${'x'.repeat(129)}`);
+    expect(odd.headers['x-request-id']).toMatch(uuid);
+    const spaced = await t.http().get('/api/v1/health').set('X-Request-Id', 'a b');
+    expect(spaced.headers['x-request-id']).toMatch(uuid);
+  });
+});
