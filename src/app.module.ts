@@ -46,7 +46,15 @@ export class AppModule {
             genReqId: (req) => (req as IdentifiedRequest).id,
             redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
             serializers: { err: serializeError, req: withoutQueryString },
-            customProps: (req) => ({ organizationId: (req as any).auth?.organizationId }),
+            // Called as the request starts (before authentication: nothing to add, and no child logger
+            // to build for it) and again for the completion line.
+            customProps: (req) => {
+              const organizationId = (req as { auth?: { organizationId: string } }).auth
+                ?.organizationId;
+              return (organizationId ? { organizationId } : undefined) as {
+                organizationId: string;
+              };
+            },
             autoLogging: { ignore: (req) => QUIET_PATHS.has(req.url?.split('?')[0] ?? '') },
           },
         }),

@@ -13,11 +13,7 @@ const ACCEPTED_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
  * any logging, so the response carries it whatever the log level (pino-http reads `req.id`, and is not
  * mounted at all at `LOG_LEVEL=silent`, see app.module.ts).
  */
-export function assignRequestId(
-  req: IncomingMessage,
-  res: ServerResponse,
-  next: () => void,
-): void {
+export function assignRequestId(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && ACCEPTED_REQUEST_ID.test(given) ? given : randomUUID();
   (req as IdentifiedRequest).id = id;
