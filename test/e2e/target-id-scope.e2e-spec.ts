@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { freshTargetBody } from '../support/target-bodies';
 import { WebhookReceiver } from '../support/webhook-receiver';
 
 /**
@@ -67,30 +68,12 @@ describe('target ids are scoped per organization', () => {
     input: object,
   ) {
     return {
-      id,
-      target_url: `http://localhost:3000/api/v1/targets/${id}`,
-      organization_id: owner.organizationId,
-      campaign_id: owner.campaignId,
+      ...freshTargetBody(owner, id),
       created_at: expect.any(String),
-      execution_minutes: null,
-      input_data: input,
-      output_data: {},
-      status: 'Pending',
-      resolution: null,
-      category: null,
-      subcategory: null,
-      call_log_ids: null,
-      last_call_date: null,
-      phone_number: phone,
-      fax_links: null,
-      payor_api_data: null,
-      external_id: null,
       updated_at: expect.any(String),
-      retries: null,
       scheduled_time: null,
-      categorization: null,
-      outcome: null,
-      statistics: null,
+      input_data: input,
+      phone_number: phone,
       waiting_reason: 'not launched: trigger calls or add with launch=true',
     };
   }

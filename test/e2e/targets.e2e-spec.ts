@@ -1,6 +1,7 @@
 import { randomUUID } from 'crypto';
 import { Pool } from 'pg';
 import { createTestApp, TestApp } from '../support/test-app';
+import { freshTargetBody } from '../support/target-bodies';
 
 const BASE = 'http://localhost:3000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -56,29 +57,8 @@ describe('targets API', () => {
       (await t.sql('SELECT count(*) AS n FROM targets WHERE campaign_id = $1', [campaignId]))[0].n,
     );
 
-  const blank = (organizationId: string, campaignId: string, id: string) => ({
-    id,
-    target_url: `${BASE}/api/v1/targets/${id}`,
-    organization_id: organizationId,
-    campaign_id: campaignId,
-    execution_minutes: null,
-    input_data: {},
-    output_data: {},
-    status: 'Pending',
-    resolution: null,
-    category: null,
-    subcategory: null,
-    call_log_ids: null,
-    last_call_date: null,
-    phone_number: null as string | null,
-    fax_links: null,
-    payor_api_data: null,
-    external_id: null as string | null,
-    retries: null,
-    categorization: null,
-    outcome: null,
-    statistics: null,
-  });
+  const blank = (organizationId: string, campaignId: string, id: string) =>
+    freshTargetBody({ organizationId, campaignId }, id, BASE);
 
   describe('add and read back', () => {
     it('creates targets and reads each back field by field', async () => {
