@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { item, pydantic } from '../validation/pydantic-errors';
 import { RequestValidationError } from '../validation/request-validation.error';
+import { notePlainJson } from '../validation/plain-json';
 import { MAX_JSON_DEPTH } from '../validation/storable';
 import { pythonJsonError } from './python-json-error';
 
@@ -40,6 +41,7 @@ export function parseJsonBody(req: Request, _res: Response, next: NextFunction):
     next(error);
     return;
   }
+  notePlainJson(text, body);
   req.body = body;
   next();
 }

@@ -15,6 +15,7 @@ import {
   RANK_VALUE,
 } from '../../../../common/validation/py-validators';
 import { pydantic } from '../../../../common/validation/pydantic-errors';
+import { isPlainJson } from '../../../../common/validation/plain-json';
 import { PyStorable, unstorableJsonError } from '../../../../common/validation/storable';
 import { rawOf, withoutUnsafeKeys } from '../../../../common/validation/transform-safe';
 import { TargetWithEhrIdsResponseDto } from '../../../target/api/dto/target-response.dto';
@@ -81,13 +82,16 @@ function allChecked(value: unknown): boolean {
   return true;
 }
 
-/** Exactly what StepUpdateDto's field decorators accept. */
-function fieldsValid(u: Record<string, unknown>): boolean {
+/**
+ * Exactly what StepUpdateDto's field decorators accept; `storable`: the body is known to hold no
+ * unstorable value (`isPlainJson`), so input_data need not be walked again.
+ */
+function fieldsValid(u: Record<string, unknown>, storable: boolean): boolean {
   return (
     (u.target_id == null || typeof u.target_id === 'string') &&
     (u.external_id == null || typeof u.external_id === 'string') &&
     isPlainObject(u.input_data) &&
-    unstorableJsonError(u.input_data) === null
+    (storable || unstorableJsonError(u.input_data) === null)
   );
 }
 
@@ -138,9 +142,10 @@ function PyUpdateList(): PropertyDecorator {
     Transform(({ obj, key }) => {
       const raw = rawOf(obj)[key];
       if (!Array.isArray(raw)) return raw;
+      const storable = isPlainJson(rawOf(obj));
       return raw.map((u) => {
         if (!isPlainObject(u)) return new NotAnUpdate();
-        if (!fieldsValid(u)) return plainToInstance(StepUpdateDto, withoutUnsafeKeys(u));
+        if (!fieldsValid(u, storable)) return plainToInstance(StepUpdateDto, withoutUnsafeKeys(u));
         const checked = new CheckedStepUpdate();
         checked.target_id = u.target_id as string | null | undefined;
         checked.external_id = u.external_id as string | null | undefined;
