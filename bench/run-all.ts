@@ -12,16 +12,6 @@ type Result = Record<string, any>;
 
 /** Rows for the results written before benchmarks carried a `summary`. */
 const SUMMARIES: Record<string, (r: Result) => SummaryRow[]> = {
-  'batch-step': (r) => [
-    {
-      path: `POST .../targets/step/{step} (${r.updates} updates), median`,
-      ours: `${Math.round(r.http_ms.median)} ms`,
-      baseline: `${Math.round(r.raw_sql_ms.median)} ms raw SQL`,
-      ratio: Math.round(r.ratio * 100) / 100,
-      goal: '≤ 2x',
-      met: r.ratio <= 2,
-    },
-  ],
   calls: (r) => [
     {
       path: `POST .../trigger (${r.targets ?? 10000} calls, 0 s each), placed/s`,

@@ -9,7 +9,7 @@ import {
   StepScope,
   TargetRef,
 } from '../modules/step/application/ports/step.repository';
-import { appendEhrEventId, mergeInOrder, receiveData } from './step-rules';
+import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step-rules';
 import type { Target } from '../modules/target/domain/target';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
 import { targetKey } from './in-memory-target.repository';
@@ -67,7 +67,10 @@ export class InMemoryStepRepository extends StepRepository {
     const applied: (AppliedUpdate & { data: Record<string, unknown> })[] = [];
     for (const u of [...updates].sort((a, b) => a.index - b.index)) {
       const target = this.match(scope, u);
-      if (target) applied.push({ index: u.index, targetId: target.id, data: u.data });
+      if (target) {
+        const waiting = isWaitingAt(target, received.friendlyId);
+        applied.push({ index: u.index, targetId: target.id, waiting, data: u.data });
+      }
     }
     const byTarget = new Map<string, Record<string, unknown>[]>();
     for (const a of applied)
@@ -82,7 +85,7 @@ export class InMemoryStepRepository extends StepRepository {
       );
     }
     for (const a of applied) this.events.push(this.event(scope, received, a.targetId, a.data));
-    return applied.map(({ index, targetId }) => ({ index, targetId }));
+    return applied.map(({ index, targetId, waiting }) => ({ index, targetId, waiting }));
   }
 
   async recordEhrEvent(

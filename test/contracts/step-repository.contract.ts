@@ -82,9 +82,9 @@ export function stepRepositoryContract(
         );
 
         expect(applied).toEqual([
-          { index: 0, targetId: a },
-          { index: 1, targetId: b },
-          { index: 6, targetId: c },
+          { index: 0, targetId: a, waiting: false },
+          { index: 1, targetId: b, waiting: false },
+          { index: 6, targetId: c, waiting: false },
         ]);
         expect((await find(a))!.inputData).toEqual({ keep: 1, n: { y: 2 }, added: true });
         expect((await find(a))!.updatedAt).toEqual(NOW);
@@ -104,9 +104,9 @@ export function stepRepositoryContract(
           ]),
         );
         expect(applied).toEqual([
-          { index: 0, targetId: id },
-          { index: 1, targetId: id },
-          { index: 2, targetId: id },
+          { index: 0, targetId: id, waiting: false },
+          { index: 1, targetId: id, waiting: false },
+          { index: 2, targetId: id, waiting: false },
         ]);
         expect((await find(id))!.inputData).toEqual({ a: 1, z: 0, b: 3, c: { x: 1 } });
         const history = await f.repository.history(f.scope.organizationId, id);
@@ -126,6 +126,37 @@ export function stepRepositoryContract(
           data: { a: 1, b: 1 },
           apiKeyId: null,
           receivedAt: NOW,
+        });
+      });
+
+      it('says which targets wait at the received step, leaving their status to the caller', async () => {
+        const [here, elsewhere, noStep, pending] = [nextId(), nextId(), nextId(), nextId()];
+        await f.seed(f.scope, [
+          { id: here, status: 'Waiting', currentStep: 'labs' },
+          { id: elsewhere, status: 'Waiting', currentStep: 'consent' },
+          { id: noStep, status: 'Waiting', currentStep: null },
+          { id: pending, status: 'Pending', currentStep: null },
+        ]);
+        const applied = await f.uow.run((tx) =>
+          f.repository.mergeStepData(tx, f.scope, received('labs'), [
+            { index: 0, targetId: here, data: { a: 1 } },
+            { index: 1, targetId: elsewhere, data: { a: 1 } },
+            { index: 2, targetId: noStep, data: { a: 1 } },
+            { index: 3, targetId: pending, data: { a: 1 } },
+            { index: 4, targetId: here, data: { b: 1 } },
+          ]),
+        );
+        expect(applied).toEqual([
+          { index: 0, targetId: here, waiting: true },
+          { index: 1, targetId: elsewhere, waiting: false },
+          { index: 2, targetId: noStep, waiting: false },
+          { index: 3, targetId: pending, waiting: false },
+          { index: 4, targetId: here, waiting: true },
+        ]);
+        expect(await find(here)).toMatchObject({
+          status: 'Waiting',
+          currentStep: 'labs',
+          inputData: { a: 1, b: 1 },
         });
       });
 
@@ -154,7 +185,7 @@ export function stepRepositoryContract(
           { index: 0, targetId: x, data: { k: 1 } },
         ]),
       );
-      expect(applied).toEqual([{ index: 0, targetId: x }]);
+      expect(applied).toEqual([{ index: 0, targetId: x, waiting: false }]);
       const recorded = await f.uow.run((tx) =>
         f.repository.recordEhrEvent(
           tx,

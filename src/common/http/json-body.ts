@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { item, pydantic } from '../validation/pydantic-errors';
 import { RequestValidationError } from '../validation/request-validation.error';
+import { notePlainJson } from '../validation/plain-json';
 import { MAX_JSON_DEPTH } from '../validation/storable';
 import { pythonJsonError } from './python-json-error';
 
@@ -11,8 +12,8 @@ import { pythonJsonError } from './python-json-error';
  *   (FastAPI: `missing`), malformed JSON is `json_invalid` with Python's words and position;
  * - any other content type: the text itself, which no JSON schema accepts (`model_attributes_type`).
  *
- * Nesting deeper than MAX_JSON_DEPTH is refused before parsing, so no later recursion (validation,
- * serialization, jsonb) can overflow the stack on a hostile body.
+ * Nesting deeper than MAX_JSON_DEPTH is refused before anything else reads the body, so no later
+ * recursion (validation, serialization, jsonb) can overflow the stack on a hostile body.
  */
 export function parseJsonBody(req: Request, _res: Response, next: NextFunction): void {
   if (typeof req.body !== 'string' || !isJsonContentType(req.headers['content-type'])) {
@@ -25,20 +26,36 @@ export function parseJsonBody(req: Request, _res: Response, next: NextFunction):
     next();
     return;
   }
-  const tooDeepAt = nestingBeyond(text, MAX_JSON_DEPTH);
-  if (tooDeepAt !== null) {
-    const message = `JSON must not be nested more than ${MAX_JSON_DEPTH} levels deep`;
-    next(jsonInvalid(message, codePoints(text, tooDeepAt)));
-    return;
-  }
+  // Parsing first is safe (V8's JSON.parse does not recurse, and a RangeError lands in the catch) and
+  // cheap; only a body that turns out too deep or malformed pays for the scan that locates the error.
+  // The order of the checks is unchanged: a body nested too deep is refused as such, even malformed.
+  let body: unknown;
   try {
-    req.body = JSON.parse(text);
+    body = JSON.parse(text);
   } catch {
-    const error = pythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
-    next(jsonInvalid(error.msg, error.pos));
+    next(tooDeep(text) ?? malformed(text));
     return;
   }
+  const error = nestedBeyond(body, MAX_JSON_DEPTH, 0) ? tooDeep(text) : null;
+  if (error) {
+    next(error);
+    return;
+  }
+  notePlainJson(text, body);
+  req.body = body;
   next();
+}
+
+function tooDeep(text: string): RequestValidationError | null {
+  const tooDeepAt = nestingBeyond(text, MAX_JSON_DEPTH);
+  if (tooDeepAt === null) return null;
+  const message = `JSON must not be nested more than ${MAX_JSON_DEPTH} levels deep`;
+  return jsonInvalid(message, codePoints(text, tooDeepAt));
+}
+
+function malformed(text: string): RequestValidationError {
+  const error = pythonJsonError(text) ?? { msg: 'Expecting value', pos: 0 };
+  return jsonInvalid(error.msg, error.pos);
 }
 
 /** FastAPI's test: `application/json` or `application/<anything>+json`, or no content type at all. */
@@ -51,6 +68,20 @@ export function isJsonContentType(header: string | undefined): boolean {
 
 function jsonInvalid(message: string, position: number): RequestValidationError {
   return new RequestValidationError([item(pydantic.jsonInvalid(message), ['body', position], {})]);
+}
+
+/**
+ * Whether a parsed value holds an array or object at level `limit + 1` (the value itself at level 1 when
+ * `depth` is 0): exactly when `nestingBeyond` finds a bracket in its text. Recurses `limit` levels at most.
+ */
+function nestedBeyond(value: unknown, limit: number, depth: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (depth >= limit) return true;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (let i = 0; i < children.length; i++) {
+    if (nestedBeyond(children[i], limit, depth + 1)) return true;
+  }
+  return false;
 }
 
 /** The UTF-16 index of the bracket that opens level `limit + 1`, or null; strings are skipped. */

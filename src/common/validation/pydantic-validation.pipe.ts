@@ -9,6 +9,7 @@ import {
   RANK_VALUE,
 } from './py-validators';
 import { RequestValidationError } from './request-validation.error';
+import { isPlainJson } from './plain-json';
 import { unstorableStrings } from './storable';
 import { withoutUnsafeKeys } from './transform-safe';
 
@@ -26,8 +27,10 @@ export class PydanticValidationPipe implements PipeTransform {
     const source = toSource(metadata.type);
     if (!source) return value;
     const metatype = metadata.metatype;
+    // A JSON body whose text showed it has no unstorable string and no unsafe key is not walked for them.
+    const plain = isPlainJson(value);
 
-    if (source !== 'path') {
+    if (source !== 'path' && !plain) {
       const unstorable = unstorableStrings(value, [source]);
       if (unstorable.length > 0) throw fail(unstorable);
     }
@@ -47,7 +50,7 @@ export class PydanticValidationPipe implements PipeTransform {
       throw fail([item(pydantic.modelType(), ['body'], value)]);
     }
 
-    const instance = plainToInstance(metatype, withoutUnsafeKeys(value ?? {}));
+    const instance = plainToInstance(metatype, plain ? value : withoutUnsafeKeys(value ?? {}));
     const errors = await validate(instance as object, { forbidUnknownValues: false });
     if (errors.length > 0) throw fail(toItems(errors, [source], value));
     // Like pydantic's `model_validator(mode="after")`: only once every field is valid.

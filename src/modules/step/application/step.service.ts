@@ -84,7 +84,7 @@ export class StepService {
         [{ index: 0, targetId: id, data }],
       );
       if (applied.length === 0) throw targetNotFound();
-      await this.moveOn(tx, scope, step, [id], now);
+      await this.moveOn(tx, scope, step, applied[0].waiting ? [id] : [], now);
       return (await this.transitions.findById(tx, scope.organizationId, id))!;
     });
   }
@@ -124,7 +124,9 @@ export class StepService {
               this.received(caller, step, null, now),
               resolvable,
             );
-      await this.moveOn(tx, scope, step, [...new Set(result.map((a) => a.targetId))], now);
+      // Only targets waiting at this step move on: the others are left out of the status statement.
+      const waiting = new Set(result.filter((a) => a.waiting).map((a) => a.targetId));
+      await this.moveOn(tx, scope, step, [...waiting], now);
       return result;
     });
 

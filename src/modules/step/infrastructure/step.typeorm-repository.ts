@@ -45,7 +45,7 @@ const MERGE_STEP_DATA = `
     UPDATE targets t SET input_data = t.input_data || m.d, updated_at = $7::timestamptz
     -- A target id is unique within its organization only.
     FROM merged m WHERE t.id = m.id AND t.organization_id = $1::uuid
-    RETURNING t.id
+    RETURNING t.id, (t.status = 'Waiting' AND t.current_step = $5::text) IS TRUE AS waiting
   ),
   history AS (
     INSERT INTO target_step_events
@@ -55,7 +55,7 @@ const MERGE_STEP_DATA = `
   )
   -- Joined with the UPDATE's output: a target deleted since the snapshot is neither reported as updated
   -- nor given a history row.
-  SELECT m.i AS index, m.id AS target_id FROM matched m JOIN updated u ON u.id = m.id`;
+  SELECT m.i AS index, m.id AS target_id, u.waiting FROM matched m JOIN updated u ON u.id = m.id`;
 
 const RECORD_EHR_EVENT = `
   WITH target AS (
@@ -107,6 +107,7 @@ export class TypeOrmStepRepository extends StepRepository {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{
       index: number;
       target_id: string;
+      waiting: boolean;
     }>(MERGE_STEP_DATA, [
       scope.organizationId,
       scope.campaignId,
@@ -118,7 +119,7 @@ export class TypeOrmStepRepository extends StepRepository {
       received.apiKeyId,
     ]);
     return rows
-      .map((r) => ({ index: r.index, targetId: r.target_id }))
+      .map((r) => ({ index: r.index, targetId: r.target_id, waiting: r.waiting }))
       .sort((a, b) => a.index - b.index);
   }
 

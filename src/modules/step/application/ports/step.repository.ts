@@ -46,13 +46,19 @@ export interface StepEventRecord {
 export interface AppliedUpdate {
   index: number;
   targetId: string;
+  /**
+   * The target waits at the received step (`Waiting`, its current step the received friendly id), as
+   * the merge found it and keeps it locked: only such a target has a status move to make.
+   */
+  waiting: boolean;
 }
 
 export abstract class StepRepository {
   /**
    * Merges each update's data into the `input_data` of the target it names (one level deep; several
    * updates of one target merge in index order) and records one history row per applied update, as
-   * one set-based write. Returns the applied updates; the others named no target of the scope.
+   * one set-based write. Returns the applied updates, in index order; the others named no target of the
+   * scope.
    */
   abstract mergeStepData(
     tx: Tx,
