@@ -673,6 +673,133 @@ describe('targets API', () => {
         await pool.end();
       }
     });
+
+    it('page_count stays exact for a last call bound under concurrent calls, clears, deletes and rollbacks', async () => {
+      const c = await tenant();
+      const pool = new Pool({ connectionString: t.databaseUrl, max: 3 });
+      const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
+      // Calls land on 20 days from 2026-01-01, half a millisecond past midnight (rows carry
+      // microseconds; the bounds are inclusive to the millisecond).
+      const day = (d: number) => `2026-01-${String(1 + d).padStart(2, '0')}T00:00:00.0005Z`;
+      try {
+        const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
+        const pick = (k: number) => seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
+        // Movers place calls (set last_call_date, from null or again), clear it, and move statuses, in
+        // small transactions of which some roll back.
+        const mover = async (k: number) => {
+          for (let round = 0; round < 15; round++) {
+            const client = await pool.connect();
+            try {
+              await client.query('BEGIN');
+              await client.query(
+                `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+                [[...pick(k + round), ...pick(k + round + 1)]],
+              );
+              await client.query(
+                `UPDATE targets SET last_call_date = $2, status = $3 WHERE id = ANY($1::uuid[])`,
+                [
+                  pick(k + round),
+                  day((k * 7 + round) % 20),
+                  statuses[(k + round) % statuses.length],
+                ],
+              );
+              await client.query(
+                `UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`,
+                [pick(k + round + 1), round % 3 === 2 ? null : day((k + round * 3) % 20)],
+              );
+              await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
+            } finally {
+              client.release();
+            }
+          }
+        };
+        const adder = async () => {
+          for (let round = 0; round < 10; round++)
+            expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
+        };
+        // Deletes called targets too: the first 50 have a last call.
+        await t.sql(`UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`, [
+          seed.slice(0, 50),
+          day(5),
+        ]);
+        const deleter = async () => {
+          for (let round = 0; round < 10; round++)
+            expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
+        };
+        const bounds: Record<string, string>[] = [
+          { from_last_call_date: '2026-01-02T00:00:00.000Z' }, // most called targets match
+          { from_last_call_date: '2026-01-19T00:00:00.001Z' }, // few match
+          { to_last_call_date: '2026-01-02T00:00:00.000Z' }, // few, including 00:00:00.0005 that day
+          { to_last_call_date: '2026-01-19T00:00:00.000Z' }, // most
+          { from_last_call_date: '2026-01-10' },
+          { to_last_call_date: '2026-01-10' },
+        ];
+        // Readers meanwhile: each answer is one snapshot, and compacts the counters once they pile up.
+        const reader = async () => {
+          for (let round = 0; round < 20; round++) {
+            const res = await c.list({ limit: 100, ...bounds[round % bounds.length] });
+            expect(res.status).toBe(200);
+          }
+        };
+        await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+
+        const matching = async (bound: Record<string, string>) => {
+          const [[name, value]] = Object.entries(bound);
+          // The service's bounds: a date-only upper bound is the day's last millisecond.
+          const at =
+            name === 'to_last_call_date' && value.length === 10 ? `${value}T23:59:59.999Z` : value;
+          const condition =
+            name === 'from_last_call_date'
+              ? `last_call_date >= $2::timestamptz`
+              : `last_call_date < $2::timestamptz + interval '1 millisecond'`;
+          return t.sql<{ id: string }>(
+            `SELECT id FROM targets WHERE campaign_id = $1 AND ${condition} ORDER BY created_at, id`,
+            [c.campaignId, at],
+          );
+        };
+        const called = Number(
+          (
+            await t.sql<{ n: string }>(
+              `SELECT count(*) AS n FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL`,
+              [c.campaignId],
+            )
+          )[0].n,
+        );
+        const listed = ({ waiting_reason: _w, ...target }: any) => target;
+        const sizes: number[] = [];
+        for (const bound of bounds) {
+          const rows = await matching(bound);
+          sizes.push(rows.length);
+          const n = rows.length;
+          const res = await c.list({ limit: 1, ...bound });
+          expect([bound, res.status, res.body]).toEqual([
+            bound,
+            200,
+            {
+              // A list shows a Target as the single read does, without its live waiting_reason.
+              targets: n > 0 ? [listed((await c.get(rows[0].id)).body)] : [],
+              page_count: n,
+              next_page: n > 1 ? 1 : null,
+              next_cursor: n > 1 ? expect.any(String) : null,
+            },
+          ]);
+          const patient = await c.list({ limit: 1, ...bound }, true);
+          expect([bound, patient.body.page_count]).toEqual([bound, n]);
+        }
+        // Both sides of the split were taken: some bounds match most called targets, some few.
+        expect(sizes.some((n) => n > called / 2) && sizes.some((n) => n < called / 2)).toBe(true);
+        expect(called).toBeGreaterThan(0);
+        // The called counters sum to what is there.
+        const summed = await t.sql<{ n: string }>(
+          `SELECT coalesce(sum(delta), 0) AS n FROM target_count_deltas
+            WHERE campaign_id = $1 AND called`,
+          [c.campaignId],
+        );
+        expect(Number(summed[0].n)).toBe(called);
+      } finally {
+        await pool.end();
+      }
+    });
   });
 
   describe('tenancy', () => {

@@ -1,15 +1,16 @@
 import { SqlExecutor } from '../../../database/sql';
 
 /**
- * `target_count_deltas` (migrations 1767900000000 and 1768300000000): the targets triggers append each
- * statement's net change per (campaign, status, category, resolution, due minute); a count is a sum.
+ * `target_count_deltas` (migrations 1767900000000, 1768300000000 and 1768840000000): the targets
+ * triggers append each statement's net change per (campaign, status, category, resolution, due minute,
+ * called = has a last_call_date); a count is a sum.
  * Both readers (the target list and the campaign stats) fold a campaign's rows with `compactTargetCounts`
  * once a count met more than `COMPACT_AFTER_EXTRA_ROWS` rows beyond one per group.
  */
 export const COMPACT_AFTER_EXTRA_ROWS = 64;
 
 /** The columns a folded campaign has one row per (with the campaign and organization). */
-export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute';
+export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, called';
 
 /**
  * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the

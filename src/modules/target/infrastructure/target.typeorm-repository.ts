@@ -209,10 +209,11 @@ export class TypeOrmTargetRepository extends TargetRepository {
     if (filter.createdTo)
       add("created_at < ?::timestamptz + interval '1 millisecond'", filter.createdTo);
     if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
-    if (filter.lastCallTo)
-      add("last_call_date < ?::timestamptz + interval '1 millisecond'", filter.lastCallTo);
+    if (filter.lastCallTo) add(`last_call_date < ${LAST_CALL_TO}`, filter.lastCallTo);
     // Dates and external id are not in the counters: with any of them, the matching rows are counted.
     const byDatesToo = where.length > (filter.status !== undefined ? 2 : 1);
+    // One last-call bound alone splits the called targets (a counter) in two: count the smaller side.
+    const lastCallSplit = where.length === 2 ? lastCallSplitOf(filter) : null;
 
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
     const { result, deltaRows } = await this.dataSource.transaction(
@@ -220,7 +221,15 @@ export class TypeOrmTargetRepository extends TargetRepository {
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        if (byDatesToo && counted.total > 0)
+        if (lastCallSplit && counted.total > 0)
+          counted.total = await this.countLastCallSplit(
+            sql,
+            where,
+            params,
+            counted.called,
+            lastCallSplit,
+          );
+        else if (byDatesToo && counted.total > 0)
           counted.total = await this.countMatching(sql, where, params);
         const found = await this.pageOf(sql, organizationId, where, params, page, counted.total);
         return { result: { ...found, total: counted.total }, deltaRows: counted.deltaRows };
@@ -237,16 +246,49 @@ export class TypeOrmTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     status: string | undefined,
-  ): Promise<{ total: number; deltaRows: number }> {
-    // delta_rows: the rows beyond one per group, what folding would remove.
-    const { rows } = await sql.query<{ total: string; delta_rows: string }>(
-      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows FROM (
-         SELECT sum(delta) AS n, count(*) AS n_rows FROM target_count_deltas
+  ): Promise<{ total: number; called: number; deltaRows: number }> {
+    // delta_rows: the rows beyond one per group, what folding would remove. called: those with a
+    // last_call_date.
+    const { rows } = await sql.query<{ total: string; called: string; delta_rows: string }>(
+      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n) FILTER (WHERE called), 0) AS called,
+              coalesce(sum(n_rows) - count(*), 0) AS delta_rows FROM (
+         SELECT called, sum(delta) AS n, count(*) AS n_rows FROM target_count_deltas
          WHERE campaign_id = $1 AND organization_id = $2 AND ($3::text IS NULL OR status = $3)
          GROUP BY ${TARGET_COUNT_GROUP}) groups`,
       [campaignId, organizationId, status ?? null],
     );
-    return { total: Number(rows[0].total), deltaRows: Number(rows[0].delta_rows) };
+    return {
+      total: Number(rows[0].total),
+      called: Number(rows[0].called),
+      deltaRows: Number(rows[0].delta_rows),
+    };
+  }
+
+  /**
+   * Exact count for a single last-call bound (`where` is the campaign and that bound): the called
+   * targets are split by it, and only the smaller side is walked on `targets_campaign_last_call_idx`
+   * (index-only). The other side is probed with a walk stopped at half the called targets: if it ends
+   * sooner, it was the smaller side and the count is the difference; else the matching side is at most
+   * the other half and is counted. Never walks more entries than counting the matches would.
+   */
+  private async countLastCallSplit(
+    sql: SqlExecutor,
+    where: string[],
+    params: unknown[],
+    called: number,
+    split: { otherSide: string; bound: Date },
+  ): Promise<number> {
+    if (called === 0) return 0;
+    const half = Math.ceil(called / 2);
+    const { rows } = await sql.query<{ n: string }>(
+      `SELECT count(*) AS n FROM (
+         SELECT 1 FROM targets WHERE campaign_id = $1 AND ${split.otherSide.replace('?', '$2')}
+         LIMIT $3) other_side`,
+      [params[0], split.bound, half],
+    );
+    const otherSide = Number(rows[0].n);
+    if (otherSide < half) return called - otherSide;
+    return this.countMatching(sql, where, params);
   }
 
   /**
@@ -323,6 +365,21 @@ export class TypeOrmTargetRepository extends TargetRepository {
       next: more && last ? { createdMicros: Number(last.position_micros), id: last.id } : null,
     };
   }
+}
+
+/** The exclusive end of an inclusive last-call upper bound (bounds are inclusive to the millisecond). */
+const LAST_CALL_TO = "?::timestamptz + interval '1 millisecond'";
+
+/**
+ * With a single last-call bound, the called targets it leaves out (`?` is the bound). A null
+ * last_call_date matches neither side.
+ */
+function lastCallSplitOf(filter: TargetListFilter): { otherSide: string; bound: Date } | null {
+  if (filter.lastCallFrom && !filter.lastCallTo)
+    return { otherSide: 'last_call_date < ?', bound: filter.lastCallFrom };
+  if (filter.lastCallTo && !filter.lastCallFrom)
+    return { otherSide: `last_call_date >= ${LAST_CALL_TO}`, bound: filter.lastCallTo };
+  return null;
 }
 
 /** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
