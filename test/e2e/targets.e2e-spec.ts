@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import { Pool } from 'pg';
+import { Pool, PoolClient } from 'pg';
 import { createTestApp, TestApp } from '../support/test-app';
 import { freshTargetBody } from '../support/target-bodies';
 
@@ -508,6 +508,43 @@ describe('targets API', () => {
         phone_number: `+1555020${String(from + i).padStart(4, '0')}`,
       }));
     const idsOf = (res: any) => res.body.targets.map((x: any) => x.id);
+    /** Movers work on targets the deleter leaves alone (the first 50 are deleted meanwhile). */
+    const movable = (seed: string[], k: number) =>
+      seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
+    /**
+     * Fifteen small transactions on `pool`, like dispatchers: each locks the targets it will touch in
+     * id order up front (so the test's own transactions cannot deadlock one another), runs `work`, and
+     * commits, except every fourth, which rolls back.
+     */
+    const moveInTransactions = async (
+      pool: Pool,
+      locked: (round: number) => string[],
+      work: (client: PoolClient, round: number) => Promise<void>,
+    ) => {
+      for (let round = 0; round < 15; round++) {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          await client.query(
+            `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+            [locked(round)],
+          );
+          await work(client, round);
+          await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
+        } finally {
+          client.release();
+        }
+      }
+    };
+    /** Ten adds of ten targets, and ten deletes of five of the seed's first 50, through the API. */
+    const addTargets = async (c: Awaited<ReturnType<typeof tenant>>) => {
+      for (let round = 0; round < 10; round++)
+        expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
+    };
+    const deleteSeed = async (c: Awaited<ReturnType<typeof tenant>>, seed: string[]) => {
+      for (let round = 0; round < 10; round++)
+        expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
+    };
 
     it('every page, walked from the front or the back, lists the same order', async () => {
       const c = await tenant();
@@ -605,19 +642,12 @@ describe('targets API', () => {
       const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
       try {
         const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
-        // Movers work on targets the deleter leaves alone and lock theirs in id order up front, so the
-        // test's own transactions cannot deadlock one another.
-        const pick = (k: number) => seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
-        // Each mover runs many small transactions, like dispatchers: some commit, some roll back.
-        const mover = async (k: number) => {
-          for (let round = 0; round < 15; round++) {
-            const client = await pool.connect();
-            try {
-              await client.query('BEGIN');
-              await client.query(
-                `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-                [[...pick(k + round), ...pick(k + round + 1)]],
-              );
+        const pick = (k: number) => movable(seed, k);
+        const mover = (k: number) =>
+          moveInTransactions(
+            pool,
+            (round) => [...pick(k + round), ...pick(k + round + 1)],
+            async (client, round) => {
               await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
                 pick(k + round),
                 statuses[(k + round) % statuses.length],
@@ -626,20 +656,8 @@ describe('targets API', () => {
                 pick(k + round + 1),
                 statuses[(k + round + 2) % statuses.length],
               ]);
-              await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
-            } finally {
-              client.release();
-            }
-          }
-        };
-        const adder = async () => {
-          for (let round = 0; round < 10; round++)
-            expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
-        };
-        const deleter = async () => {
-          for (let round = 0; round < 10; round++)
-            expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
-        };
+            },
+          );
         // Readers meanwhile: each answer is one snapshot, and compacts the counters once they pile up.
         const reader = async () => {
           for (let round = 0; round < 20; round++) {
@@ -649,7 +667,14 @@ describe('targets API', () => {
             expect(res.status).toBe(200);
           }
         };
-        await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+        await Promise.all([
+          mover(0),
+          mover(1),
+          mover(2),
+          addTargets(c),
+          deleteSeed(c, seed),
+          reader(),
+        ]);
 
         const counts = await t.sql<{ status: string; n: string }>(
           `SELECT status, count(*) AS n FROM targets WHERE campaign_id = $1 GROUP BY status`,
@@ -683,18 +708,13 @@ describe('targets API', () => {
       const day = (d: number) => `2026-01-${String(1 + d).padStart(2, '0')}T00:00:00.0005Z`;
       try {
         const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
-        const pick = (k: number) => seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
-        // Movers place calls (set last_call_date, from null or again), clear it, and move statuses, in
-        // small transactions of which some roll back.
-        const mover = async (k: number) => {
-          for (let round = 0; round < 15; round++) {
-            const client = await pool.connect();
-            try {
-              await client.query('BEGIN');
-              await client.query(
-                `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-                [[...pick(k + round), ...pick(k + round + 1)]],
-              );
+        const pick = (k: number) => movable(seed, k);
+        // Movers place calls (set last_call_date, from null or again), clear it, and move statuses.
+        const mover = (k: number) =>
+          moveInTransactions(
+            pool,
+            (round) => [...pick(k + round), ...pick(k + round + 1)],
+            async (client, round) => {
               await client.query(
                 `UPDATE targets SET last_call_date = $2, status = $3 WHERE id = ANY($1::uuid[])`,
                 [
@@ -707,25 +727,13 @@ describe('targets API', () => {
                 `UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`,
                 [pick(k + round + 1), round % 3 === 2 ? null : day((k + round * 3) % 20)],
               );
-              await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
-            } finally {
-              client.release();
-            }
-          }
-        };
-        const adder = async () => {
-          for (let round = 0; round < 10; round++)
-            expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
-        };
+            },
+          );
         // Deletes called targets too: the first 50 have a last call.
         await t.sql(`UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`, [
           seed.slice(0, 50),
           day(5),
         ]);
-        const deleter = async () => {
-          for (let round = 0; round < 10; round++)
-            expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
-        };
         const bounds: Record<string, string>[] = [
           { from_last_call_date: '2026-01-02T00:00:00.000Z' }, // most called targets match
           { from_last_call_date: '2026-01-19T00:00:00.001Z' }, // few match
@@ -741,7 +749,14 @@ describe('targets API', () => {
             expect(res.status).toBe(200);
           }
         };
-        await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+        await Promise.all([
+          mover(0),
+          mover(1),
+          mover(2),
+          addTargets(c),
+          deleteSeed(c, seed),
+          reader(),
+        ]);
 
         const matching = async (bound: Record<string, string>) => {
           const [[name, value]] = Object.entries(bound);
