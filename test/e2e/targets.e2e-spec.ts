@@ -508,42 +508,62 @@ describe('targets API', () => {
         phone_number: `+1555020${String(from + i).padStart(4, '0')}`,
       }));
     const idsOf = (res: any) => res.body.targets.map((x: any) => x.id);
-    /** Movers work on targets the deleter leaves alone (the first 50 are deleted meanwhile). */
-    const movable = (seed: string[], k: number) =>
-      seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
     /**
-     * Fifteen small transactions on `pool`, like dispatchers: each locks the targets it will touch in
-     * id order up front (so the test's own transactions cannot deadlock one another), runs `work`, and
-     * commits, except every fourth, which rolls back.
+     * What both page_count tests run at once on a campaign seeded with `seed`:
+     * - three movers, each fifteen small transactions like dispatchers: `move` touches
+     *   `pick(k + round)` and `pick(k + round + 1)`, targets the deleter leaves alone, which are locked
+     *   in id order up front (so the test's own transactions cannot deadlock one another); every fourth
+     *   transaction rolls back;
+     * - ten adds of ten targets, and ten deletes of five of the seed's first 50, through the API;
+     * - a reader listing with `query(round)` twenty times: each answer is one snapshot, and compacts the
+     *   counters once they pile up.
      */
-    const moveInTransactions = async (
-      pool: Pool,
-      locked: (round: number) => string[],
-      work: (client: PoolClient, round: number) => Promise<void>,
+    const runConcurrently = async (
+      c: Awaited<ReturnType<typeof tenant>>,
+      seed: string[],
+      move: (
+        client: PoolClient,
+        pick: (k: number) => string[],
+        k: number,
+        round: number,
+      ) => Promise<unknown>,
+      query: (round: number) => Record<string, string | number>,
     ) => {
-      for (let round = 0; round < 15; round++) {
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          await client.query(
-            `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-            [locked(round)],
-          );
-          await work(client, round);
-          await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
-        } finally {
-          client.release();
+      const pick = (k: number) => seed.filter((_, i) => i >= 50 && (i * 7 + k) % 11 === 0);
+      const pool = new Pool({ connectionString: t.databaseUrl, max: 3 });
+      const mover = async (k: number) => {
+        for (let round = 0; round < 15; round++) {
+          const client = await pool.connect();
+          try {
+            await client.query('BEGIN');
+            await client.query(
+              `SELECT id FROM targets WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+              [[...pick(k + round), ...pick(k + round + 1)]],
+            );
+            await move(client, pick, k, round);
+            await client.query(round % 4 === 3 ? 'ROLLBACK' : 'COMMIT');
+          } finally {
+            client.release();
+          }
         }
+      };
+      const adder = async () => {
+        for (let round = 0; round < 10; round++)
+          expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
+      };
+      const deleter = async () => {
+        for (let round = 0; round < 10; round++)
+          expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
+      };
+      const reader = async () => {
+        for (let round = 0; round < 20; round++)
+          expect((await c.list(query(round))).status).toBe(200);
+      };
+      try {
+        await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+      } finally {
+        await pool.end();
       }
-    };
-    /** Ten adds of ten targets, and ten deletes of five of the seed's first 50, through the API. */
-    const addTargets = async (c: Awaited<ReturnType<typeof tenant>>) => {
-      for (let round = 0; round < 10; round++)
-        expect((await c.add({ targets: phones(10, 1000 + round * 10) })).status).toBe(200);
-    };
-    const deleteSeed = async (c: Awaited<ReturnType<typeof tenant>>, seed: string[]) => {
-      for (let round = 0; round < 10; round++)
-        expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
     };
 
     it('every page, walked from the front or the back, lists the same order', async () => {
@@ -638,182 +658,135 @@ describe('targets API', () => {
 
     it('page_count stays exact under concurrent adds, deletes, status moves and rollbacks', async () => {
       const c = await tenant();
-      const pool = new Pool({ connectionString: t.databaseUrl, max: 3 });
       const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
-      try {
-        const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
-        const pick = (k: number) => movable(seed, k);
-        const mover = (k: number) =>
-          moveInTransactions(
-            pool,
-            (round) => [...pick(k + round), ...pick(k + round + 1)],
-            async (client, round) => {
-              await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
-                pick(k + round),
-                statuses[(k + round) % statuses.length],
-              ]);
-              await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
-                pick(k + round + 1),
-                statuses[(k + round + 2) % statuses.length],
-              ]);
-            },
-          );
-        // Readers meanwhile: each answer is one snapshot, and compacts the counters once they pile up.
-        const reader = async () => {
-          for (let round = 0; round < 20; round++) {
-            const res = await c.list(
-              round % 2 ? { limit: 100, status: statuses[round % statuses.length] } : {},
-            );
-            expect(res.status).toBe(200);
-          }
-        };
-        await Promise.all([
-          mover(0),
-          mover(1),
-          mover(2),
-          addTargets(c),
-          deleteSeed(c, seed),
-          reader(),
-        ]);
+      const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
+      await runConcurrently(
+        c,
+        seed,
+        async (client, pick, k, round) => {
+          await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
+            pick(k + round),
+            statuses[(k + round) % statuses.length],
+          ]);
+          await client.query(`UPDATE targets SET status = $2 WHERE id = ANY($1::uuid[])`, [
+            pick(k + round + 1),
+            statuses[(k + round + 2) % statuses.length],
+          ]);
+        },
+        (round): Record<string, string | number> =>
+          round % 2 ? { limit: 100, status: statuses[round % statuses.length] } : {},
+      );
 
-        const counts = await t.sql<{ status: string; n: string }>(
-          `SELECT status, count(*) AS n FROM targets WHERE campaign_id = $1 GROUP BY status`,
-          [c.campaignId],
-        );
-        const expected = new Map(counts.map((r) => [r.status, Number(r.n)]));
-        const total = [...expected.values()].reduce((a, b) => a + b, 0);
-        expect(total).toBe(200 + 100 - 50);
-        expect((await c.list({ limit: 1 })).body.page_count).toBe(total);
-        for (const status of statuses) {
-          const res = await c.list({ limit: 1, status });
-          expect([status, res.body.page_count]).toEqual([status, expected.get(status) ?? 0]);
-        }
-        // Every counter row of the campaign sums to what is there.
-        const summed = await t.sql<{ n: string }>(
-          `SELECT coalesce(sum(delta), 0) AS n FROM target_count_deltas WHERE campaign_id = $1`,
-          [c.campaignId],
-        );
-        expect(Number(summed[0].n)).toBe(total);
-      } finally {
-        await pool.end();
+      const counts = await t.sql<{ status: string; n: string }>(
+        `SELECT status, count(*) AS n FROM targets WHERE campaign_id = $1 GROUP BY status`,
+        [c.campaignId],
+      );
+      const expected = new Map(counts.map((r) => [r.status, Number(r.n)]));
+      const total = [...expected.values()].reduce((a, b) => a + b, 0);
+      expect(total).toBe(200 + 100 - 50);
+      expect((await c.list({ limit: 1 })).body.page_count).toBe(total);
+      for (const status of statuses) {
+        const res = await c.list({ limit: 1, status });
+        expect([status, res.body.page_count]).toEqual([status, expected.get(status) ?? 0]);
       }
+      // Every counter row of the campaign sums to what is there.
+      const summed = await t.sql<{ n: string }>(
+        `SELECT coalesce(sum(delta), 0) AS n FROM target_count_deltas WHERE campaign_id = $1`,
+        [c.campaignId],
+      );
+      expect(Number(summed[0].n)).toBe(total);
     });
 
     it('page_count stays exact for a last call bound under concurrent calls, clears, deletes and rollbacks', async () => {
       const c = await tenant();
-      const pool = new Pool({ connectionString: t.databaseUrl, max: 3 });
       const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
       // Calls land on 20 days from 2026-01-01, half a millisecond past midnight (rows carry
       // microseconds; the bounds are inclusive to the millisecond).
       const day = (d: number) => `2026-01-${String(1 + d).padStart(2, '0')}T00:00:00.0005Z`;
-      try {
-        const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
-        const pick = (k: number) => movable(seed, k);
-        // Movers place calls (set last_call_date, from null or again), clear it, and move statuses.
-        const mover = (k: number) =>
-          moveInTransactions(
-            pool,
-            (round) => [...pick(k + round), ...pick(k + round + 1)],
-            async (client, round) => {
-              await client.query(
-                `UPDATE targets SET last_call_date = $2, status = $3 WHERE id = ANY($1::uuid[])`,
-                [
-                  pick(k + round),
-                  day((k * 7 + round) % 20),
-                  statuses[(k + round) % statuses.length],
-                ],
-              );
-              await client.query(
-                `UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`,
-                [pick(k + round + 1), round % 3 === 2 ? null : day((k + round * 3) % 20)],
-              );
-            },
+      const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
+      // Deletes called targets too: the first 50 have a last call.
+      await t.sql(`UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`, [
+        seed.slice(0, 50),
+        day(5),
+      ]);
+      const bounds: Record<string, string>[] = [
+        { from_last_call_date: '2026-01-02T00:00:00.000Z' }, // most called targets match
+        { from_last_call_date: '2026-01-19T00:00:00.001Z' }, // few match
+        { to_last_call_date: '2026-01-02T00:00:00.000Z' }, // few, including 00:00:00.0005 that day
+        { to_last_call_date: '2026-01-19T00:00:00.000Z' }, // most
+        { from_last_call_date: '2026-01-10' },
+        { to_last_call_date: '2026-01-10' },
+      ];
+      // Movers place calls (set last_call_date, from null or again), clear it, and move statuses.
+      await runConcurrently(
+        c,
+        seed,
+        async (client, pick, k, round) => {
+          await client.query(
+            `UPDATE targets SET last_call_date = $2, status = $3 WHERE id = ANY($1::uuid[])`,
+            [pick(k + round), day((k * 7 + round) % 20), statuses[(k + round) % statuses.length]],
           );
-        // Deletes called targets too: the first 50 have a last call.
-        await t.sql(`UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`, [
-          seed.slice(0, 50),
-          day(5),
-        ]);
-        const bounds: Record<string, string>[] = [
-          { from_last_call_date: '2026-01-02T00:00:00.000Z' }, // most called targets match
-          { from_last_call_date: '2026-01-19T00:00:00.001Z' }, // few match
-          { to_last_call_date: '2026-01-02T00:00:00.000Z' }, // few, including 00:00:00.0005 that day
-          { to_last_call_date: '2026-01-19T00:00:00.000Z' }, // most
-          { from_last_call_date: '2026-01-10' },
-          { to_last_call_date: '2026-01-10' },
-        ];
-        // Readers meanwhile: each answer is one snapshot, and compacts the counters once they pile up.
-        const reader = async () => {
-          for (let round = 0; round < 20; round++) {
-            const res = await c.list({ limit: 100, ...bounds[round % bounds.length] });
-            expect(res.status).toBe(200);
-          }
-        };
-        await Promise.all([
-          mover(0),
-          mover(1),
-          mover(2),
-          addTargets(c),
-          deleteSeed(c, seed),
-          reader(),
-        ]);
-
-        const matching = async (bound: Record<string, string>) => {
-          const [[name, value]] = Object.entries(bound);
-          // The service's bounds: a date-only upper bound is the day's last millisecond.
-          const at =
-            name === 'to_last_call_date' && value.length === 10 ? `${value}T23:59:59.999Z` : value;
-          const condition =
-            name === 'from_last_call_date'
-              ? `last_call_date >= $2::timestamptz`
-              : `last_call_date < $2::timestamptz + interval '1 millisecond'`;
-          return t.sql<{ id: string }>(
-            `SELECT id FROM targets WHERE campaign_id = $1 AND ${condition} ORDER BY created_at, id`,
-            [c.campaignId, at],
-          );
-        };
-        const called = Number(
-          (
-            await t.sql<{ n: string }>(
-              `SELECT count(*) AS n FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL`,
-              [c.campaignId],
-            )
-          )[0].n,
-        );
-        const listed = ({ waiting_reason: _w, ...target }: any) => target;
-        const sizes: number[] = [];
-        for (const bound of bounds) {
-          const rows = await matching(bound);
-          sizes.push(rows.length);
-          const n = rows.length;
-          const res = await c.list({ limit: 1, ...bound });
-          expect([bound, res.status, res.body]).toEqual([
-            bound,
-            200,
-            {
-              // A list shows a Target as the single read does, without its live waiting_reason.
-              targets: n > 0 ? [listed((await c.get(rows[0].id)).body)] : [],
-              page_count: n,
-              next_page: n > 1 ? 1 : null,
-              next_cursor: n > 1 ? expect.any(String) : null,
-            },
+          await client.query(`UPDATE targets SET last_call_date = $2 WHERE id = ANY($1::uuid[])`, [
+            pick(k + round + 1),
+            round % 3 === 2 ? null : day((k + round * 3) % 20),
           ]);
-          const patient = await c.list({ limit: 1, ...bound }, true);
-          expect([bound, patient.body.page_count]).toEqual([bound, n]);
-        }
-        // Both sides of the split were taken: some bounds match most called targets, some few.
-        expect(sizes.some((n) => n > called / 2) && sizes.some((n) => n < called / 2)).toBe(true);
-        expect(called).toBeGreaterThan(0);
-        // The called counters sum to what is there.
-        const summed = await t.sql<{ n: string }>(
-          `SELECT coalesce(sum(delta), 0) AS n FROM target_count_deltas
-            WHERE campaign_id = $1 AND called`,
-          [c.campaignId],
+        },
+        (round) => ({ limit: 100, ...bounds[round % bounds.length] }),
+      );
+
+      const matching = async (bound: Record<string, string>) => {
+        const [[name, value]] = Object.entries(bound);
+        // The service's bounds: a date-only upper bound is the day's last millisecond.
+        const at =
+          name === 'to_last_call_date' && value.length === 10 ? `${value}T23:59:59.999Z` : value;
+        const condition =
+          name === 'from_last_call_date'
+            ? `last_call_date >= $2::timestamptz`
+            : `last_call_date < $2::timestamptz + interval '1 millisecond'`;
+        return t.sql<{ id: string }>(
+          `SELECT id FROM targets WHERE campaign_id = $1 AND ${condition} ORDER BY created_at, id`,
+          [c.campaignId, at],
         );
-        expect(Number(summed[0].n)).toBe(called);
-      } finally {
-        await pool.end();
+      };
+      const called = Number(
+        (
+          await t.sql<{ n: string }>(
+            `SELECT count(*) AS n FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL`,
+            [c.campaignId],
+          )
+        )[0].n,
+      );
+      const listed = ({ waiting_reason: _w, ...target }: any) => target;
+      const sizes: number[] = [];
+      for (const bound of bounds) {
+        const rows = await matching(bound);
+        sizes.push(rows.length);
+        const n = rows.length;
+        const res = await c.list({ limit: 1, ...bound });
+        expect([bound, res.status, res.body]).toEqual([
+          bound,
+          200,
+          {
+            // A list shows a Target as the single read does, without its live waiting_reason.
+            targets: n > 0 ? [listed((await c.get(rows[0].id)).body)] : [],
+            page_count: n,
+            next_page: n > 1 ? 1 : null,
+            next_cursor: n > 1 ? expect.any(String) : null,
+          },
+        ]);
+        const patient = await c.list({ limit: 1, ...bound }, true);
+        expect([bound, patient.body.page_count]).toEqual([bound, n]);
       }
+      // Both sides of the split were taken: some bounds match most called targets, some few.
+      expect(sizes.some((n) => n > called / 2) && sizes.some((n) => n < called / 2)).toBe(true);
+      expect(called).toBeGreaterThan(0);
+      // The called counters sum to what is there.
+      const summed = await t.sql<{ n: string }>(
+        `SELECT coalesce(sum(delta), 0) AS n FROM target_count_deltas
+            WHERE campaign_id = $1 AND called`,
+        [c.campaignId],
+      );
+      expect(Number(summed[0].n)).toBe(called);
     });
   });
 
