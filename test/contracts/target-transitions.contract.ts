@@ -38,6 +38,16 @@ const outcome = (callLogId: number, over: Partial<FinishedAttempt> = {}): Finish
   ...over,
 });
 
+/** A decision to end a target without calling it: its number is blacklisted. */
+const blacklisted = (status: 'Finished' | 'Failed') => ({
+  status,
+  resolution: 'unsuccessful',
+  category: 'BLACKLISTED_PHONE',
+  subcategory: null,
+  outcome: 'Phone number is blacklisted',
+  retryAt: null,
+});
+
 /** The rules of every TargetTransitions (the SQL adapter and the in-memory fake). */
 export function targetTransitionsContract(name: string, fixture: () => TargetTransitionsFixture) {
   describe(`TargetTransitions contract: ${name}`, () => {
@@ -281,14 +291,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         { id: a, status: 'Scheduled', scheduledTime: T0 },
         { id: b, status: 'In Progress', callLogIds: [1], attempts: 1 },
       ]);
-      const decision = {
-        status: 'Finished' as const,
-        resolution: 'unsuccessful',
-        category: 'BLACKLISTED_PHONE',
-        subcategory: null,
-        outcome: 'Phone number is blacklisted',
-        retryAt: null,
-      };
+      const decision = blacklisted('Finished');
       expect(
         await run((tx) => f.transitions.finishWithoutCall(tx, org, a, decision, T0)),
       ).toMatchObject({
@@ -398,14 +401,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         organizationId: foreign.organizationId,
         status: 'Finished',
       });
-      const decision = {
-        status: 'Failed' as const,
-        resolution: 'unsuccessful',
-        category: 'BLACKLISTED_PHONE',
-        subcategory: null,
-        outcome: 'Phone number is blacklisted',
-        retryAt: null,
-      };
+      const decision = blacklisted('Failed');
       expect(
         await run((tx) =>
           f.transitions.finishWithoutCall(tx, foreign.organizationId, x, decision, T0),
