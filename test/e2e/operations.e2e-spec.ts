@@ -160,7 +160,7 @@ const onPostgres = !!process.env.DATABASE_URL && !process.env.DATABASE_URL.start
 
 /** PGlite is one session: an advisory lock cannot keep two of its "connections" apart. */
 (onPostgres ? describe : describe.skip)(
-  'housekeeping runs in one process at a time (PostgreSQL only; skipped on embedded PGlite)',
+  'advisory locks between processes (PostgreSQL only; skipped on embedded PGlite)',
   () => {
     let t: TestApp;
     beforeAll(async () => {
@@ -168,67 +168,59 @@ const onPostgres = !!process.env.DATABASE_URL && !process.env.DATABASE_URL.start
     });
     afterAll(() => t.close());
 
-    it('a second runner skips a task while another holds it, and runs it once it is free', async () => {
-      const dataSource = t.app.get(DataSource);
-      const first = new AdvisoryLockExclusiveRunner(dataSource);
-      const second = new AdvisoryLockExclusiveRunner(dataSource);
-      let release: () => void = () => undefined;
-      const held = first.runExclusive(
-        'test-task',
-        () => new Promise<string>((resolve) => (release = () => resolve('first'))),
-      );
-      await waitFor(
+    /** Until this database shows a granted advisory lock (that one, when `objid` is given). */
+    const advisoryLockGranted = (objid?: number) =>
+      waitFor(
         () =>
           t.sql(`SELECT count(*)::int AS n FROM pg_locks
-              WHERE locktype = 'advisory' AND granted
+              WHERE locktype = 'advisory' AND granted ${objid === undefined ? '' : `AND objid = ${objid}`}
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`),
         ([row]) => row.n > 0,
       );
-      expect(await second.runExclusive('test-task', async () => 'second')).toEqual({ ran: false });
-      expect(await second.runExclusive('other-task', async () => 'other')).toEqual({
-        ran: true,
-        result: 'other',
-      });
-      release();
-      expect(await held).toEqual({ ran: true, result: 'first' });
-      expect(await second.runExclusive('test-task', async () => 'second')).toEqual({
-        ran: true,
-        result: 'second',
+
+    describe('housekeeping runs in one process at a time', () => {
+      it('a second runner skips a task while another holds it, and runs it once it is free', async () => {
+        const dataSource = t.app.get(DataSource);
+        const first = new AdvisoryLockExclusiveRunner(dataSource);
+        const second = new AdvisoryLockExclusiveRunner(dataSource);
+        let release: () => void = () => undefined;
+        const held = first.runExclusive(
+          'test-task',
+          () => new Promise<string>((resolve) => (release = () => resolve('first'))),
+        );
+        await advisoryLockGranted();
+        expect(await second.runExclusive('test-task', async () => 'second')).toEqual({
+          ran: false,
+        });
+        expect(await second.runExclusive('other-task', async () => 'other')).toEqual({
+          ran: true,
+          result: 'other',
+        });
+        release();
+        expect(await held).toEqual({ ran: true, result: 'first' });
+        expect(await second.runExclusive('test-task', async () => 'second')).toEqual({
+          ran: true,
+          result: 'second',
+        });
       });
     });
-  },
-);
 
-/** PGlite is one session: an advisory lock cannot keep two of its "connections" apart. */
-(onPostgres ? describe : describe.skip)(
-  'a start with nothing to migrate (PostgreSQL only; skipped on embedded PGlite)',
-  () => {
-    let t: TestApp;
-    beforeAll(async () => {
-      t = await createTestApp();
-    });
-    afterAll(() => t.close());
-
-    it('does not wait for the schema lock: one read of schema_migrations says every migration is applied', async () => {
-      const dataSource = t.app.get(DataSource);
-      let release: () => void = () => undefined;
-      // Another process applying migrations, as far as the lock says.
-      const held = withAdvisoryLock(
-        dataSource,
-        SCHEMA_LOCK,
-        () => new Promise<void>((resolve) => (release = resolve)),
-      );
-      await waitFor(
-        () =>
-          t.sql(`SELECT count(*)::int AS n FROM pg_locks
-              WHERE locktype = 'advisory' AND granted AND objid = ${SCHEMA_LOCK}
-                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`),
-        ([row]) => row.n > 0,
-      );
-      // Before round 3 this waited for the lock; now it answers while the lock is still held.
-      expect(await runMigrationsLocked(dataSource)).toEqual([]);
-      release();
-      await held;
+    describe('a start with nothing to migrate', () => {
+      it('does not wait for the schema lock: one read of schema_migrations says every migration is applied', async () => {
+        const dataSource = t.app.get(DataSource);
+        let release: () => void = () => undefined;
+        // Another process applying migrations, as far as the lock says.
+        const held = withAdvisoryLock(
+          dataSource,
+          SCHEMA_LOCK,
+          () => new Promise<void>((resolve) => (release = resolve)),
+        );
+        await advisoryLockGranted(SCHEMA_LOCK);
+        // Before round 3 this waited for the lock; now it answers while the lock is still held.
+        expect(await runMigrationsLocked(dataSource)).toEqual([]);
+        release();
+        await held;
+      });
     });
   },
 );
