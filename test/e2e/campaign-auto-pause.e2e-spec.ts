@@ -1,5 +1,5 @@
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceivers } from '../support/webhook-receiver';
 
 /** Issue 12, the circuit breaker (`auto_pause`), on the real database. */
 
@@ -9,13 +9,13 @@ const FAILING = (i: number) => `+1557${String(1_000 + i)}0003`;
 
 describe('campaign auto_pause (circuit breaker)', () => {
   let t: TestApp;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
 
   beforeAll(async () => {
     t = await createTestApp();
   }, 60_000);
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await t?.close();
   });
 
@@ -86,8 +86,7 @@ describe('campaign auto_pause (circuit breaker)', () => {
   });
 
   it('pauses a campaign whose calls fail technically, sends campaign.paused, starts no call after; resume works', async () => {
-    const receiver = await WebhookReceiver.start();
-    receivers.push(receiver);
+    const receiver = await receivers.start();
     const { apiKey } = await t.createOrganization();
     const api = as(apiKey);
     const c = await t.createCampaign(apiKey, {

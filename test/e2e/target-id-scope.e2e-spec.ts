@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
 import { freshTargetBody } from '../support/target-bodies';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceivers } from '../support/webhook-receiver';
 
 /**
  * Issue 16: a caller-chosen target id is unique within its organization, not across organizations, so
@@ -11,21 +11,20 @@ import { WebhookReceiver } from '../support/webhook-receiver';
  */
 describe('target ids are scoped per organization', () => {
   let t: TestApp;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
 
   beforeAll(async () => {
     t = await createTestApp();
   }, 120_000);
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await t?.close();
   });
 
   const STEPS = [{ friendly_id: 'labs', type: 'webhook', on_receive: 'merge' }];
 
   async function tenant() {
-    const hook = await WebhookReceiver.start();
-    receivers.push(hook);
+    const hook = await receivers.start();
     const { organizationId, apiKey } = await t.createOrganization();
     const { id: campaignId } = await t.createCampaign(apiKey, {
       steps: STEPS,

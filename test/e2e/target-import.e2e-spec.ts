@@ -13,7 +13,7 @@ import { setFlagsFromString } from 'v8';
 import { runInNewContext } from 'vm';
 import { PHONE_NUMBER_RULE } from '../../src/common/phone/phone-number';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceivers } from '../support/webhook-receiver';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
@@ -24,12 +24,12 @@ const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
  */
 describe('CSV target import', () => {
   let t: TestApp;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
   beforeAll(async () => {
     t = await createTestApp();
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await t.close();
   });
 
@@ -397,8 +397,7 @@ describe('CSV target import', () => {
   });
 
   it('sends import.finished to the campaign webhook', async () => {
-    const receiver = await WebhookReceiver.start();
-    receivers.push(receiver);
+    const receiver = await receivers.start();
     const a = await tenant({ webhook_url: receiver.url });
     const res = await a.importCsv('phone_number,external_id\n+15550100001,W1\nbad,W2\n');
     expect(res.body.status).toBe('rejected');
@@ -511,8 +510,7 @@ describe('CSV target import', () => {
   });
 
   it('imports 100,000 rows as a job with bounded memory, progress and a webhook', async () => {
-    const receiver = await WebhookReceiver.start();
-    receivers.push(receiver);
+    const receiver = await receivers.start();
     const a = await tenant({ webhook_url: receiver.url });
     const ROWS = 100_000;
     // Live memory: the heap right after a full collection, sampled while the import runs. (Without the

@@ -8,31 +8,23 @@ import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
 import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository';
 import { createTestApp, TestApp, waitFor } from '../support/test-app';
 import { orphanDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { WebhookReceiver, WebhookReceivers } from '../support/webhook-receiver';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
 
 describe('webhook notifications', () => {
   let t: TestApp;
-  const receivers: WebhookReceiver[] = [];
+  const receivers = new WebhookReceivers();
 
   beforeAll(async () => {
     // Recovery sweep every second, for the lost-job test.
     t = await createTestApp({ env: { WEBHOOK_RECOVERY_SECONDS: '1' } });
   });
   afterAll(async () => {
-    await Promise.all(receivers.map((r) => r.close()));
+    await receivers.closeAll();
     await t.close();
   });
-
-  async function receiver(
-    ...args: Parameters<typeof WebhookReceiver.start>
-  ): Promise<WebhookReceiver> {
-    const r = await WebhookReceiver.start(...args);
-    receivers.push(r);
-    return r;
-  }
 
   async function setup(webhookUrl: string | null) {
     const org = await t.createOrganization();
@@ -87,7 +79,7 @@ describe('webhook notifications', () => {
   }
 
   it('delivers a finished call once, signed so the standardwebhooks library verifies it', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const { apiKey, campaign } = await setup(hook.url);
     const e = event(campaign);
     await record(e);
@@ -184,7 +176,7 @@ describe('webhook notifications', () => {
   });
 
   it('notifies every call attempt of the simulator, and a blacklisted target that ends without a call', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const { apiKey } = await t.createOrganization();
     const blacklist = await t
       .http()
@@ -295,7 +287,7 @@ describe('webhook notifications', () => {
   });
 
   it('recovers a delivery whose job was lost and whose claim was abandoned (at least once, never lost)', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const { apiKey, campaign } = await setup(hook.url);
     const repository = t.app.get(WebhookDeliveryRepository);
     const now = new Date();
@@ -348,7 +340,7 @@ describe('webhook notifications', () => {
   });
 
   it('writes nothing when the caller rolls its transaction back (outbox)', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const { campaign } = await setup(hook.url);
     const outbox = t.app.get(CallFinishedOutbox);
     await expect(
@@ -369,7 +361,7 @@ describe('webhook notifications', () => {
   });
 
   it('retries a receiver answering 500 twice and delivers on the third attempt with the same webhook-id', async () => {
-    const hook = await receiver((_req, i) =>
+    const hook = await receivers.start((_req, i) =>
       i < 2 ? { status: 500, body: `boom ${i}` } : { status: 204 },
     );
     const { apiKey, campaign } = await setup(hook.url);
@@ -430,7 +422,7 @@ describe('webhook notifications', () => {
   });
 
   it('caps the recorded response excerpt at 1 KiB', async () => {
-    const hook = await receiver(() => ({ status: 200, body: 'x'.repeat(5000) }));
+    const hook = await receivers.start(() => ({ status: 200, body: 'x'.repeat(5000) }));
     const { apiKey, campaign } = await setup(hook.url);
     await record(event(campaign));
     const [delivery] = await waitForStatus(apiKey, campaign.id, 'delivered');
@@ -509,7 +501,7 @@ describe('webhook notifications', () => {
 
     it('re-queues exactly the failed deliveries in the window (bounds inclusive) and delivers them with the same webhook-id', async () => {
       const { apiKey, campaign, failed } = await failedAt([T1, T2, T3]);
-      const hook = await receiver();
+      const hook = await receivers.start();
       const patched = await t
         .http()
         .patch(`/api/v1/campaigns/${campaign.id}`)
@@ -618,7 +610,7 @@ describe('webhook notifications', () => {
   });
 
   it('pages the delivery list and validates its query', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const { apiKey, campaign } = await setup(hook.url);
     await record(event(campaign), event(campaign), event(campaign));
     await waitForStatus(apiKey, campaign.id, 'delivered', 3);
@@ -647,7 +639,7 @@ describe('webhook notifications', () => {
   });
 
   it('rotates the secret: the next delivery is signed with the new one', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const { apiKey, campaign } = await setup(hook.url);
     const res = await t
       .http()
@@ -689,7 +681,7 @@ describe('webhook notifications', () => {
   });
 
   it('answers 404 on every route for another organization, unknown and malformed ids', async () => {
-    const hook = await receiver();
+    const hook = await receivers.start();
     const owner = await setup(hook.url);
     const other = await t.createOrganization();
     await record(event(owner.campaign));

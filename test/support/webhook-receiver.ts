@@ -79,7 +79,9 @@ export class WebhookReceiver {
    */
   static async holdingFirst(): Promise<{ receiver: WebhookReceiver; release: () => void }> {
     let release: () => void = () => undefined;
-    const held = new Promise<ReceiverReply>((resolve) => (release = () => resolve({ status: 200 })));
+    const held = new Promise<ReceiverReply>(
+      (resolve) => (release = () => resolve({ status: 200 })),
+    );
     const receiver = await WebhookReceiver.start((_req, index) =>
       index === 0 ? held : { status: 200 },
     );
@@ -122,5 +124,20 @@ export class WebhookReceiver {
     for (const res of this.open) res.destroy();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** The receivers a suite starts, closed together in its `afterAll`. */
+export class WebhookReceivers {
+  private readonly started: WebhookReceiver[] = [];
+
+  async start(...args: Parameters<typeof WebhookReceiver.start>): Promise<WebhookReceiver> {
+    const receiver = await WebhookReceiver.start(...args);
+    this.started.push(receiver);
+    return receiver;
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all(this.started.map((r) => r.close()));
   }
 }
