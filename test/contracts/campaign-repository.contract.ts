@@ -129,6 +129,9 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     const org = await ctx.organizationId();
     const other = await ctx.organizationId();
     const a = await ctx.repository().create(base(org, 'a'));
+    // Creation order is (created_at, id). Embedded PGlite's clock ticks in whole milliseconds, so two
+    // campaigns created within one would tie and list in id order: let the clock pass a's instant.
+    while (Date.now() <= a.createdAt.getTime()) await new Promise((r) => setImmediate(r));
     const b = await ctx.repository().create(base(org, 'b'));
     await ctx.repository().create(base(other, 'x'));
     const page = await ctx.repository().list(org, 0, 1);
