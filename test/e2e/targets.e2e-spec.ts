@@ -590,6 +590,86 @@ describe('targets API', () => {
       }
     });
 
+    /** The campaign's position deltas, summed per second, against its targets counted per second. */
+    const positionsPerSecond = async (campaignId: string) => {
+      const second = `extract(epoch FROM date_bin('1 second', created_at, timestamptz 'epoch'))::bigint`;
+      const [fromDeltas, fromTargets] = await Promise.all([
+        t.sql<{ second: string; n: string }>(
+          `SELECT extract(epoch FROM created_second)::bigint AS second, sum(delta) AS n
+             FROM target_position_deltas WHERE campaign_id = $1
+            GROUP BY created_second HAVING sum(delta) <> 0 ORDER BY 1`,
+          [campaignId],
+        ),
+        t.sql<{ second: string; n: string }>(
+          `SELECT ${second} AS second, count(*) AS n FROM targets WHERE campaign_id = $1
+            GROUP BY 1 ORDER BY 1`,
+          [campaignId],
+        ),
+      ]);
+      return { fromDeltas, fromTargets };
+    };
+
+    it('deep pages, found from the seconds of creation, list what the index order has there', async () => {
+      const c = await tenant();
+      await c.add({ targets: phones(5000) });
+      const order = async () =>
+        (
+          await t.sql<{ id: string }>(
+            `SELECT id FROM targets WHERE campaign_id = $1 ORDER BY created_at, id`,
+            [c.campaignId],
+          )
+        ).map((r) => r.id);
+      // Every page of 100, and pages of 7 through the deep middle (from both ends; some straddle seconds).
+      const expectPagesAsOrdered = async () => {
+        const expected = await order();
+        for (const limit of [100, 7]) {
+          const pages = Math.ceil(expected.length / limit);
+          const chosen = Array.from({ length: pages }, (_, p) => p).filter(
+            (p) => limit === 100 || p % 13 === 0 || p === pages - 1,
+          );
+          for (const page of chosen) {
+            const res = await c.list({ page, limit });
+            expect([page, limit, res.body.page_count, idsOf(res)]).toEqual([
+              page,
+              limit,
+              pages,
+              expected.slice(page * limit, page * limit + limit),
+            ]);
+          }
+        }
+        const { fromDeltas, fromTargets } = await positionsPerSecond(c.campaignId);
+        expect(fromDeltas).toEqual(fromTargets);
+      };
+
+      // One request: one second holding all 5,000, walked from the nearer edge of the second.
+      await expectPagesAsOrdered();
+
+      // Spread over 52 seconds, 97 a second, two by two on one instant (ties broken by id).
+      await t.sql(
+        `UPDATE targets t SET created_at = timestamptz '2026-01-05 08:00:00+00'
+                + (s.n / 97) * interval '1 second' + (s.n % 97 / 2) * interval '7 milliseconds'
+           FROM (SELECT id, row_number() OVER (ORDER BY id) - 1 AS n
+                   FROM targets WHERE campaign_id = $1) s
+          WHERE t.id = s.id`,
+        [c.campaignId],
+      );
+      await expectPagesAsOrdered();
+
+      // 500 deleted in 70 requests through the API, which piles up deltas past compaction; then 300
+      // more targets.
+      const doomed = (await order()).filter((_, i) => i % 10 === 0);
+      for (let round = 0; round < 70; round++)
+        expect((await c.remove(doomed.filter((_, i) => i % 70 === round))).status).toBe(200);
+      await c.add({ targets: phones(300, 6000) });
+      await expectPagesAsOrdered();
+      // The list folded the deltas: one row per second left.
+      const rows = await t.sql<{ n: string }>(
+        `SELECT count(*) AS n FROM target_position_deltas WHERE campaign_id = $1`,
+        [c.campaignId],
+      );
+      expect(Number(rows[0].n)).toBe((await positionsPerSecond(c.campaignId)).fromTargets.length);
+    });
+
     it('a cursor walk lists each target exactly once, in order, while targets are added and deleted', async () => {
       const c = await tenant();
       const first: string[] = (await c.add({ targets: phones(30) })).body.target_ids;
@@ -695,6 +775,8 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(summed[0].n)).toBe(total);
+      const { fromDeltas, fromTargets } = await positionsPerSecond(c.campaignId);
+      expect(fromDeltas).toEqual(fromTargets);
     });
 
     it('page_count stays exact for a last call bound under concurrent calls, clears, deletes and rollbacks', async () => {

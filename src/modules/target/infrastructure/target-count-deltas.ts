@@ -15,8 +15,19 @@ export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, cal
 /**
  * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the
  * old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
+ * Its position deltas (`target_position_deltas`, migration 1768850000000) are folded per second the
+ * same way: every statement that appends those (adds, deletes) appends count deltas too, so the count
+ * deltas piling up is the sign for both.
  */
 export async function compactTargetCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
+  await sql.query(
+    `WITH gone AS (
+       DELETE FROM target_position_deltas WHERE campaign_id = $1 RETURNING created_second, delta)
+     INSERT INTO target_position_deltas (campaign_id, created_second, delta)
+     SELECT $1, created_second, sum(delta) FROM gone
+     GROUP BY created_second HAVING sum(delta) <> 0`,
+    [campaignId],
+  );
   await sql.query(
     `WITH gone AS (
        DELETE FROM target_count_deltas WHERE campaign_id = $1

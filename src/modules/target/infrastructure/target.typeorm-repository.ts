@@ -308,6 +308,45 @@ export class TypeOrmTargetRepository extends TargetRepository {
   }
 
   /**
+   * The second of creation time that holds the target `skip` places from the `order` end, from a
+   * running sum over the campaign's position deltas (migration 1768850000000) that stops there, read
+   * in the list's snapshot. The walk then starts at that second's near edge, or at its far edge when
+   * the page lies in the second's far half (a campaign added in one request is one second).
+   */
+  private async startOfWalk(
+    sql: SqlExecutor,
+    campaignId: string,
+    order: 'ASC' | 'DESC',
+    skip: number,
+    take: number,
+  ): Promise<WalkStart> {
+    const { rows } = await sql.query<{ second: string; targets: string; through: string }>(
+      `SELECT extract(epoch FROM created_second)::bigint AS second, targets, through FROM (
+         SELECT created_second, sum(delta) AS targets,
+                sum(sum(delta)) OVER (ORDER BY created_second ${order}) AS through
+           FROM target_position_deltas WHERE campaign_id = $1
+          GROUP BY created_second HAVING sum(delta) <> 0) seconds
+        WHERE through > $2 ORDER BY created_second ${order} LIMIT 1`,
+      [campaignId, skip],
+    );
+    // The deltas and the targets are one snapshot, so the second is there; if ever not, walk it all.
+    if (!rows[0]) return { from: '0', side: '>=', order, skip };
+    const second = BigInt(rows[0].second);
+    const inSecond = Number(rows[0].targets);
+    const within = skip - (Number(rows[0].through) - inSecond);
+    const start = second.toString();
+    const end = (second + 1n).toString();
+    const near =
+      order === 'ASC' ? { from: start, side: '>=' as const } : { from: end, side: '<' as const };
+    const far =
+      order === 'ASC' ? { from: end, side: '<' as const } : { from: start, side: '>=' as const };
+    const fromFarEdge = inSecond - within - take;
+    if (fromFarEdge >= 0 && fromFarEdge < within)
+      return { ...far, order: order === 'ASC' ? 'DESC' : 'ASC', skip: fromFarEdge };
+    return { ...near, order, skip: within };
+  }
+
+  /**
    * Deferred join: the page's ids come from an index-only walk of (created_at, id), and only those
    * rows are read from the table. A deep page walks from whichever end is nearer (the count is exact),
    * so the last page costs what the first does and the middle costs half a walk.
@@ -322,7 +361,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
   ): Promise<Omit<TargetPage, 'total'>> {
     const conditions = [...where];
     const args = [...params];
-    let order = 'ASC';
+    let order: 'ASC' | 'DESC' = 'ASC';
     let skip = 0;
     let take = page.limit;
     let hasMore: (returned: number) => boolean;
@@ -344,6 +383,14 @@ export class TypeOrmTargetRepository extends TargetRepository {
         skip = page.offset;
       }
       hasMore = () => page.offset + page.limit < total;
+      // Only the campaign's own order has position deltas; a filtered list walks its own index.
+      if (where.length === 1 && skip >= WALK_FROM_SECOND_AFTER) {
+        const start = await this.startOfWalk(sql, params[0] as string, order, skip, take);
+        args.push(start.from);
+        conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
+        order = start.order;
+        skip = start.skip;
+      }
     }
     args.push(take, String(skip), organizationId);
     const n = args.length;
@@ -365,6 +412,18 @@ export class TypeOrmTargetRepository extends TargetRepository {
       next: more && last ? { createdMicros: Number(last.position_micros), id: last.id } : null,
     };
   }
+}
+
+/** Deeper than this many targets from the nearer end, an unfiltered page starts at its second. */
+const WALK_FROM_SECOND_AFTER = 2000;
+
+/** Where a page's index walk starts: a bound on created_at, a direction and how many to skip. */
+interface WalkStart {
+  /** Seconds since the epoch: the bound's instant. */
+  from: string;
+  side: '>=' | '<';
+  order: 'ASC' | 'DESC';
+  skip: number;
 }
 
 /** The exclusive end of an inclusive last-call upper bound (bounds are inclusive to the millisecond). */
