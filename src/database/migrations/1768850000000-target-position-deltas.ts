@@ -29,7 +29,9 @@ export class TargetPositionDeltas1768850000000 implements MigrationInterface {
       CREATE TABLE target_position_deltas (
         campaign_id uuid NOT NULL,
         created_second timestamptz NOT NULL,
-        delta bigint NOT NULL
+        -- integer: sums stay in integer arithmetic (sum(bigint) is a numeric); a second never holds
+        -- two billion targets.
+        delta integer NOT NULL
       )`);
     // The running sum is an index-only walk of the campaign's seconds, from either end.
     await q.query(
