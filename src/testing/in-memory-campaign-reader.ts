@@ -24,6 +24,10 @@ export class InMemoryCampaignReader extends CampaignReader {
     return campaign ? structuredClone(campaign) : null;
   }
 
+  findRecent(campaignId: string): Promise<Campaign | null> {
+    return this.findById(campaignId);
+  }
+
   async lockedState(_tx: Tx, campaignId: string): Promise<CampaignState | null> {
     return this.campaigns.get(campaignId)?.state ?? null;
   }

@@ -310,6 +310,26 @@ describe('target timeline and waiting_reason', () => {
     ]);
   });
 
+  it('a campaign change made by another process shows in waiting_reason within a second', async () => {
+    const c = await tenant();
+    const campaign = await t.createCampaign(c.apiKey);
+    const [id] = await c.add(campaign.id, [{ phone_number: NO_ANSWER }]);
+    const notLaunched = 'not launched: trigger calls or add with launch=true';
+    expect((await c.target(id)).waiting_reason).toBe(notLaunched);
+    // Cancelled past this process (as another replica's statement would): its read is kept a second.
+    await t.sql(`UPDATE campaigns SET state = 'cancelled' WHERE id = $1`, [campaign.id]);
+    const changedAt = Date.now();
+    const seen = await waitFor(
+      () => c.target(id),
+      (x) => x.waiting_reason !== notLaunched,
+      5_000,
+      50,
+    );
+    expect(seen.waiting_reason).toBe('campaign cancelled');
+    // RECENT_CAMPAIGN_MS, plus a request's time on a busy machine.
+    expect(Date.now() - changedAt).toBeLessThan(2_000);
+  });
+
   it("another organization's target is not found; bad paging is a 422", async () => {
     const owner = await tenant();
     const other = await tenant();

@@ -3,7 +3,8 @@ import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklis
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
 import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { CampaignService } from './campaign.service';
+import { FakeClock } from '../../../testing/fake-clock';
+import { CampaignService, RECENT_CAMPAIGN_MS } from './campaign.service';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';
@@ -86,5 +87,45 @@ describe('CampaignService', () => {
     const rotated = await service.rotateWebhookSecret(ORG, c.id);
     expect(rotated.webhookSecret).toMatch(/^whsec_/);
     expect(rotated.webhookSecret).not.toBe(c.webhookSecret);
+  });
+
+  describe('findRecent (words shown to people)', () => {
+    const setUp = () => {
+      const repository = new InMemoryCampaignRepository();
+      const clock = new FakeClock();
+      const recent = new CampaignService(
+        repository,
+        new BlacklistService(new InMemoryBlacklistRepository()),
+        inMemoryProviderConnections().service,
+        clock,
+      );
+      return { repository, clock, recent };
+    };
+
+    it('keeps a read for a second; a change made elsewhere shows after it', async () => {
+      const { repository, clock, recent } = setUp();
+      const c = await recent.create(ORG, { name: 'Reminders', type: 'patient' });
+      expect((await recent.findRecent(c.id))?.maxAttempts).toBe(3);
+      // Another process's change: straight into the table, past this service.
+      await repository.update(ORG, c.id, { maxAttempts: 5 });
+      clock.advance(RECENT_CAMPAIGN_MS - 1);
+      expect((await recent.findRecent(c.id))?.maxAttempts).toBe(3);
+      clock.advance(1);
+      expect((await recent.findRecent(c.id))?.maxAttempts).toBe(5);
+      expect(await recent.findRecent('00000000-0000-4000-8000-00000000000f')).toBeNull();
+      expect(await recent.findRecent('not-a-uuid')).toBeNull();
+    });
+
+    it('a change through this service shows at once: update, pause, secret rotation', async () => {
+      const { recent } = setUp();
+      const c = await recent.create(ORG, { name: 'Reminders', type: 'patient' });
+      await recent.findRecent(c.id);
+      await recent.update(ORG, c.id, { maxAttempts: 4 });
+      expect((await recent.findRecent(c.id))?.maxAttempts).toBe(4);
+      await recent.changeState(null as never, ORG, c.id, 'pause', new Date());
+      expect((await recent.findRecent(c.id))?.state).toBe('paused');
+      const rotated = await recent.rotateWebhookSecret(ORG, c.id);
+      expect((await recent.findRecent(c.id))?.webhookSecret).toBe(rotated.webhookSecret);
+    });
   });
 });

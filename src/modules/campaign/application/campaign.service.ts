@@ -10,6 +10,7 @@ import { BlacklistService } from '../../blacklist/application/blacklist.service'
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service';
 import { CampaignReader } from './ports/campaign-reader';
 import { Tx } from '../../../common/persistence/unit-of-work';
+import { Clock, SystemClock } from '../../../common/clock/clock';
 import {
   applyAction,
   Campaign,
@@ -24,12 +25,25 @@ import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campai
 export type CreateCampaign = Pick<Campaign, 'name' | 'type'> &
   Partial<Omit<NewCampaign, 'organizationId' | 'name' | 'type' | 'webhookSecret'>>;
 
+/** How long `findRecent` keeps a campaign read (a change made by another process shows after it). */
+export const RECENT_CAMPAIGN_MS = 1000;
+/** Campaigns kept at most; past it the cache starts again empty (a bound, not an eviction policy). */
+const RECENT_CAMPAIGNS_MAX = 10_000;
+
 @Injectable()
 export class CampaignService implements CampaignReader {
+  /**
+   * Campaigns read for `findRecent`: `GET /targets/{id}` explains a waiting target from its campaign,
+   * and integrators poll targets all day (issue 10: the campaign read was a third of that request's
+   * database work). Changes through this service drop their campaign at once.
+   */
+  private readonly recent = new Map<string, { campaign: Campaign; until: number }>();
+
   constructor(
     private readonly repository: CampaignRepository,
     private readonly blacklists: BlacklistService,
     private readonly connections: ProviderConnectionService,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async create(organizationId: string, input: CreateCampaign): Promise<Campaign> {
@@ -71,6 +85,18 @@ export class CampaignService implements CampaignReader {
     return isUuid(campaignId) ? this.repository.findById(campaignId) : Promise.resolve(null);
   }
 
+  async findRecent(campaignId: string): Promise<Readonly<Campaign> | null> {
+    const now = this.clock.now().getTime();
+    const kept = this.recent.get(campaignId);
+    if (kept && kept.until > now) return kept.campaign;
+    const campaign = await this.findById(campaignId);
+    if (campaign) {
+      if (this.recent.size >= RECENT_CAMPAIGNS_MAX) this.recent.clear();
+      this.recent.set(campaignId, { campaign, until: now + RECENT_CAMPAIGN_MS });
+    }
+    return campaign;
+  }
+
   async list(
     organizationId: string,
     page: PageRequest,
@@ -92,6 +118,7 @@ export class CampaignService implements CampaignReader {
     if (changes.providerConnectionId)
       await this.checkProviderConnection(organizationId, changes.providerConnectionId);
     const result = await this.repository.update(organizationId, current.id, changes);
+    this.recent.delete(current.id);
     switch (result.kind) {
       case 'updated':
         return result.campaign;
@@ -134,6 +161,9 @@ export class CampaignService implements CampaignReader {
     if (step.kind === 'conflict') {
       throw new ConflictError(`Campaign ${current.id} is cancelled; it cannot be ${action}d`);
     }
+    // Dropped before the commit: a read between here and the commit may keep the old state, for
+    // RECENT_CAMPAIGN_MS at most, as a change made by another process.
+    this.recent.delete(current.id);
     const updated = await this.repository.changeState(
       tx,
       organizationId,
@@ -166,6 +196,7 @@ export class CampaignService implements CampaignReader {
       current.id,
       generateWebhookSecret(),
     );
+    this.recent.delete(current.id);
     if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
     return updated;
   }

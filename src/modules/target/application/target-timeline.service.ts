@@ -56,26 +56,24 @@ export class TargetTimelineService {
     ]);
     const merged = [
       ...own,
-      ...notifications.map(
-        (n): TimelineEntry => ({
-          event: {
-            id: n.eventId,
-            targetId: id,
-            at: n.createdAt,
-            kind: 'notification',
-            status: null,
-            actor: { type: 'system', id: null },
-            reason: `${n.type} notification ${n.deliveryStatus === null ? 'recorded (no webhook_url)' : n.deliveryStatus}`,
-            data: {
-              event_id: n.eventId,
-              event_type: n.type,
-              delivery_status: n.deliveryStatus,
-              delivery_attempts: n.deliveryAttempts,
-            },
+      ...notifications.map((n): TimelineEntry => ({
+        event: {
+          id: n.eventId,
+          targetId: id,
+          at: n.createdAt,
+          kind: 'notification',
+          status: null,
+          actor: { type: 'system', id: null },
+          reason: `${n.type} notification ${n.deliveryStatus === null ? 'recorded (no webhook_url)' : n.deliveryStatus}`,
+          data: {
+            event_id: n.eventId,
+            event_type: n.type,
+            delivery_status: n.deliveryStatus,
+            delivery_attempts: n.deliveryAttempts,
           },
-          position: { atMicros: n.createdMicros, key: n.sortKey },
-        }),
-      ),
+        },
+        position: { atMicros: n.createdMicros, key: n.sortKey },
+      })),
     ].sort((a, b) => comparePositions(b.position, a.position));
     const entries = merged.slice(0, limit);
     if (entries.length === 0 && before === null) {
@@ -91,7 +89,8 @@ export class TargetTimelineService {
   /** Why the target is not being called now (see domain/waiting-reason.ts), read live. */
   async waitingReason(target: Target): Promise<string | null> {
     if (!['Pending', 'Scheduled', 'Waiting', 'SMS Scheduled'].includes(target.status)) return null;
-    const campaign = await this.campaigns.findById(target.campaignId);
+    // Words, not a decision: a campaign read up to a second ago will do (see findRecent).
+    const campaign = await this.campaigns.findRecent(target.campaignId);
     if (!campaign) return null;
     const inFlight =
       target.status === 'Scheduled' ? await this.transitions.countInFlight(null, campaign.id) : 0;

@@ -11,6 +11,12 @@ export abstract class CampaignReader {
   /** No tenancy check: for workers acting on a job that already belongs to the campaign. */
   abstract findById(campaignId: string): Promise<Campaign | null>;
   /**
+   * `findById` as this process read it at most a second ago (changes made through this process show
+   * at once): for words shown to people, such as a target's waiting_reason, never for a decision.
+   * The result is shared: do not change it.
+   */
+  abstract findRecent(campaignId: string): Promise<Readonly<Campaign> | null>;
+  /**
    * The campaign's committed state, read in `tx` with a share lock on its row until `tx` ends: a pause
    * or cancel under way is waited for, and one that starts later waits for `tx` (null: no campaign).
    */
