@@ -11,6 +11,7 @@ import { ProviderConnectionService } from '../../provider-connection/application
 import { CampaignReader } from './ports/campaign-reader';
 import { Tx } from '../../../common/persistence/unit-of-work';
 import { Clock, SystemClock } from '../../../common/clock/clock';
+import { ExpiringCache } from '../../../common/caching/expiring-cache';
 import {
   applyAction,
   Campaign,
@@ -27,7 +28,7 @@ export type CreateCampaign = Pick<Campaign, 'name' | 'type'> &
 
 /** How long `findRecent` keeps a campaign read (a change made by another process shows after it). */
 export const RECENT_CAMPAIGN_MS = 1000;
-/** Campaigns kept at most; past it the cache starts again empty (a bound, not an eviction policy). */
+/** Campaigns kept at most (see ExpiringCache). */
 const RECENT_CAMPAIGNS_MAX = 10_000;
 
 @Injectable()
@@ -37,7 +38,7 @@ export class CampaignService implements CampaignReader {
    * and integrators poll targets all day (issue 10: the campaign read was a third of that request's
    * database work). Changes through this service drop their campaign at once.
    */
-  private readonly recent = new Map<string, { campaign: Campaign; until: number }>();
+  private readonly recent = new ExpiringCache<string, Campaign>(RECENT_CAMPAIGNS_MAX);
 
   constructor(
     private readonly repository: CampaignRepository,
@@ -85,16 +86,10 @@ export class CampaignService implements CampaignReader {
     return isUuid(campaignId) ? this.repository.findById(campaignId) : Promise.resolve(null);
   }
 
-  async findRecent(campaignId: string): Promise<Readonly<Campaign> | null> {
-    const now = this.clock.now().getTime();
-    const kept = this.recent.get(campaignId);
-    if (kept && kept.until > now) return kept.campaign;
-    const campaign = await this.findById(campaignId);
-    if (campaign) {
-      if (this.recent.size >= RECENT_CAMPAIGNS_MAX) this.recent.clear();
-      this.recent.set(campaignId, { campaign, until: now + RECENT_CAMPAIGN_MS });
-    }
-    return campaign;
+  findRecent(campaignId: string): Promise<Readonly<Campaign> | null> {
+    return this.recent.get(campaignId, this.clock.now().getTime(), RECENT_CAMPAIGN_MS, () =>
+      this.findById(campaignId),
+    );
   }
 
   async list(
@@ -118,7 +113,7 @@ export class CampaignService implements CampaignReader {
     if (changes.providerConnectionId)
       await this.checkProviderConnection(organizationId, changes.providerConnectionId);
     const result = await this.repository.update(organizationId, current.id, changes);
-    this.recent.delete(current.id);
+    this.recent.forget(current.id);
     switch (result.kind) {
       case 'updated':
         return result.campaign;
@@ -163,7 +158,7 @@ export class CampaignService implements CampaignReader {
     }
     // Dropped before the commit: a read between here and the commit may keep the old state, for
     // RECENT_CAMPAIGN_MS at most, as a change made by another process.
-    this.recent.delete(current.id);
+    this.recent.forget(current.id);
     const updated = await this.repository.changeState(
       tx,
       organizationId,
@@ -196,7 +191,7 @@ export class CampaignService implements CampaignReader {
       current.id,
       generateWebhookSecret(),
     );
-    this.recent.delete(current.id);
+    this.recent.forget(current.id);
     if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
     return updated;
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ExpiringCache } from '../../../common/caching/expiring-cache';
 import {
   ConflictError,
   InvalidInputError,
@@ -28,10 +29,8 @@ const MAX_CACHED_KEYS = 10_000;
 
 @Injectable()
 export class OrganizationService {
-  /** Active keys by hash, each until its deadline (epoch ms). Unknown and revoked keys are not kept. */
-  private readonly activeKeys = new Map<string, { record: ApiKeyRecord; until: number }>();
-  /** Bumped by every revocation: a lookup that raced one is not cached (it may have read the key active). */
-  private generation = 0;
+  /** Active keys by hash. Unknown and revoked keys are not kept; a lookup that raced a revoke is not. */
+  private readonly activeKeys = new ExpiringCache<string, ApiKeyRecord>(MAX_CACHED_KEYS);
 
   constructor(
     private readonly repository: OrganizationRepository,
@@ -96,28 +95,14 @@ export class OrganizationService {
     return { organizationId: record.organizationId, apiKeyId: record.id };
   }
 
-  private async activeKey(hash: string): Promise<ApiKeyRecord | null> {
-    const now = Date.now();
-    const cached = this.activeKeys.get(hash);
-    if (cached && cached.until > now) return cached.record;
-    // The deadline counts from before the lookup: a revoke that lands during it is not outlived.
-    const ttl = this.revocations.cacheTtlMs();
-    const generation = this.generation;
-    const record = await this.repository.findActiveApiKeyByHash(hash);
-    if (!record) {
-      this.activeKeys.delete(hash);
-      return null;
-    }
-    if (generation === this.generation) {
-      if (this.activeKeys.size >= MAX_CACHED_KEYS) this.activeKeys.clear();
-      this.activeKeys.set(hash, { record, until: now + ttl });
-    }
-    return record;
+  private activeKey(hash: string): Promise<ApiKeyRecord | null> {
+    return this.activeKeys.get(hash, Date.now(), this.revocations.cacheTtlMs(), () =>
+      this.repository.findActiveApiKeyByHash(hash),
+    );
   }
 
   private forgetKeys(): void {
-    this.generation++;
-    this.activeKeys.clear();
+    this.activeKeys.forgetAll();
   }
 
   /**
