@@ -10,6 +10,7 @@ import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
 import { AdvisoryLockExclusiveRunner } from './advisory-lock';
 import { dataSourceOptions, poolOf } from './data-source.options';
 import { guardPool } from './pool-guard';
+import { enableStatementPreparation } from './sql';
 import { runMigrationsLocked } from './migrations-runner';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
 
@@ -35,6 +36,7 @@ export class DatabaseModule {
               poolLogger.warn({ err }, 'database connection lost; it is replaced on next use'),
             );
             if (config.get('MIGRATIONS_RUN')) await runMigrationsLocked(dataSource);
+            await enableStatementPreparation(dataSource);
             return dataSource;
           },
         }),

@@ -1,6 +1,7 @@
 import { DataSource, QueryFailedError } from 'typeorm';
 import { ConflictError } from '../common/errors/domain-errors';
 import { Tx } from '../common/persistence/unit-of-work';
+import type { PoolClient } from 'pg';
 import { poolOf } from './data-source.options';
 import { TypeOrmTx } from './typeorm-unit-of-work';
 
@@ -23,17 +24,47 @@ export interface SqlResult<T> {
  */
 export type UntypedRow = any;
 
+/**
+ * A hot statement that each connection parses and plans once, then only binds and runs. For a read by
+ * primary key, parsing and planning are most of PostgreSQL's work: `GET /targets/{id}` went from about
+ * 120 to 50 µs of server CPU per request (docs/benchmarks.md, "Issue 10, round 6").
+ *
+ * Name its columns: a prepared `SELECT *` fails ("cached plan must not change result type") once a
+ * migration adds a column beside a running process. Prepared only outside a transaction (TypeORM's
+ * runner has no named statements) and never on embedded PGlite (see `enableStatementPreparation`).
+ */
+export interface PreparedSql {
+  readonly name: string;
+  readonly text: string;
+}
+
+const preparedTexts = new Map<string, string>();
+
+/** Declares a prepared statement, once, at module level; a name stands for one text only. */
+export function preparedSql(name: string, text: string): PreparedSql {
+  const known = preparedTexts.get(name);
+  if (known !== undefined && known !== text) {
+    throw new Error(`prepared statement ${name} is already declared with another text`);
+  }
+  preparedTexts.set(name, text);
+  return { name, text };
+}
+
 /** Raw SQL, inside the given transaction when there is one. Adapters only. */
 export interface SqlExecutor {
-  query<T extends object = UntypedRow>(sql: string, params?: unknown[]): Promise<SqlResult<T>>;
+  query<T extends object = UntypedRow>(
+    sql: string | PreparedSql,
+    params?: unknown[],
+  ): Promise<SqlResult<T>>;
 }
 
 export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor {
   if (!tx) return { query: (sql, params = []) => poolQuery(dataSource, sql, params) };
   return {
-    async query<T extends object = UntypedRow>(sql: string, params: unknown[] = []) {
+    async query<T extends object = UntypedRow>(sql: string | PreparedSql, params: unknown[] = []) {
       // The transaction's QueryRunner gives the structured result (rows and affected count).
-      const result = await (tx as TypeOrmTx).manager.queryRunner!.query(sql, params, true);
+      const text = typeof sql === 'string' ? sql : sql.text;
+      const result = await (tx as TypeOrmTx).manager.queryRunner!.query(text, params, true);
       const rows = (Array.isArray(result.records) ? result.records : []) as T[];
       return { rows, rowCount: result.affected ?? rows.length };
     },
@@ -48,24 +79,76 @@ export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor 
  */
 async function poolQuery<T extends object>(
   dataSource: DataSource,
-  sql: string,
+  sql: string | PreparedSql,
   params: unknown[],
 ): Promise<SqlResult<T>> {
-  const client = await poolOf(dataSource).connect();
+  const text = typeof sql === 'string' ? sql : sql.text;
+  const named = typeof sql !== 'string' && preparingDataSources.has(dataSource) ? sql : null;
   let raw: { rows?: unknown; rowCount?: number | null };
   try {
-    raw = await client.query(sql, params);
+    raw = await onPooledConnection(dataSource, (client) =>
+      named ? client.query({ name: named.name, text, values: params }) : client.query(text, params),
+    ).catch((err) => {
+      if (!named || !isStalePreparedStatement(err)) throw err;
+      // The connection's statement no longer fits the server (a column's type changed, or the
+      // session was reset): that connection was closed; this once, the text goes unprepared.
+      return onPooledConnection(dataSource, (client) => client.query(text, params));
+    });
   } catch (err) {
-    throw new QueryFailedError(sql, params, err as Error);
-  } finally {
-    // Like TypeORM's runner: a statement's error does not retire the connection (pool-guard.ts
-    // watches the connection itself).
-    client.release();
+    throw new QueryFailedError(text, params, err as Error);
   }
   // A multi-statement text answers an array of results: no rows, as through a QueryRunner.
   const rows = (Array.isArray(raw.rows) ? raw.rows : []) as T[];
   return { rows, rowCount: raw.rowCount ?? rows.length };
 }
+
+async function onPooledConnection<R>(
+  dataSource: DataSource,
+  work: (client: PoolClient) => Promise<R>,
+): Promise<R> {
+  const client = await poolOf(dataSource).connect();
+  try {
+    const result = await work(client);
+    client.release();
+    return result;
+  } catch (err) {
+    // Like TypeORM's runner, a statement's error does not retire the connection (pool-guard.ts
+    // watches the connection itself), unless the connection holds a statement the server has
+    // dropped or would now refuse: `pg` remembers it as prepared, so only closing forgets it.
+    client.release(isStalePreparedStatement(err) ? (err as Error) : undefined);
+    throw err;
+  }
+}
+
+/** Data sources whose connections are sessions of their own, where names can be prepared. */
+const preparingDataSources = new WeakSet<DataSource>();
+
+/**
+ * Lets `PreparedSql` be prepared on this data source's connections, unless the server is embedded
+ * PGlite: it serves every connection from one session, so a name prepared through one connection
+ * would collide with the same name prepared through another.
+ */
+export async function enableStatementPreparation(dataSource: DataSource): Promise<void> {
+  const { rows } = await poolOf(dataSource).query<{ version: string }>('SELECT version()');
+  if (!/PGlite/i.test(rows[0]?.version ?? '')) preparingDataSources.add(dataSource);
+}
+
+/** Whether `enableStatementPreparation` found a server that prepares statements per connection. */
+export function preparesStatements(dataSource: DataSource): boolean {
+  return preparingDataSources.has(dataSource);
+}
+
+function isStalePreparedStatement(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  return (
+    e?.code === INVALID_STATEMENT_NAME ||
+    (e?.code === FEATURE_NOT_SUPPORTED &&
+      /cached plan must not change result type/.test(e.message ?? ''))
+  );
+}
+
+const INVALID_STATEMENT_NAME = '26000';
+const FEATURE_NOT_SUPPORTED = '0A000';
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -8,10 +8,16 @@ import {
   CampaignUpdateResult,
   NewCampaign,
 } from '../application/ports/campaign.repository';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
+import { onUniqueViolation, preparedSql, sqlExecutor } from '../../../database/sql';
 import { CAMPAIGN_COLUMNS, campaignFromRow, CampaignRow } from './campaign.row';
 
 const COLUMN_LIST = CAMPAIGN_COLUMNS.join(', ');
+
+/** The campaign read of every call placed and every state decision: prepared per connection. */
+const CAMPAIGN_BY_ID = preparedSql(
+  'campaign_by_id',
+  `SELECT ${COLUMN_LIST} FROM campaigns WHERE id = $1`,
+);
 
 /** Updatable fields: column and SQL type. */
 const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
@@ -75,10 +81,9 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
   }
 
   async findById(id: string, tx: Tx | null = null): Promise<Campaign | null> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<CampaignRow>(
-      `SELECT ${COLUMN_LIST} FROM campaigns WHERE id = $1`,
-      [id],
-    );
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CampaignRow>(CAMPAIGN_BY_ID, [
+      id,
+    ]);
     return rows.length > 0 ? campaignFromRow(rows[0]) : null;
   }
 

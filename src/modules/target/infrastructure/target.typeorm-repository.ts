@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../../common/errors/domain-errors';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql';
+import { preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
 import {
   DeleteOutcome,
@@ -21,10 +21,16 @@ import {
   TARGET_COUNT_GROUP,
 } from './target-count-deltas';
 import { notifyTargetsDue } from './target-transitions.sql-adapter';
-import { targetFromRow, TargetRow } from './target.row';
+import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row';
 
 const UNIQUE_VIOLATION = '23505';
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
+
+/** The read every `GET /targets/{id}` makes (and integrators poll): prepared per connection. */
+const TARGET_BY_ID = preparedSql(
+  'target_by_id',
+  `SELECT ${TARGET_COLUMNS.join(', ')} FROM targets WHERE id = $1 AND organization_id = $2`,
+);
 
 /** Set-based SQL over the `targets` table; every batch is one statement. */
 @Injectable()
@@ -119,10 +125,10 @@ export class TypeOrmTargetRepository extends TargetRepository {
   }
 
   async findById(organizationId: string, id: string): Promise<Target | null> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
-      `SELECT * FROM targets WHERE id = $1 AND organization_id = $2`,
-      [id, organizationId],
-    );
+    const { rows } = await sqlExecutor(this.dataSource, null).query<TargetRow>(TARGET_BY_ID, [
+      id,
+      organizationId,
+    ]);
     return rows.length > 0 ? targetFromRow(rows[0]) : null;
   }
 
