@@ -13,6 +13,8 @@ import { assignRequestId } from './common/http/request-id';
 import { isCsvImport } from './modules/target/api/target-import.controller';
 import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller';
 import { serveConsole } from './modules/console/console-static';
+import { httpMetrics } from './metrics/http-metrics.middleware';
+import { PrometheusMetrics } from './metrics/prometheus-metrics';
 
 /**
  * Everything that makes the HTTP app behave as specified, shared by `main.ts` and the e2e tests so they
@@ -22,6 +24,7 @@ export async function configureApp(app: INestApplication, config: AppConfig): Pr
   const express = app as NestExpressApplication;
   express.useLogger(new QuietNestLogger(app.get(Logger)));
   express.use(assignRequestId);
+  express.use(httpMetrics(app.get(PrometheusMetrics)));
   // Provider events keep their exact bytes (signatures are over the raw body), whatever their type;
   // a body already read is left alone by the parsers below.
   express.use(TELEPHONY_EVENTS_PREFIX, raw({ type: () => true, limit: config.get('BODY_LIMIT') }));

@@ -1,27 +1,27 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { PrometheusMetrics } from './prometheus-metrics';
 
 /**
  * Counts every answered request by its route template (`/api/v1/targets/:target_id`, never the ids,
- * so the number of series stays bounded); requests that matched no route count as `unmatched`.
+ * so the number of series stays bounded); requests that matched no route, or whose body was refused
+ * before routing (413, malformed JSON), count as `unmatched`.
+ *
+ * A plain Express middleware mounted first (app.setup.ts), not a Nest one: Nest's `forRoutes('*')`
+ * wrapper and path match cost a `GET /targets/{id}` a few percent of its CPU (docs/benchmarks.md,
+ * "Issue 10, round 6").
  */
-@Injectable()
-export class HttpMetricsMiddleware implements NestMiddleware {
-  constructor(private readonly metrics: PrometheusMetrics) {}
-
-  use(req: Request, res: Response, next: NextFunction): void {
-    const started = process.hrtime.bigint();
+export function httpMetrics(metrics: PrometheusMetrics) {
+  return function countRequest(req: Request, res: Response, next: NextFunction): void {
+    const started = performance.now();
     res.once('finish', () => {
       const routePath = (req.route as { path?: string } | undefined)?.path;
-      const labels = {
-        method: req.method,
-        route: routePath ? `${req.baseUrl}${routePath}` : 'unmatched',
-        status: String(res.statusCode),
-      };
-      this.metrics.httpRequests.inc(labels);
-      this.metrics.httpDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      metrics.httpAnswered(
+        req.method,
+        routePath ? `${req.baseUrl}${routePath}` : 'unmatched',
+        res.statusCode,
+        (performance.now() - started) / 1000,
+      );
     });
     next();
-  }
+  };
 }

@@ -21,19 +21,29 @@ export class PrometheusMetrics extends Metrics {
   readonly registry = new Registry();
   private readonly logger = new Logger('Metrics');
 
-  readonly httpRequests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  readonly httpDuration = new Histogram({
+  private readonly httpDuration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [this.registry],
   });
+  /**
+   * The histogram's count under its own name, copied at scrape time: one observation per request
+   * instead of two (each hashes its labels; together a visible share of a fast request's CPU).
+   */
+  private readonly httpRequests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route template and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+    collect: () => this.copyHttpRequestCounts(),
+  });
+  /** One labels object per series, so answering a request allocates none. */
+  private readonly httpLabels = new Map<
+    string,
+    { method: string; route: string; status: string }
+  >();
   private readonly callsPlaced = new Counter({
     name: 'calls_placed_total',
     help: 'Calls handed to the telephony provider',
@@ -169,6 +179,27 @@ export class PrometheusMetrics extends Metrics {
     } catch (err) {
       this.logger.warn({ err }, 'cannot count calls in flight for metrics');
       return null;
+    }
+  }
+
+  /** A request answered: its series (method, route template, status) and how long it took. */
+  httpAnswered(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let labels = this.httpLabels.get(key);
+    if (!labels) {
+      labels = { method, route, status: String(status) };
+      this.httpLabels.set(key, labels);
+    }
+    this.httpDuration.observe(labels, seconds);
+  }
+
+  private async copyHttpRequestCounts(): Promise<void> {
+    const { values } = await this.httpDuration.get();
+    // Reset and set in one synchronous stretch: no scrape sees the counter half copied.
+    this.httpRequests.reset();
+    for (const { metricName, labels, value } of values) {
+      if (metricName === 'http_request_duration_seconds_count')
+        this.httpRequests.inc(labels, value);
     }
   }
 }

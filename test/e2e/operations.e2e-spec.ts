@@ -122,6 +122,53 @@ describe('webhooks: 410 Gone, attempts in metrics', () => {
   });
 });
 
+describe('request metrics and answer headers', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const series = (text: string, name: string, labels: string) => {
+    const escaped = labels.replace(/[/{}:]/g, (c) => `\\${c}`);
+    const match = new RegExp(`^${name}\\{${escaped}\\} (\\d+)$`, 'm').exec(text);
+    return match ? Number(match[1]) : null;
+  };
+
+  it('counts every answer by route template, including bodies refused before routing', async () => {
+    const { apiKey } = await t.createOrganization();
+    const campaign = await t.createCampaign(apiKey);
+    for (let i = 0; i < 3; i++) {
+      const res = await t.http().get(`/api/v1/campaigns/${campaign.id}`).set('X-API-Key', apiKey);
+      expect(res.status).toBe(200);
+    }
+    const malformed = await t
+      .http()
+      .post(`/api/v1/campaigns/${campaign.id}/targets`)
+      .set('X-API-Key', apiKey)
+      .set('Content-Type', 'application/json')
+      .send('{"targets": [');
+    expect(malformed.status).toBe(422);
+    expect((await t.http().get('/api/v1/no-such-route')).status).toBe(404);
+
+    const text = (await t.http().get('/metrics')).text;
+    const byId = 'method="GET",route="/api/v1/campaigns/:campaign_id",status="200"';
+    expect(series(text, 'http_requests_total', byId)).toBe(3);
+    expect(series(text, 'http_request_duration_seconds_count', byId)).toBe(3);
+    const refused = 'method="POST",route="unmatched",status="422"';
+    expect(series(text, 'http_requests_total', refused)).toBe(1);
+    expect(series(text, 'http_request_duration_seconds_count', refused)).toBe(1);
+    const unknown = 'method="GET",route="unmatched",status="404"';
+    expect(series(text, 'http_requests_total', unknown)).toBe(1);
+
+    // The counter is the histogram's count at every scrape, not a copy frozen at the first one.
+    await t.http().get(`/api/v1/campaigns/${campaign.id}`).set('X-API-Key', apiKey);
+    const again = (await t.http().get('/metrics')).text;
+    expect(series(again, 'http_requests_total', byId)).toBe(4);
+    expect(series(again, 'http_request_duration_seconds_count', byId)).toBe(4);
+  });
+});
+
 describe('health: liveness and readiness', () => {
   let t: TestApp;
   beforeAll(async () => {
