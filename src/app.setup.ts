@@ -36,6 +36,9 @@ export async function configureApp(app: INestApplication, config: AppConfig): Pr
   });
   express.use(parseJsonBody);
   express.disable('x-powered-by');
+  // No ETag on API answers: FastAPI sends none, and hashing every answer cost a `GET /targets/{id}`
+  // about 3% of its CPU. The console's static files keep theirs (serve-static has its own).
+  express.set('etag', false);
   express.set('query parser', 'simple');
   express.set('trust proxy', config.get('TRUST_PROXY'));
   // The operator console (console/, built into dist/console): static files and `/` -> /console/.

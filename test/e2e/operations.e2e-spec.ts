@@ -167,6 +167,14 @@ describe('request metrics and answer headers', () => {
     expect(series(again, 'http_requests_total', byId)).toBe(4);
     expect(series(again, 'http_request_duration_seconds_count', byId)).toBe(4);
   });
+
+  it('answers the API without an ETag, as FastAPI does', async () => {
+    const { apiKey } = await t.createOrganization();
+    const res = await t.http().get('/api/v1/campaigns').set('X-API-Key', apiKey);
+    expect(res.status).toBe(200);
+    expect(res.headers.etag).toBeUndefined();
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+  });
 });
 
 describe('health: liveness and readiness', () => {

@@ -11,6 +11,8 @@ describe('serving the operator console', () => {
 
   const appWith = (consoleDir: string) => {
     const app = express();
+    // As app.setup.ts sets it for API answers; the console's files keep their own ETags.
+    app.set('etag', false);
     serveConsole(app, consoleDir);
     app.use((_req, res) => res.status(404).json({ detail: 'Not Found' }));
     return app;
@@ -38,6 +40,12 @@ describe('serving the operator console', () => {
     expect(index.headers['cache-control']).toBe('no-cache');
     const script = await request(app).get('/console/app.js');
     expect(script.headers['content-type']).toMatch(/javascript/);
+    // no-cache means revalidate: the file's ETag answers 304 while it is unchanged.
+    expect(script.headers.etag).toEqual(expect.any(String));
+    const unchanged = await request(app)
+      .get('/console/app.js')
+      .set('If-None-Match', script.headers.etag);
+    expect(unchanged.status).toBe(304);
     expect(script.headers['content-security-policy']).toBe(CONSOLE_CSP);
     // Outside the console's files: the service's own 404, untouched.
     const missing = await request(app).get('/console/nope.js');
