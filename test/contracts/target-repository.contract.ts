@@ -46,6 +46,20 @@ function newTarget(
   };
 }
 
+/** The fields a new target sets, as read back. */
+const pick = (t: NewTarget) => ({
+  id: t.id,
+  organizationId: t.organizationId,
+  campaignId: t.campaignId,
+  externalId: t.externalId,
+  phoneNumber: t.phoneNumber,
+  patient: t.patient,
+  preCallData: t.preCallData,
+  inputData: t.inputData,
+  status: t.status,
+  currentStep: t.currentStep,
+});
+
 /** One suite, run against the in-memory fake and the TypeORM adapter: they must agree. */
 export function targetRepositoryContract(
   name: string,
@@ -125,6 +139,21 @@ export function targetRepositoryContract(
       );
       expect(page.targets.map((t) => t.id)).toEqual([...first, ...second].map((t) => t.id));
       expect(page.total).toBe(6);
+    });
+
+    it('puts each target of one batch in its own campaign, with its own fields', async () => {
+      const owner = await h.tenant();
+      const other = { organizationId: owner.organizationId, campaignId: owner.otherCampaignId };
+      const batch = [
+        newTarget(owner, { externalId: 'A-1', patient: { first_name: 'Ada' } }),
+        newTarget(other, { externalId: 'B-1', currentStep: 'intake', status: 'Scheduled' }),
+        newTarget(owner, { preCallData: { note: null }, inputData: { n: null } }),
+      ];
+      expect(await insert(batch)).toEqual(batch.map((t) => t.id));
+      const read = await Promise.all(
+        batch.map((t) => h.repository.findById(owner.organizationId, t.id)),
+      );
+      expect(read.map((t) => t && pick(t))).toEqual(batch.map(pick));
     });
 
     it('refuses an id that exists, and inserts nothing of that batch', async () => {

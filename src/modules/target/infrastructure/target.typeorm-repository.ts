@@ -24,6 +24,13 @@ import { notifyTargetsDue } from './target-transitions.sql-adapter';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row';
 
 const UNIQUE_VIOLATION = '23505';
+
+/** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
+function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key in record) if (record[key] != null) kept[key] = record[key];
+  return kept;
+}
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
 
 /** The read every `GET /targets/{id}` makes (and integrators poll): prepared per connection. */
@@ -74,23 +81,29 @@ export class TypeOrmTargetRepository extends TargetRepository {
   ): Promise<string[]> {
     if (targets.length === 0) return [];
     if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
-    const records = targets.map((t, ord) => ({
-      ord,
-      id: t.id,
-      organization_id: t.organizationId,
-      campaign_id: t.campaignId,
-      external_id: t.externalId,
-      phone_number: t.phoneNumber,
-      phone_operating_hours: t.phoneOperatingHours,
-      fallback_phone_number: t.fallbackPhoneNumber,
-      fallback_operating_hours: t.fallbackOperatingHours,
-      patient: t.patient,
-      pre_call_data: t.preCallData,
-      input_data: t.inputData,
-      status: t.status,
-      current_step: t.currentStep,
-      scheduled_time: t.scheduledTime?.toISOString() ?? null,
-    }));
+    // One JSON parameter, as small as it can be: PostgreSQL parses all of it into jsonb before the
+    // statement runs (at 10,000 targets that parse was a fifth of the insert). So a record leaves out
+    // what is null and the organization and campaign when they are the batch's (they always are for
+    // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
+    const [{ organizationId, campaignId }] = targets;
+    const records = targets.map((t) =>
+      withoutNulls({
+        id: t.id,
+        organization_id: t.organizationId === organizationId ? null : t.organizationId,
+        campaign_id: t.campaignId === campaignId ? null : t.campaignId,
+        external_id: t.externalId,
+        phone_number: t.phoneNumber,
+        phone_operating_hours: t.phoneOperatingHours,
+        fallback_phone_number: t.fallbackPhoneNumber,
+        fallback_operating_hours: t.fallbackOperatingHours,
+        patient: t.patient,
+        pre_call_data: t.preCallData,
+        input_data: t.inputData,
+        status: t.status,
+        current_step: t.currentStep,
+        scheduled_time: t.scheduledTime?.toISOString() ?? null,
+      }),
+    );
     const onConflict = options.skipTakenExternalIds
       ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
       : '';
@@ -100,19 +113,23 @@ export class TypeOrmTargetRepository extends TargetRepository {
            id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
            fallback_phone_number, fallback_operating_hours, patient, pre_call_data, input_data, output_data,
            status, current_step, scheduled_time, attempts, created_at, updated_at)
-         SELECT r.id, r.organization_id, r.campaign_id, r.external_id, r.phone_number, r.phone_operating_hours,
+         SELECT r.id, coalesce(r.organization_id, $3::uuid), coalesce(r.campaign_id, $4::uuid),
+                r.external_id, r.phone_number, r.phone_operating_hours,
                 r.fallback_phone_number, r.fallback_operating_hours, r.patient, r.pre_call_data, r.input_data,
                 '{}'::jsonb, r.status, r.current_step, r.scheduled_time, 0,
-                $2::timestamptz + r.ord * interval '1 microsecond', $2::timestamptz
-         FROM jsonb_to_recordset($1::jsonb) AS r(
-           ord integer, id uuid, organization_id uuid, campaign_id uuid, external_id text,
+                $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
+         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
+           id uuid, organization_id uuid, campaign_id uuid, external_id text,
            phone_number text, phone_operating_hours jsonb, fallback_phone_number text,
            fallback_operating_hours jsonb, patient jsonb, pre_call_data jsonb, input_data jsonb,
-           status text, current_step text, scheduled_time timestamptz)
+           status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
+           id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
+           fallback_phone_number, fallback_operating_hours, patient, pre_call_data, input_data,
+           status, current_step, scheduled_time, ord)
          ORDER BY r.ord
          ${onConflict}
          RETURNING id`,
-        [JSON.stringify(records), options.now],
+        [JSON.stringify(records), options.now, organizationId, campaignId],
       );
       // Launched targets are due now: wake the calling engine's dispatchers when this commits.
       if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
