@@ -47,7 +47,7 @@ function newTarget(
 }
 
 /** The fields a new target sets, as read back. */
-const pick = (t: NewTarget) => ({
+const pick = (t: NewTarget | Target) => ({
   id: t.id,
   organizationId: t.organizationId,
   campaignId: t.campaignId,
