@@ -306,8 +306,11 @@ export function PyModelList(
 
   // The type function and the transform both ask; the raw list is checked once.
   const seen = new WeakMap<unknown[], object[] | null>();
+  // Lists built by `checked` whose every decorator is known to pass (type, length, each element):
+  // class-validator skips the property, instead of looking up metadata for each of 10,000 elements.
+  const passed = new WeakSet<object[]>();
   const allChecked = (list: unknown): object[] | null => {
-    if (!Array.isArray(list)) return null;
+    if (!Array.isArray(list) || lengthCheck(list, length)) return null;
     if (seen.has(list)) return seen.get(list)!;
     const out: object[] = [];
     for (const element of list) {
@@ -319,10 +322,12 @@ export function PyModelList(
       out.push(ok);
     }
     seen.set(list, out);
+    passed.add(out);
     return out;
   };
   return applyDecorators(
     ...common,
+    ValidateIf((_object, value) => !passed.has(value)),
     Type((options) =>
       options && allChecked(rawOf(options.object)[options.property]) ? Boolean : cls(),
     ),
