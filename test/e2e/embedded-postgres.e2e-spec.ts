@@ -10,12 +10,19 @@ import { createTestDatabase, TestDatabase } from '../support/test-database';
 describe('concurrent connections on the database', () => {
   let database: TestDatabase;
   let pool: Pool;
+  let ended = false;
   beforeAll(async () => {
     database = await createTestDatabase();
     pool = new Pool({ connectionString: database.url, max: 10 });
+    // `pool.end()` resolves once it has asked its connections to close, not once the server saw them
+    // go: dropping the database (WITH FORCE) may terminate one still closing. Only that is expected.
+    pool.on('error', (err) => {
+      if (!ended) throw err;
+    });
   });
   afterAll(async () => {
     await pool.end();
+    ended = true;
     await database.drop();
   });
 
