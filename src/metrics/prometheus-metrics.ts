@@ -39,11 +39,6 @@ export class PrometheusMetrics extends Metrics {
     registers: [this.registry],
     collect: () => this.copyHttpRequestCounts(),
   });
-  /** One labels object per series, so answering a request allocates none. */
-  private readonly httpLabels = new Map<
-    string,
-    { method: string; route: string; status: string }
-  >();
   private readonly callsPlaced = new Counter({
     name: 'calls_placed_total',
     help: 'Calls handed to the telephony provider',
@@ -184,13 +179,7 @@ export class PrometheusMetrics extends Metrics {
 
   /** A request answered: its series (method, route template, status) and how long it took. */
   httpAnswered(method: string, route: string, status: number, seconds: number): void {
-    const key = `${method} ${status} ${route}`;
-    let labels = this.httpLabels.get(key);
-    if (!labels) {
-      labels = { method, route, status: String(status) };
-      this.httpLabels.set(key, labels);
-    }
-    this.httpDuration.observe(labels, seconds);
+    this.httpDuration.observe({ method, route, status: String(status) }, seconds);
   }
 
   private async copyHttpRequestCounts(): Promise<void> {
