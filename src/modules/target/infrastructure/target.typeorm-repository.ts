@@ -24,13 +24,6 @@ import { notifyTargetsDue } from './target-transitions.sql-adapter';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row';
 
 const UNIQUE_VIOLATION = '23505';
-
-/** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
-function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const key in record) if (record[key] != null) kept[key] = record[key];
-  return kept;
-}
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
 
 /** The read every `GET /targets/{id}` makes (and integrators poll): prepared per connection. */
@@ -38,6 +31,13 @@ const TARGET_BY_ID = preparedSql(
   'target_by_id',
   `SELECT ${TARGET_COLUMNS.join(', ')} FROM targets WHERE id = $1 AND organization_id = $2`,
 );
+
+/** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
+function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const key in record) if (record[key] != null) kept[key] = record[key];
+  return kept;
+}
 
 /** Set-based SQL over the `targets` table; every batch is one statement. */
 @Injectable()
