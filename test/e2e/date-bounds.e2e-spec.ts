@@ -14,12 +14,9 @@ describe('date-only upper bounds take in the last microseconds of the day', () =
   it('lists a target created at 23:59:59.9995 on its day, and not on the next', async () => {
     const { apiKey } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
-    const added = await t
-      .http()
-      .post(`/api/v1/campaigns/${campaign.id}/targets`)
-      .set('X-API-Key', apiKey)
-      .send({ targets: [{ phone_number: '+15550101234' }] });
-    const [id] = added.body.target_ids;
+    const [id] = await t.addTargets(apiKey, campaign.id, {
+      targets: [{ phone_number: '+15550101234' }],
+    });
     await t.sql(
       `UPDATE targets SET created_at = '2026-01-31 23:59:59.9995+00', last_call_date = '2026-01-31 23:59:59.9995+00' WHERE id = $1`,
       [id],

@@ -52,13 +52,9 @@ describe('Prepared statements', () => {
 
     const { apiKey } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
-    const added = await t
-      .http()
-      .post(`/api/v1/campaigns/${campaign.id}/targets`)
-      .set('X-API-Key', apiKey)
-      .send({ targets: [{ phone_number: '+15555550123', input_data: { first_name: 'Ada' } }] });
-    expect(added.status).toBe(200);
-    const id = added.body.target_ids[0];
+    const [id] = await t.addTargets(apiKey, campaign.id, {
+      targets: [{ phone_number: '+15555550123', input_data: { first_name: 'Ada' } }],
+    });
     const read = () => t.http().get(`/api/v1/targets/${id}`).set('X-API-Key', apiKey);
     const first = await read();
     expect(first.status).toBe(200);

@@ -12,12 +12,10 @@ describe('a delete racing a call that starts', () => {
   it('reports the target in flight (skipped), not missing, and keeps it', async () => {
     const { apiKey } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
-    const added = await t
-      .http()
-      .post(`/api/v1/campaigns/${campaign.id}/targets`)
-      .set('X-API-Key', apiKey)
-      .send({ targets: [{ phone_number: '+15550101234' }], launch: true });
-    const [id] = added.body.target_ids;
+    const [id] = await t.addTargets(apiKey, campaign.id, {
+      targets: [{ phone_number: '+15550101234' }],
+      launch: true,
+    });
 
     // A dispatcher moving the target to In Progress, not yet committed.
     const dispatcher = new Client({ connectionString: t.databaseUrl });

@@ -18,6 +18,8 @@ export interface TestApp {
   sql<T = any>(text: string, params?: unknown[]): Promise<T[]>;
   createOrganization(name?: string): Promise<{ organizationId: string; apiKey: string }>;
   createCampaign(apiKey: string, body?: Record<string, unknown>): Promise<any>;
+  /** `POST /campaigns/{id}/targets` with `body` (`{ targets, launch? }`); the new targets' ids. */
+  addTargets(apiKey: string, campaignId: string, body: Record<string, unknown>): Promise<string[]>;
   /** Makes the database unreachable (PGlite killed, or PostgreSQL refusing connections). */
   cutDatabase(): Promise<void>;
   close(): Promise<void>;
@@ -97,6 +99,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         throw new Error(`createCampaign: ${res.status} ${JSON.stringify(res.body)}`);
       }
       return res.body;
+    },
+    async addTargets(apiKey, campaignId, body) {
+      const res = await http()
+        .post(`/api/v1/campaigns/${campaignId}/targets`)
+        .set('X-API-Key', apiKey)
+        .send(body);
+      if (res.status !== 200) {
+        throw new Error(`addTargets: ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      return res.body.target_ids;
     },
     cutDatabase: () => database.cut(),
     async close() {
