@@ -187,15 +187,9 @@ export class TargetImportService {
           let ignored: number[] = [];
           if (chunk.length > 0) {
             const drafts = chunk.map((c) => c.draft);
-            const externalIds = [
-              ...new Set(drafts.flatMap((d) => (d.externalId === null ? [] : [d.externalId]))),
-            ];
-            const existing = await this.targets.findExistingExternalIds(
-              tx,
-              campaign.id,
-              externalIds,
-            );
-            const { keep, duplicates } = partitionDuplicates(drafts, existing);
+            // Repeats within the chunk are found here; the campaign's external ids by the insert, which
+            // skips them (as adding targets does, see TargetService.addTargets).
+            const { keep, duplicates } = partitionDuplicates(drafts, new Set());
             const state = initialState(campaign, current.launch, now);
             const rows: NewTarget[] = keep.map((k) => ({
               ...drafts[k],
@@ -212,7 +206,8 @@ export class TargetImportService {
               }),
             );
             created = inserted.size;
-            // Duplicates, and rows that lost a race with a concurrent add of the same external id.
+            // Repeats, and rows whose external id the campaign already holds (added earlier, or by a
+            // concurrent add that committed first).
             ignored = [
               ...duplicates.map((d) => chunk[d.index].row),
               ...keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row),
