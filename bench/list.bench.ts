@@ -68,6 +68,9 @@ async function main(): Promise<void> {
       // A window over the middle tenth of the campaign's creation times.
       const windowFrom = new Date(lo + (hi - lo) * 0.45).toISOString();
       const windowTo = new Date(lo + (hi - lo) * 0.55).toISOString();
+      // And one over all but the first and last twentieth: most of the campaign matches.
+      const wideFrom = new Date(lo + (hi - lo) * 0.05).toISOString();
+      const wideTo = new Date(lo + (hi - lo) * 0.95).toISOString();
 
       const base = baseUrl(service);
       const get = async (query: Record<string, string | number>) => {
@@ -110,6 +113,15 @@ async function main(): Promise<void> {
           (_, i) => i % 5,
         ),
         date_random_pages: await sample({ from_date: windowFrom, to_date: windowTo }, random),
+        wide_date_first_pages: await sample(
+          { from_date: wideFrom, to_date: wideTo },
+          (_, i) => i % 5,
+        ),
+        wide_date_random_pages: await sample({ from_date: wideFrom, to_date: wideTo }, random),
+        status_wide_date_first_pages: await sample(
+          { status: 'Failed', from_date: wideFrom, to_date: wideTo },
+          (_, i) => i % 5,
+        ),
         last_call_first_pages: await sample({ from_last_call_date: windowFrom }, (_, i) => i % 5),
       };
 
@@ -168,6 +180,13 @@ async function main(): Promise<void> {
         row('status, random pages', measured.status_random_pages.p95, 100),
         row('dates, first pages', measured.date_first_pages.p95, 50),
         row('dates, random pages', measured.date_random_pages.p95, 100),
+        row('dates (nine tenths), first pages', measured.wide_date_first_pages.p95, 50),
+        row('dates (nine tenths), random pages', measured.wide_date_random_pages.p95, 100),
+        row(
+          'status and dates (nine tenths), first pages',
+          measured.status_wide_date_first_pages.p95,
+          50,
+        ),
         row('last call from, first pages', measured.last_call_first_pages.p95, 50),
         row('cursor walk, 100 a page', walk.p95, 50),
       ];

@@ -639,6 +639,49 @@ describe('targets API', () => {
         }
         const { fromDeltas, fromTargets } = await positionsPerSecond(c.campaignId);
         expect(fromDeltas).toEqual(fromTargets);
+        await expectWindowsAsOrdered();
+      };
+      // Creation windows (bounds inside a second, on one, or one bound only): counted and paged from
+      // the positions of their ends. Pages of 100 around each end, through the deep middle, and last.
+      const expectWindowsAsOrdered = async () => {
+        const [{ lo, hi }] = await t.sql<{ lo: Date; hi: Date }>(
+          `SELECT min(created_at) AS lo, max(created_at) AS hi FROM targets WHERE campaign_id = $1`,
+          [c.campaignId],
+        );
+        const at = (share: number) =>
+          new Date(lo.getTime() + Math.round((hi.getTime() - lo.getTime()) * share));
+        const second = (share: number) => new Date(Math.floor(at(share).getTime() / 1000) * 1000);
+        const windows: { from_date?: string; to_date?: string }[] = [
+          { from_date: at(0.013).toISOString(), to_date: at(0.987).toISOString() },
+          { from_date: second(0.02).toISOString(), to_date: second(0.98).toISOString() },
+          { from_date: at(0.3).toISOString() },
+          { to_date: at(0.7).toISOString() },
+          { from_date: at(0.6).toISOString(), to_date: at(0.4).toISOString() },
+        ];
+        for (const window of windows) {
+          const expected = (
+            await t.sql<{ id: string }>(
+              `SELECT id FROM targets WHERE campaign_id = $1
+                  AND created_at >= coalesce($2::timestamptz, '-infinity')
+                  AND created_at < coalesce($3::timestamptz + interval '1 millisecond', 'infinity')
+                ORDER BY created_at, id`,
+              [c.campaignId, window.from_date ?? null, window.to_date ?? null],
+            )
+          ).map((r) => r.id);
+          const limit = 100;
+          const pages = Math.ceil(expected.length / limit);
+          const middle = Math.floor(pages / 2);
+          const chosen = [0, 1, middle - 1, middle, middle + 1, pages - 2, pages - 1];
+          for (const page of [...new Set(chosen.filter((p) => p >= 0))]) {
+            const res = await c.list({ ...window, page, limit });
+            expect([window, page, res.body.page_count, idsOf(res)]).toEqual([
+              window,
+              page,
+              pages,
+              expected.slice(page * limit, page * limit + limit),
+            ]);
+          }
+        }
       };
 
       // One request: one second holding all 5,000, walked from the nearer edge of the second.
@@ -670,6 +713,20 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(rows[0].n)).toBe((await positionsPerSecond(c.campaignId)).fromTargets.length);
+
+      // A campaign fed a target at a time has a row a second: 4,000 such rows (empty ones here, so
+      // nothing else changes) before its targets make a bound sum the later side; as many after them
+      // too, and the windows are counted by walking their entries.
+      const pad = (at: string) =>
+        t.sql(
+          `INSERT INTO target_position_deltas (campaign_id, created_second, delta)
+           SELECT $1, timestamptz '${at}' + n * interval '1 second', 0 FROM generate_series(1, 4000) n`,
+          [c.campaignId],
+        );
+      await pad('2000-01-01 00:00:00+00');
+      await expectWindowsAsOrdered();
+      await pad('2100-01-01 00:00:00+00');
+      await expectWindowsAsOrdered();
     });
 
     it('a cursor walk lists each target exactly once, in order, while targets are added and deleted', async () => {
@@ -756,7 +813,11 @@ describe('targets API', () => {
           ]);
         },
         (round): Record<string, string | number> =>
-          round % 2 ? { limit: 100, status: statuses[round % statuses.length] } : {},
+          round % 2
+            ? { limit: 100, status: statuses[round % statuses.length] }
+            : round % 4
+              ? { limit: 7, page: 5, from_date: new Date(Date.now() - 60_000).toISOString() }
+              : {},
       );
 
       const counts = await t.sql<{ status: string; n: string }>(
@@ -779,6 +840,26 @@ describe('targets API', () => {
       expect(Number(summed[0].n)).toBe(total);
       const { fromDeltas, fromTargets } = await positionsPerSecond(c.campaignId);
       expect(fromDeltas).toEqual(fromTargets);
+      // Creation windows are counted from the position deltas: exact too, a bound inside a second.
+      const [{ at }] = await t.sql<{ at: Date }>(
+        `SELECT created_at AS at FROM targets WHERE campaign_id = $1
+          ORDER BY created_at, id OFFSET 120 LIMIT 1`,
+        [c.campaignId],
+      );
+      const windows: { from_date?: string; to_date?: string }[] = [
+        { from_date: at.toISOString() },
+        { to_date: at.toISOString() },
+      ];
+      for (const window of windows) {
+        const [{ n }] = await t.sql<{ n: string }>(
+          `SELECT count(*) AS n FROM targets WHERE campaign_id = $1
+              AND created_at >= coalesce($2::timestamptz, '-infinity')
+              AND created_at < coalesce($3::timestamptz + interval '1 millisecond', 'infinity')`,
+          [c.campaignId, window.from_date ?? null, window.to_date ?? null],
+        );
+        const res = await c.list({ limit: 1, ...(window as Record<string, string>) });
+        expect([window, res.body.page_count]).toEqual([window, Number(n)]);
+      }
     });
 
     it('page_count stays exact for a last call bound under concurrent calls, clears, deletes and rollbacks', async () => {

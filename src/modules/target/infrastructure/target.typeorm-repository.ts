@@ -224,6 +224,13 @@ export class TypeOrmTargetRepository extends TargetRepository {
     const byDatesToo = where.length > (filter.status !== undefined ? 2 : 1);
     // One last-call bound alone splits the called targets (a counter) in two: count the smaller side.
     const lastCallSplit = where.length === 2 ? lastCallSplitOf(filter) : null;
+    // A creation window alone is a stretch of the campaign's own order: its ends are positions.
+    const createdOnly =
+      (filter.createdFrom !== undefined || filter.createdTo !== undefined) &&
+      filter.status === undefined &&
+      filter.externalId === undefined &&
+      !filter.lastCallFrom &&
+      !filter.lastCallTo;
 
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
     const { result, deltaRows } = await this.dataSource.transaction(
@@ -231,7 +238,12 @@ export class TypeOrmTargetRepository extends TargetRepository {
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        if (lastCallSplit && counted.total > 0)
+        const window =
+          createdOnly && counted.total > 0
+            ? await this.createdWindowOf(sql, campaignId, filter, counted.total)
+            : null;
+        if (window) counted.total = window.count;
+        else if (lastCallSplit && counted.total > 0)
           counted.total = await this.countLastCallSplit(
             sql,
             where,
@@ -241,7 +253,15 @@ export class TypeOrmTargetRepository extends TargetRepository {
           );
         else if (byDatesToo && counted.total > 0)
           counted.total = await this.countMatching(sql, where, params);
-        const found = await this.pageOf(sql, organizationId, where, params, page, counted.total);
+        const found = await this.pageOf(
+          sql,
+          organizationId,
+          where,
+          params,
+          page,
+          counted.total,
+          window,
+        );
         return { result: { ...found, total: counted.total }, deltaRows: counted.deltaRows };
       },
     );
@@ -272,6 +292,80 @@ export class TypeOrmTargetRepository extends TargetRepository {
       called: Number(rows[0].called),
       deltaRows: Number(rows[0].delta_rows),
     };
+  }
+
+  /**
+   * A creation window as positions in the campaign's order: how many of its targets come before the
+   * window and after it, from the position deltas. Null when a bound has too many seconds on both
+   * sides to sum cheaply: the window's entries are counted then.
+   */
+  private async createdWindowOf(
+    sql: SqlExecutor,
+    campaignId: string,
+    filter: TargetListFilter,
+    campaignTotal: number,
+  ): Promise<CreatedWindow | null> {
+    const before = filter.createdFrom
+      ? await this.targetsBefore(sql, campaignId, filter.createdFrom, campaignTotal)
+      : 0;
+    if (before === null) return null;
+    // Bounds are inclusive to the millisecond: the window ends one millisecond after `createdTo`.
+    const through = filter.createdTo
+      ? await this.targetsBefore(
+          sql,
+          campaignId,
+          new Date(filter.createdTo.getTime() + 1),
+          campaignTotal,
+        )
+      : campaignTotal;
+    if (through === null) return null;
+    const count = Math.max(0, through - before);
+    return { count, before, after: campaignTotal - before - count };
+  }
+
+  /**
+   * How many of the campaign's targets were created before `instant`: the position deltas of the
+   * whole seconds on one side of it (the side with fewer rows to sum, at most SECONDS_SUMMED_AT_MOST
+   * rows), plus the targets of its own second that come before it (an index-only walk of one second).
+   */
+  private async targetsBefore(
+    sql: SqlExecutor,
+    campaignId: string,
+    instant: Date,
+    campaignTotal: number,
+  ): Promise<number | null> {
+    const { rows } = await sql.query<{
+      earlier_rows: string;
+      earlier: string;
+      later_rows: string;
+      later: string;
+      in_second: string;
+    }>(
+      `WITH bound AS (SELECT date_bin('1 second', $2::timestamptz, timestamptz 'epoch') AS second),
+       earlier AS (
+         SELECT d.delta FROM target_position_deltas d, bound
+          WHERE d.campaign_id = $1 AND d.created_second < bound.second
+          ORDER BY d.created_second LIMIT $3),
+       later AS (
+         SELECT d.delta FROM target_position_deltas d, bound
+          WHERE d.campaign_id = $1 AND d.created_second >= bound.second
+          ORDER BY d.created_second DESC LIMIT $3)
+       SELECT (SELECT count(*) FROM earlier) AS earlier_rows,
+              (SELECT coalesce(sum(delta), 0) FROM earlier) AS earlier,
+              (SELECT count(*) FROM later) AS later_rows,
+              (SELECT coalesce(sum(delta), 0) FROM later) AS later,
+              (SELECT count(*) FROM targets t, bound
+                WHERE t.campaign_id = $1 AND t.created_at >= bound.second
+                  AND t.created_at < $2::timestamptz) AS in_second`,
+      [campaignId, instant, SECONDS_SUMMED_AT_MOST],
+    );
+    const r = rows[0];
+    const inSecond = Number(r.in_second);
+    // Fewer rows than the limit: that side was read whole.
+    if (Number(r.earlier_rows) < SECONDS_SUMMED_AT_MOST) return Number(r.earlier) + inSecond;
+    if (Number(r.later_rows) < SECONDS_SUMMED_AT_MOST)
+      return campaignTotal - Number(r.later) + inSecond;
+    return null;
   }
 
   /**
@@ -384,9 +478,10 @@ export class TypeOrmTargetRepository extends TargetRepository {
     params: unknown[],
     page: TargetPageRequest,
     total: number,
+    window: CreatedWindow | null = null,
   ): Promise<Omit<TargetPage, 'total'>> {
-    const conditions = [...where];
-    const args = [...params];
+    let conditions = [...where];
+    let args = [...params];
     let order: 'ASC' | 'DESC' = 'ASC';
     let skip = 0;
     let take = page.limit;
@@ -409,10 +504,15 @@ export class TypeOrmTargetRepository extends TargetRepository {
         skip = page.offset;
       }
       hasMore = () => page.offset + page.limit < total;
-      // Only the campaign's own order has position deltas; a filtered list walks its own index.
-      if (where.length === 1 && skip >= WALK_FROM_SECOND_AFTER) {
-        const start = await this.startOfWalk(sql, params[0] as string, order, skip, take);
+      // Only the campaign's own order has position deltas; a filtered list walks its own index,
+      // except a creation window, which is a stretch of that order (its ends are known positions).
+      if ((where.length === 1 || window) && skip >= WALK_FROM_SECOND_AFTER) {
+        const fromEnd = window ? (order === 'ASC' ? window.before : window.after) : 0;
+        const start = await this.startOfWalk(sql, params[0] as string, order, fromEnd + skip, take);
         if (start) {
+          // The page lies inside the window by its position: the walk needs only the campaign.
+          conditions = [where[0]];
+          args = [params[0]];
           args.push(start.from);
           conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
           order = start.order;
@@ -444,6 +544,20 @@ export class TypeOrmTargetRepository extends TargetRepository {
 
 /** Deeper than this many targets from the nearer end, an unfiltered page starts at its second. */
 const WALK_FROM_SECOND_AFTER = 2000;
+
+/**
+ * A bound with more seconds of deltas than this on both sides is not summed (a second's rows cost
+ * about three index entries to sum): the window's entries are counted instead.
+ */
+const SECONDS_SUMMED_AT_MOST = 4000;
+
+/** A creation window of an otherwise unfiltered list, in the campaign's (created_at, id) order. */
+interface CreatedWindow {
+  count: number;
+  /** The campaign's targets before the window, and after it. */
+  before: number;
+  after: number;
+}
 
 /** Where a page's index walk starts: a bound on created_at, a direction and how many to skip. */
 interface WalkStart {
