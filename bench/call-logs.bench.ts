@@ -63,6 +63,11 @@ async function main(): Promise<void> {
       const t0 = Date.parse('2026-01-01T00:00:00Z');
       const windowFrom = new Date(t0 + DAYS * dayMs * 0.45).toISOString();
       const windowTo = new Date(t0 + DAYS * dayMs * 0.55).toISOString();
+      // And one over all but the first and last twentieth: most of the logs match.
+      const wide = {
+        from_date: new Date(t0 + DAYS * dayMs * 0.05).toISOString(),
+        to_date: new Date(t0 + DAYS * dayMs * 0.95).toISOString(),
+      };
 
       const base = baseUrl(service);
       const get = async (query: Record<string, string | number>) => {
@@ -109,6 +114,8 @@ async function main(): Promise<void> {
         dates_random_pages: await sample(window, random),
         dates_last_pages: await sample(window, last),
         campaign_dates_random_pages: await sample({ ...campaign, ...window }, random),
+        nine_tenths_dates_first_pages: await sample(wide, first),
+        nine_tenths_dates_random_pages: await sample(wide, random),
       };
 
       // Baseline: the old statement pair for random pages of the whole organization.

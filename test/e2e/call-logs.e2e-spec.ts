@@ -250,6 +250,118 @@ describe('call logs', () => {
     expect(res.status).toBe(401);
   });
 
+  it('date windows are counted from the hours of creation: exact at any bound, after deletes and moves', async () => {
+    const tenant = await t.createOrganization();
+    // 600 logs, one every 37 seconds from 06:00:00.250 over about six hours, in three statements
+    // (three delta rows per campaign and hour to fold), a third in the other campaign.
+    for (let part = 0; part < 3; part++) {
+      await t.sql(
+        `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number,
+           from_number, provider, started_at, created_at)
+         SELECT $1, CASE WHEN n % 3 = 0 THEN $4::uuid ELSE $3::uuid END, target_id, attempt,
+                to_number, from_number, provider, started_at,
+                timestamptz '2026-03-02 06:00:00.250+00' + n * interval '37 seconds'
+           FROM call_logs, generate_series($5::int, $5::int + 199) n WHERE id = $2`,
+        [tenant.organizationId, logIds[0], campaignId, otherCampaignId, part * 200],
+      );
+    }
+    const hourly = async () => {
+      const hour = `date_bin('1 hour', created_at, timestamptz 'epoch')`;
+      const [fromDeltas, fromLogs] = await Promise.all([
+        t.sql(
+          `SELECT campaign_id, created_hour AS hour, sum(delta)::int AS n FROM call_log_hour_deltas
+            WHERE organization_id = $1 GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2`,
+          [tenant.organizationId],
+        ),
+        t.sql(
+          `SELECT campaign_id, ${hour} AS hour, count(*)::int AS n FROM call_logs
+            WHERE organization_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
+          [tenant.organizationId],
+        ),
+      ]);
+      expect(fromDeltas).toEqual(fromLogs);
+    };
+    const windows: [string, string | null][] = [
+      // Bounds inside hours, on an hour, date-only, one bound, inside one hour, across one boundary,
+      // the bounds' own milliseconds (a log at 06:00:37.250), and none matching.
+      ['2026-03-02T06:20:00.000Z', '2026-03-02T10:40:00.000Z'],
+      ['2026-03-02T07:00:00.000Z', '2026-03-02T10:00:00.000Z'],
+      ['2026-03-02', '2026-03-02'],
+      ['2026-03-02T08:30:00Z', null],
+      ['', '2026-03-02T09:15:00Z'],
+      ['2026-03-02T07:10:00Z', '2026-03-02T07:50:00Z'],
+      ['2026-03-02T07:40:00Z', '2026-03-02T08:20:00Z'],
+      ['2026-03-02T06:00:37.250Z', '2026-03-02T06:00:37.250Z'],
+      ['2026-03-02T06:00:37.251Z', '2026-03-02T11:59:59.999Z'],
+      ['2026-03-02T10:00:00Z', '2026-03-02T09:00:00Z'],
+    ];
+    const expectWindows = async () => {
+      for (const [from, to] of windows) {
+        for (const campaign of [null, otherCampaignId]) {
+          const want = (
+            await t.sql(
+              `SELECT id FROM call_logs WHERE organization_id = $1
+                  AND ($2::uuid IS NULL OR campaign_id = $2)
+                  AND created_at >= coalesce($3::timestamptz, '-infinity')
+                  AND created_at < coalesce($4::timestamptz + interval '1 millisecond', 'infinity')
+                ORDER BY id`,
+              [
+                tenant.organizationId,
+                campaign,
+                from ? (from.length === 10 ? `${from}T00:00:00Z` : from) : null,
+                to ? (to.length === 10 ? `${to}T23:59:59.999Z` : to) : null,
+              ],
+            )
+          ).map((r) => String(r.id));
+          const query = `${from ? `&from_date=${from}` : ''}${to ? `&to_date=${to}` : ''}${
+            campaign ? `&campaign_id=${campaign}` : ''
+          }`;
+          const limit = 50;
+          const pages = Math.ceil(want.length / limit);
+          const listed: string[] = [];
+          for (let page = 0; page < Math.max(pages, 1); page++) {
+            const res = await list(`?limit=${limit}&page=${page}${query}`, tenant.apiKey);
+            expect([query, page, res.body.page_count]).toEqual([query, page, pages]);
+            listed.push(...res.body.call_logs.map((l: any) => l.id));
+          }
+          expect([query, listed]).toEqual([query, want]);
+        }
+      }
+    };
+    await hourly();
+    await expectWindows();
+    // Deleted logs and a log moved to another hour by hand keep the hours exact.
+    await t.sql(`DELETE FROM call_logs WHERE organization_id = $1 AND id % 7 = 0`, [
+      tenant.organizationId,
+    ]);
+    await t.sql(
+      `UPDATE call_logs SET created_at = created_at + interval '2 hours'
+        WHERE id = (SELECT min(id) FROM call_logs WHERE organization_id = $1)`,
+      [tenant.organizationId],
+    );
+    await hourly();
+    await expectWindows();
+
+    // Calls placed in many small statements pile up rows; past 1,000 beyond one per campaign and
+    // hour, a windowed list folds the organization's rows (zero-sum ones go).
+    await t.sql(
+      `INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)
+       SELECT $1, $2, timestamptz '2026-03-02 07:00:00+00', 0 FROM generate_series(1, 1001)`,
+      [tenant.organizationId, campaignId],
+    );
+    expect((await list('?from_date=2026-03-02T06:30:00Z', tenant.apiKey)).status).toBe(200);
+    const [{ rows, groups }] = await t.sql(
+      `SELECT count(*)::int AS rows,
+              (SELECT count(DISTINCT (campaign_id, date_bin('1 hour', created_at, timestamptz 'epoch')))::int
+                 FROM call_logs WHERE organization_id = $1) AS groups
+         FROM call_log_hour_deltas WHERE organization_id = $1`,
+      [tenant.organizationId],
+    );
+    expect(rows).toBe(groups);
+    await hourly();
+    await expectWindows();
+  });
+
   it('page_count stays exact and pages agree from both ends under concurrent inserts and deletes', async () => {
     const tenant = await t.createOrganization();
     const campaigns = [campaignId, otherCampaignId];

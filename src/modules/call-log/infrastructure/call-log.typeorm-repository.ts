@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/sql';
+import { SqlExecutor, sqlExecutor } from '../../../database/sql';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
 import { CallLog, NewCallLog } from '../domain/call-log';
 import {
@@ -332,22 +332,18 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     const byDates = Boolean(filter.from || filter.to);
 
     // One snapshot for the count and the page, so they agree (see the target list).
-    const { page, deltaRows } = await this.dataSource.transaction(
+    const { page, deltaRows, hourRows } = await this.dataSource.transaction(
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         // Without dates, from the counters the call_logs triggers keep (migration 1767900000001);
-        // with dates, an index-only count of the matching entries.
-        const { rows: counted } = await sql.query<{ total: string; delta_rows: string }>(
-          byDates
-            ? `SELECT count(*) AS total, 0 AS delta_rows FROM call_logs WHERE ${condition}`
-            : `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows
-               FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_count_deltas
-                     WHERE ${condition} GROUP BY ${CALL_LOG_COUNT_GROUP}) groups`,
-          params,
-        );
-        const total = Number(counted[0].total);
-        if (offset >= total) return { page: { items: [], total }, deltaRows: 0 };
+        // with dates, from the hour deltas (migration 1768860000000) and the window's partial hours.
+        const counted = byDates
+          ? await this.countWindow(sql, filter)
+          : await this.countAll(sql, condition, params);
+        const total = counted.total;
+        const extra = { deltaRows: counted.deltaRows, hourRows: counted.hourRows };
+        if (offset >= total) return { page: { items: [], total }, ...extra };
         // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
         const rest = total - offset;
         const backward = offset > rest;
@@ -364,14 +360,82 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
           [...params, take, String(skip)],
         );
         if (backward) rows.reverse();
-        return {
-          page: { items: rows.map(callLogFromRow), total },
-          deltaRows: Number(counted[0].delta_rows),
-        };
+        return { page: { items: rows.map(callLogFromRow), total }, ...extra };
       },
     );
     if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(filter.organizationId);
+    if (hourRows > COMPACT_HOURS_AFTER_EXTRA_ROWS) await this.compactHours(filter.organizationId);
     return page;
+  }
+
+  /** The organization's (or campaign's) logs, from the count deltas. */
+  private async countAll(sql: SqlExecutor, condition: string, params: unknown[]): Promise<Counted> {
+    const { rows } = await sql.query<{ total: string; delta_rows: string }>(
+      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows
+         FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_count_deltas
+               WHERE ${condition} GROUP BY ${CALL_LOG_COUNT_GROUP}) groups`,
+      params,
+    );
+    return { total: Number(rows[0].total), deltaRows: Number(rows[0].delta_rows), hourRows: 0 };
+  }
+
+  /**
+   * The logs of a date window: the hour deltas of its whole hours, plus the logs of the partial hours
+   * at its ends, counted on `call_logs_created_idx` (a part of the window, so never more than counting
+   * the window). A window inside one or two partial hours is counted directly.
+   */
+  private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<Counted> {
+    const from = filter.from ?? null;
+    // Inclusive to the millisecond: the window ends one millisecond after `to`.
+    const end = filter.to ? new Date(filter.to.getTime() + 1) : null;
+    const hoursFrom = from && new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS);
+    const hoursTo = end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS);
+
+    const params: unknown[] = [filter.organizationId];
+    const scope = ['organization_id = $1'];
+    if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
+    const logsBetween = (lo: Date | null, hi: Date | null) =>
+      `(SELECT count(*) FROM call_logs WHERE ${[
+        ...scope,
+        ...(lo ? [`created_at >= $${params.push(lo)}`] : []),
+        ...(hi ? [`created_at < $${params.push(hi)}`] : []),
+      ].join(' AND ')})`;
+
+    if (hoursFrom && hoursTo && hoursFrom >= hoursTo) {
+      const { rows } = await sql.query<{ n: string }>(
+        `SELECT ${logsBetween(from, end)} AS n`,
+        params,
+      );
+      return { total: Number(rows[0].n), deltaRows: 0, hourRows: 0 };
+    }
+    const hours = [...scope];
+    if (hoursFrom) hours.push(`created_hour >= $${params.push(hoursFrom)}`);
+    if (hoursTo) hours.push(`created_hour < $${params.push(hoursTo)}`);
+    const edges = [
+      ...(from && hoursFrom && hoursFrom > from ? [logsBetween(from, hoursFrom)] : []),
+      ...(end && hoursTo && end > hoursTo ? [logsBetween(hoursTo, end)] : []),
+    ];
+    const { rows } = await sql.query<{ total: string; hour_rows: string }>(
+      `SELECT coalesce(sum(n), 0) ${edges.map((e) => `+ ${e}`).join(' ')} AS total,
+              coalesce(sum(n_rows) - count(*), 0) AS hour_rows
+         FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_hour_deltas
+               WHERE ${hours.join(' AND ')} GROUP BY campaign_id, created_hour) groups`,
+      params,
+    );
+    return { total: Number(rows[0].total), deltaRows: 0, hourRows: Number(rows[0].hour_rows) };
+  }
+
+  /** Folds an organization's hour deltas to one row per campaign and hour, in one statement. */
+  private async compactHours(organizationId: string): Promise<void> {
+    await sqlExecutor(this.dataSource, null).query(
+      `WITH gone AS (
+         DELETE FROM call_log_hour_deltas WHERE organization_id = $1
+         RETURNING campaign_id, created_hour, delta)
+       INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)
+       SELECT $1, campaign_id, created_hour, sum(delta) FROM gone
+       GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`,
+      [organizationId],
+    );
   }
 
   /** Folds an organization's count deltas, in one statement (see the target adapter's compactCounts). */
@@ -394,5 +458,20 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
  * organization's deltas (folding leaves one row per group).
  */
 const COMPACT_AFTER_DELTA_ROWS = 64;
+/**
+ * Past this many hour-delta rows beyond one per campaign and hour in one windowed count, the list folds
+ * the organization's hour deltas. Higher than for the counts: calls are placed in many small
+ * statements, and an extra row costs a windowed count about half a microsecond.
+ */
+const COMPACT_HOURS_AFTER_EXTRA_ROWS = 1000;
+const HOUR_MS = 3_600_000;
+
+interface Counted {
+  total: number;
+  /** Rows beyond one per group: what folding the count deltas, or the hour deltas, would remove. */
+  deltaRows: number;
+  hourRows: number;
+}
+
 /** What call_log_count_deltas keeps a row per, in an organization (migration 1768300000000). */
 const CALL_LOG_COUNT_GROUP = 'campaign_id, ended, outcome';
