@@ -612,6 +612,10 @@ describe('targets API', () => {
     it('deep pages, found from the seconds of creation, list what the index order has there', async () => {
       const c = await tenant();
       await c.add({ targets: phones(5000) });
+      await t.sql(
+        `UPDATE targets SET status = 'Failed' WHERE campaign_id = $1 AND hashtext(id::text) % 5 = 0`,
+        [c.campaignId],
+      );
       const order = async () =>
         (
           await t.sql<{ id: string }>(
@@ -651,21 +655,34 @@ describe('targets API', () => {
         const at = (share: number) =>
           new Date(lo.getTime() + Math.round((hi.getTime() - lo.getTime()) * share));
         const second = (share: number) => new Date(Math.floor(at(share).getTime() / 1000) * 1000);
-        const windows: { from_date?: string; to_date?: string }[] = [
+        const windows: { from_date?: string; to_date?: string; status?: string }[] = [
           { from_date: at(0.013).toISOString(), to_date: at(0.987).toISOString() },
           { from_date: second(0.02).toISOString(), to_date: second(0.98).toISOString() },
           { from_date: at(0.3).toISOString() },
           { to_date: at(0.7).toISOString() },
           { from_date: at(0.6).toISOString(), to_date: at(0.4).toISOString() },
         ];
-        for (const window of windows) {
+        // With a status too: most targets are Pending (the window's complement is counted), a fifth
+        // Failed (the window's own entries are).
+        const filtered = windows.flatMap((w) => [
+          w,
+          { ...w, status: 'Pending' },
+          { ...w, status: 'Failed' },
+        ]);
+        for (const window of filtered) {
           const expected = (
             await t.sql<{ id: string }>(
               `SELECT id FROM targets WHERE campaign_id = $1
                   AND created_at >= coalesce($2::timestamptz, '-infinity')
                   AND created_at < coalesce($3::timestamptz + interval '1 millisecond', 'infinity')
+                  AND ($4::text IS NULL OR status = $4)
                 ORDER BY created_at, id`,
-              [c.campaignId, window.from_date ?? null, window.to_date ?? null],
+              [
+                c.campaignId,
+                window.from_date ?? null,
+                window.to_date ?? null,
+                window.status ?? null,
+              ],
             )
           ).map((r) => r.id);
           const limit = 100;

@@ -224,10 +224,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
     const byDatesToo = where.length > (filter.status !== undefined ? 2 : 1);
     // One last-call bound alone splits the called targets (a counter) in two: count the smaller side.
     const lastCallSplit = where.length === 2 ? lastCallSplitOf(filter) : null;
-    // A creation window alone is a stretch of the campaign's own order: its ends are positions.
-    const createdOnly =
+    // A creation window, alone or with a status: its ends are positions in the campaign's order.
+    const byCreatedAndStatusAtMost =
       (filter.createdFrom !== undefined || filter.createdTo !== undefined) &&
-      filter.status === undefined &&
       filter.externalId === undefined &&
       !filter.lastCallFrom &&
       !filter.lastCallTo;
@@ -238,11 +237,15 @@ export class TypeOrmTargetRepository extends TargetRepository {
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        const window =
-          createdOnly && counted.total > 0
-            ? await this.createdWindowOf(sql, campaignId, filter, counted.total)
+        const created =
+          byCreatedAndStatusAtMost && counted.total > 0
+            ? await this.createdWindowOf(sql, campaignId, filter, counted.campaignTotal)
             : null;
+        // Without a status, the window's pages are the campaign's pages from its start.
+        const window = filter.status === undefined ? created : null;
         if (window) counted.total = window.count;
+        else if (created && created.count * 2 > counted.campaignTotal)
+          counted.total -= await this.countOutsideWindow(sql, params, filter);
         else if (lastCallSplit && counted.total > 0)
           counted.total = await this.countLastCallSplit(
             sql,
@@ -270,26 +273,37 @@ export class TypeOrmTargetRepository extends TargetRepository {
     return result;
   }
 
-  /** Exact, from the counters the targets triggers keep (see target-count-deltas.ts). */
+  /**
+   * Exact, from the counters the targets triggers keep (see target-count-deltas.ts): the targets of
+   * `status` (all when undefined), those of them with a last call, and the whole campaign's.
+   */
   private async countFromDeltas(
     sql: SqlExecutor,
     organizationId: string,
     campaignId: string,
     status: string | undefined,
-  ): Promise<{ total: number; called: number; deltaRows: number }> {
+  ): Promise<{ total: number; called: number; campaignTotal: number; deltaRows: number }> {
     // delta_rows: the rows beyond one per group, what folding would remove. called: those with a
     // last_call_date.
-    const { rows } = await sql.query<{ total: string; called: string; delta_rows: string }>(
-      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n) FILTER (WHERE called), 0) AS called,
+    const { rows } = await sql.query<{
+      total: string;
+      called: string;
+      campaign_total: string;
+      delta_rows: string;
+    }>(
+      `SELECT coalesce(sum(n) FILTER (WHERE $3::text IS NULL OR status = $3), 0) AS total,
+              coalesce(sum(n) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0) AS called,
+              coalesce(sum(n), 0) AS campaign_total,
               coalesce(sum(n_rows) - count(*), 0) AS delta_rows FROM (
-         SELECT called, sum(delta) AS n, count(*) AS n_rows FROM target_count_deltas
-         WHERE campaign_id = $1 AND organization_id = $2 AND ($3::text IS NULL OR status = $3)
+         SELECT status, called, sum(delta) AS n, count(*) AS n_rows FROM target_count_deltas
+         WHERE campaign_id = $1 AND organization_id = $2
          GROUP BY ${TARGET_COUNT_GROUP}) groups`,
       [campaignId, organizationId, status ?? null],
     );
     return {
       total: Number(rows[0].total),
       called: Number(rows[0].called),
+      campaignTotal: Number(rows[0].campaign_total),
       deltaRows: Number(rows[0].delta_rows),
     };
   }
@@ -321,6 +335,34 @@ export class TypeOrmTargetRepository extends TargetRepository {
     if (through === null) return null;
     const count = Math.max(0, through - before);
     return { count, before, after: campaignTotal - before - count };
+  }
+
+  /**
+   * With a status and a creation window holding most of the campaign, the status's targets outside the
+   * window are likely the fewer: those are counted (two ranges of the status index) and taken from
+   * the status's count. Exact either way; only which entries are walked depends on the guess.
+   */
+  private async countOutsideWindow(
+    sql: SqlExecutor,
+    params: unknown[],
+    filter: TargetListFilter,
+  ): Promise<number> {
+    const args = [params[0], filter.status];
+    const ranges: string[] = [];
+    if (filter.createdFrom) ranges.push(`created_at < $${args.push(filter.createdFrom)}`);
+    if (filter.createdTo)
+      ranges.push(
+        `created_at >= $${args.push(filter.createdTo)}::timestamptz + interval '1 millisecond'`,
+      );
+    const { rows } = await sql.query<{ n: string }>(
+      `SELECT ${ranges
+        .map(
+          (r) => `(SELECT count(*) FROM targets WHERE campaign_id = $1 AND status = $2 AND ${r})`,
+        )
+        .join(' + ')} AS n`,
+      args,
+    );
+    return Number(rows[0].n);
   }
 
   /**
