@@ -612,6 +612,21 @@ describe('targets API', () => {
     it('deep pages, found from the seconds of creation, list what the index order has there', async () => {
       const c = await tenant();
       await c.add({ targets: phones(5000) });
+      // Every target Pending: that status's list is the campaign's, its deep pages found the same way.
+      const added = (
+        await t.sql<{ id: string }>(
+          `SELECT id FROM targets WHERE campaign_id = $1 ORDER BY created_at, id`,
+          [c.campaignId],
+        )
+      ).map((r) => r.id);
+      for (const page of [0, 22, 27, 49]) {
+        const res = await c.list({ status: 'Pending', page, limit: 100 });
+        expect([page, res.body.page_count, idsOf(res)]).toEqual([
+          page,
+          50,
+          added.slice(page * 100, page * 100 + 100),
+        ]);
+      }
       await t.sql(
         `UPDATE targets SET status = 'Failed' WHERE campaign_id = $1 AND hashtext(id::text) % 5 = 0`,
         [c.campaignId],

@@ -204,45 +204,37 @@ export class TypeOrmTargetRepository extends TargetRepository {
     // the count is scoped; once it is not zero, the campaign is the caller's and the walks below name
     // only the campaign, which keeps them inside an index (index-only scans). The final fetch checks the
     // organization again all the same.
-    const params: unknown[] = [campaignId];
-    const where = ['campaign_id = $1'];
-    const add = (condition: string, value: unknown) => {
-      params.push(value);
-      where.push(condition.replace('?', `$${params.length}`));
-    };
-    // Only the filters given become conditions, so the planner sees plain predicates for the indexes.
-    if (filter.status !== undefined) add('status = ?', filter.status);
-    // Not in the counters either: counted through the (campaign_id, external_id) unique index.
-    if (filter.externalId !== undefined) add('external_id = ?', filter.externalId);
-    if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
-    // Bounds are inclusive to the millisecond (JS dates); rows carry microseconds (see date-bounds).
-    if (filter.createdTo)
-      add("created_at < ?::timestamptz + interval '1 millisecond'", filter.createdTo);
-    if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
-    if (filter.lastCallTo) add(`last_call_date < ${LAST_CALL_TO}`, filter.lastCallTo);
-    // Dates and external id are not in the counters: with any of them, the matching rows are counted.
-    const byDatesToo = where.length > (filter.status !== undefined ? 2 : 1);
-    // One last-call bound alone splits the called targets (a counter) in two: count the smaller side.
-    const lastCallSplit = where.length === 2 ? lastCallSplitOf(filter) : null;
-    // A creation window, alone or with a status: its ends are positions in the campaign's order.
-    const byCreatedAndStatusAtMost =
-      (filter.createdFrom !== undefined || filter.createdTo !== undefined) &&
-      filter.externalId === undefined &&
-      !filter.lastCallFrom &&
-      !filter.lastCallTo;
-
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
     const { result, deltaRows } = await this.dataSource.transaction(
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
+        // A status every target has (a fresh campaign's Pending ones) leaves nothing out: the list is
+        // the campaign's, whose deep pages start at their second of creation.
+        const everyTarget = filter.status !== undefined && counted.total === counted.campaignTotal;
+        const { where, params } = listConditions(
+          campaignId,
+          everyTarget ? { ...filter, status: undefined } : filter,
+        );
+        const status = everyTarget ? undefined : filter.status;
+        // Dates and external id are not in the counters: with any of them, the matching rows are counted.
+        const byDatesToo = where.length > (status !== undefined ? 2 : 1);
+        // One last-call bound alone splits the called targets (a counter) in two: count the smaller side.
+        const lastCallSplit = where.length === 2 ? lastCallSplitOf(filter) : null;
+        // A creation window, alone or with a status: its ends are positions in the campaign's order.
+        const byCreatedAndStatusAtMost =
+          (filter.createdFrom !== undefined || filter.createdTo !== undefined) &&
+          filter.externalId === undefined &&
+          !filter.lastCallFrom &&
+          !filter.lastCallTo;
+
         const created =
           byCreatedAndStatusAtMost && counted.total > 0
             ? await this.createdWindowOf(sql, campaignId, filter, counted.campaignTotal)
             : null;
         // Without a status, the window's pages are the campaign's pages from its start.
-        const window = filter.status === undefined ? created : null;
+        const window = status === undefined ? created : null;
         if (window) counted.total = window.count;
         else if (created && created.count * 2 > counted.campaignTotal)
           counted.total -= await this.countOutsideWindow(sql, params, filter);
@@ -608,6 +600,32 @@ interface WalkStart {
   side: '>=' | '<';
   order: 'ASC' | 'DESC';
   skip: number;
+}
+
+/**
+ * A list's conditions, `$1` the campaign: only the filters given become conditions, so the planner
+ * sees plain predicates for the indexes.
+ */
+function listConditions(
+  campaignId: string,
+  filter: TargetListFilter,
+): { where: string[]; params: unknown[] } {
+  const params: unknown[] = [campaignId];
+  const where = ['campaign_id = $1'];
+  const add = (condition: string, value: unknown) => {
+    params.push(value);
+    where.push(condition.replace('?', `$${params.length}`));
+  };
+  if (filter.status !== undefined) add('status = ?', filter.status);
+  // Not in the counters either: counted through the (campaign_id, external_id) unique index.
+  if (filter.externalId !== undefined) add('external_id = ?', filter.externalId);
+  if (filter.createdFrom) add('created_at >= ?', filter.createdFrom);
+  // Bounds are inclusive to the millisecond (JS dates); rows carry microseconds (see date-bounds).
+  if (filter.createdTo)
+    add("created_at < ?::timestamptz + interval '1 millisecond'", filter.createdTo);
+  if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
+  if (filter.lastCallTo) add(`last_call_date < ${LAST_CALL_TO}`, filter.lastCallTo);
+  return { where, params };
 }
 
 /** The exclusive end of an inclusive last-call upper bound (bounds are inclusive to the millisecond). */
