@@ -4,7 +4,7 @@ import {
   StagedRow,
   TargetImportRepository,
 } from '../modules/target/application/ports/target-import.repository';
-import { InMemoryTargetRepository } from './in-memory-target.repository';
+import { TargetRepository } from '../modules/target/application/ports/target.repository';
 import { TargetDraft } from '../modules/target/domain/new-targets';
 import {
   ImportOptions,
@@ -57,7 +57,7 @@ export class InMemoryTargetImportRepository
 {
   private state: State = { imports: new Map(), rows: new Map() };
 
-  constructor(private readonly targets: InMemoryTargetRepository) {
+  constructor(private readonly targets: TargetRepository) {
     super();
   }
 
@@ -129,7 +129,11 @@ export class InMemoryTargetImportRepository
     if (imp.checked) return clone(imp);
     const valid = this.sorted(importId).filter((r) => r.errors === null && r.draft !== null);
     const externalIds = valid.flatMap((r) => (r.draft!.externalId ? [r.draft!.externalId] : []));
-    const inCampaign = this.targets.externalIdsHeld(imp.campaignId, externalIds);
+    const inCampaign = await this.targets.findExistingExternalIds(
+      null,
+      imp.campaignId,
+      externalIds,
+    );
     const callerIds = valid.filter((r) => r.idColumn !== null).map((r) => r.draft!.id);
     const taken = await this.targets.findExistingIds(null, imp.organizationId, callerIds);
     const firstExt = new Map<string, number>();

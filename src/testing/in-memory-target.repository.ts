@@ -55,13 +55,20 @@ export class InMemoryTargetRepository extends TargetRepository {
     super();
   }
 
-  /** Which of `externalIds` the campaign holds (for the import fake, which joins the targets). */
-  externalIdsHeld(campaignId: string, externalIds: string[]): Set<string> {
+  async findExistingExternalIds(
+    _tx: Tx | null,
+    campaignId: string,
+    externalIds: string[],
+  ): Promise<Set<string>> {
     const wanted = new Set(externalIds);
     const found = new Set<string>();
     for (const { target } of this.rows.values()) {
-      if (target.campaignId === campaignId && target.externalId !== null) {
-        if (wanted.has(target.externalId)) found.add(target.externalId);
+      if (
+        target.campaignId === campaignId &&
+        target.externalId !== null &&
+        wanted.has(target.externalId)
+      ) {
+        found.add(target.externalId);
       }
     }
     return found;

@@ -59,4 +59,59 @@ describe('a delete racing a call that starts', () => {
       { status: 'In Progress' },
     ]);
   });
+
+  it('allow_duplicates=false: a request racing an add of the same external id is refused, adding nothing', async () => {
+    const { apiKey, organizationId } = await t.createOrganization();
+    const campaign = await t.createCampaign(apiKey);
+
+    // Another request adding external id RACE, not yet committed.
+    const other = new Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query(
+      `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, input_data,
+                            status, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, 'RACE', '+15550101000', '{}', 'Pending', now(), now())`,
+      [organizationId, campaign.id],
+    );
+
+    const adding = t
+      .http()
+      .post(`/api/v1/campaigns/${campaign.id}/targets`)
+      .set('X-API-Key', apiKey)
+      .send({
+        targets: [
+          { phone_number: '+15550101001', external_id: 'NEW' },
+          { phone_number: '+15550101002', external_id: 'RACE' },
+        ],
+        allow_duplicates: false,
+      })
+      .then((res) => res);
+    // On PostgreSQL the insert waits on the other transaction's entry in the unique index (its lookup
+    // did not see the uncommitted row); on PGlite the request waits for the transaction to end and
+    // its lookup sees the row. Refused the same way either way.
+    if (!usesPglite()) {
+      await waitFor(
+        () =>
+          t.sql<{ waiting: number }>(
+            `SELECT count(*)::int AS waiting FROM pg_stat_activity
+              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+          ),
+        ([row]) => row.waiting > 0,
+      );
+    }
+    await other.query('COMMIT');
+    await other.end();
+
+    const res = await adding;
+    expect([res.status, res.body]).toEqual([
+      409,
+      {
+        detail: 'Duplicate external ids (already in the campaign or repeated in the request): RACE',
+      },
+    ]);
+    expect(
+      await t.sql(`SELECT external_id FROM targets WHERE campaign_id = $1`, [campaign.id]),
+    ).toEqual([{ external_id: 'RACE' }]);
+  });
 });

@@ -104,10 +104,15 @@ export class TargetService {
           `Target ids already exist: ${callerIds.filter((id) => takenIds.has(id)).join(', ')}`,
         );
       }
-      // Repeats within the request are found here; external ids the campaign already holds are found
-      // by the insert itself (it skips them), so a request of new targets reads nothing first: the
-      // lookup of 10,000 external ids cost a third as much as the insert, and more as campaigns grew.
-      const { keep, duplicates: repeated } = partitionDuplicates(drafts, NO_EXTERNAL_IDS);
+      // By default (allow_duplicates) external ids the campaign holds are found by the insert itself,
+      // which skips them: a request of new targets reads nothing first (the lookup of 10,000 external
+      // ids cost a third as much as the insert, and more as campaigns grew). A request that may be
+      // refused looks them up first, so a refusal writes nothing.
+      const held = command.allowDuplicates
+        ? NO_EXTERNAL_IDS
+        : await this.targets.findExistingExternalIds(tx, campaign.id, externalIdsOf(drafts));
+      const { keep, duplicates } = partitionDuplicates(drafts, held);
+      if (!command.allowDuplicates && duplicates.length > 0) throw duplicatesRefused(duplicates);
       const state = initialState(campaign, command.launch, now);
       // Field by field, not `{ ...draft, ...state }`: V8 copies spread objects on a slow path, which
       // was about a tenth of a 5,000-target request's CPU (docs/benchmarks.md, "Issue 10, round 3").
@@ -139,19 +144,12 @@ export class TargetService {
       );
       // A row the insert skipped has an external id the campaign holds: added earlier, or by a
       // concurrent request that committed first.
-      const taken = keep.filter((_, k) => !inserted.has(rows[k].id));
-      const ignored = [
-        ...repeated,
-        ...taken.map((index) => ({ index, externalId: drafts[index].externalId as string })),
-      ].sort((a, b) => a.index - b.index);
-      if (!command.allowDuplicates && ignored.length > 0) {
-        // Thrown inside the unit of work: the rows just inserted are rolled back with it.
-        throw new ConflictError(
-          `Duplicate external ids (already in the campaign or repeated in the request): ${unique(
-            ignored.map((d) => d.externalId),
-          ).join(', ')}`,
-        );
-      }
+      const taken = keep
+        .filter((_, k) => !inserted.has(rows[k].id))
+        .map((index) => ({ index, externalId: drafts[index].externalId as string }));
+      // Thrown inside the unit of work: the rows just inserted are rolled back with it.
+      if (!command.allowDuplicates && taken.length > 0) throw duplicatesRefused(taken);
+      const ignored = [...duplicates, ...taken].sort((a, b) => a.index - b.index);
       const created = rows.filter((row) => inserted.has(row.id));
 
       return { created: created.length, ignored, targetIds: created.map((row) => row.id) };
@@ -290,8 +288,20 @@ export class TargetService {
 /** Who changed targets when the caller does not say (scripts, tests). */
 const SYSTEM = SYSTEM_ACTOR;
 
-/** Duplicates are checked within a request here; the campaign's are the insert's to skip. */
+/** With allow_duplicates, the campaign's external ids are the insert's to skip: none looked up. */
 const NO_EXTERNAL_IDS: ReadonlySet<string> = new Set();
+
+function externalIdsOf(drafts: TargetDraft[]): string[] {
+  return unique(drafts.flatMap((d) => (d.externalId === null ? [] : [d.externalId])));
+}
+
+function duplicatesRefused(duplicates: IgnoredTarget[]): ConflictError {
+  return new ConflictError(
+    `Duplicate external ids (already in the campaign or repeated in the request): ${unique(
+      duplicates.map((d) => d.externalId),
+    ).join(', ')}`,
+  );
+}
 
 function targetNotFound(targetId: string): NotFoundError {
   return new NotFoundError(`Target ${targetId} not found`);

@@ -46,6 +46,19 @@ export class TypeOrmTargetRepository extends TargetRepository {
     super();
   }
 
+  async findExistingExternalIds(
+    tx: Tx | null,
+    campaignId: string,
+    externalIds: string[],
+  ): Promise<Set<string>> {
+    if (externalIds.length === 0) return new Set();
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ external_id: string }>(
+      `SELECT external_id FROM targets WHERE campaign_id = $1 AND external_id = ANY($2::text[])`,
+      [campaignId, externalIds],
+    );
+    return new Set(rows.map((r) => r.external_id));
+  }
+
   async findExistingIds(
     tx: Tx | null,
     organizationId: string,

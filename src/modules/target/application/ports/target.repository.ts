@@ -45,6 +45,13 @@ export interface DeleteOutcome {
  * campaign (when not null); a violation is a ConflictError.
  */
 export abstract class TargetRepository {
+  /** Which of `externalIds` the campaign already holds. */
+  abstract findExistingExternalIds(
+    tx: Tx | null,
+    campaignId: string,
+    externalIds: string[],
+  ): Promise<Set<string>>;
+
   /**
    * Which of `ids` (canonical UUIDs) the organization already has, in any of its campaigns. Another
    * organization's ids are never looked at (ids are unique per organization).
