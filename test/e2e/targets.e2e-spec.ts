@@ -831,6 +831,12 @@ describe('targets API', () => {
       const c = await tenant();
       const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
       const seed: string[] = (await c.add({ targets: phones(200) })).body.target_ids;
+      // A creation window from just after the seed: the adds below land in it while it is listed.
+      const [{ seeded }] = await t.sql<{ seeded: Date }>(
+        `SELECT max(created_at) AS seeded FROM targets WHERE campaign_id = $1`,
+        [c.campaignId],
+      );
+      const afterSeed = new Date(seeded.getTime() + 1).toISOString();
       await runConcurrently(
         c,
         seed,
@@ -848,7 +854,7 @@ describe('targets API', () => {
           round % 2
             ? { limit: 100, status: statuses[round % statuses.length] }
             : round % 4
-              ? { limit: 7, page: 5, from_date: new Date(Date.now() - 60_000).toISOString() }
+              ? { limit: 7, page: 5, from_date: afterSeed }
               : {},
       );
 
@@ -881,6 +887,7 @@ describe('targets API', () => {
       const windows: { from_date?: string; to_date?: string }[] = [
         { from_date: at.toISOString() },
         { to_date: at.toISOString() },
+        { from_date: afterSeed },
       ];
       for (const window of windows) {
         const [{ n }] = await t.sql<{ n: string }>(

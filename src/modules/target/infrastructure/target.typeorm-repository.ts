@@ -372,8 +372,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
 
   /**
    * How many of the campaign's targets were created before `instant`: the position deltas of the
-   * whole seconds on one side of it (the side with fewer rows to sum, at most SECONDS_SUMMED_AT_MOST
-   * rows), plus the targets of its own second that come before it (an index-only walk of one second).
+   * whole seconds before it (or, when those are more than SECONDS_SUMMED_AT_MOST rows, of those after
+   * it, taken from the campaign's count), plus the targets of its own second that come before it (an
+   * index-only walk inside one second). Null when both sides have more rows than that.
    */
   private async targetsBefore(
     sql: SqlExecutor,
@@ -381,37 +382,28 @@ export class TypeOrmTargetRepository extends TargetRepository {
     instant: Date,
     campaignTotal: number,
   ): Promise<number | null> {
-    const { rows } = await sql.query<{
-      earlier_rows: string;
-      earlier: string;
-      later_rows: string;
-      later: string;
-      in_second: string;
-    }>(
-      `WITH bound AS (SELECT date_bin('1 second', $2::timestamptz, timestamptz 'epoch') AS second),
-       earlier AS (
-         SELECT d.delta FROM target_position_deltas d, bound
-          WHERE d.campaign_id = $1 AND d.created_second < bound.second
-          ORDER BY d.created_second LIMIT $3),
-       later AS (
-         SELECT d.delta FROM target_position_deltas d, bound
-          WHERE d.campaign_id = $1 AND d.created_second >= bound.second
-          ORDER BY d.created_second DESC LIMIT $3)
-       SELECT (SELECT count(*) FROM earlier) AS earlier_rows,
-              (SELECT coalesce(sum(delta), 0) FROM earlier) AS earlier,
-              (SELECT count(*) FROM later) AS later_rows,
-              (SELECT coalesce(sum(delta), 0) FROM later) AS later,
-              (SELECT count(*) FROM targets t, bound
-                WHERE t.campaign_id = $1 AND t.created_at >= bound.second
-                  AND t.created_at < $2::timestamptz) AS in_second`,
-      [campaignId, instant, SECONDS_SUMMED_AT_MOST],
+    // The bound's second as a parameter, not an expression over one: a range of the deltas' index.
+    const second = new Date(Math.floor(instant.getTime() / 1000) * 1000);
+    const sideOf = (condition: string, order: 'ASC' | 'DESC') =>
+      `(SELECT count(*) AS read, coalesce(sum(delta), 0) AS targets FROM (
+          SELECT delta FROM target_position_deltas WHERE campaign_id = $1 AND created_second ${condition}
+           ORDER BY created_second ${order} LIMIT $3) side)`;
+    const { rows } = await sql.query<{ read: string; targets: string; in_second: string }>(
+      `SELECT side.read, side.targets,
+              (SELECT count(*) FROM targets WHERE campaign_id = $1 AND created_at >= $2
+                  AND created_at < $4) AS in_second
+         FROM ${sideOf('< $2', 'ASC')} side`,
+      [campaignId, second, SECONDS_SUMMED_AT_MOST, instant],
     );
-    const r = rows[0];
-    const inSecond = Number(r.in_second);
-    // Fewer rows than the limit: that side was read whole.
-    if (Number(r.earlier_rows) < SECONDS_SUMMED_AT_MOST) return Number(r.earlier) + inSecond;
-    if (Number(r.later_rows) < SECONDS_SUMMED_AT_MOST)
-      return campaignTotal - Number(r.later) + inSecond;
+    const inSecond = Number(rows[0].in_second);
+    // Fewer rows than the limit: the side was read whole.
+    if (Number(rows[0].read) < SECONDS_SUMMED_AT_MOST) return Number(rows[0].targets) + inSecond;
+    const later = await sql.query<{ read: string; targets: string }>(
+      `SELECT side.read, side.targets FROM ${sideOf('>= $2', 'DESC')} side`,
+      [campaignId, second, SECONDS_SUMMED_AT_MOST],
+    );
+    if (Number(later.rows[0].read) < SECONDS_SUMMED_AT_MOST)
+      return campaignTotal - Number(later.rows[0].targets) + inSecond;
     return null;
   }
 
@@ -548,6 +540,8 @@ export class TypeOrmTargetRepository extends TargetRepository {
         take = Math.min(page.limit, rest);
         skip = rest - take;
       } else {
+        // Never past the list's end: a window's walk below may drop the window's own bounds.
+        take = Math.min(page.limit, rest);
         skip = page.offset;
       }
       hasMore = () => page.offset + page.limit < total;
