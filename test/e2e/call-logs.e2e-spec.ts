@@ -294,6 +294,7 @@ describe('call logs', () => {
       ['2026-03-02T06:00:37.250Z', '2026-03-02T06:00:37.250Z'],
       ['2026-03-02T06:00:37.251Z', '2026-03-02T11:59:59.999Z'],
       ['2026-03-02T10:00:00Z', '2026-03-02T09:00:00Z'],
+      ['0001-01-01', '9999-12-31'],
     ];
     const expectWindows = async () => {
       for (const [from, to] of windows) {
@@ -343,19 +344,29 @@ describe('call logs', () => {
     await expectWindows();
 
     // Calls placed in many small statements pile up rows; past 1,000 beyond one per campaign and
-    // hour, a windowed list folds the organization's rows (zero-sum ones go).
+    // hour, a windowed list folds the hours it read (zero-sum rows go), and only those.
     await t.sql(
       `INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)
        SELECT $1, $2, timestamptz '2026-03-02 07:00:00+00', 0 FROM generate_series(1, 1001)`,
       [tenant.organizationId, campaignId],
     );
+    const rowsBefore = async (hour: string) =>
+      (
+        await t.sql(
+          `SELECT count(*)::int AS n FROM call_log_hour_deltas
+            WHERE organization_id = $1 AND created_hour < $2`,
+          [tenant.organizationId, hour],
+        )
+      )[0].n;
+    const unread = await rowsBefore('2026-03-02T07:00:00Z');
     expect((await list('?from_date=2026-03-02T06:30:00Z', tenant.apiKey)).status).toBe(200);
+    expect(await rowsBefore('2026-03-02T07:00:00Z')).toBe(unread);
     const [{ rows, groups }] = await t.sql(
       `SELECT count(*)::int AS rows,
               (SELECT count(DISTINCT (campaign_id, date_bin('1 hour', created_at, timestamptz 'epoch')))::int
-                 FROM call_logs WHERE organization_id = $1) AS groups
-         FROM call_log_hour_deltas WHERE organization_id = $1`,
-      [tenant.organizationId],
+                 FROM call_logs WHERE organization_id = $1 AND created_at >= $2) AS groups
+         FROM call_log_hour_deltas WHERE organization_id = $1 AND created_hour >= $2`,
+      [tenant.organizationId, '2026-03-02T07:00:00Z'],
     );
     expect(rows).toBe(groups);
     await hourly();
@@ -390,7 +401,8 @@ describe('call logs', () => {
       };
       const reader = async () => {
         for (let round = 0; round < 20; round++) {
-          expect((await list('?limit=5', tenant.apiKey)).status).toBe(200);
+          const window = round % 2 ? `&from_date=${new Date(Date.now() - 1000).toISOString()}` : '';
+          expect((await list(`?limit=5${window}`, tenant.apiKey)).status).toBe(200);
         }
       };
       await Promise.all([writer(0), writer(1), writer(2), reader()]);
@@ -403,16 +415,30 @@ describe('call logs', () => {
         tenant.organizationId,
       ])
     ).map((r) => String(r.id));
+    // A window from the middle log's instant: its count comes from the hour deltas the writers appended.
+    const [{ middle }] = await t.sql(
+      `SELECT created_at AS middle FROM call_logs WHERE organization_id = $1
+        ORDER BY created_at OFFSET $2 LIMIT 1`,
+      [tenant.organizationId, Math.floor(ids.length / 2)],
+    );
+    const from = (middle as Date).toISOString();
     for (const [query, expected] of [
       ['', ids],
       [`&campaign_id=${otherCampaignId}`, null],
+      [`&from_date=${from}`, null],
     ] as const) {
       const want =
         expected ??
         (
           await t.sql(
-            `SELECT id FROM call_logs WHERE organization_id = $1 AND campaign_id = $2 ORDER BY id`,
-            [tenant.organizationId, otherCampaignId],
+            `SELECT id FROM call_logs WHERE organization_id = $1
+                AND ($2::uuid IS NULL OR campaign_id = $2) AND ($3::timestamptz IS NULL OR created_at >= $3)
+              ORDER BY id`,
+            [
+              tenant.organizationId,
+              query.startsWith('&campaign_id') ? otherCampaignId : null,
+              query.startsWith('&from_date') ? from : null,
+            ],
           )
         ).map((r) => String(r.id));
       const pages = Math.ceil(want.length / 7);

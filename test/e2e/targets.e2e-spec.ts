@@ -676,6 +676,7 @@ describe('targets API', () => {
           { from_date: at(0.3).toISOString() },
           { to_date: at(0.7).toISOString() },
           { from_date: at(0.6).toISOString(), to_date: at(0.4).toISOString() },
+          { from_date: '0001-01-01', to_date: '9999-12-31' },
         ];
         // With a status too: most targets are Pending (the window's complement is counted), a fifth
         // Failed (the window's own entries are).

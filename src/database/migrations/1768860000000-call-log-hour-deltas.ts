@@ -9,7 +9,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * lost per hour of `created_at`, in the same transaction, as the count deltas do (migration
  * 1767900000001: appended, never updated in place, so concurrent writers do not wait on each other;
  * the list folds them). A window's count is then the sum of its whole hours plus the logs of the two
- * partial hours at its ends (walked on `call_logs_created_idx`), never more than the window's logs.
+ * partial hours at its ends (walked on `call_logs_created_idx`): for the organization, never more than
+ * the window's logs; for one campaign, the organization's logs of those two hours at most.
  *
  * Hours, not seconds as for targets: calls are placed continuously, one log a second or more, so a
  * second would hold about one log and summing them would cost what counting does.
@@ -29,9 +30,12 @@ export class CallLogHourDeltas1768860000000 implements MigrationInterface {
         created_hour timestamptz NOT NULL,
         delta integer NOT NULL
       )`);
-    // A window's hours are one range of the organization's index, the campaign checked inside it.
+    // A window's hours are one range of an index: the organization's, or the campaign's.
     await q.query(
       `CREATE INDEX call_log_hour_deltas_idx ON call_log_hour_deltas (organization_id, created_hour) INCLUDE (campaign_id, delta)`,
+    );
+    await q.query(
+      `CREATE INDEX call_log_hour_deltas_campaign_idx ON call_log_hour_deltas (organization_id, campaign_id, created_hour) INCLUDE (delta)`,
     );
     await q.query(`
       INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)

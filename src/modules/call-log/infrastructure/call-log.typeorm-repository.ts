@@ -364,7 +364,7 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
       },
     );
     if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(filter.organizationId);
-    if (hourRows > COMPACT_HOURS_AFTER_EXTRA_ROWS) await this.compactHours(filter.organizationId);
+    if (hourRows > COMPACT_HOURS_AFTER_EXTRA_ROWS) await this.compactHours(filter);
     return page;
   }
 
@@ -385,11 +385,7 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
    * the window). A window inside one or two partial hours is counted directly.
    */
   private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<Counted> {
-    const from = filter.from ?? null;
-    // Inclusive to the millisecond: the window ends one millisecond after `to`.
-    const end = filter.to ? new Date(filter.to.getTime() + 1) : null;
-    const hoursFrom = from && new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS);
-    const hoursTo = end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS);
+    const { from, end, hoursFrom, hoursTo } = hoursOf(filter);
 
     const params: unknown[] = [filter.organizationId];
     const scope = ['organization_id = $1'];
@@ -425,16 +421,22 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     return { total: Number(rows[0].total), deltaRows: 0, hourRows: Number(rows[0].hour_rows) };
   }
 
-  /** Folds an organization's hour deltas to one row per campaign and hour, in one statement. */
-  private async compactHours(organizationId: string): Promise<void> {
+  /**
+   * Folds the hour deltas a windowed count read (the organization's, in the window's hours) to one row
+   * per campaign and hour, in one statement: only what piled up where lists look is rewritten.
+   */
+  private async compactHours(filter: CallLogFilter): Promise<void> {
+    const { hoursFrom, hoursTo } = hoursOf(filter);
     await sqlExecutor(this.dataSource, null).query(
       `WITH gone AS (
          DELETE FROM call_log_hour_deltas WHERE organization_id = $1
+            AND ($2::timestamptz IS NULL OR created_hour >= $2)
+            AND ($3::timestamptz IS NULL OR created_hour < $3)
          RETURNING campaign_id, created_hour, delta)
        INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)
        SELECT $1, campaign_id, created_hour, sum(delta) FROM gone
        GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`,
-      [organizationId],
+      [filter.organizationId, hoursFrom, hoursTo],
     );
   }
 
@@ -465,6 +467,22 @@ const COMPACT_AFTER_DELTA_ROWS = 64;
  */
 const COMPACT_HOURS_AFTER_EXTRA_ROWS = 1000;
 const HOUR_MS = 3_600_000;
+
+/**
+ * A date window's bounds (`end` exclusive: bounds are inclusive to the millisecond) and its whole
+ * hours, `[hoursFrom, hoursTo)`; null for a bound not given. Hours start on the epoch's, as
+ * `date_bin('1 hour', created_at, timestamptz 'epoch')` in migration 1768860000000.
+ */
+function hoursOf(filter: CallLogFilter) {
+  const from = filter.from ?? null;
+  const end = filter.to ? new Date(filter.to.getTime() + 1) : null;
+  return {
+    from,
+    end,
+    hoursFrom: from && new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS),
+    hoursTo: end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS),
+  };
+}
 
 interface Counted {
   total: number;
