@@ -18,4 +18,12 @@ describe('date bounds', () => {
       '2024-01-01T11:30:00.500Z',
     );
   });
+
+  it('reads the first centuries as written (not as 1900-1999)', () => {
+    expect(lowerBound('0001-01-01T00:00:00Z')?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    expect(upperBound('0099-12-31T23:59:59.999+01:00')?.toISOString()).toBe(
+      '0099-12-31T22:59:59.999Z',
+    );
+    expect(lowerBound('0001-01-01')?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+  });
 });

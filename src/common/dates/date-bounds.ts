@@ -35,7 +35,11 @@ function parseDateTime(value: string | number): Date {
   if (!m) return new Date(NaN);
   const [, y, mo, d, h, mi, s, fraction, , sign, oh, om] = m;
   const ms = fraction ? Number(fraction.slice(0, 3).padEnd(3, '0')) : 0;
-  const utc = Date.UTC(+y, +mo - 1, +d, +h, +mi, s ? +s : 0, ms);
+  // Not Date.UTC(year, ...): it reads years 0-99 as 1900-1999.
+  const date = new Date(0);
+  date.setUTCFullYear(+y, +mo - 1, +d);
+  date.setUTCHours(+h, +mi, s ? +s : 0, ms);
+  const utc = date.getTime();
   const offsetMinutes = sign ? (sign === '-' ? -1 : 1) * (+oh * 60 + +om) : 0;
   return new Date(utc - offsetMinutes * 60_000);
 }
