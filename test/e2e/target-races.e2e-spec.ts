@@ -9,6 +9,23 @@ describe('a delete racing a call that starts', () => {
   });
   afterAll(() => t.close());
 
+  /**
+   * On PostgreSQL, until the request under test waits on the open transaction's lock, so the two really
+   * race. PGlite is one session: its server holds every other statement back until the open
+   * transaction ends, so there is no lock to observe and the request runs after the commit.
+   */
+  const untilAStatementWaitsOnALock = async () => {
+    if (usesPglite()) return;
+    await waitFor(
+      () =>
+        t.sql<{ waiting: number }>(
+          `SELECT count(*)::int AS waiting FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        ),
+      ([row]) => row.waiting > 0,
+    );
+  };
+
   it('reports the target in flight (skipped), not missing, and keeps it', async () => {
     const { apiKey } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
@@ -32,19 +49,9 @@ describe('a delete racing a call that starts', () => {
       .set('X-API-Key', apiKey)
       .send({ target_ids: [id] })
       .then((res) => res);
-    // On PostgreSQL, commit only once the delete waits on the dispatcher's row lock, so the two
-    // really race. PGlite is one session: its server holds every other statement back until the open
-    // transaction ends, there is no lock to observe, and the delete sees the committed row either way.
-    if (!usesPglite()) {
-      await waitFor(
-        () =>
-          t.sql<{ waiting: number }>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          ),
-        ([row]) => row.waiting > 0,
-      );
-    }
+    // Commit once the delete waits on the dispatcher's row lock (on PGlite the delete then sees the
+    // committed row).
+    await untilAStatementWaitsOnALock();
     await dispatcher.query('COMMIT');
     await dispatcher.end();
 
@@ -90,16 +97,7 @@ describe('a delete racing a call that starts', () => {
     // On PostgreSQL the insert waits on the other transaction's entry in the unique index (its lookup
     // did not see the uncommitted row); on PGlite the request waits for the transaction to end and
     // its lookup sees the row. Refused the same way either way.
-    if (!usesPglite()) {
-      await waitFor(
-        () =>
-          t.sql<{ waiting: number }>(
-            `SELECT count(*)::int AS waiting FROM pg_stat_activity
-              WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-          ),
-        ([row]) => row.waiting > 0,
-      );
-    }
+    await untilAStatementWaitsOnALock();
     await other.query('COMMIT');
     await other.end();
 
