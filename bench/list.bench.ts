@@ -130,6 +130,14 @@ async function main(): Promise<void> {
           (_, i) => i % 5,
         ),
         last_call_first_pages: await sample({ from_last_call_date: windowFrom }, (_, i) => i % 5),
+        status_last_call_first_pages: await sample(
+          { status: 'Failed', from_last_call_date: windowFrom },
+          (_, i) => i % 5,
+        ),
+        last_call_window_first_pages: await sample(
+          { from_last_call_date: windowFrom, to_last_call_date: windowTo },
+          (_, i) => i % 5,
+        ),
       };
 
       // The whole campaign by cursor, 100 a page: every target exactly once.
@@ -200,6 +208,16 @@ async function main(): Promise<void> {
           50,
         ),
         row('last call from, first pages', measured.last_call_first_pages.p95, 50),
+        row(
+          'status and last call from, first pages',
+          measured.status_last_call_first_pages.p95,
+          50,
+        ),
+        row(
+          'last call window (a tenth), first pages',
+          measured.last_call_window_first_pages.p95,
+          50,
+        ),
         row('cursor walk, 100 a page', walk.p95, 50),
       ];
 
