@@ -590,6 +590,87 @@ describe('targets API', () => {
       }
     });
 
+    it('a last call bound lists its matches in creation order, wherever they lie in it, by page and by cursor', async () => {
+      const c = await tenant();
+      // Three requests, three creation times; calls placed in creation order, as the engine does.
+      const ids: string[] = [];
+      for (const first of [0, 10, 20])
+        ids.push(...(await c.add({ targets: phones(10, first) })).body.target_ids);
+      const calls: [number, string, string][] = [
+        [2, '2026-01-01T10:00:00Z', 'Failed'],
+        [12, '2026-01-05T10:00:00Z', 'Finished'],
+        ...[21, 22, 24, 25, 26, 27, 28, 29].map(
+          (i) =>
+            [i, `2026-01-1${i % 10}T10:00:00Z`, i % 2 ? 'Failed' : 'Finished'] as [
+              number,
+              string,
+              string,
+            ],
+        ),
+      ];
+      for (const [i, at, status] of calls)
+        await t.sql(`UPDATE targets SET last_call_date = $2, status = $3 WHERE id = $1`, [
+          ids[i],
+          at,
+          status,
+        ]);
+      const matching = (from: string, to: string, status?: string) =>
+        calls
+          .filter(([, at, s]) => at >= from && at <= to && (status === undefined || s === status))
+          .map(([i]) => ids[i]);
+      for (const [query, expected] of [
+        // The later ones: a walk of the creation order would cross 21 targets to reach them.
+        [{ from_last_call_date: '2026-01-10' }, matching('2026-01-10', '9')],
+        [
+          { status: 'Finished', from_last_call_date: '2026-01-10' },
+          matching('2026-01-10', '9', 'Finished'),
+        ],
+        [
+          { from_last_call_date: '2026-01-12', to_last_call_date: '2026-01-17' },
+          matching('2026-01-12', '2026-01-17T23'),
+        ],
+        // The earlier ones: the walk finds them first.
+        [
+          { status: 'Failed', to_last_call_date: '2026-01-19' },
+          matching('0', '2026-01-19T23', 'Failed'),
+        ],
+        [{ from_last_call_date: '2026-01-01' }, matching('2026-01-01', '9')],
+        // Few matches (an eighth of the campaign at most): sorted, wherever they lie.
+        [{ from_last_call_date: '2026-01-18' }, matching('2026-01-18', '9')],
+        [
+          { status: 'Failed', from_last_call_date: '2026-01-15' },
+          matching('2026-01-15', '9', 'Failed'),
+        ],
+        [{ to_last_call_date: '2026-01-05' }, matching('0', '2026-01-05T23')],
+      ] as const) {
+        expect(expected.length).toBeGreaterThan(1);
+        for (const limit of [1, 3, 7]) {
+          const pages = Math.ceil(expected.length / limit);
+          const listed: string[] = [];
+          for (let page = 0; page < pages; page++) {
+            const res = await c.list({ ...query, page, limit });
+            expect([query, limit, page, res.body.page_count, res.body.next_page]).toEqual([
+              query,
+              limit,
+              page,
+              pages,
+              page + 1 < pages ? page + 1 : null,
+            ]);
+            listed.push(...idsOf(res));
+          }
+          expect([query, limit, listed]).toEqual([query, limit, expected]);
+          const walked: string[] = [];
+          let cursor: string | undefined;
+          do {
+            const res = await c.list({ ...query, limit, ...(cursor ? { cursor } : {}) });
+            walked.push(...idsOf(res));
+            cursor = res.body.next_cursor ?? undefined;
+          } while (cursor);
+          expect([query, limit, walked]).toEqual([query, limit, expected]);
+        }
+      }
+    });
+
     /** The campaign's position deltas, summed per second, against its targets counted per second. */
     const positionsPerSecond = async (campaignId: string) => {
       const second = `extract(epoch FROM date_bin('1 second', created_at, timestamptz 'epoch'))::bigint`;
@@ -902,7 +983,7 @@ describe('targets API', () => {
       }
     });
 
-    it('page_count stays exact for a last call bound under concurrent calls, clears, deletes and rollbacks', async () => {
+    it('page_count stays exact for a last call bound, alone or with a status, under concurrent calls, clears, deletes and rollbacks', async () => {
       const c = await tenant();
       const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];
       // Calls land on 20 days from 2026-01-01, half a millisecond past midnight (rows carry
@@ -921,6 +1002,13 @@ describe('targets API', () => {
         { to_last_call_date: '2026-01-19T00:00:00.000Z' }, // most
         { from_last_call_date: '2026-01-10' },
         { to_last_call_date: '2026-01-10' },
+        // With a status, the status's called targets are split.
+        { status: 'Failed', from_last_call_date: '2026-01-02T00:00:00.000Z' },
+        { status: 'Failed', from_last_call_date: '2026-01-19T00:00:00.001Z' },
+        { status: 'Finished', to_last_call_date: '2026-01-02T00:00:00.000Z' },
+        { status: 'Finished', to_last_call_date: '2026-01-19T00:00:00.000Z' },
+        { status: 'Pending', from_last_call_date: '2026-01-10' },
+        { status: 'To review', to_last_call_date: '2026-01-10' },
       ];
       // Movers place calls (set last_call_date, from null or again), clear it, and move statuses.
       await runConcurrently(
@@ -939,7 +1027,7 @@ describe('targets API', () => {
         (round) => ({ limit: 100, ...bounds[round % bounds.length] }),
       );
 
-      const matching = async (bound: Record<string, string>) => {
+      const matching = async ({ status, ...bound }: Record<string, string>) => {
         const [[name, value]] = Object.entries(bound);
         // The service's bounds: a date-only upper bound is the day's last millisecond.
         const at =
@@ -949,24 +1037,29 @@ describe('targets API', () => {
             ? `last_call_date >= $2::timestamptz`
             : `last_call_date < $2::timestamptz + interval '1 millisecond'`;
         return t.sql<{ id: string }>(
-          `SELECT id FROM targets WHERE campaign_id = $1 AND ${condition} ORDER BY created_at, id`,
-          [c.campaignId, at],
+          `SELECT id FROM targets WHERE campaign_id = $1 AND ${condition}
+              AND ($3::text IS NULL OR status = $3) ORDER BY created_at, id`,
+          [c.campaignId, at, status ?? null],
         );
       };
-      const called = Number(
-        (
-          await t.sql<{ n: string }>(
-            `SELECT count(*) AS n FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL`,
-            [c.campaignId],
-          )
-        )[0].n,
-      );
+      const calledOf = async (status: string | undefined) =>
+        Number(
+          (
+            await t.sql<{ n: string }>(
+              `SELECT count(*) AS n FROM targets WHERE campaign_id = $1
+                  AND last_call_date IS NOT NULL AND ($2::text IS NULL OR status = $2)`,
+              [c.campaignId, status ?? null],
+            )
+          )[0].n,
+        );
+      const called = await calledOf(undefined);
       const listed = ({ waiting_reason: _w, ...target }: any) => target;
-      const sizes: number[] = [];
+      // Per bound: how many match, and how many called targets (of its status) it splits.
+      const sizes: { n: number; of: number }[] = [];
       for (const bound of bounds) {
         const rows = await matching(bound);
-        sizes.push(rows.length);
         const n = rows.length;
+        sizes.push({ n, of: await calledOf(bound.status) });
         const res = await c.list({ limit: 1, ...bound });
         expect([bound, res.status, res.body]).toEqual([
           bound,
@@ -982,8 +1075,13 @@ describe('targets API', () => {
         const patient = await c.list({ limit: 1, ...bound }, true);
         expect([bound, patient.body.page_count]).toEqual([bound, n]);
       }
-      // Both sides of the split were taken: some bounds match most called targets, some few.
-      expect(sizes.some((n) => n > called / 2) && sizes.some((n) => n < called / 2)).toBe(true);
+      // Both sides of the split were taken, with and without a status: some bounds match most
+      // called targets, some few.
+      for (const withStatus of [false, true]) {
+        const taken = sizes.filter((_, i) => (bounds[i].status !== undefined) === withStatus);
+        expect([withStatus, taken.some(({ n, of }) => n > of / 2)]).toEqual([withStatus, true]);
+        expect([withStatus, taken.some(({ n, of }) => n < of / 2)]).toEqual([withStatus, true]);
+      }
       expect(called).toBeGreaterThan(0);
       // The called counters sum to what is there.
       const summed = await t.sql<{ n: string }>(
@@ -992,6 +1090,40 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(summed[0].n)).toBe(called);
+    });
+
+    it("a status with a last call bound splits that status's called targets, not the campaign's", async () => {
+      const c = await tenant();
+      const ids: string[] = (await c.add({ targets: phones(14) })).body.target_ids;
+      const set = (at: string, status: string, some: string[]) =>
+        t.sql(`UPDATE targets SET last_call_date = $2, status = $3 WHERE id = ANY($1::uuid[])`, [
+          some,
+          at,
+          status,
+        ]);
+      // Failed: 9 called on the 10th, 1 on the 1st, 1 never. Scheduled: 2 called on the 1st, so the
+      // campaign's called targets before the 2nd (3) are fewer than half the Failed ones (5) but
+      // more than the Failed ones there (1).
+      await set('2026-01-10T12:00:00Z', 'Failed', ids.slice(0, 9));
+      await set('2026-01-01T12:00:00Z', 'Failed', ids.slice(9, 10));
+      await t.sql(`UPDATE targets SET status = 'Failed' WHERE id = $1`, [ids[10]]);
+      await set('2026-01-01T12:00:00Z', 'Scheduled', ids.slice(11, 13));
+      for (const [query, expected] of [
+        [{ status: 'Failed', from_last_call_date: '2026-01-02' }, ids.slice(0, 9)],
+        [{ status: 'Failed', to_last_call_date: '2026-01-01' }, ids.slice(9, 10)],
+        [{ status: 'Scheduled', from_last_call_date: '2026-01-01' }, ids.slice(11, 13)],
+        [{ status: 'Pending', to_last_call_date: '2026-01-31' }, []],
+      ] as const) {
+        // One a page: page_count is the count.
+        const counted = await c.list({ limit: 1, ...query });
+        const listed = await c.list({ limit: 100, ...query });
+        expect([
+          query,
+          counted.status,
+          counted.body.page_count,
+          listed.body.targets.map((x: any) => x.id),
+        ]).toEqual([query, 200, expected.length, expected]);
+      }
     });
   });
 
