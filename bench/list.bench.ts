@@ -104,6 +104,15 @@ async function main(): Promise<void> {
       // And one over all but the first and last twentieth: most of the campaign matches.
       const wideFrom = new Date(lo + (hi - lo) * 0.05).toISOString();
       const wideTo = new Date(lo + (hi - lo) * 0.95).toISOString();
+      // Every call above lands a day after its target's creation, so calls follow the creation
+      // order as the engine's would. A bound before them all matches every called target; a bound a
+      // day after the middle of the campaign splits the called targets (and a status's) in halves,
+      // the later ones; a window a day after the creation window matches a tenth, in the middle.
+      const dayAfter = (at: string) => new Date(new Date(at).getTime() + 86_400_000).toISOString();
+      const beforeEveryCall = windowFrom;
+      const lastCallMiddle = dayAfter(new Date(lo + (hi - lo) * 0.5).toISOString());
+      // The calls of the last hundredth of the campaign: what a poll for recent calls asks.
+      const lastCallLatest = dayAfter(new Date(lo + (hi - lo) * 0.99).toISOString());
 
       // Warm-up: a few requests so the first measured ones do not pay for connections and caches.
       for (let i = 0; i < 5; i++) await get({ limit: LIMIT, page: i });
@@ -129,13 +138,29 @@ async function main(): Promise<void> {
           { status: 'Failed', from_date: wideFrom, to_date: wideTo },
           (_, i) => i % 5,
         ),
-        last_call_first_pages: await sample({ from_last_call_date: windowFrom }, (_, i) => i % 5),
+        last_call_first_pages: await sample(
+          { from_last_call_date: beforeEveryCall },
+          (_, i) => i % 5,
+        ),
         status_last_call_first_pages: await sample(
-          { status: 'Failed', from_last_call_date: windowFrom },
+          { status: 'Failed', from_last_call_date: beforeEveryCall },
+          (_, i) => i % 5,
+        ),
+        last_call_half_first_pages: await sample(
+          { from_last_call_date: lastCallMiddle },
+          (_, i) => i % 5,
+        ),
+        last_call_half_random_pages: await sample({ from_last_call_date: lastCallMiddle }, random),
+        last_call_latest_first_pages: await sample(
+          { from_last_call_date: lastCallLatest },
+          (_, i) => i % 5,
+        ),
+        status_last_call_half_first_pages: await sample(
+          { status: 'Failed', to_last_call_date: lastCallMiddle },
           (_, i) => i % 5,
         ),
         last_call_window_first_pages: await sample(
-          { from_last_call_date: windowFrom, to_last_call_date: windowTo },
+          { from_last_call_date: dayAfter(windowFrom), to_last_call_date: dayAfter(windowTo) },
           (_, i) => i % 5,
         ),
       };
@@ -207,14 +232,38 @@ async function main(): Promise<void> {
           measured.status_wide_date_first_pages.p95,
           50,
         ),
-        row('last call from, first pages', measured.last_call_first_pages.p95, 50),
         row(
-          'status and last call from, first pages',
+          'last call from (every call after it), first pages',
+          measured.last_call_first_pages.p95,
+          50,
+        ),
+        row(
+          'status and last call from (every call after it), first pages',
           measured.status_last_call_first_pages.p95,
           50,
         ),
         row(
-          'last call window (a tenth), first pages',
+          'last call from (the later half of calls), first pages',
+          measured.last_call_half_first_pages.p95,
+          50,
+        ),
+        row(
+          'last call from (the later half of calls), random pages',
+          measured.last_call_half_random_pages.p95,
+          100,
+        ),
+        row(
+          'last call from (the latest hundredth of calls), first pages',
+          measured.last_call_latest_first_pages.p95,
+          50,
+        ),
+        row(
+          'status and last call to (the earlier half), first pages',
+          measured.status_last_call_half_first_pages.p95,
+          50,
+        ),
+        row(
+          'last call window (a tenth, mid-campaign), first pages',
           measured.last_call_window_first_pages.p95,
           50,
         ),
