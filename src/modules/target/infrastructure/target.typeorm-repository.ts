@@ -237,12 +237,12 @@ export class TypeOrmTargetRepository extends TargetRepository {
         // counter, in two: count the smaller side.
         const lastCallSplit =
           where.length === (status !== undefined ? 3 : 2) ? lastCallSplitOf(filter) : null;
+        const byLastCall = filter.lastCallFrom !== undefined || filter.lastCallTo !== undefined;
         // A creation window, alone or with a status: its ends are positions in the campaign's order.
         const byCreatedAndStatusAtMost =
           (filter.createdFrom !== undefined || filter.createdTo !== undefined) &&
           filter.externalId === undefined &&
-          !filter.lastCallFrom &&
-          !filter.lastCallTo;
+          !byLastCall;
 
         const created =
           byCreatedAndStatusAtMost && counted.total > 0
@@ -258,7 +258,6 @@ export class TypeOrmTargetRepository extends TargetRepository {
             sql,
             where,
             params,
-            status,
             counted.called,
             lastCallSplit,
           );
@@ -266,8 +265,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
           counted.total = await this.countMatching(sql, where, params);
         // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked.
         const sortMatches =
-          (filter.lastCallFrom !== undefined || filter.lastCallTo !== undefined) &&
-          counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
+          byLastCall && counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
         const found = await this.pageOf(
           sql,
           organizationId,
@@ -417,7 +415,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
 
   /**
    * Exact count for a single last-call bound, with or without a status (`where` is the campaign, the
-   * status if any and that bound): the (status's) called targets are split by it, and only the smaller
+   * status if any and that bound, last; `otherSide` the targets that bound leaves out): the (status's) called targets are split by it, and only the smaller
    * side is walked, index-only, on `targets_campaign_last_call_idx` or, with a status,
    * `targets_campaign_status_last_call_idx`. The matches are first counted up to a few
    * (fewMatchesOf the called targets); past that, the other side is probed with a walk stopped at
@@ -429,35 +427,36 @@ export class TypeOrmTargetRepository extends TargetRepository {
     sql: SqlExecutor,
     where: string[],
     params: unknown[],
-    status: string | undefined,
     called: number,
-    split: { otherSide: string; bound: Date },
+    otherSide: string,
   ): Promise<number> {
     if (called === 0) return 0;
     // A recent bound's few matches (a poll for the latest calls) are counted whole first: probing the
     // other side would walk half the called targets.
     const fewAtMost = fewMatchesOf(called, 50_000);
-    const few = await sql.query<{ n: string }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM targets WHERE ${where.join(' AND ')} LIMIT $${
-        params.length + 1
-      }) matching`,
-      [...params, fewAtMost + 1],
-    );
-    if (Number(few.rows[0].n) <= fewAtMost) return Number(few.rows[0].n);
+    const few = await this.countUpTo(sql, where, params, fewAtMost + 1);
+    if (few <= fewAtMost) return few;
     const half = Math.ceil(called / 2);
-    // A plain predicate for the planner: the status only when there is one.
-    const args: unknown[] = [params[0], split.bound, half];
-    const ofStatus = status === undefined ? '' : `AND status = $${args.push(status)}`;
+    // The same conditions with the bound's last one turned to the other side, on the same parameter.
+    const others = [...where.slice(0, -1), otherSide.replace('?', `$${params.length}`)];
+    const leftOut = await this.countUpTo(sql, others, params, half);
+    if (leftOut < half) return called - leftOut;
+    return this.countMatching(sql, where, params);
+  }
+
+  /** The targets matching `where`, counted up to `limit` (a walk of index entries stopped there). */
+  private async countUpTo(
+    sql: SqlExecutor,
+    where: string[],
+    params: unknown[],
+    limit: number,
+  ): Promise<number> {
     const { rows } = await sql.query<{ n: string }>(
       `SELECT count(*) AS n FROM (
-         SELECT 1 FROM targets
-          WHERE campaign_id = $1 ${ofStatus} AND ${split.otherSide.replace('?', '$2')}
-         LIMIT $3) other_side`,
-      args,
+         SELECT 1 FROM targets WHERE ${where.join(' AND ')} LIMIT $${params.length + 1}) counted`,
+      [...params, limit],
     );
-    const otherSide = Number(rows[0].n);
-    if (otherSide < half) return called - otherSide;
-    return this.countMatching(sql, where, params);
+    return Number(rows[0].n);
   }
 
   /**
@@ -688,11 +687,9 @@ const LAST_CALL_TO = "?::timestamptz + interval '1 millisecond'";
  * With a single last-call bound, the called targets it leaves out (`?` is the bound). A null
  * last_call_date matches neither side.
  */
-function lastCallSplitOf(filter: TargetListFilter): { otherSide: string; bound: Date } | null {
-  if (filter.lastCallFrom && !filter.lastCallTo)
-    return { otherSide: 'last_call_date < ?', bound: filter.lastCallFrom };
-  if (filter.lastCallTo && !filter.lastCallFrom)
-    return { otherSide: `last_call_date >= ${LAST_CALL_TO}`, bound: filter.lastCallTo };
+function lastCallSplitOf(filter: TargetListFilter): string | null {
+  if (filter.lastCallFrom && !filter.lastCallTo) return 'last_call_date < ?';
+  if (filter.lastCallTo && !filter.lastCallFrom) return `last_call_date >= ${LAST_CALL_TO}`;
   return null;
 }
 
