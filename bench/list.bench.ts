@@ -26,6 +26,8 @@ const PER_REQUEST = 10_000;
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);
 const LIMIT = 10;
 const STATUSES = ['Pending', 'Finished', 'Failed', 'To review'];
+/** How far apart the engine reaches targets in the campaign (see the calls placed below). */
+const CALL_EVERY_MS = 50;
 
 async function main(): Promise<void> {
   // No rate limit: the cursor walk alone makes thousands of requests with one key.
@@ -83,17 +85,24 @@ async function main(): Promise<void> {
       const everyTargetStatusRandomPages = await sample({ status: 'Pending' }, random);
 
       // Statuses and last calls as the calling engine would leave them (through the triggers, so the
-      // counters follow), then what autovacuum would do by itself on a table this size.
+      // counters follow), then what autovacuum would do by itself on a table this size. The engine
+      // reaches the targets in creation order, one every CALL_EVERY_MS from a day after the first was
+      // added (20 a second: a deployment with a few thousand lines busy); a quarter are never called.
       await raw.query(
-        `UPDATE targets SET status = ($2::text[])[1 + (hashtext(id::text) & 3)],
-              last_call_date = CASE WHEN hashtext(id::text) & 3 > 0
-                THEN created_at + interval '1 day' END
-       WHERE campaign_id = $1`,
-        [campaignId, STATUSES],
+        `UPDATE targets t SET status = ($2::text[])[1 + (hashtext(t.id::text) & 3)],
+              last_call_date = CASE WHEN hashtext(t.id::text) & 3 > 0
+                THEN o.first_created + interval '1 day' + o.place * $3 * interval '1 millisecond' END
+           FROM (SELECT id, min(created_at) OVER () AS first_created,
+                        row_number() OVER (ORDER BY created_at, id) - 1 AS place
+                   FROM targets WHERE campaign_id = $1) o
+          WHERE t.id = o.id`,
+        [campaignId, STATUSES, CALL_EVERY_MS],
       );
       await raw.query('VACUUM ANALYZE targets');
       const { rows: bounds } = await raw.query(
-        `SELECT min(created_at) AS lo, max(created_at) AS hi FROM targets WHERE campaign_id = $1`,
+        `SELECT min(created_at) AS lo, max(created_at) AS hi,
+                min(last_call_date) AS first_call, max(last_call_date) AS last_call
+           FROM targets WHERE campaign_id = $1`,
         [campaignId],
       );
       const lo = new Date(bounds[0].lo).getTime();
@@ -104,15 +113,16 @@ async function main(): Promise<void> {
       // And one over all but the first and last twentieth: most of the campaign matches.
       const wideFrom = new Date(lo + (hi - lo) * 0.05).toISOString();
       const wideTo = new Date(lo + (hi - lo) * 0.95).toISOString();
-      // Every call above lands a day after its target's creation, so calls follow the creation
-      // order as the engine's would. A bound before them all matches every called target; a bound a
-      // day after the middle of the campaign splits the called targets (and a status's) in halves,
-      // the later ones; a window a day after the creation window matches a tenth, in the middle.
-      const dayAfter = (at: string) => new Date(new Date(at).getTime() + 86_400_000).toISOString();
-      const beforeEveryCall = windowFrom;
-      const lastCallMiddle = dayAfter(new Date(lo + (hi - lo) * 0.5).toISOString());
-      // The calls of the last hundredth of the campaign: what a poll for recent calls asks.
-      const lastCallLatest = dayAfter(new Date(lo + (hi - lo) * 0.99).toISOString());
+      // Last-call bounds as fractions of the calls' span: before them all (every called target
+      // matches), the middle (the later half, or with `to` the earlier), the last hundredth (a poll
+      // for recent calls) and a tenth in the middle.
+      const firstCall = new Date(bounds[0].first_call).getTime();
+      const lastCall = new Date(bounds[0].last_call).getTime();
+      const amongCalls = (fraction: number) =>
+        new Date(firstCall + (lastCall - firstCall) * fraction).toISOString();
+      const beforeEveryCall = new Date(firstCall - 1000).toISOString();
+      const lastCallMiddle = amongCalls(0.5);
+      const lastCallLatest = amongCalls(0.99);
 
       // Warm-up: a few requests so the first measured ones do not pay for connections and caches.
       for (let i = 0; i < 5; i++) await get({ limit: LIMIT, page: i });
@@ -160,7 +170,7 @@ async function main(): Promise<void> {
           (_, i) => i % 5,
         ),
         last_call_window_first_pages: await sample(
-          { from_last_call_date: dayAfter(windowFrom), to_last_call_date: dayAfter(windowTo) },
+          { from_last_call_date: amongCalls(0.45), to_last_call_date: amongCalls(0.55) },
           (_, i) => i % 5,
         ),
       };
