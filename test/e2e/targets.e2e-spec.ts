@@ -671,6 +671,87 @@ describe('targets API', () => {
       }
     });
 
+    it('last call bounds alone start their walks at the seconds of creation holding their matches, every page from either end', async () => {
+      const c = await tenant();
+      const ids: string[] = (await c.add({ targets: phones(60) })).body.target_ids;
+      // Five seconds of creation, twelve targets each, in the order added; calls follow that order,
+      // two a minute (at :00 and :30), every fourth target never called.
+      await t.sql(
+        `UPDATE targets t
+            SET created_at = timestamptz '2026-01-01T00:00:00Z' + ((o.n - 1) / 12) * interval '1 second'
+                               + ((o.n - 1) % 12) * interval '1 millisecond',
+                last_call_date = CASE WHEN o.n % 4 <> 0 THEN
+                  timestamptz '2026-02-01T00:00:00Z' + (o.n / 2) * interval '1 minute'
+                    + (o.n % 2) * interval '30 seconds' END
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
+        [ids],
+      );
+      const matching = async (from: string | null, to: string | null) =>
+        (
+          await t.sql<{ id: string }>(
+            `SELECT id FROM targets WHERE campaign_id = $1
+                AND ($2::timestamptz IS NULL OR last_call_date >= $2)
+                AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
+              ORDER BY created_at, id`,
+            [c.campaignId, from, to],
+          )
+        ).map((r) => r.id);
+      const at = (minute: number, second = 0) =>
+        new Date(
+          Date.parse('2026-02-01T00:00:00Z') + minute * 60_000 + second * 1000,
+        ).toISOString();
+      for (const [from, to] of [
+        [at(15), null], // the later half, from a whole minute
+        [at(15, 10), null], // from inside a minute: its later call only
+        [null, at(15, 30)], // the earlier half, through a call
+        [at(4, 30), at(25, 29)], // a window inside whole minutes and two partial ones
+        [at(11), at(11, 40)], // both ends in one minute
+        [at(0), null], // every call
+      ] as const) {
+        const expected = await matching(from, to);
+        expect(expected.length).toBeGreaterThan(1);
+        const query = {
+          ...(from ? { from_last_call_date: from } : {}),
+          ...(to ? { to_last_call_date: to } : {}),
+        };
+        for (const limit of [1, 5, 7]) {
+          const pages = Math.ceil(expected.length / limit);
+          const listed: string[] = [];
+          for (let page = 0; page < pages; page++) {
+            const res = await c.list({ ...query, page, limit });
+            expect([query, limit, page, res.body.page_count]).toEqual([query, limit, page, pages]);
+            listed.push(...idsOf(res));
+          }
+          expect([query, limit, listed]).toEqual([query, limit, expected]);
+        }
+      }
+
+      // 70 calls placed one statement each, each target's last call moved a minute later: the
+      // deltas pile up past compaction, and the next list folds them to one row per minute and
+      // second, still counting right.
+      for (let i = 0; i < 70; i++)
+        await t.sql(
+          `UPDATE targets SET last_call_date = last_call_date + interval '1 minute',
+                  status = CASE status WHEN 'Failed' THEN 'Finished' ELSE 'Failed' END
+            WHERE id = $1`,
+          [ids[(i * 7) % 60]],
+        );
+      const later = await matching(at(20), null);
+      expect((await c.list({ from_last_call_date: at(20), limit: 1 })).body.page_count).toBe(
+        later.length,
+      );
+      const [{ rows, groups }] = await t.sql<{ rows: string; groups: string }>(
+        `SELECT (SELECT count(*) FROM target_last_call_deltas WHERE campaign_id = $1) AS rows,
+                (SELECT count(DISTINCT (date_bin('1 minute', last_call_date, timestamptz 'epoch'),
+                                        date_bin('1 second', created_at, timestamptz 'epoch')))
+                   FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL) AS groups`,
+        [c.campaignId],
+      );
+      expect(Number(rows)).toBe(Number(groups));
+      const res = await c.list({ from_last_call_date: at(20), limit: 100 });
+      expect([res.body.page_count, idsOf(res)]).toEqual([1, later]);
+    });
+
     /** The campaign's position deltas, summed per second, against its targets counted per second. */
     const positionsPerSecond = async (campaignId: string) => {
       const second = `extract(epoch FROM date_bin('1 second', created_at, timestamptz 'epoch'))::bigint`;
@@ -1009,6 +1090,12 @@ describe('targets API', () => {
         { status: 'Finished', to_last_call_date: '2026-01-19T00:00:00.000Z' },
         { status: 'Pending', from_last_call_date: '2026-01-10' },
         { status: 'To review', to_last_call_date: '2026-01-10' },
+        // Windows: both ends inside a minute that holds calls, and a single day.
+        {
+          from_last_call_date: '2026-01-05T00:00:00.000Z',
+          to_last_call_date: '2026-01-12T00:00:00.000Z',
+        },
+        { from_last_call_date: '2026-01-10', to_last_call_date: '2026-01-10' },
       ];
       // Movers place calls (set last_call_date, from null or again), clear it, and move statuses.
       await runConcurrently(
@@ -1028,18 +1115,16 @@ describe('targets API', () => {
       );
 
       const matching = async ({ status, ...bound }: Record<string, string>) => {
-        const [[name, value]] = Object.entries(bound);
+        const from = bound.from_last_call_date ?? null;
+        const to = bound.to_last_call_date;
         // The service's bounds: a date-only upper bound is the day's last millisecond.
-        const at =
-          name === 'to_last_call_date' && value.length === 10 ? `${value}T23:59:59.999Z` : value;
-        const condition =
-          name === 'from_last_call_date'
-            ? `last_call_date >= $2::timestamptz`
-            : `last_call_date < $2::timestamptz + interval '1 millisecond'`;
+        const through = to && to.length === 10 ? `${to}T23:59:59.999Z` : (to ?? null);
         return t.sql<{ id: string }>(
-          `SELECT id FROM targets WHERE campaign_id = $1 AND ${condition}
-              AND ($3::text IS NULL OR status = $3) ORDER BY created_at, id`,
-          [c.campaignId, at, status ?? null],
+          `SELECT id FROM targets WHERE campaign_id = $1
+              AND ($2::timestamptz IS NULL OR last_call_date >= $2)
+              AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
+              AND ($4::text IS NULL OR status = $4) ORDER BY created_at, id`,
+          [c.campaignId, from, through, status ?? null],
         );
       };
       const calledOf = async (status: string | undefined) =>
@@ -1090,6 +1175,50 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(summed[0].n)).toBe(called);
+      // And the last-call deltas, minute by minute.
+      const minutes = (sql: string) =>
+        t
+          .sql<{ minute: Date; n: string }>(sql, [c.campaignId])
+          .then((rows) => rows.map(({ minute, n }) => [minute.toISOString(), Number(n)]));
+      expect(
+        await minutes(
+          `SELECT last_call_minute AS minute, sum(delta) AS n FROM target_last_call_deltas
+            WHERE campaign_id = $1 GROUP BY 1 HAVING sum(delta) <> 0 ORDER BY 1`,
+        ),
+      ).toEqual(
+        await minutes(
+          `SELECT date_bin('1 minute', last_call_date, timestamptz 'epoch') AS minute, count(*) AS n
+             FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL GROUP BY 1 ORDER BY 1`,
+        ),
+      );
+    });
+
+    it('last call bounds among more minutes of calls than are summed count exactly, from either side or by their entries', async () => {
+      const c = await tenant();
+      // 9,000 targets, one call a minute: either side of a middle bound has more than 4,000 minutes
+      // to sum, and the matches are counted from the index instead.
+      const ids: string[] = (await c.add({ targets: phones(9000) })).body.target_ids;
+      await t.sql(
+        `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute'
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
+        [ids],
+      );
+      const minute = (n: number, second = 30) =>
+        new Date(Date.parse('2026-01-01T00:00:00Z') + n * 60_000 + second * 1000).toISOString();
+      for (const [query, expected] of [
+        // Near either end: that side's minutes are summed.
+        [{ from_last_call_date: minute(8990) }, 11],
+        [{ to_last_call_date: minute(100, 29) }, 99],
+        [{ from_last_call_date: minute(100, 30) }, 8901],
+        // In the middle: neither side is summed.
+        [{ from_last_call_date: minute(4500) }, 4501],
+        [{ to_last_call_date: minute(4500) }, 4500],
+        [{ from_last_call_date: minute(4500, 31), to_last_call_date: minute(4510) }, 10],
+        [{ from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 8981],
+      ] as const) {
+        const res = await c.list({ limit: 1, ...query });
+        expect([query, res.status, res.body.page_count]).toEqual([query, 200, expected]);
+      }
     });
 
     it("a status with a last call bound splits that status's called targets, not the campaign's", async () => {

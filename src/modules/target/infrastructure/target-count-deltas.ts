@@ -15,9 +15,11 @@ export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, cal
 /**
  * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the
  * old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
- * Its position deltas (`target_position_deltas`, migration 1768850000000) are folded per second the
- * same way: every statement that appends those (adds, deletes) appends count deltas too, so the count
- * deltas piling up is the sign for both.
+ * Its position deltas (`target_position_deltas`, migration 1768850000000) are folded per second and
+ * its last-call deltas (`target_last_call_deltas`, migration 1768880000000) per minute and second the same way:
+ * every statement that appends those (adds, deletes, call starts) moves a counted dimension (a call
+ * start moves the status to In Progress) and appends count deltas too, so the count deltas piling up
+ * is the sign for all three.
  */
 export async function compactTargetCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
   await sql.query(
@@ -26,6 +28,15 @@ export async function compactTargetCounts(sql: SqlExecutor, campaignId: string):
      INSERT INTO target_position_deltas (campaign_id, created_second, delta)
      SELECT $1, created_second, sum(delta) FROM gone
      GROUP BY created_second HAVING sum(delta) <> 0`,
+    [campaignId],
+  );
+  await sql.query(
+    `WITH gone AS (
+       DELETE FROM target_last_call_deltas WHERE campaign_id = $1
+       RETURNING last_call_minute, created_second, delta)
+     INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
+     SELECT $1, last_call_minute, created_second, sum(delta) FROM gone
+     GROUP BY last_call_minute, created_second HAVING sum(delta) <> 0`,
     [campaignId],
   );
   await sql.query(

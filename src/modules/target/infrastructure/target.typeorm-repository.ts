@@ -246,13 +246,51 @@ export class TypeOrmTargetRepository extends TargetRepository {
 
         const created =
           byCreatedAndStatusAtMost && counted.total > 0
-            ? await this.createdWindowOf(sql, campaignId, filter, counted.campaignTotal)
+            ? await this.windowOf(
+                sql,
+                campaignId,
+                CREATION_ORDER,
+                filter.createdFrom,
+                filter.createdTo,
+                counted.campaignTotal,
+              )
+            : null;
+        // Last-call bounds alone: their ends are places among the campaign's called targets, from the
+        // last-call deltas (the called targets are the timeline's whole).
+        const byLastCallOnly =
+          byLastCall &&
+          status === undefined &&
+          where.length === 1 + (filter.lastCallFrom ? 1 : 0) + (filter.lastCallTo ? 1 : 0);
+        const matchesBySecond =
+          byLastCallOnly && counted.called > 0
+            ? await this.lastCallMatchesBySecond(
+                sql,
+                campaignId,
+                filter.lastCallFrom,
+                filter.lastCallTo,
+              )
+            : null;
+        // Too many minutes and seconds to read: the matches are counted from one side's minutes.
+        const lastCalls =
+          byLastCallOnly && counted.called > 0 && !matchesBySecond
+            ? await this.windowOf(
+                sql,
+                campaignId,
+                LAST_CALLS,
+                filter.lastCallFrom,
+                filter.lastCallTo,
+                counted.called,
+              )
             : null;
         // Without a status, the window's pages are the campaign's pages from its start.
         const window = status === undefined ? created : null;
         if (window) counted.total = window.count;
         else if (created && created.count * 2 > counted.campaignTotal)
           counted.total -= await this.countOutsideWindow(sql, params, filter);
+        else if (byLastCallOnly && counted.called === 0) counted.total = 0;
+        else if (matchesBySecond)
+          counted.total = matchesBySecond.reduce((sum, s) => sum + s.matches, 0);
+        else if (lastCalls) counted.total = lastCalls.count;
         else if (lastCallSplit && counted.total > 0)
           counted.total = await this.countLastCallSplit(
             sql,
@@ -265,7 +303,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
           counted.total = await this.countMatching(sql, where, params);
         // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked.
         const sortMatches =
-          byLastCall && counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
+          byLastCall &&
+          !matchesBySecond &&
+          counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
         const found = await this.pageOf(
           sql,
           organizationId,
@@ -275,6 +315,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
           counted.total,
           window,
           sortMatches,
+          matchesBySecond,
         );
         return { result: { ...found, total: counted.total }, deltaRows: counted.deltaRows };
       },
@@ -320,32 +361,35 @@ export class TypeOrmTargetRepository extends TargetRepository {
   }
 
   /**
-   * A creation window as positions in the campaign's order: how many of its targets come before the
-   * window and after it, from the position deltas. Null when a bound has too many seconds on both
-   * sides to sum cheaply: the window's entries are counted then.
+   * A window of a timeline (creation times, or last calls) as positions in it: how many of its
+   * targets come before the window and after it, from the timeline's deltas. Null when a bound has
+   * too many buckets on both sides to sum cheaply: the window's entries are counted then.
    */
-  private async createdWindowOf(
+  private async windowOf(
     sql: SqlExecutor,
     campaignId: string,
-    filter: TargetListFilter,
-    campaignTotal: number,
-  ): Promise<CreatedWindow | null> {
-    const before = filter.createdFrom
-      ? await this.targetsBefore(sql, campaignId, filter.createdFrom, campaignTotal)
+    timeline: DeltaTimeline,
+    from: Date | undefined,
+    to: Date | undefined,
+    timelineTotal: number,
+  ): Promise<TimelineWindow | null> {
+    const before = from
+      ? await this.targetsBefore(sql, campaignId, timeline, from, timelineTotal)
       : 0;
     if (before === null) return null;
-    // Bounds are inclusive to the millisecond: the window ends one millisecond after `createdTo`.
-    const through = filter.createdTo
+    // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
+    const through = to
       ? await this.targetsBefore(
           sql,
           campaignId,
-          new Date(filter.createdTo.getTime() + 1),
-          campaignTotal,
+          timeline,
+          new Date(to.getTime() + 1),
+          timelineTotal,
         )
-      : campaignTotal;
+      : timelineTotal;
     if (through === null) return null;
     const count = Math.max(0, through - before);
-    return { count, before, after: campaignTotal - before - count };
+    return { count, before, after: timelineTotal - before - count };
   }
 
   /**
@@ -377,39 +421,40 @@ export class TypeOrmTargetRepository extends TargetRepository {
   }
 
   /**
-   * How many of the campaign's targets were created before `instant`: the position deltas of the
-   * whole seconds before it (or, when those are more than SECONDS_SUMMED_AT_MOST rows, of those after
-   * it, taken from the campaign's count), plus the targets of its own second that come before it (an
-   * index-only walk inside one second). Null when both sides have more rows than that.
+   * How many of the campaign's targets come before `instant` in a timeline: the deltas of the whole
+   * buckets before it (or, when those are more than BUCKETS_SUMMED_AT_MOST rows, of those after it,
+   * taken from the timeline's total), plus the targets of its own bucket that come before it (an
+   * index-only walk inside one bucket). Null when both sides have more rows than that.
    */
   private async targetsBefore(
     sql: SqlExecutor,
     campaignId: string,
+    { table, bucket, bucketMs, column }: DeltaTimeline,
     instant: Date,
-    campaignTotal: number,
+    timelineTotal: number,
   ): Promise<number | null> {
-    // The bound's second as a parameter, not an expression over one: a range of the deltas' index.
-    const second = new Date(Math.floor(instant.getTime() / 1000) * 1000);
+    // The bound's bucket as a parameter, not an expression over one: a range of the deltas' index.
+    const start = new Date(Math.floor(instant.getTime() / bucketMs) * bucketMs);
     const sideOf = (condition: string, order: 'ASC' | 'DESC') =>
       `(SELECT count(*) AS read, coalesce(sum(delta), 0) AS targets FROM (
-          SELECT delta FROM target_position_deltas WHERE campaign_id = $1 AND created_second ${condition}
-           ORDER BY created_second ${order} LIMIT $3) side)`;
-    const { rows } = await sql.query<{ read: string; targets: string; in_second: string }>(
+          SELECT delta FROM ${table} WHERE campaign_id = $1 AND ${bucket} ${condition}
+           ORDER BY ${bucket} ${order} LIMIT $3) side)`;
+    const { rows } = await sql.query<{ read: string; targets: string; in_bucket: string }>(
       `SELECT side.read, side.targets,
-              (SELECT count(*) FROM targets WHERE campaign_id = $1 AND created_at >= $2
-                  AND created_at < $4) AS in_second
+              (SELECT count(*) FROM targets WHERE campaign_id = $1 AND ${column} >= $2
+                  AND ${column} < $4) AS in_bucket
          FROM ${sideOf('< $2', 'ASC')} side`,
-      [campaignId, second, SECONDS_SUMMED_AT_MOST, instant],
+      [campaignId, start, BUCKETS_SUMMED_AT_MOST, instant],
     );
-    const inSecond = Number(rows[0].in_second);
+    const inBucket = Number(rows[0].in_bucket);
     // Fewer rows than the limit: the side was read whole.
-    if (Number(rows[0].read) < SECONDS_SUMMED_AT_MOST) return Number(rows[0].targets) + inSecond;
+    if (Number(rows[0].read) < BUCKETS_SUMMED_AT_MOST) return Number(rows[0].targets) + inBucket;
     const later = await sql.query<{ read: string; targets: string }>(
       `SELECT side.read, side.targets FROM ${sideOf('>= $2', 'DESC')} side`,
-      [campaignId, second, SECONDS_SUMMED_AT_MOST],
+      [campaignId, start, BUCKETS_SUMMED_AT_MOST],
     );
-    if (Number(later.rows[0].read) < SECONDS_SUMMED_AT_MOST)
-      return campaignTotal - Number(later.rows[0].targets) + inSecond;
+    if (Number(later.rows[0].read) < BUCKETS_SUMMED_AT_MOST)
+      return timelineTotal - Number(later.rows[0].targets) + inBucket;
     return null;
   }
 
@@ -515,19 +560,77 @@ export class TypeOrmTargetRepository extends TargetRepository {
       [campaignId, skip, readAtMost],
     );
     if (!rows[0] || rows[0].partial) return null;
-    const second = BigInt(rows[0].second);
-    const inSecond = Number(rows[0].targets);
-    const within = skip - (Number(rows[0].through) - inSecond);
-    const start = second.toString();
-    const end = (second + 1n).toString();
-    const near =
-      order === 'ASC' ? { from: start, side: '>=' as const } : { from: end, side: '<' as const };
-    const far =
-      order === 'ASC' ? { from: end, side: '<' as const } : { from: start, side: '>=' as const };
-    const fromFarEdge = inSecond - within - take;
-    if (fromFarEdge >= 0 && fromFarEdge < within)
-      return { ...far, order: order === 'ASC' ? 'DESC' : 'ASC', skip: fromFarEdge };
-    return { ...near, order, skip: within };
+    return walkInSecond(
+      BigInt(rows[0].second),
+      Number(rows[0].targets),
+      Number(rows[0].through),
+      order,
+      skip,
+      take,
+    );
+  }
+
+  /**
+   * The targets matching last-call bounds alone, per second of creation (ascending), from the
+   * last-call deltas (migration 1768880000000): the whole minutes inside the bounds are summed per
+   * second, and the targets of the bounds' own minutes, on their side, are read from
+   * `targets_campaign_last_call_idx`. Null when the whole minutes hold more than
+   * LAST_CALL_PAIRS_READ_AT_MOST rows (calls that do not follow the creation order): the matches are
+   * counted and walked as before then.
+   */
+  private async lastCallMatchesBySecond(
+    sql: SqlExecutor,
+    campaignId: string,
+    from: Date | undefined,
+    to: Date | undefined,
+  ): Promise<SecondMatches[] | null> {
+    const minute = LAST_CALLS.bucketMs;
+    const fromMs = from ? from.getTime() : -Infinity;
+    // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
+    const endMs = to ? to.getTime() + 1 : Infinity;
+    const wholeFrom = Math.ceil(fromMs / minute) * minute;
+    let wholeTo = Math.floor(endMs / minute) * minute;
+    const parts: [number, number][] = [];
+    if (wholeFrom < wholeTo) {
+      parts.push([fromMs, wholeFrom], [wholeTo, endMs]);
+    } else {
+      // Both bounds in one minute, or in two adjacent ones: no whole minute between them.
+      parts.push([fromMs, endMs]);
+      wholeTo = wholeFrom;
+    }
+    const at = (ms: number) =>
+      Number.isFinite(ms) ? new Date(ms) : ms < 0 ? '-infinity' : 'infinity';
+    const partOf = (lo: number, hi: number) =>
+      `SELECT created_at FROM targets WHERE campaign_id = $1
+          AND last_call_date >= $${args.push(at(lo))} AND last_call_date < $${args.push(at(hi))}`;
+    const args: unknown[] = [campaignId, at(wholeFrom), at(wholeTo), LAST_CALL_PAIRS_READ_AT_MOST];
+    const partial = parts
+      .filter(([lo, hi]) => lo < hi)
+      .map(([lo, hi]) => partOf(lo, hi))
+      .join(' UNION ALL ');
+    const { rows } = await sql.query<{
+      whole_rows: string;
+      second: string | null;
+      matches: string | null;
+    }>(
+      `WITH whole AS (
+         SELECT created_second, delta FROM target_last_call_deltas
+          WHERE campaign_id = $1 AND last_call_minute >= $2 AND last_call_minute < $3 LIMIT $4)
+       SELECT w.whole_rows, s.second, s.matches
+         FROM (SELECT count(*) AS whole_rows FROM whole) w
+         LEFT JOIN (
+           SELECT extract(epoch FROM created_second)::bigint AS second, sum(delta) AS matches
+             FROM (SELECT created_second, delta FROM whole
+                   ${partial ? `UNION ALL SELECT ${CREATED_SECOND_OF('created_at')}, 1 FROM (${partial}) p` : ''}
+                  ) m
+            GROUP BY created_second HAVING sum(delta) <> 0) s ON true
+        ORDER BY s.second`,
+      args,
+    );
+    if (Number(rows[0].whole_rows) >= LAST_CALL_PAIRS_READ_AT_MOST) return null;
+    return rows
+      .filter((r) => r.second !== null)
+      .map((r) => ({ second: BigInt(r.second as string), matches: Number(r.matches) }));
   }
 
   /**
@@ -542,8 +645,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
     params: unknown[],
     page: TargetPageRequest,
     total: number,
-    window: CreatedWindow | null = null,
+    window: TimelineWindow | null = null,
     sortMatches = false,
+    matchesBySecond: SecondMatches[] | null = null,
   ): Promise<Omit<TargetPage, 'total'>> {
     let conditions = [...where];
     let args = [...params];
@@ -585,6 +689,15 @@ export class TypeOrmTargetRepository extends TargetRepository {
           order = start.order;
           skip = start.skip;
         }
+      }
+      // Last-call bounds alone: the walk starts at the second holding the page's first match, not
+      // across every earlier target (a bound at the middle of the calls: half the campaign).
+      const start = matchesBySecond && startAmong(matchesBySecond, order, skip, take);
+      if (start) {
+        args.push(start.from);
+        conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
+        order = start.order;
+        skip = start.skip;
       }
     }
     args.push(take, String(skip), organizationId);
@@ -628,17 +741,95 @@ function fewMatchesOf(of: number, atMost: number): number {
   return Math.min(atMost, Math.floor(of / 8));
 }
 
+/**
+ * Where a walk for the target `skip` places from the `order` end starts, given the second of
+ * creation that holds it (`inSecond` targets, `through` up to and including it from that end): the
+ * second's near edge, or its far edge when the page lies in the second's far half.
+ */
+function walkInSecond(
+  second: bigint,
+  inSecond: number,
+  through: number,
+  order: 'ASC' | 'DESC',
+  skip: number,
+  take: number,
+): WalkStart {
+  const within = skip - (through - inSecond);
+  const start = second.toString();
+  const end = (second + 1n).toString();
+  const near =
+    order === 'ASC' ? { from: start, side: '>=' as const } : { from: end, side: '<' as const };
+  const far =
+    order === 'ASC' ? { from: end, side: '<' as const } : { from: start, side: '>=' as const };
+  const fromFarEdge = inSecond - within - take;
+  if (fromFarEdge >= 0 && fromFarEdge < within)
+    return { ...far, order: order === 'ASC' ? 'DESC' : 'ASC', skip: fromFarEdge };
+  return { ...near, order, skip: within };
+}
+
+/** The walk's start for the match `skip` places from the `order` end, by a running sum. */
+function startAmong(
+  seconds: SecondMatches[],
+  order: 'ASC' | 'DESC',
+  skip: number,
+  take: number,
+): WalkStart | null {
+  let through = 0;
+  for (let i = 0; i < seconds.length; i++) {
+    const { second, matches } = seconds[order === 'ASC' ? i : seconds.length - 1 - i];
+    through += matches;
+    if (through > skip) return walkInSecond(second, matches, through, order, skip, take);
+  }
+  return null;
+}
+
+/** Rows of last-call deltas read at most for one list (about 0.5 µs each, measured for seconds). */
+const LAST_CALL_PAIRS_READ_AT_MOST = 8000;
+
+/** How many of a list's matches were created in one second (seconds since the epoch). */
+interface SecondMatches {
+  second: bigint;
+  matches: number;
+}
+
 /** Deeper than this many targets from the nearer end, an unfiltered page starts at its second. */
 const WALK_FROM_SECOND_AFTER = 2000;
 
 /**
- * A bound with more seconds of deltas than this on both sides is not summed (a second's rows cost
+ * A bound with more buckets of deltas than this on both sides is not summed (a bucket's rows cost
  * about three index entries to sum): the window's entries are counted instead.
  */
-const SECONDS_SUMMED_AT_MOST = 4000;
+const BUCKETS_SUMMED_AT_MOST = 4000;
 
-/** A creation window of an otherwise unfiltered list, in the campaign's (created_at, id) order. */
-interface CreatedWindow {
+/**
+ * A timeline the targets triggers keep deltas of: per bucket of `column`, how many of a campaign's
+ * targets it gained or lost (only those with a value).
+ */
+interface DeltaTimeline {
+  table: string;
+  bucket: string;
+  bucketMs: number;
+  column: string;
+}
+
+/** Creation times, per second (migration 1768850000000): targets are added in requests, a second each. */
+const CREATION_ORDER: DeltaTimeline = {
+  table: 'target_position_deltas',
+  bucket: 'created_second',
+  bucketMs: 1000,
+  column: 'created_at',
+};
+
+/** Last calls, per minute (migration 1768880000000): calls start continuously, in rounds. */
+const LAST_CALLS: DeltaTimeline = {
+  table: 'target_last_call_deltas',
+  bucket: 'last_call_minute',
+  bucketMs: 60_000,
+  column: 'last_call_date',
+};
+
+/** A window of a timeline, in positions: a creation window is a stretch of the campaign's (created_at, id) order. */
+interface TimelineWindow {
   count: number;
   /** The campaign's targets before the window, and after it. */
   before: number;
@@ -692,6 +883,10 @@ function lastCallSplitOf(filter: TargetListFilter): string | null {
   if (filter.lastCallTo && !filter.lastCallFrom) return `last_call_date >= ${LAST_CALL_TO}`;
   return null;
 }
+
+/** The whole second of creation a target is counted in by the deltas (migration 1768850000000). */
+const CREATED_SECOND_OF = (column: string) =>
+  `date_bin('1 second', ${column}, timestamptz 'epoch')`;
 
 /** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
 const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
