@@ -635,7 +635,8 @@ describe('targets API', () => {
           matching('0', '2026-01-19T23', 'Failed'),
         ],
         [{ from_last_call_date: '2026-01-01' }, matching('2026-01-01', '9')],
-        // Few matches (an eighth of the campaign at most): sorted, wherever they lie.
+        // Few matches (an eighth of the campaign at most), wherever they lie: with a status, sorted;
+        // alone, from the seconds holding them (walked, or sorted when far apart).
         [{ from_last_call_date: '2026-01-18' }, matching('2026-01-18', '9')],
         [
           { status: 'Failed', from_last_call_date: '2026-01-15' },
@@ -724,6 +725,21 @@ describe('targets API', () => {
           }
           expect([query, limit, listed]).toEqual([query, limit, expected]);
         }
+      }
+
+      // Two of the first targets called again after every other call: a poll for the latest calls
+      // matches them and the last few, five seconds apart.
+      await t.sql(
+        `UPDATE targets SET last_call_date = timestamptz '2026-02-01T00:40:00Z' WHERE id = ANY($1::uuid[])`,
+        [[ids[1], ids[2]]],
+      );
+      const polled = await matching(at(29), null);
+      expect(polled.length).toBeGreaterThan(2);
+      for (const limit of [1, 2, 3]) {
+        const listed: string[] = [];
+        for (let page = 0; page * limit < polled.length; page++)
+          listed.push(...idsOf(await c.list({ from_last_call_date: at(29), page, limit })));
+        expect([limit, listed]).toEqual([limit, polled]);
       }
 
       // 70 calls placed one statement each, each target's last call moved a minute later: the
@@ -1090,7 +1106,7 @@ describe('targets API', () => {
         { status: 'Finished', to_last_call_date: '2026-01-19T00:00:00.000Z' },
         { status: 'Pending', from_last_call_date: '2026-01-10' },
         { status: 'To review', to_last_call_date: '2026-01-10' },
-        // Windows: both ends inside a minute that holds calls, and a single day.
+        // Windows: one ending a millisecond into a minute that holds calls, and a single day.
         {
           from_last_call_date: '2026-01-05T00:00:00.000Z',
           to_last_call_date: '2026-01-12T00:00:00.000Z',
@@ -1112,6 +1128,11 @@ describe('targets API', () => {
           ]);
         },
         (round) => ({ limit: 100, ...bounds[round % bounds.length] }),
+      );
+      // A hand-written UPDATE moving called targets' creation times keeps the deltas right too.
+      await t.sql(
+        `UPDATE targets SET created_at = created_at + interval '2 seconds' WHERE id = ANY($1::uuid[])`,
+        [seed.slice(0, 20)],
       );
 
       const matching = async ({ status, ...bound }: Record<string, string>) => {
@@ -1175,28 +1196,36 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(summed[0].n)).toBe(called);
-      // And the last-call deltas, minute by minute.
-      const minutes = (sql: string) =>
+      // And the last-call deltas, per minute of last call and second of creation.
+      const pairs = (sql: string) =>
         t
-          .sql<{ minute: Date; n: string }>(sql, [c.campaignId])
-          .then((rows) => rows.map(({ minute, n }) => [minute.toISOString(), Number(n)]));
+          .sql<{ minute: Date; second: Date; n: string }>(sql, [c.campaignId])
+          .then((rows) =>
+            rows.map(({ minute, second, n }) => [
+              minute.toISOString(),
+              second.toISOString(),
+              Number(n),
+            ]),
+          );
       expect(
-        await minutes(
-          `SELECT last_call_minute AS minute, sum(delta) AS n FROM target_last_call_deltas
-            WHERE campaign_id = $1 GROUP BY 1 HAVING sum(delta) <> 0 ORDER BY 1`,
+        await pairs(
+          `SELECT last_call_minute AS minute, created_second AS second, sum(delta) AS n
+             FROM target_last_call_deltas WHERE campaign_id = $1
+            GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2`,
         ),
       ).toEqual(
-        await minutes(
-          `SELECT date_bin('1 minute', last_call_date, timestamptz 'epoch') AS minute, count(*) AS n
-             FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL GROUP BY 1 ORDER BY 1`,
+        await pairs(
+          `SELECT date_bin('1 minute', last_call_date, timestamptz 'epoch') AS minute,
+                  date_bin('1 second', created_at, timestamptz 'epoch') AS second, count(*) AS n
+             FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL
+            GROUP BY 1, 2 ORDER BY 1, 2`,
         ),
       );
     });
 
-    it('last call bounds among more minutes of calls than are summed count exactly, from either side or by their entries', async () => {
+    it('last call bounds among more minutes of calls than are read count and list exactly, from the minutes between them, one side or the entries', async () => {
       const c = await tenant();
-      // 9,000 targets, one call a minute: either side of a middle bound has more than 4,000 minutes
-      // to sum, and the matches are counted from the index instead.
+      // 9,000 targets, one call a minute: 9,000 rows of last-call deltas.
       const ids: string[] = (await c.add({ targets: phones(9000) })).body.target_ids;
       await t.sql(
         `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute'
@@ -1205,20 +1234,59 @@ describe('targets API', () => {
       );
       const minute = (n: number, second = 30) =>
         new Date(Date.parse('2026-01-01T00:00:00Z') + n * 60_000 + second * 1000).toISOString();
-      for (const [query, expected] of [
-        // Near either end: that side's minutes are summed.
+      const expectListed = async (cases: (readonly [Record<string, string>, number])[]) => {
+        for (const [query, expected] of cases) {
+          const matching = (
+            await t.sql<{ id: string }>(
+              `SELECT id FROM targets WHERE campaign_id = $1
+                  AND ($2::timestamptz IS NULL OR last_call_date >= $2)
+                  AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
+                ORDER BY created_at, id`,
+              [c.campaignId, query.from_last_call_date ?? null, query.to_last_call_date ?? null],
+            )
+          ).map((r) => r.id);
+          const pages = Math.ceil(expected / 3);
+          const first = await c.list({ ...query, limit: 3 });
+          const last = await c.list({ ...query, limit: 3, page: pages - 1 });
+          expect([query, first.status, first.body.page_count, idsOf(first), idsOf(last)]).toEqual([
+            query,
+            200,
+            pages,
+            matching.slice(0, 3),
+            matching.slice((pages - 1) * 3),
+          ]);
+          expect([query, matching.length]).toEqual([query, expected]);
+        }
+      };
+      await expectListed([
+        // Fewer than 8,000 rows between the bounds: read, per second of creation.
         [{ from_last_call_date: minute(8990) }, 11],
         [{ to_last_call_date: minute(100, 29) }, 99],
-        [{ from_last_call_date: minute(100, 30) }, 8901],
-        // In the middle: neither side is summed.
         [{ from_last_call_date: minute(4500) }, 4501],
         [{ to_last_call_date: minute(4500) }, 4500],
         [{ from_last_call_date: minute(4500, 31), to_last_call_date: minute(4510) }, 10],
+        // More between them: the minutes of the bounds' other side are summed (fewer than 4,000).
+        [{ from_last_call_date: minute(100, 30) }, 8901],
+        [{ to_last_call_date: minute(8990) }, 8990],
+      ]);
+      // 4,000 more rows (empty, so nothing else changes) before every call and after: a bound in the
+      // middle has more than 8,000 rows on its side and more than 4,000 on the other, and the matches
+      // are counted from the index (the called targets split, or a window's entries).
+      const pad = (at: string) =>
+        t.sql(
+          `INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
+           SELECT $1, timestamptz '${at}' + n * interval '1 minute', timestamptz '${at}', 0
+             FROM generate_series(1, 4000) n`,
+          [c.campaignId],
+        );
+      await pad('2025-01-01 00:00:00+00');
+      await pad('2027-01-01 00:00:00+00');
+      await expectListed([
+        [{ from_last_call_date: minute(4500) }, 4501],
+        [{ to_last_call_date: minute(4500) }, 4500],
         [{ from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 8981],
-      ] as const) {
-        const res = await c.list({ limit: 1, ...query });
-        expect([query, res.status, res.body.page_count]).toEqual([query, 200, expected]);
-      }
+        [{ from_last_call_date: minute(4500, 31), to_last_call_date: minute(4510) }, 10],
+      ]);
     });
 
     it("a status with a last call bound splits that status's called targets, not the campaign's", async () => {

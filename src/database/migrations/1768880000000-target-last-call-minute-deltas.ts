@@ -9,16 +9,18 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The targets triggers append, per statement, how many targets each campaign gained or lost per
  * minute of `last_call_date` and second of `created_at`, in the same transaction, as the count deltas
  * do (migration 1767900000000: appended, never updated in place, so concurrent writers do not wait on
- * each other; readers fold them with the count deltas). A bound's count is then the sum of the whole
- * minutes on one side plus the targets of its own minute on that side (walked on
- * `targets_campaign_last_call_idx`). The creation second places the matches in the list's order: a
- * page of a bound matching the later half of the calls starts its walk at the second holding its
- * first target, not at the campaign's first (as for unfiltered lists, migration 1768850000000).
+ * each other; readers fold them with the count deltas). A list with last-call bounds alone reads the
+ * rows of the whole minutes between its bounds and the targets of the bounds' own minutes (walked on
+ * `targets_campaign_last_call_idx`): that is its matches per second of creation. Their sum is the
+ * count, and a page's walk starts at the second holding its first match, not at the campaign's first
+ * (as for unfiltered lists, migration 1768850000000): a bound matching the later half of the calls no
+ * longer walks the earlier half.
  *
  * Rows: one per (minute, creation second) pair with calls. Calls follow the creation order, roughly
  * (a campaign's targets are added in requests of thousands sharing one second, and called in turn),
- * so a 1M campaign called over a day has about as many pairs as minutes plus seconds; readers that
- * would sum too many fall back to counting index entries.
+ * so a 1M campaign called over a day has about as many pairs as minutes plus seconds. With too many
+ * rows between the bounds, a list sums the minutes on the fewer side of each bound instead, and past
+ * that counts index entries as before.
  *
  * Minutes, not seconds as for creation times (targets are added in requests of thousands sharing one
  * second) nor hours as for call logs: a campaign's calls start in rounds, continuously, at up to

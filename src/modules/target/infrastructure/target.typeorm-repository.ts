@@ -16,6 +16,14 @@ import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/targ
 import { EventCause } from '../application/ports/target-event-log';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter';
 import {
+  bucketsOfBounds,
+  SecondCount,
+  spanAmong,
+  startAmong,
+  walkInSecond,
+  WalkStart,
+} from './target-walk';
+import {
   COMPACT_AFTER_EXTRA_ROWS,
   compactTargetCounts,
   TARGET_COUNT_GROUP,
@@ -255,8 +263,8 @@ export class TypeOrmTargetRepository extends TargetRepository {
                 counted.campaignTotal,
               )
             : null;
-        // Last-call bounds alone: their ends are places among the campaign's called targets, from the
-        // last-call deltas (the called targets are the timeline's whole).
+        // Last-call bounds alone: their matches per second of creation, from the last-call deltas
+        // between the bounds; the sum is the count, and a page's walk starts at its second.
         const byLastCallOnly =
           byLastCall &&
           status === undefined &&
@@ -270,8 +278,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
                 filter.lastCallTo,
               )
             : null;
-        // Too many minutes and seconds to read: the matches are counted from one side's minutes.
-        const lastCalls =
+        // Too many rows between the bounds: each bound's place among the called targets (the
+        // timeline's whole), from the minutes on its fewer side.
+        const lastCallWindow =
           byLastCallOnly && counted.called > 0 && !matchesBySecond
             ? await this.windowOf(
                 sql,
@@ -289,8 +298,8 @@ export class TypeOrmTargetRepository extends TargetRepository {
           counted.total -= await this.countOutsideWindow(sql, params, filter);
         else if (byLastCallOnly && counted.called === 0) counted.total = 0;
         else if (matchesBySecond)
-          counted.total = matchesBySecond.reduce((sum, s) => sum + s.matches, 0);
-        else if (lastCalls) counted.total = lastCalls.count;
+          counted.total = matchesBySecond.reduce((sum, s) => sum + s.targets, 0);
+        else if (lastCallWindow) counted.total = lastCallWindow.count;
         else if (lastCallSplit && counted.total > 0)
           counted.total = await this.countLastCallSplit(
             sql,
@@ -301,11 +310,10 @@ export class TypeOrmTargetRepository extends TargetRepository {
           );
         else if (byDatesToo && counted.total > 0)
           counted.total = await this.countMatching(sql, where, params);
-        // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked.
+        // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked
+        // (alone, unless the seconds holding the page's matches hold few other targets: pageOf).
         const sortMatches =
-          byLastCall &&
-          !matchesBySecond &&
-          counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
+          byLastCall && counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
         const found = await this.pageOf(
           sql,
           organizationId,
@@ -575,7 +583,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
    * last-call deltas (migration 1768880000000): the whole minutes inside the bounds are summed per
    * second, and the targets of the bounds' own minutes, on their side, are read from
    * `targets_campaign_last_call_idx`. Null when the whole minutes hold more than
-   * LAST_CALL_PAIRS_READ_AT_MOST rows (calls that do not follow the creation order): the matches are
+   * LAST_CALL_DELTA_ROWS_READ_AT_MOST rows (calls that do not follow the creation order): the matches are
    * counted and walked as before then.
    */
   private async lastCallMatchesBySecond(
@@ -583,30 +591,22 @@ export class TypeOrmTargetRepository extends TargetRepository {
     campaignId: string,
     from: Date | undefined,
     to: Date | undefined,
-  ): Promise<SecondMatches[] | null> {
-    const minute = LAST_CALLS.bucketMs;
-    const fromMs = from ? from.getTime() : -Infinity;
-    // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
-    const endMs = to ? to.getTime() + 1 : Infinity;
-    const wholeFrom = Math.ceil(fromMs / minute) * minute;
-    let wholeTo = Math.floor(endMs / minute) * minute;
-    const parts: [number, number][] = [];
-    if (wholeFrom < wholeTo) {
-      parts.push([fromMs, wholeFrom], [wholeTo, endMs]);
-    } else {
-      // Both bounds in one minute, or in two adjacent ones: no whole minute between them.
-      parts.push([fromMs, endMs]);
-      wholeTo = wholeFrom;
-    }
-    const at = (ms: number) =>
+  ): Promise<SecondCount[] | null> {
+    const { whole, parts } = bucketsOfBounds(from, to, LAST_CALLS.bucketMs);
+    const timestampOf = (ms: number) =>
       Number.isFinite(ms) ? new Date(ms) : ms < 0 ? '-infinity' : 'infinity';
-    const partOf = (lo: number, hi: number) =>
-      `SELECT created_at FROM targets WHERE campaign_id = $1
-          AND last_call_date >= $${args.push(at(lo))} AND last_call_date < $${args.push(at(hi))}`;
-    const args: unknown[] = [campaignId, at(wholeFrom), at(wholeTo), LAST_CALL_PAIRS_READ_AT_MOST];
-    const partial = parts
-      .filter(([lo, hi]) => lo < hi)
-      .map(([lo, hi]) => partOf(lo, hi))
+    const args: unknown[] = [
+      campaignId,
+      timestampOf(whole[0]),
+      timestampOf(whole[1]),
+      LAST_CALL_DELTA_ROWS_READ_AT_MOST,
+    ];
+    const partsSql = parts
+      .map(([lo, hi]) => {
+        args.push(timestampOf(lo), timestampOf(hi));
+        return `SELECT created_at FROM targets WHERE campaign_id = $1
+                   AND last_call_date >= $${args.length - 1} AND last_call_date < $${args.length}`;
+      })
       .join(' UNION ALL ');
     const { rows } = await sql.query<{
       whole_rows: string;
@@ -621,16 +621,37 @@ export class TypeOrmTargetRepository extends TargetRepository {
          LEFT JOIN (
            SELECT extract(epoch FROM created_second)::bigint AS second, sum(delta) AS matches
              FROM (SELECT created_second, delta FROM whole
-                   ${partial ? `UNION ALL SELECT ${CREATED_SECOND_OF('created_at')}, 1 FROM (${partial}) p` : ''}
+                   ${partsSql ? `UNION ALL SELECT ${CREATED_SECOND_OF('created_at')}, 1 FROM (${partsSql}) p` : ''}
                   ) m
             GROUP BY created_second HAVING sum(delta) <> 0) s ON true
         ORDER BY s.second`,
       args,
     );
-    if (Number(rows[0].whole_rows) >= LAST_CALL_PAIRS_READ_AT_MOST) return null;
+    if (Number(rows[0].whole_rows) >= LAST_CALL_DELTA_ROWS_READ_AT_MOST) return null;
     return rows
       .filter((r) => r.second !== null)
-      .map((r) => ({ second: BigInt(r.second as string), matches: Number(r.matches) }));
+      .map((r) => ({ second: BigInt(r.second as string), targets: Number(r.matches) }));
+  }
+
+  /**
+   * How many of the campaign's targets were created in the seconds from `first` to `last`, from the
+   * position deltas; Infinity once more than `enough` rows are read (the sum would cost more than the
+   * sort it decides on).
+   */
+  private async createdIn(
+    sql: SqlExecutor,
+    campaignId: string,
+    { first, last }: { first: bigint; last: bigint },
+    enough: number,
+  ): Promise<number> {
+    const { rows } = await sql.query<{ read: string; targets: string }>(
+      `SELECT count(*) AS read, coalesce(sum(delta), 0) AS targets FROM (
+         SELECT delta FROM target_position_deltas WHERE campaign_id = $1
+            AND created_second >= to_timestamp($2::bigint) AND created_second <= to_timestamp($3::bigint)
+          LIMIT $4) seconds`,
+      [campaignId, first.toString(), last.toString(), enough + 1],
+    );
+    return Number(rows[0].read) > enough ? Infinity : Number(rows[0].targets);
   }
 
   /**
@@ -647,10 +668,11 @@ export class TypeOrmTargetRepository extends TargetRepository {
     total: number,
     window: TimelineWindow | null = null,
     sortMatches = false,
-    matchesBySecond: SecondMatches[] | null = null,
+    matchesBySecond: SecondCount[] | null = null,
   ): Promise<Omit<TargetPage, 'total'>> {
     let conditions = [...where];
     let args = [...params];
+    let sorted = sortMatches;
     let order: 'ASC' | 'DESC' = 'ASC';
     let skip = 0;
     let take = page.limit;
@@ -694,6 +716,14 @@ export class TypeOrmTargetRepository extends TargetRepository {
       // across every earlier target (a bound at the middle of the calls: half the campaign).
       const start = matchesBySecond && startAmong(matchesBySecond, order, skip, take);
       if (start) {
+        // Few matches may still lie far apart (early targets called again among the latest calls):
+        // a walk between them crosses every target created in between. Walked when that is at most
+        // twice the matches, else sorted (from the same start: the page is the same).
+        if (sorted) {
+          const span = spanAmong(matchesBySecond, order, skip, take);
+          sorted =
+            !span || (await this.createdIn(sql, params[0] as string, span, 2 * total)) > 2 * total;
+        }
         args.push(start.from);
         conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
         order = start.order;
@@ -708,8 +738,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
     // ~990,000 entries). Few matches (fewMatchesOf) are read from a last-call index (which carries
     // created_at and id) and sorted instead, wherever they lie; an expression of created_at, in the
     // same order, keeps the planner from walking the creation order for the ORDER BY. More are
-    // walked as before: the walk stops at the page, the sort would read every match.
-    const sortedBy = sortMatches ? `created_at + interval '0'` : 'created_at';
+    // walked: the walk stops at the page, the sort would read every match. Bounds alone start
+    // at the second holding the page's first match (above), walked or sorted.
+    const sortedBy = sorted ? `created_at + interval '0'` : 'created_at';
     const { rows } = await sql.query<TargetRow & { position_micros: string }>(
       `SELECT t.*, p.position_micros FROM (
          SELECT id, created_at, ${MICROS_OF('created_at')} AS position_micros FROM targets
@@ -742,55 +773,10 @@ function fewMatchesOf(of: number, atMost: number): number {
 }
 
 /**
- * Where a walk for the target `skip` places from the `order` end starts, given the second of
- * creation that holds it (`inSecond` targets, `through` up to and including it from that end): the
- * second's near edge, or its far edge when the page lies in the second's far half.
+ * Rows of last-call deltas read at most for one list: a row costs about three index entries to read
+ * and sum (measured on the position deltas), and 8,000 of them about 4 ms.
  */
-function walkInSecond(
-  second: bigint,
-  inSecond: number,
-  through: number,
-  order: 'ASC' | 'DESC',
-  skip: number,
-  take: number,
-): WalkStart {
-  const within = skip - (through - inSecond);
-  const start = second.toString();
-  const end = (second + 1n).toString();
-  const near =
-    order === 'ASC' ? { from: start, side: '>=' as const } : { from: end, side: '<' as const };
-  const far =
-    order === 'ASC' ? { from: end, side: '<' as const } : { from: start, side: '>=' as const };
-  const fromFarEdge = inSecond - within - take;
-  if (fromFarEdge >= 0 && fromFarEdge < within)
-    return { ...far, order: order === 'ASC' ? 'DESC' : 'ASC', skip: fromFarEdge };
-  return { ...near, order, skip: within };
-}
-
-/** The walk's start for the match `skip` places from the `order` end, by a running sum. */
-function startAmong(
-  seconds: SecondMatches[],
-  order: 'ASC' | 'DESC',
-  skip: number,
-  take: number,
-): WalkStart | null {
-  let through = 0;
-  for (let i = 0; i < seconds.length; i++) {
-    const { second, matches } = seconds[order === 'ASC' ? i : seconds.length - 1 - i];
-    through += matches;
-    if (through > skip) return walkInSecond(second, matches, through, order, skip, take);
-  }
-  return null;
-}
-
-/** Rows of last-call deltas read at most for one list (about 0.5 µs each, measured for seconds). */
-const LAST_CALL_PAIRS_READ_AT_MOST = 8000;
-
-/** How many of a list's matches were created in one second (seconds since the epoch). */
-interface SecondMatches {
-  second: bigint;
-  matches: number;
-}
+const LAST_CALL_DELTA_ROWS_READ_AT_MOST = 8000;
 
 /** Deeper than this many targets from the nearer end, an unfiltered page starts at its second. */
 const WALK_FROM_SECOND_AFTER = 2000;
@@ -834,15 +820,6 @@ interface TimelineWindow {
   /** The campaign's targets before the window, and after it. */
   before: number;
   after: number;
-}
-
-/** Where a page's index walk starts: a bound on created_at, a direction and how many to skip. */
-interface WalkStart {
-  /** Seconds since the epoch: the bound's instant. */
-  from: string;
-  side: '>=' | '<';
-  order: 'ASC' | 'DESC';
-  skip: number;
 }
 
 /**
