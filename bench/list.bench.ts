@@ -175,6 +175,15 @@ async function main(): Promise<void> {
         ),
       };
 
+      // Five of the first targets called again after every other call: a poll for the latest
+      // hundredth matches them too, a whole campaign away from the rest.
+      await raw.query(
+        `UPDATE targets SET last_call_date = $2 WHERE id IN (
+           SELECT id FROM targets WHERE campaign_id = $1 ORDER BY created_at, id LIMIT 5)`,
+        [campaignId, new Date(lastCall + 1000).toISOString()],
+      );
+      const retriedPoll = await sample({ from_last_call_date: lastCallLatest }, (_, i) => i % 5);
+
       // The whole campaign by cursor, 100 a page: every target exactly once.
       const walkMs: number[] = [];
       const seen = new Set<string>();
@@ -277,6 +286,11 @@ async function main(): Promise<void> {
           measured.last_call_window_first_pages.p95,
           50,
         ),
+        row(
+          'last call from (the latest hundredth, and five early targets called again), first pages',
+          retriedPoll.p95,
+          50,
+        ),
         row('cursor walk, 100 a page', walk.p95, 50),
       ];
 
@@ -285,7 +299,7 @@ async function main(): Promise<void> {
         limit: LIMIT,
         samples: SAMPLES,
         build_seconds: round(buildSeconds),
-        ms: measured,
+        ms: { ...measured, last_call_latest_retried_first_pages: retriedPoll },
         cursor_walk: { pages: walkMs.length, seconds: round(walkSeconds), ms: walk },
         baseline_random_pages_ms: baseline,
         summary,
