@@ -7,44 +7,27 @@ const seconds = [
   { second: 105n, targets: 3 },
 ];
 
+/** A walk's start: from a second's edge, in a direction, skipping some. */
+const walk = (from: string, side: '>=' | '<', order: 'ASC' | 'DESC', skip: number) => ({
+  from,
+  side,
+  order,
+  skip,
+});
+
 describe('target walks', () => {
   describe('startAmong', () => {
     it('starts at the near edge of the second holding the target, skipping those before it there', () => {
-      expect(startAmong(seconds, 'ASC', 0, 2)).toEqual({
-        from: '100',
-        side: '>=',
-        order: 'ASC',
-        skip: 0,
-      });
-      expect(startAmong(seconds, 'ASC', 5, 2)).toEqual({
-        from: '101',
-        side: '>=',
-        order: 'ASC',
-        skip: 1,
-      });
+      expect(startAmong(seconds, 'ASC', 0, 2)).toEqual(walk('100', '>=', 'ASC', 0));
+      expect(startAmong(seconds, 'ASC', 5, 2)).toEqual(walk('101', '>=', 'ASC', 1));
       // From the end: 105's 3, then 101 from its far (later) edge.
-      expect(startAmong(seconds, 'DESC', 4, 2)).toEqual({
-        from: '102',
-        side: '<',
-        order: 'DESC',
-        skip: 1,
-      });
+      expect(startAmong(seconds, 'DESC', 4, 2)).toEqual(walk('102', '<', 'DESC', 1));
     });
 
     it("walks a page in its second's far half from the far edge, the other way", () => {
       // Targets 12 and 13 (0-based, ascending) are 101's 9th and 10th: none after them there.
-      expect(startAmong(seconds, 'ASC', 12, 2)).toEqual({
-        from: '102',
-        side: '<',
-        order: 'DESC',
-        skip: 0,
-      });
-      expect(walkInSecond(101n, 10, 14, 'ASC', 11, 2)).toEqual({
-        from: '102',
-        side: '<',
-        order: 'DESC',
-        skip: 1,
-      });
+      expect(startAmong(seconds, 'ASC', 12, 2)).toEqual(walk('102', '<', 'DESC', 0));
+      expect(walkInSecond(101n, 10, 14, 'ASC', 11, 2)).toEqual(walk('102', '<', 'DESC', 1));
     });
 
     it('is null past the end', () => {
