@@ -509,6 +509,26 @@ describe('targets API', () => {
       }));
     const idsOf = (res: any) => res.body.targets.map((x: any) => x.id);
     /**
+     * What a last-call list must list, from the table: the campaign's targets whose last call lies
+     * within the bounds (inclusive to the millisecond; either may be null), of `status` if given, in
+     * creation order.
+     */
+    const lastCallMatches = async (
+      campaignId: string,
+      from: string | null,
+      to: string | null,
+      status: string | null = null,
+    ) =>
+      (
+        await t.sql<{ id: string }>(
+          `SELECT id FROM targets WHERE campaign_id = $1
+              AND ($2::timestamptz IS NULL OR last_call_date >= $2)
+              AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
+              AND ($4::text IS NULL OR status = $4) ORDER BY created_at, id`,
+          [campaignId, from, to, status],
+        )
+      ).map((r) => r.id);
+    /**
      * What both page_count tests run at once on a campaign seeded with `seed`:
      * - three movers, each fifteen small transactions like dispatchers: `move` touches
      *   `pick(k + round)` and `pick(k + round + 1)`, targets the deleter leaves alone, which are locked
@@ -687,16 +707,8 @@ describe('targets API', () => {
            FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
         [ids],
       );
-      const matching = async (from: string | null, to: string | null) =>
-        (
-          await t.sql<{ id: string }>(
-            `SELECT id FROM targets WHERE campaign_id = $1
-                AND ($2::timestamptz IS NULL OR last_call_date >= $2)
-                AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
-              ORDER BY created_at, id`,
-            [c.campaignId, from, to],
-          )
-        ).map((r) => r.id);
+      const matching = (from: string | null, to: string | null) =>
+        lastCallMatches(c.campaignId, from, to);
       const at = (minute: number, second = 0) =>
         new Date(
           Date.parse('2026-02-01T00:00:00Z') + minute * 60_000 + second * 1000,
@@ -1140,13 +1152,7 @@ describe('targets API', () => {
         const to = bound.to_last_call_date;
         // The service's bounds: a date-only upper bound is the day's last millisecond.
         const through = to && to.length === 10 ? `${to}T23:59:59.999Z` : (to ?? null);
-        return t.sql<{ id: string }>(
-          `SELECT id FROM targets WHERE campaign_id = $1
-              AND ($2::timestamptz IS NULL OR last_call_date >= $2)
-              AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
-              AND ($4::text IS NULL OR status = $4) ORDER BY created_at, id`,
-          [c.campaignId, from, through, status ?? null],
-        );
+        return lastCallMatches(c.campaignId, from, through, status ?? null);
       };
       const calledOf = async (status: string | undefined) =>
         Number(
@@ -1163,8 +1169,8 @@ describe('targets API', () => {
       // Per bound: how many match, and how many called targets (of its status) it splits.
       const sizes: { n: number; of: number }[] = [];
       for (const bound of bounds) {
-        const rows = await matching(bound);
-        const n = rows.length;
+        const matches = await matching(bound);
+        const n = matches.length;
         sizes.push({ n, of: await calledOf(bound.status) });
         const res = await c.list({ limit: 1, ...bound });
         expect([bound, res.status, res.body]).toEqual([
@@ -1172,7 +1178,7 @@ describe('targets API', () => {
           200,
           {
             // A list shows a Target as the single read does, without its live waiting_reason.
-            targets: n > 0 ? [listed((await c.get(rows[0].id)).body)] : [],
+            targets: n > 0 ? [listed((await c.get(matches[0])).body)] : [],
             page_count: n,
             next_page: n > 1 ? 1 : null,
             next_cursor: n > 1 ? expect.any(String) : null,
@@ -1236,15 +1242,11 @@ describe('targets API', () => {
         new Date(Date.parse('2026-01-01T00:00:00Z') + n * 60_000 + second * 1000).toISOString();
       const expectListed = async (cases: (readonly [Record<string, string>, number])[]) => {
         for (const [query, expected] of cases) {
-          const matching = (
-            await t.sql<{ id: string }>(
-              `SELECT id FROM targets WHERE campaign_id = $1
-                  AND ($2::timestamptz IS NULL OR last_call_date >= $2)
-                  AND ($3::timestamptz IS NULL OR last_call_date < $3::timestamptz + interval '1 millisecond')
-                ORDER BY created_at, id`,
-              [c.campaignId, query.from_last_call_date ?? null, query.to_last_call_date ?? null],
-            )
-          ).map((r) => r.id);
+          const matching = await lastCallMatches(
+            c.campaignId,
+            query.from_last_call_date ?? null,
+            query.to_last_call_date ?? null,
+          );
           const pages = Math.ceil(expected / 3);
           const first = await c.list({ ...query, limit: 3 });
           const last = await c.list({ ...query, limit: 3, page: pages - 1 });
