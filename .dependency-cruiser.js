@@ -1,5 +1,5 @@
 /** Domain and application code stay free of infrastructure: no ORM, driver or HTTP framework. */
-module.exports = {
+export default {
   forbidden: [
     {
       name: 'domain-application-without-infrastructure',

@@ -1,3 +1,5 @@
+import path from 'node:path';
+
 /**
  * Four projects, all run by `npm test` (CI reads its JSON report):
  * - unit: `src/**\/*.spec.ts` and `test/unit`: fakes only; no database and no child process. Jest's
@@ -9,23 +11,29 @@
  *   real app; one skipped test saying why when no Chromium is installed.
  * `npm run test:unit` runs the first alone, in seconds.
  */
-// ts-jest transpiles each file alone (no type-checking: `npm run typecheck` does that), keeping the
-// decorator metadata Nest and class-validator read. (@swc/jest was faster, but the npm registry this
-// project installs from serves @swc/core's Linux binaries only, so its lock file could not list the
-// other platforms' optional packages and `npm ci` refused it.)
-const tsJest = {}; // tsconfig.json sets isolatedModules, which makes ts-jest transpile each file alone
+// The project is ES modules (NestJS 12 and pg-boss 12 are), and Jest loads ES modules only in its
+// native ESM mode: `npm test` runs it with `node --experimental-vm-modules`. ts-jest transpiles each
+// file alone into an ES module (no type-checking: `npm run typecheck` does that), keeping the decorator
+// metadata Nest and class-validator read; the `.js` of a relative import is mapped back to the `.ts`
+// source. (@swc/jest was faster, but the npm registry this project installs from serves @swc/core's
+// Linux binaries only, so its lock file could not list the other platforms' optional packages and
+// `npm ci` refused it.)
+const tsJest = { useESM: true }; // tsconfig.json sets isolatedModules: each file is transpiled alone
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
+  extensionsToTreatAsEsm: ['.ts'],
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', tsJest] },
   testEnvironment: 'node',
+  setupFiles: ['<rootDir>/test/support/load-nest-first.ts'],
 };
 const database = { setupFilesAfterEnv: ['<rootDir>/test/support/database-test-timeout.ts'] };
+
 
 // `--selectProjects` takes any number of names, so in `jest --selectProjects e2e test/e2e/x.e2e-spec.ts`
 // the file is read as one more project name and the whole e2e project runs. Files named that way are
 // taken as the files to run, in the project whose pattern they match.
-const path = require('path');
 const namedFiles = (() => {
   const at = process.argv.indexOf('--selectProjects');
   if (at < 0) return [];
@@ -33,7 +41,7 @@ const namedFiles = (() => {
   for (const arg of process.argv.slice(at + 1)) {
     if (arg.startsWith('-')) break;
     if (/\.ts$/.test(arg))
-      names.push(path.relative(__dirname, path.resolve(arg)).split(path.sep).join('/'));
+      names.push(path.relative(import.meta.dirname, path.resolve(arg)).split(path.sep).join('/'));
   }
   return names;
 })();
@@ -42,7 +50,7 @@ function only(project, belongs) {
   return { ...project, testMatch: namedFiles.filter(belongs).map((f) => `<rootDir>/${f}`) };
 }
 
-module.exports = {
+export default {
   projects: [
     only(
       {

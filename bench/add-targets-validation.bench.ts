@@ -9,14 +9,14 @@
  */
 import 'reflect-metadata';
 import { performance } from 'perf_hooks';
-import { PydanticValidationPipe } from '../src/common/validation/pydantic-validation.pipe';
-import { PyModelList, PyRequired } from '../src/common/validation/py-validators';
+import { PydanticValidationPipe } from '../src/common/validation/pydantic-validation.pipe.js';
+import { PyModelList, PyRequired } from '../src/common/validation/py-validators.js';
 import {
   AddTargetsDto,
   MAX_TARGETS_PER_REQUEST,
   TargetInputDto,
-} from '../src/modules/target/api/dto/add-targets.dto';
-import { loadAverage, median, round, runBench, targetItems, writeResult } from './support';
+} from '../src/modules/target/api/dto/add-targets.dto.js';
+import { loadAverage, median, round, runBench, targetItems, writeResult } from './support.js';
 
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 5000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);

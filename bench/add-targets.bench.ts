@@ -21,7 +21,7 @@ import {
   targetItems,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const TARGETS = 5000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

@@ -19,7 +19,7 @@ import {
   serverVersion,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const UPDATES = 5000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

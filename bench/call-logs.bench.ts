@@ -22,7 +22,7 @@ import {
   SummaryRow,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const CALL_LOGS = Number(process.env.BENCH_CALL_LOGS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 40);

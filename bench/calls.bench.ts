@@ -19,7 +19,7 @@
  */
 import 'reflect-metadata';
 import { Client } from 'pg';
-import { JobQueue } from '../src/common/jobs/job-queue';
+import { JobQueue } from '../src/common/jobs/job-queue.js';
 import {
   Api,
   benchApi,
@@ -30,7 +30,7 @@ import {
   waitForCount,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const TARGETS = Number(process.env.BENCH_TARGETS ?? 10_000);
 const MAX_CONCURRENT = Number(process.env.BENCH_MAX_CONCURRENT_CALLS ?? 1000);

@@ -24,12 +24,12 @@ import {
   runBench,
   sleep,
   writeResult,
-} from './support';
+} from './support.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const ROLE = process.env.BENCH_ROLE ?? 'all';
 const GOAL_MS = 1500;
-const ROOT = join(__dirname, '..');
+const ROOT = join(import.meta.dirname, '..');
 
 /** The baseline process: what any Node service on pg needs before it can say it is healthy. */
 const BARE_SERVER = `

@@ -25,7 +25,7 @@ import {
   SummaryRow,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const JSON_BATCH = 10_000;

@@ -19,7 +19,7 @@ import {
   targetItems,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const TARGETS = Number(process.env.BENCH_LOAD_TARGETS ?? 1_000_000);
 const PER_REQUEST = 10_000;

@@ -6,7 +6,7 @@
 import { spawnSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { SummaryRow } from './support';
+import { SummaryRow } from './support.js';
 
 type Result = Record<string, any>;
 
@@ -36,7 +36,7 @@ const SUMMARIES: Record<string, (r: Result) => SummaryRow[]> = {
 
 function main(): void {
   const only = process.env.BENCH_ONLY?.split(',');
-  const names = readdirSync(__dirname)
+  const names = readdirSync(import.meta.dirname)
     .filter((f) => f.endsWith('.bench.ts'))
     .map((f) => f.replace(/\.bench\.ts$/, ''))
     .filter((name) => !only || only.includes(name))
@@ -48,13 +48,13 @@ function main(): void {
     const run = spawnSync(
       process.execPath,
       [
-        require.resolve('ts-node/dist/bin'),
-        '--transpile-only',
-        join(__dirname, `${name}.bench.ts`),
+        '--import',
+        join(import.meta.dirname, '..', 'scripts', 'register-ts.js'),
+        join(import.meta.dirname, `${name}.bench.ts`),
       ],
       { stdio: ['ignore', 'ignore', 'inherit'], env: process.env },
     );
-    const file = join(__dirname, 'results', `${name}.json`);
+    const file = join(import.meta.dirname, 'results', `${name}.json`);
     if (run.status !== 0 || !existsSync(file)) {
       failed = true;
       rows.push({ path: name, ours: 'failed', baseline: '', ratio: null, goal: '', met: false });

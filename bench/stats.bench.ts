@@ -22,7 +22,7 @@ import {
   SummaryRow,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const TARGETS = Number(process.env.BENCH_STATS_TARGETS ?? 1_000_000);
 const CHUNK = 100_000;

@@ -9,9 +9,9 @@ import { mkdirSync, writeFileSync } from 'fs';
 import * as os from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
-import { RunningService, startService } from '../src/bootstrap';
-import { OrganizationService } from '../src/modules/organization/application/organization.service';
-import { withClient } from '../test/support/test-database';
+import { RunningService, startService } from '../src/bootstrap.js';
+import { OrganizationService } from '../src/modules/organization/application/organization.service.js';
+import { withClient } from '../test/support/test-database.js';
 
 export type BenchEnv = Record<string, string | undefined>;
 
@@ -133,7 +133,7 @@ export interface SummaryRow {
 /** Prints the result and writes it to bench/results/<name>.json. */
 export function writeResult(name: string, result: unknown): void {
   console.log(JSON.stringify(result, null, 2));
-  const dir = join(__dirname, 'results');
+  const dir = join(import.meta.dirname, 'results');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.json`), JSON.stringify(result, null, 2) + '\n');
 }

@@ -15,7 +15,7 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { join } from 'path';
 import { Pool } from 'pg';
-import type { LoadResult } from './http-load';
+import type { LoadResult } from './http-load.js';
 import {
   baseUrl,
   benchApi,
@@ -28,7 +28,7 @@ import {
   targetItems,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -76,8 +76,8 @@ function loadFrom(
   paths: string[],
   headers: Record<string, string>,
 ): Promise<LoadResult> {
-  const child = fork(join(__dirname, 'http-load.ts'), [], {
-    execArgv: ['-r', 'ts-node/register/transpile-only'],
+  const child = fork(join(import.meta.dirname, 'http-load.ts'), [], {
+    execArgv: ['--import', join(import.meta.dirname, '..', 'scripts', 'register-ts.js')],
   });
   return new Promise((resolve, reject) => {
     child.once('message', (result) => resolve(result as LoadResult));

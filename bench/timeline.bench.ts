@@ -23,7 +23,7 @@ import {
   SummaryRow,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const TARGETS = Number(process.env.BENCH_TIMELINE_TARGETS ?? 1_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 200);

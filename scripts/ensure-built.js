@@ -1,11 +1,11 @@
 // `npm start` on a fresh clone must work without a separate build step: build once if dist/ is missing
 // or older than the sources (the service from src/, the operator console from console/ and the typed
 // client it uses).
-const { existsSync, statSync, readdirSync } = require('fs');
-const { join } = require('path');
-const { execSync } = require('child_process');
+import { execSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
-const root = join(__dirname, '..');
+const root = join(import.meta.dirname, '..');
 function newest(dir) {
   let t = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {

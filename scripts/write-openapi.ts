@@ -6,9 +6,9 @@
 import { NestFactory } from '@nestjs/core';
 import { writeFileSync } from 'fs';
 import { join } from 'path';
-import { AppModule } from '../src/app.module';
-import { loadConfig } from '../src/config/app-config';
-import { buildOpenApiDocument, openApiJson } from '../src/openapi';
+import { AppModule } from '../src/app.module.js';
+import { loadConfig } from '../src/config/app-config.js';
+import { buildOpenApiDocument, openApiJson } from '../src/openapi.js';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     logger: false,
     bodyParser: false,
   });
-  const target = join(__dirname, '..', 'openapi.json');
+  const target = join(import.meta.dirname, '..', 'openapi.json');
   writeFileSync(target, openApiJson(buildOpenApiDocument(app)));
   await app.close();
   process.stdout.write(`wrote ${target}\n`);

@@ -1,24 +1,24 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { AppConfig } from './config/app-config';
-import { DatabaseModule } from './database/database.module';
-import { BlacklistModule } from './modules/blacklist/blacklist.module';
-import { CallLogModule } from './modules/call-log/call-log.module';
-import { CallingModule } from './modules/calling/calling.module';
-import { CampaignModule } from './modules/campaign/campaign.module';
-import { DemoModule } from './modules/demo/demo.module';
-import { HealthModule } from './modules/health/health.module';
-import { OrganizationModule } from './modules/organization/organization.module';
-import { ProviderConnectionModule } from './modules/provider-connection/provider-connection.module';
-import { StepModule } from './modules/step/step.module';
-import { TargetModule } from './modules/target/target.module';
-import { WebhookModule } from './modules/webhook/webhook.module';
-import { RouteTable } from './common/http/route-table';
-import { REDACTED_PATHS } from './common/logging/redaction';
-import { serializeError } from './common/logging/error-serializer';
-import { withoutQueryString } from './common/logging/redaction';
-import { MetricsModule } from './metrics/metrics.module';
-import { IdentifiedRequest } from './common/http/request-id';
+import { AppConfig } from './config/app-config.js';
+import { DatabaseModule } from './database/database.module.js';
+import { BlacklistModule } from './modules/blacklist/blacklist.module.js';
+import { CallLogModule } from './modules/call-log/call-log.module.js';
+import { CallingModule } from './modules/calling/calling.module.js';
+import { CampaignModule } from './modules/campaign/campaign.module.js';
+import { DemoModule } from './modules/demo/demo.module.js';
+import { HealthModule } from './modules/health/health.module.js';
+import { OrganizationModule } from './modules/organization/organization.module.js';
+import { ProviderConnectionModule } from './modules/provider-connection/provider-connection.module.js';
+import { StepModule } from './modules/step/step.module.js';
+import { TargetModule } from './modules/target/target.module.js';
+import { WebhookModule } from './modules/webhook/webhook.module.js';
+import { RouteTable } from './common/http/route-table.js';
+import { REDACTED_PATHS } from './common/logging/redaction.js';
+import { serializeError } from './common/logging/error-serializer.js';
+import { withoutQueryString } from './common/logging/redaction.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { IdentifiedRequest } from './common/http/request-id.js';
 
 /** Probed every few seconds by orchestrators and Prometheus: logging them would drown the rest. */
 const QUIET_PATHS = new Set([

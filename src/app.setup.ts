@@ -1,20 +1,20 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppConfig } from './config/app-config';
-import { HttpExceptionFilter } from './common/http/http-exception.filter';
-import { RouteTable } from './common/http/route-table';
-import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe';
-import { setupOpenApi } from './openapi';
-import { QuietNestLogger } from './common/logging/quiet-nest-logger';
+import { AppConfig } from './config/app-config.js';
+import { HttpExceptionFilter } from './common/http/http-exception.filter.js';
+import { RouteTable } from './common/http/route-table.js';
+import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe.js';
+import { setupOpenApi } from './openapi.js';
+import { QuietNestLogger } from './common/logging/quiet-nest-logger.js';
 import { raw } from 'express';
-import { parseJsonBody } from './common/http/json-body';
-import { assignRequestId } from './common/http/request-id';
-import { isCsvImport } from './modules/target/api/target-import.controller';
-import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller';
-import { serveConsole } from './modules/console/console-static';
-import { httpMetrics } from './metrics/http-metrics.middleware';
-import { PrometheusMetrics } from './metrics/prometheus-metrics';
+import { parseJsonBody } from './common/http/json-body.js';
+import { assignRequestId } from './common/http/request-id.js';
+import { isCsvImport } from './modules/target/api/target-import.controller.js';
+import { TELEPHONY_EVENTS_PREFIX } from './modules/calling/api/telephony-events.controller.js';
+import { serveConsole } from './modules/console/console-static.js';
+import { httpMetrics } from './metrics/http-metrics.middleware.js';
+import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 
 /**
  * Everything that makes the HTTP app behave as specified, shared by `main.ts` and the e2e tests so they

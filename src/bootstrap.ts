@@ -1,14 +1,14 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Server } from 'http';
-import { AppModule } from './app.module';
-import { configureApp } from './app.setup';
-import { AppConfig, loadConfig } from './config/app-config';
-import { EmbeddedPostgres } from './database/embedded-postgres';
-import { PrometheusMetrics } from './metrics/prometheus-metrics';
-import { demoBanner, DemoSeeder } from './modules/demo/demo-seeder';
-import { HealthService } from './modules/health/health.service';
-import { startWorkerHealthServer } from './modules/health/worker-health-server';
+import { AppModule } from './app.module.js';
+import { configureApp } from './app.setup.js';
+import { AppConfig, loadConfig } from './config/app-config.js';
+import { EmbeddedPostgres } from './database/embedded-postgres.js';
+import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
+import { demoBanner, DemoSeeder } from './modules/demo/demo-seeder.js';
+import { HealthService } from './modules/health/health.service.js';
+import { startWorkerHealthServer } from './modules/health/worker-health-server.js';
 
 export interface RunningService {
   app: INestApplication;

@@ -5,18 +5,18 @@ import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { AppConfig, loadConfig } from './config/app-config';
-import { dataSourceOptions } from './database/data-source.options';
-import { EmbeddedPostgres } from './database/embedded-postgres';
-import { runMigrationsLocked } from './database/migrations-runner';
-import { AppModule } from './app.module';
-import { OrganizationModule } from './modules/organization/organization.module';
-import { OrganizationService } from './modules/organization/application/organization.service';
-import { presentCampaign } from './modules/campaign/api/campaign.presenter';
-import { CampaignControl } from './modules/calling/application/campaign-control.service';
-import { CampaignStatsService } from './modules/calling/application/campaign-stats.service';
-import { presentStats } from './modules/calling/api/campaign-control.controller';
-import { importTargetsFile } from './cli-import';
+import { AppConfig, loadConfig } from './config/app-config.js';
+import { dataSourceOptions } from './database/data-source.options.js';
+import { EmbeddedPostgres } from './database/embedded-postgres.js';
+import { runMigrationsLocked } from './database/migrations-runner.js';
+import { AppModule } from './app.module.js';
+import { OrganizationModule } from './modules/organization/organization.module.js';
+import { OrganizationService } from './modules/organization/application/organization.service.js';
+import { presentCampaign } from './modules/campaign/api/campaign.presenter.js';
+import { CampaignControl } from './modules/calling/application/campaign-control.service.js';
+import { CampaignStatsService } from './modules/calling/application/campaign-stats.service.js';
+import { presentStats } from './modules/calling/api/campaign-control.controller.js';
+import { importTargetsFile } from './cli-import.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints JSON)
   org:create --name <name>                 create an organization

@@ -1,58 +1,12 @@
-import 'reflect-metadata';
-import { Logger } from '@nestjs/common';
-import { existsSync } from 'fs';
-import { startService } from './bootstrap';
-import { ConfigError } from './config/app-config';
-import { isDatabaseUnavailable } from './database/connection-errors';
-import { EmbeddedDatabaseInUseError } from './database/embedded-postgres';
-
-async function main(): Promise<void> {
-  // `.env` fills in what the environment does not set (the environment wins).
-  if (existsSync('.env')) process.loadEnvFile('.env');
-  guardAgainstLostConnections();
-  const service = await startService();
-  const logger = new Logger('Shutdown');
-  const budgetMs = service.config.get('SHUTDOWN_TIMEOUT');
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      logger.log({ signal, timeoutMs: budgetMs }, `${signal}: stopping gracefully`);
-      const deadline = setTimeout(() => {
-        logger.error({ timeoutMs: budgetMs }, 'did not stop within SHUTDOWN_TIMEOUT; exiting');
-        process.exit(1);
-      }, budgetMs);
-      deadline.unref();
-      service.close().then(
-        () => process.exit(0),
-        (err) => {
-          logger.error({ err }, 'error while stopping');
-          process.exit(1);
-        },
-      );
-    });
-  }
-}
-
 /**
- * A library that loses its database connection mid-operation may leave a promise rejected with no
- * handler (pg-boss 10 did). That must not end a process that recovers on its own once the database is
- * back; any other unhandled rejection is a bug and still ends it.
+ * The service's entry point: `node dist/main.js` (ROLE picks api, worker or both).
+ *
+ * V8's compile cache (Node 22.1+) is switched on first, so a restart reuses the compiled code of the
+ * service and its libraries instead of parsing them again. It must come before they are loaded, and an
+ * ES module's static imports are all loaded before its body runs: so the service is imported here,
+ * dynamically, after the cache is on.
  */
-function guardAgainstLostConnections(): void {
-  const logger = new Logger('Process');
-  process.on('unhandledRejection', (reason) => {
-    if (isDatabaseUnavailable(reason)) {
-      logger.warn({ err: reason }, 'database connection lost (unhandled); carrying on');
-      return;
-    }
-    logger.error({ err: reason }, 'unhandled promise rejection');
-    process.exit(1);
-  });
-}
+import { enableCompileCache } from 'node:module';
 
-main().catch((err) => {
-  // Problems that are the operator's to fix: what is wrong, one line each, no stack trace.
-  if (err instanceof ConfigError || err instanceof EmbeddedDatabaseInUseError) {
-    process.stderr.write(`${err.message}\n`);
-  } else console.error(err);
-  process.exit(1);
-});
+enableCompileCache();
+await import('./service-main.js');

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
-import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './modules/target/api/dto/outcome-enums';
+import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './modules/target/api/dto/outcome-enums.js';
 
 const VALIDATION_ERROR = {
   type: 'object',

@@ -1,4 +1,4 @@
-import { ConfigError, loadConfig, parseDatabaseUrl } from './app-config';
+import { ConfigError, loadConfig, parseDatabaseUrl } from './app-config.js';
 
 describe('configuration', () => {
   it('defaults to embedded PGlite with the local demo conveniences on', () => {

@@ -11,8 +11,8 @@ import {
   Min,
   validateSync,
 } from 'class-validator';
-import { BootstrapKey, parseBootstrapKeys } from './bootstrap-keys';
-import { bool, duration, httpUrl, int, num, readWith, size } from './env-decorators';
+import { BootstrapKey, parseBootstrapKeys } from './bootstrap-keys.js';
+import { bool, duration, httpUrl, int, num, readWith, size } from './env-decorators.js';
 
 /** Every environment variable the service reads; `.env.example` lists the same, with their defaults. */
 export class EnvVars {

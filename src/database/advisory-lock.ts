@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ExclusiveRunner } from '../common/persistence/exclusive-runner';
+import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
 
 /**
  * Session advisory lock keys. One key guards everything that creates or alters schema (TypeORM

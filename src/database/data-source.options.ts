@@ -1,17 +1,17 @@
-import { join } from 'path';
 import type { Pool } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { MIGRATIONS } from './migrations/index.js';
 
 /** While the database is away, a query fails (503) after this long instead of waiting for it. */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-/** Entities and migrations are found by file name, so a new module needs no central list. */
+/** No ORM entities: every query is hand-written SQL. Migrations are listed in migrations/index.ts. */
 export function dataSourceOptions(url: string, poolSize = 10): DataSourceOptions {
   return {
     type: 'postgres',
     url,
-    entities: [join(__dirname, '..', 'modules', '**', '*.orm-entity.{js,ts}')],
-    migrations: [join(__dirname, 'migrations', '*.{js,ts}')],
+    entities: [],
+    migrations: MIGRATIONS,
     migrationsTableName: 'schema_migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,

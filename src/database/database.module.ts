@@ -1,18 +1,18 @@
 import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock, SystemClock } from '../common/clock/clock';
-import { JobQueue } from '../common/jobs/job-queue';
-import { ExclusiveRunner } from '../common/persistence/exclusive-runner';
-import { UnitOfWork } from '../common/persistence/unit-of-work';
-import { AppConfig } from '../config/app-config';
-import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
-import { AdvisoryLockExclusiveRunner } from './advisory-lock';
-import { dataSourceOptions, poolOf } from './data-source.options';
-import { guardPool } from './pool-guard';
-import { enableStatementPreparation } from './sql';
-import { runMigrationsLocked } from './migrations-runner';
-import { TypeOrmUnitOfWork } from './typeorm-unit-of-work';
+import { Clock, SystemClock } from '../common/clock/clock.js';
+import { JobQueue } from '../common/jobs/job-queue.js';
+import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
+import { UnitOfWork } from '../common/persistence/unit-of-work.js';
+import { AppConfig } from '../config/app-config.js';
+import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
+import { AdvisoryLockExclusiveRunner } from './advisory-lock.js';
+import { dataSourceOptions, poolOf } from './data-source.options.js';
+import { guardPool } from './pool-guard.js';
+import { enableStatementPreparation } from './sql.js';
+import { runMigrationsLocked } from './migrations-runner.js';
+import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 
 /**
  * The database and what lives on it: TypeORM, the unit of work and the durable job queue. `url` is a

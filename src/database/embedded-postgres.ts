@@ -1,7 +1,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
-import type { PgliteServer } from './pglite-server';
+import type { PgliteServer } from './pglite-server.js';
 
 /**
  * PGlite (PostgreSQL compiled to WASM) inside this process, served on a loopback port through
@@ -23,7 +23,7 @@ export class EmbeddedPostgres {
     // server (docs/benchmarks.md, "Issue 10, round 3").
     const [{ PGlite }, { PgliteServer }] = await Promise.all([
       import('@electric-sql/pglite'),
-      import('./pglite-server'),
+      import('./pglite-server.js'),
     ]);
     const db = await PGlite.create(dataDir ?? undefined);
     const server = new PgliteServer(db);

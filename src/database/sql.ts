@@ -1,9 +1,9 @@
 import { DataSource, QueryFailedError } from 'typeorm';
-import { ConflictError } from '../common/errors/domain-errors';
-import { Tx } from '../common/persistence/unit-of-work';
+import { ConflictError } from '../common/errors/domain-errors.js';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import type { PoolClient } from 'pg';
-import { poolOf } from './data-source.options';
-import { TypeOrmTx } from './typeorm-unit-of-work';
+import { poolOf } from './data-source.options.js';
+import { TypeOrmTx } from './typeorm-unit-of-work.js';
 
 /**
  * The one way adapters talk to PostgreSQL: hand-written, set-based SQL with a row type per table.

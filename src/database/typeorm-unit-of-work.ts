@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+import { Tx, UnitOfWork } from '../common/persistence/unit-of-work.js';
 
 export interface TypeOrmTx extends Tx {
   manager: EntityManager;

@@ -1,14 +1,15 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import PgBoss from 'pg-boss';
-import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue';
-import { Tx } from '../common/persistence/unit-of-work';
-import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock';
-import { isDatabaseUnavailable } from '../database/connection-errors';
-import { CONNECT_TIMEOUT_MS } from '../database/data-source.options';
-import { guardPool } from '../database/pool-guard';
-import { sqlExecutor } from '../database/sql';
+import { PgBoss, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
+import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue.js';
+import { Tx } from '../common/persistence/unit-of-work.js';
+import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock.js';
+import { isDatabaseUnavailable } from '../database/connection-errors.js';
+import { CONNECT_TIMEOUT_MS } from '../database/data-source.options.js';
+import { guardPool } from '../database/pool-guard.js';
+import { sqlExecutor } from '../database/sql.js';
+import { moveV10Jobs, parkV10Schema } from './pg-boss-v10-upgrade.js';
 
 export interface PgBossOptions {
   url: string;
@@ -31,19 +32,21 @@ export interface QueueBacklog {
   active: number;
 }
 
+/** pg-boss's own schema in the service's database. */
+const SCHEMA = 'pgboss';
+
 /** After a failed fetch (the database is away), wait this long, doubling up to the cap. */
 const FETCH_BACKOFF_MS = { first: 500, max: 10_000 };
 
 /**
- * pg-boss 10 on the service's own database. Jobs are rows in the `pgboss` schema: enqueued inside the
+ * pg-boss 12 on the service's own database. Jobs are rows in the `pgboss` schema: enqueued inside the
  * caller's transaction, fetched with SKIP LOCKED by any number of worker processes, and retried when a
  * worker dies (an active job past its expiry goes back to the queue).
  *
- * We run our own fetch loops instead of `boss.work()`: pg-boss 10's worker calls `complete`/`fail`
- * without awaiting them, so a connection lost at that moment (a failover, `pg_terminate_backend`) is an
- * unhandled rejection that ends the process. pg-boss 12 fixes that but needs Node 22.12; we stay on
- * Node 20. Here every database call of the loop is awaited and a failure is logged and retried, the
- * job it concerned then expires and runs again (handlers are idempotent).
+ * We run our own fetch loops instead of `boss.work()`: each loop takes one job at a time, so a slow job
+ * never holds back the others, and every database call of the loop is awaited, a failure logged and
+ * retried while the database is away (the job it concerned then expires and runs again: handlers are
+ * idempotent). The chaos suite (worker kills, connection drops) holds us to that behaviour.
  */
 @Injectable()
 export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeApplicationShutdown {
@@ -63,13 +66,16 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     private readonly dataSource: DataSource,
   ) {
     super();
-    const settings: PgBoss.ConstructorOptions & { connectionTimeoutMillis: number } = {
+    const settings: ConstructorOptions = {
       connectionString: options.url,
-      schema: 'pgboss',
+      schema: SCHEMA,
       max: 4,
       // Passed on to pg's Pool: while the database is away a fetch fails fast instead of hanging.
       connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-      maintenanceIntervalSeconds: options.maintenanceIntervalSeconds,
+      // Failing expired jobs (so that they are retried) is pg-boss 12's per-queue monitoring, run from
+      // its supervision loop: both on our interval.
+      superviseIntervalSeconds: options.maintenanceIntervalSeconds,
+      monitorIntervalSeconds: options.maintenanceIntervalSeconds,
       // Maintenance (failing expired jobs so they are retried, archiving) and pg-boss's cron clock
       // run where jobs run: an API-only process only enqueues, and starts faster without their
       // timers, queue and queries (docs/benchmarks.md, "Issue 10, round 3"). We schedule nothing.
@@ -79,15 +85,23 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     this.boss = new PgBoss(settings);
     // pg-boss reports its pool's and its maintenance's errors here; unhandled, an 'error' event ends
     // the process. A database restart makes a burst of them: they are expected and recovered from.
-    this.boss.on('error', (err) => {
+    this.boss.on('error', (err: unknown) => {
       if (isDatabaseUnavailable(err)) this.logger.warn({ err }, 'job queue lost its database');
       else this.logger.error({ err }, 'pg-boss error');
     });
   }
 
   async onModuleInit(): Promise<void> {
-    // pg-boss creates or migrates its schema in start(); one process at a time.
-    await withAdvisoryLock(this.dataSource, SCHEMA_LOCK, () => this.boss.start());
+    // pg-boss creates or migrates its schema in start(); one process at a time. A database whose jobs
+    // pg-boss 10 kept is moved over first (pg-boss-v10-upgrade.ts).
+    await withAdvisoryLock(this.dataSource, SCHEMA_LOCK, async () => {
+      const upgrading = await parkV10Schema(this.dataSource, SCHEMA);
+      await this.boss.start();
+      if (upgrading) {
+        const moved = await moveV10Jobs(this.dataSource, this.boss);
+        this.logger.log({ jobs: moved }, 'moved the jobs pg-boss 10 kept into pg-boss 12');
+      }
+    });
     const pool = (this.boss.getDb() as unknown as { pool?: Pool }).pool;
     if (pool) guardPool(pool, (err) => this.logger.warn({ err }, 'job queue lost a connection'));
     this.started = true;
@@ -147,7 +161,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
         this.logger.warn({ err }, 'could not hand jobs back; they run again after they expire'),
       );
     }
-    await this.boss.stop({ graceful: false, wait: true, close: true }).catch((err) => {
+    await this.boss.stop({ graceful: false, close: true }).catch((err: unknown) => {
       this.logger.warn({ err }, 'pg-boss did not stop cleanly');
     });
   }
@@ -177,15 +191,19 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       return;
     }
     // One INSERT for the whole batch (set-based, like the domain writes that cause it).
-    await this.boss.insert(
-      list.map((job) => ({
-        name: job.queue,
-        data: job.data as object,
-        startAfter: job.startAfter,
-        singletonKey: job.singletonKey,
-      })),
-      { db },
-    );
+    // pg-boss inserts one queue's jobs per call: one INSERT per queue in the batch.
+    const byQueue = Map.groupBy(list, (job) => job.queue);
+    for (const [queue, jobsOfQueue] of byQueue) {
+      await this.boss.insert(
+        queue,
+        jobsOfQueue.map((job) => ({
+          data: job.data as object,
+          startAfter: job.startAfter,
+          singletonKey: job.singletonKey,
+        })),
+        { db },
+      );
+    }
   }
 
   async work<T>(queue: string, handler: JobHandler<T>, options: WorkOptions = {}): Promise<void> {
@@ -200,7 +218,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
   private async loop<T>(queue: string, handler: JobHandler<T>): Promise<void> {
     let failures = 0;
     while (!this.stopping) {
-      let job: PgBoss.JobWithMetadata<T> | undefined;
+      let job: JobWithMetadata<T> | undefined;
       try {
         [job] = await this.boss.fetch<T>(queue, { batchSize: 1, includeMetadata: true });
         if (failures > 0) this.logger.log({ queue }, 'job queue reachable again');
@@ -217,7 +235,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
 
   private async run<T>(
     queue: string,
-    job: PgBoss.JobWithMetadata<T>,
+    job: JobWithMetadata<T>,
     handler: JobHandler<T>,
   ): Promise<void> {
     this.held.set(job.id, queue);

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { PrometheusMetrics } from './prometheus-metrics';
+import { PrometheusMetrics } from './prometheus-metrics.js';
 
 /**
  * Counts every answered request by its route template (`/api/v1/targets/:target_id`, never the ids,

@@ -1,8 +1,8 @@
 import { Controller, Get, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../common/http/auth.decorators';
-import { PrometheusMetrics } from './prometheus-metrics';
+import { Public } from '../common/http/auth.decorators.js';
+import { PrometheusMetrics } from './prometheus-metrics.js';
 
 /** Prometheus scrapes this; keep it off the public load balancer (see docs/operations.md). */
 @ApiExcludeController()

@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { Metrics } from '../common/metrics/metrics';
-import { MetricsController } from './metrics.controller';
-import { PrometheusMetrics } from './prometheus-metrics';
+import { Metrics } from '../common/metrics/metrics.js';
+import { MetricsController } from './metrics.controller.js';
+import { PrometheusMetrics } from './prometheus-metrics.js';
 
 /**
  * Prometheus metrics at `/metrics`; the `Metrics` port for application services. Requests are counted

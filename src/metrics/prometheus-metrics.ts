@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics';
-import { poolOf } from '../database/data-source.options';
-import { PgBossJobQueue } from '../jobs/pg-boss-job-queue';
+import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics.js';
+import { poolOf } from '../database/data-source.options.js';
+import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
 
 interface PgPoolLike {
   totalCount: number;

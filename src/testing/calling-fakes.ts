@@ -1,19 +1,19 @@
 import {
   CampaignPausedEvent,
   CampaignPausedOutbox,
-} from '../modules/webhook/application/ports/campaign-paused-outbox';
+} from '../modules/webhook/application/ports/campaign-paused-outbox.js';
 import {
   CallFinishedEvent,
   CallFinishedOutbox,
-} from '../modules/webhook/application/ports/call-finished-outbox';
-import { Tx } from '../common/persistence/unit-of-work';
-import { CallEventStore } from '../modules/calling/application/ports/call-event.store';
+} from '../modules/webhook/application/ports/call-finished-outbox.js';
+import { Tx } from '../common/persistence/unit-of-work.js';
+import { CallEventStore } from '../modules/calling/application/ports/call-event.store.js';
 import {
   CallEvent,
   CallProvider,
   CallProviders,
-} from '../modules/calling/application/ports/call-provider';
-import { PlacementRate } from '../modules/calling/application/ports/placement-rate';
+} from '../modules/calling/application/ports/call-provider.js';
+import { PlacementRate } from '../modules/calling/application/ports/placement-rate.js';
 
 export class RecordingCallFinishedOutbox extends CallFinishedOutbox {
   events: CallFinishedEvent[] = [];

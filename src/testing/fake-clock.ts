@@ -1,4 +1,4 @@
-import { Clock } from '../common/clock/clock';
+import { Clock } from '../common/clock/clock.js';
 
 /** A clock tests move by hand: scheduling decisions read it instead of the system time. */
 export class FakeClock extends Clock {

@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext } from '@nestjs/common';
-import type { AuthContext } from '../common/auth/auth-context';
+import type { AuthContext } from '../common/auth/auth-context.js';
 
 /** Authenticates every request as one organization: for HTTP tests built on the fakes. */
 export class FixedOrganizationGuard implements CanActivate {

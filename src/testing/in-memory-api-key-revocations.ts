@@ -1,4 +1,4 @@
-import { ApiKeyRevocations } from '../modules/organization/application/ports/api-key-revocations';
+import { ApiKeyRevocations } from '../modules/organization/application/ports/api-key-revocations.js';
 
 /** Revocations announced by the test (`announce`), as other processes' revokes would arrive. */
 export class InMemoryApiKeyRevocations extends ApiKeyRevocations {

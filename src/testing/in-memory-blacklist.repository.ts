@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
-import { BlacklistRepository } from '../modules/blacklist/application/ports/blacklist.repository';
-import { Blacklist, BlacklistEntry } from '../modules/blacklist/domain/blacklist';
+import { BlacklistRepository } from '../modules/blacklist/application/ports/blacklist.repository.js';
+import { Blacklist, BlacklistEntry } from '../modules/blacklist/domain/blacklist.js';
 
 export class InMemoryBlacklistRepository extends BlacklistRepository {
   readonly blacklists = new Map<string, Blacklist>();

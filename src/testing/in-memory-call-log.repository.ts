@@ -1,11 +1,11 @@
-import { Tx } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CallLogCompletionEntry,
   CallLogFilter,
   CallLogRepository,
   CampaignCallCounts,
-} from '../modules/call-log/application/ports/call-log.repository';
-import { CallLog, NewCallLog } from '../modules/call-log/domain/call-log';
+} from '../modules/call-log/application/ports/call-log.repository.js';
+import { CallLog, NewCallLog } from '../modules/call-log/domain/call-log.js';
 
 /** The call-log port in memory, with the same rules as the SQL adapter (see the contract suite). */
 export class InMemoryCallLogRepository extends CallLogRepository {

@@ -1,7 +1,7 @@
-import { NotFoundError } from '../common/errors/domain-errors';
-import { CampaignReader } from '../modules/campaign/application/ports/campaign-reader';
-import type { Campaign, CampaignState } from '../modules/campaign/domain/campaign';
-import type { Tx } from '../common/persistence/unit-of-work';
+import { NotFoundError } from '../common/errors/domain-errors.js';
+import { CampaignReader } from '../modules/campaign/application/ports/campaign-reader.js';
+import type { Campaign, CampaignState } from '../modules/campaign/domain/campaign.js';
+import type { Tx } from '../common/persistence/unit-of-work.js';
 
 /** Campaigns by id, scoped by organization like CampaignService.get (unknown or foreign: NotFoundError). */
 export class InMemoryCampaignReader extends CampaignReader {

@@ -4,9 +4,9 @@ import {
   CampaignRepository,
   CampaignUpdateResult,
   NewCampaign,
-} from '../modules/campaign/application/ports/campaign.repository';
-import { Campaign, CampaignState } from '../modules/campaign/domain/campaign';
-import { Tx } from '../common/persistence/unit-of-work';
+} from '../modules/campaign/application/ports/campaign.repository.js';
+import { Campaign, CampaignState } from '../modules/campaign/domain/campaign.js';
+import { Tx } from '../common/persistence/unit-of-work.js';
 
 /** A deep enough copy that callers never share the stored campaign's objects. */
 function copy<T extends Partial<Campaign>>(c: T): T {

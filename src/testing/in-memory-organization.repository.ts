@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
-import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository';
-import { ApiKeyRecord, lastUseIsStale, Organization } from '../modules/organization/domain/api-key';
+import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository.js';
+import { ApiKeyRecord, lastUseIsStale, Organization } from '../modules/organization/domain/api-key.js';
 
 /** Same rules as the database: unique organization names, unique key hashes. */
 export class InMemoryOrganizationRepository extends OrganizationRepository {

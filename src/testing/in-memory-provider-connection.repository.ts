@@ -1,13 +1,13 @@
 import { randomBytes } from 'crypto';
-import { ConflictError } from '../common/errors/domain-errors';
-import { ProviderConnectionService } from '../modules/provider-connection/application/provider-connection.service';
-import { AesGcmSecretBox } from '../modules/provider-connection/infrastructure/aes-gcm-secret-box';
+import { ConflictError } from '../common/errors/domain-errors.js';
+import { ProviderConnectionService } from '../modules/provider-connection/application/provider-connection.service.js';
+import { AesGcmSecretBox } from '../modules/provider-connection/infrastructure/aes-gcm-secret-box.js';
 import {
   ConnectionChanges,
   NewConnection,
   ProviderConnectionRepository,
   StoredConnection,
-} from '../modules/provider-connection/application/ports/provider-connection.repository';
+} from '../modules/provider-connection/application/ports/provider-connection.repository.js';
 
 /** The SQL adapter's rules in memory: names unique per organization, one default per organization. */
 export class InMemoryProviderConnectionRepository extends ProviderConnectionRepository {

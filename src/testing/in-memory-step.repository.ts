@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import { Tx } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   AppliedUpdate,
   ReceivedStep,
@@ -8,11 +8,11 @@ import {
   StepRepository,
   StepScope,
   TargetRef,
-} from '../modules/step/application/ports/step.repository';
-import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step-rules';
-import type { Target } from '../modules/target/domain/target';
-import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
-import { targetKey } from './in-memory-target.repository';
+} from '../modules/step/application/ports/step.repository.js';
+import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step-rules.js';
+import type { Target } from '../modules/target/domain/target.js';
+import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
+import { targetKey } from './in-memory-target.repository.js';
 
 /**
  * The step repository port over plain maps, with the same matching rules as the SQL adapter (the

@@ -1,13 +1,13 @@
-import { Tx } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   EventCause,
   TargetEvent,
   TargetEventLog,
   TimelineEntry,
   TimelinePosition,
-} from '../modules/target/application/ports/target-event-log';
-import { Snapshottable } from './in-memory-unit-of-work';
-import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
+} from '../modules/target/application/ports/target-event-log.js';
+import { Snapshottable } from './in-memory-unit-of-work.js';
+import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
 
 interface EventLogState {
   events: StoredEvent[];

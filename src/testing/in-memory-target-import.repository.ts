@@ -1,23 +1,23 @@
-import { Tx } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   ImportChunkResult,
   StagedRow,
   TargetImportRepository,
-} from '../modules/target/application/ports/target-import.repository';
-import { TargetRepository } from '../modules/target/application/ports/target.repository';
-import { TargetDraft } from '../modules/target/domain/new-targets';
+} from '../modules/target/application/ports/target-import.repository.js';
+import { TargetRepository } from '../modules/target/application/ports/target.repository.js';
+import { TargetDraft } from '../modules/target/domain/new-targets.js';
 import {
   ImportOptions,
   ImportStatus,
   isFinished,
   RowError,
   TargetImport,
-} from '../modules/target/domain/target-import';
-import { Snapshottable } from './in-memory-unit-of-work';
+} from '../modules/target/domain/target-import.js';
+import { Snapshottable } from './in-memory-unit-of-work.js';
 import {
   ImportFinishedEvent,
   ImportFinishedOutbox,
-} from '../modules/webhook/application/ports/import-finished-outbox';
+} from '../modules/webhook/application/ports/import-finished-outbox.js';
 
 /** ImportFinishedOutbox that keeps the events (rolled back with the unit of work). */
 export class RecordingImportFinishedOutbox extends ImportFinishedOutbox {

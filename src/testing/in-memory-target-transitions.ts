@@ -1,4 +1,4 @@
-import { Tx } from '../common/persistence/unit-of-work';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CampaignTargetCounts,
   CANCELLABLE_STATUSES,
@@ -11,11 +11,11 @@ import {
   TriggerClaim,
   TriggerSelection,
   WaitingScope,
-} from '../modules/target/application/ports/target-transitions';
-import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target';
-import { TargetTable, targetKey } from './in-memory-target.repository';
-import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
-import { isWaitingAt } from './step-rules';
+} from '../modules/target/application/ports/target-transitions.js';
+import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
+import { TargetTable, targetKey } from './in-memory-target.repository.js';
+import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
+import { isWaitingAt } from './step-rules.js';
 
 interface TransitionsState {
   own: Map<string, Target>;

@@ -1,21 +1,21 @@
-import { ConflictError } from '../common/errors/domain-errors';
-import { Tx } from '../common/persistence/unit-of-work';
+import { ConflictError } from '../common/errors/domain-errors.js';
+import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   DeleteOutcome,
   TargetListFilter,
   TargetPage,
   TargetPageRequest,
   TargetRepository,
-} from '../modules/target/application/ports/target.repository';
-import { NewTarget } from '../modules/target/domain/new-targets';
-import type { EventCause } from '../modules/target/application/ports/target-event-log';
-import type { InMemoryTargetEventLog } from './in-memory-target-event-log';
+} from '../modules/target/application/ports/target.repository.js';
+import { NewTarget } from '../modules/target/domain/new-targets.js';
+import type { EventCause } from '../modules/target/application/ports/target-event-log.js';
+import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import {
   hasStarted,
   IN_FLIGHT_STATUSES,
   mergeInput,
   Target,
-} from '../modules/target/domain/target';
+} from '../modules/target/domain/target.js';
 
 interface Stored {
   target: Target;

@@ -1,4 +1,4 @@
-import { Tx, UnitOfWork } from '../common/persistence/unit-of-work';
+import { Tx, UnitOfWork } from '../common/persistence/unit-of-work.js';
 
 /** A fake whose state can be copied and put back, so a failed unit of work leaves no trace. */
 export interface Snapshottable<S = unknown> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
-import { Tx } from '../common/persistence/unit-of-work';
-import type { Campaign } from '../modules/campaign/domain/campaign';
+import { Tx } from '../common/persistence/unit-of-work.js';
+import type { Campaign } from '../modules/campaign/domain/campaign.js';
 import {
   AttemptRecord,
   AttemptResult,
@@ -8,17 +8,17 @@ import {
   DeliveryPage,
   NewWebhookEvent,
   WebhookDeliveryRepository,
-} from '../modules/webhook/application/ports/webhook-delivery.repository';
+} from '../modules/webhook/application/ports/webhook-delivery.repository.js';
 import {
   DeliveryAttempt,
   DeliveryStatus,
   DeliveryWithAttempts,
   WebhookDelivery,
-} from '../modules/webhook/domain/webhook-delivery';
+} from '../modules/webhook/domain/webhook-delivery.js';
 import {
   TargetNotification,
   TargetNotifications,
-} from '../modules/webhook/application/ports/target-notifications';
+} from '../modules/webhook/application/ports/target-notifications.js';
 
 /** Where the fake reads a campaign's current endpoint, as the adapter reads the campaigns table. */
 export interface WebhookCampaignSource {

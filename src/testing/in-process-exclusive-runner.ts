@@ -1,4 +1,4 @@
-import { ExclusiveRunner } from '../common/persistence/exclusive-runner';
+import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
 
 /** One run of a task at a time within this process (the adapter does it across processes). */
 export class InProcessExclusiveRunner extends ExclusiveRunner {

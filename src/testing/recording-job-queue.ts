@@ -1,5 +1,5 @@
-import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue';
-import { Tx } from '../common/persistence/unit-of-work';
+import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue.js';
+import { Tx } from '../common/persistence/unit-of-work.js';
 
 /** Keeps enqueued jobs in a list; `handlers` holds what `work` registered, to run jobs by hand. */
 export class RecordingJobQueue extends JobQueue {

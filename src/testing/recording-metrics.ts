@@ -1,4 +1,4 @@
-import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics';
+import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics.js';
 
 /** Keeps what was counted, for assertions. */
 export class RecordingMetrics extends Metrics {

@@ -2,7 +2,7 @@ import {
   WebhookRequest,
   WebhookResponse,
   WebhookSender,
-} from '../modules/webhook/application/ports/webhook-sender';
+} from '../modules/webhook/application/ports/webhook-sender.js';
 
 export type ScriptedReply =
   Partial<WebhookResponse> | ((request: WebhookRequest) => Partial<WebhookResponse>);

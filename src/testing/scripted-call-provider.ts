@@ -1,12 +1,12 @@
-import { UnauthorizedError } from '../common/errors/domain-errors';
+import { UnauthorizedError } from '../common/errors/domain-errors.js';
 import {
   CallEvent,
   CallProvider,
   CallResult,
   ProviderRequest,
   StartCallRequest,
-} from '../modules/calling/application/ports/call-provider';
-import { CallOutcome } from '../modules/calling/domain/call-outcome';
+} from '../modules/calling/application/ports/call-provider.js';
+import { CallOutcome } from '../modules/calling/domain/call-outcome.js';
 
 /** What an ended call of the scripted provider produced (good calls carry data, like a real one). */
 export function scriptedResult(outcome: CallOutcome): CallResult {

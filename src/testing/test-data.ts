@@ -1,5 +1,5 @@
-import { Campaign, CAMPAIGN_DEFAULTS } from '../modules/campaign/domain/campaign';
-import type { Target } from '../modules/target/domain/target';
+import { Campaign, CAMPAIGN_DEFAULTS } from '../modules/campaign/domain/campaign.js';
+import type { Target } from '../modules/target/domain/target.js';
 
 export const TEST_ORG = '00000000-0000-4000-8000-00000000a001';
 export const TEST_CAMPAIGN = '00000000-0000-4000-8000-00000000c001';

@@ -11,11 +11,11 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'fs';
 import { AddressInfo, createServer } from 'net';
 import { join } from 'path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { CONSOLE_CSP } from '../../src/modules/console/console-static';
-import { DemoSeeder } from '../../src/modules/demo/demo-seeder';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { CONSOLE_CSP } from '../../src/modules/console/console-static.js';
+import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
-const ROOT = join(__dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-results', 'console');
 const hasChromium = existsSync(CHROMIUM);

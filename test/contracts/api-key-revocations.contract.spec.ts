@@ -1,9 +1,9 @@
-import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations';
-import { OrganizationService } from '../../src/modules/organization/application/organization.service';
-import { InMemoryApiKeyRevocations } from '../../src/testing/in-memory-api-key-revocations';
-import { usesPglite } from '../support/test-database';
-import { createTestApp } from '../support/test-app';
-import { apiKeyRevocationsContract } from './api-key-revocations.contract';
+import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations.js';
+import { OrganizationService } from '../../src/modules/organization/application/organization.service.js';
+import { InMemoryApiKeyRevocations } from '../../src/testing/in-memory-api-key-revocations.js';
+import { usesPglite } from '../support/test-database.js';
+import { createTestApp } from '../support/test-app.js';
+import { apiKeyRevocationsContract } from './api-key-revocations.contract.js';
 
 apiKeyRevocationsContract('in memory', async () => {
   const revocations = new InMemoryApiKeyRevocations();

@@ -1,5 +1,5 @@
-import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations';
-import { waitFor } from '../support/test-app';
+import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations.js';
+import { waitFor } from '../support/test-app.js';
 
 export interface ApiKeyRevocationsHarness {
   revocations: ApiKeyRevocations;

@@ -1,4 +1,4 @@
-import { BlacklistRepository } from '../../src/modules/blacklist/application/ports/blacklist.repository';
+import { BlacklistRepository } from '../../src/modules/blacklist/application/ports/blacklist.repository.js';
 
 export interface BlacklistContractContext {
   repository: () => BlacklistRepository;

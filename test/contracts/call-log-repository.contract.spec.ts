@@ -1,10 +1,10 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { CallLogRepository } from '../../src/modules/call-log/application/ports/call-log.repository';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
-import { InMemoryCallLogRepository } from '../../src/testing/in-memory-call-log.repository';
-import { createTestApp, TestApp } from '../support/test-app';
-import { callLogRepositoryContract } from './call-log-repository.contract';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { CallLogRepository } from '../../src/modules/call-log/application/ports/call-log.repository.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
+import { InMemoryCallLogRepository } from '../../src/testing/in-memory-call-log.repository.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { callLogRepositoryContract } from './call-log-repository.contract.js';
 
 callLogRepositoryContract('in memory', () => ({
   repository: new InMemoryCallLogRepository(),

@@ -1,6 +1,6 @@
-import { Tx, UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { CallLogRepository } from '../../src/modules/call-log/application/ports/call-log.repository';
-import { CallLogCompletion, NewCallLog } from '../../src/modules/call-log/domain/call-log';
+import { Tx, UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { CallLogRepository } from '../../src/modules/call-log/application/ports/call-log.repository.js';
+import { CallLogCompletion, NewCallLog } from '../../src/modules/call-log/domain/call-log.js';
 
 export interface CallLogContractContext {
   repository: CallLogRepository;

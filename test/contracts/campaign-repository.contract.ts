@@ -1,9 +1,9 @@
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import type { Campaign } from '../../src/modules/campaign/domain/campaign';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import type { Campaign } from '../../src/modules/campaign/domain/campaign.js';
 import {
   CampaignRepository,
   NewCampaign,
-} from '../../src/modules/campaign/application/ports/campaign.repository';
+} from '../../src/modules/campaign/application/ports/campaign.repository.js';
 
 export interface CampaignContractContext {
   repository: () => CampaignRepository;

@@ -1,15 +1,15 @@
-import { BlacklistRepository } from '../../src/modules/blacklist/application/ports/blacklist.repository';
-import { CampaignRepository } from '../../src/modules/campaign/application/ports/campaign.repository';
-import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository';
-import { InMemoryBlacklistRepository } from '../../src/testing/in-memory-blacklist.repository';
-import { InMemoryCampaignRepository } from '../../src/testing/in-memory-campaign.repository';
-import { InMemoryOrganizationRepository } from '../../src/testing/in-memory-organization.repository';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { createTestApp, TestApp } from '../support/test-app';
-import { blacklistRepositoryContract } from './blacklist-repository.contract';
-import { campaignRepositoryContract } from './campaign-repository.contract';
-import { organizationRepositoryContract } from './organization-repository.contract';
+import { BlacklistRepository } from '../../src/modules/blacklist/application/ports/blacklist.repository.js';
+import { CampaignRepository } from '../../src/modules/campaign/application/ports/campaign.repository.js';
+import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository.js';
+import { InMemoryBlacklistRepository } from '../../src/testing/in-memory-blacklist.repository.js';
+import { InMemoryCampaignRepository } from '../../src/testing/in-memory-campaign.repository.js';
+import { InMemoryOrganizationRepository } from '../../src/testing/in-memory-organization.repository.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { blacklistRepositoryContract } from './blacklist-repository.contract.js';
+import { campaignRepositoryContract } from './campaign-repository.contract.js';
+import { organizationRepositoryContract } from './organization-repository.contract.js';
 
 describe('in-memory fakes', () => {
   let organizations = new InMemoryOrganizationRepository();

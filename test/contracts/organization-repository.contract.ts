@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository';
+import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository.js';
 
 export function organizationRepositoryContract(repository: () => OrganizationRepository): void {
   const unique = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;

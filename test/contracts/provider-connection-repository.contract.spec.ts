@@ -1,7 +1,7 @@
-import { ProviderConnectionRepository } from '../../src/modules/provider-connection/application/ports/provider-connection.repository';
-import { InMemoryProviderConnectionRepository } from '../../src/testing/in-memory-provider-connection.repository';
-import { createTestApp } from '../support/test-app';
-import { providerConnectionRepositoryContract } from './provider-connection-repository.contract';
+import { ProviderConnectionRepository } from '../../src/modules/provider-connection/application/ports/provider-connection.repository.js';
+import { InMemoryProviderConnectionRepository } from '../../src/testing/in-memory-provider-connection.repository.js';
+import { createTestApp } from '../support/test-app.js';
+import { providerConnectionRepositoryContract } from './provider-connection-repository.contract.js';
 
 providerConnectionRepositoryContract('in memory', async () => ({
   repository: new InMemoryProviderConnectionRepository(),

@@ -1,9 +1,9 @@
 import { randomUUID } from 'crypto';
-import { ConflictError } from '../../src/common/errors/domain-errors';
+import { ConflictError } from '../../src/common/errors/domain-errors.js';
 import {
   NewConnection,
   ProviderConnectionRepository,
-} from '../../src/modules/provider-connection/application/ports/provider-connection.repository';
+} from '../../src/modules/provider-connection/application/ports/provider-connection.repository.js';
 
 export interface ProviderConnectionRepositoryFixture {
   repository: ProviderConnectionRepository;

@@ -1,14 +1,14 @@
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   StepRepository,
   StepScope,
-} from '../../src/modules/step/application/ports/step.repository';
-import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
-import { InMemoryStepRepository } from '../../src/testing/in-memory-step.repository';
-import { aTarget } from '../../src/testing/test-data';
-import { createTestApp } from '../support/test-app';
-import { SeedTarget, stepRepositoryContract } from './step-repository.contract';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
+} from '../../src/modules/step/application/ports/step.repository.js';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
+import { InMemoryStepRepository } from '../../src/testing/in-memory-step.repository.js';
+import { aTarget } from '../../src/testing/test-data.js';
+import { createTestApp } from '../support/test-app.js';
+import { SeedTarget, stepRepositoryContract } from './step-repository.contract.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
 
 stepRepositoryContract('in memory', async () => {
   const repository = new InMemoryStepRepository();

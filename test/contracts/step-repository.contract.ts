@@ -1,9 +1,9 @@
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   StepRepository,
   StepScope,
-} from '../../src/modules/step/application/ports/step.repository';
-import type { Target } from '../../src/modules/target/domain/target';
+} from '../../src/modules/step/application/ports/step.repository.js';
+import type { Target } from '../../src/modules/target/domain/target.js';
 
 export type SeedTarget = Partial<Target> & Pick<Target, 'id'>;
 

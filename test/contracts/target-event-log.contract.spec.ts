@@ -1,14 +1,14 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { TargetEventLog } from '../../src/modules/target/application/ports/target-event-log';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
-import { InMemoryTargetEventLog } from '../../src/testing/in-memory-target-event-log';
-import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository';
-import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
-import { createTestApp, TestApp } from '../support/test-app';
-import { targetEventLogContract } from './target-event-log.contract';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { TargetEventLog } from '../../src/modules/target/application/ports/target-event-log.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
+import { InMemoryTargetEventLog } from '../../src/testing/in-memory-target-event-log.js';
+import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository.js';
+import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { targetEventLogContract } from './target-event-log.contract.js';
 
 targetEventLogContract('in-memory fake', () => {
   const events = new InMemoryTargetEventLog();

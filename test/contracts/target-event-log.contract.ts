@@ -1,12 +1,12 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   TargetEventLog,
   TimelineEntry,
-} from '../../src/modules/target/application/ports/target-event-log';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
-import type { NewTarget } from '../../src/modules/target/domain/new-targets';
+} from '../../src/modules/target/application/ports/target-event-log.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
+import type { NewTarget } from '../../src/modules/target/domain/new-targets.js';
 
 export interface TargetEventLogSubject {
   events: TargetEventLog;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { TargetImportRepository } from '../../src/modules/target/application/ports/target-import.repository';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { InMemoryTargetImportRepository } from '../../src/testing/in-memory-target-import.repository';
-import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
-import { createTestApp, TestApp } from '../support/test-app';
-import { targetImportRepositoryContract } from './target-import-repository.contract';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { TargetImportRepository } from '../../src/modules/target/application/ports/target-import.repository.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
+import { InMemoryTargetImportRepository } from '../../src/testing/in-memory-target-import.repository.js';
+import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { targetImportRepositoryContract } from './target-import-repository.contract.js';
 
 targetImportRepositoryContract('in-memory fake', () => {
   const targets = new InMemoryTargetRepository();

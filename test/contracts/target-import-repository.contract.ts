@@ -1,11 +1,11 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   StagedRow,
   TargetImportRepository,
-} from '../../src/modules/target/application/ports/target-import.repository';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { NewTarget } from '../../src/modules/target/domain/new-targets';
+} from '../../src/modules/target/application/ports/target-import.repository.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
+import { NewTarget } from '../../src/modules/target/domain/new-targets.js';
 
 export interface TargetImportContractSetup {
   imports: TargetImportRepository;

@@ -1,10 +1,10 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository';
-import { createTestApp, TestApp } from '../support/test-app';
-import { targetRepositoryContract, TargetState } from './target-repository.contract';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
+import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { targetRepositoryContract, TargetState } from './target-repository.contract.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
 
 targetRepositoryContract('in-memory fake', () => {
   const repository = new InMemoryTargetRepository();

@@ -1,12 +1,12 @@
 import { randomUUID } from 'crypto';
-import { ConflictError } from '../../src/common/errors/domain-errors';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { ConflictError } from '../../src/common/errors/domain-errors.js';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   TargetPosition,
   TargetRepository,
-} from '../../src/modules/target/application/ports/target.repository';
-import { NewTarget } from '../../src/modules/target/domain/new-targets';
-import { Target } from '../../src/modules/target/domain/target';
+} from '../../src/modules/target/application/ports/target.repository.js';
+import { NewTarget } from '../../src/modules/target/domain/new-targets.js';
+import { Target } from '../../src/modules/target/domain/target.js';
 
 export type TargetState = Partial<
   Pick<Target, 'status' | 'attempts' | 'callLogIds' | 'lastCallDate' | 'createdAt'>

@@ -1,12 +1,12 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
-import { InMemoryTargetRepository, targetKey } from '../../src/testing/in-memory-target.repository';
-import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
-import { aTarget } from '../../src/testing/test-data';
-import { createTestApp, TestApp } from '../support/test-app';
-import { targetTransitionsContract } from './target-transitions.contract';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
+import { InMemoryTargetRepository, targetKey } from '../../src/testing/in-memory-target.repository.js';
+import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
+import { aTarget } from '../../src/testing/test-data.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { targetTransitionsContract } from './target-transitions.contract.js';
 
 targetTransitionsContract('in-memory fake', () => {
   const transitions = new InMemoryTargetTransitions();

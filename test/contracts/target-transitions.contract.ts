@@ -1,10 +1,10 @@
-import { Tx, UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { Tx, UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   FinishedAttempt,
   TargetTransitions,
   WaitingScope,
-} from '../../src/modules/target/application/ports/target-transitions';
-import type { Target } from '../../src/modules/target/domain/target';
+} from '../../src/modules/target/application/ports/target-transitions.js';
+import type { Target } from '../../src/modules/target/domain/target.js';
 
 export type SeedTarget = Partial<Target> & Pick<Target, 'id'>;
 

@@ -1,13 +1,13 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work';
-import { InMemoryWebhookDeliveryRepository } from '../../src/testing/in-memory-webhook-delivery.repository';
-import { createTestApp, TestApp } from '../support/test-app';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository.js';
+import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
+import { InMemoryWebhookDeliveryRepository } from '../../src/testing/in-memory-webhook-delivery.repository.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
 import {
   WebhookContractCampaign,
   webhookDeliveryRepositoryContract,
-} from './webhook-delivery-repository.contract';
+} from './webhook-delivery-repository.contract.js';
 
 const campaigns = new Map<string, WebhookContractCampaign>();
 const memory = new InMemoryWebhookDeliveryRepository({

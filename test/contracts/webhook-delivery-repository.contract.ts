@@ -1,9 +1,9 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   AttemptRecord,
   WebhookDeliveryRepository,
-} from '../../src/modules/webhook/application/ports/webhook-delivery.repository';
+} from '../../src/modules/webhook/application/ports/webhook-delivery.repository.js';
 
 export interface WebhookContractCampaign {
   organizationId: string;

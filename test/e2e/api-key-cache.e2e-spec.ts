@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source.options';
-import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations';
-import { TypeOrmOrganizationRepository } from '../../src/modules/organization/infrastructure/organization.typeorm-repository';
-import { usesPglite } from '../support/test-database';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { dataSourceOptions } from '../../src/database/data-source.options.js';
+import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations.js';
+import { TypeOrmOrganizationRepository } from '../../src/modules/organization/infrastructure/organization.typeorm-repository.js';
+import { usesPglite } from '../support/test-database.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * The API-key cache: keys are kept in memory, and a key revoked by another process stops working here

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 const FINAL = ['Finished', 'Failed', 'To review'];
 

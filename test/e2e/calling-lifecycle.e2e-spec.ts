@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { startWorkerProcess, WorkerProcess } from '../support/worker-process.js';
 
 const FINAL = ['Finished', 'Failed', 'To review'];
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'crypto';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /** The trigger endpoint and every simulator outcome end to end, through the real dispatcher. */
 describe('calling (trigger, dispatch, simulator)', () => {

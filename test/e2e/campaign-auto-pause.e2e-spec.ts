@@ -1,5 +1,5 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { WebhookReceivers } from '../support/webhook-receiver';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { WebhookReceivers } from '../support/webhook-receiver.js';
 
 /** Issue 12, the circuit breaker (`auto_pause`), on the real database. */
 

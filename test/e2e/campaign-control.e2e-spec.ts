@@ -1,6 +1,6 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { runCli } from '../support/run-process';
-import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { runCli } from '../support/run-process.js';
+import { startWorkerProcess, WorkerProcess } from '../support/worker-process.js';
 
 /** Issue 12: pause, resume, cancel and progress of a campaign, on the real database. */
 

@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 

@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * DECISIONS: a date-only upper bound includes that whole day. Rows carry microseconds, JS dates only

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
-import { DueListener, LISTENER_NAME } from '../../src/modules/calling/infrastructure/due-listener';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
-import { waitFor } from '../support/test-app';
+import { DueListener, LISTENER_NAME } from '../../src/modules/calling/infrastructure/due-listener.js';
+import { createTestDatabase, TestDatabase } from '../support/test-database.js';
+import { waitFor } from '../support/test-app.js';
 
 // Embedded PGlite delivers no notifications across its socket (the poll interval covers it there).
 const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ? describe : describe.skip;

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createTestDatabase, TestDatabase } from '../support/test-database';
+import { createTestDatabase, TestDatabase } from '../support/test-database.js';
 
 /**
  * Many connections at once on one database, as the API, the workers and pg-boss use it. On PGlite

@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 describe('foundation: health, auth, errors, OpenAPI', () => {
   let t: TestApp;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * Property: whatever a client with a valid key sends (random or malformed bodies, queries and ids), the
@@ -11,7 +11,7 @@ import { createTestApp, TestApp } from '../support/test-app';
  * shapeless JSON. Routes are the spec's and DECISIONS' (unimplemented ones just 404), the document's,
  * and whatever else the app serves.
  */
-const OPENAPI = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+const OPENAPI = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
 const SPEC_ROUTES: [string, string][] = [
   ['GET', '/api/v1/health'],
   ['POST', '/api/v1/campaigns'],

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * The service answers every catalogued request exactly as FastAPI does: same status, same body, byte for
@@ -20,7 +20,7 @@ interface GoldenCase {
   service_differs?: { reason: string; status: number; body: string };
 }
 
-const GOLDEN_DIR = join(__dirname, '..', 'golden');
+const GOLDEN_DIR = join(import.meta.dirname, '..', 'golden');
 const groups = readdirSync(GOLDEN_DIR)
   .filter((f) => f.endsWith('.json'))
   .sort()

@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * Issue 16, "No input makes a 5xx": keys that JavaScript objects treat specially and JSON nested far

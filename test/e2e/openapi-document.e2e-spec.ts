@@ -1,6 +1,6 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * openapi.json at the repository root is what integrators generate clients from; this fails when the
@@ -16,7 +16,7 @@ describe('the committed OpenAPI document', () => {
   afterAll(() => t?.close());
 
   it('is the document the service serves at /openapi.json (else: npm run openapi:write)', async () => {
-    const committed = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+    const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
     const served = await t.http().get('/openapi.json').expect(200);
     expect(served.body).toEqual(committed);
   });

@@ -1,22 +1,23 @@
-import Ajv, { ValidateFunction } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import { randomBytes } from 'crypto';
-import addFormats from 'ajv-formats';
+import ajvFormats from 'ajv-formats';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { Response } from 'supertest';
-import { OrganizationService } from '../../src/modules/organization/application/organization.service';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { OrganizationService } from '../../src/modules/organization/application/organization.service.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * Real answers of every operation, successes and errors, validated with Ajv against the committed
  * openapi.json: the status must be documented for the operation, and the body must fit its schema.
  * So the document cannot drift from the behaviour.
  */
-const DOCUMENT = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8'));
+const DOCUMENT = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
 
 // OpenAPI 3.0 schemas: `nullable` is Ajv's own keyword; `example` and friends are annotations.
 const ajv = new Ajv({ strict: false, allErrors: true });
-addFormats(ajv);
+// ajv-formats is CommonJS: its plugin is the `default` of what an ES module imports.
+ajvFormats.default(ajv);
 ajv.addSchema(DOCUMENT, 'openapi');
 const validators = new Map<string, ValidateFunction>();
 

@@ -3,11 +3,11 @@ import {
   AdvisoryLockExclusiveRunner,
   SCHEMA_LOCK,
   withAdvisoryLock,
-} from '../../src/database/advisory-lock';
-import { runMigrationsLocked } from '../../src/database/migrations-runner';
-import { waitForNoDeliveryJobs } from '../support/jobs';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { WebhookReceiver } from '../support/webhook-receiver';
+} from '../../src/database/advisory-lock.js';
+import { runMigrationsLocked } from '../../src/database/migrations-runner.js';
+import { waitForNoDeliveryJobs } from '../support/jobs.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 describe('rate limits', () => {
   let t: TestApp;

@@ -1,13 +1,13 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source.options';
+import { dataSourceOptions } from '../../src/database/data-source.options.js';
 import {
   enableStatementPreparation,
   preparedSql,
   preparesStatements,
   sqlExecutor,
-} from '../../src/database/sql';
-import { usesPglite } from '../support/test-database';
-import { createTestApp, TestApp } from '../support/test-app';
+} from '../../src/database/sql.js';
+import { usesPglite } from '../support/test-database.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * Prepared statements (`PreparedSql`): on PostgreSQL each connection parses and plans a hot statement

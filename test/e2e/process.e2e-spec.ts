@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { exited, runCli, startProcess } from '../support/run-process';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { exited, runCli, startProcess } from '../support/run-process.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

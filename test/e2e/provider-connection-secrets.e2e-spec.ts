@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { exited, startProcess } from '../support/run-process';
-import { waitFor } from '../support/test-app';
+import { exited, startProcess } from '../support/run-process.js';
+import { waitFor } from '../support/test-app.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 const SECRETS_KEY = randomBytes(32).toString('base64');
 

@@ -1,6 +1,6 @@
-import { ProviderApp, startProviderApp } from '../support/provider-app';
-import { waitFor } from '../support/test-app';
-import { LocalVoiceAgent } from '../support/voice-agent';
+import { ProviderApp, startProviderApp } from '../support/provider-app.js';
+import { waitFor } from '../support/test-app.js';
+import { LocalVoiceAgent } from '../support/voice-agent.js';
 
 /**
  * The two connection types the engine serves itself: an organization's own voice agent (`http`,

@@ -1,7 +1,7 @@
 import Retell from 'retell-sdk';
-import { RetellEmulator } from '../support/emulators/retell-emulator';
-import { ProviderApp, startProviderApp } from '../support/provider-app';
-import { waitFor } from '../support/test-app';
+import { RetellEmulator } from '../support/emulators/retell-emulator.js';
+import { ProviderApp, startProviderApp } from '../support/provider-app.js';
+import { waitFor } from '../support/test-app.js';
 
 /**
  * Retell connections end to end: phone calls created through the emulator's API, webhooks posted

@@ -1,7 +1,7 @@
 import twilio from 'twilio';
-import { TwilioEmulator } from '../support/emulators/twilio-emulator';
-import { ProviderApp, startProviderApp } from '../support/provider-app';
-import { waitFor } from '../support/test-app';
+import { TwilioEmulator } from '../support/emulators/twilio-emulator.js';
+import { ProviderApp, startProviderApp } from '../support/provider-app.js';
+import { waitFor } from '../support/test-app.js';
 
 /**
  * Twilio connections end to end: the app places calls through the emulator's REST API and the

@@ -1,6 +1,6 @@
-import { VapiEmulator } from '../support/emulators/vapi-emulator';
-import { ProviderApp, startProviderApp } from '../support/provider-app';
-import { waitFor } from '../support/test-app';
+import { VapiEmulator } from '../support/emulators/vapi-emulator.js';
+import { ProviderApp, startProviderApp } from '../support/provider-app.js';
+import { waitFor } from '../support/test-app.js';
 
 /**
  * Vapi connections end to end: calls created through the emulator's API, server messages posted by

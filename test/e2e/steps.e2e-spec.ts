@@ -1,4 +1,4 @@
-import { createTestApp, TestApp } from '../support/test-app';
+import { createTestApp, TestApp } from '../support/test-app.js';
 
 const STEPS = [
   { friendly_id: 'labs', type: 'webhook', on_receive: 'merge' },

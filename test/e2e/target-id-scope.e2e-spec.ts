@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { freshTargetBody } from '../support/target-bodies';
-import { WebhookReceivers } from '../support/webhook-receiver';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { freshTargetBody } from '../support/target-bodies.js';
+import { WebhookReceivers } from '../support/webhook-receiver.js';
 
 /**
  * Issue 16: a caller-chosen target id is unique within its organization, not across organizations, so

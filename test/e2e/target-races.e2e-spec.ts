@@ -1,6 +1,6 @@
 import { Client } from 'pg';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { usesPglite } from '../support/test-database';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { usesPglite } from '../support/test-database.js';
 
 describe('a delete racing a call that starts', () => {
   let t: TestApp;

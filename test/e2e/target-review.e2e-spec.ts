@@ -1,4 +1,4 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * `POST /api/v1/targets/{id}/review` end to end, with the real dispatcher and the simulator: a number

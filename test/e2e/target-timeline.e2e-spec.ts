@@ -1,4 +1,4 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * Issue 12, "why not called yet": a target's timeline (GET /targets/{id}/events) and the single read's

@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import { Pool, PoolClient } from 'pg';
-import { createTestApp, TestApp } from '../support/test-app';
-import { freshTargetBody } from '../support/target-bodies';
+import { createTestApp, TestApp } from '../support/test-app.js';
+import { freshTargetBody } from '../support/target-bodies.js';
 
 const BASE = 'http://localhost:3000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,6 +1,6 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { LocalVoiceAgent } from '../support/voice-agent';
-import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { LocalVoiceAgent } from '../support/voice-agent.js';
+import { startWorkerProcess, WorkerProcess } from '../support/worker-process.js';
 
 const FINAL = ['Finished', 'Failed', 'To review'];
 

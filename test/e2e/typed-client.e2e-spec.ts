@@ -1,5 +1,5 @@
-import { createCampaignCallingClient } from '../../clients/typescript/src';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
+import { createCampaignCallingClient } from '../../clients/typescript/src/index.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * The generated client (clients/typescript, from the committed openapi.json) drives one full flow over

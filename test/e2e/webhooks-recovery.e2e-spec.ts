@@ -1,8 +1,8 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { recordCallFinished } from '../support/outbox-events';
-import { unfinishedDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs';
-import { WebhookReceiver } from '../support/webhook-receiver';
-import { startWorkerProcess, WorkerProcess } from '../support/worker-process';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { recordCallFinished } from '../support/outbox-events.js';
+import { unfinishedDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { startWorkerProcess, WorkerProcess } from '../support/worker-process.js';
 
 /**
  * At least once, never lost: a worker process SIGKILLed after it claimed a delivery and while the

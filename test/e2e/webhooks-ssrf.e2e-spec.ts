@@ -1,6 +1,6 @@
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { recordCallFinished } from '../support/outbox-events';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { recordCallFinished } from '../support/outbox-events.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /** WEBHOOK_ALLOW_PRIVATE=false: what production runs with. */
 describe('webhook SSRF guard', () => {

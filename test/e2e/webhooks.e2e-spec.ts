@@ -3,12 +3,12 @@ import { Webhook } from 'standardwebhooks';
 import {
   CallFinishedEvent,
   CallFinishedOutbox,
-} from '../../src/modules/webhook/application/ports/call-finished-outbox';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository';
-import { createTestApp, TestApp, waitFor } from '../support/test-app';
-import { orphanDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs';
-import { WebhookReceiver, WebhookReceivers } from '../support/webhook-receiver';
+} from '../../src/modules/webhook/application/ports/call-finished-outbox.js';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { orphanDeliveryJobs, waitForNoDeliveryJobs } from '../support/jobs.js';
+import { WebhookReceiver, WebhookReceivers } from '../support/webhook-receiver.js';
 
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);

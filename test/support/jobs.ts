@@ -1,5 +1,5 @@
-import { DELIVERY_QUEUE } from '../../src/modules/webhook/application/webhook-outbox';
-import { TestApp, waitFor } from './test-app';
+import { DELIVERY_QUEUE } from '../../src/modules/webhook/application/webhook-outbox.js';
+import { TestApp, waitFor } from './test-app.js';
 
 /** pg-boss states of a job that may still run: queued, waiting to retry, or running. */
 const UNFINISHED = ['created', 'retry', 'active'];

@@ -1,10 +1,10 @@
 import { randomUUID } from 'crypto';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
   CallFinishedEvent,
   CallFinishedOutbox,
-} from '../../src/modules/webhook/application/ports/call-finished-outbox';
-import type { TestApp } from './test-app';
+} from '../../src/modules/webhook/application/ports/call-finished-outbox.js';
+import type { TestApp } from './test-app.js';
 
 /**
  * Records one `target.call_finished` event for a campaign through the outbox, as a call ending would:

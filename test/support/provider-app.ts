@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 import { createServer } from 'net';
-import { createTestApp, TestApp, waitFor } from './test-app';
+import { createTestApp, TestApp, waitFor } from './test-app.js';
 
 /**
  * The app listening on a real local port, so that provider emulators post their events to it over

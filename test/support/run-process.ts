@@ -1,11 +1,16 @@
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { join } from 'path';
 
-export const ROOT = join(__dirname, '..', '..');
+export const ROOT = join(import.meta.dirname, '..', '..');
+
+/** Node arguments that run a TypeScript file without a build (scripts/register-ts.js). */
+export function tsFile(file: string): string[] {
+  return ['--import', join(ROOT, 'scripts', 'register-ts.js'), file];
+}
 
 /** Node arguments that run a TypeScript entry point of src/ without a build. */
 export function tsEntry(entry: string): string[] {
-  return ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', entry)];
+  return tsFile(join(ROOT, 'src', entry));
 }
 
 export function runCli(args: string[], env: Record<string, string>) {

@@ -2,11 +2,11 @@ import { INestApplication } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Pool } from 'pg';
 import request from 'supertest';
-import { AppModule } from '../../src/app.module';
-import { configureApp } from '../../src/app.setup';
-import { loadConfig } from '../../src/config/app-config';
-import { OrganizationService } from '../../src/modules/organization/application/organization.service';
-import { createTestDatabase } from './test-database';
+import { AppModule } from '../../src/app.module.js';
+import { configureApp } from '../../src/app.setup.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { OrganizationService } from '../../src/modules/organization/application/organization.service.js';
+import { createTestDatabase } from './test-database.js';
 
 export interface TestApp {
   app: INestApplication;

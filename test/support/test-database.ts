@@ -2,6 +2,7 @@ import { randomBytes } from 'crypto';
 import { Client } from 'pg';
 import { spawn } from 'child_process';
 import { join } from 'path';
+import { tsFile } from './run-process.js';
 
 export interface TestDatabase {
   url: string;
@@ -54,7 +55,7 @@ export async function withClient<T>(url: string, fn: (c: Client) => Promise<T>):
 }
 
 async function startPgliteProcess(): Promise<TestDatabase> {
-  const child = spawn(process.execPath, [join(__dirname, 'pglite-server.js')], {
+  const child = spawn(process.execPath, tsFile(join(import.meta.dirname, 'pglite-server.main.ts')), {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
-import { tsEntry } from './run-process';
+import { tsEntry } from './run-process.js';
 
 export interface WorkerProcess {
   child: ChildProcess;
@@ -12,7 +12,7 @@ export interface WorkerProcess {
 }
 
 /**
- * A `ROLE=worker` service process (src/main.ts through ts-node, no type check) on the test app's
+ * A `ROLE=worker` service process (src/main.ts through scripts/register-ts.js, no type check) on the test app's
  * database, with the test app's environment plus `env`.
  */
 export function startWorkerProcess(

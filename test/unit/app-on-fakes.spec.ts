@@ -3,20 +3,20 @@ import { INestApplication } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { Clock } from '../../src/common/clock/clock';
-import { HttpExceptionFilter } from '../../src/common/http/http-exception.filter';
-import { RouteTable } from '../../src/common/http/route-table';
-import { UnitOfWork } from '../../src/common/persistence/unit-of-work';
-import { PydanticValidationPipe } from '../../src/common/validation/pydantic-validation.pipe';
-import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { CampaignReader } from '../../src/modules/campaign/application/ports/campaign-reader';
-import { TargetController } from '../../src/modules/target/api/target.controller';
-import { TargetRepository } from '../../src/modules/target/application/ports/target.repository';
-import { TargetService } from '../../src/modules/target/application/target.service';
-import { TargetTimelineService } from '../../src/modules/target/application/target-timeline.service';
-import { TargetEventLog } from '../../src/modules/target/application/ports/target-event-log';
-import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions';
-import { TargetNotifications } from '../../src/modules/webhook/application/ports/target-notifications';
+import { Clock } from '../../src/common/clock/clock.js';
+import { HttpExceptionFilter } from '../../src/common/http/http-exception.filter.js';
+import { RouteTable } from '../../src/common/http/route-table.js';
+import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { PydanticValidationPipe } from '../../src/common/validation/pydantic-validation.pipe.js';
+import { AppConfig, loadConfig } from '../../src/config/app-config.js';
+import { CampaignReader } from '../../src/modules/campaign/application/ports/campaign-reader.js';
+import { TargetController } from '../../src/modules/target/api/target.controller.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
+import { TargetService } from '../../src/modules/target/application/target.service.js';
+import { TargetTimelineService } from '../../src/modules/target/application/target-timeline.service.js';
+import { TargetEventLog } from '../../src/modules/target/application/ports/target-event-log.js';
+import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
+import { TargetNotifications } from '../../src/modules/webhook/application/ports/target-notifications.js';
 import {
   aCampaign,
   FakeClock,
@@ -28,7 +28,7 @@ import {
   InMemoryWebhookDeliveryRepository,
   InMemoryUnitOfWork,
   TEST_ORG,
-} from '../../src/testing';
+} from '../../src/testing/index.js';
 
 describe('the target API on in-memory fakes (no database)', () => {
   let app: INestApplication;

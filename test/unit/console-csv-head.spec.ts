@@ -1,4 +1,4 @@
-import { parseCsvHead } from '../../console/src/csv-head';
+import { parseCsvHead } from '../../console/src/csv-head.js';
 
 describe('console CSV preview (parseCsvHead)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF, a BOM, empty lines', () => {

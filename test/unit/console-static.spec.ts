@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import request from 'supertest';
-import { CONSOLE_CSP, serveConsole } from '../../src/modules/console/console-static';
+import { CONSOLE_CSP, serveConsole } from '../../src/modules/console/console-static.js';
 
 describe('serving the operator console', () => {
   const dir = mkdtempSync(join(tmpdir(), 'console-static-'));

@@ -1,13 +1,13 @@
-import { PydanticValidationPipe } from '../../src/common/validation/pydantic-validation.pipe';
-import { RequestValidationError } from '../../src/common/validation/request-validation.error';
+import { PydanticValidationPipe } from '../../src/common/validation/pydantic-validation.pipe.js';
+import { RequestValidationError } from '../../src/common/validation/request-validation.error.js';
 import {
   ListBlacklistNumbersQueryDto,
   ListBlacklistsQueryDto,
-} from '../../src/modules/blacklist/api/dto/blacklist.dto';
-import { ListCallLogsQueryDto } from '../../src/modules/call-log/api/dto/call-log.dto';
-import { ListCampaignsQueryDto } from '../../src/modules/campaign/api/dto/campaign.dto';
-import { ListTargetsQueryDto } from '../../src/modules/target/api/dto/list-targets.query.dto';
-import { ListDeliveriesQueryDto } from '../../src/modules/webhook/api/dto/webhook.dto';
+} from '../../src/modules/blacklist/api/dto/blacklist.dto.js';
+import { ListCallLogsQueryDto } from '../../src/modules/call-log/api/dto/call-log.dto.js';
+import { ListCampaignsQueryDto } from '../../src/modules/campaign/api/dto/campaign.dto.js';
+import { ListTargetsQueryDto } from '../../src/modules/target/api/dto/list-targets.query.dto.js';
+import { ListDeliveriesQueryDto } from '../../src/modules/webhook/api/dto/webhook.dto.js';
 
 /**
  * Every paged list refuses a bad page (or skip) and limit the same pydantic way, reporting both. One

@@ -3,21 +3,21 @@
  * request, reads the provider's signed events into the neutral shape (refusing a forged one), and
  * reads a call back for deadline recovery.
  */
-import { UnauthorizedError } from '../../src/common/errors/domain-errors';
-import { providerCallClient } from '../../src/modules/provider-connection/infrastructure/clients/provider-call-client.factory';
-import { RetellCallClient } from '../../src/modules/provider-connection/infrastructure/clients/retell-call-client';
-import { TwilioCallClient } from '../../src/modules/provider-connection/infrastructure/clients/twilio-call-client';
-import { VapiCallClient } from '../../src/modules/provider-connection/infrastructure/clients/vapi-call-client';
+import { UnauthorizedError } from '../../src/common/errors/domain-errors.js';
+import { providerCallClient } from '../../src/modules/provider-connection/infrastructure/clients/provider-call-client.factory.js';
+import { RetellCallClient } from '../../src/modules/provider-connection/infrastructure/clients/retell-call-client.js';
+import { TwilioCallClient } from '../../src/modules/provider-connection/infrastructure/clients/twilio-call-client.js';
+import { VapiCallClient } from '../../src/modules/provider-connection/infrastructure/clients/vapi-call-client.js';
 import {
   ConnectionType,
   effectiveSettings,
   ResolvedConnection,
-} from '../../src/modules/provider-connection/domain/provider-connection';
-import { IncomingProviderRequest } from '../../src/modules/provider-connection/domain/provider-call';
-import { RetellEmulator } from '../support/emulators/retell-emulator';
-import { TwilioEmulator } from '../support/emulators/twilio-emulator';
-import { VapiEmulator } from '../support/emulators/vapi-emulator';
-import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver';
+} from '../../src/modules/provider-connection/domain/provider-connection.js';
+import { IncomingProviderRequest } from '../../src/modules/provider-connection/domain/provider-call.js';
+import { RetellEmulator } from '../support/emulators/retell-emulator.js';
+import { TwilioEmulator } from '../support/emulators/twilio-emulator.js';
+import { VapiEmulator } from '../support/emulators/vapi-emulator.js';
+import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 
 function connection(
   type: ConnectionType,

@@ -6,10 +6,10 @@
 import { VapiClient } from '@vapi-ai/server-sdk';
 import Retell from 'retell-sdk';
 import twilio from 'twilio';
-import { RetellEmulator } from '../support/emulators/retell-emulator';
-import { TwilioEmulator } from '../support/emulators/twilio-emulator';
-import { VapiEmulator } from '../support/emulators/vapi-emulator';
-import { WebhookReceiver } from '../support/webhook-receiver';
+import { RetellEmulator } from '../support/emulators/retell-emulator.js';
+import { TwilioEmulator } from '../support/emulators/twilio-emulator.js';
+import { VapiEmulator } from '../support/emulators/vapi-emulator.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const formParams = (body: string) => Object.fromEntries(new URLSearchParams(body));
 

@@ -4,7 +4,7 @@
  * `npm run openapi:write` at the repository root.
  */
 import createClient, { type Client, type ClientOptions } from 'openapi-fetch';
-import type { components, operations, paths } from './schema';
+import type { components, operations, paths } from './schema.js';
 
 export type { components, operations, paths };
 export type CampaignCallingClient = Client<paths>;

@@ -1,4 +1,4 @@
-import { CoalescingWriter } from './coalescing-writer';
+import { CoalescingWriter } from './coalescing-writer.js';
 
 describe('CoalescingWriter', () => {
   it('writes items added together in one batch, and later ones in the next', async () => {

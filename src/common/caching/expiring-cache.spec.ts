@@ -1,4 +1,5 @@
-import { ExpiringCache } from './expiring-cache';
+import { jest } from '@jest/globals';
+import { ExpiringCache } from './expiring-cache.js';
 
 describe('ExpiringCache', () => {
   const lookups = (values: Array<string | null>) => {

@@ -1,4 +1,4 @@
-import { lowerBound, upperBound } from './date-bounds';
+import { lowerBound, upperBound } from './date-bounds.js';
 
 describe('date bounds', () => {
   it('makes a date-only upper bound cover the whole day, and reads offsets', () => {

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
-import type { AuthContext } from '../auth/auth-context';
+import type { AuthContext } from '../auth/auth-context.js';
 
 export const IS_PUBLIC = 'isPublic';
 

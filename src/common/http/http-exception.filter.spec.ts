@@ -4,9 +4,9 @@ import {
   InvalidInputError,
   NotFoundError,
   UnauthorizedError,
-} from '../errors/domain-errors';
-import { HttpExceptionFilter, httpLoc } from './http-exception.filter';
-import { RouteTable } from './route-table';
+} from '../errors/domain-errors.js';
+import { HttpExceptionFilter, httpLoc } from './http-exception.filter.js';
+import { RouteTable } from './route-table.js';
 
 const request = (params: Record<string, string>, query: Record<string, string>) => ({
   params,

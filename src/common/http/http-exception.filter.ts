@@ -1,14 +1,14 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import type { Request, Response } from 'express';
-import { DomainError, FieldPath, InvalidInputError } from '../errors/domain-errors';
-import { item, Loc, pydantic, validationBodyJson } from '../validation/pydantic-errors';
-import { RequestValidationError } from '../validation/request-validation.error';
+import { DomainError, FieldPath, InvalidInputError } from '../errors/domain-errors.js';
+import { item, Loc, pydantic, validationBodyJson } from '../validation/pydantic-errors.js';
+import { RequestValidationError } from '../validation/request-validation.error.js';
 import {
   isDatabaseUnavailable,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
-} from '../../database/connection-errors';
-import { RouteTable } from './route-table';
+} from '../../database/connection-errors.js';
+import { RouteTable } from './route-table.js';
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -133,9 +133,13 @@ function detail(status: number, message: string) {
   return { status, body: { detail: message } };
 }
 
-/** body-parser's errors carry a `type` (malformed JSON never gets here: see json-body.ts). */
+/**
+ * body-parser's errors carry a `type` (malformed JSON never gets here: see json-body.ts). Nest's Express
+ * adapter hands them on wrapped in an HttpException whose `cause` is body-parser's error.
+ */
 function bodyParserError(exception: unknown) {
-  const e = exception as { type?: string; status?: number; body?: string; message?: string };
+  const raw = exception instanceof HttpException ? exception.cause : exception;
+  const e = raw as { type?: string; status?: number; body?: string; message?: string };
   if (!e || typeof e !== 'object' || typeof e.type !== 'string') return null;
   if (e.type === 'entity.too.large') return detail(413, 'Request body too large');
   if (e.type === 'encoding.unsupported' || e.type === 'charset.unsupported')

@@ -1,9 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
-import { item, pydantic } from '../validation/pydantic-errors';
-import { RequestValidationError } from '../validation/request-validation.error';
-import { notePlainJson } from '../validation/plain-json';
-import { MAX_JSON_DEPTH } from '../validation/storable';
-import { pythonJsonError } from './python-json-error';
+import { item, pydantic } from '../validation/pydantic-errors.js';
+import { RequestValidationError } from '../validation/request-validation.error.js';
+import { notePlainJson } from '../validation/plain-json.js';
+import { MAX_JSON_DEPTH } from '../validation/storable.js';
+import { pythonJsonError } from './python-json-error.js';
 
 /**
  * Request bodies as FastAPI reads them. body-parser's `text` parser has read the raw text (within the

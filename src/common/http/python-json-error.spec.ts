@@ -1,4 +1,4 @@
-import { pythonJsonError } from './python-json-error';
+import { pythonJsonError } from './python-json-error.js';
 
 /** Expected values are Python 3.11's `json.loads` errors (message and position) for the same texts. */
 describe("Python's JSON errors", () => {

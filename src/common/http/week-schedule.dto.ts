@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DEFAULT_TZ } from '../schedule/week-schedule';
+import { DEFAULT_TZ } from '../schedule/week-schedule.js';
 
 /** The reference's TimeIntervalNoTz: local `HH:MM` times, `end` exclusive (`24:00` ends the day). */
 export class TimeIntervalNoTz {

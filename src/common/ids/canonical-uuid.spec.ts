@@ -1,4 +1,4 @@
-import { canonicalUuid } from './canonical-uuid';
+import { canonicalUuid } from './canonical-uuid.js';
 
 describe('canonicalUuid', () => {
   const ID = '6f1c1f7e-2b1a-4c55-9a57-0d3b7f0a1e11';

@@ -1,4 +1,4 @@
-import { Tx } from '../persistence/unit-of-work';
+import { Tx } from '../persistence/unit-of-work.js';
 
 export interface JobRequest<T = unknown> {
   queue: string;

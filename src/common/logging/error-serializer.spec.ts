@@ -1,6 +1,6 @@
 import { stdSerializers } from 'pino';
 import { QueryFailedError } from 'typeorm';
-import { serializeError } from './error-serializer';
+import { serializeError } from './error-serializer.js';
 
 describe('serializeError', () => {
   it('keeps what an operator needs and drops the statement, its values and row details', () => {

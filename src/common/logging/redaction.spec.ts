@@ -1,4 +1,4 @@
-import { withoutQueryString } from './redaction';
+import { withoutQueryString } from './redaction.js';
 
 describe('withoutQueryString', () => {
   it('keeps the path of a request log line and drops its query values', () => {

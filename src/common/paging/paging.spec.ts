@@ -1,4 +1,4 @@
-import { pageEnvelope } from './paging';
+import { pageEnvelope } from './paging.js';
 
 describe('paging envelope', () => {
   it('counts pages and gives the next one, or null on the last page and on an empty result', () => {

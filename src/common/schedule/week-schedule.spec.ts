@@ -1,5 +1,5 @@
-import { normalizePhoneNumber } from '../phone/phone-number';
-import { normalizeWeekSchedule, weekScheduleError } from './week-schedule';
+import { normalizePhoneNumber } from '../phone/phone-number.js';
+import { normalizeWeekSchedule, weekScheduleError } from './week-schedule.js';
 
 describe('week schedule validation', () => {
   it('accepts weekday intervals in a known time zone and defaults the zone', () => {

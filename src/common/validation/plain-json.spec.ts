@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { isPlainJson, notePlainJson } from './plain-json';
-import { unstorableStrings } from './storable';
-import { withoutUnsafeKeys } from './transform-safe';
+import { isPlainJson, notePlainJson } from './plain-json.js';
+import { unstorableStrings } from './storable.js';
+import { withoutUnsafeKeys } from './transform-safe.js';
 
 const parsed = (text: string) => {
   const value = JSON.parse(text);

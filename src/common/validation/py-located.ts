@@ -7,11 +7,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../phone/phone-number';
-import { isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule';
-import { isPlainObject, RANK_TYPE, RANK_VALUE } from './py-validators';
-import { rawOf } from './transform-safe';
-import { Loc, pydantic, PydanticError } from './pydantic-errors';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../phone/phone-number.js';
+import { isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule.js';
+import { isPlainObject, RANK_TYPE, RANK_VALUE } from './py-validators.js';
+import { rawOf } from './transform-safe.js';
+import { Loc, pydantic, PydanticError } from './pydantic-errors.js';
 
 export interface LocatedError extends PydanticError {
   at: Loc;

@@ -6,12 +6,12 @@
  * one error per field, the lowest rank first (missing < type < value constraints), as pydantic does.
  */
 import { applyDecorators } from '@nestjs/common';
-import { canonicalUuid } from '../ids/canonical-uuid';
+import { canonicalUuid } from '../ids/canonical-uuid.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
-import { pydantic, PydanticError } from './pydantic-errors';
-import { rawOf } from './transform-safe';
+import { pydantic, PydanticError } from './pydantic-errors.js';
+import { rawOf } from './transform-safe.js';
 
 export const RANK_MISSING = 0;
 export const RANK_TYPE = 1;

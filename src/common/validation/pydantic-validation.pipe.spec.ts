@@ -1,4 +1,4 @@
-import { PydanticValidationPipe } from './pydantic-validation.pipe';
+import { PydanticValidationPipe } from './pydantic-validation.pipe.js';
 import {
   PyBool,
   PyDateOrDateTime,
@@ -13,8 +13,8 @@ import {
   PyStr,
   PyUuid,
   checkString,
-} from './py-validators';
-import { RequestValidationError } from './request-validation.error';
+} from './py-validators.js';
+import { RequestValidationError } from './request-validation.error.js';
 
 class Inner {
   @PyRequired() @PyStr() name: string;

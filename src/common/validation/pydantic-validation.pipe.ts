@@ -1,17 +1,17 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
-import { item, Loc, pydantic, PydanticError, PydanticErrorItem } from './pydantic-errors';
+import { item, Loc, pydantic, PydanticError, PydanticErrorItem } from './pydantic-errors.js';
 import {
   isPlainObject,
   modelRuleErrors,
   parseConstraintMessage,
   RANK_VALUE,
-} from './py-validators';
-import { RequestValidationError } from './request-validation.error';
-import { isPlainJson } from './plain-json';
-import { unstorableStrings } from './storable';
-import { withoutUnsafeKeys } from './transform-safe';
+} from './py-validators.js';
+import { RequestValidationError } from './request-validation.error.js';
+import { isPlainJson } from './plain-json.js';
+import { unstorableStrings } from './storable.js';
+import { withoutUnsafeKeys } from './transform-safe.js';
 
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Symbol, BigInt];
 

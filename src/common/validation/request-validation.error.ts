@@ -1,4 +1,4 @@
-import { PydanticErrorItem } from './pydantic-errors';
+import { PydanticErrorItem } from './pydantic-errors.js';
 
 /** A request that failed validation; the exception filter renders it as FastAPI's 422 body. */
 export class RequestValidationError extends Error {

@@ -1,5 +1,5 @@
-import { PyValueRule } from './py-validators';
-import { item, Loc, pydantic, PydanticErrorItem } from './pydantic-errors';
+import { PyValueRule } from './py-validators.js';
+import { item, Loc, pydantic, PydanticErrorItem } from './pydantic-errors.js';
 
 /** Deeper JSON than this is refused: PostgreSQL's jsonb parser would fail on it with a 500. */
 export const MAX_JSON_DEPTH = 64;

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CallLogController } from './api/call-log.controller';
-import { CallLogService } from './application/call-log.service';
-import { CallLogRepository } from './application/ports/call-log.repository';
-import { TypeOrmCallLogRepository } from './infrastructure/call-log.typeorm-repository';
+import { CallLogController } from './api/call-log.controller.js';
+import { CallLogService } from './application/call-log.service.js';
+import { CallLogRepository } from './application/ports/call-log.repository.js';
+import { TypeOrmCallLogRepository } from './infrastructure/call-log.typeorm-repository.js';
 
 /** Call logs: read by the API, written by the calling engine through `CallLogService`. */
 @Module({

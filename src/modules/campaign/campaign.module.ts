@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
-import { BlacklistModule } from '../blacklist/blacklist.module';
-import { ProviderConnectionModule } from '../provider-connection/provider-connection.module';
-import { CampaignController } from './api/campaign.controller';
-import { CampaignReader } from './application/ports/campaign-reader';
-import { CampaignService } from './application/campaign.service';
-import { CampaignRepository } from './application/ports/campaign.repository';
-import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository';
+import { BlacklistModule } from '../blacklist/blacklist.module.js';
+import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
+import { CampaignController } from './api/campaign.controller.js';
+import { CampaignReader } from './application/ports/campaign-reader.js';
+import { CampaignService } from './application/campaign.service.js';
+import { CampaignRepository } from './application/ports/campaign.repository.js';
+import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository.js';
 
 /** Campaigns and their settings (calling window, attempts, steps, blacklists, webhook URL and secret). */
 @Module({

@@ -3,7 +3,7 @@ import { join } from 'path';
 import express, { NextFunction, Request, Response } from 'express';
 
 /** The operator console's build (`console/build.js`): `dist/console` at the repository root. */
-export const CONSOLE_DIR = join(__dirname, '..', '..', '..', 'dist', 'console');
+export const CONSOLE_DIR = join(import.meta.dirname, '..', '..', '..', 'dist', 'console');
 export const CONSOLE_PATH = '/console';
 
 /**

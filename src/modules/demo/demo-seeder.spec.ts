@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { loadConfig } from '../../config/app-config';
-import { InMemoryBlacklistRepository } from '../../testing/in-memory-blacklist.repository';
-import { InMemoryCampaignRepository } from '../../testing/in-memory-campaign.repository';
-import { InMemoryOrganizationRepository } from '../../testing/in-memory-organization.repository';
-import { InMemoryApiKeyRevocations } from '../../testing/in-memory-api-key-revocations';
-import { inMemoryProviderConnections } from '../../testing/in-memory-provider-connection.repository';
-import { BlacklistService } from '../blacklist/application/blacklist.service';
-import { CampaignService } from '../campaign/application/campaign.service';
-import { OrganizationService } from '../organization/application/organization.service';
-import { DemoSeeder } from './demo-seeder';
+import { loadConfig } from '../../config/app-config.js';
+import { InMemoryBlacklistRepository } from '../../testing/in-memory-blacklist.repository.js';
+import { InMemoryCampaignRepository } from '../../testing/in-memory-campaign.repository.js';
+import { InMemoryOrganizationRepository } from '../../testing/in-memory-organization.repository.js';
+import { InMemoryApiKeyRevocations } from '../../testing/in-memory-api-key-revocations.js';
+import { inMemoryProviderConnections } from '../../testing/in-memory-provider-connection.repository.js';
+import { BlacklistService } from '../blacklist/application/blacklist.service.js';
+import { CampaignService } from '../campaign/application/campaign.service.js';
+import { OrganizationService } from '../organization/application/organization.service.js';
+import { DemoSeeder } from './demo-seeder.js';
 
 describe('DemoSeeder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-demo-'));

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
-import { AppConfig } from '../../config/app-config';
-import { CampaignService } from '../campaign/application/campaign.service';
-import { OrganizationService } from '../organization/application/organization.service';
+import { AppConfig } from '../../config/app-config.js';
+import { CampaignService } from '../campaign/application/campaign.service.js';
+import { OrganizationService } from '../organization/application/organization.service.js';
 
 export const DEMO_ORGANIZATION = 'Demo';
 export const DEMO_CAMPAIGN = 'Demo campaign';

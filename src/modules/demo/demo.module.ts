@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CampaignModule } from '../campaign/campaign.module';
-import { OrganizationModule } from '../organization/organization.module';
-import { DemoSeeder } from './demo-seeder';
+import { CampaignModule } from '../campaign/campaign.module.js';
+import { OrganizationModule } from '../organization/organization.module.js';
+import { DemoSeeder } from './demo-seeder.js';
 
 @Module({
   imports: [OrganizationModule, CampaignModule],

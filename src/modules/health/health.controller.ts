@@ -1,9 +1,9 @@
 import { Controller, Get, HttpCode, HttpException, Res } from '@nestjs/common';
 import { ApiExcludeEndpoint, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { Public } from '../../common/http/auth.decorators';
-import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../database/connection-errors';
-import { HealthService } from './health.service';
+import { Public } from '../../common/http/auth.decorators.js';
+import { UNAVAILABLE_RETRY_AFTER_SECONDS } from '../../database/connection-errors.js';
+import { HealthService } from './health.service.js';
 
 @ApiTags('health')
 @Public()

@@ -5,7 +5,7 @@ import {
   HealthIndicatorService,
   TypeOrmHealthIndicator,
 } from '@nestjs/terminus';
-import { PgBossJobQueue } from '../../jobs/pg-boss-job-queue';
+import { PgBossJobQueue } from '../../jobs/pg-boss-job-queue.js';
 
 const CHECK_TIMEOUT_MS = 2_000;
 

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'http';
-import { PrometheusMetrics } from '../../metrics/prometheus-metrics';
-import { HealthService } from './health.service';
+import { PrometheusMetrics } from '../../metrics/prometheus-metrics.js';
+import { HealthService } from './health.service.js';
 
 /**
  * A worker process serves no API, but orchestrators still need to probe it and Prometheus to scrape

@@ -1,14 +1,14 @@
 import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerStorageService } from '@nestjs/throttler';
-import { AppConfig } from '../../config/app-config';
-import { ApiKeyController } from './api/api-key.controller';
-import { ApiKeyGuard } from './api/api-key.guard';
-import { OrganizationService } from './application/organization.service';
-import { ApiKeyRevocations } from './application/ports/api-key-revocations';
-import { OrganizationRepository } from './application/ports/organization.repository';
-import { PgApiKeyRevocations } from './infrastructure/api-key-revocations.pg-listener';
-import { TypeOrmOrganizationRepository } from './infrastructure/organization.typeorm-repository';
+import { AppConfig } from '../../config/app-config.js';
+import { ApiKeyController } from './api/api-key.controller.js';
+import { ApiKeyGuard } from './api/api-key.guard.js';
+import { OrganizationService } from './application/organization.service.js';
+import { ApiKeyRevocations } from './application/ports/api-key-revocations.js';
+import { OrganizationRepository } from './application/ports/organization.repository.js';
+import { PgApiKeyRevocations } from './infrastructure/api-key-revocations.pg-listener.js';
+import { TypeOrmOrganizationRepository } from './infrastructure/organization.typeorm-repository.js';
 
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
 @Module({

@@ -1,13 +1,13 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { ProviderConnectionController } from './api/provider-connection.controller';
-import { ProviderConnectionRepository } from './application/ports/provider-connection.repository';
-import { ProviderCallClients } from './application/ports/provider-call-clients';
-import { SecretBox } from './application/ports/secret-box';
-import { ProviderConnectionService } from './application/provider-connection.service';
-import { AesGcmSecretBox, secretsKeySource } from './infrastructure/aes-gcm-secret-box';
-import { SdkProviderCallClients } from './infrastructure/clients/provider-call-client.factory';
-import { TypeOrmProviderConnectionRepository } from './infrastructure/provider-connection.typeorm-repository';
+import { AppConfig } from '../../config/app-config.js';
+import { ProviderConnectionController } from './api/provider-connection.controller.js';
+import { ProviderConnectionRepository } from './application/ports/provider-connection.repository.js';
+import { ProviderCallClients } from './application/ports/provider-call-clients.js';
+import { SecretBox } from './application/ports/secret-box.js';
+import { ProviderConnectionService } from './application/provider-connection.service.js';
+import { AesGcmSecretBox, secretsKeySource } from './infrastructure/aes-gcm-secret-box.js';
+import { SdkProviderCallClients } from './infrastructure/clients/provider-call-client.factory.js';
+import { TypeOrmProviderConnectionRepository } from './infrastructure/provider-connection.typeorm-repository.js';
 
 /**
  * Per-organization connections to voice providers (Twilio, Vapi, Retell, a team's own agent, the

@@ -1,21 +1,21 @@
 import { Module } from '@nestjs/common';
-import { CampaignModule } from '../campaign/campaign.module';
-import { WebhookModule } from '../webhook/webhook.module';
-import { TargetImportController } from './api/target-import.controller';
-import { TargetImportRepository } from './application/ports/target-import.repository';
-import { TargetImportService } from './application/target-import.service';
-import { TargetImportSettings, TargetImportWorker } from './application/target-import.worker';
-import { AppConfig } from '../../config/app-config';
-import { TypeOrmTargetImportRepository } from './infrastructure/target-import.typeorm-repository';
-import { TargetController } from './api/target.controller';
-import { TargetTransitions } from './application/ports/target-transitions';
-import { TargetRepository } from './application/ports/target.repository';
-import { TargetService } from './application/target.service';
-import { TargetEventLog } from './application/ports/target-event-log';
-import { TargetTimelineService } from './application/target-timeline.service';
-import { SqlTargetEventLog } from './infrastructure/target-event-log.sql-adapter';
-import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-adapter';
-import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository';
+import { CampaignModule } from '../campaign/campaign.module.js';
+import { WebhookModule } from '../webhook/webhook.module.js';
+import { TargetImportController } from './api/target-import.controller.js';
+import { TargetImportRepository } from './application/ports/target-import.repository.js';
+import { TargetImportService } from './application/target-import.service.js';
+import { TargetImportSettings, TargetImportWorker } from './application/target-import.worker.js';
+import { AppConfig } from '../../config/app-config.js';
+import { TypeOrmTargetImportRepository } from './infrastructure/target-import.typeorm-repository.js';
+import { TargetController } from './api/target.controller.js';
+import { TargetTransitions } from './application/ports/target-transitions.js';
+import { TargetRepository } from './application/ports/target.repository.js';
+import { TargetService } from './application/target.service.js';
+import { TargetEventLog } from './application/ports/target-event-log.js';
+import { TargetTimelineService } from './application/target-timeline.service.js';
+import { SqlTargetEventLog } from './infrastructure/target-event-log.sql-adapter.js';
+import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-adapter.js';
+import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository.js';
 
 /**
  * Targets: add (dedupe, launch), CSV import (owns `target_imports` and its staging rows), delete, read, input-data edits and the paged campaign lists. Owns the

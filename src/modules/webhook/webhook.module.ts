@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
-import { CallFinishedOutbox } from './application/ports/call-finished-outbox';
-import { AppConfig } from '../../config/app-config';
-import { CampaignModule } from '../campaign/campaign.module';
-import { WebhookController } from './api/webhook.controller';
-import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.repository';
-import { WebhookSender } from './application/ports/webhook-sender';
-import { TargetNotifications } from './application/ports/target-notifications';
-import { WebhookDeliveryService } from './application/webhook-delivery.service';
-import { ImportOutbox, PausedOutbox, WebhookOutbox } from './application/webhook-outbox';
-import { ImportFinishedOutbox } from './application/ports/import-finished-outbox';
-import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox';
-import { WebhookSettings } from './application/webhook-settings';
-import { WebhookWorker } from './application/webhook-worker';
-import { parseRetrySchedule } from './domain/webhook-delivery';
-import { HttpWebhookSender } from './infrastructure/http-webhook-sender';
-import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-delivery.typeorm-repository';
+import { CallFinishedOutbox } from './application/ports/call-finished-outbox.js';
+import { AppConfig } from '../../config/app-config.js';
+import { CampaignModule } from '../campaign/campaign.module.js';
+import { WebhookController } from './api/webhook.controller.js';
+import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.repository.js';
+import { WebhookSender } from './application/ports/webhook-sender.js';
+import { TargetNotifications } from './application/ports/target-notifications.js';
+import { WebhookDeliveryService } from './application/webhook-delivery.service.js';
+import { ImportOutbox, PausedOutbox, WebhookOutbox } from './application/webhook-outbox.js';
+import { ImportFinishedOutbox } from './application/ports/import-finished-outbox.js';
+import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox.js';
+import { WebhookSettings } from './application/webhook-settings.js';
+import { WebhookWorker } from './application/webhook-worker.js';
+import { parseRetrySchedule } from './domain/webhook-delivery.js';
+import { HttpWebhookSender } from './infrastructure/http-webhook-sender.js';
+import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-delivery.typeorm-repository.js';
 
 /** Margin of a claim's lease over the send timeout, for the database writes around the send. */
 const LEASE_MARGIN_MS = 5000;

@@ -1,8 +1,8 @@
-import { isDatabaseUnavailable } from '../../../src/database/connection-errors';
-import { createTestApp, TestApp, waitFor } from '../../support/test-app';
-import { withClient } from '../../support/test-database';
-import { WebhookReceiver } from '../../support/webhook-receiver';
-import { startWorkerProcess, WorkerProcess } from '../../support/worker-process';
+import { isDatabaseUnavailable } from '../../../src/database/connection-errors.js';
+import { createTestApp, TestApp, waitFor } from '../../support/test-app.js';
+import { withClient } from '../../support/test-database.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
+import { startWorkerProcess, WorkerProcess } from '../../support/worker-process.js';
 
 const FINAL = ['Finished', 'Failed', 'To review'];
 const adminUrl = process.env.DATABASE_URL;

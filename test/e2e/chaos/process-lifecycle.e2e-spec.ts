@@ -1,10 +1,10 @@
 import { createServer } from 'net';
-import { exited, startProcess } from '../../support/run-process';
-import { createTestApp, TEST_ENV, TestApp, waitFor } from '../../support/test-app';
-import { recordCallFinished } from '../../support/outbox-events';
-import { createTestDatabase, TestDatabase, withClient } from '../../support/test-database';
-import { WebhookReceiver } from '../../support/webhook-receiver';
-import { startWorkerProcess, WorkerProcess } from '../../support/worker-process';
+import { exited, startProcess } from '../../support/run-process.js';
+import { createTestApp, TEST_ENV, TestApp, waitFor } from '../../support/test-app.js';
+import { recordCallFinished } from '../../support/outbox-events.js';
+import { createTestDatabase, TestDatabase, withClient } from '../../support/test-database.js';
+import { WebhookReceiver } from '../../support/webhook-receiver.js';
+import { startWorkerProcess, WorkerProcess } from '../../support/worker-process.js';
 
 const adminUrl = process.env.DATABASE_URL;
 const onPostgres = !!adminUrl && !adminUrl.startsWith('pglite://');

@@ -7,7 +7,7 @@ import {
   ProviderEmulator,
   PostedEvent,
   Route,
-} from './emulator-server';
+} from './emulator-server.js';
 
 /**
  * Retell, as its public API reference describes it: `POST /v2/create-phone-call` and

@@ -6,7 +6,7 @@ import {
   PostedEvent,
   ProviderEmulator,
   Route,
-} from './emulator-server';
+} from './emulator-server.js';
 
 /**
  * Twilio Programmable Voice, as its public documentation describes the Calls resource: create a call

@@ -6,7 +6,7 @@ import {
   ProviderEmulator,
   PostedEvent,
   Route,
-} from './emulator-server';
+} from './emulator-server.js';
 
 /**
  * Vapi, as its public API reference describes it: `POST /call` (bearer API key) creates an outbound

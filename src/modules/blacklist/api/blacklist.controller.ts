@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { offsetOf, pageEnvelope } from '../../../common/paging/paging';
-import { BlacklistService } from '../application/blacklist.service';
-import { Blacklist } from '../domain/blacklist';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
+import { BlacklistService } from '../application/blacklist.service.js';
+import { Blacklist } from '../domain/blacklist.js';
 import {
   AddBlacklistNumbersDto,
   BlacklistNumbersAddedResponseDto,
@@ -15,7 +15,7 @@ import {
   ListBlacklistNumbersQueryDto,
   ListBlacklistsQueryDto,
   RemoveBlacklistNumbersDto,
-} from './dto/blacklist.dto';
+} from './dto/blacklist.dto.js';
 
 const present = (b: Blacklist) => ({
   id: b.id,

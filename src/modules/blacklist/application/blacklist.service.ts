@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { FieldPath, InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number';
-import { isUuid } from '../../../common/validation/py-validators';
-import { Blacklist, BlacklistEntry } from '../domain/blacklist';
-import { BlacklistRepository } from './ports/blacklist.repository';
+import { FieldPath, InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
+import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
+import { BlacklistRepository } from './ports/blacklist.repository.js';
 
 export type NewBlacklistEntry = { phone_number: string } & Partial<
   Omit<BlacklistEntry, 'phone_number'>

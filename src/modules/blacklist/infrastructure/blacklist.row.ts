@@ -1,4 +1,4 @@
-import type { Blacklist, BlacklistEntry } from '../domain/blacklist';
+import type { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 
 /** A `blacklists` row as `pg` returns it. */
 export interface BlacklistRow {

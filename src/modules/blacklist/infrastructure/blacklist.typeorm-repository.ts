@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
-import { Blacklist, BlacklistEntry } from '../domain/blacklist';
-import { BlacklistRepository } from '../application/ports/blacklist.repository';
+import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
+import { BlacklistRepository } from '../application/ports/blacklist.repository.js';
 import {
   BLACKLIST_COLUMNS,
   BLACKLIST_PHONE_NUMBER_COLUMNS,
   blacklistFromRow,
   BlacklistPhoneNumberRow,
   BlacklistRow,
-} from './blacklist.row';
+} from './blacklist.row.js';
 
 const COLUMN_LIST = BLACKLIST_COLUMNS.join(', ');
 

@@ -1,17 +1,17 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
-import { pageEnvelope } from '../../../common/paging/paging';
-import { CallLogService } from '../application/call-log.service';
-import { presentCallLog, presentCallLogDetail } from './call-log.presenter';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
+import { pageEnvelope } from '../../../common/paging/paging.js';
+import { CallLogService } from '../application/call-log.service.js';
+import { presentCallLog, presentCallLogDetail } from './call-log.presenter.js';
 import {
   CallLogDetailResponseDto,
   CallLogPageResponseDto,
   CallLogParamsDto,
   GetCallLogQueryDto,
   ListCallLogsQueryDto,
-} from './dto/call-log.dto';
+} from './dto/call-log.dto.js';
 
 @ApiTags('call-logs')
 @Controller('api/v1/call-logs')

@@ -1,4 +1,4 @@
-import { CALL_IN_PROGRESS_REASON, CallLog, formatCallLength } from '../domain/call-log';
+import { CALL_IN_PROGRESS_REASON, CallLog, formatCallLength } from '../domain/call-log.js';
 
 /** The spec's call log fields, exactly (`recording_urls` only on the single read). */
 export interface CallLogResponse {

@@ -1,7 +1,7 @@
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
-import { CallLogService } from './call-log.service';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
+import { CallLogService } from './call-log.service.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 
 const ORG = '00000000-0000-4000-8000-0000000000a1';
 const OTHER = '00000000-0000-4000-8000-0000000000a2';

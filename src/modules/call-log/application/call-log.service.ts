@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { offsetOf, PageRequest } from '../../../common/paging/paging';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { isUuid } from '../../../common/validation/py-validators';
-import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
+import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log.js';
 import {
   CallLogCompletionEntry,
   CallLogRepository,
   CampaignCallCounts,
-} from './ports/call-log.repository';
+} from './ports/call-log.repository.js';
 
 export interface CallLogQuery extends PageRequest {
   from?: Date | null;

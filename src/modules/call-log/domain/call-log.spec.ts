@@ -1,4 +1,4 @@
-import { formatCallLength } from './call-log';
+import { formatCallLength } from './call-log.js';
 
 describe('formatCallLength', () => {
   it.each([

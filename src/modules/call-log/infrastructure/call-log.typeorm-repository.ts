@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql';
-import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
-import { CallLog, NewCallLog } from '../domain/call-log';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
+import { CallLog, NewCallLog } from '../domain/call-log.js';
 import {
   CallLogCompletionEntry,
   CallLogFilter,
   CallLogRepository,
   CampaignCallCounts,
-} from '../application/ports/call-log.repository';
+} from '../application/ports/call-log.repository.js';
 
 /** A `call_logs` row as `pg` returns it. */
 export interface CallLogRow {

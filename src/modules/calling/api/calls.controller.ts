@@ -1,9 +1,9 @@
-import { apiKeyActor } from '../../target/application/ports/target-event-log';
+import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { TriggerService } from '../application/trigger.service';
-import { TriggerCallsDto, TriggerCallsResponseDto } from './dto/trigger-calls.dto';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { TriggerService } from '../application/trigger.service.js';
+import { TriggerCallsDto, TriggerCallsResponseDto } from './dto/trigger-calls.dto.js';
 
 @ApiTags('calls')
 @Controller('api/v1/campaigns/:campaign_id/calls')

@@ -1,13 +1,13 @@
-import { apiKeyActor } from '../../target/application/ports/target-event-log';
+import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { presentCampaign } from '../../campaign/api/campaign.presenter';
-import { CampaignResponseDto } from '../../campaign/api/dto/campaign-response.dto';
-import { CampaignControl } from '../application/campaign-control.service';
-import { CampaignStats, CampaignStatsService } from '../application/campaign-stats.service';
-import { CallingWorker } from '../infrastructure/calling.worker';
-import { CampaignIdParamsDto, CampaignStatsResponseDto } from './dto/campaign-control.dto';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { presentCampaign } from '../../campaign/api/campaign.presenter.js';
+import { CampaignResponseDto } from '../../campaign/api/dto/campaign-response.dto.js';
+import { CampaignControl } from '../application/campaign-control.service.js';
+import { CampaignStats, CampaignStatsService } from '../application/campaign-stats.service.js';
+import { CallingWorker } from '../infrastructure/calling.worker.js';
+import { CampaignIdParamsDto, CampaignStatsResponseDto } from './dto/campaign-control.dto.js';
 
 const NOT_FOUND = { status: 404, description: 'Unknown campaign, or one of another organization' };
 const INVALID = { status: 422, description: 'Validation Error (campaign_id is not a UUID)' };

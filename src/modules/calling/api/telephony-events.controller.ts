@@ -8,11 +8,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { Public } from '../../../common/http/auth.decorators';
-import { CallEventIngestion } from '../application/call-events.service';
-import { CallingSettings } from '../application/calling-settings';
-import { CallProviders } from '../application/ports/call-provider';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { Public } from '../../../common/http/auth.decorators.js';
+import { CallEventIngestion } from '../application/call-events.service.js';
+import { CallingSettings } from '../application/calling-settings.js';
+import { CallProviders } from '../application/ports/call-provider.js';
 
 export class TelephonyEventsResponseDto {
   @ApiProperty({ example: 'ok', enum: ['ok'] }) status: 'ok';

@@ -1,31 +1,31 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Metrics } from '../../../common/metrics/metrics';
-import { Clock } from '../../../common/clock/clock';
+import { Metrics } from '../../../common/metrics/metrics.js';
+import { Clock } from '../../../common/clock/clock.js';
 import {
   CallFinishedEvent,
   CallFinishedOutbox,
-} from '../../webhook/application/ports/call-finished-outbox';
-import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import type { CallLog, CallLogCompletion } from '../../call-log/domain/call-log';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import type { Campaign } from '../../campaign/domain/campaign';
+} from '../../webhook/application/ports/call-finished-outbox.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import type { CallLog, CallLogCompletion } from '../../call-log/domain/call-log.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import type { Campaign } from '../../campaign/domain/campaign.js';
 import {
   EventActor,
   TargetEventLog,
   WORKER,
-} from '../../target/application/ports/target-event-log';
-import { CAMPAIGN_CANCELLED, retryWords } from '../../target/domain/waiting-reason';
-import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import type { Target } from '../../target/domain/target';
+} from '../../target/application/ports/target-event-log.js';
+import { CAMPAIGN_CANCELLED, retryWords } from '../../target/domain/waiting-reason.js';
+import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
+import type { Target } from '../../target/domain/target.js';
 import {
   CAMPAIGN_CANCELLED_OUTCOME,
   CallOutcome,
   cancelledDecision,
   decideAfterAttempt,
   TargetDecision,
-} from '../domain/call-outcome';
-import { CallResult } from './ports/call-provider';
+} from '../domain/call-outcome.js';
+import { CallResult } from './ports/call-provider.js';
 
 export interface Completion {
   /** The provider's id for the call, kept when the log has none yet. */

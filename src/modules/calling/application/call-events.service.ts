@@ -1,13 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import type { CallLog } from '../../call-log/domain/call-log';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import type { Campaign } from '../../campaign/domain/campaign';
-import { CallCompletion, EndedCall, failedCall } from './call-completion.service';
-import { CallingSettings } from './calling-settings';
-import { CallEventStore } from './ports/call-event.store';
-import { CallEvent } from './ports/call-provider';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import type { CallLog } from '../../call-log/domain/call-log.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import type { Campaign } from '../../campaign/domain/campaign.js';
+import { CallCompletion, EndedCall, failedCall } from './call-completion.service.js';
+import { CallingSettings } from './calling-settings.js';
+import { CallEventStore } from './ports/call-event.store.js';
+import { CallEvent } from './ports/call-provider.js';
 
 /**
  * `applied`: stored and acted on; `duplicate`: stored before (a no-op); `stale`: stored, but the call

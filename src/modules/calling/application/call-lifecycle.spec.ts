@@ -1,30 +1,30 @@
-import { RecordingMetrics } from '../../../testing/recording-metrics';
+import { RecordingMetrics } from '../../../testing/recording-metrics.js';
 import { Logger } from '@nestjs/common';
 import {
   InMemoryCallEventStore,
   InMemoryPlacementRate,
   RecordingCallFinishedOutbox,
   SingleCallProviders,
-} from '../../../testing/calling-fakes';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
-import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
-import { aCampaign, aTarget } from '../../../testing/test-data';
-import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import type { Campaign } from '../../campaign/domain/campaign';
-import { CallCompletion } from './call-completion.service';
-import { CallEventIngestion } from './call-events.service';
-import { CallPlacement } from './call-placement.service';
-import { CallRecovery } from './call-recovery.service';
-import { CallingSettings } from './calling-settings';
-import { CallDispatcher } from './dispatcher.service';
-import type { CampaignControl } from './campaign-control.service';
+} from '../../../testing/calling-fakes.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
+import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
+import { aCampaign, aTarget } from '../../../testing/test-data.js';
+import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import type { Campaign } from '../../campaign/domain/campaign.js';
+import { CallCompletion } from './call-completion.service.js';
+import { CallEventIngestion } from './call-events.service.js';
+import { CallPlacement } from './call-placement.service.js';
+import { CallRecovery } from './call-recovery.service.js';
+import { CallingSettings } from './calling-settings.js';
+import { CallDispatcher } from './dispatcher.service.js';
+import type { CampaignControl } from './campaign-control.service.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
 

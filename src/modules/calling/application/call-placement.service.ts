@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Metrics } from '../../../common/metrics/metrics';
-import { CoalescingWriter } from '../../../common/batching/coalescing-writer';
-import { Clock } from '../../../common/clock/clock';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import type { CallLog } from '../../call-log/domain/call-log';
-import { CallCompletion, failedCall } from './call-completion.service';
-import { CallingSettings } from './calling-settings';
-import { CallProvider, StartCallRequest } from './ports/call-provider';
+import { Metrics } from '../../../common/metrics/metrics.js';
+import { CoalescingWriter } from '../../../common/batching/coalescing-writer.js';
+import { Clock } from '../../../common/clock/clock.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import type { CallLog } from '../../call-log/domain/call-log.js';
+import { CallCompletion, failedCall } from './call-completion.service.js';
+import { CallingSettings } from './calling-settings.js';
+import { CallProvider, StartCallRequest } from './ports/call-provider.js';
 
 /** A claimed call, ready to be placed (its call log is open, its target `In Progress`). */
 export interface ClaimedCall {

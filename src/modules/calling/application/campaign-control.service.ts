@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { CampaignService } from '../../campaign/application/campaign.service';
-import type { Campaign, CampaignAction } from '../../campaign/domain/campaign';
+import { Clock } from '../../../common/clock/clock.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { CampaignService } from '../../campaign/application/campaign.service.js';
+import type { Campaign, CampaignAction } from '../../campaign/domain/campaign.js';
 import {
   EventActor,
   SYSTEM_ACTOR,
   TargetEventLog,
-} from '../../target/application/ports/target-event-log';
-import { CAMPAIGN_CANCELLED } from '../../target/domain/waiting-reason';
-import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
-import { CampaignPausedOutbox } from '../../webhook/application/ports/campaign-paused-outbox';
-import { cancelledDecision } from '../domain/call-outcome';
-import { endedWithoutCall } from './ended-without-call';
+} from '../../target/application/ports/target-event-log.js';
+import { CAMPAIGN_CANCELLED } from '../../target/domain/waiting-reason.js';
+import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
+import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox.js';
+import { CampaignPausedOutbox } from '../../webhook/application/ports/campaign-paused-outbox.js';
+import { cancelledDecision } from '../domain/call-outcome.js';
+import { endedWithoutCall } from './ended-without-call.js';
 
 /**
  * `POST /campaigns/{id}/pause|resume|cancel` (issue 12). Each runs in one transaction that first takes

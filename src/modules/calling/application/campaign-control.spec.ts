@@ -1,34 +1,34 @@
 import { Logger } from '@nestjs/common';
-import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors';
+import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
   InMemoryCallEventStore,
   InMemoryPlacementRate,
   RecordingCallFinishedOutbox,
   RecordingCampaignPausedOutbox,
   SingleCallProviders,
-} from '../../../testing/calling-fakes';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
-import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository';
-import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
-import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { RecordingMetrics } from '../../../testing/recording-metrics';
-import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
-import { aCampaign, aTarget, TEST_CAMPAIGN } from '../../../testing/test-data';
-import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import { CampaignService } from '../../campaign/application/campaign.service';
-import type { Campaign } from '../../campaign/domain/campaign';
-import { CallCompletion } from './call-completion.service';
-import { CallEventIngestion } from './call-events.service';
-import { CallPlacement } from './call-placement.service';
-import { CallingSettings } from './calling-settings';
-import { CampaignControl } from './campaign-control.service';
-import { CampaignStatsService } from './campaign-stats.service';
-import { CallDispatcher } from './dispatcher.service';
+} from '../../../testing/calling-fakes.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
+import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
+import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository.js';
+import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { RecordingMetrics } from '../../../testing/recording-metrics.js';
+import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
+import { aCampaign, aTarget, TEST_CAMPAIGN } from '../../../testing/test-data.js';
+import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import { CampaignService } from '../../campaign/application/campaign.service.js';
+import type { Campaign } from '../../campaign/domain/campaign.js';
+import { CallCompletion } from './call-completion.service.js';
+import { CallEventIngestion } from './call-events.service.js';
+import { CallPlacement } from './call-placement.service.js';
+import { CallingSettings } from './calling-settings.js';
+import { CampaignControl } from './campaign-control.service.js';
+import { CampaignStatsService } from './campaign-stats.service.js';
+import { CallDispatcher } from './dispatcher.service.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a999';

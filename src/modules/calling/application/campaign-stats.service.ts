@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import type { CampaignState } from '../../campaign/domain/campaign';
-import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import { TARGET_STATUS_FILTERS } from '../../target/domain/target';
-import type { CallOutcome } from '../domain/call-outcome';
-import { estimateCompletion, expectedCallsPerMinute } from '../domain/completion-estimate';
+import { Clock } from '../../../common/clock/clock.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import type { CampaignState } from '../../campaign/domain/campaign.js';
+import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
+import { TARGET_STATUS_FILTERS } from '../../target/domain/target.js';
+import type { CallOutcome } from '../domain/call-outcome.js';
+import { estimateCompletion, expectedCallsPerMinute } from '../domain/completion-estimate.js';
 
 /** Outcomes that reached someone: the numerator of the connect rate and what the mean length is of. */
 export const CONNECTED_OUTCOMES: readonly CallOutcome[] = ['GOOD', 'HUMAN_ONLY'];

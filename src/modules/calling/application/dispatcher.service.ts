@@ -1,35 +1,35 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { CallLogService } from '../../call-log/application/call-log.service';
-import type { CallLog } from '../../call-log/domain/call-log';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
+import { Clock } from '../../../common/clock/clock.js';
+import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
+import { CallLogService } from '../../call-log/application/call-log.service.js';
+import type { CallLog } from '../../call-log/domain/call-log.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import {
   autoPauseReason,
   autoPauseTrips,
   TECHNICAL_FAILURE,
   type Campaign,
-} from '../../campaign/domain/campaign';
-import { CampaignControl } from './campaign-control.service';
-import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log';
-import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason';
-import type { Target } from '../../target/domain/target';
-import { endedWithoutCall } from './ended-without-call';
+} from '../../campaign/domain/campaign.js';
+import { CampaignControl } from './campaign-control.service.js';
+import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log.js';
+import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
+import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason.js';
+import type { Target } from '../../target/domain/target.js';
+import { endedWithoutCall } from './ended-without-call.js';
 import {
   blacklistedDecision,
   cancelledDecision,
   TargetDecision,
   undialableDecision,
-} from '../domain/call-outcome';
-import { nextCommonOpening } from '../domain/calling-window';
-import { chooseNumber } from '../domain/dial-plan';
-import { CallPlacement, ClaimedCall } from './call-placement.service';
-import { CallingSettings } from './calling-settings';
-import { CallProvider, CallProviders } from './ports/call-provider';
-import { PlacementRate } from './ports/placement-rate';
+} from '../domain/call-outcome.js';
+import { nextCommonOpening } from '../domain/calling-window.js';
+import { chooseNumber } from '../domain/dial-plan.js';
+import { CallPlacement, ClaimedCall } from './call-placement.service.js';
+import { CallingSettings } from './calling-settings.js';
+import { CallProvider, CallProviders } from './ports/call-provider.js';
+import { PlacementRate } from './ports/placement-rate.js';
 
 /** The caller id shown when the campaign has none (the reference service's placeholder). */
 export const DEFAULT_FROM = 'DeprecatedLocalTest';

@@ -1,6 +1,6 @@
-import type { Campaign } from '../../campaign/domain/campaign';
-import type { Target } from '../../target/domain/target';
-import type { CallFinishedEvent } from '../../webhook/application/ports/call-finished-outbox';
+import type { Campaign } from '../../campaign/domain/campaign.js';
+import type { Target } from '../../target/domain/target.js';
+import type { CallFinishedEvent } from '../../webhook/application/ports/call-finished-outbox.js';
 
 /**
  * The `target.call_finished` notification of a target that ended without a call being placed

@@ -1,11 +1,11 @@
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
-import { TriggerService } from './trigger.service';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { aCampaign, aTarget, TEST_ORG } from '../../../testing/test-data';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { TriggerService } from './trigger.service.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { aCampaign, aTarget, TEST_ORG } from '../../../testing/test-data.js';
 
 function setup() {
   const clock = new FakeClock('2026-01-05T15:00:00.000Z');

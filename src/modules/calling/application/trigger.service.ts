@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { ConflictError } from '../../../common/errors/domain-errors';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { canonicalUuid } from '../../../common/ids/canonical-uuid';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
+import { Clock } from '../../../common/clock/clock.js';
+import { ConflictError } from '../../../common/errors/domain-errors.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import {
   EventActor,
   SYSTEM_ACTOR,
   TargetEventLog,
-} from '../../target/application/ports/target-event-log';
+} from '../../target/application/ports/target-event-log.js';
 import {
   TargetTransitions,
   TriggerSelection,
-} from '../../target/application/ports/target-transitions';
+} from '../../target/application/ports/target-transitions.js';
 
 export type TriggerRequest = { targetIds: string[] } | { count: number; prioritizeOldest: boolean };
 

@@ -2,8 +2,8 @@
  * What an ended call attempt means for its target: the state machine after `Post-processing`. Pure:
  * every input (campaign settings, attempt number, outcome, now) is a parameter.
  */
-import type { CampaignType } from '../../campaign/domain/campaign';
-import type { TargetStatus } from '../../target/domain/target';
+import type { CampaignType } from '../../campaign/domain/campaign.js';
+import type { TargetStatus } from '../../target/domain/target.js';
 
 /** What a call provider reports, independent of the campaign type. */
 export const CALL_OUTCOMES = [

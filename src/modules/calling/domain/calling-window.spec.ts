@@ -1,5 +1,5 @@
-import { WeekSchedule } from '../../../common/schedule/week-schedule';
-import { instantOf, nextCommonOpening, nextOpening } from './calling-window';
+import { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import { instantOf, nextCommonOpening, nextOpening } from './calling-window.js';
 
 const weekdays9to17 = (tz: string): WeekSchedule => ({
   tz,

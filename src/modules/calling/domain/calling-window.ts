@@ -3,7 +3,7 @@
  * WeekSchedule in its own time zone. Pure functions of an instant, so DST and zone changes are handled
  * by Intl, and tests drive them with any instant.
  */
-import { WEEKDAYS, WeekSchedule } from '../../../common/schedule/week-schedule';
+import { WEEKDAYS, WeekSchedule } from '../../../common/schedule/week-schedule.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -1,5 +1,5 @@
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import { estimateCompletion, expectedCallsPerMinute } from './completion-estimate';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import { estimateCompletion, expectedCallsPerMinute } from './completion-estimate.js';
 
 const NOW = new Date('2026-01-05T15:00:00.000Z'); // a Monday, 10:00 in New York
 

@@ -1,5 +1,5 @@
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import { isFailedConnect } from './call-outcome';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import { isFailedConnect } from './call-outcome.js';
 
 export interface DialTarget {
   phoneNumber: string | null;

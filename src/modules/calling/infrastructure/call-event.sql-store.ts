@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/sql';
-import { CallEventStore } from '../application/ports/call-event.store';
-import { CallEvent } from '../application/ports/call-provider';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { sqlExecutor } from '../../../database/sql.js';
+import { CallEventStore } from '../application/ports/call-event.store.js';
+import { CallEvent } from '../application/ports/call-provider.js';
 
 @Injectable()
 export class SqlCallEventStore extends CallEventStore {

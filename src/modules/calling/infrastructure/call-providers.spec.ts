@@ -1,12 +1,12 @@
 import type { DataSource } from 'typeorm';
-import { FakeClock } from '../../../testing/fake-clock';
-import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
-import { ScriptedCallProvider } from '../../../testing/scripted-call-provider';
-import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/provider-call-client.factory';
-import { ConnectionCallProviders } from './call-providers';
-import { ClientCallProvider } from './client-call-provider';
-import { HttpCallProvider } from './http-call-provider';
-import { SimulatedCallProvider } from './simulated-call-provider';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
+import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
+import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/provider-call-client.factory.js';
+import { ConnectionCallProviders } from './call-providers.js';
+import { ClientCallProvider } from './client-call-provider.js';
+import { HttpCallProvider } from './http-call-provider.js';
+import { SimulatedCallProvider } from './simulated-call-provider.js';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';

@@ -1,11 +1,11 @@
-import { ProviderCallClients } from '../../provider-connection/application/ports/provider-call-clients';
-import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service';
-import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection';
-import type { Campaign } from '../../campaign/domain/campaign';
-import { CallProvider, CallProviders } from '../application/ports/call-provider';
-import { ClientCallProvider } from './client-call-provider';
-import { HttpCallProvider } from './http-call-provider';
-import { SimulatedCallProvider } from './simulated-call-provider';
+import { ProviderCallClients } from '../../provider-connection/application/ports/provider-call-clients.js';
+import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
+import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection.js';
+import type { Campaign } from '../../campaign/domain/campaign.js';
+import { CallProvider, CallProviders } from '../application/ports/call-provider.js';
+import { ClientCallProvider } from './client-call-provider.js';
+import { HttpCallProvider } from './http-call-provider.js';
+import { SimulatedCallProvider } from './simulated-call-provider.js';
 
 /**
  * The process-wide provider (CALL_PROVIDER, named `simulated` or `http`), the simulator (always there:

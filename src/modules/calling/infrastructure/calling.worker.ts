@@ -1,17 +1,17 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../../common/clock/clock';
-import { AppConfig } from '../../../config/app-config';
+import { Clock } from '../../../common/clock/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
 import {
   TARGETS_DUE_CHANNEL,
   TargetTransitions,
-} from '../../target/application/ports/target-transitions';
-import { CallPlacement } from '../application/call-placement.service';
-import { CallRecovery } from '../application/call-recovery.service';
-import { CallingSettings } from '../application/calling-settings';
-import { CallDispatcher } from '../application/dispatcher.service';
-import { DueListener } from './due-listener';
-import { Wakeup } from './wakeup';
+} from '../../target/application/ports/target-transitions.js';
+import { CallPlacement } from '../application/call-placement.service.js';
+import { CallRecovery } from '../application/call-recovery.service.js';
+import { CallingSettings } from '../application/calling-settings.js';
+import { CallDispatcher } from '../application/dispatcher.service.js';
+import { DueListener } from './due-listener.js';
+import { Wakeup } from './wakeup.js';
 
 /** After a failed round: 0.5 s, doubling up to 30 s. */
 const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.min(failures, 6));

@@ -1,10 +1,10 @@
-import type { ProviderCallClient } from '../../provider-connection/domain/provider-call';
+import type { ProviderCallClient } from '../../provider-connection/domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
   ProviderRequest,
   StartCallRequest,
-} from '../application/ports/call-provider';
+} from '../application/ports/call-provider.js';
 
 /**
  * A provider connection's thin client (Twilio, Vapi, Retell) as the engine's `CallProvider`, named by

@@ -1,14 +1,14 @@
 import { randomUUID } from 'crypto';
 import { Webhook } from 'standardwebhooks';
-import { InvalidInputError, UnauthorizedError } from '../../../common/errors/domain-errors';
+import { InvalidInputError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
 import {
   CallEvent,
   CallProvider,
   CallResult,
   ProviderRequest,
   StartCallRequest,
-} from '../application/ports/call-provider';
-import { CALL_OUTCOMES, CallOutcome } from '../domain/call-outcome';
+} from '../application/ports/call-provider.js';
+import { CALL_OUTCOMES, CallOutcome } from '../domain/call-outcome.js';
 
 export interface HttpCallProviderOptions {
   /** The connection name: `http` for CALL_PROVIDER, a connection id for an organization's own agent. */

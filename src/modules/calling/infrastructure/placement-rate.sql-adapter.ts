@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/sql';
-import { PlacementRate } from '../application/ports/placement-rate';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { sqlExecutor } from '../../../database/sql.js';
+import { PlacementRate } from '../application/ports/placement-rate.js';
 
 /**
  * One row per provider: the current second and how many placements it has granted. One upsert takes

@@ -1,10 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { AppConfig } from '../../../config/app-config';
-import { CallEventIngestion } from '../application/call-events.service';
-import { CallingSettings } from '../application/calling-settings';
-import { SimulatedCallProvider } from './simulated-call-provider';
-import { Wakeup } from './wakeup';
+import { Clock } from '../../../common/clock/clock.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { CallEventIngestion } from '../application/call-events.service.js';
+import { CallingSettings } from '../application/calling-settings.js';
+import { SimulatedCallProvider } from './simulated-call-provider.js';
+import { Wakeup } from './wakeup.js';
 
 /** Calls taken for delivery by a worker that dies are delivered by another after this long. */
 const RETAKE_AFTER_MS = 30_000;

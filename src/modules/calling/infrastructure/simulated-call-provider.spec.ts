@@ -1,4 +1,4 @@
-import { simulatedOutcome, simulatedResult } from './simulated-call-provider';
+import { simulatedOutcome, simulatedResult } from './simulated-call-provider.js';
 
 const stored = (to: string) => ({
   ...simulatedOutcome(to),

@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { DataSource } from 'typeorm';
-import { CoalescingWriter } from '../../../common/batching/coalescing-writer';
-import { Clock } from '../../../common/clock/clock';
-import { UnauthorizedError } from '../../../common/errors/domain-errors';
-import { sqlExecutor } from '../../../database/sql';
+import { CoalescingWriter } from '../../../common/batching/coalescing-writer.js';
+import { Clock } from '../../../common/clock/clock.js';
+import { UnauthorizedError } from '../../../common/errors/domain-errors.js';
+import { sqlExecutor } from '../../../database/sql.js';
 import {
   CallEvent,
   CallProvider,
   CallResult,
   StartCallRequest,
-} from '../application/ports/call-provider';
-import { CallOutcome } from '../domain/call-outcome';
+} from '../application/ports/call-provider.js';
+import { CallOutcome } from '../domain/call-outcome.js';
 
 /** The simulator's table: the last four digits of the dialled number pick the outcome. */
 export const SIMULATED_OUTCOMES: Record<string, { outcome: CallOutcome; endedReason: string }> = {

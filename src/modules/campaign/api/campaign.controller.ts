@@ -1,16 +1,16 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { pageEnvelope } from '../../../common/paging/paging';
-import { CampaignService } from '../application/campaign.service';
-import { presentCampaign, toCampaignChanges, toCreateCampaign } from './campaign.presenter';
-import { CampaignResponseDto } from './dto/campaign-response.dto';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { pageEnvelope } from '../../../common/paging/paging.js';
+import { CampaignService } from '../application/campaign.service.js';
+import { presentCampaign, toCampaignChanges, toCreateCampaign } from './campaign.presenter.js';
+import { CampaignResponseDto } from './dto/campaign-response.dto.js';
 import {
   CampaignPageResponseDto,
   CreateCampaignDto,
   ListCampaignsQueryDto,
   UpdateCampaignDto,
-} from './dto/campaign.dto';
+} from './dto/campaign.dto.js';
 
 /** Campaign management: beyond the spec, which leaves it out (DECISIONS: Campaigns, blacklists). */
 @ApiTags('campaigns')

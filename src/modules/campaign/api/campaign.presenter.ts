@@ -1,8 +1,8 @@
-import { normalizeWeekSchedule } from '../../../common/schedule/week-schedule';
-import { AutoPause, Campaign, CampaignStep } from '../domain/campaign';
-import type { CreateCampaign } from '../application/campaign.service';
-import type { CampaignChanges } from '../application/ports/campaign.repository';
-import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto';
+import { normalizeWeekSchedule } from '../../../common/schedule/week-schedule.js';
+import { AutoPause, Campaign, CampaignStep } from '../domain/campaign.js';
+import type { CreateCampaign } from '../application/campaign.service.js';
+import type { CampaignChanges } from '../application/ports/campaign.repository.js';
+import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto.js';
 
 export interface CampaignResponse {
   id: string;

@@ -1,10 +1,10 @@
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository';
-import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository';
-import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository';
-import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { FakeClock } from '../../../testing/fake-clock';
-import { CampaignService, RECENT_CAMPAIGN_MS } from './campaign.service';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
+import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository.js';
+import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
+import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { CampaignService, RECENT_CAMPAIGN_MS } from './campaign.service.js';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';

@@ -3,15 +3,15 @@ import {
   ConflictError,
   InvalidInputError,
   NotFoundError,
-} from '../../../common/errors/domain-errors';
-import { offsetOf, PageRequest } from '../../../common/paging/paging';
-import { isUuid } from '../../../common/validation/py-validators';
-import { BlacklistService } from '../../blacklist/application/blacklist.service';
-import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service';
-import { CampaignReader } from './ports/campaign-reader';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { Clock, SystemClock } from '../../../common/clock/clock';
-import { ExpiringCache } from '../../../common/caching/expiring-cache';
+} from '../../../common/errors/domain-errors.js';
+import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
+import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
+import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
+import { CampaignReader } from './ports/campaign-reader.js';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
+import { ExpiringCache } from '../../../common/caching/expiring-cache.js';
 import {
   applyAction,
   Campaign,
@@ -19,9 +19,9 @@ import {
   CAMPAIGN_DEFAULTS,
   CampaignState,
   CampaignStep,
-} from '../domain/campaign';
-import { generateWebhookSecret } from '../domain/webhook-secret';
-import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campaign.repository';
+} from '../domain/campaign.js';
+import { generateWebhookSecret } from '../domain/webhook-secret.js';
+import { CampaignChanges, CampaignRepository, NewCampaign } from './ports/campaign.repository.js';
 
 export type CreateCampaign = Pick<Campaign, 'name' | 'type'> &
   Partial<Omit<NewCampaign, 'organizationId' | 'name' | 'type' | 'webhookSecret'>>;

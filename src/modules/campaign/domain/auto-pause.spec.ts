@@ -1,4 +1,4 @@
-import { autoPauseReason, autoPauseTrips } from './campaign';
+import { autoPauseReason, autoPauseTrips } from './campaign.js';
 
 describe('autoPauseTrips', () => {
   const setting = { window: 4, max_failure_ratio: 0.5 };

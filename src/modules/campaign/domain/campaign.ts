@@ -1,4 +1,4 @@
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
 
 /** The campaign type picks which category enum its targets' outcomes use. */
 export const CAMPAIGN_TYPES = [

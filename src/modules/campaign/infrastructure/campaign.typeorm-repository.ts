@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { Campaign, CampaignState } from '../domain/campaign';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { Campaign, CampaignState } from '../domain/campaign.js';
 import {
   CampaignChanges,
   CampaignRepository,
   CampaignUpdateResult,
   NewCampaign,
-} from '../application/ports/campaign.repository';
-import { onUniqueViolation, preparedSql, sqlExecutor } from '../../../database/sql';
-import { CAMPAIGN_COLUMNS, campaignFromRow, CampaignRow } from './campaign.row';
+} from '../application/ports/campaign.repository.js';
+import { onUniqueViolation, preparedSql, sqlExecutor } from '../../../database/sql.js';
+import { CAMPAIGN_COLUMNS, campaignFromRow, CampaignRow } from './campaign.row.js';
 
 const COLUMN_LIST = CAMPAIGN_COLUMNS.join(', ');
 

@@ -1,7 +1,7 @@
 import { Controller, Delete, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { OrganizationService } from '../application/organization.service';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { OrganizationService } from '../application/organization.service.js';
 
 class RevokedApiKeyResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;

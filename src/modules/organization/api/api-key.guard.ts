@@ -8,10 +8,10 @@ import {
 import { Reflector } from '@nestjs/core';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { UnauthorizedError } from '../../../common/errors/domain-errors';
-import { AuthContext, IS_PUBLIC } from '../../../common/http/auth.decorators';
-import { AppConfig } from '../../../config/app-config';
-import { OrganizationService } from '../application/organization.service';
+import { UnauthorizedError } from '../../../common/errors/domain-errors.js';
+import { AuthContext, IS_PUBLIC } from '../../../common/http/auth.decorators.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { OrganizationService } from '../application/organization.service.js';
 
 /**
  * `X-API-Key: <key>` or `Authorization: Bearer <key>` on every route not marked @Public(), and the

@@ -3,11 +3,11 @@ import {
   InvalidInputError,
   NotFoundError,
   UnauthorizedError,
-} from '../../../common/errors/domain-errors';
-import { InMemoryApiKeyRevocations } from '../../../testing/in-memory-api-key-revocations';
-import { InMemoryOrganizationRepository } from '../../../testing/in-memory-organization.repository';
-import { hashApiKey } from '../domain/api-key';
-import { OrganizationService } from './organization.service';
+} from '../../../common/errors/domain-errors.js';
+import { InMemoryApiKeyRevocations } from '../../../testing/in-memory-api-key-revocations.js';
+import { InMemoryOrganizationRepository } from '../../../testing/in-memory-organization.repository.js';
+import { hashApiKey } from '../domain/api-key.js';
+import { OrganizationService } from './organization.service.js';
 
 describe('OrganizationService', () => {
   let repository: InMemoryOrganizationRepository;

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { ExpiringCache } from '../../../common/caching/expiring-cache';
+import { ExpiringCache } from '../../../common/caching/expiring-cache.js';
 import {
   ConflictError,
   InvalidInputError,
   NotFoundError,
   UnauthorizedError,
-} from '../../../common/errors/domain-errors';
-import type { AuthContext } from '../../../common/auth/auth-context';
-import { isUuid } from '../../../common/validation/py-validators';
+} from '../../../common/errors/domain-errors.js';
+import type { AuthContext } from '../../../common/auth/auth-context.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
 import {
   ApiKeyRecord,
   displayPrefix,
@@ -15,9 +15,9 @@ import {
   hashApiKey,
   lastUseIsStale,
   Organization,
-} from '../domain/api-key';
-import { ApiKeyRevocations } from './ports/api-key-revocations';
-import { OrganizationRepository } from './ports/organization.repository';
+} from '../domain/api-key.js';
+import { ApiKeyRevocations } from './ports/api-key-revocations.js';
+import { OrganizationRepository } from './ports/organization.repository.js';
 
 export interface IssuedApiKey extends ApiKeyRecord {
   /** The plaintext key: returned once, never stored. */

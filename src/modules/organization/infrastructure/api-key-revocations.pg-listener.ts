@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import { randomUUID } from 'crypto';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { ApiKeyRevocations } from '../application/ports/api-key-revocations';
+import { ApiKeyRevocations } from '../application/ports/api-key-revocations.js';
 
 /** The channel the revoke statement notifies (see TypeOrmOrganizationRepository.revokeApiKey). */
 export const API_KEYS_REVOKED_CHANNEL = 'api_keys_revoked';

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.pg-listener';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
-import { OrganizationRepository } from '../application/ports/organization.repository';
-import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key';
+import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.pg-listener.js';
+import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { OrganizationRepository } from '../application/ports/organization.repository.js';
+import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key.js';
 
 interface OrganizationRow {
   id: string;

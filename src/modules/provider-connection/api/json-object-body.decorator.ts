@@ -1,9 +1,9 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import { item, pydantic } from '../../../common/validation/pydantic-errors';
-import { isPlainObject } from '../../../common/validation/py-validators';
-import { RequestValidationError } from '../../../common/validation/request-validation.error';
-import { unstorableStrings } from '../../../common/validation/storable';
-import { maskCredentialInputs } from './provider-connection.presenter';
+import { item, pydantic } from '../../../common/validation/pydantic-errors.js';
+import { isPlainObject } from '../../../common/validation/py-validators.js';
+import { RequestValidationError } from '../../../common/validation/request-validation.error.js';
+import { unstorableStrings } from '../../../common/validation/storable.js';
+import { maskCredentialInputs } from './provider-connection.presenter.js';
 
 /**
  * The JSON body, which must be a storable object (422 as the global pipe words it otherwise), exactly

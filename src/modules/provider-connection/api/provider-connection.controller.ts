@@ -10,15 +10,15 @@ import {
 } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { offsetOf, pageEnvelope } from '../../../common/paging/paging';
-import { toItems } from '../../../common/validation/pydantic-validation.pipe';
-import { RequestValidationError } from '../../../common/validation/request-validation.error';
-import { withoutUnsafeKeys } from '../../../common/validation/transform-safe';
-import { ProviderConnectionService } from '../application/provider-connection.service';
-import { PydanticErrorItem } from '../../../common/validation/pydantic-errors';
-import { isPlainObject } from '../../../common/validation/py-validators';
-import { mergeSettings } from '../domain/provider-connection';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
+import { toItems } from '../../../common/validation/pydantic-validation.pipe.js';
+import { RequestValidationError } from '../../../common/validation/request-validation.error.js';
+import { withoutUnsafeKeys } from '../../../common/validation/transform-safe.js';
+import { ProviderConnectionService } from '../application/provider-connection.service.js';
+import { PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
+import { isPlainObject } from '../../../common/validation/py-validators.js';
+import { mergeSettings } from '../domain/provider-connection.js';
 import {
   CreateProviderConnectionDto,
   extraKeyErrors,
@@ -27,9 +27,9 @@ import {
   ProviderConnectionPageResponseDto,
   ProviderConnectionResponseDto,
   UpdateProviderConnectionDto,
-} from './dto/provider-connection.dto';
-import { JsonObjectBody } from './json-object-body.decorator';
-import { maskCredentialInputs, presentConnection } from './provider-connection.presenter';
+} from './dto/provider-connection.dto.js';
+import { JsonObjectBody } from './json-object-body.decorator.js';
+import { maskCredentialInputs, presentConnection } from './provider-connection.presenter.js';
 
 /**
  * How an organization reaches its voice providers. Bodies are validated here rather than by the

@@ -1,5 +1,5 @@
-import { maskSecret, ProviderConnection } from '../domain/provider-connection';
-import { PydanticErrorItem } from '../../../common/validation/pydantic-errors';
+import { maskSecret, ProviderConnection } from '../domain/provider-connection.js';
+import { PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
 
 export function presentConnection(c: ProviderConnection) {
   return {

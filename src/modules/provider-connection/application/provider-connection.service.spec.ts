@@ -1,9 +1,9 @@
 import { randomBytes } from 'crypto';
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { InMemoryProviderConnectionRepository } from '../../../testing/in-memory-provider-connection.repository';
-import { AesGcmSecretBox } from '../infrastructure/aes-gcm-secret-box';
-import { SecretsKeyMissingError, SecretUnreadableError } from './ports/secret-box';
-import { ProviderConnectionService } from './provider-connection.service';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InMemoryProviderConnectionRepository } from '../../../testing/in-memory-provider-connection.repository.js';
+import { AesGcmSecretBox } from '../infrastructure/aes-gcm-secret-box.js';
+import { SecretsKeyMissingError, SecretUnreadableError } from './ports/secret-box.js';
+import { ProviderConnectionService } from './provider-connection.service.js';
 
 const ORG = '00000000-0000-4000-8000-00000000000a';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000000b';

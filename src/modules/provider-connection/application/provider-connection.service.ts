@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { isUuid } from '../../../common/validation/py-validators';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
 import {
   ConnectionSettings,
   ConnectionType,
@@ -12,13 +12,13 @@ import {
   mergeSettings,
   ProviderConnection,
   ResolvedConnection,
-} from '../domain/provider-connection';
+} from '../domain/provider-connection.js';
 import {
   ConnectionChanges,
   ProviderConnectionRepository,
   StoredConnection,
-} from './ports/provider-connection.repository';
-import { SecretBox, SecretUnreadableError } from './ports/secret-box';
+} from './ports/provider-connection.repository.js';
+import { SecretBox, SecretUnreadableError } from './ports/secret-box.js';
 
 export interface CreateConnection {
   type: ConnectionType;

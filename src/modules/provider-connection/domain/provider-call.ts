@@ -1,4 +1,4 @@
-import { MappedCallResult } from './call-result';
+import { MappedCallResult } from './call-result.js';
 
 /**
  * The provider-neutral shapes the thin provider clients speak, matching the calling engine's

@@ -1,4 +1,4 @@
-import { effectiveSettings, maskSecret, mergeSettings } from './provider-connection';
+import { effectiveSettings, maskSecret, mergeSettings } from './provider-connection.js';
 
 describe('provider connection rules', () => {
   it('masks a secret as *** plus its last four characters, short ones entirely', () => {

@@ -1,5 +1,5 @@
-import type { CallResult } from '../../calling/application/ports/call-provider';
-import { retellCallResult, retellOutcome } from './retell-outcome';
+import type { CallResult } from '../../calling/application/ports/call-provider.js';
+import { retellCallResult, retellOutcome } from './retell-outcome.js';
 
 describe('Retell outcome table', () => {
   it.each([

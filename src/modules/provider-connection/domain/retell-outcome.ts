@@ -3,8 +3,8 @@
  * call read back with GET /v2/get-call/{id}) means for the call. Values from Retell's public
  * documentation of the call object. Documented in docs/providers.md.
  */
-import type { CallOutcome } from '../../calling/domain/call-outcome';
-import { isRecord, MappedCallResult } from './call-result';
+import type { CallOutcome } from '../../calling/domain/call-outcome.js';
+import { isRecord, MappedCallResult } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   user_hangup: 'GOOD',

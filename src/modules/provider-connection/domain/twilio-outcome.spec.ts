@@ -1,5 +1,5 @@
-import type { CallResult } from '../../calling/application/ports/call-provider';
-import { twilioCallResult, twilioOutcome } from './twilio-outcome';
+import type { CallResult } from '../../calling/application/ports/call-provider.js';
+import { twilioCallResult, twilioOutcome } from './twilio-outcome.js';
 
 describe('Twilio outcome table', () => {
   it.each([

@@ -3,8 +3,8 @@
  * machine detection ran) means for the call. From Twilio's public documentation of the Call resource
  * and of Answering Machine Detection. Documented in docs/providers.md.
  */
-import type { CallOutcome } from '../../calling/domain/call-outcome';
-import { MappedCallResult } from './call-result';
+import type { CallOutcome } from '../../calling/domain/call-outcome.js';
+import { MappedCallResult } from './call-result.js';
 
 /** Statuses after which Twilio sends nothing more for the call. */
 export const TWILIO_FINAL_STATUSES = [

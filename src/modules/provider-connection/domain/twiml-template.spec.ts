@@ -1,4 +1,4 @@
-import { renderTwimlTemplate } from './twiml-template';
+import { renderTwimlTemplate } from './twiml-template.js';
 
 describe('TwiML template', () => {
   it('fills input data placeholders, nested ones too, XML-escaped', () => {

@@ -1,5 +1,5 @@
-import type { CallResult } from '../../calling/application/ports/call-provider';
-import { vapiCallResult, vapiOutcome } from './vapi-outcome';
+import type { CallResult } from '../../calling/application/ports/call-provider.js';
+import { vapiCallResult, vapiOutcome } from './vapi-outcome.js';
 
 describe('Vapi outcome table', () => {
   it.each([

@@ -3,8 +3,8 @@
  * for the call. `endedReason` values from Vapi's public documentation of the Call object; they are
  * many and grow, so families of errors are matched by prefix. Documented in docs/providers.md.
  */
-import type { CallOutcome } from '../../calling/domain/call-outcome';
-import { isRecord, MappedCallResult, secondsBetween } from './call-result';
+import type { CallOutcome } from '../../calling/domain/call-outcome.js';
+import { isRecord, MappedCallResult, secondsBetween } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   'assistant-ended-call': 'GOOD',

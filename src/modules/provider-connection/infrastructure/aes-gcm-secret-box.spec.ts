@@ -3,8 +3,8 @@ import { randomBytes } from 'crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { SecretsKeyMissingError, SecretUnreadableError } from '../application/ports/secret-box';
-import { AesGcmSecretBox, keyIdOf, parseSecretsKey, secretsKeySource } from './aes-gcm-secret-box';
+import { SecretsKeyMissingError, SecretUnreadableError } from '../application/ports/secret-box.js';
+import { AesGcmSecretBox, keyIdOf, parseSecretsKey, secretsKeySource } from './aes-gcm-secret-box.js';
 
 const key = randomBytes(32);
 const box = () => new AesGcmSecretBox({ kind: 'configured', key });

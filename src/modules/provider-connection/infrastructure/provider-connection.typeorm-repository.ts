@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConflictError } from '../../../common/errors/domain-errors';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql';
+import { ConflictError } from '../../../common/errors/domain-errors.js';
+import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import {
   ConnectionChanges,
   NewConnection,
   ProviderConnectionRepository,
   StoredConnection,
-} from '../application/ports/provider-connection.repository';
-import { ConnectionSettings, ConnectionType, Credentials } from '../domain/provider-connection';
+} from '../application/ports/provider-connection.repository.js';
+import { ConnectionSettings, ConnectionType, Credentials } from '../domain/provider-connection.js';
 
 interface ProviderConnectionRow {
   id: string;

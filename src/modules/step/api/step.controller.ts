@@ -1,18 +1,18 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { InvalidInputError } from '../../../common/errors/domain-errors';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { AppConfig } from '../../../config/app-config';
-import { unstorableJsonError } from '../../../common/validation/storable';
-import { TargetWithEhrIdsResponseDto } from '../../target/api/dto/target-response.dto';
-import { presentTarget } from '../../target/api/target.presenter';
-import { StepService } from '../application/step.service';
+import { InvalidInputError } from '../../../common/errors/domain-errors.js';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { unstorableJsonError } from '../../../common/validation/storable.js';
+import { TargetWithEhrIdsResponseDto } from '../../target/api/dto/target-response.dto.js';
+import { presentTarget } from '../../target/api/target.presenter.js';
+import { StepService } from '../application/step.service.js';
 import {
   BatchStepDto,
   BatchStepResponseDto,
   EhrEventDto,
   EhrEventResponseDto,
-} from './dto/step.dto';
+} from './dto/step.dto.js';
 
 const CAMPAIGN_ID = { name: 'campaign_id', description: 'The ID of the campaign.' };
 const FRIENDLY_ID = { name: 'friendly_id', description: 'The friendly ID of the step.' };

@@ -1,12 +1,12 @@
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
-import { StepService } from './step.service';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { aCampaign, aTarget } from '../../../testing/test-data';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
+import { StepService } from './step.service.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { aCampaign, aTarget } from '../../../testing/test-data.js';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';

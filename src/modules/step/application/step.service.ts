@@ -1,19 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign';
+import { Clock } from '../../../common/clock/clock.js';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign.js';
 import {
   apiKeyActor,
   SYSTEM_ACTOR,
   TargetEventLog,
-} from '../../target/application/ports/target-event-log';
-import { TargetTransitions } from '../../target/application/ports/target-transitions';
-import type { Target } from '../../target/domain/target';
-import { canonicalUuid } from '../../../common/ids/canonical-uuid';
-import { EhrEventType, statusAfterReceive, StepKind } from '../domain/step';
-import { StepDataUpdate, StepRepository, StepScope } from './ports/step.repository';
+} from '../../target/application/ports/target-event-log.js';
+import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
+import type { Target } from '../../target/domain/target.js';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
+import { EhrEventType, statusAfterReceive, StepKind } from '../domain/step.js';
+import { StepDataUpdate, StepRepository, StepScope } from './ports/step.repository.js';
 
 /** Who posts: the organization scopes every lookup, the key is kept in the history. */
 export interface StepCaller {

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
-import { aTarget } from '../../../testing/test-data';
-import type { CampaignStep } from '../../campaign/domain/campaign';
+import { aTarget } from '../../../testing/test-data.js';
+import type { CampaignStep } from '../../campaign/domain/campaign.js';
 import {
   appendEhrEventId,
   isWaitingAt,
   mergeInOrder,
   moveOn,
   receiveData,
-} from '../../../testing/step-rules';
-import { ehrEventKey, statusAfterReceive } from './step';
+} from '../../../testing/step-rules.js';
+import { ehrEventKey, statusAfterReceive } from './step.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const merge: CampaignStep = { friendly_id: 'labs', type: 'webhook', on_receive: 'merge' };

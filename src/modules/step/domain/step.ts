@@ -3,7 +3,7 @@
  * in-memory fake's versions of them are in src/testing/step-rules.ts). A campaign step receives data; the data is merged into the target's input_data
  * one level deep, and a target `Waiting` at that step moves on.
  */
-import type { CampaignStep } from '../../campaign/domain/campaign';
+import type { CampaignStep } from '../../campaign/domain/campaign.js';
 
 export type StepKind = CampaignStep['type'];
 

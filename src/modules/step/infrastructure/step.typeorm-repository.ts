@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/sql';
-import { ehrEventKey } from '../domain/step';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { sqlExecutor } from '../../../database/sql.js';
+import { ehrEventKey } from '../domain/step.js';
 import {
   AppliedUpdate,
   ReceivedStep,
@@ -11,7 +11,7 @@ import {
   StepRepository,
   StepScope,
   TargetRef,
-} from '../application/ports/step.repository';
+} from '../application/ports/step.repository.js';
 
 /**
  * One statement merges a whole batch: the updates travel as one jsonb array, are matched to targets by

@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse';
 import type { Readable } from 'stream';
-import { item, pydantic, PydanticErrorItem } from '../../../common/validation/pydantic-errors';
-import { PydanticValidationPipe } from '../../../common/validation/pydantic-validation.pipe';
-import { RequestValidationError } from '../../../common/validation/request-validation.error';
-import { ImportRecord } from '../application/target-import.service';
+import { item, pydantic, PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
+import { PydanticValidationPipe } from '../../../common/validation/pydantic-validation.pipe.js';
+import { RequestValidationError } from '../../../common/validation/request-validation.error.js';
+import { ImportRecord } from '../application/target-import.service.js';
 import {
   columnOf,
   columnPaths,
@@ -11,9 +11,9 @@ import {
   recordToTarget,
   RowError,
   UploadInterruptedError,
-} from '../domain/target-import';
-import { TargetInputDto } from './dto/add-targets.dto';
-import { toAddTargetInput } from './target.request-mapper';
+} from '../domain/target-import.js';
+import { TargetInputDto } from './dto/add-targets.dto.js';
+import { toAddTargetInput } from './target.request-mapper.js';
 
 const pipe = new PydanticValidationPipe();
 /** One record (row) of the file may hold at most this many characters. */

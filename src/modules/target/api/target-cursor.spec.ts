@@ -1,4 +1,4 @@
-import { decodeTargetCursor, encodeTargetCursor } from './target-cursor';
+import { decodeTargetCursor, encodeTargetCursor } from './target-cursor.js';
 
 describe('target cursor', () => {
   it('decodes what it encodes', () => {

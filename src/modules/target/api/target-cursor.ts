@@ -1,4 +1,4 @@
-import { TargetPosition } from '../application/ports/target.repository';
+import { TargetPosition } from '../application/ports/target.repository.js';
 
 /**
  * The opaque keyset cursor of the target lists: base64url of `<created_at µs>.<id>`. Opaque so that

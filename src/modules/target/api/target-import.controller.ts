@@ -8,11 +8,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import';
-import { TargetImportService } from '../application/target-import.service';
-import { csvRecords, parseColumnMapping } from './csv-records';
-import { ImportReportDto, ImportTargetsQueryDto } from './dto/import-targets.dto';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import.js';
+import { TargetImportService } from '../application/target-import.service.js';
+import { csvRecords, parseColumnMapping } from './csv-records.js';
+import { ImportReportDto, ImportTargetsQueryDto } from './dto/import-targets.dto.js';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 
 export const CSV_IMPORT_PATH = /\/api\/v1\/campaigns\/[^/]+\/targets\/import\/?(\?|$)/;

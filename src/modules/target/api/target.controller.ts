@@ -1,29 +1,29 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
-import { pageEnvelope } from '../../../common/paging/paging';
-import { AppConfig } from '../../../config/app-config';
-import { apiKeyActor } from '../application/ports/target-event-log';
-import { TargetService } from '../application/target.service';
-import { AddTargetsDto, AddTargetsResponseDto } from './dto/add-targets.dto';
-import { DeleteTargetsDto, DeleteTargetsResponseDto } from './dto/delete-targets.dto';
-import { ListTargetsQueryDto } from './dto/list-targets.query.dto';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
+import { pageEnvelope } from '../../../common/paging/paging.js';
+import { AppConfig } from '../../../config/app-config.js';
+import { apiKeyActor } from '../application/ports/target-event-log.js';
+import { TargetService } from '../application/target.service.js';
+import { AddTargetsDto, AddTargetsResponseDto } from './dto/add-targets.dto.js';
+import { DeleteTargetsDto, DeleteTargetsResponseDto } from './dto/delete-targets.dto.js';
+import { ListTargetsQueryDto } from './dto/list-targets.query.dto.js';
 import {
   PaginatedTargetsResponseDto,
   TargetDetailResponseDto,
   TargetResponseDto,
   TargetWithEhrIdsResponseDto,
-} from './dto/target-response.dto';
-import { ReviewTargetDto } from './dto/review-target.dto';
-import { ListTargetEventsQueryDto, TargetEventsResponseDto } from './dto/target-events.dto';
-import { TargetTimelineService } from '../application/target-timeline.service';
-import { presentTimelineEntry } from './timeline.presenter';
-import { decodeTimelineCursor, encodeTimelineCursor } from './timeline-cursor';
-import { UpdateTargetInputDataDto } from './dto/update-target-input.dto';
-import { presentTarget } from './target.presenter';
-import { toAddTargetsCommand } from './target.request-mapper';
-import { decodeTargetCursor, encodeTargetCursor } from './target-cursor';
+} from './dto/target-response.dto.js';
+import { ReviewTargetDto } from './dto/review-target.dto.js';
+import { ListTargetEventsQueryDto, TargetEventsResponseDto } from './dto/target-events.dto.js';
+import { TargetTimelineService } from '../application/target-timeline.service.js';
+import { presentTimelineEntry } from './timeline.presenter.js';
+import { decodeTimelineCursor, encodeTimelineCursor } from './timeline-cursor.js';
+import { UpdateTargetInputDataDto } from './dto/update-target-input.dto.js';
+import { presentTarget } from './target.presenter.js';
+import { toAddTargetsCommand } from './target.request-mapper.js';
+import { decodeTargetCursor, encodeTargetCursor } from './target-cursor.js';
 
 const CONFLICT = { schema: { example: { detail: 'Target ids already exist: ...' } } };
 const CAMPAIGN_ID = { name: 'campaign_id', description: 'The ID of the campaign.' };

@@ -1,4 +1,4 @@
-import { executionMinutes, Target } from '../domain/target';
+import { executionMinutes, Target } from '../domain/target.js';
 
 /** The wire shape of a Target (spec: Target response object), field for field. */
 export interface TargetResponse {

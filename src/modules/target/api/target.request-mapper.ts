@@ -1,5 +1,5 @@
-import { AddTargetInput, AddTargetsCommand, PhoneInput } from '../application/target.service';
-import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto';
+import { AddTargetInput, AddTargetsCommand, PhoneInput } from '../application/target.service.js';
+import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto.js';
 
 /** snake_case request DTOs to the service's commands. */
 export function toAddTargetsCommand(body: AddTargetsDto): AddTargetsCommand {

@@ -1,4 +1,4 @@
-import { TimelinePosition } from '../application/ports/target-event-log';
+import { TimelinePosition } from '../application/ports/target-event-log.js';
 
 /**
  * The opaque cursor of a target's timeline: base64url of `<at µs>.<sort key>`, the position of the

@@ -1,4 +1,4 @@
-import type { TimelineEntry } from '../application/ports/target-event-log';
+import type { TimelineEntry } from '../application/ports/target-event-log.js';
 
 /** A timeline entry on the wire (TimelineEventResponseDto). */
 export function presentTimelineEntry({ event }: TimelineEntry) {

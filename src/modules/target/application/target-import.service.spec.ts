@@ -1,20 +1,20 @@
-import { InterruptedError, NotFoundError } from '../../../common/errors/domain-errors';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
+import { InterruptedError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
 import {
   InMemoryTargetImportRepository,
   RecordingImportFinishedOutbox,
-} from '../../../testing/in-memory-target-import.repository';
-import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { RecordingJobQueue } from '../../../testing/recording-job-queue';
-import { aCampaign } from '../../../testing/test-data';
+} from '../../../testing/in-memory-target-import.repository.js';
+import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { RecordingJobQueue } from '../../../testing/recording-job-queue.js';
+import { aCampaign } from '../../../testing/test-data.js';
 import {
   IMPORT_CHUNK_ROWS,
   SYNC_IMPORT_MAX_ROWS,
   UploadInterruptedError,
-} from '../domain/target-import';
-import { IMPORT_QUEUE, ImportRecord, TargetImportService } from './target-import.service';
+} from '../domain/target-import.js';
+import { IMPORT_QUEUE, ImportRecord, TargetImportService } from './target-import.service.js';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';

@@ -1,18 +1,18 @@
-import { SYSTEM_ACTOR } from './ports/target-event-log';
+import { SYSTEM_ACTOR } from './ports/target-event-log.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { Clock } from '../../../common/clock/clock';
+import { Clock } from '../../../common/clock/clock.js';
 import {
   InterruptedError,
   InvalidInputError,
   NotFoundError,
-} from '../../../common/errors/domain-errors';
-import { canonicalUuid } from '../../../common/ids/canonical-uuid';
-import { JobQueue } from '../../../common/jobs/job-queue';
-import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import { ImportFinishedOutbox } from '../../webhook/application/ports/import-finished-outbox';
-import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets';
+} from '../../../common/errors/domain-errors.js';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
+import { JobQueue } from '../../../common/jobs/job-queue.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import { ImportFinishedOutbox } from '../../webhook/application/ports/import-finished-outbox.js';
+import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets.js';
 import {
   IMPORT_CHUNK_ROWS,
   ImportOptions,
@@ -26,10 +26,10 @@ import {
   TargetImport,
   UploadInterruptedError,
   uploadInterrupted,
-} from '../domain/target-import';
-import { StagedRow, TargetImportRepository } from './ports/target-import.repository';
-import { TargetRepository } from './ports/target.repository';
-import { AddTargetInput, toDraft } from './target.service';
+} from '../domain/target-import.js';
+import { StagedRow, TargetImportRepository } from './ports/target-import.repository.js';
+import { TargetRepository } from './ports/target.repository.js';
+import { AddTargetInput, toDraft } from './target.service.js';
 
 export const IMPORT_QUEUE = 'target-import';
 

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { JobQueue } from '../../../common/jobs/job-queue';
-import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner';
-import { IMPORT_QUEUE, ImportJob, TargetImportService } from './target-import.service';
+import { Clock } from '../../../common/clock/clock.js';
+import { JobQueue } from '../../../common/jobs/job-queue.js';
+import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
+import { IMPORT_QUEUE, ImportJob, TargetImportService } from './target-import.service.js';
 
 const RECOVERY_TASK = 'target-import-recovery-sweep';
 

@@ -1,15 +1,15 @@
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
-import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { InMemoryWebhookDeliveryRepository } from '../../../testing/in-memory-webhook-delivery.repository';
-import { aCampaign } from '../../../testing/test-data';
-import { apiKeyActor } from './ports/target-event-log';
-import { TargetTimelineService } from './target-timeline.service';
-import { TargetService } from './target.service';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
+import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository.js';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { InMemoryWebhookDeliveryRepository } from '../../../testing/in-memory-webhook-delivery.repository.js';
+import { aCampaign } from '../../../testing/test-data.js';
+import { apiKeyActor } from './ports/target-event-log.js';
+import { TargetTimelineService } from './target-timeline.service.js';
+import { TargetService } from './target.service.js';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';

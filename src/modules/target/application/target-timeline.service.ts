@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../../../common/clock/clock';
-import { NotFoundError } from '../../../common/errors/domain-errors';
-import { canonicalUuid } from '../../../common/ids/canonical-uuid';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import { TargetNotifications } from '../../webhook/application/ports/target-notifications';
-import type { Target } from '../domain/target';
-import { waitingReason } from '../domain/waiting-reason';
-import { TargetEventLog, TimelineEntry, TimelinePosition } from './ports/target-event-log';
-import { TargetTransitions } from './ports/target-transitions';
-import { TargetRepository } from './ports/target.repository';
+import { Clock } from '../../../common/clock/clock.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import { TargetNotifications } from '../../webhook/application/ports/target-notifications.js';
+import type { Target } from '../domain/target.js';
+import { waitingReason } from '../domain/waiting-reason.js';
+import { TargetEventLog, TimelineEntry, TimelinePosition } from './ports/target-event-log.js';
+import { TargetTransitions } from './ports/target-transitions.js';
+import { TargetRepository } from './ports/target.repository.js';
 
 export interface TimelinePage {
   entries: TimelineEntry[];

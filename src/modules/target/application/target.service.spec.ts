@@ -2,15 +2,15 @@ import {
   ConflictError,
   InvalidInputError,
   NotFoundError,
-} from '../../../common/errors/domain-errors';
-import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository';
-import { TargetService } from './target.service';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader';
-import { FakeClock } from '../../../testing/fake-clock';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log';
-import { aCampaign } from '../../../testing/test-data';
+} from '../../../common/errors/domain-errors.js';
+import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository.js';
+import { TargetService } from './target.service.js';
+import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
+import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
+import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
+import { aCampaign } from '../../../testing/test-data.js';
 
 const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';

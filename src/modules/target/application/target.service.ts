@@ -1,21 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { Clock } from '../../../common/clock/clock';
+import { Clock } from '../../../common/clock/clock.js';
 import {
   ConflictError,
   InvalidInputError,
   NotFoundError,
-} from '../../../common/errors/domain-errors';
-import { offsetOf, PageRequest } from '../../../common/paging/paging';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number';
+} from '../../../common/errors/domain-errors.js';
+import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number.js';
 import {
   normalizeWeekSchedule,
   WeekSchedule,
   weekScheduleError,
-} from '../../../common/schedule/week-schedule';
-import { canonicalUuid } from '../../../common/ids/canonical-uuid';
-import { isUuid } from '../../../common/validation/py-validators';
+} from '../../../common/schedule/week-schedule.js';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
 import {
   effectiveExternalId,
   IgnoredTarget,
@@ -23,17 +23,17 @@ import {
   NewTarget,
   partitionDuplicates,
   TargetDraft,
-} from '../domain/new-targets';
-import { PatientInput, Target } from '../domain/target';
-import { CampaignReader } from '../../campaign/application/ports/campaign-reader';
-import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log';
-import { ReviewAction, TargetTransitions } from './ports/target-transitions';
+} from '../domain/new-targets.js';
+import { PatientInput, Target } from '../domain/target.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
+import { ReviewAction, TargetTransitions } from './ports/target-transitions.js';
 import {
   TargetListFilter,
   TargetPage,
   TargetPosition,
   TargetRepository,
-} from './ports/target.repository';
+} from './ports/target.repository.js';
 
 /** A number as the API takes it: a string, or `{value, operating_hours}`. */
 export type PhoneInput =

@@ -2,8 +2,8 @@
  * The pure rules of adding targets: which external id a target carries, which inputs are duplicates,
  * and the state a new target starts in.
  */
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import type { PatientInput, TargetStatus } from './target';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import type { PatientInput, TargetStatus } from './target.js';
 
 /** One target to add, already validated and normalised. */
 export interface TargetDraft {

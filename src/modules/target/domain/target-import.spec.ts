@@ -1,4 +1,4 @@
-import { columnOf, columnPaths, isMappableField, recordToTarget } from './target-import';
+import { columnOf, columnPaths, isMappableField, recordToTarget } from './target-import.js';
 
 describe('CSV column mapping', () => {
   const header = ['phone_number', 'MRN', 'patient.first_name', 'pre_call_data.reason', 'Visit'];

@@ -2,7 +2,7 @@
  * A target: one unit of work for a call. Plain TypeScript: the shape and its pure rules. Field names
  * are camelCase here and snake_case on the wire (see api/target.presenter.ts).
  */
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
 
 export const TARGET_STATUSES = [
   'Pending',

@@ -1,6 +1,6 @@
-import { aCampaign, aTarget } from '../../../testing/test-data';
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import { localWords, outsideWindowReason, utcWords, waitingReason } from './waiting-reason';
+import { aCampaign, aTarget } from '../../../testing/test-data.js';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import { localWords, outsideWindowReason, utcWords, waitingReason } from './waiting-reason.js';
 
 const weekdays9to17 = (tz: string): WeekSchedule => ({
   tz,

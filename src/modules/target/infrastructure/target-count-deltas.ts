@@ -1,4 +1,4 @@
-import { SqlExecutor } from '../../../database/sql';
+import { SqlExecutor } from '../../../database/sql.js';
 
 /**
  * `target_count_deltas` (migrations 1767900000000, 1768300000000 and 1768840000000): the targets

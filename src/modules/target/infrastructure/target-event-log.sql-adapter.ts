@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import {
   EventActorType,
   EventCause,
@@ -9,8 +9,8 @@ import {
   TimelineEntry,
   TimelineKind,
   TimelinePosition,
-} from '../application/ports/target-event-log';
-import type { TargetStatus } from '../domain/target';
+} from '../application/ports/target-event-log.js';
+import type { TargetStatus } from '../domain/target.js';
 
 interface TargetEventRow {
   id: string;

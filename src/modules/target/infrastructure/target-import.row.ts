@@ -1,4 +1,4 @@
-import { ImportStatus, RowError, TargetImport } from '../domain/target-import';
+import { ImportStatus, RowError, TargetImport } from '../domain/target-import.js';
 
 /** `target_imports` as `pg` returns it. */
 export interface TargetImportRow {

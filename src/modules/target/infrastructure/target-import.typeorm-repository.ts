@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sqlExecutor } from '../../../database/sql';
-import { Tx } from '../../../common/persistence/unit-of-work';
+import { sqlExecutor } from '../../../database/sql.js';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
 import {
   ImportChunkResult,
   StagedRow,
   TargetImportRepository,
-} from '../application/ports/target-import.repository';
-import { TargetDraft } from '../domain/new-targets';
-import { ImportOptions, ImportStatus, RowError, TargetImport } from '../domain/target-import';
+} from '../application/ports/target-import.repository.js';
+import { TargetDraft } from '../domain/new-targets.js';
+import { ImportOptions, ImportStatus, RowError, TargetImport } from '../domain/target-import.js';
 import {
   TARGET_IMPORT_COLUMNS,
   targetImportFromRow,
   TargetImportReportRow,
   TargetImportRow,
-} from './target-import.row';
+} from './target-import.row.js';
 
 const FINISHED = `('succeeded', 'rejected', 'failed')`;
 

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql';
-import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   CampaignTargetCounts,
   CANCELLABLE_STATUSES,
@@ -15,14 +15,14 @@ import {
   TriggerClaim,
   TriggerSelection,
   WaitingScope,
-} from '../application/ports/target-transitions';
-import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target';
+} from '../application/ports/target-transitions.js';
+import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target.js';
 import {
   COMPACT_AFTER_EXTRA_ROWS,
   compactTargetCounts,
   TARGET_COUNT_GROUP,
-} from './target-count-deltas';
-import { targetFromRow } from './target.row';
+} from './target-count-deltas.js';
+import { targetFromRow } from './target.row.js';
 
 const IN_FLIGHT = `(${IN_FLIGHT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 

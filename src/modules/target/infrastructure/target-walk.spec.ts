@@ -1,4 +1,4 @@
-import { bucketsOfBounds, spanAmong, startAmong, walkInSecond } from './target-walk';
+import { bucketsOfBounds, spanAmong, startAmong, walkInSecond } from './target-walk.js';
 
 // Seconds 100, 101 and 105 hold 4, 10 and 3 targets (17 in all).
 const seconds = [

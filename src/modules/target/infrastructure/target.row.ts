@@ -1,5 +1,5 @@
-import type { WeekSchedule } from '../../../common/schedule/week-schedule';
-import type { PatientInput, Target, TargetStatus } from '../domain/target';
+import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import type { PatientInput, Target, TargetStatus } from '../domain/target.js';
 
 /** A `targets` row as `pg` returns it (snake_case; bigint arrays come back as strings). */
 export interface TargetRow {

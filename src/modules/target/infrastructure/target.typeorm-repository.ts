@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConflictError } from '../../../common/errors/domain-errors';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql';
-import { TypeOrmTx } from '../../../database/typeorm-unit-of-work';
+import { ConflictError } from '../../../common/errors/domain-errors.js';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   DeleteOutcome,
   TargetListFilter,
   TargetPage,
   TargetPageRequest,
   TargetRepository,
-} from '../application/ports/target.repository';
-import { NewTarget } from '../domain/new-targets';
-import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target';
-import { EventCause } from '../application/ports/target-event-log';
-import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter';
+} from '../application/ports/target.repository.js';
+import { NewTarget } from '../domain/new-targets.js';
+import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target.js';
+import { EventCause } from '../application/ports/target-event-log.js';
+import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter.js';
 import {
   bucketsOfBounds,
   SecondCount,
@@ -22,14 +22,14 @@ import {
   startAmong,
   walkInSecond,
   WalkStart,
-} from './target-walk';
+} from './target-walk.js';
 import {
   COMPACT_AFTER_EXTRA_ROWS,
   compactTargetCounts,
   TARGET_COUNT_GROUP,
-} from './target-count-deltas';
-import { notifyTargetsDue } from './target-transitions.sql-adapter';
-import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row';
+} from './target-count-deltas.js';
+import { notifyTargetsDue } from './target-transitions.sql-adapter.js';
+import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const UNIQUE_VIOLATION = '23505';
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
@@ -675,7 +675,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
     let sorted = sortMatches;
     let order: 'ASC' | 'DESC' = 'ASC';
     let skip = 0;
-    let take = page.limit;
+    let take: number;
     let hasMore: (returned: number) => boolean;
     if ('after' in page) {
       args.push(String(page.after.createdMicros), page.after.id);

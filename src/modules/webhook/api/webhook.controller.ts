@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, AuthContext } from '../../../common/http/auth.decorators';
-import { pageEnvelope } from '../../../common/paging/paging';
-import { WebhookDeliveryService } from '../application/webhook-delivery.service';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { pageEnvelope } from '../../../common/paging/paging.js';
+import { WebhookDeliveryService } from '../application/webhook-delivery.service.js';
 import {
   ListDeliveriesQueryDto,
   RerunFailedWebhooksDto,
@@ -10,8 +10,8 @@ import {
   WebhookDeliveryDetailDto,
   WebhookDeliveryPageDto,
   WebhookSecretResponseDto,
-} from './dto/webhook.dto';
-import { presentDelivery, presentDeliveryDetail } from './webhook.presenter';
+} from './dto/webhook.dto.js';
+import { presentDelivery, presentDeliveryDetail } from './webhook.presenter.js';
 
 const VALIDATION = { status: 422, description: 'Validation Error (FastAPI-style detail list)' };
 const NOT_FOUND = {

@@ -1,9 +1,9 @@
-import { DeliveryAttempt, DeliveryWithAttempts, WebhookDelivery } from '../domain/webhook-delivery';
+import { DeliveryAttempt, DeliveryWithAttempts, WebhookDelivery } from '../domain/webhook-delivery.js';
 import {
   DeliveryAttemptDto,
   WebhookDeliveryDetailDto,
   WebhookDeliveryDto,
-} from './dto/webhook.dto';
+} from './dto/webhook.dto.js';
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 

@@ -1,14 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { Clock } from '../../../common/clock/clock';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors';
-import { lowerBound, upperBound } from '../../../common/dates/date-bounds';
-import { offsetOf, PageRequest } from '../../../common/paging/paging';
-import { JobQueue } from '../../../common/jobs/job-queue';
-import { Metrics, WebhookAttemptOutcome } from '../../../common/metrics/metrics';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work';
-import { isUuid } from '../../../common/validation/py-validators';
-import { CampaignService } from '../../campaign/application/campaign.service';
+import { Clock } from '../../../common/clock/clock.js';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
+import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
+import { JobQueue } from '../../../common/jobs/job-queue.js';
+import { Metrics, WebhookAttemptOutcome } from '../../../common/metrics/metrics.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { isUuid } from '../../../common/validation/py-validators.js';
+import { CampaignService } from '../../campaign/application/campaign.service.js';
 import {
   AttemptOutcome,
   DeliveryStatus,
@@ -17,15 +17,15 @@ import {
   isSuccessStatus,
   outcomeOf,
   WebhookDelivery,
-} from '../domain/webhook-delivery';
+} from '../domain/webhook-delivery.js';
 import {
   AttemptResult,
   ClaimedDelivery,
   WebhookDeliveryRepository,
-} from './ports/webhook-delivery.repository';
-import { WebhookResponse, WebhookSender } from './ports/webhook-sender';
-import { enqueueDeliveries } from './webhook-outbox';
-import { WebhookSettings } from './webhook-settings';
+} from './ports/webhook-delivery.repository.js';
+import { WebhookResponse, WebhookSender } from './ports/webhook-sender.js';
+import { enqueueDeliveries } from './webhook-outbox.js';
+import { WebhookSettings } from './webhook-settings.js';
 
 export type DeliverOutcome = 'skipped' | WebhookAttemptOutcome;
 
@@ -247,7 +247,7 @@ function describeEndpoint(claimed: ClaimedDelivery): Record<string, unknown> {
   } catch {
     // the body is the stored event JSON; an unreadable one still gets its attempt logged
   }
-  let origin: string | null = null;
+  let origin: string | null;
   try {
     origin = claimed.url ? new URL(claimed.url).origin : null;
   } catch {

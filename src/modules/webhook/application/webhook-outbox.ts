@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { CallFinishedEvent, CallFinishedOutbox } from './ports/call-finished-outbox';
-import { JobQueue } from '../../../common/jobs/job-queue';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { Clock } from '../../../common/clock/clock';
+import { CallFinishedEvent, CallFinishedOutbox } from './ports/call-finished-outbox.js';
+import { JobQueue } from '../../../common/jobs/job-queue.js';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { Clock } from '../../../common/clock/clock.js';
 import {
   CALL_FINISHED,
   callFinishedPayload,
@@ -11,10 +11,10 @@ import {
   CAMPAIGN_PAUSED,
   campaignPausedPayload,
   importFinishedPayload,
-} from '../domain/webhook-delivery';
-import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox';
-import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox';
-import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository';
+} from '../domain/webhook-delivery.js';
+import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox.js';
+import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox.js';
+import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository.js';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
 

@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { JobQueue } from '../../../common/jobs/job-queue';
-import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner';
-import { DeliveryJob, DELIVERY_QUEUE } from './webhook-outbox';
-import { WebhookDeliveryService } from './webhook-delivery.service';
-import { WebhookSettings } from './webhook-settings';
+import { JobQueue } from '../../../common/jobs/job-queue.js';
+import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
+import { DeliveryJob, DELIVERY_QUEUE } from './webhook-outbox.js';
+import { WebhookDeliveryService } from './webhook-delivery.service.js';
+import { WebhookSettings } from './webhook-settings.js';
 
 const RECOVERY_TASK = 'webhook-recovery-sweep';
 

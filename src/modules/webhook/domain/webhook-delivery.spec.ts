@@ -1,4 +1,4 @@
-import { callFinishedPayload, outcomeOf, parseRetrySchedule } from './webhook-delivery';
+import { callFinishedPayload, outcomeOf, parseRetrySchedule } from './webhook-delivery.js';
 
 describe('parseRetrySchedule', () => {
   it('reads the default schedule (about a day in 7 retries)', () => {

@@ -1,4 +1,4 @@
-import { blockedReason } from './address-policy';
+import { blockedReason } from './address-policy.js';
 
 describe('blockedReason', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'http';
 import { AddressInfo } from 'net';
 import { Webhook } from 'standardwebhooks';
-import { HttpWebhookSender, ResolvedAddress, USER_AGENT } from './http-webhook-sender';
+import { HttpWebhookSender, ResolvedAddress, USER_AGENT } from './http-webhook-sender.js';
 
 interface Seen {
   headers: IncomingHttpHeaders;

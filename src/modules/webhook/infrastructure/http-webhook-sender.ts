@@ -10,9 +10,9 @@ import {
   WebhookRequest,
   WebhookResponse,
   WebhookSender,
-} from '../application/ports/webhook-sender';
-import { RESPONSE_EXCERPT_BYTES } from '../domain/webhook-delivery';
-import { blockedReason } from './address-policy';
+} from '../application/ports/webhook-sender.js';
+import { RESPONSE_EXCERPT_BYTES } from '../domain/webhook-delivery.js';
+import { blockedReason } from './address-policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -194,7 +194,7 @@ function describe(err: unknown): string {
 }
 
 function packageVersion(): string {
-  let dir = __dirname;
+  let dir = import.meta.dirname;
   for (let i = 0; i < 6; i++) {
     try {
       const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));

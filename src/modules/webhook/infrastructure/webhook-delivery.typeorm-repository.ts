@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work';
-import { sqlExecutor } from '../../../database/sql';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { sqlExecutor } from '../../../database/sql.js';
 import {
   AttemptRecord,
   AttemptResult,
@@ -9,17 +9,17 @@ import {
   DeliveryPage,
   NewWebhookEvent,
   WebhookDeliveryRepository,
-} from '../application/ports/webhook-delivery.repository';
+} from '../application/ports/webhook-delivery.repository.js';
 import {
   TargetNotification,
   TargetNotifications,
-} from '../application/ports/target-notifications';
+} from '../application/ports/target-notifications.js';
 import {
   DeliveryAttempt,
   DeliveryStatus,
   DeliveryWithAttempts,
   WebhookDelivery,
-} from '../domain/webhook-delivery';
+} from '../domain/webhook-delivery.js';
 
 /** A delivery joined with its event, as `DELIVERY_COLUMNS` reads it. */
 interface DeliveryRow {

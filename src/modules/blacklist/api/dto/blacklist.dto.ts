@@ -7,8 +7,8 @@ import {
   PyOptional,
   PyRequired,
   PyStr,
-} from '../../../../common/validation/py-validators';
-import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
+} from '../../../../common/validation/py-validators.js';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class CreateBlacklistDto {
   @ApiProperty({ example: 'Do not call' })

@@ -1,4 +1,4 @@
-import { Blacklist, BlacklistEntry } from '../../domain/blacklist';
+import { Blacklist, BlacklistEntry } from '../../domain/blacklist.js';
 
 export abstract class BlacklistRepository {
   abstract create(

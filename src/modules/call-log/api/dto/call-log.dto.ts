@@ -6,8 +6,8 @@ import {
   PyOptional,
   PyRequired,
   PyStr,
-} from '../../../../common/validation/py-validators';
-import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
+} from '../../../../common/validation/py-validators.js';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class ListCallLogsQueryDto {
   @ApiPropertyOptional({

@@ -1,5 +1,5 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import { CallLog, CallLogCompletion, NewCallLog } from '../../domain/call-log';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import { CallLog, CallLogCompletion, NewCallLog } from '../../domain/call-log.js';
 
 export interface CallLogFilter {
   organizationId: string;

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { CAMPAIGN_STATES, CampaignState } from '../../../campaign/domain/campaign';
-import { TARGET_STATUS_FILTERS } from '../../../target/domain/target';
-import { PyRequired, PyUuid } from '../../../../common/validation/py-validators';
+import { CAMPAIGN_STATES, type CampaignState } from '../../../campaign/domain/campaign.js';
+import { TARGET_STATUS_FILTERS } from '../../../target/domain/target.js';
+import { PyRequired, PyUuid } from '../../../../common/validation/py-validators.js';
 
 /** `{campaign_id}` of the control and stats routes: a malformed id is a 422 `uuid_parsing`. */
 export class CampaignIdParamsDto {

@@ -6,7 +6,7 @@ import {
   PyList,
   PyModelRule,
   PyOptional,
-} from '../../../../common/validation/py-validators';
+} from '../../../../common/validation/py-validators.js';
 
 /** Exactly one of the two selectors (DECISIONS: Trigger calls). */
 export const EXACTLY_ONE_SELECTOR = 'Exactly one of target_ids or count must be provided';

@@ -1,5 +1,5 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import type { CallEvent } from './call-provider';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import type { CallEvent } from './call-provider.js';
 
 /** Provider events, stored once per (connection, key): the idempotency of the events route. */
 export abstract class CallEventStore {

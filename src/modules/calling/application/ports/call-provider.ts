@@ -1,5 +1,5 @@
-import type { Campaign } from '../../../campaign/domain/campaign';
-import type { CallOutcome } from '../../domain/call-outcome';
+import type { Campaign } from '../../../campaign/domain/campaign.js';
+import type { CallOutcome } from '../../domain/call-outcome.js';
 
 /** What the engine asks a provider to dial. `callLogId` is ours: providers that can, store it. */
 export interface StartCallRequest {

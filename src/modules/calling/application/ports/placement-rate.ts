@@ -1,4 +1,4 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
 
 /** CALLS_PER_SECOND, shared by every worker: a per-second budget per provider. */
 export abstract class PlacementRate {

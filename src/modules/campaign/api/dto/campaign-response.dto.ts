@@ -1,15 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto';
-import { WeekSchedule } from '../../../../common/schedule/week-schedule';
+import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
+import { WeekSchedule } from '../../../../common/schedule/week-schedule.js';
 import {
   CAMPAIGN_STATES,
   CAMPAIGN_TYPES,
-  CampaignState,
+  type CampaignState,
   CampaignStep,
-  CampaignType,
+  type CampaignType,
   STEP_ON_RECEIVE,
   STEP_TYPES,
-} from '../../domain/campaign';
+} from '../../domain/campaign.js';
 
 export class CampaignStepResponseDto {
   @ApiProperty({ type: 'string', example: 'intake-form' }) friendly_id: string;

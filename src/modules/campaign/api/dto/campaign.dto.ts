@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto';
-import { CampaignResponseDto } from './campaign-response.dto';
-import { WeekSchedule } from '../../../../common/schedule/week-schedule';
-import { PyLocated, weekScheduleErrors } from '../../../../common/validation/py-located';
+import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
+import { CampaignResponseDto } from './campaign-response.dto.js';
+import { WeekSchedule } from '../../../../common/schedule/week-schedule.js';
+import { PyLocated, weekScheduleErrors } from '../../../../common/validation/py-located.js';
 import {
   PyEnum,
   PyFloat,
@@ -16,15 +16,15 @@ import {
   PyValueRule,
   PyUuid,
   uuidError,
-} from '../../../../common/validation/py-validators';
+} from '../../../../common/validation/py-validators.js';
 import {
   CAMPAIGN_TYPES,
   CampaignStep,
-  CampaignType,
+  type CampaignType,
   STEP_ON_RECEIVE,
   STEP_TYPES,
-} from '../../domain/campaign';
-import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
+} from '../../domain/campaign.js';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 const FRIENDLY_ID = /^[A-Za-z0-9_.-]+$/;
 

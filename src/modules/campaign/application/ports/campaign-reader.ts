@@ -1,5 +1,5 @@
-import type { Tx } from '../../../../common/persistence/unit-of-work';
-import type { Campaign, CampaignState } from '../../domain/campaign';
+import type { Tx } from '../../../../common/persistence/unit-of-work.js';
+import type { Campaign, CampaignState } from '../../domain/campaign.js';
 
 /**
  * Reading campaigns from other modules (calling, step, target). CampaignModule provides it with

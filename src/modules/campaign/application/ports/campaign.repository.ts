@@ -1,5 +1,5 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import { Campaign, CampaignState } from '../../domain/campaign';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import { Campaign, CampaignState } from '../../domain/campaign.js';
 
 export type NewCampaign = Omit<
   Campaign,

@@ -1,4 +1,4 @@
-import { ApiKeyRecord, Organization } from '../../domain/api-key';
+import { ApiKeyRecord, Organization } from '../../domain/api-key.js';
 
 export abstract class OrganizationRepository {
   abstract createOrganization(name: string): Promise<Organization>;

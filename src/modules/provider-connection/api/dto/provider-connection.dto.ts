@@ -2,8 +2,8 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateIf, ValidateNested } from 'class-validator';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../../common/phone/phone-number';
-import { item, pydantic, PydanticErrorItem } from '../../../../common/validation/pydantic-errors';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../../common/phone/phone-number.js';
+import { item, pydantic, PydanticErrorItem } from '../../../../common/validation/pydantic-errors.js';
 import {
   isPlainObject,
   PyBool,
@@ -17,16 +17,16 @@ import {
   RANK_MISSING,
   RANK_TYPE,
   RANK_VALUE,
-} from '../../../../common/validation/py-validators';
+} from '../../../../common/validation/py-validators.js';
 import {
   CONNECTION_TYPES,
-  ConnectionType,
+  type ConnectionType,
   CREDENTIAL_FIELDS,
   RETELL_FINAL_EVENTS,
   SETTING_FIELDS,
   TWILIO_MACHINE_DETECTION,
-} from '../../domain/provider-connection';
-import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
+} from '../../domain/provider-connection.js';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 /** An absolute http(s) URL, with pydantic's `HttpUrl` errors. */
 function PyHttpUrl(): PropertyDecorator {

@@ -1,5 +1,5 @@
-import { ProviderCallClient } from '../../domain/provider-call';
-import { ResolvedConnection } from '../../domain/provider-connection';
+import { ProviderCallClient } from '../../domain/provider-call.js';
+import { ResolvedConnection } from '../../domain/provider-connection.js';
 
 /**
  * The provider clients, exported for the calling engine: the client of a resolved connection's

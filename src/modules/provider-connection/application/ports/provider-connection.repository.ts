@@ -1,10 +1,10 @@
-import { SealedSecret } from './secret-box';
+import { SealedSecret } from './secret-box.js';
 import {
   ConnectionSettings,
   ConnectionType,
   Credentials,
   ProviderConnection,
-} from '../../domain/provider-connection';
+} from '../../domain/provider-connection.js';
 
 /** A connection as stored: the public view plus its sealed credentials (null: it has none). */
 export interface StoredConnection extends ProviderConnection {

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ProviderCallClients } from '../../application/ports/provider-call-clients';
-import { ProviderCallClient } from '../../domain/provider-call';
-import { ResolvedConnection } from '../../domain/provider-connection';
-import { RetellCallClient } from './retell-call-client';
-import { TwilioCallClient } from './twilio-call-client';
-import { VapiCallClient } from './vapi-call-client';
+import { ProviderCallClients } from '../../application/ports/provider-call-clients.js';
+import { ProviderCallClient } from '../../domain/provider-call.js';
+import { ResolvedConnection } from '../../domain/provider-connection.js';
+import { RetellCallClient } from './retell-call-client.js';
+import { TwilioCallClient } from './twilio-call-client.js';
+import { VapiCallClient } from './vapi-call-client.js';
 
 /**
  * The thin client of a resolved connection's provider; null for the types the engine serves itself

@@ -1,6 +1,6 @@
 import type Retell from 'retell-sdk';
-import { UnauthorizedError } from '../../../../common/errors/domain-errors';
-import { isRecord } from '../../domain/call-result';
+import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
+import { isRecord } from '../../domain/call-result.js';
 import {
   callLogIdOf,
   IncomingProviderRequest,
@@ -8,10 +8,10 @@ import {
   ProviderCallEvent,
   ProviderCallRef,
   ProviderCallRequest,
-} from '../../domain/provider-call';
-import { ResolvedConnection } from '../../domain/provider-connection';
-import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome';
-import { parseJsonBody } from './json-body';
+} from '../../domain/provider-call.js';
+import { ResolvedConnection } from '../../domain/provider-connection.js';
+import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome.js';
+import { parseJsonBody } from './json-body.js';
 
 /**
  * Retell through `retell-sdk`: a phone call with the connection's agent, the target's input data as

@@ -1,6 +1,6 @@
 import type twilio from 'twilio';
-import { UnauthorizedError } from '../../../../common/errors/domain-errors';
-import { ResolvedConnection } from '../../domain/provider-connection';
+import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
+import { ResolvedConnection } from '../../domain/provider-connection.js';
 import {
   callLogIdOf,
   IncomingProviderRequest,
@@ -8,14 +8,14 @@ import {
   ProviderCallEvent,
   ProviderCallRef,
   ProviderCallRequest,
-} from '../../domain/provider-call';
-import { renderTwimlTemplate } from '../../domain/twiml-template';
+} from '../../domain/provider-call.js';
+import { renderTwimlTemplate } from '../../domain/twiml-template.js';
 import {
   isTwilioFinalStatus,
   TWILIO_ANSWERED_STATUS,
   twilioCallResult,
   TwilioCallReport,
-} from '../../domain/twilio-outcome';
+} from '../../domain/twilio-outcome.js';
 
 /**
  * The SDK is loaded on first use, not at start: most deployments never call Twilio, and loading it is

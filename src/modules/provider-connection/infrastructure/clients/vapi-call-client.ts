@@ -1,7 +1,7 @@
 import type { VapiClient } from '@vapi-ai/server-sdk';
 import { timingSafeEqual } from 'crypto';
-import { UnauthorizedError } from '../../../../common/errors/domain-errors';
-import { isRecord } from '../../domain/call-result';
+import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
+import { isRecord } from '../../domain/call-result.js';
 import {
   callLogIdOf,
   IncomingProviderRequest,
@@ -9,10 +9,10 @@ import {
   ProviderCallEvent,
   ProviderCallRef,
   ProviderCallRequest,
-} from '../../domain/provider-call';
-import { ResolvedConnection } from '../../domain/provider-connection';
-import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome';
-import { parseJsonBody } from './json-body';
+} from '../../domain/provider-call.js';
+import { ResolvedConnection } from '../../domain/provider-connection.js';
+import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome.js';
+import { parseJsonBody } from './json-body.js';
 
 /**
  * Vapi through `@vapi-ai/server-sdk`: an outbound call with the connection's assistant and phone

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { PydanticValidationPipe } from '../../../../common/validation/pydantic-validation.pipe';
-import { RequestValidationError } from '../../../../common/validation/request-validation.error';
-import { BatchStepDto, StepUpdateDto } from './step.dto';
+import { PydanticValidationPipe } from '../../../../common/validation/pydantic-validation.pipe.js';
+import { RequestValidationError } from '../../../../common/validation/request-validation.error.js';
+import { BatchStepDto, StepUpdateDto } from './step.dto.js';
 
 const pipe = new PydanticValidationPipe();
 const body = (metatype: new () => object, value: unknown) =>

@@ -13,14 +13,14 @@ import {
   PyStr,
   RANK_TYPE,
   RANK_VALUE,
-} from '../../../../common/validation/py-validators';
-import { pydantic } from '../../../../common/validation/pydantic-errors';
-import { isPlainJson } from '../../../../common/validation/plain-json';
-import { PyStorable, unstorableJsonError } from '../../../../common/validation/storable';
-import { rawOf, withoutUnsafeKeys } from '../../../../common/validation/transform-safe';
-import { TargetWithEhrIdsResponseDto } from '../../../target/api/dto/target-response.dto';
-import { TARGET_REF_REQUIRED } from '../../application/step.service';
-import { EHR_EVENT_TYPES, EhrEventType } from '../../domain/step';
+} from '../../../../common/validation/py-validators.js';
+import { pydantic } from '../../../../common/validation/pydantic-errors.js';
+import { isPlainJson } from '../../../../common/validation/plain-json.js';
+import { PyStorable, unstorableJsonError } from '../../../../common/validation/storable.js';
+import { rawOf, withoutUnsafeKeys } from '../../../../common/validation/transform-safe.js';
+import { TargetWithEhrIdsResponseDto } from '../../../target/api/dto/target-response.dto.js';
+import { TARGET_REF_REQUIRED } from '../../application/step.service.js';
+import { EHR_EVENT_TYPES, EhrEventType } from '../../domain/step.js';
 
 export const MAX_BATCH_UPDATES = 5000;
 

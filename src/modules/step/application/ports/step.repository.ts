@@ -1,5 +1,5 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import type { StepKind } from '../../domain/step';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import type { StepKind } from '../../domain/step.js';
 
 /** Every step write is confined to one campaign of one organization. */
 export interface StepScope {

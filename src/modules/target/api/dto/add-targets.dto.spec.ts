@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import { PydanticValidationPipe } from '../../../../common/validation/pydantic-validation.pipe';
-import { RequestValidationError } from '../../../../common/validation/request-validation.error';
-import { toAddTargetInput } from '../target.request-mapper';
-import { AddTargetsDto, TargetInputDto } from './add-targets.dto';
+import { PydanticValidationPipe } from '../../../../common/validation/pydantic-validation.pipe.js';
+import { RequestValidationError } from '../../../../common/validation/request-validation.error.js';
+import { toAddTargetInput } from '../target.request-mapper.js';
+import { AddTargetsDto, TargetInputDto } from './add-targets.dto.js';
 
 const pipe = new PydanticValidationPipe();
 const body = (metatype: new () => object, value: unknown) =>

@@ -1,4 +1,4 @@
-import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto';
+import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import {
   canonicalUuidInput,
@@ -12,9 +12,9 @@ import {
   PyStr,
   PyUuid,
   uuidError,
-} from '../../../../common/validation/py-validators';
-import { PyStorable } from '../../../../common/validation/storable';
-import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located';
+} from '../../../../common/validation/py-validators.js';
+import { PyStorable } from '../../../../common/validation/storable.js';
+import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located.js';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
 /** External ids are in a unique btree index, whose entries must stay under ~2.7 kB (4 bytes a char). */

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { checkString, PyList, PyRequired } from '../../../../common/validation/py-validators';
+import { checkString, PyList, PyRequired } from '../../../../common/validation/py-validators.js';
 
 export const MAX_TARGET_IDS_PER_DELETE = 10000;
 

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PyBool, PyOptional, PyStr } from '../../../../common/validation/py-validators';
-import { IMPORT_STATUSES, ImportStatus } from '../../domain/target-import';
+import { PyBool, PyOptional, PyStr } from '../../../../common/validation/py-validators.js';
+import { IMPORT_STATUSES, type ImportStatus } from '../../domain/target-import.js';
 
 export class ImportTargetsQueryDto {
   @ApiPropertyOptional({

@@ -6,9 +6,9 @@ import {
   PyOptional,
   PyStr,
   PyValueRule,
-} from '../../../../common/validation/py-validators';
-import { TARGET_STATUS_FILTERS, TargetStatus } from '../../domain/target';
-import { decodeTargetCursor } from '../target-cursor';
+} from '../../../../common/validation/py-validators.js';
+import { TARGET_STATUS_FILTERS, type TargetStatus } from '../../domain/target.js';
+import { decodeTargetCursor } from '../target-cursor.js';
 
 const DATE_EXAMPLE = '2024-01-01T00:00:00Z';
 

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { PyEnum, PyRequired } from '../../../../common/validation/py-validators';
-import type { ReviewAction } from '../../application/ports/target-transitions';
+import { PyEnum, PyRequired } from '../../../../common/validation/py-validators.js';
+import type { ReviewAction } from '../../application/ports/target-transitions.js';
 
 export const REVIEW_ACTIONS = ['done', 'requeue'] as const satisfies readonly ReviewAction[];
 

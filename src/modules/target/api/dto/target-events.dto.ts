@@ -4,10 +4,10 @@ import {
   PyOptional,
   PyStr,
   PyValueRule,
-} from '../../../../common/validation/py-validators';
-import { TIMELINE_KINDS } from '../../application/ports/target-event-log';
-import { TARGET_STATUS_FILTERS } from '../../domain/target';
-import { decodeTimelineCursor } from '../timeline-cursor';
+} from '../../../../common/validation/py-validators.js';
+import { TIMELINE_KINDS } from '../../application/ports/target-event-log.js';
+import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
+import { decodeTimelineCursor } from '../timeline-cursor.js';
 
 export class ListTargetEventsQueryDto {
   @ApiPropertyOptional({

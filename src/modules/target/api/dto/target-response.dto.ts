@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { TARGET_STATUS_FILTERS } from '../../domain/target';
-import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './outcome-enums';
-import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
+import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
+import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './outcome-enums.js';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };

@@ -4,8 +4,8 @@ import {
   PyDict,
   PyOptional,
   PyRequired,
-} from '../../../../common/validation/py-validators';
-import { PyStorable } from '../../../../common/validation/storable';
+} from '../../../../common/validation/py-validators.js';
+import { PyStorable } from '../../../../common/validation/storable.js';
 
 export class UpdateTargetInputDataDto {
   @ApiProperty({

@@ -1,5 +1,5 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import type { TargetStatus } from '../../domain/target';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import type { TargetStatus } from '../../domain/target.js';
 
 /** Who or what caused a change: an API key (its id), a worker, a provider event, or the system. */
 export type EventActorType = 'api_key' | 'worker' | 'provider' | 'system';

@@ -1,6 +1,6 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import { TargetDraft } from '../../domain/new-targets';
-import { ImportOptions, ImportStatus, RowError, TargetImport } from '../../domain/target-import';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import { TargetDraft } from '../../domain/new-targets.js';
+import { ImportOptions, ImportStatus, RowError, TargetImport } from '../../domain/target-import.js';
 
 /** One CSV record as staged: a valid target (with its id already chosen) or its errors. */
 export interface StagedRow {

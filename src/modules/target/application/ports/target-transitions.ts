@@ -1,5 +1,5 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import type { Target, TargetStatus } from '../../domain/target';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import type { Target, TargetStatus } from '../../domain/target.js';
 
 /**
  * The PostgreSQL channel a transaction notifies (delivered on commit) when it made targets due, or freed

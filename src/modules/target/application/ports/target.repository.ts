@@ -1,7 +1,7 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
-import { NewTarget } from '../../domain/new-targets';
-import { Target, TargetStatus } from '../../domain/target';
-import type { EventCause } from './target-event-log';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
+import { NewTarget } from '../../domain/new-targets.js';
+import { Target, TargetStatus } from '../../domain/target.js';
+import type { EventCause } from './target-event-log.js';
 
 /** All bounds inclusive; absent means unbounded. */
 export interface TargetListFilter {

@@ -7,10 +7,10 @@ import {
   PyOptional,
   PyRequired,
   PyValueRule,
-} from '../../../../common/validation/py-validators';
-import { lowerBound, upperBound } from '../../../../common/dates/date-bounds';
-import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook-delivery';
-import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto';
+} from '../../../../common/validation/py-validators.js';
+import { lowerBound, upperBound } from '../../../../common/dates/date-bounds.js';
+import { DELIVERY_STATUSES, type DeliveryStatus } from '../../domain/webhook-delivery.js';
+import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 const fromNotAfterTo = (to: unknown, body: { from_date?: unknown }): string | null => {
   if (!isDateTimeInput(to) || !isDateTimeInput(body.from_date)) return null;

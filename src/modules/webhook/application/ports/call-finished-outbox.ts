@@ -1,4 +1,4 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
 
 /**
  * `target.call_finished` (DECISIONS: Webhook notifications): after every call attempt ends, and when a

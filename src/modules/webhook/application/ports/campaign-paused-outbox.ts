@@ -1,4 +1,4 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
 
 /** `campaign.paused`: the circuit breaker paused a campaign (docs/webhooks.md). */
 export interface CampaignPausedEvent {

@@ -1,4 +1,4 @@
-import { Tx } from '../../../../common/persistence/unit-of-work';
+import { Tx } from '../../../../common/persistence/unit-of-work.js';
 
 /** `import.finished`: a CSV import of targets ended (docs/webhooks.md). Counts only, no personal data. */
 export interface ImportFinishedEvent {

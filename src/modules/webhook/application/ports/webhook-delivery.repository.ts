@@ -1,9 +1,9 @@
-import type { Tx } from '../../../../common/persistence/unit-of-work';
+import type { Tx } from '../../../../common/persistence/unit-of-work.js';
 import type {
   DeliveryStatus,
   DeliveryWithAttempts,
   WebhookDelivery,
-} from '../../domain/webhook-delivery';
+} from '../../domain/webhook-delivery.js';
 
 export interface NewWebhookEvent {
   id: string;

@@ -1,0 +1,57 @@
+/**
+ * Every migration, oldest first. Listed rather than globbed: ES modules are loaded by import, which a
+ * file-name pattern cannot give TypeORM reliably across the built service, ts-jest and the TS loader.
+ */
+import { CreateCoreSchema1767225600000 } from './1767225600000-create-core-schema.js';
+import { CreateCallLogs1767400000000 } from './1767400000000-create-call-logs.js';
+import { CreateCallWaitlist1767400000001 } from './1767400000001-create-call-waitlist.js';
+import { AddCallLogOutcomeData1767400000002 } from './1767400000002-add-call-log-outcome-data.js';
+import { CreateTargetStepEvents1767500000000 } from './1767500000000-create-target-step-events.js';
+import { CreateWebhookTables1767600000000 } from './1767600000000-create-webhook-tables.js';
+import { CreateAsyncCallLifecycle1767700000000 } from './1767700000000-create-async-call-lifecycle.js';
+import { CreateProviderConnections1767800000000 } from './1767800000000-create-provider-connections.js';
+import { AddCampaignProviderConnection1767800000001 } from './1767800000001-add-campaign-provider-connection.js';
+import { CreateTargetCountDeltas1767900000000 } from './1767900000000-create-target-count-deltas.js';
+import { CreateCallLogCountDeltas1767900000001 } from './1767900000001-create-call-log-count-deltas.js';
+import { AddCampaignState1768010000000 } from './1768010000000-add-campaign-state.js';
+import { CreateTargetImports1768100000000 } from './1768100000000-create-target-imports.js';
+import { CreateTargetEvents1768200000000 } from './1768200000000-create-target-events.js';
+import { ExtendCountDeltasForStats1768300000000 } from './1768300000000-extend-count-deltas-for-stats.js';
+import { IndexPausedCampaigns1768300000001 } from './1768300000001-index-paused-campaigns.js';
+import { AddImportFailure1768300000002 } from './1768300000002-add-import-failure.js';
+import { AddCampaignAutoPause1768700000000 } from './1768700000000-add-campaign-auto-pause.js';
+import { ScopeTargetIdsByOrganization1768800000000 } from './1768800000000-scope-target-ids-by-organization.js';
+import { TriggerFunctionsWithoutJit1768830000000 } from './1768830000000-trigger-functions-without-jit.js';
+import { CountCalledTargets1768840000000 } from './1768840000000-count-called-targets.js';
+import { TargetPositionDeltas1768850000000 } from './1768850000000-target-position-deltas.js';
+import { CallLogHourDeltas1768860000000 } from './1768860000000-call-log-hour-deltas.js';
+import { TargetStatusLastCallIndex1768870000000 } from './1768870000000-target-status-last-call-index.js';
+import { TargetLastCallMinuteDeltas1768880000000 } from './1768880000000-target-last-call-minute-deltas.js';
+
+export const MIGRATIONS = [
+  CreateCoreSchema1767225600000,
+  CreateCallLogs1767400000000,
+  CreateCallWaitlist1767400000001,
+  AddCallLogOutcomeData1767400000002,
+  CreateTargetStepEvents1767500000000,
+  CreateWebhookTables1767600000000,
+  CreateAsyncCallLifecycle1767700000000,
+  CreateProviderConnections1767800000000,
+  AddCampaignProviderConnection1767800000001,
+  CreateTargetCountDeltas1767900000000,
+  CreateCallLogCountDeltas1767900000001,
+  AddCampaignState1768010000000,
+  CreateTargetImports1768100000000,
+  CreateTargetEvents1768200000000,
+  ExtendCountDeltasForStats1768300000000,
+  IndexPausedCampaigns1768300000001,
+  AddImportFailure1768300000002,
+  AddCampaignAutoPause1768700000000,
+  ScopeTargetIdsByOrganization1768800000000,
+  TriggerFunctionsWithoutJit1768830000000,
+  CountCalledTargets1768840000000,
+  TargetPositionDeltas1768850000000,
+  CallLogHourDeltas1768860000000,
+  TargetStatusLastCallIndex1768870000000,
+  TargetLastCallMinuteDeltas1768880000000,
+];

@@ -1,0 +1,20 @@
+// An in-memory PGlite served on a loopback port, in a process of its own: Jest's module sandbox cannot
+// load PGlite (it imports its WASM bundle dynamically), and a separate process lets worker child
+// processes share the database too. Prints {"url": ...} once listening; exits when its parent does.
+// It runs the service's own server (src/database/pglite-server.ts), so tests meet the same protocol
+// handling as `npm start`. Started through scripts/register-ts.js (see `tsEntry`).
+import { PGlite } from '@electric-sql/pglite';
+import { PgliteServer } from '../../src/database/pglite-server.js';
+
+const db = await PGlite.create();
+const server = new PgliteServer(db);
+const port = await server.listen();
+process.stdout.write(JSON.stringify({ url: `postgres://postgres@127.0.0.1:${port}/postgres` }) + '\n');
+const stop = async () => {
+  await server.close().catch(() => undefined);
+  await db.close().catch(() => undefined);
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.stdin.on('end', stop);
+process.stdin.resume();
