@@ -27,6 +27,9 @@ const common = {
   transform: { '^.+\\.ts$': ['ts-jest', tsJest] },
   testEnvironment: 'node',
   setupFiles: ['<rootDir>/test/support/load-nest-first.ts'],
+  // In the checkout, not the machine's temp directory: a transform cached by another checkout (another
+  // branch, or this one before a package.json changed a file's module format) is never reused.
+  cacheDirectory: '<rootDir>/node_modules/.cache/jest',
 };
 const database = { setupFilesAfterEnv: ['<rootDir>/test/support/database-test-timeout.ts'] };
 
