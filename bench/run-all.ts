@@ -6,6 +6,7 @@
 import { spawnSync } from 'child_process';
 import { existsSync, readdirSync, readFileSync } from 'fs';
 import { join } from 'path';
+import { tsFile } from '../test/support/run-process.js';
 import { SummaryRow } from './support.js';
 
 type Result = Record<string, any>;
@@ -47,11 +48,7 @@ function main(): void {
     console.error(`--- ${name}`);
     const run = spawnSync(
       process.execPath,
-      [
-        '--import',
-        join(import.meta.dirname, '..', 'scripts', 'register-ts.js'),
-        join(import.meta.dirname, `${name}.bench.ts`),
-      ],
+      tsFile(join(import.meta.dirname, `${name}.bench.ts`)),
       { stdio: ['ignore', 'ignore', 'inherit'], env: process.env },
     );
     const file = join(import.meta.dirname, 'results', `${name}.json`);

@@ -15,6 +15,7 @@ import { createServer, Server } from 'http';
 import { AddressInfo } from 'net';
 import { join } from 'path';
 import { Pool } from 'pg';
+import { TS_LOADER } from '../test/support/run-process.js';
 import type { LoadResult } from './http-load.js';
 import {
   baseUrl,
@@ -77,7 +78,7 @@ function loadFrom(
   headers: Record<string, string>,
 ): Promise<LoadResult> {
   const child = fork(join(import.meta.dirname, 'http-load.ts'), [], {
-    execArgv: ['--import', join(import.meta.dirname, '..', 'scripts', 'register-ts.js')],
+    execArgv: TS_LOADER,
   });
   return new Promise((resolve, reject) => {
     child.once('message', (result) => resolve(result as LoadResult));

@@ -3,9 +3,12 @@ import { join } from 'path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
-/** Node arguments that run a TypeScript file without a build (scripts/register-ts.js). */
+/** Node options under which `.ts` files run without a build (scripts/register-ts.js). */
+export const TS_LOADER = ['--import', join(ROOT, 'scripts', 'register-ts.js')];
+
+/** Node arguments that run a TypeScript file without a build. */
 export function tsFile(file: string): string[] {
-  return ['--import', join(ROOT, 'scripts', 'register-ts.js'), file];
+  return [...TS_LOADER, file];
 }
 
 /** Node arguments that run a TypeScript entry point of src/ without a build. */
