@@ -6,6 +6,7 @@ import { BlacklistModule } from './modules/blacklist/blacklist.module.js';
 import { CallLogModule } from './modules/call-log/call-log.module.js';
 import { CallingModule } from './modules/calling/calling.module.js';
 import { CampaignModule } from './modules/campaign/campaign.module.js';
+import { ComplianceModule } from './modules/compliance/compliance.module.js';
 import { DemoModule } from './modules/demo/demo.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationModule } from './modules/organization/organization.module.js';
@@ -62,6 +63,7 @@ export class AppModule {
         OrganizationModule,
         HealthModule,
         BlacklistModule,
+        ComplianceModule,
         CampaignModule,
         TargetModule,
         CallLogModule,
