@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { RecipientLocks } from './application/ports/recipient-locks.js';
+import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.js';
 
 /**
  * The calling rules an organization's calls are judged by (docs/compliance.md): its policy (quiet
@@ -8,7 +10,7 @@ import { Module } from '@nestjs/common';
  */
 @Module({
   controllers: [],
-  providers: [],
-  exports: [],
+  providers: [{ provide: RecipientLocks, useClass: SqlRecipientLocks }],
+  exports: [RecipientLocks],
 })
 export class ComplianceModule {}
