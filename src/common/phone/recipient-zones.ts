@@ -63,13 +63,3 @@ export function locateNumber(e164: string): NumberLocation | null {
       : null;
   return { zones: known, region };
 }
-
-/** True when `zone` is an IANA zone this runtime knows (`America/New_York`, `UTC`). */
-export function isTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(zone);
-  } catch {
-    return false;
-  }
-}

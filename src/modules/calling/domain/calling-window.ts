@@ -49,6 +49,13 @@ function localTime(at: Date, tz: string): LocalTime {
   };
 }
 
+/** `2026-12-25 06:12`: the wall date and time of `at` in `tz`. */
+export function wallTime(at: Date, tz: string): string {
+  const l = localTime(at, tz);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${l.year}-${two(l.month)}-${two(l.day)} ${two(l.hour)}:${two(l.minute)}`;
+}
+
 /** Offset of `tz` from UTC at `at`, in milliseconds. */
 function offsetMs(at: Date, tz: string): number {
   const l = localTime(at, tz);
