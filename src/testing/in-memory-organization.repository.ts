@@ -1,6 +1,10 @@
 import { randomUUID } from 'crypto';
 import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository.js';
-import { ApiKeyRecord, lastUseIsStale, Organization } from '../modules/organization/domain/api-key.js';
+import {
+  ApiKeyRecord,
+  lastUseIsStale,
+  Organization,
+} from '../modules/organization/domain/api-key.js';
 
 /** Same rules as the database: unique organization names, unique key hashes. */
 export class InMemoryOrganizationRepository extends OrganizationRepository {

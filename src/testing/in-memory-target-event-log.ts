@@ -32,10 +32,7 @@ const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
  * the same events by the same rules. Give it to the fake that owns the target rows
  * (`new InMemoryTargetRepository(events)` or `new InMemoryTargetTransitions(undefined, events)`).
  */
-export class InMemoryTargetEventLog
-  extends TargetEventLog
-  implements Snapshottable<EventLogState>
-{
+export class InMemoryTargetEventLog extends TargetEventLog implements Snapshottable<EventLogState> {
   private readonly events: StoredEvent[] = [];
   private cause: EventCause = SYSTEM;
   private seq = 0;
@@ -135,7 +132,8 @@ export class InMemoryTargetEventLog
           resolution: n.resolution,
           category: n.category,
           subcategory: n.subcategory,
-          next_attempt_at: n.status === 'Scheduled' ? (n.scheduledTime?.toISOString() ?? null) : null,
+          next_attempt_at:
+            n.status === 'Scheduled' ? (n.scheduledTime?.toISOString() ?? null) : null,
         },
       );
     } else if (n.status !== o.status) {
@@ -149,7 +147,8 @@ export class InMemoryTargetEventLog
       if (n.currentStep !== null) data.step = n.currentStep;
       if (n.outcome !== null && n.outcome !== o.outcome) data.outcome = n.outcome;
       if (n.resolution !== null) data.resolution = n.resolution;
-      if (n.status === 'Scheduled' && n.scheduledTime) data.scheduled_time = n.scheduledTime.toISOString();
+      if (n.status === 'Scheduled' && n.scheduledTime)
+        data.scheduled_time = n.scheduledTime.toISOString();
       add(n, n.updatedAt, 'status_changed', n.status, fallback, data);
     }
     if (
@@ -181,7 +180,10 @@ export class InMemoryTargetEventLog
           p.atMicros < before.atMicros ||
           (p.atMicros === before.atMicros && p.key < before.key),
       )
-      .sort((a, b) => b.position.atMicros - a.position.atMicros || (a.position.key < b.position.key ? 1 : -1))
+      .sort(
+        (a, b) =>
+          b.position.atMicros - a.position.atMicros || (a.position.key < b.position.key ? 1 : -1),
+      )
       .slice(0, limit);
   }
 

@@ -2,6 +2,7 @@ import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CampaignTargetCounts,
   CANCELLABLE_STATUSES,
+  Deferral,
   FinishedAttempt,
   TargetAttempt,
   StartedCall,
@@ -203,16 +204,12 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       .map(clone);
   }
 
-  async defer(
-    _tx: Tx,
-    organizationId: string,
-    deferrals: { targetId: string; until: Date }[],
-  ): Promise<string[]> {
+  async defer(_tx: Tx, organizationId: string, deferrals: Deferral[]): Promise<string[]> {
     const moved: string[] = [];
     for (const d of deferrals) {
       const t = this.find(organizationId, d.targetId);
       if (!t || t.status !== 'Scheduled') continue;
-      this.save({ ...t, scheduledTime: d.until });
+      this.save({ ...t, scheduledTime: d.until, hold: d.hold });
       moved.push(t.id);
     }
     return moved;
@@ -237,6 +234,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         callStartedAt: now,
         lastCallDate: now,
         updatedAt: now,
+        hold: null,
       };
       this.save(next);
       started.push(clone(next));

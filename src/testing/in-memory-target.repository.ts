@@ -294,6 +294,7 @@ function newTargetToTarget(row: NewTarget, createdAt: Date, now: Date): Target {
     callStartedAt: null,
     categorization: null,
     statistics: null,
+    hold: null,
     createdAt,
     updatedAt: new Date(now.getTime()),
   };

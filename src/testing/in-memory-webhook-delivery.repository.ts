@@ -76,10 +76,7 @@ export class InMemoryWebhookDeliveryRepository
           n.createdMicros < before.atMicros ||
           (n.createdMicros === before.atMicros && n.sortKey < before.key),
       )
-      .sort(
-        (a, b) =>
-          b.createdMicros - a.createdMicros || (a.sortKey < b.sortKey ? 1 : -1),
-      )
+      .sort((a, b) => b.createdMicros - a.createdMicros || (a.sortKey < b.sortKey ? 1 : -1))
       .slice(0, limit);
   }
 

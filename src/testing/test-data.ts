@@ -51,6 +51,8 @@ export function aTarget(overrides: Partial<Target> = {}): Target {
     phoneOperatingHours: null,
     fallbackPhoneNumber: null,
     fallbackOperatingHours: null,
+    timeZone: null,
+    hold: null,
     patient: null,
     preCallData: null,
     inputData: {},

@@ -27,6 +27,7 @@ function newTarget(
     id: randomUUID(),
     ...scope,
     externalId: null,
+    timeZone: null,
     phoneNumber: '+15550100001',
     phoneOperatingHours: null,
     fallbackPhoneNumber: null,

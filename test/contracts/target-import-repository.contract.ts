@@ -32,6 +32,7 @@ function staged(
       externalId,
       phoneNumber: `+1555010${String(row).padStart(4, '0')}`,
       phoneOperatingHours: null,
+      timeZone: null,
       fallbackPhoneNumber: null,
       fallbackOperatingHours: null,
       patient: null,

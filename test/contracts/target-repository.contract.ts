@@ -32,6 +32,7 @@ function newTarget(
     organizationId: owner.organizationId,
     campaignId: owner.campaignId,
     externalId: null,
+    timeZone: null,
     phoneNumber: '+15550100001',
     phoneOperatingHours: null,
     fallbackPhoneNumber: null,
@@ -98,6 +99,7 @@ export function targetRepositoryContract(
       expect(await insert([row])).toEqual([row.id]);
       const expected: Target = {
         ...row,
+        hold: null,
         outputData: {},
         resolution: null,
         category: null,

@@ -178,7 +178,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         await f.transitions.lockCampaigns(tx, [mine.campaignId]);
         const locked = await f.transitions.lockDue(tx, org, [a, b, notDue], T0);
         expect(locked.map((t) => t.id).sort()).toEqual([a, b].sort());
-        expect(await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600) }])).toEqual([b]);
+        expect(await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600), hold: null }])).toEqual([b]);
         return f.transitions.startCalls(tx, org, [{ targetId: a, callLogId: 41 }], T0);
       });
       expect(started).toMatchObject([
@@ -373,7 +373,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         const locked = await f.transitions.lockDue(tx, mine.organizationId, [x], T0);
         expect(locked.map((t) => [t.id, t.organizationId])).toEqual([[x, mine.organizationId]]);
         expect(
-          await f.transitions.defer(tx, mine.organizationId, [{ targetId: x, until: at(60) }]),
+          await f.transitions.defer(tx, mine.organizationId, [{ targetId: x, until: at(60), hold: null }]),
         ).toEqual([x]);
         const started = await f.transitions.startCalls(
           tx,

@@ -79,6 +79,17 @@ export function PyOptional(options: { nullable?: boolean } = {}): PropertyDecora
   );
 }
 
+/**
+ * pydantic's `X | None` without a default: the key must be present (with `PyRequired`), and null is
+ * a value that skips the field's other checks.
+ */
+export function PyNullable(): PropertyDecorator {
+  return applyDecorators(
+    doc({ nullable: true }),
+    ValidateIf((_obj, value) => value !== null),
+  );
+}
+
 /** What Python's `int()` reads: sign, digits with `_` separators, an all-zero fraction, spaces around. */
 const INT_STRING = /^\s*[+-]?\d+(?:_\d+)*(?:\.0+)?\s*$/;
 

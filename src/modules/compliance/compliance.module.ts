@@ -1,16 +1,32 @@
 import { Module } from '@nestjs/common';
+import { ComplianceController } from './api/compliance.controller.js';
+import { ComplianceService } from './application/compliance.service.js';
+import { DoNotCallService } from './application/do-not-call.service.js';
+import { CallLedger } from './application/ports/call-ledger.js';
+import { CompliancePolicyRepository } from './application/ports/compliance-policy.repository.js';
+import { DecisionLog } from './application/ports/decision-log.js';
 import { RecipientLocks } from './application/ports/recipient-locks.js';
+import { SqlCallLedger } from './infrastructure/call-ledger.sql-adapter.js';
+import { SqlCompliancePolicyRepository } from './infrastructure/compliance-policy.sql-repository.js';
+import { SqlDecisionLog } from './infrastructure/decision-log.sql-adapter.js';
 import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.js';
 
 /**
  * The calling rules an organization's calls are judged by (docs/compliance.md): its policy (quiet
  * hours in the recipient's zones, state rules, caps per number across campaigns, restricted dates),
  * its do-not-call list, and the record of every decision those rules made. The calling engine asks
- * this module before every call; this module knows nothing of campaigns' engines.
+ * this module before every call; this module knows nothing of campaigns or targets.
  */
 @Module({
-  controllers: [],
-  providers: [{ provide: RecipientLocks, useClass: SqlRecipientLocks }],
-  exports: [RecipientLocks],
+  controllers: [ComplianceController],
+  providers: [
+    ComplianceService,
+    DoNotCallService,
+    { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
+    { provide: CallLedger, useClass: SqlCallLedger },
+    { provide: DecisionLog, useClass: SqlDecisionLog },
+    { provide: RecipientLocks, useClass: SqlRecipientLocks },
+  ],
+  exports: [ComplianceService, DoNotCallService, RecipientLocks],
 })
 export class ComplianceModule {}

@@ -37,7 +37,9 @@ export class CampaignControlController {
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
   @ApiResponse(INVALID)
   async pause(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    return presentCampaign(await this.control.pause(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)));
+    return presentCampaign(
+      await this.control.pause(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)),
+    );
   }
 
   @Post('resume')
@@ -54,7 +56,11 @@ export class CampaignControlController {
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
   @ApiResponse(INVALID)
   async resume(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    const campaign = await this.control.resume(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId));
+    const campaign = await this.control.resume(
+      auth.organizationId,
+      p.campaign_id,
+      apiKeyActor(auth.apiKeyId),
+    );
     // The resume notified every dispatcher (NOTIFY on commit); this process's own, if it runs one, is
     // woken directly too (embedded PGlite delivers no notifications).
     this.worker.wake();
@@ -76,7 +82,9 @@ export class CampaignControlController {
   @ApiResponse(NOT_FOUND)
   @ApiResponse(INVALID)
   async cancel(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    return presentCampaign(await this.control.cancel(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)));
+    return presentCampaign(
+      await this.control.cancel(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)),
+    );
   }
 
   @Get('stats')

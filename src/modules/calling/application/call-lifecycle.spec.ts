@@ -6,6 +6,7 @@ import {
   RecordingCallFinishedOutbox,
   SingleCallProviders,
 } from '../../../testing/calling-fakes.js';
+import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
@@ -63,6 +64,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   );
   const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
+  const compliance = inMemoryCompliance(clock);
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,
@@ -80,6 +82,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     {
       autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
     } as unknown as CampaignControl,
+    compliance.service,
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */
@@ -481,7 +484,8 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       callingWindow: {
         tz: 'UTC',
         monday: [],
-        tuesday: [{ start: '09:00', end: '10:00' }],
+        // 09:00-10:00 in New York, where the default quiet hours read +1555 numbers (zone unknown).
+        tuesday: [{ start: '14:00', end: '15:00' }],
       } as never,
     });
     const deferred = closedCampaign.due();

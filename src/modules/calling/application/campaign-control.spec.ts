@@ -7,6 +7,7 @@ import {
   RecordingCampaignPausedOutbox,
   SingleCallProviders,
 } from '../../../testing/calling-fakes.js';
+import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
@@ -92,6 +93,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     settings,
     events,
     control,
+    inMemoryCompliance(clock).service,
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox.js';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
@@ -14,18 +14,26 @@ import {
 } from '../../campaign/domain/campaign.js';
 import { CampaignControl } from './campaign-control.service.js';
 import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log.js';
-import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
+import { Deferral, TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason.js';
 import type { Target } from '../../target/domain/target.js';
 import { endedWithoutCall } from './ended-without-call.js';
 import {
   blacklistedDecision,
+  doNotCallDecision,
   cancelledDecision,
   TargetDecision,
   undialableDecision,
 } from '../domain/call-outcome.js';
-import { nextCommonOpening } from '../domain/calling-window.js';
+import {
+  decideCall,
+  type CallingDecision,
+  type CallingRule,
+  type CallingRulesInput,
+} from '../domain/calling-rules.js';
 import { chooseNumber } from '../domain/dial-plan.js';
+import { ComplianceService } from '../../compliance/application/compliance.service.js';
+import type { NewComplianceDecision } from '../../compliance/domain/compliance-decision.js';
 import { CallPlacement, ClaimedCall } from './call-placement.service.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallProvider, CallProviders } from './ports/call-provider.js';
@@ -34,11 +42,25 @@ import { PlacementRate } from './ports/placement-rate.js';
 /** The caller id shown when the campaign has none (the reference service's placeholder). */
 export const DEFAULT_FROM = 'DeprecatedLocalTest';
 
-/** What a due target gets, decided in plain TypeScript before the claim transaction. */
+/**
+ * What a due target gets. Decided in plain TypeScript before the claim transaction from what does not
+ * change under it (windows, zones, policy, blacklists); a `call` is decided again inside it with the
+ * number's recent calls and do-not-call entry, read under the number's lock.
+ */
 type Plan =
-  | { kind: 'defer'; until: Date; reason: string }
-  | { kind: 'end'; decision: TargetDecision }
-  | { kind: 'call'; to: string };
+  | { kind: 'defer'; until: Date; reason: string; held: HeldBy | null }
+  | { kind: 'end'; decision: TargetDecision; reason: string; held: HeldBy | null }
+  | { kind: 'call'; to: string; rules: CallingRulesInput }
+  /** Another due target of this claim dials the same number: it waits for the next round. */
+  | { kind: 'next_round' };
+
+/** A calling rule of the organization's policy that deferred or refused a call (kept for audit). */
+interface HeldBy {
+  rule: CallingRule;
+  reason: string;
+  zone: string | null;
+  localTime: string | null;
+}
 
 export interface RoundResult {
   /** Targets started, deferred or ended: there may be more to do at once. */
@@ -88,6 +110,7 @@ export class CallDispatcher {
     private readonly settings: CallingSettings,
     private readonly events: TargetEventLog,
     private readonly control: CampaignControl,
+    private readonly compliance: ComplianceService,
   ) {}
 
   async round(): Promise<RoundResult> {
@@ -214,14 +237,34 @@ export class CallDispatcher {
         candidates.map((t) => t.id),
         at,
       );
-      const deferrals: { targetId: string; until: Date }[] = [];
+      await this.screen(tx, campaign, due, plans, at);
+      const deferrals: Deferral[] = [];
       const deferReasons: Record<string, string> = {};
       const calls: { target: Target; to: string }[] = [];
       const endedTargets: Target[] = [];
+      const ruled: NewComplianceDecision[] = [];
+      for (const target of due) {
+        const plan = plans.get(target.id)!;
+        if ((plan.kind === 'defer' || plan.kind === 'end') && plan.held) {
+          ruled.push({
+            organizationId: campaign.organizationId,
+            campaignId: campaign.id,
+            targetId: target.id,
+            rule: plan.held.rule,
+            action: plan.kind === 'defer' ? 'deferred' : 'refused',
+            reason: plan.held.reason,
+            timeZone: plan.held.zone,
+            localTime: plan.held.localTime,
+            deferredUntil: plan.kind === 'defer' ? plan.until : null,
+            decidedAt: at,
+          });
+        }
+      }
+      await this.compliance.recordDecisions(tx, ruled);
       // One attribution for every target this claim ends without a call (not one per target).
       const endings = due.flatMap((target) => {
         const plan = plans.get(target.id)!;
-        return plan.kind === 'end' ? [[target.id, endedWords(plan.decision.outcome)]] : [];
+        return plan.kind === 'end' ? [[target.id, plan.reason]] : [];
       });
       if (endings.length > 0) {
         await this.events.attribute(tx, {
@@ -231,8 +274,10 @@ export class CallDispatcher {
       }
       for (const target of due) {
         const plan = plans.get(target.id)!;
+        if (plan.kind === 'next_round') continue;
         if (plan.kind === 'defer') {
-          deferrals.push({ targetId: target.id, until: plan.until });
+          const hold = plan.held && { rule: plan.held.rule, reason: plan.held.reason };
+          deferrals.push({ targetId: target.id, until: plan.until, hold });
           deferReasons[target.id] = plan.reason;
         } else if (plan.kind === 'call') calls.push({ target, to: plan.to });
         else {
@@ -288,6 +333,11 @@ export class CallDispatcher {
           startedAt: at,
           deadlineAt,
         })),
+      );
+      await this.compliance.recordCalls(
+        tx,
+        campaign.organizationId,
+        starting.map(({ to }, i) => ({ phoneNumber: to, callLogId: ids[i], placedAt: at })),
       );
       if (starting.length > 0) {
         await this.events.attribute(tx, {
@@ -348,7 +398,12 @@ export class CallDispatcher {
           eventsUrl: this.settings.eventsUrl(provider.name),
         },
       }));
-      return { claimed, acted: ended + deferred.length + claimed.length, locked: due.length };
+      const waiting = due.filter((t) => plans.get(t.id)!.kind === 'next_round').length;
+      return {
+        claimed,
+        acted: ended + deferred.length + claimed.length + waiting,
+        locked: due.length,
+      };
     });
     result.acted += acted;
     if (locked < candidates.length) result.contended = true;
@@ -377,7 +432,10 @@ export class CallDispatcher {
     });
   }
 
-  /** Dial plan, windows and blacklist, read and decided before the claim transaction opens. */
+  /**
+   * Dial plan, windows, the organization's calling rules and blacklists, read and decided before the
+   * claim transaction opens; what needs the numbers' calls and do-not-call entries waits for `screen`.
+   */
   private async plan(campaign: Campaign, targets: Target[], now: Date): Promise<Map<string, Plan>> {
     const lastLogIds = targets
       .map((t) => t.callLogIds?.[t.callLogIds.length - 1])
@@ -385,6 +443,7 @@ export class CallDispatcher {
     const previous = new Map<number, CallLog>(
       (await this.callLogs.findByIds(lastLogIds)).map((l) => [l.id, l]),
     );
+    const policy = await this.compliance.policyForCalls(campaign.organizationId);
     const plans = new Map<string, Plan>();
     const toCheck: { target: Target; number: string }[] = [];
     for (const target of targets) {
@@ -394,41 +453,141 @@ export class CallDispatcher {
         lastId === undefined ? null : (previous.get(lastId) ?? null),
       );
       if (!dial) {
+        const decision = undialableDecision(campaign.type, 'no_phone_number');
         plans.set(target.id, {
           kind: 'end',
-          decision: undialableDecision(campaign.type, 'no_phone_number'),
+          decision,
+          reason: endedWords(decision.outcome),
+          held: null,
         });
         continue;
       }
-      const opening = nextCommonOpening([campaign.callingWindow, dial.operatingHours], now);
-      if (opening === null) {
-        plans.set(target.id, {
-          kind: 'end',
-          decision: undialableDecision(campaign.type, 'no_calling_window'),
-        });
-      } else if (opening.getTime() > now.getTime()) {
-        plans.set(target.id, {
-          kind: 'defer',
-          until: opening,
-          reason:
-            outsideWindowReason(campaign.callingWindow, dial.operatingHours, now) ??
-            `deferred to ${opening.toISOString()}`,
-        });
-      } else {
-        plans.set(target.id, { kind: 'call', to: dial.number });
-        toCheck.push({ target, number: dial.number });
-      }
+      const place = this.compliance.place(target.timeZone, dial.number, policy);
+      const rules: CallingRulesInput = {
+        now,
+        callingWindow: campaign.callingWindow,
+        operatingHours: dial.operatingHours,
+        policy,
+        recipient: {
+          zones: place.zones,
+          stateRules: this.compliance.stateRulesFor(place.region, policy, now),
+        },
+        recentCalls: [],
+        doNotCallSince: null,
+      };
+      const plan = this.planOf(campaign, target, dial.number, rules, decideCall(rules));
+      plans.set(target.id, plan);
+      if (plan.kind === 'call') toCheck.push({ target, number: dial.number });
     }
     if (campaign.blacklistIds.length > 0 && toCheck.length > 0) {
       const blacklisted = await this.blacklist.findBlacklisted(campaign.blacklistIds, [
         ...new Set(toCheck.map((c) => c.number)),
       ]);
       for (const { target, number } of toCheck) {
-        if (blacklisted.has(number))
-          plans.set(target.id, { kind: 'end', decision: blacklistedDecision(campaign.type) });
+        if (blacklisted.has(number)) {
+          const decision = blacklistedDecision(campaign.type);
+          plans.set(target.id, {
+            kind: 'end',
+            decision,
+            reason: endedWords(decision.outcome),
+            held: null,
+          });
+        }
       }
     }
     return plans;
+  }
+
+  /** A decision of the calling rules as what the claim does with the target. */
+  private planOf(
+    campaign: Campaign,
+    target: Target,
+    to: string,
+    rules: CallingRulesInput,
+    decision: CallingDecision,
+  ): Plan {
+    if (decision.kind === 'call') return { kind: 'call', to, rules };
+    // The campaign's own window is not a rule of the organization's policy: its words are worked out
+    // when the target is read, and it is not an audited decision.
+    const held: HeldBy | null =
+      decision.rule === 'calling_window'
+        ? null
+        : {
+            rule: decision.rule,
+            reason: decision.reason,
+            zone: decision.zone,
+            localTime: decision.localTime,
+          };
+    if (decision.kind === 'defer') {
+      const reason =
+        held?.reason ??
+        outsideWindowReason(campaign.callingWindow, rules.operatingHours, rules.now) ??
+        `deferred to ${decision.until.toISOString()}`;
+      return { kind: 'defer', until: decision.until, reason, held };
+    }
+    const ending =
+      decision.rule === 'do_not_call'
+        ? doNotCallDecision(campaign.type)
+        : undialableDecision(
+            campaign.type,
+            decision.rule === 'calling_window' ? 'no_calling_window' : 'calling_rules',
+          );
+    const words = endedWords(ending.outcome);
+    return {
+      kind: 'end',
+      decision: ending,
+      reason: held ? `${words}: ${held.reason}` : words,
+      held,
+    };
+  }
+
+  /**
+   * Inside the claim: locks the numbers about to be dialled, reads their calls of the last 7 days
+   * and their do-not-call entries, and decides those calls again with them, so that the caps hold
+   * however many dispatchers claim at once (the lock is held until commit, after the calls are
+   * recorded). Due targets dialling one number count each other's calls of this claim: one that a cap
+   * would hold because of them waits for the next round instead (those calls may not start: the
+   * campaign's slots and the rate limit trim the claim later).
+   */
+  private async screen(
+    tx: Tx,
+    campaign: Campaign,
+    due: Target[],
+    plans: Map<string, Plan>,
+    at: Date,
+  ): Promise<void> {
+    const calling = due.filter((t) => plans.get(t.id)!.kind === 'call');
+    if (calling.length === 0) return;
+    const numberOf = (t: Target) => (plans.get(t.id) as Extract<Plan, { kind: 'call' }>).to;
+    const { recentCalls, doNotCall } = await this.compliance.screen(
+      tx,
+      campaign.organizationId,
+      [...new Set(calling.map(numberOf))],
+      at,
+    );
+    const claimed = new Map<string, number>();
+    for (const target of calling) {
+      const plan = plans.get(target.id) as Extract<Plan, { kind: 'call' }>;
+      const earlier = recentCalls.get(plan.to) ?? [];
+      const inClaim = claimed.get(plan.to) ?? 0;
+      const rules: CallingRulesInput = {
+        ...plan.rules,
+        now: at,
+        recentCalls: inClaim > 0 ? [...earlier, ...Array<Date>(inClaim).fill(at)] : earlier,
+        doNotCallSince: doNotCall.get(plan.to) ?? null,
+      };
+      const decision = decideCall(rules);
+      const capped =
+        decision.kind === 'defer' &&
+        (decision.rule === 'organization_limit' || decision.rule === 'state_limit');
+      if (capped && inClaim > 0) {
+        plans.set(target.id, { kind: 'next_round' });
+        continue;
+      }
+      const next = this.planOf(campaign, target, plan.to, rules, decision);
+      plans.set(target.id, next);
+      if (next.kind === 'call') claimed.set(plan.to, inClaim + 1);
+    }
   }
 }
 

@@ -203,10 +203,25 @@ export function blacklistedDecision(type: CampaignType): TargetDecision {
   };
 }
 
-/** A target with no number to dial, or whose number and campaign windows never overlap. */
+/** A number on the organization's do-not-call list ends as a blacklisted one does. */
+export function doNotCallDecision(type: CampaignType): TargetDecision {
+  return { ...blacklistedDecision(type), outcome: 'Phone number is on the do-not-call list' };
+}
+
+const UNDIALABLE_OUTCOME = {
+  no_phone_number: 'No phone number to call',
+  no_calling_window: 'Calling window and operating hours never overlap',
+  calling_rules: 'The calling rules allow no call within 14 days',
+} as const;
+
+/**
+ * A target with no number to dial, whose number and campaign windows never overlap, or that the
+ * organization's calling rules (quiet hours, state hours, restricted dates) allow no time within 14
+ * days.
+ */
 export function undialableDecision(
   type: CampaignType,
-  reason: 'no_phone_number' | 'no_calling_window',
+  reason: keyof typeof UNDIALABLE_OUTCOME,
 ): TargetDecision {
   const category =
     reason === 'no_phone_number'
@@ -221,10 +236,7 @@ export function undialableDecision(
     resolution: resolutionOf(type, false),
     category,
     subcategory: null,
-    outcome:
-      reason === 'no_phone_number'
-        ? 'No phone number to call'
-        : 'Calling window and operating hours never overlap',
+    outcome: UNDIALABLE_OUTCOME[reason],
     retryAt: null,
   };
 }

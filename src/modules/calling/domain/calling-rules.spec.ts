@@ -6,12 +6,7 @@ import {
 import { STATE_RULE_PACK, stateRulesFor } from '../../compliance/domain/state-rules.js';
 import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
 import { wallTime } from './calling-window.js';
-import {
-  decideCall,
-  recipientZones,
-  type CallingDecision,
-  type CallingRulesInput,
-} from './calling-rules.js';
+import { decideCall, type CallingDecision, type CallingRulesInput } from './calling-rules.js';
 
 const LA = 'America/Los_Angeles';
 const NY = 'America/New_York';
@@ -26,7 +21,7 @@ function input(overrides: Partial<CallingRulesInput> & { at: string }): CallingR
     callingWindow: null,
     operatingHours: null,
     policy: DEFAULT_POLICY,
-    recipient: { zones: [NY], zoneSource: 'phone_number', stateRules: [] },
+    recipient: { zones: [NY], stateRules: [] },
     recentCalls: [],
     doNotCallSince: null,
     ...rest,
@@ -35,7 +30,6 @@ function input(overrides: Partial<CallingRulesInput> & { at: string }): CallingR
 
 const recipient = (zones: string[], stateRules = [] as typeof florida) => ({
   zones,
-  zoneSource: 'phone_number' as const,
   stateRules,
 });
 const policy = (p: Partial<CompliancePolicy>): CompliancePolicy => ({ ...DEFAULT_POLICY, ...p });
@@ -317,20 +311,6 @@ describe('decideCall', () => {
       ),
       { numRuns: 500, seed: 29 },
     );
-  });
-});
-
-describe('recipientZones', () => {
-  it("prefers the target's own zone, then the number's, then the organization default", () => {
-    expect(recipientZones(LA, [NY], NY)).toEqual({ zones: [LA], zoneSource: 'target' });
-    expect(recipientZones(null, [NY, CHICAGO], LA)).toEqual({
-      zones: [NY, CHICAGO],
-      zoneSource: 'phone_number',
-    });
-    expect(recipientZones(null, null, LA)).toEqual({
-      zones: [LA],
-      zoneSource: 'organization_default',
-    });
   });
 });
 

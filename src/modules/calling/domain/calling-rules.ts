@@ -32,12 +32,9 @@ export const CALLING_RULES = [
 ] as const;
 export type CallingRule = (typeof CALLING_RULES)[number];
 
-export type ZoneSource = 'target' | 'phone_number' | 'organization_default';
-
 export interface Recipient {
   /** IANA zones the recipient may be in; never empty (the organization's default when unknown). */
   zones: string[];
-  zoneSource: ZoneSource;
   /** The state rules in force for the number's area (empty when the policy turns them off). */
   stateRules: StateRule[];
 }
@@ -243,16 +240,4 @@ export function decideCall(input: CallingRulesInput): CallingDecision {
   // The words name the rule that holds the call now; the opening they give is the rule's own, the
   // deferral's time is when every rule agrees.
   return { kind: 'defer', until: t, ...held(first.gate, now, first.opening) };
-}
-
-/** The recipient of a number: an explicit zone, the number's zones, or the organization's default. */
-export function recipientZones(
-  explicitZone: string | null,
-  numberZones: string[] | null,
-  defaultZone: string,
-): { zones: string[]; zoneSource: ZoneSource } {
-  if (explicitZone) return { zones: [explicitZone], zoneSource: 'target' };
-  if (numberZones && numberZones.length > 0)
-    return { zones: numberZones, zoneSource: 'phone_number' };
-  return { zones: [defaultZone], zoneSource: 'organization_default' };
 }

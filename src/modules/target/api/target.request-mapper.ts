@@ -17,6 +17,7 @@ export function toAddTargetInput(t: TargetInputDto): AddTargetInput {
     externalId: t.external_id ?? null,
     phoneNumber: toPhone(t.phone_number),
     fallbackPhoneNumber: t.fallback_phone_number == null ? null : toPhone(t.fallback_phone_number),
+    timeZone: t.time_zone ?? null,
     inputData: t.input_data ?? {},
     preCallData: t.pre_call_data ?? null,
     patient: p

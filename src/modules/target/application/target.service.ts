@@ -9,6 +9,7 @@ import {
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number.js';
+import { isValidTimeZone } from '../../../common/schedule/week-schedule.js';
 import {
   normalizeWeekSchedule,
   WeekSchedule,
@@ -44,6 +45,8 @@ export interface AddTargetInput {
   externalId?: string | null;
   phoneNumber: PhoneInput;
   fallbackPhoneNumber?: PhoneInput | null;
+  /** The recipient's IANA zone (else the dialled number's zones, else the organization's default). */
+  timeZone?: string | null;
   inputData?: Record<string, unknown>;
   preCallData?: Record<string, unknown> | null;
   patient?: PatientInput | null;
@@ -127,6 +130,7 @@ export class TargetService {
           phoneOperatingHours: draft.phoneOperatingHours,
           fallbackPhoneNumber: draft.fallbackPhoneNumber,
           fallbackOperatingHours: draft.fallbackOperatingHours,
+          timeZone: draft.timeZone,
           patient: draft.patient,
           preCallData: draft.preCallData,
           inputData: draft.inputData,
@@ -329,10 +333,19 @@ export function toDraft(input: AddTargetInput, index: number): TargetDraft {
     phoneOperatingHours: phone.operatingHours,
     fallbackPhoneNumber: fallback?.number ?? null,
     fallbackOperatingHours: fallback?.operatingHours ?? null,
+    timeZone: toTimeZone(input.timeZone, [...loc, 'time_zone']),
     patient: input.patient ?? null,
     preCallData: input.preCallData ?? null,
     inputData: input.inputData ?? {},
   };
+}
+
+function toTimeZone(zone: string | null | undefined, loc: (string | number)[]): string | null {
+  if (zone === null || zone === undefined) return null;
+  if (!isValidTimeZone(zone)) {
+    throw new InvalidInputError(`unknown time zone ${JSON.stringify(zone)}`, loc, zone);
+  }
+  return zone;
 }
 
 function toPhone(

@@ -14,6 +14,8 @@ export interface TargetDraft {
   phoneOperatingHours: WeekSchedule | null;
   fallbackPhoneNumber: string | null;
   fallbackOperatingHours: WeekSchedule | null;
+  /** The recipient's IANA zone, when the caller knows it better than the number's area code. */
+  timeZone: string | null;
   patient: PatientInput | null;
   preCallData: Record<string, unknown> | null;
   inputData: Record<string, unknown>;

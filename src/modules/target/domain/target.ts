@@ -43,6 +43,11 @@ export interface PatientInput {
   extra_data?: Record<string, unknown> | null;
 }
 
+export interface TargetHold {
+  rule: string;
+  reason: string;
+}
+
 export interface Target {
   id: string;
   organizationId: string;
@@ -75,6 +80,14 @@ export interface Target {
   /** Attempts after the first (wire field). */
   retries: number | null;
   scheduledTime: Date | null;
+  /** The recipient's IANA zone when one was given (else the dialled number's zones apply). */
+  timeZone: string | null;
+  /**
+   * The calling rule holding a `Scheduled` target and its words (`quiet hours: 06:12 in ...`), set
+   * by the dispatcher's deferral, cleared when a call starts; null when no rule of the organization's
+   * policy holds it (its calling window's words are worked out when read).
+   */
+  hold: TargetHold | null;
   callStartedAt: Date | null;
   categorization: Record<string, unknown> | null;
   statistics: Record<string, unknown> | null;

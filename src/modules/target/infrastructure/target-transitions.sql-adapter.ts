@@ -5,6 +5,7 @@ import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   CampaignTargetCounts,
+  Deferral,
   CANCELLABLE_STATUSES,
   StartedCall,
   TargetAttempt,
@@ -204,18 +205,22 @@ export class SqlTargetTransitions extends TargetTransitions {
   async defer(
     tx: Tx,
     organizationId: string,
-    deferrals: { targetId: string; until: Date }[],
+    deferrals: Deferral[],
   ): Promise<string[]> {
     if (deferrals.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `UPDATE targets t SET scheduled_time = d.until, updated_at = now()
-         FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[]) AS d(id, until, organization_id)
+      `UPDATE targets t SET scheduled_time = d.until, hold_rule = d.rule, hold_reason = d.reason,
+              updated_at = now()
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::text[], $5::text[])
+              AS d(id, until, organization_id, rule, reason)
         WHERE t.id = d.id AND t.organization_id = d.organization_id AND t.status = 'Scheduled'
         RETURNING t.id`,
       [
         deferrals.map((d) => d.targetId),
         deferrals.map((d) => d.until),
         deferrals.map(() => organizationId),
+        deferrals.map((d) => d.hold?.rule ?? null),
+        deferrals.map((d) => d.hold?.reason ?? null),
       ],
     );
     return rows.map((r) => r.id);
@@ -235,7 +240,8 @@ export class SqlTargetTransitions extends TargetTransitions {
     const { rows } = await sqlExecutor(this.dataSource, tx).query(
       `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
               call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
-              call_started_at = $3, last_call_date = $3, updated_at = $3
+              call_started_at = $3, last_call_date = $3, updated_at = $3,
+              hold_rule = NULL, hold_reason = NULL
          FROM unnest($1::uuid[], $2::bigint[], $4::uuid[]) AS c(id, call_log_id, organization_id)
         WHERE t.id = c.id AND t.organization_id = c.organization_id AND t.status = 'Scheduled'
         RETURNING t.*`,

@@ -30,6 +30,9 @@ export interface TargetRow {
   attempts: number;
   retries: number | null;
   scheduled_time: Date | null;
+  time_zone: string | null;
+  hold_rule: string | null;
+  hold_reason: string | null;
   call_started_at: Date | null;
   categorization: Record<string, unknown> | null;
   statistics: Record<string, unknown> | null;
@@ -66,6 +69,9 @@ export const TARGET_COLUMNS = [
   'attempts',
   'retries',
   'scheduled_time',
+  'time_zone',
+  'hold_rule',
+  'hold_reason',
   'call_started_at',
   'categorization',
   'statistics',
@@ -103,6 +109,8 @@ export function targetFromRow(r: TargetRow): Target {
     attempts: r.attempts,
     retries: r.retries,
     scheduledTime: r.scheduled_time,
+    timeZone: r.time_zone,
+    hold: r.hold_rule === null ? null : { rule: r.hold_rule, reason: r.hold_reason ?? '' },
     callStartedAt: r.call_started_at,
     categorization: r.categorization,
     statistics: r.statistics,

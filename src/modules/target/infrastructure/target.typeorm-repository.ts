@@ -104,6 +104,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
         phone_operating_hours: t.phoneOperatingHours,
         fallback_phone_number: t.fallbackPhoneNumber,
         fallback_operating_hours: t.fallbackOperatingHours,
+        time_zone: t.timeZone,
         patient: t.patient,
         pre_call_data: t.preCallData,
         input_data: t.inputData,
@@ -119,20 +120,21 @@ export class TypeOrmTargetRepository extends TargetRepository {
       const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
         `INSERT INTO targets (
            id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-           fallback_phone_number, fallback_operating_hours, patient, pre_call_data, input_data, output_data,
-           status, current_step, scheduled_time, attempts, created_at, updated_at)
+           fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
+           output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
          SELECT r.id, coalesce(r.organization_id, $3::uuid), coalesce(r.campaign_id, $4::uuid),
                 r.external_id, r.phone_number, r.phone_operating_hours,
-                r.fallback_phone_number, r.fallback_operating_hours, r.patient, r.pre_call_data, r.input_data,
+                r.fallback_phone_number, r.fallback_operating_hours, r.time_zone, r.patient, r.pre_call_data,
+                r.input_data,
                 '{}'::jsonb, r.status, r.current_step, r.scheduled_time, 0,
                 $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
          FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
            id uuid, organization_id uuid, campaign_id uuid, external_id text,
            phone_number text, phone_operating_hours jsonb, fallback_phone_number text,
-           fallback_operating_hours jsonb, patient jsonb, pre_call_data jsonb, input_data jsonb,
-           status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
+           fallback_operating_hours jsonb, time_zone text, patient jsonb, pre_call_data jsonb,
+           input_data jsonb, status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
            id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-           fallback_phone_number, fallback_operating_hours, patient, pre_call_data, input_data,
+           fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
            status, current_step, scheduled_time, ord)
          ORDER BY r.ord
          ${onConflict}

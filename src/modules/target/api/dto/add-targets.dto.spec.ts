@@ -38,6 +38,7 @@ describe('AddTargetsDto', () => {
         externalId: null,
         phoneNumber: '+1 (555) 010-0000',
         fallbackPhoneNumber: null,
+        timeZone: null,
         inputData: input_data,
         preCallData: null,
         patient: {
@@ -53,6 +54,7 @@ describe('AddTargetsDto', () => {
         externalId: 'e',
         phoneNumber: { value: '+15550100001', operatingHours: null },
         fallbackPhoneNumber: null,
+        timeZone: null,
         inputData: {},
         preCallData: null,
         patient: null,
@@ -124,6 +126,7 @@ describe('AddTargetsDto', () => {
         external_id: optional(text),
         phone_number: optional(phone),
         fallback_phone_number: optional(phone),
+        time_zone: optional(fc.constantFrom('America/Chicago', 'Mars/Olympus', 'UTC')),
         input_data: optional(dict),
         pre_call_data: optional(dict),
         patient: optional(patient),

@@ -1,9 +1,11 @@
 import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
+import { isValidTimeZone } from '../../../../common/schedule/week-schedule.js';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import {
   canonicalUuidInput,
   isPlainObject,
   PyBool,
+  PyValueRule,
   PyDict,
   PyModel,
   PyModelList,
@@ -17,6 +19,10 @@ import { PyStorable } from '../../../../common/validation/storable.js';
 import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located.js';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
+
+/** An IANA zone this runtime knows (`America/Chicago`); a non-string is the type check's to report. */
+export const timeZoneRule = (v: unknown): string | null =>
+  typeof v !== 'string' || isValidTimeZone(v) ? null : `unknown time zone ${JSON.stringify(v)}`;
 /** External ids are in a unique btree index, whose entries must stay under ~2.7 kB (4 bytes a char). */
 export const MAX_EXTERNAL_ID_LENGTH = 500;
 
@@ -118,6 +124,18 @@ export class TargetInputDto {
   @PyPhone()
   fallback_phone_number?: string | TargetInputPhoneNumberDto | null;
 
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: 'America/Chicago',
+    description:
+      "The recipient's IANA time zone, when known better than the number's area code (calling rules: docs/compliance.md)",
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  @PyValueRule('timeZone', timeZoneRule)
+  time_zone?: string | null;
+
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {} })
   @PyOptional()
   @PyDict()
@@ -145,6 +163,7 @@ class CheckedTargetInput {
   external_id?: string | null;
   phone_number: string | TargetInputPhoneNumberDto;
   fallback_phone_number?: string | TargetInputPhoneNumberDto | null;
+  time_zone?: string | null;
   input_data?: Record<string, unknown>;
   pre_call_data?: Record<string, unknown> | null;
   patient?: PatientInputDto | null;
@@ -177,6 +196,7 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
     t.phone_number !== undefined &&
     phoneNumberErrors(t.phone_number).length === 0 &&
     (t.fallback_phone_number == null || phoneNumberErrors(t.fallback_phone_number).length === 0) &&
+    (t.time_zone == null || timeZoneRule(t.time_zone) === null) &&
     (t.input_data === undefined || isPlainObject(t.input_data)) &&
     (t.pre_call_data == null || isPlainObject(t.pre_call_data)) &&
     (t.patient == null || patientValid(t.patient));
@@ -187,6 +207,7 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
   target.phone_number = t.phone_number as string | TargetInputPhoneNumberDto;
   target.fallback_phone_number =
     t.fallback_phone_number as CheckedTargetInput['fallback_phone_number'];
+  target.time_zone = t.time_zone as string | null | undefined;
   target.input_data = t.input_data as Record<string, unknown> | undefined;
   target.pre_call_data = t.pre_call_data as Record<string, unknown> | null | undefined;
   target.patient = t.patient as PatientInputDto | null | undefined;

@@ -1,5 +1,5 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
-import type { Target, TargetStatus } from '../../domain/target.js';
+import type { Target, TargetHold, TargetStatus } from '../../domain/target.js';
 
 /**
  * The PostgreSQL channel a transaction notifies (delivered on commit) when it made targets due, or freed
@@ -40,6 +40,12 @@ export interface TargetAttempt extends FinishedAttempt {
   /** A target id is unique within its organization only (see docs/targets.md). */
   organizationId: string;
   targetId: string;
+}
+
+export interface Deferral {
+  targetId: string;
+  until: Date;
+  hold: TargetHold | null;
 }
 
 export interface StartedCall {
@@ -150,12 +156,11 @@ export abstract class TargetTransitions {
     now: Date,
   ): Promise<Target[]>;
 
-  /** `Scheduled` → `Scheduled` later, for each; returns the ids moved. */
-  abstract defer(
-    tx: Tx,
-    organizationId: string,
-    deferrals: { targetId: string; until: Date }[],
-  ): Promise<string[]>;
+  /**
+   * `Scheduled` → `Scheduled` later, for each, held by the named calling rule (or by none: the
+   * campaign's window); returns the ids moved.
+   */
+  abstract defer(tx: Tx, organizationId: string, deferrals: Deferral[]): Promise<string[]>;
 
   /**
    * `Scheduled` → `In Progress` with its new call log appended (attempts + 1, call_started_at,

@@ -1,0 +1,67 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  PyDateOrDateTime,
+  PyInt,
+  PyOptional,
+  PyUuid,
+} from '../../../../common/validation/py-validators.js';
+
+export class ListDecisionsQueryDto {
+  @ApiPropertyOptional({ format: 'uuid' })
+  @PyOptional({ nullable: true })
+  @PyUuid()
+  campaign_id?: string | null;
+
+  @ApiPropertyOptional({ description: 'Decided at or after (date, date-time or unix time)' })
+  @PyOptional({ nullable: true })
+  @PyDateOrDateTime()
+  from?: string | null;
+
+  @ApiPropertyOptional({ description: 'Decided at or before (a date covers the whole day)' })
+  @PyOptional({ nullable: true })
+  @PyDateOrDateTime()
+  to?: string | null;
+
+  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
+  @PyOptional()
+  @PyInt({ ge: 1, le: 1000 })
+  limit: number = 100;
+
+  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Decisions to skip' })
+  @PyOptional()
+  @PyInt({ ge: 0 })
+  skip: number = 0;
+}
+
+export class ComplianceDecisionResponseDto {
+  @ApiProperty({ type: 'integer' }) id: number;
+  @ApiProperty({ format: 'uuid' }) campaign_id: string;
+  @ApiProperty() target_id: string;
+  @ApiProperty({
+    enum: [
+      'quiet_hours',
+      'state_hours',
+      'state_limit',
+      'organization_limit',
+      'restricted_date',
+      'do_not_call',
+    ],
+  })
+  rule: string;
+  @ApiProperty({ enum: ['deferred', 'refused'] }) action: string;
+  @ApiProperty({ example: 'quiet hours: 06:12 in America/Los_Angeles, calls from 08:00' })
+  reason: string;
+  @ApiProperty({ type: 'string', nullable: true, example: 'America/Los_Angeles' })
+  time_zone: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: '2026-11-26 06:12' })
+  local_time: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  deferred_until: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time' }) decided_at: string;
+}
+
+export class ComplianceDecisionPageResponseDto {
+  @ApiProperty({ type: [ComplianceDecisionResponseDto] })
+  decisions: ComplianceDecisionResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'Decisions matching the query' }) total: number;
+}

@@ -1,0 +1,150 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { isValidTimeZone } from '../../../../common/schedule/week-schedule.js';
+import {
+  PyBool,
+  PyInt,
+  PyModel,
+  PyModelList,
+  PyModelRule,
+  PyNullable,
+  PyRequired,
+  PyStr,
+  PyValueRule,
+} from '../../../../common/validation/py-validators.js';
+
+const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+const hhmm = (v: unknown) =>
+  typeof v === 'string' && HH_MM.test(v) ? null : 'time must be HH:MM (00:00 to 24:00)';
+
+/** Hours in which calls may be placed, in each of the recipient's zones. */
+@PyModelRule((m: QuietHoursDto) => (m.start < m.end ? null : 'end must be after start'))
+export class QuietHoursDto {
+  @ApiProperty({ example: '08:00' })
+  @PyRequired()
+  @PyStr()
+  @PyValueRule('hhmm', hhmm)
+  start: string;
+
+  @ApiProperty({ example: '21:00' })
+  @PyRequired()
+  @PyStr()
+  @PyValueRule('hhmm', hhmm)
+  end: string;
+}
+
+export class CallCapsDto {
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, maximum: 1000, example: null })
+  @PyRequired()
+  @PyNullable()
+  @PyInt({ ge: 1, le: 1000 })
+  per_24h: number | null;
+
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, maximum: 1000, example: null })
+  @PyRequired()
+  @PyNullable()
+  @PyInt({ ge: 1, le: 1000 })
+  per_7d: number | null;
+}
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const realDate = (v: unknown) => {
+  const m = typeof v === 'string' ? DATE.exec(v) : null;
+  if (!m) return 'date must be YYYY-MM-DD';
+  const d = new Date(`${v as string}T00:00:00Z`);
+  return Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== v
+    ? 'date must be a real calendar date'
+    : null;
+};
+
+export class RestrictedDateDto {
+  @ApiProperty({ example: '2026-12-25' })
+  @PyRequired()
+  @PyStr()
+  @PyValueRule('calendarDate', realDate)
+  date: string;
+
+  @ApiProperty({ example: 'Christmas Day' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 200 })
+  reason: string;
+}
+
+const uniqueDates = (v: unknown) => {
+  if (!Array.isArray(v)) return null;
+  const dates = v.map((d: { date?: unknown }) => d?.date);
+  const twice = dates.find((d, i) => dates.indexOf(d) !== i);
+  return twice === undefined ? null : `date ${String(twice)} is listed twice`;
+};
+
+/** The whole policy: every field is required (PUT replaces it). */
+export class CompliancePolicyDto {
+  @ApiProperty({
+    type: QuietHoursDto,
+    nullable: true,
+    description:
+      "Read in each of the recipient's zones. null turns quiet hours off (flagged in the answer and the logs).",
+  })
+  @PyRequired()
+  @PyNullable()
+  @PyModel(() => QuietHoursDto)
+  quiet_hours: QuietHoursDto | null;
+
+  @ApiProperty({ description: 'Apply the state rule pack (stricter hours, calls per 24 h).' })
+  @PyRequired()
+  @PyBool()
+  state_rules: boolean;
+
+  @ApiProperty({ type: CallCapsDto })
+  @PyRequired()
+  @PyModel(() => CallCapsDto)
+  max_calls_per_number: CallCapsDto;
+
+  @ApiProperty({ type: [RestrictedDateDto], maxItems: 1000 })
+  @PyRequired()
+  @PyModelList(() => RestrictedDateDto, { max: 1000 })
+  @PyValueRule('uniqueDates', uniqueDates)
+  restricted_dates: RestrictedDateDto[];
+
+  @ApiProperty({
+    example: 'America/New_York',
+    description: 'IANA zone for numbers whose zone is unknown',
+  })
+  @PyRequired()
+  @PyStr()
+  @PyValueRule('timeZone', (v) =>
+    typeof v === 'string' && isValidTimeZone(v) ? null : `unknown time zone ${JSON.stringify(v)}`,
+  )
+  default_time_zone: string;
+}
+
+export class StateRuleCitationDto {
+  @ApiProperty() text: string;
+  @ApiProperty() url: string;
+}
+
+export class StateRuleResponseDto {
+  @ApiProperty({ example: 'FL-501.616' }) id: string;
+  @ApiProperty({ example: 'FL' }) state: string;
+  @ApiProperty({ example: 'Florida' }) name: string;
+  @ApiProperty({ example: '2021-07-01' }) effective: string;
+  @ApiProperty({ example: '08:00-20:00' }) hours: string;
+  @ApiProperty({ type: 'integer', nullable: true, example: 3 }) max_calls_per_24h: number | null;
+  @ApiProperty({ type: StateRuleCitationDto }) citation: StateRuleCitationDto;
+}
+
+export class StateRulePackResponseDto {
+  @ApiProperty({ example: '2026-11-26' }) version: string;
+  @ApiProperty() scope: string;
+  @ApiProperty({ type: [StateRuleResponseDto] }) rules: StateRuleResponseDto[];
+}
+
+export class CompliancePolicyResponseDto extends CompliancePolicyDto {
+  @ApiProperty({
+    type: [String],
+    description: 'Each way this policy is weaker than the defaults, in words (empty when none)',
+  })
+  warnings: string[];
+
+  @ApiProperty({ type: StateRulePackResponseDto, description: 'The state rules in force now' })
+  state_rule_pack: StateRulePackResponseDto;
+}

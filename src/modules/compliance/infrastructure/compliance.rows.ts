@@ -1,0 +1,82 @@
+import type { CompliancePolicy } from '../domain/compliance-policy.js';
+import type { ComplianceDecision } from '../domain/compliance-decision.js';
+
+/** `compliance_policies.policy`: the policy in its wire shape, so a stored row reads like the API. */
+export interface StoredPolicy {
+  quiet_hours: { start: string; end: string } | null;
+  state_rules: boolean;
+  max_calls_per_number: { per_24h: number | null; per_7d: number | null };
+  restricted_dates: { date: string; reason: string }[];
+  default_time_zone: string;
+}
+
+export function storedPolicy(p: CompliancePolicy): StoredPolicy {
+  return {
+    quiet_hours: p.quietHours,
+    state_rules: p.stateRules,
+    max_calls_per_number: {
+      per_24h: p.maxCallsPerNumber.per24h,
+      per_7d: p.maxCallsPerNumber.per7d,
+    },
+    restricted_dates: p.restrictedDates,
+    default_time_zone: p.defaultTimeZone,
+  };
+}
+
+export function policyFromStored(s: StoredPolicy): CompliancePolicy {
+  return {
+    quietHours: s.quiet_hours,
+    stateRules: s.state_rules,
+    maxCallsPerNumber: {
+      per24h: s.max_calls_per_number.per_24h,
+      per7d: s.max_calls_per_number.per_7d,
+    },
+    restrictedDates: s.restricted_dates,
+    defaultTimeZone: s.default_time_zone,
+  };
+}
+
+/** A `compliance_decisions` row as `pg` returns it. */
+export interface ComplianceDecisionRow {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  target_id: string;
+  rule: string;
+  action: 'deferred' | 'refused';
+  reason: string;
+  time_zone: string | null;
+  local_time: string | null;
+  deferred_until: Date | null;
+  decided_at: Date;
+}
+
+export const COMPLIANCE_DECISION_COLUMNS = [
+  'id',
+  'organization_id',
+  'campaign_id',
+  'target_id',
+  'rule',
+  'action',
+  'reason',
+  'time_zone',
+  'local_time',
+  'deferred_until',
+  'decided_at',
+] as const satisfies readonly (keyof ComplianceDecisionRow)[];
+
+export function decisionFromRow(r: ComplianceDecisionRow): ComplianceDecision {
+  return {
+    id: Number(r.id),
+    organizationId: r.organization_id,
+    campaignId: r.campaign_id,
+    targetId: r.target_id,
+    rule: r.rule,
+    action: r.action,
+    reason: r.reason,
+    timeZone: r.time_zone,
+    localTime: r.local_time,
+    deferredUntil: r.deferred_until,
+    decidedAt: r.decided_at,
+  };
+}
