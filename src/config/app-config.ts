@@ -44,6 +44,13 @@ export class EnvVars {
     'info';
   /** Largest JSON body accepted (bytes, or with a unit: 20mb). 10,000 targets fit in the default. */
   @IsOptional() @size() BODY_LIMIT = '25mb';
+  /**
+   * The calling policy of organizations that have not set one (docs/compliance.md): `standard` (the
+   * TCPA's 08:00-21:00 in the recipient's zones, state rules on) or `unrestricted` (quiet hours and
+   * state rules off: for test suites and demos on simulated telephony only; logged loudly at boot).
+   */
+  @IsOptional() @IsIn(['standard', 'unrestricted']) DEFAULT_CALLING_POLICY:
+    'standard' | 'unrestricted' = 'standard';
   // --- Calls (docs/calling.md) ---
   /** Which provider places calls: `simulated` (no telephony) or `http` (your voice agent, AGENT_URL). */
   @IsOptional() @IsIn(['simulated', 'http']) CALL_PROVIDER: 'simulated' | 'http' = 'simulated';

@@ -14,7 +14,10 @@ import type {
 } from '../modules/compliance/domain/compliance-decision.js';
 import type { Snapshottable } from './in-memory-unit-of-work.js';
 import { Clock } from '../common/clock/clock.js';
-import { ComplianceService } from '../modules/compliance/application/compliance.service.js';
+import {
+  ComplianceService,
+  DefaultCallingPolicy,
+} from '../modules/compliance/application/compliance.service.js';
 import { DoNotCallService } from '../modules/compliance/application/do-not-call.service.js';
 import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
 
@@ -124,7 +127,7 @@ export class InMemoryDecisionLog
 }
 
 /** The compliance module's service on its fakes, with the fakes to look into. */
-export function inMemoryCompliance(clock: Clock) {
+export function inMemoryCompliance(clock: Clock, defaults = new DefaultCallingPolicy()) {
   const policies = new InMemoryCompliancePolicyRepository();
   const ledger = new InMemoryCallLedger();
   const decisions = new InMemoryDecisionLog();
@@ -136,6 +139,7 @@ export function inMemoryCompliance(clock: Clock) {
     new InMemoryRecipientLocks(),
     doNotCall,
     clock,
+    defaults,
   );
   return { service, policies, ledger, decisions, doNotCall };
 }

@@ -341,6 +341,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       dueNow: 0,
       dueLater: 0,
       nextScheduledAt: null,
+      heldByRule: {},
     };
     const add = (m: Record<string, number>, k: string | null) => {
       if (k !== null) m[k] = (m[k] ?? 0) + 1;
@@ -356,6 +357,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         if (t.scheduledTime <= now) counts.dueNow++;
         else {
           counts.dueLater++;
+          if (t.hold) add(counts.heldByRule, t.hold.rule);
           if (!counts.nextScheduledAt || t.scheduledTime < counts.nextScheduledAt)
             counts.nextScheduledAt = t.scheduledTime;
         }

@@ -27,8 +27,10 @@ import {
   InMemoryTargetTransitions,
   InMemoryWebhookDeliveryRepository,
   InMemoryUnitOfWork,
+  inMemoryCompliance,
   TEST_ORG,
 } from '../../src/testing/index.js';
+import { ComplianceService } from '../../src/modules/compliance/application/compliance.service.js';
 
 describe('the target API on in-memory fakes (no database)', () => {
   let app: INestApplication;
@@ -51,6 +53,10 @@ describe('the target API on in-memory fakes (no database)', () => {
         { provide: TargetEventLog, useValue: events },
         { provide: TargetNotifications, useValue: notifications },
         { provide: CampaignReader, useValue: campaigns },
+        {
+          provide: ComplianceService,
+          useValue: inMemoryCompliance(new FakeClock('2026-03-02T14:00:00Z')).service,
+        },
         { provide: UnitOfWork, useValue: new InMemoryUnitOfWork(targets) },
         { provide: Clock, useValue: new FakeClock('2026-03-02T14:00:00Z') },
         { provide: AppConfig, useValue: loadConfig({ PUBLIC_BASE_URL: 'https://calls.example' }) },

@@ -1,6 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Logger, Module } from '@nestjs/common';
 import { ComplianceController } from './api/compliance.controller.js';
-import { ComplianceService } from './application/compliance.service.js';
+import { AppConfig } from '../../config/app-config.js';
+import { ComplianceService, DefaultCallingPolicy } from './application/compliance.service.js';
+import { DEFAULT_POLICY, UNRESTRICTED_POLICY } from './domain/compliance-policy.js';
 import { DoNotCallService } from './application/do-not-call.service.js';
 import { CallLedger } from './application/ports/call-ledger.js';
 import { CompliancePolicyRepository } from './application/ports/compliance-policy.repository.js';
@@ -22,6 +24,20 @@ import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.
   providers: [
     ComplianceService,
     DoNotCallService,
+    {
+      provide: DefaultCallingPolicy,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => {
+        const unrestricted = config.get('DEFAULT_CALLING_POLICY') === 'unrestricted';
+        if (unrestricted) {
+          new Logger('Compliance').warn(
+            'DEFAULT_CALLING_POLICY=unrestricted: organizations without a policy of their own are ' +
+              "called at any hour of the recipient's day, without state rules",
+          );
+        }
+        return new DefaultCallingPolicy(unrestricted ? UNRESTRICTED_POLICY : DEFAULT_POLICY);
+      },
+    },
     { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
     { provide: CallLedger, useClass: SqlCallLedger },
     { provide: DecisionLog, useClass: SqlDecisionLog },

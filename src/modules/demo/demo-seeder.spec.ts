@@ -11,6 +11,8 @@ import { BlacklistService } from '../blacklist/application/blacklist.service.js'
 import { CampaignService } from '../campaign/application/campaign.service.js';
 import { OrganizationService } from '../organization/application/organization.service.js';
 import { DemoSeeder } from './demo-seeder.js';
+import { FakeClock } from '../../testing/fake-clock.js';
+import { inMemoryCompliance } from '../../testing/in-memory-compliance.js';
 
 describe('DemoSeeder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-demo-'));
@@ -25,7 +27,8 @@ describe('DemoSeeder', () => {
     const config = loadConfig({
       DATABASE_URL: dataDir ? `pglite://${dataDir}` : 'pglite://memory',
     });
-    return new DemoSeeder(organizations, campaigns, config);
+    const compliance = inMemoryCompliance(new FakeClock('2026-11-26T12:00:00Z')).service;
+    return new DemoSeeder(organizations, campaigns, compliance, config);
   }
 
   it('prints the same working key at every start of the same data directory', async () => {

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
 import { AppConfig } from '../../config/app-config.js';
 import { CampaignService } from '../campaign/application/campaign.service.js';
+import { ComplianceService } from '../compliance/application/compliance.service.js';
+import { UNRESTRICTED_POLICY } from '../compliance/domain/compliance-policy.js';
 import { OrganizationService } from '../organization/application/organization.service.js';
 
 export const DEMO_ORGANIZATION = 'Demo';
@@ -28,6 +30,7 @@ export class DemoSeeder {
   constructor(
     private readonly organizations: OrganizationService,
     private readonly campaigns: CampaignService,
+    private readonly compliance: ComplianceService,
     config: AppConfig,
   ) {
     const database = config.get('database');
@@ -40,6 +43,11 @@ export class DemoSeeder {
   async seed(): Promise<DemoInfo> {
     const organization = await this.organizations.ensureOrganization(DEMO_ORGANIZATION);
     const apiKey = await this.demoKey(organization.id);
+    // The simulator calls nobody: the demo answers at any hour of the visitor's day, and says so
+    // (banner, GET /compliance/policy warnings). A policy set through the API or console is kept.
+    if (!(await this.compliance.hasOwnPolicy(organization.id))) {
+      await this.compliance.setPolicy(organization.id, UNRESTRICTED_POLICY, null);
+    }
     const { items } = await this.campaigns.list(organization.id, { page: 0, limit: 100 });
     const campaign =
       items.find((c) => c.name === DEMO_CAMPAIGN) ??
@@ -93,6 +101,8 @@ export function demoBanner(baseUrl: string, demo: DemoInfo): string {
     `  demo organization  ${demo.organizationId}`,
     `  demo API key       ${demo.apiKey}   (the same at every start; more: npm run cli -- apikey:create --org ${demo.organizationId})`,
     `  demo campaign      ${demo.campaignId}`,
+    '  calling rules      off for the demo organization (simulated calls at any hour); a real',
+    '                     organization starts with 08:00-21:00 in the recipient zone: docs/compliance.md',
     '',
     'Try it: add two targets and call them at once (the simulator answers; a number ending in 0004 needs a person):',
     `  curl -s -X POST ${targets} -H "X-API-Key: ${demo.apiKey}" -H 'Content-Type: application/json' -d '${body}'`,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ComplianceModule } from '../compliance/compliance.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { TargetImportController } from './api/target-import.controller.js';
@@ -23,7 +24,7 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
  * Owns `target_events` (a target's timeline): other modules say who and why through `TargetEventLog`.
  */
 @Module({
-  imports: [CampaignModule, WebhookModule],
+  imports: [CampaignModule, WebhookModule, ComplianceModule],
   controllers: [TargetController, TargetImportController],
   providers: [
     TargetService,

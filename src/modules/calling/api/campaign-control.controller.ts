@@ -123,6 +123,7 @@ export function presentStats(s: CampaignStats): CampaignStatsResponseDto {
     average_call_seconds: s.averageCallSeconds,
     due_now: s.dueNow,
     due_later: s.dueLater,
+    held_by_rule: s.heldByRule,
     next_scheduled_time: s.nextScheduledAt?.toISOString() ?? null,
     recent_calls_per_minute: s.recentCallsPerMinute,
     estimated_completion_at: s.estimatedCompletionAt?.toISOString() ?? null,

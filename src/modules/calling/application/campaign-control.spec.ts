@@ -297,6 +297,7 @@ describe('campaign control (fakes)', () => {
       averageCallSeconds: expect.any(Number),
       dueNow: 0,
       dueLater: 2,
+      heldByRule: {},
       nextScheduledAt: new Date(Date.parse(T0) + 3600_000),
       recentCallsPerMinute: 0.2,
       // 2 calls at 0.2 a minute, no calling window: 10 minutes from now.

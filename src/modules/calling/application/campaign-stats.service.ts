@@ -32,6 +32,8 @@ export interface CampaignStats {
   dueNow: number;
   dueLater: number;
   nextScheduledAt: Date | null;
+  /** `Scheduled` targets each calling rule holds right now (docs/compliance.md). */
+  heldByRule: Record<string, number>;
   recentCallsPerMinute: number;
   estimatedCompletionAt: Date | null;
 }
@@ -90,6 +92,7 @@ export class CampaignStatsService {
       dueNow: t.dueNow,
       dueLater: t.dueLater,
       nextScheduledAt: t.nextScheduledAt,
+      heldByRule: sortedKeys(t.heldByRule),
       recentCallsPerMinute: round4(recentCallsPerMinute),
       estimatedCompletionAt,
     };

@@ -26,6 +26,11 @@ const POLICY_TTL_MS = 2000;
 const LEDGER_MEMORY_MS = 8 * 24 * 3600 * 1000;
 const CAP_WINDOW_MS = 7 * 24 * 3600 * 1000;
 
+/** The policy of organizations that have not set one (DEFAULT_CALLING_POLICY). */
+export class DefaultCallingPolicy {
+  constructor(readonly policy: CompliancePolicy = DEFAULT_POLICY) {}
+}
+
 /** Where a recipient may be, as the single read and the dispatcher see it. */
 export interface RecipientPlace {
   zones: string[];
@@ -56,10 +61,16 @@ export class ComplianceService {
     private readonly locks: RecipientLocks,
     private readonly doNotCall: DoNotCallService,
     private readonly clock: Clock,
+    private readonly defaults: DefaultCallingPolicy,
   ) {}
 
   async policy(organizationId: string): Promise<CompliancePolicy> {
-    return (await this.policyStore.find(organizationId)) ?? DEFAULT_POLICY;
+    return (await this.policyStore.find(organizationId)) ?? this.defaults.policy;
+  }
+
+  /** Whether an organization has set its own policy (else the operator's default applies). */
+  async hasOwnPolicy(organizationId: string): Promise<boolean> {
+    return (await this.policyStore.find(organizationId)) !== null;
   }
 
   /** The policy as the dispatcher reads it: kept for two seconds per organization. */
@@ -70,7 +81,7 @@ export class ComplianceService {
       POLICY_TTL_MS,
       () => this.policy(organizationId),
     );
-    return policy ?? DEFAULT_POLICY;
+    return policy ?? this.defaults.policy;
   }
 
   async setPolicy(

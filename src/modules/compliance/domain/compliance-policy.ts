@@ -40,6 +40,13 @@ export const DEFAULT_POLICY: CompliancePolicy = {
   defaultTimeZone: 'America/New_York',
 };
 
+/** `DEFAULT_CALLING_POLICY=unrestricted`: no quiet hours, no state rules (tests and demos only). */
+export const UNRESTRICTED_POLICY: CompliancePolicy = {
+  ...DEFAULT_POLICY,
+  quietHours: null,
+  stateRules: false,
+};
+
 /** What an operator should know about a policy: each weakening of the defaults, in words. */
 export function policyWarnings(policy: CompliancePolicy): string[] {
   const warnings: string[] = [];

@@ -22,6 +22,7 @@ import { presentTimelineEntry } from './timeline.presenter.js';
 import { decodeTimelineCursor, encodeTimelineCursor } from './timeline-cursor.js';
 import { UpdateTargetInputDataDto } from './dto/update-target-input.dto.js';
 import { presentTarget } from './target.presenter.js';
+import { ComplianceService } from '../../compliance/application/compliance.service.js';
 import { toAddTargetsCommand } from './target.request-mapper.js';
 import { decodeTargetCursor, encodeTargetCursor } from './target-cursor.js';
 
@@ -36,6 +37,7 @@ export class TargetController {
     private readonly targets: TargetService,
     private readonly timelines: TargetTimelineService,
     private readonly config: AppConfig,
+    private readonly compliance: ComplianceService,
   ) {}
 
   @Post('campaigns/:campaign_id/targets')
@@ -147,9 +149,14 @@ export class TargetController {
   @ApiResponse({ status: 200, type: TargetDetailResponseDto })
   async get(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
     const target = await this.targets.get(auth.organizationId, targetId);
+    const policy = await this.compliance.policy(auth.organizationId);
+    const place = this.compliance.place(target.timeZone, target.phoneNumber, policy);
     return {
       ...presentTarget(target, this.baseUrl),
       waiting_reason: await this.timelines.waitingReason(target),
+      time_zones: place.zones,
+      time_zone_source: place.zoneSource,
+      region: place.region,
     };
   }
 

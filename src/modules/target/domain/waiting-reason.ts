@@ -98,6 +98,8 @@ export function waitingReason(target: Target, context: WaitingContext): string |
   if (campaign.state === 'cancelled') return CAMPAIGN_CANCELLED;
   const due = target.scheduledTime ?? now;
   if (due.getTime() > now.getTime()) {
+    // A rule of the organization's calling policy deferred it: its words, as the dispatcher wrote them.
+    if (target.hold) return target.hold.reason;
     const outcome = lastCallOutcome(target);
     if (target.attempts > 0 && outcome !== null) {
       return `${retryWords(target.attempts + 1, campaign.maxAttempts, outcome)} at ${utcWords(due)}`;

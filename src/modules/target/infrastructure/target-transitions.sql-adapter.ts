@@ -202,11 +202,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     return rows.map(targetFromRow);
   }
 
-  async defer(
-    tx: Tx,
-    organizationId: string,
-    deferrals: Deferral[],
-  ): Promise<string[]> {
+  async defer(tx: Tx, organizationId: string, deferrals: Deferral[]): Promise<string[]> {
     if (deferrals.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
       `UPDATE targets t SET scheduled_time = d.until, hold_rule = d.rule, hold_reason = d.reason,
@@ -401,11 +397,21 @@ export class SqlTargetTransitions extends TargetTransitions {
           [campaignId, thisMinute],
         );
         // Only the current minute's Scheduled targets are split at `now` by reading the index.
-        const { rows: edges } = await sql.query<{ due_this_minute: number; next_at: Date | null }>(
+        // Held targets are few (the index holds only targets a rule deferred): counted from it.
+        const { rows: edges } = await sql.query<{
+          due_this_minute: number;
+          next_at: Date | null;
+          held: Record<string, number>;
+        }>(
           `SELECT (SELECT count(*)::int FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
                       AND scheduled_time >= $2 AND scheduled_time <= $3) AS due_this_minute,
                   (SELECT min(scheduled_time) FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
-                      AND scheduled_time > $3) AS next_at`,
+                      AND scheduled_time > $3) AS next_at,
+                  (SELECT coalesce(jsonb_object_agg(hold_rule, n), '{}'::jsonb)
+                     FROM (SELECT hold_rule, count(*)::int AS n FROM targets
+                            WHERE campaign_id = $1 AND hold_rule IS NOT NULL AND status = 'Scheduled'
+                              AND scheduled_time > $3
+                            GROUP BY hold_rule) held) AS held`,
           [campaignId, thisMinute, now],
         );
         return {
@@ -437,7 +443,7 @@ function foldTargetCounts(
     due: 'before' | 'from' | null;
     n: string;
   }[],
-  edges: { due_this_minute: number; next_at: Date | null },
+  edges: { due_this_minute: number; next_at: Date | null; held: Record<string, number> },
 ): CampaignTargetCounts {
   // The current minute's targets due by now move from "later" to "now".
   const counts: CampaignTargetCounts = {
@@ -449,6 +455,7 @@ function foldTargetCounts(
     dueNow: edges.due_this_minute,
     dueLater: -edges.due_this_minute,
     nextScheduledAt: edges.next_at,
+    heldByRule: edges.held,
   };
   const add = (m: Record<string, number>, key: string | null, n: number) => {
     if (key !== null) m[key] = (m[key] ?? 0) + n;

@@ -65,6 +65,15 @@ export class CampaignStatsResponseDto {
   @ApiProperty({ type: 'integer', description: '`Scheduled` targets due later (retries, windows)' })
   due_later: number;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { quiet_hours: 12, organization_limit: 1 },
+    description:
+      '`Scheduled` targets a calling rule holds right now, by rule (quiet_hours, state_hours, ' +
+      'state_limit, organization_limit, restricted_date); see docs/compliance.md',
+  })
+  held_by_rule: Record<string, number>;
+  @ApiProperty({
     type: 'string',
     format: 'date-time',
     nullable: true,

@@ -101,4 +101,25 @@ export class TargetDetailResponseDto extends TargetResponseDto {
       'final or in a call. Computed when read. See docs/targets.md, "Why not called yet".',
   })
   waiting_reason: string | null;
+
+  @ApiProperty({
+    type: [String],
+    example: ['America/Chicago'],
+    description:
+      "IANA zones the recipient may be in: the target's time_zone, else the dialled number's (an area " +
+      "code or country spanning several gives all), else the organization's default_time_zone. Calls " +
+      'wait until the calling rules allow them in every one (docs/compliance.md).',
+  })
+  time_zones: string[];
+
+  @ApiProperty({ enum: ['target', 'phone_number', 'organization_default'] })
+  time_zone_source: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'Oklahoma',
+    description: "The area of a NANP number as libphonenumber's geocoder names it (state rules)",
+  })
+  region: string | null;
 }

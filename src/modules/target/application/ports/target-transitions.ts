@@ -67,6 +67,8 @@ export interface CampaignTargetCounts {
   dueLater: number;
   /** The earliest `scheduled_time` after `now` of a `Scheduled` target. */
   nextScheduledAt: Date | null;
+  /** `Scheduled` targets a calling rule holds past `now`, by rule (`quiet_hours`: 12). */
+  heldByRule: Record<string, number>;
 }
 
 /** What a person decided about a target `To review` (`POST /targets/{id}/review`). */
