@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { CallLogModule } from '../call-log/call-log.module.js';
+import { ComplianceModule } from '../compliance/compliance.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
 import { TargetModule } from '../target/target.module.js';
 import { ProviderCallClients } from '../provider-connection/application/ports/provider-call-clients.js';
@@ -71,6 +72,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
   imports: [
     CampaignModule,
     BlacklistModule,
+    ComplianceModule,
     CallLogModule,
     TargetModule,
     WebhookModule,

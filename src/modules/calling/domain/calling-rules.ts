@@ -75,6 +75,7 @@ interface Gate {
   words(now: Date, opening: Date | null): string;
 }
 
+const calls = (n: number) => `${n} call${n === 1 ? '' : 's'}`;
 const utc = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 const clock = (at: Date, zone: string) => wallTime(at, zone).slice(11);
 
@@ -167,7 +168,7 @@ function gatesOf(input: CallingRulesInput): Gate[] {
       zone: null,
       next: (t) => nextUnderCap(t, recentCalls, limit, DAY_MS),
       words: (_now, opening) =>
-        `${strictest.name}: ${limit} calls in 24 h, next at ${opening ? utc(opening) : 'never'} (${strictest.id})`,
+        `${strictest.name}: ${calls(limit)} in 24 h, next at ${opening ? utc(opening) : 'never'} (${strictest.id})`,
     });
   }
   const caps: [number | null, number, string][] = [
@@ -181,7 +182,7 @@ function gatesOf(input: CallingRulesInput): Gate[] {
       zone: null,
       next: (t) => nextUnderCap(t, recentCalls, limit, windowMs),
       words: (_now, opening) =>
-        `organization limit: ${limit} calls per number in ${span}, next at ${opening ? utc(opening) : 'never'}`,
+        `organization limit: ${calls(limit)} per number in ${span}, next at ${opening ? utc(opening) : 'never'}`,
     });
   }
   return gates;

@@ -5,7 +5,6 @@ import {
   PyInt,
   PyModel,
   PyModelList,
-  PyModelRule,
   PyNullable,
   PyRequired,
   PyStr,
@@ -17,7 +16,6 @@ const hhmm = (v: unknown) =>
   typeof v === 'string' && HH_MM.test(v) ? null : 'time must be HH:MM (00:00 to 24:00)';
 
 /** Hours in which calls may be placed, in each of the recipient's zones. */
-@PyModelRule((m: QuietHoursDto) => (m.start < m.end ? null : 'end must be after start'))
 export class QuietHoursDto {
   @ApiProperty({ example: '08:00' })
   @PyRequired()
@@ -87,6 +85,12 @@ export class CompliancePolicyDto {
   @PyRequired()
   @PyNullable()
   @PyModel(() => QuietHoursDto)
+  // Checked here, not as a rule of the nested model: the pipe runs model rules for the body alone.
+  @PyValueRule('quietHoursOrder', (v: { start?: unknown; end?: unknown }) =>
+    hhmm(v?.start) === null && hhmm(v?.end) === null && String(v.start) >= String(v.end)
+      ? 'end must be after start'
+      : null,
+  )
   quiet_hours: QuietHoursDto | null;
 
   @ApiProperty({ description: 'Apply the state rule pack (stricter hours, calls per 24 h).' })
