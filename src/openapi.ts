@@ -55,6 +55,10 @@ const TAGS: [string, string][] = [
     'How an organization reaches its voice providers (simulator, own agent, Twilio, Vapi, Retell); credentials encrypted at rest and never returned',
   ],
   ['blacklists', 'Numbers never to dial'],
+  [
+    'compliance',
+    "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made",
+  ],
   ['api-keys', 'API key management (keys are created with the CLI)'],
   ['health', 'Liveness of the API and its database'],
 ];

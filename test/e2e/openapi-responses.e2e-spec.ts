@@ -321,6 +321,21 @@ describe('responses conform to openapi.json', () => {
     conforms('delete', NUMBERS, await call('delete', numbers, { phone_numbers: ['+15550100007'] }));
     conforms('delete', NUMBERS, await call('delete', numbers, { phone_numbers: 5 }));
 
+    const POLICY = '/api/v1/compliance/policy';
+    conforms('get', POLICY, await call('get', POLICY));
+    const policy = {
+      quiet_hours: { start: '08:00', end: '20:00' },
+      state_rules: true,
+      max_calls_per_number: { per_24h: 3, per_7d: null },
+      restricted_dates: [{ date: '2026-12-25', reason: 'Christmas Day' }],
+      default_time_zone: 'America/Chicago',
+    };
+    conforms('put', POLICY, await call('put', POLICY, policy));
+    conforms('put', POLICY, await call('put', POLICY, { ...policy, quiet_hours: 'night' }));
+    const DECISIONS = '/api/v1/compliance/decisions';
+    conforms('get', DECISIONS, await call('get', DECISIONS));
+    conforms('get', DECISIONS, await call('get', `${DECISIONS}?from=yesterday`));
+
     const KEY = '/api/v1/api-keys/{api_key_id}';
     const spare = await t.app.get(OrganizationService).createApiKey(organizationId, 'spare');
     conforms('delete', KEY, await call('delete', `/api/v1/api-keys/${spare.id}`));

@@ -116,6 +116,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's calling policy
+         * @description Quiet hours, state rules, caps per number, restricted dates and the default zone (the defaults until set), with the state rules in force and their citations (docs/compliance.md).
+         */
+        get: operations["get_compliance_policy_api_v1_compliance_policy_get"];
+        /**
+         * Replace the organization's calling policy
+         * @description The whole policy; it applies to the next call of every campaign.
+         */
+        put: operations["put_compliance_policy_api_v1_compliance_policy_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/decisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Decisions of the calling rules
+         * @description Every deferral or refusal a calling rule made, oldest first, a page at a time; with `Accept: text/csv`, every decision the filters match as one CSV file (limit and skip ignored).
+         */
+        get: operations["list_compliance_decisions_api_v1_compliance_decisions_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns": {
         parameters: {
             query?: never;
@@ -751,6 +795,104 @@ export interface components {
             /** @description Entries in the blacklist */
             total: number;
         };
+        QuietHoursDto: {
+            /** @example 08:00 */
+            start: string;
+            /** @example 21:00 */
+            end: string;
+        };
+        CallCapsDto: {
+            /** @example null */
+            per_24h: number | null;
+            /** @example null */
+            per_7d: number | null;
+        };
+        RestrictedDateDto: {
+            /** @example 2026-12-25 */
+            date: string;
+            /** @example Christmas Day */
+            reason: string;
+        };
+        StateRuleCitationDto: {
+            text: string;
+            url: string;
+        };
+        StateRuleResponseDto: {
+            /** @example FL-501.616 */
+            id: string;
+            /** @example FL */
+            state: string;
+            /** @example Florida */
+            name: string;
+            /** @example 2021-07-01 */
+            effective: string;
+            /** @example 08:00-20:00 */
+            hours: string;
+            /** @example 3 */
+            max_calls_per_24h: number | null;
+            citation: components["schemas"]["StateRuleCitationDto"];
+        };
+        StateRulePackResponseDto: {
+            /** @example 2026-11-26 */
+            version: string;
+            scope: string;
+            rules: components["schemas"]["StateRuleResponseDto"][];
+        };
+        CompliancePolicyResponseDto: {
+            /** @description Read in each of the recipient's zones. null turns quiet hours off (flagged in the answer and the logs). */
+            quiet_hours: components["schemas"]["QuietHoursDto"] | (never | null);
+            /** @description Apply the state rule pack (stricter hours, calls per 24 h). */
+            state_rules: boolean;
+            max_calls_per_number: components["schemas"]["CallCapsDto"];
+            restricted_dates: components["schemas"]["RestrictedDateDto"][];
+            /**
+             * @description IANA zone for numbers whose zone is unknown
+             * @example America/New_York
+             */
+            default_time_zone: string;
+            /** @description Each way this policy is weaker than the defaults, in words (empty when none) */
+            warnings: string[];
+            /** @description The state rules in force now */
+            state_rule_pack: components["schemas"]["StateRulePackResponseDto"];
+        };
+        CompliancePolicyDto: {
+            /** @description Read in each of the recipient's zones. null turns quiet hours off (flagged in the answer and the logs). */
+            quiet_hours: components["schemas"]["QuietHoursDto"] | (never | null);
+            /** @description Apply the state rule pack (stricter hours, calls per 24 h). */
+            state_rules: boolean;
+            max_calls_per_number: components["schemas"]["CallCapsDto"];
+            restricted_dates: components["schemas"]["RestrictedDateDto"][];
+            /**
+             * @description IANA zone for numbers whose zone is unknown
+             * @example America/New_York
+             */
+            default_time_zone: string;
+        };
+        ComplianceDecisionResponseDto: {
+            id: number;
+            /** Format: uuid */
+            campaign_id: string;
+            target_id: string;
+            /** @enum {string} */
+            rule: "quiet_hours" | "state_hours" | "state_limit" | "organization_limit" | "restricted_date" | "do_not_call";
+            /** @enum {string} */
+            action: "deferred" | "refused";
+            /** @example quiet hours: 06:12 in America/Los_Angeles, calls from 08:00 */
+            reason: string;
+            /** @example America/Los_Angeles */
+            time_zone: string | null;
+            /** @example 2026-11-26 06:12 */
+            local_time: string | null;
+            /** Format: date-time */
+            deferred_until: string | null;
+            /** Format: date-time */
+            decided_at: string;
+        };
+        ComplianceDecisionPageResponseDto: {
+            decisions: components["schemas"]["ComplianceDecisionResponseDto"][];
+            /** @description Decisions matching the query */
+            total: number;
+        };
         TimeIntervalNoTz: {
             /** @example 09:00 */
             start: string;
@@ -1017,6 +1159,11 @@ export interface components {
              * @example +15550100000
              */
             fallback_phone_number?: (string | null) | components["schemas"]["TargetInputPhoneNumberDto"];
+            /**
+             * @description The recipient's IANA time zone, when known better than the number's area code (calling rules: docs/compliance.md)
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
             /** @default {} */
             input_data?: {
                 [key: string]: unknown;
@@ -1177,6 +1324,20 @@ export interface components {
              * @example outside calling window: opens Mon 09:00 US/Eastern
              */
             waiting_reason: string | null;
+            /**
+             * @description IANA zones the recipient may be in: the target's time_zone, else the dialled number's (an area code or country spanning several gives all), else the organization's default_time_zone. Calls wait until the calling rules allow them in every one (docs/compliance.md).
+             * @example [
+             *       "America/Chicago"
+             *     ]
+             */
+            time_zones: string[];
+            /** @enum {string} */
+            time_zone_source: "target" | "phone_number" | "organization_default";
+            /**
+             * @description The area of a NANP number as libphonenumber's geocoder names it (state rules)
+             * @example Oklahoma
+             */
+            region: string | null;
         };
         TimelineActorResponseDto: {
             /** @enum {string} */
@@ -1510,6 +1671,16 @@ export interface components {
             due_now: number;
             /** @description `Scheduled` targets due later (retries, windows) */
             due_later: number;
+            /**
+             * @description `Scheduled` targets a calling rule holds right now, by rule (quiet_hours, state_hours, state_limit, organization_limit, restricted_date); see docs/compliance.md
+             * @example {
+             *       "quiet_hours": 12,
+             *       "organization_limit": 1
+             *     }
+             */
+            held_by_rule: {
+                [key: string]: number;
+            };
             /**
              * Format: date-time
              * @description The earliest future scheduled_time of a `Scheduled` target
@@ -2310,6 +2481,132 @@ export interface operations {
             };
             /** @description Not found, or owned by another organization */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_compliance_policy_api_v1_compliance_policy_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompliancePolicyResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    put_compliance_policy_api_v1_compliance_policy_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompliancePolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompliancePolicyResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_compliance_decisions_api_v1_compliance_decisions_get: {
+        parameters: {
+            query?: {
+                campaign_id?: string | null;
+                /** @description Decided at or after (date, date-time or unix time) */
+                from?: string | null;
+                /** @description Decided at or before (a date covers the whole day) */
+                to?: string | null;
+                /** @description Page size */
+                limit?: number;
+                /** @description Decisions to skip */
+                skip?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ComplianceDecisionPageResponseDto"];
+                    "text/csv": components["schemas"]["ComplianceDecisionPageResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
