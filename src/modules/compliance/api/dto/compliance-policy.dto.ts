@@ -86,11 +86,12 @@ export class CompliancePolicyDto {
   @PyNullable()
   @PyModel(() => QuietHoursDto)
   // Checked here, not as a rule of the nested model: the pipe runs model rules for the body alone.
-  @PyValueRule('quietHoursOrder', (v: { start?: unknown; end?: unknown }) =>
-    hhmm(v?.start) === null && hhmm(v?.end) === null && String(v.start) >= String(v.end)
+  @PyValueRule('quietHoursOrder', (value) => {
+    const v = value as { start?: unknown; end?: unknown };
+    return hhmm(v.start) === null && hhmm(v.end) === null && String(v.start) >= String(v.end)
       ? 'end must be after start'
-      : null,
-  )
+      : null;
+  })
   quiet_hours: QuietHoursDto | null;
 
   @ApiProperty({ description: 'Apply the state rule pack (stricter hours, calls per 24 h).' })
