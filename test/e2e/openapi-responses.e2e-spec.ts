@@ -72,7 +72,7 @@ describe('responses conform to openapi.json', () => {
   });
   afterAll(() => t?.close());
 
-  const call = (method: 'get' | 'post' | 'patch' | 'delete', url: string, body?: unknown) => {
+  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, body?: unknown) => {
     const req = t.http()[method](url).set('X-API-Key', apiKey);
     return body === undefined ? req : req.send(body as object);
   };
