@@ -38,8 +38,25 @@ const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 1000);
 const NOOP_QUEUE = 'bench.noop';
 const FINAL = `('Finished', 'Failed', 'To review')`;
 
-/** A campaign with `count` targets whose numbers the simulator answers as good calls. */
-async function campaignWithTargets(api: Api, count: number, maxConcurrent: number) {
+/** An `Etc/GMT` zone whose wall clock reads 14:xx now, so that the quiet hours allow every call. */
+function afternoonZone(): string {
+  let offset = 14 - new Date().getUTCHours();
+  if (offset > 14) offset -= 24;
+  if (offset < -12) offset += 24;
+  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
+}
+
+/**
+ * A campaign with `count` targets whose numbers the simulator answers as good calls; `first` picks
+ * the numbers (the same `first` dials the same numbers again), `timeZone` is given to each target.
+ */
+async function campaignWithTargets(
+  api: Api,
+  count: number,
+  maxConcurrent: number,
+  first = 2_000_000,
+  timeZone: string | null = null,
+) {
   const campaign = await api('POST', '/api/v1/campaigns', {
     name: 'bench calls',
     type: 'patient',
@@ -50,10 +67,11 @@ async function campaignWithTargets(api: Api, count: number, maxConcurrent: numbe
     const n = Math.min(5000, count - offset);
     await api('POST', `/api/v1/campaigns/${campaign.id}/targets`, {
       targets: Array.from({ length: n }, (_, i) => ({
-        phone_number: `+1555${String(2000000 + offset + i)
+        phone_number: `+1555${String(first + offset + i)
           .padStart(7, '0')
           .replace(/000[0-4]$/, '1000')}`,
         input_data: { i: offset + i },
+        ...(timeZone ? { time_zone: timeZone } : {}),
       })),
     });
   }
@@ -139,6 +157,44 @@ async function main(): Promise<void> {
     result.ratio_calls_placed_to_noop_jobs = round(
       TARGETS / placedSeconds / (TARGETS / noopSeconds),
     );
+  });
+
+  // 4. Calling rules: the same calls with the organization's policy off (the baseline), with the
+  //    default policy plus caps (every call is checked: quiet hours in the target's zone, the ledger
+  //    read under the numbers' locks, the call recorded), and again to the numbers just called (each
+  //    number's history is read). A fresh process, so the three run on the same warm state.
+  await withBenchService(env, async ({ service, raw, dbName }) => {
+    const { api } = await benchApi(service, dbName);
+    const policy = {
+      quiet_hours: { start: '08:00', end: '21:00' },
+      state_rules: true,
+      max_calls_per_number: { per_24h: 3, per_7d: 10 },
+      restricted_dates: [],
+      default_time_zone: 'America/New_York',
+    };
+    const zone = afternoonZone();
+    const placedPerSecond = async (first: number) => {
+      const campaignId = await campaignWithTargets(api, TARGETS, MAX_CONCURRENT, first, zone);
+      const start = Date.now();
+      await trigger(api, campaignId, TARGETS);
+      await waitForCount(raw, placedCount(campaignId), [], TARGETS, 50);
+      return TARGETS / ((Date.now() - start) / 1000);
+    };
+    await api('PUT', '/api/v1/compliance/policy', {
+      ...policy,
+      quiet_hours: null,
+      state_rules: false,
+      max_calls_per_number: { per_24h: null, per_7d: null },
+    });
+    const off = await placedPerSecond(3_000_000);
+    await api('PUT', '/api/v1/compliance/policy', policy);
+    const on = await placedPerSecond(4_000_000);
+    const again = await placedPerSecond(4_000_000);
+    result.rules_off_calls_placed_per_second = round(off);
+    result.rules_on_calls_placed_per_second = round(on);
+    result.rules_on_numbers_called_before_per_second = round(again);
+    result.ratio_rules_on_to_off = round(on / off);
+    result.ratio_rules_on_called_before_to_first = round(again / on);
   });
 
   // 3. 1,000 calls of 60 s in flight, in a fresh process.

@@ -22,6 +22,22 @@ const SUMMARIES: Record<string, (r: Result) => SummaryRow[]> = {
       goal: '≥ 500/s',
       met: r.calls_placed_per_second >= 500,
     },
+    {
+      path: 'calls placed/s, calling rules on (default policy + caps)',
+      ours: `${r.rules_on_calls_placed_per_second}/s`,
+      baseline: `${r.rules_off_calls_placed_per_second}/s rules off`,
+      ratio: r.ratio_rules_on_to_off ?? null,
+      goal: '≥ 0.9x',
+      met: r.ratio_rules_on_to_off >= 0.9,
+    },
+    {
+      path: 'calls placed/s, rules on, numbers called before (caps read their history)',
+      ours: `${r.rules_on_numbers_called_before_per_second}/s`,
+      baseline: `${r.rules_on_calls_placed_per_second}/s first calls`,
+      ratio: r.ratio_rules_on_called_before_to_first ?? null,
+      goal: '≥ 0.9x',
+      met: r.ratio_rules_on_called_before_to_first >= 0.9,
+    },
   ],
   webhooks: (r) => [
     {

@@ -11,6 +11,28 @@ import {
 import { href } from './app.js';
 import { FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
 
+const ZONE_SOURCE: Record<string, string> = {
+  target: 'given with the target',
+  phone_number: 'from the phone number',
+  organization_default: 'zone unknown: the organization default',
+};
+
+/** Each of the recipient's zones with its wall time now: calls wait until every one allows them. */
+function RecipientTime({ zones, source }: { zones: string[]; source: string }) {
+  const now = new Date();
+  return (
+    <span data-recipient-zones>
+      {zones
+        .map(
+          (zone) =>
+            `${new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', weekday: 'short' }).format(now)} in ${zone}`,
+        )
+        .join(', ')}{' '}
+      <span class="muted">({ZONE_SOURCE[source] ?? source})</span>
+    </span>
+  );
+}
+
 export function TargetPage({ client, id }: { client: CampaignCallingClient; id: string }) {
   const target = usePoll(
     async () => {
@@ -30,6 +52,8 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
   const facts: [string, unknown][] = [
     ['Status', <StatusBadge status={t.status} />],
     ['Phone number', t.phone_number],
+    ['Recipient time', <RecipientTime zones={t.time_zones} source={t.time_zone_source} />],
+    ['Area', t.region],
     ['External id', t.external_id],
     ['Outcome', t.outcome],
     ['Resolution', t.resolution],

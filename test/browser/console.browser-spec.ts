@@ -71,7 +71,7 @@ if (!hasChromium) {
     /** Second review-0: re-queued from the review queue, called again, then marked done. */
     let reviewedId = '';
 
-    const api = (method: 'get' | 'post' | 'patch', path: string, body?: unknown) => {
+    const api = (method: 'get' | 'post' | 'put' | 'patch', path: string, body?: unknown) => {
       const req = service.http()[method](path).set('X-API-Key', demo.apiKey);
       return body === undefined ? req : req.send(body as object);
     };
@@ -759,6 +759,60 @@ if (!hasChromium) {
       );
       await expect(page.getByRole('button', { name: 'Older events' }).count()).resolves.toBe(0);
       await shot('target-waiting');
+    });
+
+    it("edits the calling rules: warnings, the API 422 at its field, state rules with citations, the recipient's time", async () => {
+      await page.goto(`${baseUrl}/console/#/compliance`);
+      await page.getByRole('heading', { name: 'Calling rules', level: 1 }).waitFor();
+      // The demo organization runs without quiet hours or state rules, and the page says so loudly.
+      await expect(page.getByRole('alert').allTextContents()).resolves.toEqual([
+        expect.stringMatching(/^QUIET HOURS ARE OFF/),
+        expect.stringMatching(/^STATE RULES ARE OFF/),
+      ]);
+      await expect(page.locator('[data-state-rule]').count()).resolves.toBe(3);
+      await expect(
+        page.locator('[data-state-rule="FL-501.616"] a').getAttribute('href'),
+      ).resolves.toMatch(/^http:\/\/www\.leg\.state\.fl\.us\//);
+      await page.getByLabel('Call only between').check();
+      await page.getByLabel('Apply the state rules (below)').check();
+      await page.getByLabel('In 24 hours').fill('3');
+      await page.getByLabel('Time zone of numbers whose zone is unknown').fill('Mars/Olympus');
+      await page.getByRole('button', { name: 'Save policy' }).click();
+      await expect(page.locator('#zone-error').textContent()).resolves.toBe(
+        'Value error, unknown time zone "Mars/Olympus"',
+      );
+      await page.getByLabel('Time zone of numbers whose zone is unknown').fill('America/Chicago');
+      await page.getByRole('button', { name: 'Save policy' }).click();
+      await page.getByText('Saved: the next call of every campaign follows it.').waitFor();
+      await expect(page.getByRole('alert').count()).resolves.toBe(0);
+      const policy = await api('get', '/api/v1/compliance/policy');
+      expect(policy.body).toMatchObject({
+        quiet_hours: { start: '08:00', end: '21:00' },
+        state_rules: true,
+        max_calls_per_number: { per_24h: 3, per_7d: null },
+        default_time_zone: 'America/Chicago',
+        warnings: [],
+      });
+      await shot('calling-rules');
+      // Put the demo back as it was for the tests after this one.
+      expect(
+        (
+          await api('put', '/api/v1/compliance/policy', {
+            ...policy.body,
+            quiet_hours: null,
+            state_rules: false,
+            max_calls_per_number: { per_24h: null, per_7d: null },
+          })
+        ).status,
+      ).toBe(200);
+
+      const added = await api('post', `/api/v1/campaigns/${demo.campaignId}/targets`, {
+        targets: [{ phone_number: '+14055550123', external_id: 'PAT-ZONE' }],
+      });
+      await page.goto(`${baseUrl}/console/#/targets/${added.body.target_ids[0]}`);
+      await expect(page.locator('[data-recipient-zones]').textContent()).resolves.toMatch(
+        /^\w{3} \d\d:\d\d in America\/Chicago \(from the phone number\)$/,
+      );
     });
 
     it('reaches every target to review of a campaign with more than a page of them (Load more)', async () => {

@@ -1,3 +1,4 @@
+import { listedTarget } from '../support/target-bodies.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 
 const STEPS = [
@@ -50,9 +51,8 @@ describe('steps: webhook step, batch step, EHR events', () => {
     const res = await t.http().get(`/api/v1/targets/${id}`).set('X-API-Key', ctx.apiKey);
     expect(res.status).toBe(200);
     // The step routes answer with the Target as the lists show it: without the single read's
-    // waiting_reason (asserted in target-timeline.e2e-spec.ts).
-    const { waiting_reason: _waitingReason, ...target } = res.body;
-    return target;
+    // waiting_reason (asserted in target-timeline.e2e-spec.ts) and recipient zones.
+    return listedTarget(res.body);
   }
 
   const post = (ctx: Ctx, path: string, body: unknown) =>

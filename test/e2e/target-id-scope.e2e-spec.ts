@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
-import { freshTargetBody } from '../support/target-bodies.js';
+import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 import { WebhookReceivers } from '../support/webhook-receiver.js';
 
 /**
@@ -74,6 +74,7 @@ describe('target ids are scoped per organization', () => {
       input_data: input,
       phone_number: phone,
       waiting_reason: 'not launched: trigger calls or add with launch=true',
+      ...UNKNOWN_ZONE_RECIPIENT,
     };
   }
 

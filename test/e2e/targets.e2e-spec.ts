@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import { Pool, PoolClient } from 'pg';
 import { createTestApp, TestApp } from '../support/test-app.js';
-import { freshTargetBody } from '../support/target-bodies.js';
+import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 
 const BASE = 'http://localhost:3000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -101,6 +101,7 @@ describe('targets API', () => {
         external_id: 'PAT-001',
         ...(await times(first)),
         waiting_reason: 'not launched: trigger calls or add with launch=true',
+        ...UNKNOWN_ZONE_RECIPIENT,
       });
       const two = await c.get(second);
       expect(two.body).toEqual({
@@ -109,6 +110,9 @@ describe('targets API', () => {
         external_id: 'EXT-2',
         ...(await times(second)),
         waiting_reason: 'not launched: trigger calls or add with launch=true',
+        time_zones: ['Europe/Guernsey', 'Europe/Isle_of_Man', 'Europe/London'],
+        time_zone_source: 'phone_number',
+        region: null,
       });
 
       // What the wire does not show is stored too (the calling engine reads it).
@@ -134,7 +138,7 @@ describe('targets API', () => {
       const list = await c.list();
       expect(list.body).toEqual({
         // The lists show each Target as the single read does, without its live waiting_reason.
-        targets: [one.body, two.body].map(({ waiting_reason: _w, ...target }) => target),
+        targets: [one.body, two.body].map(listedTarget),
         page_count: 1,
         next_page: null,
         next_cursor: null,
@@ -153,6 +157,7 @@ describe('targets API', () => {
         phone_number: '+15550100001',
         ...(await times(id)),
         waiting_reason: 'due: the next dispatcher round calls it',
+        ...UNKNOWN_ZONE_RECIPIENT,
       });
       // Due at once: the dispatcher claims it straight from the targets table.
       expect(target.body.scheduled_time).toBe(target.body.created_at);
@@ -1165,7 +1170,7 @@ describe('targets API', () => {
           )[0].n,
         );
       const called = await calledOf(undefined);
-      const listed = ({ waiting_reason: _w, ...target }: any) => target;
+      const listed = listedTarget;
       // Per bound: how many match, and how many called targets (of its status) it splits.
       const sizes: { n: number; of: number }[] = [];
       for (const bound of bounds) {

@@ -32,3 +32,22 @@ export function freshTargetBody(
     statistics: null,
   };
 }
+
+/** What the single read adds for a +1555 number (no known zone): the organization's default zone. */
+export const UNKNOWN_ZONE_RECIPIENT = {
+  time_zones: ['America/New_York'],
+  time_zone_source: 'organization_default',
+  region: null,
+};
+
+/** A single read's body as the lists and the step routes show the target: without its read-time fields. */
+export function listedTarget(body: Record<string, unknown>): Record<string, unknown> {
+  const {
+    waiting_reason: _waitingReason,
+    time_zones: _zones,
+    time_zone_source: _source,
+    region: _region,
+    ...target
+  } = body;
+  return target;
+}
