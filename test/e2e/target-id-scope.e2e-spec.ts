@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
-import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
+import { freshTargetBody, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 import { WebhookReceivers } from '../support/webhook-receiver.js';
 
 /**
