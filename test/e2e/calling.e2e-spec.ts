@@ -1,4 +1,5 @@
 import { randomUUID } from 'crypto';
+import { UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /** The trigger endpoint and every simulator outcome end to end, through the real dispatcher. */
@@ -301,6 +302,7 @@ describe('calling (trigger, dispatch, simulator)', () => {
           last_call_log_id: good.call_log_ids[0],
         },
         waiting_reason: null,
+        ...UNKNOWN_ZONE_RECIPIENT,
       });
       const logs = await t.sql(
         `SELECT target_id, to_number, from_number, outcome, ended_reason FROM call_logs WHERE target_id = ANY($1)`,

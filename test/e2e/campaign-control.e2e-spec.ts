@@ -416,6 +416,7 @@ describe('campaign stats', () => {
             ) / 10_000,
       due_now: 0,
       due_later: scheduled.length,
+      held_by_rule: {},
       next_scheduled_time: next,
       recent_calls_per_minute: Math.round((logs.length / 15) * 10_000) / 10_000,
       estimated_completion_at: ISO,

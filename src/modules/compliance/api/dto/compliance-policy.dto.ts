@@ -87,7 +87,11 @@ export class CompliancePolicyDto {
   @PyModel(() => QuietHoursDto)
   // Checked here, not as a rule of the nested model: the pipe runs model rules for the body alone.
   @PyValueRule('quietHoursOrder', (value) => {
-    const v = value as { start?: unknown; end?: unknown };
+    // Runs whatever the other checks found: the value may be missing or not an object at all.
+    const v = (typeof value === 'object' && value !== null ? value : {}) as {
+      start?: unknown;
+      end?: unknown;
+    };
     return hhmm(v.start) === null && hhmm(v.end) === null && String(v.start) >= String(v.end)
       ? 'end must be after start'
       : null;
