@@ -136,7 +136,12 @@ export class InMemoryTargetRepository extends TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
+    options: {
+      onlyIfNotStarted: boolean;
+      now: Date;
+      cause?: EventCause;
+      timeZone?: string | null;
+    },
   ): Promise<Target | null> {
     const stored = this.rows.get(targetKey(organizationId, id));
     if (!stored) return null;
@@ -144,6 +149,14 @@ export class InMemoryTargetRepository extends TargetRepository {
     const before = clone(stored.target);
     stored.target.inputData = mergeInput(stored.target.inputData, clone(patch));
     stored.target.updatedAt = options.now;
+    if (options.timeZone !== undefined) {
+      const t = stored.target;
+      t.timeZone = options.timeZone;
+      t.hold = null;
+      if (t.status === 'Scheduled' && t.scheduledTime && t.scheduledTime > options.now) {
+        t.scheduledTime = options.now;
+      }
+    }
     this.events?.changed(before, clone(stored.target), options.cause);
     return clone(stored.target);
   }

@@ -231,6 +231,91 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
       });
     });
 
+    it('takes the zone from a CSV column and from PATCH, where a held target is decided again', async () => {
+      const { apiKey, campaignId } = await setup();
+      const closed = zoneAt(3);
+      const open = zoneAt(14);
+      const csv = await t
+        .http()
+        .post(`/api/v1/campaigns/${campaignId}/targets/import?launch=true`)
+        .set('X-API-Key', apiKey)
+        .set('Content-Type', 'text/csv')
+        .send(
+          `phone_number,time_zone\n+15550100041,${closed}\n+15550100042,\n+15550100043,Mars/Olympus\n`,
+        );
+      expect(csv.status).toBe(200);
+      expect(csv.body).toMatchObject({
+        status: 'rejected',
+        errors: [
+          {
+            row: 4,
+            column: 'time_zone',
+            loc: ['time_zone'],
+            type: 'value_error',
+            msg: 'Value error, unknown time zone "Mars/Olympus"',
+          },
+        ],
+      });
+      const good = await t
+        .http()
+        .post(`/api/v1/campaigns/${campaignId}/targets/import?launch=true`)
+        .set('X-API-Key', apiKey)
+        .set('Content-Type', 'text/csv')
+        .send(`phone_number,time_zone\n+15550100041,${closed}\n+15550100042,\n`);
+      expect(good.body).toMatchObject({ status: 'succeeded', created: 2 });
+      const list = await t
+        .http()
+        .get(`/api/v1/campaigns/${campaignId}/targets`)
+        .set('X-API-Key', apiKey);
+      const byNumber = Object.fromEntries(
+        list.body.targets.map((x: { phone_number: string; id: string }) => [x.phone_number, x.id]),
+      );
+      const heldId = byNumber['+15550100041'];
+      expect((await getTarget(apiKey, byNumber['+15550100042'])).time_zone_source).toBe(
+        'organization_default',
+      );
+      await waitFor(
+        () => getTarget(apiKey, heldId),
+        (x) => x.waiting_reason?.startsWith(`quiet hours: 03:`) ?? false,
+      );
+      const patched = await t
+        .http()
+        .patch(`/api/v1/targets/${heldId}`)
+        .set('X-API-Key', apiKey)
+        .send({ time_zone: open });
+      expect(patched.status).toBe(200);
+      const called = await waitFor(
+        () => getTarget(apiKey, heldId),
+        (x) => x.status === 'Finished',
+        30_000,
+      );
+      expect(called).toMatchObject({ time_zones: [open], time_zone_source: 'target' });
+      const bad = await t
+        .http()
+        .patch(`/api/v1/targets/${heldId}`)
+        .set('X-API-Key', apiKey)
+        .send({ time_zone: 'Mars/Olympus', only_if_not_started: false });
+      expect(bad.status).toBe(422);
+      expect(bad.body.detail).toEqual([
+        {
+          type: 'value_error',
+          loc: ['body', 'time_zone'],
+          msg: 'Value error, unknown time zone "Mars/Olympus"',
+          input: 'Mars/Olympus',
+          ctx: { error: {} },
+        },
+      ]);
+      const empty = await t
+        .http()
+        .patch(`/api/v1/targets/${heldId}`)
+        .set('X-API-Key', apiKey)
+        .send({});
+      expect(empty.status).toBe(422);
+      expect(empty.body.detail.map((d: { msg: string }) => d.msg)).toEqual([
+        'Value error, send input_data, time_zone or both',
+      ]);
+    });
+
     it('calls the target whose zone is open and holds the one in its small hours, saying why', async () => {
       const { organizationId, apiKey, campaignId } = await setup();
       const open = zoneAt(14);

@@ -19,7 +19,9 @@ const NOW = '2026-01-05T15:00:00.000Z';
 function setup() {
   const clock = new FakeClock(NOW);
   const campaigns = new InMemoryCampaignReader();
-  campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG, webhookUrl: 'https://hooks.example' }));
+  campaigns.put(
+    aCampaign({ id: CAMPAIGN, organizationId: ORG, webhookUrl: 'https://hooks.example' }),
+  );
   const events = new InMemoryTargetEventLog();
   const repository = new InMemoryTargetRepository(events);
   const notifications = new InMemoryWebhookDeliveryRepository(campaigns);
@@ -72,7 +74,13 @@ describe('TargetTimelineService', () => {
     const page = await timeline.timeline(ORG, id, null, 50);
     expect(page.next).toBeNull();
     expect(
-      page.entries.map(({ event }) => [event.at.toISOString(), event.kind, event.actor, event.reason, event.data]),
+      page.entries.map(({ event }) => [
+        event.at.toISOString(),
+        event.kind,
+        event.actor,
+        event.reason,
+        event.data,
+      ]),
     ).toEqual([
       ['2026-01-05T15:00:02.000Z', 'input_edited', key, 'input data edited', { keys: ['a'] }],
       [

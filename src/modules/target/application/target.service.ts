@@ -202,20 +202,26 @@ export class TargetService {
     return target;
   }
 
-  /** Shallow merge; with `onlyIfNotStarted` a started target is a ConflictError (spec, States). */
+  /**
+   * Shallow merge; with `onlyIfNotStarted` a started target is a ConflictError (spec, States). A
+   * `timeZone` (null: none, the number's zones apply again) replaces the recipient's zone.
+   */
   async updateInputData(
     organizationId: string,
     targetId: string,
     patch: Record<string, unknown>,
     onlyIfNotStarted: boolean,
     actor: EventActor = SYSTEM,
+    timeZone?: string | null,
   ): Promise<Target> {
     const id = canonicalUuid(targetId);
     if (!id) throw targetNotFound(targetId);
+    const zone = timeZone === undefined ? undefined : toTimeZone(timeZone, ['time_zone']);
     const updated = await this.targets.mergeInputData(organizationId, id, patch, {
       onlyIfNotStarted,
       now: this.clock.now(),
       cause: { actor },
+      ...(zone !== undefined ? { timeZone: zone } : {}),
     });
     if (updated) return updated;
     // The update is the guard; reading afterwards only tells which refusal to report.

@@ -9,6 +9,7 @@ export const IMPORT_FIELDS = [
   'external_id',
   'phone_number',
   'fallback_phone_number',
+  'time_zone',
   'patient.first_name',
   'patient.last_name',
   'patient.date_of_birth',

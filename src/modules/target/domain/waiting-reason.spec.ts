@@ -19,10 +19,12 @@ describe('outsideWindowReason', () => {
       'outside calling window: opens Mon 09:00 US/Eastern',
     );
     // Monday 09:00 EDT is 13:00 UTC (14:00 the week before): open then, closed a minute earlier.
-    expect(outsideWindowReason(weekdays9to17('US/Eastern'), null, new Date('2026-03-09T13:00:00Z'))).toBeNull();
-    expect(outsideWindowReason(weekdays9to17('US/Eastern'), null, new Date('2026-03-09T12:59:00Z'))).toBe(
-      'outside calling window: opens Mon 09:00 US/Eastern',
-    );
+    expect(
+      outsideWindowReason(weekdays9to17('US/Eastern'), null, new Date('2026-03-09T13:00:00Z')),
+    ).toBeNull();
+    expect(
+      outsideWindowReason(weekdays9to17('US/Eastern'), null, new Date('2026-03-09T12:59:00Z')),
+    ).toBe('outside calling window: opens Mon 09:00 US/Eastern');
   });
 
   it('tells the opening of both schedules together, in the campaign zone; the number zone without one', () => {
@@ -70,7 +72,13 @@ describe('waitingReason', () => {
   });
 
   it('is null for final targets and targets in a call', () => {
-    for (const status of ['Finished', 'Failed', 'To review', 'In Progress', 'Post-processing'] as const) {
+    for (const status of [
+      'Finished',
+      'Failed',
+      'To review',
+      'In Progress',
+      'Post-processing',
+    ] as const) {
       expect(waitingReason(aTarget({ status }), context())).toBeNull();
     }
   });
@@ -83,12 +91,12 @@ describe('waitingReason', () => {
       'waiting for step labs',
     );
     const due = aTarget({ status: 'Scheduled', scheduledTime: now });
-    expect(
-      waitingReason(due, context({ campaign: { ...campaign, state: 'paused' } })),
-    ).toBe('campaign paused');
-    expect(
-      waitingReason(due, context({ campaign: { ...campaign, state: 'cancelled' } })),
-    ).toBe('campaign cancelled');
+    expect(waitingReason(due, context({ campaign: { ...campaign, state: 'paused' } }))).toBe(
+      'campaign paused',
+    );
+    expect(waitingReason(due, context({ campaign: { ...campaign, state: 'cancelled' } }))).toBe(
+      'campaign cancelled',
+    );
     expect(waitingReason(due, context({ inFlight: 10 }))).toBe(
       'campaign at max_concurrent_calls 10/10',
     );

@@ -163,12 +163,22 @@ export class TypeOrmTargetRepository extends TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
+    options: {
+      onlyIfNotStarted: boolean;
+      now: Date;
+      cause?: EventCause;
+      timeZone?: string | null;
+    },
   ): Promise<Target | null> {
     // The attribution rides in the statement (no transaction of its own): the trigger reads it at the
     // statement's end.
     const { rows } = await sqlExecutor(this.dataSource, null).query(
-      `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5
+      `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
+              time_zone = CASE WHEN $12::boolean THEN $13::text ELSE time_zone END,
+              scheduled_time = CASE WHEN $12::boolean AND status = 'Scheduled'
+                                    THEN least(scheduled_time, $5) ELSE scheduled_time END,
+              hold_rule = CASE WHEN $12::boolean THEN NULL ELSE hold_rule END,
+              hold_reason = CASE WHEN $12::boolean THEN NULL ELSE hold_reason END
          FROM ${CAUSE_FROM(7)}
        WHERE id = $1 AND organization_id = $2
          AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
@@ -182,6 +192,8 @@ export class TypeOrmTargetRepository extends TargetRepository {
         options.now,
         NOT_STARTED_STATUSES,
         ...causeParams(options.cause),
+        options.timeZone !== undefined,
+        options.timeZone ?? null,
       ],
     );
     return rows.length > 0 ? targetFromRow(rows[0]) : null;

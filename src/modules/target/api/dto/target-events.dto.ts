@@ -36,7 +36,8 @@ export class TimelineActorResponseDto {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    description: 'The API key id, or the provider event / connection id; null for worker and system',
+    description:
+      'The API key id, or the provider event / connection id; null for worker and system',
   })
   id: string | null;
 }

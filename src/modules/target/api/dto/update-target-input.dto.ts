@@ -1,24 +1,44 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   PyBool,
   PyDict,
+  PyModelRule,
   PyOptional,
-  PyRequired,
+  PyStr,
+  PyValueRule,
 } from '../../../../common/validation/py-validators.js';
+import { timeZoneRule } from './add-targets.dto.js';
 import { PyStorable } from '../../../../common/validation/storable.js';
 
+@PyModelRule((m: UpdateTargetInputDataDto) =>
+  m.input_data === undefined && m.time_zone === undefined
+    ? 'send input_data, time_zone or both'
+    : null,
+)
 export class UpdateTargetInputDataDto {
-  @ApiProperty({
+  @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { appointment_date: '2026-04-02' },
   })
-  @PyRequired()
+  @PyOptional()
   @PyDict()
   @PyStorable()
-  input_data: Record<string, unknown>;
+  input_data?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: 'America/Chicago',
+    description:
+      "The recipient's IANA zone (null: none, the number's zones apply); a Scheduled target is decided again at once (docs/compliance.md)",
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  @PyValueRule('timeZone', timeZoneRule)
+  time_zone?: string | null;
 
   @ApiPropertyOptional({
     default: true,

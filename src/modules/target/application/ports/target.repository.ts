@@ -79,12 +79,19 @@ export abstract class TargetRepository {
   /**
    * Shallow-merges `patch` into `input_data` in one conditional statement. With `onlyIfNotStarted`,
    * only a target that has not started (see `hasStarted`) is changed. Null when nothing was changed.
+   * A `timeZone` (null clears it) replaces the recipient's zone; a `Scheduled` target is then due at
+   * once, so that the calling rules decide again in its new zone.
    */
   abstract mergeInputData(
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: { onlyIfNotStarted: boolean; now: Date; cause?: EventCause },
+    options: {
+      onlyIfNotStarted: boolean;
+      now: Date;
+      cause?: EventCause;
+      timeZone?: string | null;
+    },
   ): Promise<Target | null>;
 
   /** Deletes those of `ids` in the campaign that are not in flight, in one statement. */
