@@ -11,6 +11,7 @@ export * from './in-memory-blacklist.repository.js';
 export * from './in-memory-call-log.repository.js';
 export * from './in-memory-campaign-reader.js';
 export * from './in-memory-campaign.repository.js';
+export * from './in-memory-do-not-call.repository.js';
 export * from './in-memory-organization.repository.js';
 export * from './in-memory-provider-connection.repository.js';
 export * from './in-memory-step.repository.js';

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { DoNotCallController } from './api/do-not-call.controller.js';
+import { DoNotCallService } from './application/do-not-call.service.js';
+import { DoNotCallRepository } from './application/ports/do-not-call.repository.js';
 import { RecipientLocks } from './application/ports/recipient-locks.js';
+import { TypeOrmDoNotCallRepository } from './infrastructure/do-not-call.typeorm-repository.js';
 import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.js';
 
 /**
@@ -9,8 +13,12 @@ import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.
  * this module before every call; this module knows nothing of campaigns' engines.
  */
 @Module({
-  controllers: [],
-  providers: [{ provide: RecipientLocks, useClass: SqlRecipientLocks }],
-  exports: [RecipientLocks],
+  controllers: [DoNotCallController],
+  providers: [
+    { provide: RecipientLocks, useClass: SqlRecipientLocks },
+    { provide: DoNotCallRepository, useClass: TypeOrmDoNotCallRepository },
+    DoNotCallService,
+  ],
+  exports: [RecipientLocks, DoNotCallService],
 })
 export class ComplianceModule {}
