@@ -52,7 +52,7 @@ async function campaignWithTargets(api: Api, count: number, maxConcurrent: numbe
       targets: Array.from({ length: n }, (_, i) => ({
         phone_number: `+1555${String(2000000 + offset + i)
           .padStart(7, '0')
-          .replace(/000[0-4]$/, '1000')}`,
+          .replace(/000[0-5]$/, '1000')}`,
         input_data: { i: offset + i },
       })),
     });

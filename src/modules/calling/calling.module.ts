@@ -5,6 +5,7 @@ import { AppConfig } from '../../config/app-config.js';
 import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { CallLogModule } from '../call-log/call-log.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
+import { ComplianceModule } from '../compliance/compliance.module.js';
 import { TargetModule } from '../target/target.module.js';
 import { ProviderCallClients } from '../provider-connection/application/ports/provider-call-clients.js';
 import { ProviderConnectionService } from '../provider-connection/application/provider-connection.service.js';
@@ -72,6 +73,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     CampaignModule,
     BlacklistModule,
     CallLogModule,
+    ComplianceModule,
     TargetModule,
     WebhookModule,
     ProviderConnectionModule,

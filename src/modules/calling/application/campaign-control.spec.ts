@@ -10,6 +10,7 @@ import {
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
+import { inMemoryDoNotCall } from '../../../testing/in-memory-do-not-call.repository.js';
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository.js';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
 import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
@@ -58,6 +59,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     publicBaseUrl: 'https://calls.example',
   });
   const metrics = new RecordingMetrics();
+  const doNotCall = inMemoryDoNotCall(clock);
   const completion = new CallCompletion(
     callLogs,
     targets,
@@ -67,6 +69,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     clock,
     metrics,
     events,
+    doNotCall.service,
   );
   const ingestion = new CallEventIngestion(
     callLogs,
