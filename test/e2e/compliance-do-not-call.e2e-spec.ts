@@ -1,4 +1,7 @@
+import { createServer } from 'net';
+import { exited, startProcess } from '../support/run-process.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { createTestDatabase } from '../support/test-database.js';
 
 const URL = '/api/v1/compliance/do-not-call';
 const PHONE_RULE =
@@ -375,4 +378,96 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
       total: 1,
     });
   });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('do-not-call numbers and the logs (the service as a process, LOG_LEVEL=trace)', () => {
+  it('no log line holds a listed number: added, searched, removed, refused, or listed by a call', async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const key = 'acme-dnc-logs-key-0123456789abcdef0123';
+    const service = startProcess('main.ts', {
+      PORT: String(port),
+      DATABASE_URL: database.url,
+      LOG_LEVEL: 'trace',
+      DEMO_SEED: 'false',
+      BOOTSTRAP_API_KEYS: `acme=${key}`,
+      SIMULATED_CALL_SECONDS: '0',
+      CALLING_POLL_INTERVAL_SECONDS: '0.1',
+    });
+    try {
+      const base = `http://127.0.0.1:${port}`;
+      await waitFor(
+        () =>
+          fetch(`${base}/api/v1/health`).then(
+            (r) => r.status,
+            () => 0,
+          ),
+        (status) => status === 200 || service.exitCode !== null,
+        90_000,
+        200,
+      );
+      expect(service.exitCode === null ? '' : service.output()).toBe('');
+      const send = async (method: string, path: string, body?: unknown) => {
+        const res = await fetch(`${base}${path}`, {
+          method,
+          headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: res.status, body: (await res.json()) as any };
+      };
+      // Digits only: a line may hold a number in any form, so look for its distinctive digits.
+      const [BY_API, BY_CALL, REFUSED] = ['5550460701', '5550460005', '55504607'];
+
+      const added = await send('POST', URL, {
+        phone_numbers: [{ phone_number: '+1 555 046 0701', reason: 'letter' }],
+      });
+      expect([added.status, added.body.added.length]).toEqual([200, 1]);
+      const refused = await send('POST', URL, {
+        phone_numbers: [{ phone_number: '55504607', reason: 'too short' }],
+      });
+      expect(refused.status).toBe(422);
+      const searched = await send('GET', `${URL}?phone_number=${BY_API}&include_removed=true`);
+      expect(searched.body.total).toBe(1);
+      const removed = await send('DELETE', URL, {
+        phone_numbers: [`+1${BY_API}`, `+1${BY_CALL}`],
+        reason: 'consent given again',
+      });
+      expect(removed.body.not_listed).toEqual([`+1${BY_CALL}`]);
+
+      const campaign = await send('POST', '/api/v1/campaigns', {
+        name: 'DNC',
+        type: 'patient',
+        max_attempts: 1,
+      });
+      const targets = await send('POST', `/api/v1/campaigns/${campaign.body.id}/targets`, {
+        targets: [{ phone_number: `+1${BY_CALL}` }],
+        launch: true,
+      });
+      expect(targets.status).toBe(200);
+      await waitFor(
+        async () => (await send('GET', `${URL}?phone_number=${BY_CALL}`)).body.total,
+        (total) => total === 1,
+        60_000,
+      );
+      const output = await waitFor(
+        async () => service.output(),
+        (o) => o.includes('"msg":"call ended"'),
+      );
+      expect(output).toContain(`/api/v1/compliance/do-not-call`);
+      for (const digits of [BY_API, BY_CALL, REFUSED]) expect(output).not.toContain(digits);
+    } finally {
+      service.kill('SIGTERM');
+      await exited(service);
+      await database.drop();
+    }
+  }, 120_000);
 });
