@@ -55,6 +55,10 @@ const TAGS: [string, string][] = [
     'How an organization reaches its voice providers (simulator, own agent, Twilio, Vapi, Retell); credentials encrypted at rest and never returned',
   ],
   ['blacklists', 'Numbers never to dial'],
+  [
+    'compliance',
+    "Calling rules across the organization's campaigns: its do-not-call list (added by calls that end DNC_REQUESTED and through the API; removals kept with their reason)",
+  ],
   ['api-keys', 'API key management (keys are created with the CLI)'],
   ['health', 'Liveness of the API and its database'],
 ];
