@@ -3,6 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, makeClient, storedKey, storeKey } from './api.js';
 import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
+import { DoNotCallPage } from './do-not-call.js';
 import { NewCampaignPage } from './new-campaign.js';
 import { ReviewPage } from './review.js';
 import { SettingsPage } from './settings.js';
@@ -17,6 +18,7 @@ import { Notice } from './ui.js';
 export type Route =
   | { page: 'campaigns' }
   | { page: 'review' }
+  | { page: 'do-not-call' }
   | { page: 'new-campaign' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
@@ -36,6 +38,7 @@ export function parseRoute(hash: string): Route {
   if (parts[0] === 'campaigns' && parts.length === 3 && parts[2] === 'webhooks')
     return { page: 'webhooks', id: parts[1] };
   if (parts.length === 1 && parts[0] === 'review') return { page: 'review' };
+  if (parts.length === 1 && parts[0] === 'do-not-call') return { page: 'do-not-call' };
   if (parts[0] === 'targets' && parts.length === 2) return { page: 'target', id: parts[1] };
   return { page: 'missing' };
 }
@@ -43,6 +46,7 @@ export function parseRoute(hash: string): Route {
 export const href = {
   campaigns: () => '#/campaigns',
   review: () => '#/review',
+  doNotCall: () => '#/do-not-call',
   newCampaign: () => '#/campaigns/new',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
@@ -103,6 +107,7 @@ export function App() {
         <nav aria-label="Main">
           <a href={href.campaigns()}>Campaigns</a>
           <a href={href.review()}>Review queue</a>
+          <a href={href.doNotCall()}>Do not call</a>
           <a href="/docs">API docs</a>
           <button type="button" class="link" onClick={() => signOut()}>
             Sign out
@@ -123,6 +128,8 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
       return <CampaignsPage client={client} />;
     case 'review':
       return <ReviewPage client={client} />;
+    case 'do-not-call':
+      return <DoNotCallPage client={client} />;
     case 'new-campaign':
       return <NewCampaignPage client={client} />;
     case 'campaign':
