@@ -11,6 +11,16 @@ const CAMPAIGN = '00000000-0000-4000-8000-0000000000c1';
 const TARGET = '00000000-0000-4000-8000-0000000000d1';
 const T0 = new Date('2026-11-02T15:00:00.000Z');
 
+/** A call to a patient who asked not to be called again. */
+const CALL = {
+  organizationId: ORG,
+  phoneNumber: '+15550100005',
+  campaignId: CAMPAIGN,
+  targetId: TARGET,
+  callLogId: 41,
+  at: T0,
+};
+
 const byApi = (phoneNumber: string, reason: string, createdAt = T0, organizationId = ORG) => ({
   organizationId,
   phoneNumber,
@@ -122,19 +132,11 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
 
   it('a call lists the number it dialled once, with the call; numbers of another organization are theirs', async () => {
     const uow = new InMemoryUnitOfWork(dnc.repository);
-    const call = {
-      organizationId: ORG,
-      phoneNumber: '+15550100005',
-      campaignId: CAMPAIGN,
-      targetId: TARGET,
-      callLogId: 41,
-      at: T0,
-    };
-    await uow.run((tx) => dnc.service.addFromCall(tx, call));
+    await uow.run((tx) => dnc.service.addFromCall(tx, CALL));
     await uow.run((tx) =>
       dnc.service.addFromCalls(tx, [
-        { ...call, callLogId: 42, at: new Date(T0.getTime() + 60_000) },
-        { ...call, organizationId: OTHER_ORG, callLogId: 43 },
+        { ...CALL, callLogId: 42, at: new Date(T0.getTime() + 60_000) },
+        { ...CALL, organizationId: OTHER_ORG, callLogId: 43 },
       ]),
     );
     const fromCall = (organizationId: string, callLogId: number) => ({
@@ -153,14 +155,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
   it('a listing whose transaction fails is not kept', async () => {
     const uow = new InMemoryUnitOfWork(dnc.repository);
     const failed = uow.run(async (tx) => {
-      await dnc.service.addFromCall(tx, {
-        organizationId: ORG,
-        phoneNumber: '+15550100005',
-        campaignId: CAMPAIGN,
-        targetId: TARGET,
-        callLogId: 41,
-        at: T0,
-      });
+      await dnc.service.addFromCall(tx, CALL);
       throw new Error('the completion failed after the listing');
     });
     await expect(failed).rejects.toThrow('the completion failed after the listing');

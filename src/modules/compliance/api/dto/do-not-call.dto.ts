@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { LimitSkipQueryDto } from '../../../../common/paging/limit-skip-query.dto.js';
 import {
   PyBool,
-  PyInt,
   PyList,
   PyModelList,
   PyOptional,
@@ -62,17 +62,7 @@ export class RemoveDoNotCallNumbersDto {
 
 const SEARCH_RULE = 'phone_number should hold digits of a phone number';
 
-export class ListDoNotCallQueryDto {
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
-  @PyOptional()
-  @PyInt({ ge: 1, le: 1000 })
-  limit: number = 100;
-
-  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Entries to skip' })
-  @PyOptional()
-  @PyInt({ ge: 0 })
-  skip: number = 0;
-
+export class ListDoNotCallQueryDto extends LimitSkipQueryDto {
   @ApiPropertyOptional({
     description:
       'Only numbers that contain these digits (`+`, spaces, dashes, dots and parentheses are ignored): ' +
