@@ -69,7 +69,7 @@ async function campaignWithTargets(
       targets: Array.from({ length: n }, (_, i) => ({
         phone_number: `+1555${String(first + offset + i)
           .padStart(7, '0')
-          .replace(/000[0-4]$/, '1000')}`,
+          .replace(/000[0-5]$/, '1000')}`,
         input_data: { i: offset + i },
         ...(timeZone ? { time_zone: timeZone } : {}),
       })),

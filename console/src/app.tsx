@@ -4,6 +4,7 @@ import { errorText, makeClient, storedKey, storeKey } from './api.js';
 import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
 import { CompliancePage } from './compliance.js';
+import { DoNotCallPage } from './do-not-call.js';
 import { NewCampaignPage } from './new-campaign.js';
 import { ReviewPage } from './review.js';
 import { SettingsPage } from './settings.js';
@@ -19,6 +20,7 @@ export type Route =
   | { page: 'campaigns' }
   | { page: 'review' }
   | { page: 'compliance' }
+  | { page: 'do-not-call' }
   | { page: 'new-campaign' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
@@ -39,6 +41,7 @@ export function parseRoute(hash: string): Route {
     return { page: 'webhooks', id: parts[1] };
   if (parts.length === 1 && parts[0] === 'review') return { page: 'review' };
   if (parts.length === 1 && parts[0] === 'compliance') return { page: 'compliance' };
+  if (parts.length === 1 && parts[0] === 'do-not-call') return { page: 'do-not-call' };
   if (parts[0] === 'targets' && parts.length === 2) return { page: 'target', id: parts[1] };
   return { page: 'missing' };
 }
@@ -47,6 +50,7 @@ export const href = {
   campaigns: () => '#/campaigns',
   review: () => '#/review',
   compliance: () => '#/compliance',
+  doNotCall: () => '#/do-not-call',
   newCampaign: () => '#/campaigns/new',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
@@ -108,6 +112,7 @@ export function App() {
           <a href={href.campaigns()}>Campaigns</a>
           <a href={href.review()}>Review queue</a>
           <a href={href.compliance()}>Calling rules</a>
+          <a href={href.doNotCall()}>Do not call</a>
           <a href="/docs">API docs</a>
           <button type="button" class="link" onClick={() => signOut()}>
             Sign out
@@ -130,6 +135,8 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
       return <ReviewPage client={client} />;
     case 'compliance':
       return <CompliancePage client={client} />;
+    case 'do-not-call':
+      return <DoNotCallPage client={client} />;
     case 'new-campaign':
       return <NewCampaignPage client={client} />;
     case 'campaign':

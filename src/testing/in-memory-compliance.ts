@@ -18,7 +18,8 @@ import {
   ComplianceService,
   DefaultCallingPolicy,
 } from '../modules/compliance/application/compliance.service.js';
-import { DoNotCallService } from '../modules/compliance/application/do-not-call.service.js';
+import type { DoNotCallService } from '../modules/compliance/application/do-not-call.service.js';
+import { inMemoryDoNotCall } from './in-memory-do-not-call.repository.js';
 import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
 
 export class InMemoryCompliancePolicyRepository extends CompliancePolicyRepository {
@@ -127,11 +128,16 @@ export class InMemoryDecisionLog
 }
 
 /** The compliance module's service on its fakes, with the fakes to look into. */
-export function inMemoryCompliance(clock: Clock, defaults = new DefaultCallingPolicy()) {
+export function inMemoryCompliance(
+  clock: Clock,
+  options: { defaults?: DefaultCallingPolicy; doNotCall?: DoNotCallService } = {},
+) {
   const policies = new InMemoryCompliancePolicyRepository();
   const ledger = new InMemoryCallLedger();
   const decisions = new InMemoryDecisionLog();
-  const doNotCall = new DoNotCallService();
+  // The list the completion writes, when the test has one; else a list of its own.
+  const doNotCall = options.doNotCall ?? inMemoryDoNotCall(clock).service;
+  const defaults = options.defaults ?? new DefaultCallingPolicy();
   const service = new ComplianceService(
     policies,
     ledger,

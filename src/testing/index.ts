@@ -13,6 +13,7 @@ export * from './in-memory-campaign-reader.js';
 export * from './in-memory-campaign.repository.js';
 export * from './in-memory-compliance.js';
 export * from './in-memory-recipient-locks.js';
+export * from './in-memory-do-not-call.repository.js';
 export * from './in-memory-organization.repository.js';
 export * from './in-memory-provider-connection.repository.js';
 export * from './in-memory-step.repository.js';

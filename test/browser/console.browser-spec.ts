@@ -856,6 +856,78 @@ if (!hasChromium) {
       expect(listed).toEqual(new Set(phones.map((_, i) => `Many to review-${i}`)));
     });
 
+    it('lists the do-not-call numbers (one listed by a call), searches, adds and removes with a reason', async () => {
+      // A patient who asks not to be called again (the simulator: a number ending 0005).
+      const id = await campaignWith('Do not call me', ['+15550250005']);
+      expect((await api('post', `/api/v1/campaigns/${id}/calls`, { count: 1 })).status).toBe(200);
+      await waitFor(
+        async () => (await api('get', '/api/v1/compliance/do-not-call')).body.total,
+        (total) => total === 1,
+        30_000,
+        200,
+      );
+      await page.goto(`${baseUrl}/console/#/campaigns`);
+      await page.getByRole('link', { name: 'Do not call' }).click();
+      await page.getByRole('heading', { name: 'Do not call', level: 1 }).waitFor();
+      expect(page.url()).toBe(`${baseUrl}/console/#/do-not-call`);
+      const row = (n: string) => page.locator(`tr[data-dnc-number="${n}"]`);
+      await row('+15550250005').waitFor();
+      await expect(row('+15550250005').locator('td').nth(2).textContent()).resolves.toMatch(
+        /^a call \(target [0-9a-f]{8}, call \d+\)$/,
+      );
+
+      // The API's 422 at each field, then a good number, normalised.
+      await page.getByLabel('Phone number').fill('555-0100');
+      await page.getByRole('button', { name: 'Add to the list' }).click();
+      await page.locator('#dnc-phone_number-error').waitFor();
+      await expect(page.locator('#dnc-phone_number-error').textContent()).resolves.toMatch(
+        /phone number must be \+ followed by 7 to 15 digits/,
+      );
+      await expect(page.locator('#dnc-reason-error').textContent()).resolves.toBe(
+        'String should have at least 1 character',
+      );
+      await page.getByLabel('Phone number').fill('+1 (555) 025-0101');
+      await page.getByLabel('Reason (a letter, an email…)').fill('Letter of 2026-11-02');
+      await page.getByRole('button', { name: 'Add to the list' }).click();
+      await page.getByText('+15550250101 is on the list.').waitFor();
+      await row('+15550250101').waitFor();
+      await expect(
+        page.locator('table[data-dnc-total]').getAttribute('data-dnc-total'),
+      ).resolves.toBe('2');
+
+      await page.getByLabel('Number contains').fill('025 0101');
+      await page.getByRole('button', { name: 'Search' }).click();
+      await waitFor(
+        () => page.locator('tr[data-dnc-number]').count(),
+        (n) => n === 1,
+      );
+      await expect(row('+15550250101').locator('td').nth(1).textContent()).resolves.toBe(
+        'Letter of 2026-11-02',
+      );
+      await shot('do-not-call');
+
+      // Removing asks why; the reason is required (the API's 422 in the dialog).
+      await page.getByRole('button', { name: 'Remove +15550250101…' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByRole('button', { name: 'Remove from the list' }).click();
+      await expect(dialog.locator('.field-error').textContent()).resolves.toBe(
+        'String should have at least 1 character',
+      );
+      await dialog.getByLabel('Why may it be called again?').fill('Consent given again by phone');
+      await dialog.getByRole('button', { name: 'Remove from the list' }).click();
+      await page.locator('[data-dnc-empty]').waitFor();
+      expect((await api('get', '/api/v1/compliance/do-not-call')).body.total).toBe(1);
+
+      // The removal is kept: the history shows it with its reason.
+      await page.getByLabel('Show removed numbers too (history)').check();
+      await row('+15550250101').waitFor();
+      await expect(row('+15550250101').getAttribute('data-dnc-removed')).resolves.toBe('true');
+      await expect(row('+15550250101').locator('td').nth(4).textContent()).resolves.toMatch(
+        /^Removed .+: Consent given again by phone$/,
+      );
+      await shot('do-not-call-history');
+    });
+
     it('is readable on a phone-sized screen, and made no third-party request nor CSP violation', async () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.goto(`${baseUrl}/console/#/campaigns/${demo.campaignId}`);
@@ -878,6 +950,10 @@ if (!hasChromium) {
       await page.getByLabel('Calling window (JSON)').waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('campaign-new-phone');
+      await page.goto(`${baseUrl}/console/#/do-not-call`);
+      await page.locator('tr[data-dnc-number]').first().waitFor();
+      await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await shot('do-not-call-phone');
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
     });

@@ -434,6 +434,109 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
     });
   });
 
+  describe('the do-not-call list at dispatch', () => {
+    const noQuietHours = { ...DEFAULT_BODY, quiet_hours: null };
+
+    it('stops in every campaign a number that asked a call of another not to be called again', async () => {
+      const { apiKey } = await setup();
+      expect((await put(apiKey, noQuietHours)).status).toBe(200);
+      const first = await t.createCampaign(apiKey);
+      const second = await t.createCampaign(apiKey);
+      // The simulator's 0005: the patient asks not to be called again.
+      const number = '+15550190005';
+      const [asked] = await t.addTargets(apiKey, first.id, {
+        launch: true,
+        targets: [{ phone_number: number }],
+      });
+      const done = await waitFor(
+        () => getTarget(apiKey, asked),
+        (x) => x.status === 'Finished',
+        30_000,
+      );
+      expect(done.category).toBe('DNC_REQUESTED');
+      const [later] = await t.addTargets(apiKey, second.id, {
+        launch: true,
+        targets: [{ phone_number: number }],
+      });
+      const refused = await waitFor(
+        () => getTarget(apiKey, later),
+        (x) => x.status === 'Finished',
+        30_000,
+      );
+      expect(refused).toMatchObject({
+        status: 'Finished',
+        category: 'BLACKLISTED_PHONE',
+        outcome: 'Phone number is on the do-not-call list',
+        call_log_ids: null,
+        waiting_reason: null,
+      });
+      const decisions = await t
+        .http()
+        .get(`/api/v1/compliance/decisions?campaign_id=${second.id}`)
+        .set('X-API-Key', apiKey);
+      expect(decisions.body).toEqual({
+        total: 1,
+        decisions: [
+          {
+            id: expect.any(Number),
+            campaign_id: second.id,
+            target_id: later,
+            rule: 'do_not_call',
+            action: 'refused',
+            reason: expect.stringMatching(
+              /^on the do-not-call list since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/,
+            ),
+            time_zone: null,
+            local_time: null,
+            deferred_until: null,
+            decided_at: expect.any(String),
+          },
+        ],
+      });
+      const events = await t.http().get(`/api/v1/targets/${later}/events`).set('X-API-Key', apiKey);
+      expect(JSON.stringify(events.body)).toContain(
+        `ended without a call: Phone number is on the do-not-call list: ${decisions.body.decisions[0].reason}`,
+      );
+    });
+
+    it('refuses a number added by hand, and calls it again once removed with a reason', async () => {
+      const { apiKey, campaignId } = await setup();
+      expect((await put(apiKey, noQuietHours)).status).toBe(200);
+      const number = '+15550190061';
+      const add = await t
+        .http()
+        .post('/api/v1/compliance/do-not-call')
+        .set('X-API-Key', apiKey)
+        .send({ phone_numbers: [{ phone_number: number, reason: 'letter of 2026-11-20' }] });
+      expect(add.status).toBe(200);
+      const [refusedId] = await t.addTargets(apiKey, campaignId, {
+        launch: true,
+        targets: [{ phone_number: number }],
+      });
+      await waitFor(
+        () => getTarget(apiKey, refusedId),
+        (x) => x.category === 'BLACKLISTED_PHONE',
+        30_000,
+      );
+      const removed = await t
+        .http()
+        .delete('/api/v1/compliance/do-not-call')
+        .set('X-API-Key', apiKey)
+        .send({ phone_numbers: [number], reason: 'consent given again by phone, 2026-11-25' });
+      expect(removed.status).toBe(200);
+      const [calledId] = await t.addTargets(apiKey, campaignId, {
+        launch: true,
+        targets: [{ phone_number: number }],
+      });
+      const called = await waitFor(
+        () => getTarget(apiKey, calledId),
+        (x) => x.status === 'Finished',
+        30_000,
+      );
+      expect(called).toMatchObject({ category: 'GOOD', call_log_ids: [expect.any(Number)] });
+    });
+  });
+
   describe('caps across campaigns', () => {
     it('places one call to a number capped at 1 per 24 h, however many dispatchers race', async () => {
       const { organizationId, apiKey } = await setup();

@@ -111,6 +111,8 @@ const QUERY_KEYS = [
   'to_last_call_date',
   'skip',
   'include_recordings',
+  'include_removed',
+  'phone_number',
   'campaign_id',
   'state',
 ];
@@ -406,6 +408,10 @@ const TEMPLATES: Record<string, unknown> = {
     ],
   },
   'DELETE /api/v1/blacklists/{blacklist_id}/phone-numbers': { phone_numbers: ['+15550100001'] },
+  'POST /api/v1/compliance/do-not-call': {
+    phone_numbers: [{ phone_number: '+15550100001', reason: 'letter' }],
+  },
+  'DELETE /api/v1/compliance/do-not-call': { phone_numbers: ['+15550100001'], reason: 'consent' },
 };
 
 type Mutation = { at: number; op: 'replace' | 'delete' | 'keep'; value: unknown };

@@ -12,7 +12,9 @@ import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
  * openapi.json: the status must be documented for the operation, and the body must fit its schema.
  * So the document cannot drift from the behaviour.
  */
-const DOCUMENT = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
+const DOCUMENT = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'),
+);
 
 // OpenAPI 3.0 schemas: `nullable` is Ajv's own keyword; `example` and friends are annotations.
 const ajv = new Ajv({ strict: false, allErrors: true });
@@ -335,6 +337,24 @@ describe('responses conform to openapi.json', () => {
     const DECISIONS = '/api/v1/compliance/decisions';
     conforms('get', DECISIONS, await call('get', DECISIONS));
     conforms('get', DECISIONS, await call('get', `${DECISIONS}?from=yesterday`));
+    const DNC = '/api/v1/compliance/do-not-call';
+    conforms(
+      'post',
+      DNC,
+      await call('post', DNC, {
+        phone_numbers: [{ phone_number: '+15550100007', reason: 'letter' }],
+      }),
+    );
+    conforms('post', DNC, await call('post', DNC, { phone_numbers: [{ phone_number: 'x' }] }));
+    conforms('get', DNC, await call('get', DNC));
+    conforms('get', DNC, await call('get', `${DNC}?include_removed=maybe`));
+    conforms(
+      'delete',
+      DNC,
+      await call('delete', DNC, { phone_numbers: ['+15550100007', '+15550100008'], reason: 'ok' }),
+    );
+    conforms('get', DNC, await call('get', `${DNC}?include_removed=true`));
+    conforms('delete', DNC, await call('delete', DNC, { phone_numbers: ['+15550100007'] }));
 
     const KEY = '/api/v1/api-keys/{api_key_id}';
     const spare = await t.app.get(OrganizationService).createApiKey(organizationId, 'spare');

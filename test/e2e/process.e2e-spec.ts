@@ -1,18 +1,8 @@
 import { mkdtempSync, rmSync } from 'fs';
-import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
-import { exited, runCli, startProcess } from '../support/run-process.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { exited, freePort, runCli, startProcess } from '../support/run-process.js';
 
 describe('the service as a process (npm start) on embedded PGlite', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccs-start-'));

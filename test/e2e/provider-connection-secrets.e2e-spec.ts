@@ -1,18 +1,8 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
-import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { exited, startProcess } from '../support/run-process.js';
-import { waitFor } from '../support/test-app.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { exited, freePort, startProcess } from '../support/run-process.js';
+import { waitFor, waitForHealth } from '../support/test-app.js';
 
 const AUTH_TOKEN = 'twilio-auth-token-never-logged-31f7';
 const ROTATED = 'rotated-token-never-logged-8d02';
@@ -33,16 +23,7 @@ describe('provider credentials on the embedded demo (a real process)', () => {
     });
     try {
       const base = `http://127.0.0.1:${port}`;
-      await waitFor(
-        () =>
-          fetch(`${base}/api/v1/health`).then(
-            (r) => r.status,
-            () => 0,
-          ),
-        (status) => status === 200 || service.exitCode !== null,
-        90_000,
-        200,
-      );
+      await waitForHealth(base, service);
       expect(service.exitCode === null ? '' : service.output()).toBe('');
       const headers = {
         'X-API-Key': 'acme-secrets-key-0123456789abcdef0123',

@@ -82,9 +82,9 @@ describe('target ids are scoped per organization', () => {
     const a = await tenant();
     const b = await tenant();
     const x = randomUUID();
-    // The simulator picks the outcome by the number: ...0005 is GOOD.
-    const A_PHONE = '+15550180005';
-    const B_PHONE = '+15550190005';
+    // The simulator picks the outcome by the number: ...0006 is GOOD.
+    const A_PHONE = '+15550180006';
+    const B_PHONE = '+15550190006';
 
     const addedA = await a.add([{ id: x, phone_number: A_PHONE, input_data: { who: 'a' } }]);
     expect([addedA.status, addedA.body]).toEqual([

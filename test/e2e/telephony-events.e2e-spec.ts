@@ -121,6 +121,36 @@ describe('telephony events (CALL_PROVIDER=http)', () => {
     });
   });
 
+  it("an agent's DNC_REQUESTED finishes the target and lists the number for the organization", async () => {
+    const { apiKey, targetId, callLogId, log } = await placedCall();
+    const end = await send(ended(callLogId, { outcome: 'DNC_REQUESTED', output_data: {} }));
+    expect([end.status, end.body]).toEqual([200, { status: 'ok' }]);
+    expect(await target(apiKey, targetId)).toMatchObject({
+      status: 'Finished',
+      resolution: 'unsuccessful',
+      category: 'DNC_REQUESTED',
+      outcome: 'Asked not to be called again',
+    });
+    const listed = await t.http().get('/api/v1/compliance/do-not-call').set('X-API-Key', apiKey);
+    expect(listed.body).toEqual({
+      phone_numbers: [
+        {
+          phone_number: log.to_number,
+          reason: 'Asked not to be called again during a call',
+          source: {
+            type: 'call',
+            campaign_id: log.campaign_id,
+            target_id: targetId,
+            call_log_id: callLogId,
+          },
+          created_at: expect.any(String),
+          removed: null,
+        },
+      ],
+      total: 1,
+    });
+  });
+
   it('401 and no change for a forged, stale or missing signature', async () => {
     const { apiKey, targetId, callLogId } = await placedCall();
     const event = ended(callLogId);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'crypto';
-import { createServer } from 'net';
+import { freePort } from './run-process.js';
 import { createTestApp, TestApp, waitFor } from './test-app.js';
 
 /**
@@ -30,14 +30,6 @@ export interface PlacedCall {
   targetId: string;
   callLogId: number;
   providerCallId: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 let phone = 0;

@@ -1,4 +1,5 @@
 import { ChildProcess, spawn, spawnSync } from 'child_process';
+import { createServer } from 'net';
 import { join } from 'path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -52,4 +53,13 @@ export function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null
     ? Promise.resolve(child.exitCode)
     : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/** A loopback port nothing listens on right now, for a child process (or a stub) to take. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -142,3 +142,23 @@ export async function waitFor<T>(
   }
   return last;
 }
+
+/**
+ * Waits until the service process at `base` answers its health route (200), or has exited (its
+ * output then says why: the caller asserts it is empty while `exitCode` is null).
+ */
+export async function waitForHealth(
+  base: string,
+  child: { exitCode: number | null },
+): Promise<void> {
+  await waitFor(
+    () =>
+      fetch(`${base}/api/v1/health`).then(
+        (r) => r.status,
+        () => 0,
+      ),
+    (status) => status === 200 || child.exitCode !== null,
+    90_000,
+    200,
+  );
+}

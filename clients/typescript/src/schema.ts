@@ -160,6 +160,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/do-not-call": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the do-not-call list
+         * @description The organization's listed numbers, oldest first, `limit` at a time after skipping `skip`, with the total; `phone_number` keeps the numbers containing its digits; `include_removed=true` adds the listings taken off (the history).
+         */
+        get: operations["list_do_not_call_api_v1_compliance_do_not_call_get"];
+        put?: never;
+        /**
+         * Add numbers to the do-not-call list
+         * @description Lists the numbers (normalised to E.164) for every campaign of the organization, whatever their blacklists: none of them dials a listed number. A number already listed keeps its first entry.
+         */
+        post: operations["add_do_not_call_api_v1_compliance_do_not_call_post"];
+        /**
+         * Remove numbers from the do-not-call list
+         * @description Takes the numbers off the list (consent given again). Each removal is kept with its reason and key (`GET ...?include_removed=true`).
+         */
+        delete: operations["remove_do_not_call_api_v1_compliance_do_not_call_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns": {
         parameters: {
             query?: never;
@@ -893,6 +921,101 @@ export interface components {
             /** @description Decisions matching the query */
             total: number;
         };
+        DoNotCallCallSourceDto: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "call";
+            /** Format: uuid */
+            campaign_id: string;
+            /** Format: uuid */
+            target_id: string;
+            /** @description The call in which the person asked */
+            call_log_id: number;
+        };
+        DoNotCallApiSourceDto: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "api";
+            /**
+             * Format: uuid
+             * @description The API key that added the number
+             */
+            api_key_id: string;
+        };
+        DoNotCallRemovalDto: {
+            /** Format: date-time */
+            removed_at: string;
+            /** @example Consent given again by phone on 2026-11-20 */
+            reason: string;
+            /**
+             * Format: uuid
+             * @description The API key that removed it
+             */
+            api_key_id: string;
+        };
+        DoNotCallEntryResponseDto: {
+            /** @example +15550101234 */
+            phone_number: string;
+            /** @example Letter of 2026-11-02 */
+            reason: string;
+            /** @description Who listed the number: a call that ended DNC_REQUESTED, or an API key (a letter, an email) */
+            source: components["schemas"]["DoNotCallCallSourceDto"] | components["schemas"]["DoNotCallApiSourceDto"];
+            /** Format: date-time */
+            created_at: string;
+            /** @description null while the number is listed; when, why and by which key it was taken off */
+            removed: components["schemas"]["DoNotCallRemovalDto"] | (null);
+        };
+        DoNotCallPageResponseDto: {
+            phone_numbers: components["schemas"]["DoNotCallEntryResponseDto"][];
+            /** @description Entries that match, on every page */
+            total: number;
+        };
+        DoNotCallNumberDto: {
+            /**
+             * @description E.164 after removing spaces, dashes, dots and parentheses
+             * @example +15550101234
+             */
+            phone_number: string;
+            /** @example Letter of 2026-11-02 */
+            reason: string;
+        };
+        AddDoNotCallNumbersDto: {
+            phone_numbers: components["schemas"]["DoNotCallNumberDto"][];
+        };
+        DoNotCallAddedResponseDto: {
+            /** @description Numbers listed by this request */
+            added: components["schemas"]["DoNotCallEntryResponseDto"][];
+            /** @description Numbers that were listed already: their first entry stands */
+            already_listed: components["schemas"]["DoNotCallEntryResponseDto"][];
+        };
+        RemoveDoNotCallNumbersDto: {
+            /**
+             * @example [
+             *       "+15550101234"
+             *     ]
+             */
+            phone_numbers: string[];
+            /**
+             * @description Why the numbers may be called again; kept with each removal
+             * @example Consent given again by phone on 2026-11-20
+             */
+            reason: string;
+        };
+        DoNotCallRemovedResponseDto: {
+            /** @description Entries taken off the list */
+            removed: components["schemas"]["DoNotCallEntryResponseDto"][];
+            /**
+             * @description Numbers (normalised) that were not listed
+             * @example [
+             *       "+15550109999"
+             *     ]
+             */
+            not_listed: string[];
+        };
         TimeIntervalNoTz: {
             /** @example 09:00 */
             start: string;
@@ -1379,9 +1502,14 @@ export interface components {
              *       "appointment_date": "2026-04-02"
              *     }
              */
-            input_data: {
+            input_data?: {
                 [key: string]: unknown;
             };
+            /**
+             * @description The recipient's IANA zone (null: none, the number's zones apply); a Scheduled target is decided again at once (docs/compliance.md)
+             * @example America/Chicago
+             */
+            time_zone?: string | null;
             /**
              * @description true: refuse with 409 when the target has started (a call was placed, or it left Pending/Scheduled); false: edit regardless
              * @default true
@@ -1661,7 +1789,7 @@ export interface components {
             calls_in_flight: number;
             /** @description Calls that have ended */
             ended_calls: number;
-            /** @description Ended calls that reached someone (outcome GOOD or HUMAN_ONLY) */
+            /** @description Ended calls that reached someone (outcome GOOD, HUMAN_ONLY or DNC_REQUESTED) */
             connected_calls: number;
             /** @description connected_calls / ended_calls, 4 decimals (null before any call ended) */
             connect_rate: number | null;
@@ -2603,6 +2731,134 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ComplianceDecisionPageResponseDto"];
                     "text/csv": components["schemas"]["ComplianceDecisionPageResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_do_not_call_api_v1_compliance_do_not_call_get: {
+        parameters: {
+            query?: {
+                /** @description Page size */
+                limit?: number;
+                /** @description Entries to skip */
+                skip?: number;
+                /** @description Only numbers that contain these digits (`+`, spaces, dashes, dots and parentheses are ignored): `0105`, `+1 555 0101` */
+                phone_number?: string;
+                /** @description Also the listings taken off the list (each with `removed`): the whole history, oldest first */
+                include_removed?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallPageResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    add_do_not_call_api_v1_compliance_do_not_call_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddDoNotCallNumbersDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallAddedResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    remove_do_not_call_api_v1_compliance_do_not_call_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RemoveDoNotCallNumbersDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DoNotCallRemovedResponseDto"];
                 };
             };
             /** @description Missing or invalid API key */

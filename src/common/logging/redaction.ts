@@ -9,6 +9,16 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   '*.phone_number',
   '*.fallback_phone_number',
+  // Lists of numbers (a do-not-call or blacklist request, a removal's answer), and a number at the
+  // top of a log line's own fields: nothing logs them today; a line that someday does stays clean.
+  'phone_number',
+  'phoneNumber',
+  'phone_numbers',
+  '*.phone_numbers',
+  'phoneNumbers',
+  '*.phoneNumbers',
+  'not_listed',
+  '*.not_listed',
   '*.first_name',
   '*.last_name',
   '*.date_of_birth',

@@ -7,6 +7,7 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { canonicalUuid } from '../ids/canonical-uuid.js';
+import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../phone/phone-number.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
@@ -498,6 +499,17 @@ export function PyValueRule(
     return message === null ? null : pydantic.valueError(message);
   });
 }
+
+/** A string that normalises to an E.164 number (`common/phone`), else `value_error` with the rule. */
+export const PyPhoneNumber = () =>
+  PyValueRule('phoneNumber', (v) =>
+    typeof v !== 'string' || normalizePhoneNumber(v) ? null : PHONE_NUMBER_RULE,
+  );
+
+/** `PyPhoneNumber` for the items of a `PyList`: each bad item is reported at its index. */
+export const phoneNumberItemError = (v: unknown): PydanticError | null =>
+  checkString(v) ??
+  (normalizePhoneNumber(v as string) ? null : pydantic.valueError(PHONE_NUMBER_RULE));
 
 const MODEL_RULES = Symbol('pyModelRules');
 type ModelRule = (model: any) => string | null;

@@ -27,6 +27,7 @@ import { TargetPositionDeltas1768850000000 } from './1768850000000-target-positi
 import { CallLogHourDeltas1768860000000 } from './1768860000000-call-log-hour-deltas.js';
 import { TargetStatusLastCallIndex1768870000000 } from './1768870000000-target-status-last-call-index.js';
 import { TargetLastCallMinuteDeltas1768880000000 } from './1768880000000-target-last-call-minute-deltas.js';
+import { CreateDoNotCallList1768900000000 } from './1768900000000-create-do-not-call-list.js';
 import { CallingRules1768910000000 } from './1768910000000-calling-rules.js';
 
 export const MIGRATIONS = [
@@ -55,5 +56,6 @@ export const MIGRATIONS = [
   CallLogHourDeltas1768860000000,
   TargetStatusLastCallIndex1768870000000,
   TargetLastCallMinuteDeltas1768880000000,
+  CreateDoNotCallList1768900000000,
   CallingRules1768910000000,
 ];

@@ -1,16 +1,19 @@
 import { Logger, Module } from '@nestjs/common';
-import { ComplianceController } from './api/compliance.controller.js';
 import { AppConfig } from '../../config/app-config.js';
+import { ComplianceController } from './api/compliance.controller.js';
+import { DoNotCallController } from './api/do-not-call.controller.js';
 import { ComplianceService, DefaultCallingPolicy } from './application/compliance.service.js';
-import { DEFAULT_POLICY, UNRESTRICTED_POLICY } from './domain/compliance-policy.js';
 import { DoNotCallService } from './application/do-not-call.service.js';
 import { CallLedger } from './application/ports/call-ledger.js';
 import { CompliancePolicyRepository } from './application/ports/compliance-policy.repository.js';
 import { DecisionLog } from './application/ports/decision-log.js';
+import { DoNotCallRepository } from './application/ports/do-not-call.repository.js';
 import { RecipientLocks } from './application/ports/recipient-locks.js';
+import { DEFAULT_POLICY, UNRESTRICTED_POLICY } from './domain/compliance-policy.js';
 import { SqlCallLedger } from './infrastructure/call-ledger.sql-adapter.js';
 import { SqlCompliancePolicyRepository } from './infrastructure/compliance-policy.sql-repository.js';
 import { SqlDecisionLog } from './infrastructure/decision-log.sql-adapter.js';
+import { TypeOrmDoNotCallRepository } from './infrastructure/do-not-call.typeorm-repository.js';
 import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.js';
 
 /**
@@ -20,7 +23,7 @@ import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.
  * this module before every call; this module knows nothing of campaigns or targets.
  */
 @Module({
-  controllers: [ComplianceController],
+  controllers: [ComplianceController, DoNotCallController],
   providers: [
     ComplianceService,
     DoNotCallService,
@@ -41,6 +44,7 @@ import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.
     { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
     { provide: CallLedger, useClass: SqlCallLedger },
     { provide: DecisionLog, useClass: SqlDecisionLog },
+    { provide: DoNotCallRepository, useClass: TypeOrmDoNotCallRepository },
     { provide: RecipientLocks, useClass: SqlRecipientLocks },
   ],
   exports: [ComplianceService, DoNotCallService, RecipientLocks],

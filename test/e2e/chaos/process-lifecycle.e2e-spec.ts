@@ -1,5 +1,4 @@
-import { createServer } from 'net';
-import { exited, startProcess } from '../../support/run-process.js';
+import { exited, freePort, startProcess } from '../../support/run-process.js';
 import { createTestApp, TEST_ENV, TestApp, waitFor } from '../../support/test-app.js';
 import { recordCallFinished } from '../../support/outbox-events.js';
 import { createTestDatabase, TestDatabase, withClient } from '../../support/test-database.js';
@@ -10,15 +9,6 @@ const adminUrl = process.env.DATABASE_URL;
 const onPostgres = !!adminUrl && !adminUrl.startsWith('pglite://');
 /** Embedded PGlite is single-process: several processes migrating it at once is not a thing. */
 const describeOnPostgres = onPostgres ? describe : describe.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describeOnPostgres(
   'an api and two workers started at the same moment on an empty database (PostgreSQL only; skipped on embedded PGlite)',

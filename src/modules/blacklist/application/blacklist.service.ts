@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { FieldPath, InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { normalizedPhoneNumberAt } from '../../../common/phone/phone-number.js';
 import { isUuid } from '../../../common/validation/py-validators.js';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 import { BlacklistRepository } from './ports/blacklist.repository.js';
@@ -41,7 +41,7 @@ export class BlacklistService {
   async addNumbers(organizationId: string, blacklistId: string, entries: NewBlacklistEntry[]) {
     const blacklist = await this.get(organizationId, blacklistId);
     const normalized = entries.map((e, i) => ({
-      phone_number: normalizeOrFail(e.phone_number, ['phone_numbers', i, 'phone_number']),
+      phone_number: normalizedPhoneNumberAt(e.phone_number, ['phone_numbers', i, 'phone_number']),
       reason: e.reason ?? '',
       level: e.level ?? '',
       name: e.name ?? '',
@@ -54,7 +54,7 @@ export class BlacklistService {
 
   async removeNumbers(organizationId: string, blacklistId: string, phoneNumbers: string[]) {
     const blacklist = await this.get(organizationId, blacklistId);
-    const normalized = phoneNumbers.map((p, i) => normalizeOrFail(p, ['phone_numbers', i]));
+    const normalized = phoneNumbers.map((p, i) => normalizedPhoneNumberAt(p, ['phone_numbers', i]));
     return { removed: await this.repository.removeEntries(blacklist.id, [...new Set(normalized)]) };
   }
 
@@ -73,10 +73,4 @@ export class BlacklistService {
     if (ids.length === 0 || phoneNumbers.length === 0) return new Set();
     return this.repository.findBlacklisted(ids, phoneNumbers);
   }
-}
-
-function normalizeOrFail(raw: string, field: FieldPath): string {
-  const normalized = normalizePhoneNumber(raw);
-  if (!normalized) throw new InvalidInputError(PHONE_NUMBER_RULE, field, raw);
-  return normalized;
 }

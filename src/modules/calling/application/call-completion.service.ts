@@ -7,6 +7,7 @@ import {
 } from '../../webhook/application/ports/call-finished-outbox.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
+import { DoNotCallService } from '../../compliance/application/do-not-call.service.js';
 import type { CallLog, CallLogCompletion } from '../../call-log/domain/call-log.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
@@ -65,9 +66,10 @@ export interface EndedCall {
 /**
  * The one way attempts end, whatever ended them (provider events, a placement error, the deadline
  * sweep): the call logs' outcomes, the targets' transitions (final, or Scheduled for a retry), the
- * `target.call_finished` outbox events, in the caller's transaction. A batch of ended calls costs one
- * statement per step whatever its size (close the logs, read the campaigns' states when a retry is
- * due, move the targets, record the events). Each step is conditional (the log still open, the target
+ * `target.call_finished` outbox events, and the do-not-call listings of calls that ended
+ * `DNC_REQUESTED`, in the caller's transaction. A batch of ended calls costs one statement per step
+ * whatever its size (close the logs, read the campaigns' states when a retry is due, list the numbers,
+ * move the targets, record the events). Each step is conditional (the log still open, the target
  * still in flight with this call), so an outcome is applied at most once and a target never moves
  * backwards.
  */
@@ -84,6 +86,7 @@ export class CallCompletion {
     private readonly clock: Clock,
     private readonly metrics: Metrics,
     private readonly events: TargetEventLog,
+    private readonly doNotCall: DoNotCallService,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
@@ -170,6 +173,22 @@ export class CallCompletion {
     for (const round of roundsOfDistinctIds(ending)) {
       updated.push(...(await this.finishTargets(tx, round, now)));
     }
+    // The person asked not to be called again: the number dialled goes on the organization's list in
+    // this transaction, so the call's end and the listing commit together (the target may be gone).
+    // After the targets' row locks, as the dispatcher's claim takes its locks: no lock cycle.
+    await this.doNotCall.addFromCalls(
+      tx,
+      ending
+        .filter((p) => p.call.result.outcome === 'DNC_REQUESTED')
+        .map(({ call: { log } }) => ({
+          organizationId: log.organizationId,
+          phoneNumber: log.to,
+          campaignId: log.campaignId,
+          targetId: log.targetId,
+          callLogId: log.id,
+          at: now,
+        })),
+    );
     const byCallLog = new Map(updated.map((t) => [t.callLogIds?.at(-1), t]));
     const events: CallFinishedEvent[] = [];
     for (const { call, decision, durationSeconds } of ending) {

@@ -10,6 +10,7 @@ import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
+import { inMemoryDoNotCall } from '../../../testing/in-memory-do-not-call.repository.js';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
 import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
@@ -41,7 +42,8 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
   const callLogs = new CallLogService(logRepository);
   const outbox = new RecordingCallFinishedOutbox();
   const store = new InMemoryCallEventStore();
-  const uow = new InMemoryUnitOfWork(targets, logRepository, outbox, store);
+  const doNotCall = inMemoryDoNotCall(clock);
+  const uow = new InMemoryUnitOfWork(targets, logRepository, outbox, store, doNotCall.repository);
   const provider = new ScriptedCallProvider();
   const providers = new SingleCallProviders(provider);
   const config = new CallingSettings({
@@ -61,10 +63,11 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     clock,
     metrics,
     events,
+    doNotCall.service,
   );
   const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
-  const compliance = inMemoryCompliance(clock);
+  const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service });
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,
@@ -117,6 +120,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
     provider,
     blacklists,
     blacklistRepository,
+    doNotCall: doNotCall.service,
     ingestion,
     recovery,
     dispatcher,
@@ -265,6 +269,48 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     // Operators count each call once, placed and ended, whatever the order of its events.
     expect(e.metrics.callsPlaced).toEqual(['scripted']);
     expect(e.metrics.callsEnded).toEqual([{ provider: 'scripted', outcome: 'GOOD' }]);
+  });
+
+  it('DNC_REQUESTED ends the target without a retry and lists the number dialled, with the call', async () => {
+    const e = engine({ maxAttempts: 3 });
+    const t = e.due({ phoneNumber: '+15550170005' });
+    await e.dispatch();
+    const logId = await e.lastLogId(t.id);
+    e.clock.advanceMinutes(2);
+    expect(
+      await e.ingestion.ingest('scripted', [e.provider.ended(logId, 'DNC_REQUESTED')]),
+    ).toEqual(['applied']);
+    expect(await e.target(t.id)).toMatchObject({
+      status: 'Finished',
+      resolution: 'unsuccessful',
+      category: 'DNC_REQUESTED',
+      outcome: 'Asked not to be called again',
+      attempts: 1,
+    });
+    const listed = await e.doNotCall.list(e.campaign.organizationId, { skip: 0, limit: 10 });
+    expect(listed).toEqual({
+      items: [
+        {
+          organizationId: e.campaign.organizationId,
+          phoneNumber: '+15550170005',
+          reason: 'Asked not to be called again during a call',
+          source: { type: 'call', campaignId: e.campaign.id, targetId: t.id, callLogId: logId },
+          createdAt: e.clock.now(),
+          removal: null,
+        },
+      ],
+      total: 1,
+    });
+    expect(
+      await e.doNotCall.listedAmong(null, e.campaign.organizationId, ['+15550170005']),
+    ).toEqual(new Map([['+15550170005', e.clock.now()]]));
+    // A late copy of the event changes nothing: the call had ended, its listing stands as it was.
+    e.clock.advanceMinutes(5);
+    const late = { ...e.provider.ended(logId, 'DNC_REQUESTED'), key: 'late' };
+    expect(await e.ingestion.ingest('scripted', [late])).toEqual(['stale']);
+    expect(
+      (await e.doNotCall.list(e.campaign.organizationId, { skip: 0, limit: 10 })).items,
+    ).toEqual(listed.items);
   });
 
   it('a second, different final status is stale: the first outcome stands', async () => {

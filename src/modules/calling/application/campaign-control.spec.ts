@@ -11,6 +11,7 @@ import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
 import { InMemoryCallLogRepository } from '../../../testing/in-memory-call-log.repository.js';
+import { inMemoryDoNotCall } from '../../../testing/in-memory-do-not-call.repository.js';
 import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.repository.js';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
 import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
@@ -59,6 +60,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     publicBaseUrl: 'https://calls.example',
   });
   const metrics = new RecordingMetrics();
+  const doNotCall = inMemoryDoNotCall(clock);
   const completion = new CallCompletion(
     callLogs,
     targets,
@@ -68,6 +70,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     clock,
     metrics,
     events,
+    doNotCall.service,
   );
   const ingestion = new CallEventIngestion(
     callLogs,
@@ -93,7 +96,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     settings,
     events,
     control,
-    inMemoryCompliance(clock).service,
+    inMemoryCompliance(clock, { doNotCall: doNotCall.service }).service,
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {

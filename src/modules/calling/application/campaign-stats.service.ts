@@ -9,7 +9,7 @@ import type { CallOutcome } from '../domain/call-outcome.js';
 import { estimateCompletion, expectedCallsPerMinute } from '../domain/completion-estimate.js';
 
 /** Outcomes that reached someone: the numerator of the connect rate and what the mean length is of. */
-export const CONNECTED_OUTCOMES: readonly CallOutcome[] = ['GOOD', 'HUMAN_ONLY'];
+export const CONNECTED_OUTCOMES: readonly CallOutcome[] = ['GOOD', 'HUMAN_ONLY', 'DNC_REQUESTED'];
 /** The window the recent call rate is measured over. */
 export const RECENT_MINUTES = 15;
 

@@ -13,6 +13,8 @@ export const CALL_OUTCOMES = [
   'DISCONNECTED',
   'HUMAN_ONLY',
   'TECHNICAL_FAILURE',
+  // The person asked not to be called again: the number goes on the organization's do-not-call list.
+  'DNC_REQUESTED',
 ] as const;
 export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
@@ -47,7 +49,9 @@ function resolutionOf(type: CampaignType, success: boolean): string {
 
 /**
  * Each campaign type has its own category enum (spec: Enumerations); this is how an outcome reads in
- * it. null: the enum has no fitting value.
+ * it. null: the enum has no fitting value. DNC_REQUESTED is a category of patient campaigns only; the
+ * other patient-facing enums read it as the call's goal not reached, payor and provider ones have
+ * nothing that fits (docs/compliance.md).
  */
 const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>> = {
   payor: {
@@ -57,6 +61,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'DISCONNECTED',
     HUMAN_ONLY: 'HUMAN_ONLY',
     TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
+    DNC_REQUESTED: null,
   },
   patient: {
     GOOD: 'GOOD',
@@ -65,6 +70,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'DISCONNECTED',
     HUMAN_ONLY: 'HUMAN_ONLY',
     TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
+    DNC_REQUESTED: 'DNC_REQUESTED',
   },
   provider: {
     GOOD: 'GOOD',
@@ -73,6 +79,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'DISCONNECTED',
     HUMAN_ONLY: 'HUMAN_ONLY',
     TECHNICAL_FAILURE: null,
+    DNC_REQUESTED: null,
   },
   patient_incoming: {
     GOOD: 'SUCCESSFUL_CALL',
@@ -81,6 +88,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'CALL_DROPPED',
     HUMAN_ONLY: 'TRANSFER',
     TECHNICAL_FAILURE: 'NOT_CONNECTED',
+    DNC_REQUESTED: 'UNSUCCESSFUL_CALL',
   },
   patient_incoming_scheduling: {
     GOOD: 'DEFLECTED',
@@ -89,6 +97,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'USER_EARLY_DISCONNECT',
     HUMAN_ONLY: 'TRANSFER_SOP',
     TECHNICAL_FAILURE: 'UNRESOLVED',
+    DNC_REQUESTED: 'UNRESOLVED',
   },
   patient_outgoing_scheduling: {
     GOOD: 'DEFLECTED',
@@ -97,6 +106,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'USER_EARLY_DISCONNECT',
     HUMAN_ONLY: 'TRANSFER_SOP',
     TECHNICAL_FAILURE: 'UNRESOLVED',
+    DNC_REQUESTED: 'UNRESOLVED',
   },
   patient_billing: {
     GOOD: 'RESOLVED',
@@ -105,6 +115,7 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
     DISCONNECTED: 'FAST_USER_HANG_UP',
     HUMAN_ONLY: 'TRANSFER_SOP',
     TECHNICAL_FAILURE: 'UNRESOLVED',
+    DNC_REQUESTED: 'UNRESOLVED',
   },
 };
 
@@ -121,6 +132,7 @@ const OUTCOME_TEXT: Record<CallOutcome, string> = {
   DISCONNECTED: 'Call could not be connected',
   HUMAN_ONLY: 'A person must follow up',
   TECHNICAL_FAILURE: 'Technical failure',
+  DNC_REQUESTED: 'Asked not to be called again',
 };
 
 export function categoryOf(type: CampaignType, outcome: CallOutcome): string | null {
@@ -153,6 +165,17 @@ export function decideAfterAttempt(c: AttemptContext): TargetDecision {
   const category = categoryOf(c.campaignType, c.outcome);
   const subcategory = SUBCATEGORY[c.outcome] ?? null;
   const outcome = OUTCOME_TEXT[c.outcome];
+  if (c.outcome === 'DNC_REQUESTED') {
+    // The person said so: never another attempt, and no person needs to review it.
+    return {
+      status: 'Finished',
+      resolution: resolutionOf(c.campaignType, false),
+      category,
+      subcategory,
+      outcome,
+      retryAt: null,
+    };
+  }
   if (c.outcome === 'GOOD') {
     return {
       status: 'Finished',

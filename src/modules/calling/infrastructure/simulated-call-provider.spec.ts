@@ -15,7 +15,8 @@ describe('simulated call provider', () => {
     ['+15550100002', 'DISCONNECTED', 'failed-to-connect'],
     ['+15550100003', 'TECHNICAL_FAILURE', 'provider-error'],
     ['+15550100004', 'HUMAN_ONLY', 'assistant-forwarded-call'],
-    ['+15550100005', 'GOOD', 'assistant-ended-call'],
+    ['+15550100005', 'DNC_REQUESTED', 'customer-asked-not-to-be-called'],
+    ['+15550100006', 'GOOD', 'assistant-ended-call'],
     ['+1 (555) 010-0001', 'VOICEMAIL', 'voicemail'],
   ])('%s: %s', (to, outcome, endedReason) => {
     expect(simulatedOutcome(to)).toEqual({ outcome, endedReason });
@@ -33,6 +34,27 @@ describe('simulated call provider', () => {
       outputData: { confirmed: true },
     });
     expect(result.transcripts).toHaveLength(3);
+  });
+
+  it('a do-not-call request ends with the words that asked for it, and nothing else', () => {
+    expect(simulatedResult(7, stored('+15550100005'))).toEqual({
+      outcome: 'DNC_REQUESTED',
+      endedReason: 'customer-asked-not-to-be-called',
+      durationSeconds: 0,
+      transcripts: [
+        {
+          role: 'assistant',
+          message: 'Hello, this is an automated assistant calling on behalf of your provider.',
+        },
+        { role: 'user', message: 'Please do not call me again.' },
+        { role: 'assistant', message: 'Understood, you will not be called again. Goodbye.' },
+      ],
+      agentData: { agent: 'simulated-agent', input_data: { a: 1 }, attempt: 1 },
+      postCallData: { summary: 'The callee asked not to be called again.' },
+      qa: null,
+      recordingUrls: [],
+      outputData: {},
+    });
   });
 
   it('a no-answer and a provider error have no transcript', () => {

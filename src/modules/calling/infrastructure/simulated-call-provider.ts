@@ -20,6 +20,8 @@ export const SIMULATED_OUTCOMES: Record<string, { outcome: CallOutcome; endedRea
   '0002': { outcome: 'DISCONNECTED', endedReason: 'failed-to-connect' },
   '0003': { outcome: 'TECHNICAL_FAILURE', endedReason: 'provider-error' },
   '0004': { outcome: 'HUMAN_ONLY', endedReason: 'assistant-forwarded-call' },
+  // Whatever the campaign type: a person may ask that of any call (the category depends on the type).
+  '0005': { outcome: 'DNC_REQUESTED', endedReason: 'customer-asked-not-to-be-called' },
 };
 const GOOD = { outcome: 'GOOD' as const, endedReason: 'assistant-ended-call' };
 
@@ -63,6 +65,23 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
     recordingUrls: [],
     outputData: {},
   };
+  if (r.outcome === 'DNC_REQUESTED') {
+    return {
+      ...base,
+      transcripts: [
+        {
+          role: 'assistant',
+          message: 'Hello, this is an automated assistant calling on behalf of your provider.',
+        },
+        { role: 'user', message: 'Please do not call me again.' },
+        {
+          role: 'assistant',
+          message: 'Understood, you will not be called again. Goodbye.',
+        },
+      ],
+      postCallData: { summary: 'The callee asked not to be called again.' },
+    };
+  }
   if (r.outcome !== 'GOOD' && r.outcome !== 'HUMAN_ONLY') return base;
   const good = r.outcome === 'GOOD';
   const transcripts = [

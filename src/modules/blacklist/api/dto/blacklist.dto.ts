@@ -8,6 +8,7 @@ import {
   PyRequired,
   PyStr,
 } from '../../../../common/validation/py-validators.js';
+import { LimitSkipQueryDto } from '../../../../common/paging/limit-skip-query.dto.js';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class CreateBlacklistDto {
@@ -60,17 +61,7 @@ export class RemoveBlacklistNumbersDto {
   phone_numbers: string[];
 }
 
-export class ListBlacklistNumbersQueryDto {
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
-  @PyOptional()
-  @PyInt({ ge: 1, le: 1000 })
-  limit: number = 100;
-
-  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Entries to skip' })
-  @PyOptional()
-  @PyInt({ ge: 0 })
-  skip: number = 0;
-}
+export class ListBlacklistNumbersQueryDto extends LimitSkipQueryDto {}
 
 export class ListBlacklistsQueryDto {
   @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;

@@ -46,7 +46,7 @@ export class CampaignStatsResponseDto {
   @ApiProperty({ type: 'integer', description: 'Calls that have ended' }) ended_calls: number;
   @ApiProperty({
     type: 'integer',
-    description: 'Ended calls that reached someone (outcome GOOD or HUMAN_ONLY)',
+    description: 'Ended calls that reached someone (outcome GOOD, HUMAN_ONLY or DNC_REQUESTED)',
   })
   connected_calls: number;
   @ApiProperty({

@@ -2,8 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateIf, ValidateNested } from 'class-validator';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../../common/phone/phone-number.js';
-import { item, pydantic, PydanticErrorItem } from '../../../../common/validation/pydantic-errors.js';
+import {
+  item,
+  pydantic,
+  PydanticErrorItem,
+} from '../../../../common/validation/pydantic-errors.js';
 import {
   isPlainObject,
   PyBool,
@@ -11,8 +14,8 @@ import {
   PyInt,
   PyOptional,
   PyRequired,
+  PyPhoneNumber,
   PyStr,
-  PyValueRule,
   pyConstraint,
   RANK_MISSING,
   RANK_TYPE,
@@ -52,11 +55,6 @@ function PyPattern(pattern: RegExp): PropertyDecorator {
       : pydantic.stringPatternMismatch(pattern.source),
   );
 }
-
-const PyPhoneNumber = () =>
-  PyValueRule('phoneNumber', (v) =>
-    typeof v !== 'string' || normalizePhoneNumber(v) ? null : PHONE_NUMBER_RULE,
-  );
 
 /** A secret: a non-empty string. */
 const Secret = () => applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }));

@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { DoNotCallService } from '../application/do-not-call.service.js';
+import type { DoNotCallEntry } from '../domain/do-not-call.js';
+import {
+  AddDoNotCallNumbersDto,
+  DoNotCallAddedResponseDto,
+  DoNotCallPageResponseDto,
+  DoNotCallRemovedResponseDto,
+  ListDoNotCallQueryDto,
+  RemoveDoNotCallNumbersDto,
+} from './dto/do-not-call.dto.js';
+
+const presentSource = (s: DoNotCallEntry['source']) =>
+  s.type === 'call'
+    ? { type: s.type, campaign_id: s.campaignId, target_id: s.targetId, call_log_id: s.callLogId }
+    : { type: s.type, api_key_id: s.apiKeyId };
+
+const present = (e: DoNotCallEntry) => ({
+  phone_number: e.phoneNumber,
+  reason: e.reason,
+  source: presentSource(e.source),
+  created_at: e.createdAt.toISOString(),
+  removed: e.removal && {
+    removed_at: e.removal.at.toISOString(),
+    reason: e.removal.reason,
+    api_key_id: e.removal.apiKeyId,
+  },
+});
+
+@ApiTags('compliance')
+@Controller('api/v1/compliance/do-not-call')
+export class DoNotCallController {
+  constructor(private readonly doNotCall: DoNotCallService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'list_do_not_call_api_v1_compliance_do_not_call_get',
+    summary: 'List the do-not-call list',
+    description:
+      "The organization's listed numbers, oldest first, `limit` at a time after skipping `skip`, " +
+      'with the total; `phone_number` keeps the numbers containing its digits; `include_removed=true` ' +
+      'adds the listings taken off (the history).',
+  })
+  @ApiOkResponse({ type: DoNotCallPageResponseDto })
+  async list(@Auth() auth: AuthContext, @Query() query: ListDoNotCallQueryDto) {
+    const { items, total } = await this.doNotCall.list(auth.organizationId, {
+      skip: query.skip,
+      limit: query.limit,
+      phoneNumber: query.phone_number ?? null,
+      includeRemoved: query.include_removed,
+    });
+    return { phone_numbers: items.map(present), total };
+  }
+
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'add_do_not_call_api_v1_compliance_do_not_call_post',
+    summary: 'Add numbers to the do-not-call list',
+    description:
+      'Lists the numbers (normalised to E.164) for every campaign of the organization, whatever their ' +
+      'blacklists: none of them dials a listed number. A number already listed keeps its first entry.',
+  })
+  @ApiOkResponse({ type: DoNotCallAddedResponseDto })
+  async add(@Auth() auth: AuthContext, @Body() body: AddDoNotCallNumbersDto) {
+    const { added, alreadyListed } = await this.doNotCall.add(
+      auth.organizationId,
+      auth.apiKeyId,
+      body.phone_numbers,
+    );
+    return { added: added.map(present), already_listed: alreadyListed.map(present) };
+  }
+
+  @Delete()
+  @ApiOperation({
+    operationId: 'remove_do_not_call_api_v1_compliance_do_not_call_delete',
+    summary: 'Remove numbers from the do-not-call list',
+    description:
+      'Takes the numbers off the list (consent given again). Each removal is kept with its reason and ' +
+      'key (`GET ...?include_removed=true`).',
+  })
+  @ApiOkResponse({ type: DoNotCallRemovedResponseDto })
+  async remove(@Auth() auth: AuthContext, @Body() body: RemoveDoNotCallNumbersDto) {
+    const { removed, notListed } = await this.doNotCall.remove(
+      auth.organizationId,
+      auth.apiKeyId,
+      body.phone_numbers,
+      body.reason,
+    );
+    return { removed: removed.map(present), not_listed: notListed };
+  }
+}

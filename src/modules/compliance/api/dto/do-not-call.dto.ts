@@ -1,0 +1,167 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { LimitSkipQueryDto } from '../../../../common/paging/limit-skip-query.dto.js';
+import {
+  PyBool,
+  PyList,
+  PyModelList,
+  PyOptional,
+  PyPhoneNumber,
+  PyRequired,
+  PyStr,
+  PyValueRule,
+  phoneNumberItemError,
+} from '../../../../common/validation/py-validators.js';
+
+/** Longest batch a request may add or remove, as for blacklists. */
+const MAX_NUMBERS = 10000;
+
+export class DoNotCallNumberDto {
+  @ApiProperty({
+    example: '+15550101234',
+    description: 'E.164 after removing spaces, dashes, dots and parentheses',
+  })
+  @PyRequired()
+  @PyStr()
+  @PyPhoneNumber()
+  phone_number: string;
+
+  @ApiProperty({ example: 'Letter of 2026-11-02', minLength: 1, maxLength: 500 })
+  @PyRequired()
+  @PyStr({ min: 1, max: 500 })
+  reason: string;
+}
+
+export class AddDoNotCallNumbersDto {
+  @ApiProperty({ type: [DoNotCallNumberDto], minItems: 1, maxItems: MAX_NUMBERS })
+  @PyRequired()
+  @PyModelList(() => DoNotCallNumberDto, { min: 1, max: MAX_NUMBERS })
+  phone_numbers: DoNotCallNumberDto[];
+}
+
+export class RemoveDoNotCallNumbersDto {
+  @ApiProperty({
+    type: [String],
+    minItems: 1,
+    maxItems: MAX_NUMBERS,
+    example: ['+15550101234'],
+  })
+  @PyRequired()
+  @PyList({ min: 1, max: MAX_NUMBERS }, phoneNumberItemError)
+  phone_numbers: string[];
+
+  @ApiProperty({
+    example: 'Consent given again by phone on 2026-11-20',
+    minLength: 1,
+    maxLength: 500,
+    description: 'Why the numbers may be called again; kept with each removal',
+  })
+  @PyRequired()
+  @PyStr({ min: 1, max: 500 })
+  reason: string;
+}
+
+const SEARCH_RULE = 'phone_number should hold digits of a phone number';
+
+export class ListDoNotCallQueryDto extends LimitSkipQueryDto {
+  @ApiPropertyOptional({
+    description:
+      'Only numbers that contain these digits (`+`, spaces, dashes, dots and parentheses are ignored): ' +
+      '`0105`, `+1 555 0101`',
+    maxLength: 20,
+    example: '5550101',
+  })
+  @PyOptional()
+  @PyStr({ min: 1, max: 20 })
+  @PyValueRule('doNotCallSearch', (v) =>
+    typeof v !== 'string' || /^[+\d\s\-.()]*\d[+\d\s\-.()]*$/.test(v) ? null : SEARCH_RULE,
+  )
+  phone_number?: string;
+
+  @ApiPropertyOptional({
+    default: false,
+    description:
+      'Also the listings taken off the list (each with `removed`): the whole history, oldest first',
+  })
+  @PyOptional()
+  @PyBool()
+  include_removed: boolean = false;
+}
+
+export class DoNotCallCallSourceDto {
+  @ApiProperty({ enum: ['call'] }) type: 'call';
+  @ApiProperty({ type: 'string', format: 'uuid' }) campaign_id: string;
+  @ApiProperty({ type: 'string', format: 'uuid' }) target_id: string;
+  @ApiProperty({ type: 'integer', description: 'The call in which the person asked' })
+  call_log_id: number;
+}
+
+export class DoNotCallApiSourceDto {
+  @ApiProperty({ enum: ['api'] }) type: 'api';
+  @ApiProperty({ type: 'string', format: 'uuid', description: 'The API key that added the number' })
+  api_key_id: string;
+}
+
+export class DoNotCallRemovalDto {
+  @ApiProperty({ type: 'string', format: 'date-time' }) removed_at: string;
+  @ApiProperty({ type: 'string', example: 'Consent given again by phone on 2026-11-20' })
+  reason: string;
+  @ApiProperty({ type: 'string', format: 'uuid', description: 'The API key that removed it' })
+  api_key_id: string;
+}
+
+@ApiExtraModels(DoNotCallCallSourceDto, DoNotCallApiSourceDto, DoNotCallRemovalDto)
+export class DoNotCallEntryResponseDto {
+  @ApiProperty({ type: 'string', example: '+15550101234' }) phone_number: string;
+  @ApiProperty({ type: 'string', example: 'Letter of 2026-11-02' }) reason: string;
+  @ApiProperty({
+    description:
+      'Who listed the number: a call that ended DNC_REQUESTED, or an API key (a letter, an email)',
+    oneOf: [
+      { $ref: getSchemaPath(DoNotCallCallSourceDto) },
+      { $ref: getSchemaPath(DoNotCallApiSourceDto) },
+    ],
+    discriminator: {
+      propertyName: 'type',
+      mapping: {
+        call: getSchemaPath(DoNotCallCallSourceDto),
+        api: getSchemaPath(DoNotCallApiSourceDto),
+      },
+    },
+  })
+  source: DoNotCallCallSourceDto | DoNotCallApiSourceDto;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({
+    anyOf: [
+      { $ref: getSchemaPath(DoNotCallRemovalDto) },
+      { type: 'string', nullable: true, enum: [null] },
+    ],
+    description: 'null while the number is listed; when, why and by which key it was taken off',
+  })
+  removed: DoNotCallRemovalDto | null;
+}
+
+export class DoNotCallPageResponseDto {
+  @ApiProperty({ type: [DoNotCallEntryResponseDto] }) phone_numbers: DoNotCallEntryResponseDto[];
+  @ApiProperty({ type: 'integer', description: 'Entries that match, on every page' }) total: number;
+}
+
+export class DoNotCallAddedResponseDto {
+  @ApiProperty({ type: [DoNotCallEntryResponseDto], description: 'Numbers listed by this request' })
+  added: DoNotCallEntryResponseDto[];
+  @ApiProperty({
+    type: [DoNotCallEntryResponseDto],
+    description: 'Numbers that were listed already: their first entry stands',
+  })
+  already_listed: DoNotCallEntryResponseDto[];
+}
+
+export class DoNotCallRemovedResponseDto {
+  @ApiProperty({ type: [DoNotCallEntryResponseDto], description: 'Entries taken off the list' })
+  removed: DoNotCallEntryResponseDto[];
+  @ApiProperty({
+    type: [String],
+    example: ['+15550109999'],
+    description: 'Numbers (normalised) that were not listed',
+  })
+  not_listed: string[];
+}
