@@ -110,7 +110,7 @@ describe('targets API', () => {
         external_id: 'EXT-2',
         ...(await times(second)),
         waiting_reason: 'not launched: trigger calls or add with launch=true',
-        time_zones: ['Europe/Guernsey', 'Europe/Isle_of_Man', 'Europe/London'],
+        time_zones: ['Europe/London'],
         time_zone_source: 'phone_number',
         region: null,
       });

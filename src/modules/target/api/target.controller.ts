@@ -210,7 +210,7 @@ export class TargetController {
     const target = await this.targets.updateInputData(
       auth.organizationId,
       targetId,
-      body.input_data ?? {},
+      body.input_data,
       body.only_if_not_started,
       apiKeyActor(auth.apiKeyId),
       body.time_zone,

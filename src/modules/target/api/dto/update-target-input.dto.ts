@@ -1,32 +1,28 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   PyBool,
   PyDict,
-  PyModelRule,
   PyOptional,
+  PyRequired,
   PyStr,
   PyValueRule,
 } from '../../../../common/validation/py-validators.js';
 import { timeZoneRule } from './add-targets.dto.js';
 import { PyStorable } from '../../../../common/validation/storable.js';
 
-@PyModelRule((m: UpdateTargetInputDataDto) =>
-  m.input_data === undefined && m.time_zone === undefined
-    ? 'send input_data, time_zone or both'
-    : null,
-)
 export class UpdateTargetInputDataDto {
-  @ApiPropertyOptional({
+  // Required, as in the reference (send {} to change only the time zone).
+  @ApiProperty({
     type: 'object',
     additionalProperties: true,
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { appointment_date: '2026-04-02' },
   })
-  @PyOptional()
+  @PyRequired()
   @PyDict()
   @PyStorable()
-  input_data?: Record<string, unknown>;
+  input_data: Record<string, unknown>;
 
   @ApiPropertyOptional({
     type: 'string',
