@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
-import { freshTargetBody, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
+import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 import { WebhookReceivers } from '../support/webhook-receiver.js';
 
 /**
@@ -150,11 +150,10 @@ describe('target ids are scoped per organization', () => {
     const stepped = await a.step(x, { hba1c: 6.1 });
     expect(stepped.status).toBe(200);
     expect(stepped.body).toEqual({
-      ...readA.body,
+      ...listedTarget(readA.body),
       input_data: { who: 'a', hba1c: 6.1 },
       updated_at: expect.any(String),
       pre_call_ehr_ids: {},
-      waiting_reason: undefined,
     });
     expect((await b.get(x)).body).toEqual(doneB);
     expect(
