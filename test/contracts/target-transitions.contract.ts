@@ -178,7 +178,9 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         await f.transitions.lockCampaigns(tx, [mine.campaignId]);
         const locked = await f.transitions.lockDue(tx, org, [a, b, notDue], T0);
         expect(locked.map((t) => t.id).sort()).toEqual([a, b].sort());
-        expect(await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600), hold: null }])).toEqual([b]);
+        expect(
+          await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600), hold: null }]),
+        ).toEqual([b]);
         return f.transitions.startCalls(tx, org, [{ targetId: a, callLogId: 41 }], T0);
       });
       expect(started).toMatchObject([
@@ -373,7 +375,9 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         const locked = await f.transitions.lockDue(tx, mine.organizationId, [x], T0);
         expect(locked.map((t) => [t.id, t.organizationId])).toEqual([[x, mine.organizationId]]);
         expect(
-          await f.transitions.defer(tx, mine.organizationId, [{ targetId: x, until: at(60), hold: null }]),
+          await f.transitions.defer(tx, mine.organizationId, [
+            { targetId: x, until: at(60), hold: null },
+          ]),
         ).toEqual([x]);
         const started = await f.transitions.startCalls(
           tx,
@@ -517,7 +521,45 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         dueNow: 2,
         dueLater: 3,
         nextScheduledAt: at(30),
+        heldByRule: {},
       });
+    });
+
+    it('keeps the rule a deferral names until a call starts, and counts the targets each rule holds', async () => {
+      const { mine } = await f.scope();
+      const org = mine.organizationId;
+      const [quiet, capped, window] = [nextId(), nextId(), nextId()];
+      await seed(mine, [
+        { id: quiet, status: 'Scheduled', scheduledTime: at(-1) },
+        { id: capped, status: 'Scheduled', scheduledTime: at(-1) },
+        { id: window, status: 'Scheduled', scheduledTime: at(-1) },
+      ]);
+      const hold = {
+        rule: 'quiet_hours',
+        reason: 'quiet hours: 06:12 in America/Chicago, calls from 08:00',
+      };
+      await run((tx) =>
+        f.transitions.defer(tx, org, [
+          { targetId: quiet, until: at(3600), hold },
+          { targetId: capped, until: at(60), hold: { rule: 'organization_limit', reason: 'cap' } },
+          { targetId: window, until: at(60), hold: null },
+        ]),
+      );
+      expect(await find(quiet)).toMatchObject({ hold, scheduledTime: at(3600) });
+      expect(await find(window)).toMatchObject({ hold: null });
+      expect((await f.transitions.countCampaign(mine.campaignId, T0)).heldByRule).toEqual({
+        organization_limit: 1,
+        quiet_hours: 1,
+      });
+      // Due again: no rule holds it now, and a started call clears what held it.
+      expect((await f.transitions.countCampaign(mine.campaignId, at(120))).heldByRule).toEqual({
+        quiet_hours: 1,
+      });
+      await run(async (tx) => {
+        await f.transitions.lockDue(tx, org, [capped], at(120));
+        return f.transitions.startCalls(tx, org, [{ targetId: capped, callLogId: 77 }], at(120));
+      });
+      expect(await find(capped)).toMatchObject({ status: 'In Progress', hold: null });
     });
   });
 }
