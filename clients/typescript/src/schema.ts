@@ -1502,7 +1502,7 @@ export interface components {
              *       "appointment_date": "2026-04-02"
              *     }
              */
-            input_data?: {
+            input_data: {
                 [key: string]: unknown;
             };
             /**
