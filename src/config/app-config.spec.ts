@@ -8,6 +8,7 @@ describe('configuration', () => {
     expect(config.get('ROLE')).toBe('all');
     expect(config.get('DEMO_SEED')).toBe(true);
     expect(config.get('WEBHOOK_ALLOW_PRIVATE')).toBe(true);
+    expect(config.get('PROVIDER_ALLOW_PRIVATE')).toBe(true);
     expect(config.get('PUBLIC_BASE_URL')).toBe('http://localhost:3000');
   });
 
@@ -16,12 +17,15 @@ describe('configuration', () => {
     expect(pg.get('database')).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/app' });
     expect(pg.get('DEMO_SEED')).toBe(false);
     expect(pg.get('WEBHOOK_ALLOW_PRIVATE')).toBe(false);
+    expect(pg.get('PROVIDER_ALLOW_PRIVATE')).toBe(false);
     expect(pg.get('PUBLIC_BASE_URL')).toBe('http://localhost:8080');
     const asked = loadConfig({
       DATABASE_URL: 'postgres://u@db/app',
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      PROVIDER_ALLOW_PRIVATE: 'true',
     });
     expect(asked.get('WEBHOOK_ALLOW_PRIVATE')).toBe(true);
+    expect(asked.get('PROVIDER_ALLOW_PRIVATE')).toBe(true);
   });
 
   it('reads pglite:// URLs', () => {

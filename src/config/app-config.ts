@@ -75,6 +75,11 @@ export class EnvVars {
   /** Allow webhook deliveries to private addresses; on by default on embedded PGlite (the local demo). */
   @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE?: boolean;
   @IsOptional() @int() @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10000;
+  /**
+   * Allow provider connections' `api_base_url` (where their stored credentials are sent) to reach
+   * private addresses; on by default on embedded PGlite (the local demo), like WEBHOOK_ALLOW_PRIVATE.
+   */
+  @IsOptional() @bool() @IsBoolean() PROVIDER_ALLOW_PRIVATE?: boolean;
   /** A webhook delivery overdue by this long is assumed to have lost its job and is queued again. */
   @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
   /** A queued or running CSV import with no progress for this long lost its job and is queued again. */
@@ -125,11 +130,16 @@ export type DatabaseTarget =
 
 export interface AppConfigValues extends Omit<
   EnvVars,
-  'DATABASE_URL' | 'DEMO_SEED' | 'PUBLIC_BASE_URL' | 'WEBHOOK_ALLOW_PRIVATE'
+  | 'DATABASE_URL'
+  | 'DEMO_SEED'
+  | 'PUBLIC_BASE_URL'
+  | 'WEBHOOK_ALLOW_PRIVATE'
+  | 'PROVIDER_ALLOW_PRIVATE'
 > {
   database: DatabaseTarget;
   DEMO_SEED: boolean;
   WEBHOOK_ALLOW_PRIVATE: boolean;
+  PROVIDER_ALLOW_PRIVATE: boolean;
   PUBLIC_BASE_URL: string;
 }
 
@@ -189,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     DEMO_SEED: vars.DEMO_SEED ?? database.kind === 'pglite',
     WEBHOOK_ALLOW_PRIVATE: vars.WEBHOOK_ALLOW_PRIVATE ?? database.kind === 'pglite',
+    PROVIDER_ALLOW_PRIVATE: vars.PROVIDER_ALLOW_PRIVATE ?? database.kind === 'pglite',
     PUBLIC_BASE_URL: vars.PUBLIC_BASE_URL ?? `http://localhost:${vars.PORT}`,
   });
 }
