@@ -370,6 +370,69 @@ describe('provider connections', () => {
     });
   });
 
+  it('never echoes a credential (of any type) or a secret-looking setting in a 422', async () => {
+    const SETTING_SECRET = 'sk_live_51HxSecretTypedIntoSettings';
+    const res = await post({
+      type: 'twilio',
+      name: 'Secrets in the wrong place',
+      credentials: { account_sid: 12345678901234567890, auth_token: { nested: AUTH_TOKEN } },
+      settings: { api_token: SETTING_SECRET, twiml_url: 'https://example.com/t.xml' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: 'string_type',
+          loc: ['body', 'credentials', 'account_sid'],
+          msg: 'Input should be a valid string',
+          input: '***',
+        },
+        {
+          type: 'string_type',
+          loc: ['body', 'credentials', 'auth_token'],
+          msg: 'Input should be a valid string',
+          input: { nested: '***9c1a' },
+        },
+        {
+          type: 'extra_forbidden',
+          loc: ['body', 'settings', 'api_token'],
+          msg: 'Extra inputs are not permitted',
+          input: '***ings',
+        },
+      ],
+    });
+    // A rule across the settings echoes them all: the secret-looking one masked there too.
+    const both = await post({
+      ...twilio,
+      name: 'Secret beside a rule',
+      settings: {
+        ...twilio.settings,
+        twiml_template: '<Response/>',
+        client_secret: SETTING_SECRET,
+      },
+    });
+    expect(both.status).toBe(422);
+    const text = JSON.stringify([res.body, both.body]);
+    for (const secret of [...ALL_SECRETS, SETTING_SECRET, '12345678901234567890']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(both.body.detail).toContainEqual(
+      expect.objectContaining({
+        loc: ['body', 'settings'],
+        input: expect.objectContaining({ client_secret: '***ings' }),
+      }),
+    );
+    // A body that is not storable echoes the whole body: credentials and secret settings masked.
+    const whole = await post({
+      ...twilio,
+      name: 'nul\u0000',
+      settings: { ...twilio.settings, password: SETTING_SECRET },
+    });
+    expect(whole.status).toBe(422);
+    expect(JSON.stringify(whole.body)).not.toContain(SETTING_SECRET);
+    expect(JSON.stringify(whole.body)).not.toContain(AUTH_TOKEN);
+  });
+
   it('keeps one default per organization: a new default unsets the old one', async () => {
     const { apiKey } = await t.createOrganization();
     const first = await post({ ...twilio, is_default: true }, apiKey);
