@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import proxyaddr from 'proxy-addr';
 import {
   IsBoolean,
   IsIn,
@@ -99,13 +100,15 @@ export class EnvVars {
   @IsOptional() @int() @IsInt() @Min(0) RATE_LIMIT_REQUESTS = 600;
   @IsOptional() @duration() @Min(1000) RATE_LIMIT_WINDOW = 60_000;
   /**
-   * Express's `trust proxy`: behind a load balancer, `true` or the number of proxies, so the client
-   * address (failed-authentication limit, logs) is the caller's and not the balancer's.
+   * Express's `trust proxy`, so the client address (failed-authentication limit, logs) is the caller's
+   * and not the load balancer's: the number of proxies in front, or their addresses (comma-separated
+   * addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`). Never `true`: trusting every hop lets
+   * a client choose its own address with X-Forwarded-For.
    */
   @IsOptional()
-  @readWith('true, false, a number of proxies or a list of addresses', parseTrustProxy)
-  TRUST_PROXY: boolean | number | string = false;
-  /** Failed authentications one client address may make per RATE_LIMIT_WINDOW; 0: no limit. */
+  @readWith('false, a number of proxies or a list of proxy addresses', parseTrustProxy)
+  TRUST_PROXY: false | number | string = false;
+  /** Failed authentications one client address, or one key prefix, may make per RATE_LIMIT_WINDOW; 0: no limit. */
   @IsOptional() @int() @IsInt() @Min(0) AUTH_FAILURE_LIMIT = 20;
   /**
    * Encrypts provider credentials at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64.
@@ -119,10 +122,26 @@ export class EnvVars {
   SECRETS_KEY?: string;
 }
 
-function parseTrustProxy(raw: string): boolean | number | string {
-  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
+function parseTrustProxy(raw: string): false | number | string {
+  if (/^true$/i.test(raw)) {
+    throw new Error(
+      'true would trust every address, so any client could choose its own with X-Forwarded-For; ' +
+        'give the number of proxies in front (1 behind one load balancer) or their addresses ' +
+        '(10.0.0.0/8, uniquelocal)',
+    );
+  }
+  if (/^false$/i.test(raw)) return false;
+  if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const addresses = raw.split(',').map((a) => a.trim());
+  try {
+    // What Express does with the value: refused here, at start, rather than on the first request.
+    proxyaddr.compile(addresses);
+  } catch (err) {
+    throw new Error(`"${raw}" is not a list of proxy addresses: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  return addresses.join(',');
 }
 
 export type DatabaseTarget =
