@@ -8,7 +8,8 @@ import type { Campaign } from '../../campaign/domain/campaign.js';
 import { CallCompletion, EndedCall, failedCall } from './call-completion.service.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallEventStore } from './ports/call-event.store.js';
-import { eventTime } from '../domain/provider-report.js';
+import { InvalidInputError } from '../../../common/errors/domain-errors.js';
+import { eventTime, MAX_PROVIDER_CALL_ID } from '../domain/provider-report.js';
 import { CallEvent } from './ports/call-provider.js';
 
 /**
@@ -40,6 +41,13 @@ export class CallEventIngestion {
   async ingest(connection: string, received: CallEvent[]): Promise<EventResult[]> {
     if (received.length === 0) return [];
     const now = new Date();
+    if (received.some((e) => (e.providerCallId?.length ?? 0) > MAX_PROVIDER_CALL_ID)) {
+      throw new InvalidInputError(
+        `a call id is at most ${MAX_PROVIDER_CALL_ID} characters`,
+        [],
+        null,
+      );
+    }
     const events = received.map((e) => storableCopy({ ...e, at: eventTime(e.at, now) }));
     // Read before the transaction opens (embedded PGlite serialises transactions with other reads).
     const logs = await this.resolveCalls(connection, events);

@@ -17,6 +17,12 @@ export function eventTime(at: Date, receivedAt: Date): Date {
   return year >= EARLIEST_YEAR && year <= LATEST_YEAR ? at : receivedAt;
 }
 
+/**
+ * Longer than any provider's call id (theirs are UUIDs or 34-character sids): an id is indexed, and a
+ * few kilobytes of one would fail the index with a 500.
+ */
+export const MAX_PROVIDER_CALL_ID = 256;
+
 /** Longer than any call: a duration past it is a provider's mistake, kept at this bound. */
 export const MAX_CALL_SECONDS = 7 * 24 * 3600;
 

@@ -86,11 +86,25 @@ export interface VapiCallReport {
 
 const ROLES: Record<string, string> = { bot: 'assistant', assistant: 'assistant', user: 'user' };
 
+/**
+ * The report as the engine keeps it. A report is JSON from outside: every field is checked for its
+ * type before use (a `messages` that is not a list is no transcript, not a crash).
+ */
 export function vapiCallResult(report: VapiCallReport): MappedCallResult {
-  const artifact = report.artifact ?? {};
-  const analysis = report.analysis ?? {};
-  const transcripts = (artifact.messages ?? [])
-    .filter((m) => typeof m.message === 'string' && m.role !== undefined && ROLES[m.role])
+  const artifact: NonNullable<VapiCallReport['artifact']> = isRecord(report.artifact)
+    ? report.artifact
+    : {};
+  const analysis: NonNullable<VapiCallReport['analysis']> = isRecord(report.analysis)
+    ? report.analysis
+    : {};
+  const transcripts = (Array.isArray(artifact.messages) ? artifact.messages : [])
+    .filter(
+      (m) =>
+        isRecord(m) &&
+        typeof m.message === 'string' &&
+        typeof m.role === 'string' &&
+        Object.hasOwn(ROLES, m.role),
+    )
     .map((m) => ({ role: ROLES[m.role!], message: m.message! }));
   const summary = analysis.summary ?? null;
   const success = analysis.successEvaluation ?? null;
@@ -110,7 +124,7 @@ export function vapiCallResult(report: VapiCallReport): MappedCallResult {
 }
 
 function date(value: string | null | undefined): Date | null {
-  if (!value) return null;
+  if (typeof value !== 'string' || !value) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d;
 }
