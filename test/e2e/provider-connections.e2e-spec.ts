@@ -375,7 +375,7 @@ describe('provider connections', () => {
     const res = await post({
       type: 'twilio',
       name: 'Secrets in the wrong place',
-      credentials: { account_sid: 12345678901234567890, auth_token: { nested: AUTH_TOKEN } },
+      credentials: { account_sid: 12345678901234, auth_token: { nested: AUTH_TOKEN } },
       settings: { api_token: SETTING_SECRET, twiml_url: 'https://example.com/t.xml' },
     });
     expect(res.status).toBe(422);
@@ -413,7 +413,7 @@ describe('provider connections', () => {
     });
     expect(both.status).toBe(422);
     const text = JSON.stringify([res.body, both.body]);
-    for (const secret of [...ALL_SECRETS, SETTING_SECRET, '12345678901234567890']) {
+    for (const secret of [...ALL_SECRETS, SETTING_SECRET, '12345678901234']) {
       expect(text).not.toContain(secret);
     }
     expect(both.body.detail).toContainEqual(

@@ -26,6 +26,24 @@ describe('a delete racing a call that starts', () => {
     );
   };
 
+  /** Another request adding a target of this external id, not yet committed: COMMIT and end it. */
+  const addingUncommitted = async (
+    organizationId: string,
+    campaignId: string,
+    externalId: string,
+  ) => {
+    const other = new Client({ connectionString: t.databaseUrl });
+    await other.connect();
+    await other.query('BEGIN');
+    await other.query(
+      `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, input_data,
+                            status, created_at, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, '+15550101000', '{}', 'Pending', now(), now())`,
+      [organizationId, campaignId, externalId],
+    );
+    return other;
+  };
+
   it('reports the target in flight (skipped), not missing, and keeps it', async () => {
     const { apiKey } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
@@ -71,16 +89,7 @@ describe('a delete racing a call that starts', () => {
     const { apiKey, organizationId } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
 
-    // Another request adding external id RACE, not yet committed.
-    const other = new Client({ connectionString: t.databaseUrl });
-    await other.connect();
-    await other.query('BEGIN');
-    await other.query(
-      `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, input_data,
-                            status, created_at, updated_at)
-       VALUES (gen_random_uuid(), $1, $2, 'RACE', '+15550101000', '{}', 'Pending', now(), now())`,
-      [organizationId, campaign.id],
-    );
+    const other = await addingUncommitted(organizationId, campaign.id, 'RACE');
 
     const adding = t
       .http()
@@ -117,16 +126,7 @@ describe('a delete racing a call that starts', () => {
     const { apiKey, organizationId } = await t.createOrganization();
     const campaign = await t.createCampaign(apiKey);
 
-    // Another request adding external id RACE, not yet committed.
-    const other = new Client({ connectionString: t.databaseUrl });
-    await other.connect();
-    await other.query('BEGIN');
-    await other.query(
-      `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, input_data,
-                            status, created_at, updated_at)
-       VALUES (gen_random_uuid(), $1, $2, 'RACE', '+15550101000', '{}', 'Pending', now(), now())`,
-      [organizationId, campaign.id],
-    );
+    const other = await addingUncommitted(organizationId, campaign.id, 'RACE');
 
     const importing = t
       .http()

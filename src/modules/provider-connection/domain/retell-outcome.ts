@@ -4,7 +4,7 @@
  * documentation of the call object. Documented in docs/providers.md.
  */
 import type { CallOutcome } from '../../calling/domain/call-outcome.js';
-import { isRecord, MappedCallResult } from './call-result.js';
+import { isRecord, MappedCallResult, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   user_hangup: 'GOOD',
@@ -83,15 +83,7 @@ export function retellCallResult(call: RetellCallReport): MappedCallResult {
   const start = number(call.start_timestamp);
   const end = number(call.end_timestamp);
   const durationMs = number(call.duration_ms) ?? (start && end ? end - start : 0);
-  const transcripts = (Array.isArray(call.transcript_object) ? call.transcript_object : [])
-    .filter(
-      (t) =>
-        isRecord(t) &&
-        typeof t.content === 'string' &&
-        typeof t.role === 'string' &&
-        Object.hasOwn(ROLES, t.role),
-    )
-    .map((t) => ({ role: ROLES[t.role!], message: t.content! }));
+  const transcripts = transcriptTurns(call.transcript_object, ROLES, 'content');
   return {
     outcome: retellOutcome(reason, analysis?.in_voicemail === true),
     endedReason: reason,

@@ -4,7 +4,7 @@
  * many and grow, so families of errors are matched by prefix. Documented in docs/providers.md.
  */
 import type { CallOutcome } from '../../calling/domain/call-outcome.js';
-import { isRecord, MappedCallResult, secondsBetween } from './call-result.js';
+import { isRecord, MappedCallResult, secondsBetween, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   'assistant-ended-call': 'GOOD',
@@ -97,15 +97,7 @@ export function vapiCallResult(report: VapiCallReport): MappedCallResult {
   const analysis: NonNullable<VapiCallReport['analysis']> = isRecord(report.analysis)
     ? report.analysis
     : {};
-  const transcripts = (Array.isArray(artifact.messages) ? artifact.messages : [])
-    .filter(
-      (m) =>
-        isRecord(m) &&
-        typeof m.message === 'string' &&
-        typeof m.role === 'string' &&
-        Object.hasOwn(ROLES, m.role),
-    )
-    .map((m) => ({ role: ROLES[m.role!], message: m.message! }));
+  const transcripts = transcriptTurns(artifact.messages, ROLES, 'message');
   const summary = analysis.summary ?? null;
   const success = analysis.successEvaluation ?? null;
   return {
