@@ -56,6 +56,11 @@ export async function startService(
         'WEBHOOK_ALLOW_PRIVATE is on: notifications may go to loopback and private addresses (fine for a local demo, not for production)',
       );
     }
+    if (config.get('PROVIDER_ALLOW_PRIVATE')) {
+      new Logger('ProviderConnections').warn(
+        "PROVIDER_ALLOW_PRIVATE is on: a provider connection's api_base_url, and its stored credentials, may go to loopback and private addresses (fine for a local demo, not for production)",
+      );
+    }
     // Nest flushes buffered start-up logs in listen(), which a worker-only process never calls.
     if (config.get('ROLE') === 'worker') app.flushLogs();
     if (config.get('ROLE') !== 'worker') {

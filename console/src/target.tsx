@@ -283,11 +283,11 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
         </ol>
       )}
       <h4>Recordings</h4>
-      {(l.recording_urls ?? []).length === 0 ? (
+      {recordingLinks(l.recording_urls).length === 0 ? (
         <p class="muted">No recording.</p>
       ) : (
         <ul>
-          {(l.recording_urls ?? []).map((u, i) => (
+          {recordingLinks(l.recording_urls).map((u, i) => (
             <li key={u}>
               <a href={u} target="_blank" rel="noopener noreferrer">
                 Recording {i + 1}
@@ -421,4 +421,19 @@ function Timeline({
       ) : null}
     </section>
   );
+}
+
+/**
+ * Only http(s) URLs become links: the service stores no other, and a `javascript:` URL in a link
+ * would run in the operator's session if one ever got through.
+ */
+function recordingLinks(urls: readonly string[] | null | undefined): string[] {
+  return (urls ?? []).filter((u) => {
+    try {
+      const { protocol } = new URL(u);
+      return protocol === 'https:' || protocol === 'http:';
+    } catch {
+      return false;
+    }
+  });
 }

@@ -8,6 +8,7 @@ describe('configuration', () => {
     expect(config.get('ROLE')).toBe('all');
     expect(config.get('DEMO_SEED')).toBe(true);
     expect(config.get('WEBHOOK_ALLOW_PRIVATE')).toBe(true);
+    expect(config.get('PROVIDER_ALLOW_PRIVATE')).toBe(true);
     expect(config.get('PUBLIC_BASE_URL')).toBe('http://localhost:3000');
   });
 
@@ -16,12 +17,15 @@ describe('configuration', () => {
     expect(pg.get('database')).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/app' });
     expect(pg.get('DEMO_SEED')).toBe(false);
     expect(pg.get('WEBHOOK_ALLOW_PRIVATE')).toBe(false);
+    expect(pg.get('PROVIDER_ALLOW_PRIVATE')).toBe(false);
     expect(pg.get('PUBLIC_BASE_URL')).toBe('http://localhost:8080');
     const asked = loadConfig({
       DATABASE_URL: 'postgres://u@db/app',
       WEBHOOK_ALLOW_PRIVATE: 'true',
+      PROVIDER_ALLOW_PRIVATE: 'true',
     });
     expect(asked.get('WEBHOOK_ALLOW_PRIVATE')).toBe(true);
+    expect(asked.get('PROVIDER_ALLOW_PRIVATE')).toBe(true);
   });
 
   it('reads pglite:// URLs', () => {
@@ -51,6 +55,23 @@ describe('configuration errors', () => {
     }
     throw new Error('expected a ConfigError');
   }
+
+  it('TRUST_PROXY takes hops or proxy addresses, never true (any client could pick its address)', () => {
+    expect(problems({ TRUST_PROXY: 'true' })).toEqual([
+      'TRUST_PROXY: true would trust every address, so any client could choose its own with ' +
+        'X-Forwarded-For; give the number of proxies in front (1 behind one load balancer) or ' +
+        'their addresses (10.0.0.0/8, uniquelocal)',
+    ]);
+    expect(problems({ TRUST_PROXY: '10.0.0.0/33' })[0]).toMatch(
+      /^TRUST_PROXY: "10.0.0.0\/33" is not a list of proxy addresses: /,
+    );
+    expect(loadConfig({ TRUST_PROXY: '1' }).get('TRUST_PROXY')).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '0' }).get('TRUST_PROXY')).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).get('TRUST_PROXY')).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8,fd00::1' }).get('TRUST_PROXY')).toBe(
+      'loopback,10.0.0.0/8,fd00::1',
+    );
+  });
 
   it('lists every problem at once, one line each', () => {
     expect(

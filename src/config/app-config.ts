@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import proxyaddr from 'proxy-addr';
 import {
   IsBoolean,
   IsIn,
@@ -82,6 +83,11 @@ export class EnvVars {
   /** Allow webhook deliveries to private addresses; on by default on embedded PGlite (the local demo). */
   @IsOptional() @bool() @IsBoolean() WEBHOOK_ALLOW_PRIVATE?: boolean;
   @IsOptional() @int() @IsInt() @Min(100) WEBHOOK_TIMEOUT_MS = 10000;
+  /**
+   * Allow provider connections' `api_base_url` (where their stored credentials are sent) to reach
+   * private addresses; on by default on embedded PGlite (the local demo), like WEBHOOK_ALLOW_PRIVATE.
+   */
+  @IsOptional() @bool() @IsBoolean() PROVIDER_ALLOW_PRIVATE?: boolean;
   /** A webhook delivery overdue by this long is assumed to have lost its job and is queued again. */
   @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
   /** A queued or running CSV import with no progress for this long lost its job and is queued again. */
@@ -101,13 +107,15 @@ export class EnvVars {
   @IsOptional() @int() @IsInt() @Min(0) RATE_LIMIT_REQUESTS = 600;
   @IsOptional() @duration() @Min(1000) RATE_LIMIT_WINDOW = 60_000;
   /**
-   * Express's `trust proxy`: behind a load balancer, `true` or the number of proxies, so the client
-   * address (failed-authentication limit, logs) is the caller's and not the balancer's.
+   * Express's `trust proxy`, so the client address (failed-authentication limit, logs) is the caller's
+   * and not the load balancer's: the number of proxies in front, or their addresses (comma-separated
+   * addresses, CIDRs, `loopback`, `linklocal`, `uniquelocal`). Never `true`: trusting every hop lets
+   * a client choose its own address with X-Forwarded-For.
    */
   @IsOptional()
-  @readWith('true, false, a number of proxies or a list of addresses', parseTrustProxy)
-  TRUST_PROXY: boolean | number | string = false;
-  /** Failed authentications one client address may make per RATE_LIMIT_WINDOW; 0: no limit. */
+  @readWith('false, a number of proxies or a list of proxy addresses', parseTrustProxy)
+  TRUST_PROXY: false | number | string = false;
+  /** Failed authentications one client address, or one key prefix, may make per RATE_LIMIT_WINDOW; 0: no limit. */
   @IsOptional() @int() @IsInt() @Min(0) AUTH_FAILURE_LIMIT = 20;
   /**
    * Encrypts provider credentials at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64.
@@ -121,10 +129,26 @@ export class EnvVars {
   SECRETS_KEY?: string;
 }
 
-function parseTrustProxy(raw: string): boolean | number | string {
-  if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
+function parseTrustProxy(raw: string): false | number | string {
+  if (/^true$/i.test(raw)) {
+    throw new Error(
+      'true would trust every address, so any client could choose its own with X-Forwarded-For; ' +
+        'give the number of proxies in front (1 behind one load balancer) or their addresses ' +
+        '(10.0.0.0/8, uniquelocal)',
+    );
+  }
+  if (/^false$/i.test(raw)) return false;
+  if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw);
+  const addresses = raw.split(',').map((a) => a.trim());
+  try {
+    // What Express does with the value: refused here, at start, rather than on the first request.
+    proxyaddr.compile(addresses);
+  } catch (err) {
+    throw new Error(`"${raw}" is not a list of proxy addresses: ${(err as Error).message}`, {
+      cause: err,
+    });
+  }
+  return addresses.join(',');
 }
 
 export type DatabaseTarget =
@@ -132,11 +156,16 @@ export type DatabaseTarget =
 
 export interface AppConfigValues extends Omit<
   EnvVars,
-  'DATABASE_URL' | 'DEMO_SEED' | 'PUBLIC_BASE_URL' | 'WEBHOOK_ALLOW_PRIVATE'
+  | 'DATABASE_URL'
+  | 'DEMO_SEED'
+  | 'PUBLIC_BASE_URL'
+  | 'WEBHOOK_ALLOW_PRIVATE'
+  | 'PROVIDER_ALLOW_PRIVATE'
 > {
   database: DatabaseTarget;
   DEMO_SEED: boolean;
   WEBHOOK_ALLOW_PRIVATE: boolean;
+  PROVIDER_ALLOW_PRIVATE: boolean;
   PUBLIC_BASE_URL: string;
 }
 
@@ -196,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     database,
     DEMO_SEED: vars.DEMO_SEED ?? database.kind === 'pglite',
     WEBHOOK_ALLOW_PRIVATE: vars.WEBHOOK_ALLOW_PRIVATE ?? database.kind === 'pglite',
+    PROVIDER_ALLOW_PRIVATE: vars.PROVIDER_ALLOW_PRIVATE ?? database.kind === 'pglite',
     PUBLIC_BASE_URL: vars.PUBLIC_BASE_URL ?? `http://localhost:${vars.PORT}`,
   });
 }

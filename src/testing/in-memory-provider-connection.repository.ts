@@ -2,6 +2,7 @@ import { randomBytes } from 'crypto';
 import { ConflictError } from '../common/errors/domain-errors.js';
 import { ProviderConnectionService } from '../modules/provider-connection/application/provider-connection.service.js';
 import { AesGcmSecretBox } from '../modules/provider-connection/infrastructure/aes-gcm-secret-box.js';
+import { ResolvingProviderDestinations } from '../modules/provider-connection/infrastructure/resolving-provider-destinations.js';
 import {
   ConnectionChanges,
   NewConnection,
@@ -104,12 +105,19 @@ function definedOnly<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Connections kept in memory, sealed with a throwaway key: for services that only look them up. */
+/**
+ * Connections kept in memory, sealed with a throwaway key, any `api_base_url` allowed (no DNS): for
+ * services that only look them up.
+ */
 export function inMemoryProviderConnections(): {
   repository: InMemoryProviderConnectionRepository;
   service: ProviderConnectionService;
 } {
   const repository = new InMemoryProviderConnectionRepository();
   const box = new AesGcmSecretBox({ kind: 'configured', key: randomBytes(32) });
-  return { repository, service: new ProviderConnectionService(repository, box) };
+  const destinations = new ResolvingProviderDestinations({
+    allowPrivate: true,
+    setting: 'PROVIDER_ALLOW_PRIVATE',
+  });
+  return { repository, service: new ProviderConnectionService(repository, box, destinations) };
 }

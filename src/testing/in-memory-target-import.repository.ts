@@ -123,6 +123,30 @@ export class InMemoryTargetImportRepository
     return clone(imp);
   }
 
+  async rejectTakenExternalIds(importId: string, rows: number[], now: Date): Promise<void> {
+    const imp = this.state.imports.get(importId);
+    if (!imp) return;
+    let marked = 0;
+    for (const row of this.sorted(importId)) {
+      if (!rows.includes(row.row) || row.errors !== null) continue;
+      const ext = row.draft?.externalId ?? null;
+      row.errors = [
+        {
+          row: row.row,
+          column: row.externalIdColumn,
+          loc: ['external_id'],
+          type: 'value_error',
+          msg: 'Value error, this external id is already in the campaign',
+          input: ext,
+        },
+      ];
+      row.duplicate = true;
+      row.draft = null;
+      marked++;
+    }
+    Object.assign(imp, { updatedAt: now, invalidRows: imp.invalidRows + marked });
+  }
+
   async check(importId: string, now: Date): Promise<TargetImport> {
     const imp = this.state.imports.get(importId);
     if (!imp) throw new Error(`Import ${importId} vanished`);

@@ -169,6 +169,25 @@ export function targetImportRepositoryContract(
       });
     });
 
+    it('records external ids taken after the check as the check records them', async () => {
+      const strict = await newImport({ allowDuplicates: false });
+      await s.imports.stageRows(strict.id, [staged(2, 'A'), staged(3, 'B'), staged(4, 'C')], NOW);
+      expect((await s.imports.check(strict.id, NOW)).invalidRows).toBe(0);
+      await s.imports.rejectTakenExternalIds(strict.id, [3, 4], NOW);
+      expect((await s.imports.find(null, strict.id))!.invalidRows).toBe(2);
+      expect((await s.imports.nextChunk(strict.id, 0, 10)).map((r) => r.row)).toEqual([2]);
+      expect((await s.imports.reportRows(strict.id, 100)).errors).toEqual(
+        ['B', 'C'].map((input, i) => ({
+          row: 3 + i,
+          column: 'external_id',
+          loc: ['external_id'],
+          type: 'value_error',
+          msg: 'Value error, this external id is already in the campaign',
+          input,
+        })),
+      );
+    });
+
     it('records chunks once, in order, and keeps only error and ignored rows for the report', async () => {
       const imp = await newImport();
       await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, 'B')], NOW);

@@ -1,6 +1,10 @@
+import { randomBytes } from 'crypto';
 import fc from 'fast-check';
 import { readFileSync } from 'fs';
 import { join } from 'path';
+import Retell from 'retell-sdk';
+import { Webhook } from 'standardwebhooks';
+import twilio from 'twilio';
 import { createTestApp, TestApp } from '../support/test-app.js';
 
 /**
@@ -9,9 +13,28 @@ import { createTestApp, TestApp } from '../support/test-app.js';
  * the process stays up. Inputs come from every operation's request schema in the committed OpenAPI
  * document (values that fit it, with hostile ones mixed in), from mutations of a valid body, and from
  * shapeless JSON. Routes are the spec's and DECISIONS' (unimplemented ones just 404), the document's,
- * and whatever else the app serves.
+ * and whatever else the app serves; then CSV files for the import route and events signed with each
+ * provider connection's own secret for the provider events route.
+ *
+ * Seeded (FUZZ_SEED, default 31: every run sends the same requests, so CI is repeatable; another seed
+ * explores further), FUZZ_RUNS requests per route (default 200), and each route bounded in time
+ * (FUZZ_ROUTE_MS, default 4 s: on a slow machine a route sends fewer, never more).
  */
-const OPENAPI = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const SEED = Number(process.env.FUZZ_SEED ?? 31);
+const ROUTE_MS = Number(process.env.FUZZ_ROUTE_MS ?? 4000);
+/** fast-check's settings for one route. */
+const budget = (numRuns = RUNS) => ({
+  numRuns,
+  seed: SEED,
+  // A failure prints its seed and path; FUZZ_SEED=<seed> replays it.
+  endOnFailure: true,
+  interruptAfterTimeLimit: ROUTE_MS,
+  markInterruptAsFailure: false,
+});
+const OPENAPI = JSON.parse(
+  readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'),
+);
 const SPEC_ROUTES: [string, string][] = [
   ['GET', '/api/v1/health'],
   ['POST', '/api/v1/campaigns'],
@@ -504,7 +527,9 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
 
   beforeAll(async () => {
     // No workers: the property is about what the HTTP layer answers.
-    t = await createTestApp({ env: { ROLE: 'api' } });
+    t = await createTestApp({
+      env: { ROLE: 'api', SECRETS_KEY: randomBytes(32).toString('base64') },
+    });
     ({ apiKey } = await t.createOrganization());
     const campaign = await t.createCampaign(apiKey, {
       steps: [
@@ -608,21 +633,20 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
             : b.kind === 'raw'
               ? JSON.stringify(b.text)
               : '';
-        const where = `${method} ${url} ${JSON.stringify(q)} ${sent}`;
-        expect({ where, status: res.status, body: res.status >= 500 ? res.body : null }).toEqual({
-          where,
-          status: expect.any(Number),
-          body: null,
-        });
-        expectErrorShape(res.status, res.body, where);
+        expectNo5xx(res, `${method} ${url} ${JSON.stringify(q)} ${sent}`);
       }),
-      {
-        numRuns: Number(process.env.FUZZ_RUNS ?? 60),
-        // A failure prints its seed; FUZZ_SEED=<seed> replays it.
-        ...(process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {}),
-        endOnFailure: true,
-      },
+      budget(),
     );
+  }
+
+  /** The answer is never a 5xx, and its error body is FastAPI's. */
+  function expectNo5xx(res: { status: number; body: any }, where: string): void {
+    expect({ where, status: res.status, body: res.status >= 500 ? res.body : null }).toEqual({
+      where,
+      status: expect.any(Number),
+      body: null,
+    });
+    expectErrorShape(res.status, res.body, where);
   }
 
   it.each(ROUTES)('%s %s', (method, template) => fuzzRoute(method, template));
@@ -632,6 +656,299 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
     const others = served().filter(([m, p]) => !listed.has(`${m} ${p}`));
     for (const [method, template] of others) await fuzzRoute(method, template);
     expect(served().length).toBeGreaterThan(0);
+  });
+
+  it('the CSV import: malformed files, encodings and queries', async () => {
+    const headers = [
+      'phone_number',
+      'external_id',
+      'patient.first_name',
+      'input_data.x',
+      'id',
+      'x',
+    ];
+    const field = fc.oneof(
+      weirdStrings,
+      fc.constantFrom('"', '""', '"a"b', 'a"b', '"a\nb"', ',', '\r', ' "x" ', '+15550100001'),
+      fc.string({ unit: 'binary', maxLength: 12 }),
+    );
+    const csvText = fc
+      .tuple(
+        fc.shuffledSubarray(headers, { minLength: 0 }),
+        fc.array(fc.array(field, { maxLength: 7 }), { maxLength: 6 }),
+        fc.constantFrom('\n', '\r\n', '\r'),
+      )
+      .map(([head, rows, eol]) => [head, ...rows].map((r) => r.join(',')).join(eol));
+    const file = fc.oneof(
+      csvText.map((text) => Buffer.from(text, 'utf8')),
+      // The same text in other encodings, with or without a byte order mark, and raw bytes.
+      csvText.map((text) => Buffer.from(text, 'latin1')),
+      csvText.map((text) =>
+        Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]),
+      ),
+      csvText.map((text) => Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)])),
+      fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+    );
+    const contentType = fc.constantFrom(
+      'text/csv',
+      'application/csv',
+      'text/csv; charset=utf-8',
+      'text/csv; charset=windows-1252',
+      'text/csv; charset=utf-16',
+      'text/csv; charset=klingon',
+      'text/csv; charset=',
+      'text/plain',
+    );
+    const importQuery = fc.record(
+      {
+        dry_run: fc.constantFrom('true', 'false', 'maybe'),
+        allow_duplicates: fc.constantFrom('true', 'false', '1'),
+        launch: fc.constantFrom('false', 'true', ''),
+        columns: fc.oneof(
+          fc.constantFrom('x:phone_number', 'Phone:phone_number,MRN:external_id', ':', 'a:b:c'),
+          anyString,
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    await fc.assert(
+      fc.asyncProperty(file, contentType, importQuery, async (bytes, type, q) => {
+        const res = await t
+          .http()
+          .post(`/api/v1/campaigns/${ids.campaign}/targets/import`)
+          .set('X-API-Key', apiKey)
+          .set('Content-Type', type)
+          .query(q)
+          .send(bytes);
+        expectNo5xx(res, `import ${type} ${JSON.stringify(q)} ${bytes.toString('base64')}`);
+      }),
+      budget(),
+    );
+  });
+
+  describe('provider events, signed with each connection’s own secret', () => {
+    const secrets = {
+      http: `whsec_${randomBytes(24).toString('base64')}`,
+      twilio: { account_sid: `AC${'f0'.repeat(16)}`, auth_token: 'fuzz-twilio-auth-token' },
+      vapi: { api_key: 'fuzz-vapi-key', server_secret: 'fuzz-vapi-server-secret' },
+      retell: { api_key: 'key_fuzz_retell_api' },
+    };
+    const connections: Record<string, string> = {};
+    /** Call logs in flight on each connection: events naming them reach the completion path. */
+    const callLogs: Record<string, number[]> = {};
+
+    beforeAll(async () => {
+      const bodies = {
+        http: {
+          credentials: { secret: secrets.http },
+          settings: { api_base_url: 'https://93.184.216.34' },
+        },
+        twilio: {
+          credentials: secrets.twilio,
+          settings: { twiml_url: 'https://example.com/t.xml' },
+        },
+        vapi: { credentials: secrets.vapi, settings: { assistant_id: 'a', phone_number_id: 'p' } },
+        retell: { credentials: secrets.retell, settings: { agent_id: 'agent_1' } },
+      };
+      for (const [type, body] of Object.entries(bodies)) {
+        const res = await t
+          .http()
+          .post('/api/v1/provider-connections')
+          .set('X-API-Key', apiKey)
+          .send({ type, name: `fuzz ${type}`, ...body });
+        expect(res.status).toBe(201);
+        connections[type] = res.body.id;
+        const campaign = await t.createCampaign(apiKey, { provider_connection_id: res.body.id });
+        const targets = await t.addTargets(apiKey, campaign.id, {
+          targets: Array.from({ length: 8 }, (_, i) => ({ phone_number: `+1555020${1000 + i}` })),
+        });
+        await t.sql(`UPDATE targets SET status = 'In Progress', attempts = 1 WHERE id = ANY($1)`, [
+          targets,
+        ]);
+        const rows = await t.sql<{ id: string }>(
+          `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number,
+                                  from_number, provider, started_at, deadline_at)
+           SELECT organization_id, campaign_id, id, 1, phone_number, '+15550009999', $2, now(),
+                  now() + interval '1 hour'
+           FROM targets WHERE id = ANY($1) RETURNING id`,
+          [targets, res.body.id],
+        );
+        callLogs[type] = rows.map((r) => Number(r.id));
+      }
+    });
+
+    const callLogId = (type: string) =>
+      fc.oneof(
+        { arbitrary: fc.constantFrom(...(callLogs[type] ?? [0])), weight: 6 },
+        { arbitrary: numbers, weight: 1 },
+        { arbitrary: anyString, weight: 1 },
+      );
+    const time = fc.oneof(
+      fc.constantFrom(1e20, -1e20, -8.6e15, 0, Date.now(), Number.MAX_SAFE_INTEGER),
+      numbers,
+      anyString,
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    );
+    const url = fc.oneof(
+      fc.constantFrom(
+        'javascript:alert(1)',
+        'https://r.example/a.wav',
+        'data:text/html,x',
+        'http:',
+      ),
+      anyString,
+    );
+    const loose = <T>(arbitrary: fc.Arbitrary<T>) =>
+      fc.oneof({ arbitrary, weight: 5 }, { arbitrary: json, weight: 1 });
+
+    function body(type: string): fc.Arbitrary<Record<string, unknown>> {
+      const ids = fc.oneof(fc.constantFrom('call-1', 'call-2'), anyString);
+      switch (type) {
+        case 'http':
+          return fc.record(
+            {
+              type: loose(fc.constantFrom('call.started', 'call.ended', 'call.requested')),
+              call_id: loose(ids),
+              call_log_id: loose(callLogId(type)),
+              timestamp: time,
+              outcome: loose(fc.constantFrom('GOOD', 'VOICEMAIL', 'NO_RESPONSE', 'HUMAN_ONLY')),
+              duration_seconds: loose(numbers),
+              transcript: json,
+              recording_urls: fc.array(loose(url), { maxLength: 3 }),
+              output_data: json,
+              agent_data: json,
+              subcategory: json,
+              summary: json,
+            },
+            { requiredKeys: [] },
+          );
+        case 'vapi':
+          return fc.record({
+            message: fc.record(
+              {
+                type: loose(fc.constantFrom('status-update', 'end-of-call-report')),
+                status: loose(fc.constantFrom('in-progress', 'ended')),
+                endedReason: loose(fc.constantFrom('customer-ended-call', 'voicemail')),
+                timestamp: time,
+                startedAt: time,
+                endedAt: time,
+                artifact: loose(
+                  fc.record(
+                    {
+                      recordingUrl: url,
+                      stereoRecordingUrl: url,
+                      messages: json,
+                      transcript: json,
+                    },
+                    { requiredKeys: [] },
+                  ),
+                ),
+                analysis: json,
+                call: loose(
+                  fc.record({
+                    id: loose(ids),
+                    status: loose(fc.constantFrom('ended', 'in-progress')),
+                    assistantOverrides: loose(
+                      fc.record({ metadata: fc.record({ call_log_id: callLogId(type) }) }),
+                    ),
+                  }),
+                ),
+              },
+              { requiredKeys: [] },
+            ),
+          });
+        case 'retell':
+          return fc.record({
+            event: loose(fc.constantFrom('call_started', 'call_ended', 'call_analyzed')),
+            call: loose(
+              fc.record(
+                {
+                  call_id: loose(ids),
+                  call_status: loose(fc.constantFrom('ended', 'ongoing', 'error')),
+                  metadata: loose(fc.record({ call_log_id: callLogId(type) })),
+                  start_timestamp: time,
+                  end_timestamp: time,
+                  duration_ms: loose(numbers),
+                  disconnection_reason: loose(fc.constantFrom('user_hangup', 'dial_busy')),
+                  recording_url: url,
+                  transcript_object: json,
+                  call_analysis: json,
+                },
+                { requiredKeys: [] },
+              ),
+            ),
+          });
+        default:
+          return fc.record(
+            {
+              CallSid: fc.oneof(fc.constantFrom('CA1', 'CA2'), anyString),
+              CallStatus: fc.oneof(
+                fc.constantFrom('in-progress', 'completed', 'busy', 'no-answer', 'failed'),
+                anyString,
+              ),
+              AnsweredBy: anyString,
+              CallDuration: fc.oneof(numbers.map(String), anyString),
+              RecordingUrl: url.map(String),
+              Timestamp: time.map(String),
+            },
+            { requiredKeys: [] },
+          ) as fc.Arbitrary<Record<string, unknown>>;
+      }
+    }
+
+    /** The request as the provider signs it; now and then a forged or garbled one. */
+    async function send(type: string, payload: Record<string, unknown>, forge: boolean) {
+      const path = `/api/v1/telephony/${connections[type]}/events`;
+      const req = t
+        .http()
+        .post(type === 'twilio' ? `${path}?call_log_id=${callLogs.twilio[0]}` : path);
+      if (type === 'twilio') {
+        const params = Object.fromEntries(Object.entries(payload).map(([k, v]) => [k, String(v)]));
+        const signed = `http://localhost:3000${path}?call_log_id=${callLogs.twilio[0]}`;
+        const signature = forge
+          ? 'forged'
+          : twilio.getExpectedTwilioSignature(secrets.twilio.auth_token, signed, params);
+        return req
+          .set('Content-Type', 'application/x-www-form-urlencoded')
+          .set('X-Twilio-Signature', signature)
+          .send(new URLSearchParams(params).toString());
+      }
+      const text = toJson(payload);
+      req.set('Content-Type', 'application/json');
+      if (type === 'vapi') {
+        return req.set('X-Vapi-Secret', forge ? 'nope' : secrets.vapi.server_secret).send(text);
+      }
+      if (type === 'retell') {
+        const signature = forge ? 'v=1,d=00' : await Retell.sign(text, secrets.retell.api_key);
+        return req.set('x-retell-signature', signature).send(text);
+      }
+      const id = `msg_${randomBytes(6).toString('hex')}`;
+      return req
+        .set('webhook-id', id)
+        .set('webhook-timestamp', String(Math.floor(Date.now() / 1000)))
+        .set(
+          'webhook-signature',
+          forge ? 'v1,forged' : new Webhook(secrets.http).sign(id, new Date(), text),
+        )
+        .send(text);
+    }
+
+    it.each(['http', 'twilio', 'vapi', 'retell'])('%s', async (type) => {
+      const forged = fc.oneof(
+        { arbitrary: fc.constant(false), weight: 9 },
+        { arbitrary: fc.constant(true), weight: 1 },
+      );
+      await fc.assert(
+        fc.asyncProperty(body(type), forged, async (payload, forge) => {
+          const res = await send(type, payload, forge);
+          expectNo5xx(
+            res,
+            `${type} events ${forge ? 'forged ' : ''}${toJson(payload).slice(0, 500)}`,
+          );
+        }),
+        budget(),
+      );
+    });
   });
 
   it('the process is alive and answers after all of it', async () => {

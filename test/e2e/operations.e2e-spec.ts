@@ -1,3 +1,5 @@
+import { randomBytes } from 'crypto';
+import { Webhook } from 'standardwebhooks';
 import { DataSource } from 'typeorm';
 import {
   AdvisoryLockExclusiveRunner,
@@ -38,21 +40,120 @@ describe('rate limits', () => {
     );
   });
 
-  it('refuses an address after repeated failed authentications, even with a valid key', async () => {
+  it('refuses an address after repeated failed authentications (X-Forwarded-For ignored), never its valid key', async () => {
     const { apiKey } = await t.createOrganization();
     const attempts: number[] = [];
     for (let i = 0; i < 4; i++) {
       attempts.push(
-        (await t.http().get('/api/v1/campaigns').set('X-API-Key', `wrong-${i}`)).status,
+        (
+          await t
+            .http()
+            .get('/api/v1/campaigns')
+            .set('X-API-Key', `wrong-${i}`)
+            // TRUST_PROXY is off: a client naming another address changes nothing.
+            .set('X-Forwarded-For', `198.51.100.${i}`)
+        ).status,
       );
     }
     expect(attempts).toEqual([401, 401, 401, 429]);
-    const blocked = await t.http().get('/api/v1/campaigns').set('X-API-Key', apiKey);
+    const blocked = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'wrong-again');
     expect(blocked.status).toBe(429);
     expect(blocked.body).toEqual({ detail: 'Too Many Requests' });
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // A valid key is never refused for failures, its own address's included.
+    expect((await t.http().get('/api/v1/campaigns').set('X-API-Key', apiKey)).status).toBe(200);
     // Health stays reachable for probes.
     expect((await t.http().get('/api/v1/health')).status).toBe(200);
+  });
+});
+
+describe('failed authentications behind a load balancer (TRUST_PROXY=1)', () => {
+  let t: TestApp;
+  const secret = `whsec_${Buffer.from('a shared secret of 24 bytes!').toString('base64')}`;
+  beforeAll(async () => {
+    t = await createTestApp({
+      env: {
+        AUTH_FAILURE_LIMIT: '3',
+        RATE_LIMIT_WINDOW: '1m',
+        TRUST_PROXY: '1',
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  /** As one load balancer forwards it: whatever the client sent, then the address it saw. */
+  const via = (client: string, claimed?: string) => ({
+    'X-Forwarded-For': claimed ? `${claimed}, ${client}` : client,
+  });
+  const campaigns = (key: string, headers: Record<string, string>) =>
+    t.http().get('/api/v1/campaigns').set('X-API-Key', key).set(headers);
+
+  it('limits by the address the balancer saw: a client naming others in X-Forwarded-For gains nothing', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await campaigns(`bad-${i}`, via('203.0.113.1', `10.9.9.${i}`))).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    // Another client behind the same balancer is not locked out by them.
+    expect((await campaigns('bad-other', via('203.0.113.2'))).status).toBe(401);
+    const { apiKey } = await t.createOrganization();
+    expect((await campaigns(apiKey, via('203.0.113.1'))).status).toBe(200);
+  });
+
+  it('limits one key prefix guessed from many addresses, and never a valid key of that prefix', async () => {
+    const { apiKey } = await t.createOrganization();
+    const prefix = apiKey.slice(0, 10);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push((await campaigns(`${prefix}guess${i}`, via(`192.0.2.${i + 1}`))).status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    expect((await campaigns(apiKey, via('192.0.2.99'))).status).toBe(200);
+    expect((await campaigns('ccs_other-prefix', via('192.0.2.100'))).status).toBe(401);
+  });
+
+  it('counts failed provider event signatures too; a signed event still gets through', async () => {
+    const { apiKey } = await t.createOrganization();
+    const connection = await t
+      .http()
+      .post('/api/v1/provider-connections')
+      .set('X-API-Key', apiKey)
+      .send({
+        type: 'http',
+        name: 'agent',
+        credentials: { secret },
+        settings: { api_base_url: 'https://93.184.216.34/calls' },
+      });
+    expect(connection.status).toBe(201);
+    const url = `/api/v1/telephony/${connection.body.id}/events`;
+    const body = JSON.stringify({ type: 'call.ended', call_log_id: 999999, outcome: 'GOOD' });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await t
+        .http()
+        .post(url)
+        .set(via('203.0.113.50'))
+        .set('Content-Type', 'application/json')
+        .set('webhook-id', `msg-${i}`)
+        .set('webhook-timestamp', String(Math.floor(Date.now() / 1000)))
+        .set('webhook-signature', 'v1,forged')
+        .send(body);
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const signed = new Webhook(secret).sign('msg-ok', new Date(), body);
+    const res = await t
+      .http()
+      .post(url)
+      .set(via('203.0.113.50'))
+      .set('Content-Type', 'application/json')
+      .set('webhook-id', 'msg-ok')
+      .set('webhook-timestamp', String(Math.floor(Date.now() / 1000)))
+      .set('webhook-signature', signed)
+      .send(body);
+    // Authenticated: past the limiter, to the event's own answer (no such call).
+    expect([res.status, res.body]).toEqual([404, { detail: 'Call not found' }]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'crypto';
-import { createTestApp, TestApp } from '../support/test-app.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 const SECRETS_KEY = randomBytes(32).toString('base64');
 
@@ -295,7 +296,8 @@ describe('provider connections', () => {
           type: 'string_type',
           loc: ['body', 'credentials', 'api_key'],
           msg: 'Input should be a valid string',
-          input: 42,
+          // A credential is masked whatever its type.
+          input: '***',
         },
         {
           type: 'enum',
@@ -367,6 +369,69 @@ describe('provider connections', () => {
       type: 'model_attributes_type',
       loc: ['body'],
     });
+  });
+
+  it('never echoes a credential (of any type) or a secret-looking setting in a 422', async () => {
+    const SETTING_SECRET = 'sk_live_51HxSecretTypedIntoSettings';
+    const res = await post({
+      type: 'twilio',
+      name: 'Secrets in the wrong place',
+      credentials: { account_sid: 12345678901234, auth_token: { nested: AUTH_TOKEN } },
+      settings: { api_token: SETTING_SECRET, twiml_url: 'https://example.com/t.xml' },
+    });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      detail: [
+        {
+          type: 'string_type',
+          loc: ['body', 'credentials', 'account_sid'],
+          msg: 'Input should be a valid string',
+          input: '***',
+        },
+        {
+          type: 'string_type',
+          loc: ['body', 'credentials', 'auth_token'],
+          msg: 'Input should be a valid string',
+          input: { nested: '***9c1a' },
+        },
+        {
+          type: 'extra_forbidden',
+          loc: ['body', 'settings', 'api_token'],
+          msg: 'Extra inputs are not permitted',
+          input: '***ings',
+        },
+      ],
+    });
+    // A rule across the settings echoes them all: the secret-looking one masked there too.
+    const both = await post({
+      ...twilio,
+      name: 'Secret beside a rule',
+      settings: {
+        ...twilio.settings,
+        twiml_template: '<Response/>',
+        client_secret: SETTING_SECRET,
+      },
+    });
+    expect(both.status).toBe(422);
+    const text = JSON.stringify([res.body, both.body]);
+    for (const secret of [...ALL_SECRETS, SETTING_SECRET, '12345678901234']) {
+      expect(text).not.toContain(secret);
+    }
+    expect(both.body.detail).toContainEqual(
+      expect.objectContaining({
+        loc: ['body', 'settings'],
+        input: expect.objectContaining({ client_secret: '***ings' }),
+      }),
+    );
+    // A body that is not storable echoes the whole body: credentials and secret settings masked.
+    const whole = await post({
+      ...twilio,
+      name: 'nul\u0000',
+      settings: { ...twilio.settings, password: SETTING_SECRET },
+    });
+    expect(whole.status).toBe(422);
+    expect(JSON.stringify(whole.body)).not.toContain(SETTING_SECRET);
+    expect(JSON.stringify(whole.body)).not.toContain(AUTH_TOKEN);
   });
 
   it('keeps one default per organization: a new default unsets the old one', async () => {
@@ -506,6 +571,141 @@ describe('provider connections', () => {
     expect((await get('not-a-uuid')).body).toEqual({
       detail: 'Provider connection not-a-uuid not found',
     });
+  });
+});
+
+describe('stored credentials go only to their provider (PROVIDER_ALLOW_PRIVATE=false)', () => {
+  let t: TestApp;
+  let key: string;
+  /** Where an attacker would like the credentials sent: it must never be asked anything. */
+  let canary: WebhookReceiver;
+  beforeAll(async () => {
+    t = await createTestApp({ env: { SECRETS_KEY, PROVIDER_ALLOW_PRIVATE: 'false' } });
+    ({ apiKey: key } = await t.createOrganization());
+    canary = await WebhookReceiver.start(() => ({ status: 201, body: '{"sid":"CA1","id":"1"}' }));
+  });
+  afterAll(async () => {
+    await canary.close();
+    await t.close();
+  });
+
+  const post = (body: object) =>
+    t.http().post('/api/v1/provider-connections').set('X-API-Key', key).send(body);
+  const patch = (id: string, body: object) =>
+    t.http().patch(`/api/v1/provider-connections/${id}`).set('X-API-Key', key).send(body);
+  // A public address (no DNS needed in the test), and a secret Standard Webhooks can sign with.
+  const agent = {
+    ...http,
+    credentials: { secret: `whsec_${randomBytes(24).toString('base64')}` },
+    settings: { api_base_url: 'https://93.184.216.34/calls' },
+  };
+
+  it('refuses a loopback, private or link-local api_base_url for every type, when saved', async () => {
+    for (const [connection, url, refusal] of [
+      [twilio, `${canary.url}/x`, '127.0.0.1 resolves to 127.0.0.1, a loopback address'],
+      [vapi, 'http://10.0.0.7', '10.0.0.7 resolves to 10.0.0.7, a private address'],
+      [retell, 'http://[::1]:8080', '::1 resolves to ::1, a loopback address'],
+      [
+        http,
+        'http://169.254.169.254/latest',
+        '169.254.169.254 resolves to 169.254.169.254, a cloud metadata address',
+      ],
+      [twilio, 'http://localhost:9', 'localhost resolves to '],
+    ] as const) {
+      const res = await post({
+        ...connection,
+        name: `${connection.type} ${url}`,
+        settings: { ...connection.settings, api_base_url: url },
+      });
+      expect([res.status, res.body]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              type: 'value_error',
+              loc: ['body', 'settings', 'api_base_url'],
+              msg: expect.stringContaining(`Value error, refused: ${refusal}`),
+              input: url,
+              ctx: { error: {} },
+            },
+          ],
+        },
+      ]);
+      expect(res.body.detail[0].msg).toMatch(/\(PROVIDER_ALLOW_PRIVATE is off\)$/);
+    }
+    expect(canary.received).toEqual([]);
+  });
+
+  it('moves a connection to another api_base_url only with its credentials in the same request', async () => {
+    for (const connection of [twilio, vapi, retell, agent]) {
+      const created = await post({ ...connection, name: `${connection.type} to move` });
+      expect(created.status).toBe(201);
+      const moved = await patch(created.body.id, {
+        settings: { api_base_url: 'https://93.184.216.35/x' },
+      });
+      expect([moved.status, moved.body]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              type: 'value_error',
+              loc: ['body', 'credentials'],
+              msg:
+                "Value error, changing settings.api_base_url needs the connection's credentials " +
+                `sent again in the same request: ${Object.keys(connection.credentials).join(', ')}`,
+              input: null,
+              ctx: { error: {} },
+            },
+          ],
+        },
+      ]);
+      // With them, still never to loopback.
+      const toLoopback = await patch(created.body.id, {
+        credentials: connection.credentials,
+        settings: { api_base_url: canary.url },
+      });
+      expect(toLoopback.status).toBe(422);
+      expect(toLoopback.body.detail[0].loc).toEqual(['body', 'settings', 'api_base_url']);
+      const unchanged = await t
+        .http()
+        .get(`/api/v1/provider-connections/${created.body.id}`)
+        .set('X-API-Key', key);
+      expect(unchanged.body).toEqual(created.body);
+
+      const withCredentials = await patch(created.body.id, {
+        credentials: connection.credentials,
+        settings: { api_base_url: 'https://93.184.216.35/x' },
+      });
+      expect(withCredentials.status).toBe(200);
+      expect(withCredentials.body.settings.api_base_url).toBe('https://93.184.216.35/x');
+    }
+  });
+
+  it('checks again when connecting: a stored loopback URL (or a name whose DNS moved) gets nothing', async () => {
+    for (const connection of [twilio, vapi, retell, agent]) {
+      const created = await post({ ...connection, name: `${connection.type} moved behind` });
+      expect(created.status).toBe(201);
+      // As a DNS answer that changed after the save would: the stored URL now reaches loopback.
+      await t.sql(
+        `UPDATE provider_connections SET settings = settings || jsonb_build_object('api_base_url', $2::text)
+         WHERE id = $1`,
+        [created.body.id, `${canary.url}/x`],
+      );
+      const campaign = await t.createCampaign(key, {
+        max_attempts: 1,
+        caller_id: '+15550009999',
+        provider_connection_id: created.body.id,
+      });
+      const [targetId] = await t.addTargets(key, campaign.id, {
+        targets: [{ phone_number: '+15550101234' }],
+        launch: true,
+      });
+      await waitFor(
+        () => t.sql(`SELECT ended_reason FROM call_logs WHERE target_id = $1`, [targetId]),
+        (rows) => rows.length === 1 && rows[0].ended_reason === 'provider-error',
+      );
+    }
+    expect(canary.received).toEqual([]);
   });
 });
 

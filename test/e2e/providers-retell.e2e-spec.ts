@@ -166,6 +166,49 @@ describe('Retell provider connections', () => {
     expect(await app.callLog(call.callLogId)).toMatchObject({ outcome: 'GOOD' });
   });
 
+  it('an absurd timestamp or duration, a NUL or a javascript: recording URL is never a 500', async () => {
+    const call = await place();
+    const post = async (payload: object) => {
+      const body = JSON.stringify(payload);
+      const res = await fetch(`${app.baseUrl}/api/v1/telephony/${orgs[0].connectionId}/events`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'x-retell-signature': await Retell.sign(body, apiKeys[0]),
+        },
+        body,
+      });
+      return [res.status, await res.json()];
+    };
+    const known = { call_id: call.providerCallId, metadata: { call_log_id: call.callLogId } };
+    const before = Date.now();
+    expect(
+      await post({ event: 'call_started', call: { ...known, start_timestamp: 1e20 } }),
+    ).toEqual([200, { status: 'ok' }]);
+    // Not a real date: the event is recorded at the time it was received.
+    expect(await app.eventsTimedSince(call.callLogId, before)).toEqual([true]);
+
+    expect(
+      await post({
+        event: 'call_analyzed',
+        call: {
+          ...known,
+          call_status: 'ended',
+          disconnection_reason: 'user_hangup',
+          start_timestamp: -8.6e15,
+          end_timestamp: 1e20,
+          duration_ms: 1e300,
+          recording_url: 'javascript:alert(document.cookie)',
+          transcript_object: [{ role: 'agent', content: 'hi\u0000there' }],
+          call_analysis: { custom_analysis_data: { note: 'a\u0000b' } },
+        },
+      }),
+    ).toEqual([200, { status: 'ok' }]);
+    const log = await app.callLog(call.callLogId);
+    expect(log).toMatchObject({ outcome: 'GOOD', recording_urls: [], duration_seconds: 604800 });
+    expect(await app.target(orgs[0].apiKey, call.targetId)).toMatchObject({ status: 'Finished' });
+  });
+
   it("one organization's Retell key cannot touch another's calls", async () => {
     const [a, b] = orgs;
     const call = await place(b);

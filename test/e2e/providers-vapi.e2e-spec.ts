@@ -150,6 +150,48 @@ describe('Vapi provider connections', () => {
     expect(await app.storedEvents(call.callLogId)).toBe(0);
   });
 
+  it('an absurd timestamp, unreadable start and end, or a javascript: recording URL is never a 500', async () => {
+    const call = await place();
+    const post = async (message: object) => {
+      const res = await fetch(`${app.baseUrl}/api/v1/telephony/${orgs[0].connectionId}/events`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Vapi-Secret': secrets[0] },
+        body: JSON.stringify({ message }),
+      });
+      return [res.status, await res.json()];
+    };
+    const vapiCall = {
+      id: call.providerCallId,
+      assistantOverrides: { metadata: { call_log_id: call.callLogId } },
+    };
+    const before = Date.now();
+    expect(
+      await post({ type: 'status-update', status: 'in-progress', timestamp: 1e20, call: vapiCall }),
+    ).toEqual([200, { status: 'ok' }]);
+    // Not a real date: the event is recorded at the time it was received.
+    expect(await app.eventsTimedSince(call.callLogId, before)).toEqual([true]);
+
+    expect(
+      await post({
+        type: 'end-of-call-report',
+        endedReason: 'customer-ended-call',
+        timestamp: -1e20,
+        startedAt: 'yesterday',
+        endedAt: '+275760-09-13T00:00:00.000Z',
+        artifact: {
+          recordingUrl: 'javascript:alert(document.cookie)',
+          stereoRecordingUrl: 'https://storage.vapi.ai/stereo.wav',
+        },
+        call: vapiCall,
+      }),
+    ).toEqual([200, { status: 'ok' }]);
+    expect(await app.callLog(call.callLogId)).toMatchObject({
+      duration_seconds: 0,
+      recording_urls: ['https://storage.vapi.ai/stereo.wav'],
+    });
+    expect(await app.target(orgs[0].apiKey, call.targetId)).toMatchObject({ status: 'Finished' });
+  });
+
   it('duplicated and reordered messages change nothing after the report', async () => {
     const call = await place();
     await emulators[0].finish(call.providerCallId, { endedReason: 'customer-ended-call' });

@@ -42,10 +42,15 @@ describe('CSV target import', () => {
       apiKey,
       campaignId,
       as,
-      importCsv: (csv: string | Buffer, query: Record<string, string> = {}, id = campaignId) =>
+      importCsv: (
+        csv: string | Buffer,
+        query: Record<string, string> = {},
+        id = campaignId,
+        contentType = 'text/csv',
+      ) =>
         as(t.http().post(`/api/v1/campaigns/${id}/targets/import`))
           .query(query)
-          .set('Content-Type', 'text/csv')
+          .set('Content-Type', contentType)
           .send(typeof csv === 'string' ? Buffer.from(csv, 'utf8') : csv),
       getImport: (id: string) => as(t.http().get(`/api/v1/imports/${id}`)),
       targets: () =>
@@ -460,6 +465,88 @@ describe('CSV target import', () => {
     expect(
       await t.sql(`SELECT id FROM target_imports WHERE campaign_id = $1`, [a.campaignId]),
     ).toEqual([]);
+  });
+
+  it('answers 422 naming the row for every CSV parser error, never a 500', async () => {
+    const a = await tenant();
+    const quote = await a.importCsv('phone_number,name\n+15550101115,Robert "Bob" Smith\n');
+    expect([quote.status, quote.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body'],
+            msg: 'Value error, the file is not valid CSV: row 2: Invalid Opening Quote: a quote is found on field 1 at line 2, value is "Robert "',
+            input: null,
+            ctx: { error: {} },
+          },
+        ],
+      },
+    ]);
+    const closing = await a.importCsv('phone_number,name\n+15550101115,"Bob"x\n+15550101116,Al\n');
+    expect(closing.status).toBe(422);
+    expect(closing.body.detail[0].msg).toMatch(/^Value error, the file is not valid CSV: row 2: /);
+    expect(
+      await t.sql(`SELECT id FROM target_imports WHERE campaign_id = $1`, [a.campaignId]),
+    ).toEqual([]);
+  });
+
+  it('refuses bytes that are not UTF-8 naming the first bad row, unless the charset says what they are', async () => {
+    const a = await tenant();
+    const latin1 = Buffer.from(
+      'phone_number,patient.first_name\n+15550100001,Ana\n+15550100002,Jos\xe9\n+15550100003,Ren\xe9\n',
+      'latin1',
+    );
+    const refused = await a.importCsv(latin1);
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body'],
+            msg:
+              'Value error, row 3 is not valid utf-8 text: send the file in UTF-8, or name its ' +
+              'encoding in the Content-Type (text/csv; charset=windows-1252)',
+            input: null,
+            ctx: { error: {} },
+          },
+        ],
+      },
+    ]);
+    expect(await a.targets()).toEqual([]);
+
+    const declared = await a.importCsv(latin1, {}, a.campaignId, 'text/csv; charset=ISO-8859-1');
+    expect(declared.status).toBe(200);
+    expect(declared.body.created).toBe(3);
+    // UTF-16 with its byte order mark, in either byte order.
+    const utf16 = '\ufeffphone_number,patient.first_name\n+15550100004,Zoë\n';
+    const le = await a.importCsv(Buffer.from(utf16, 'utf16le'));
+    expect([le.status, le.body.created]).toEqual([200, 1]);
+    const be = Buffer.from(utf16.replace('0004', '0005'), 'utf16le').swap16();
+    expect((await a.importCsv(be)).body.created).toBe(1);
+    expect((await a.targets()).map((row) => row.patient.first_name)).toEqual([
+      'Ana',
+      'José',
+      'René',
+      'Zoë',
+      'Zoë',
+    ]);
+
+    const unknown = await a.importCsv(
+      'phone_number\n',
+      {},
+      a.campaignId,
+      'text/csv; charset=klingon',
+    );
+    expect([unknown.status, unknown.body]).toEqual([
+      415,
+      {
+        detail:
+          'Unsupported Media Type: charset klingon is not supported; send UTF-8 or name one such as windows-1252',
+      },
+    ]);
   });
 
   it("answers 404 for another organization's campaign and import", async () => {

@@ -23,6 +23,8 @@ export interface ProviderApp extends TestApp {
   expireDeadline(callLogId: number): Promise<void>;
   /** How many of the call's events were stored. */
   storedEvents(callLogId: number): Promise<number>;
+  /** For each of the call's stored events, whether it happened (`occurred_at`) between `since` and now. */
+  eventsTimedSince(callLogId: number, since: number): Promise<boolean[]>;
 }
 
 export interface PlacedCall {
@@ -109,6 +111,18 @@ export async function startProviderApp(env: Record<string, string> = {}): Promis
         `UPDATE call_logs SET deadline_at = now() - interval '1 second' WHERE id = $1 AND ended_at IS NULL`,
         [callLogId],
       );
+    },
+    async eventsTimedSince(callLogId, since) {
+      const rows = await t.sql<{ occurred_at: Date }>(
+        `SELECT occurred_at FROM call_events WHERE call_log_id = $1 ORDER BY received_at`,
+        [callLogId],
+      );
+      // A second either side: the database's clock and ours are read at different moments.
+      const now = Date.now();
+      return rows.map(({ occurred_at: at }) => {
+        const time = new Date(at).getTime();
+        return time >= since - 1000 && time <= now + 1000;
+      });
     },
     async storedEvents(callLogId) {
       const [row] = await t.sql<{ n: string }>(

@@ -35,6 +35,8 @@ export const TEST_ENV: Record<string, string> = {
   DEMO_SEED: 'false',
   SIMULATED_CALL_SECONDS: '0',
   WEBHOOK_ALLOW_PRIVATE: 'true',
+  // The provider emulators listen on 127.0.0.1; provider-connections.e2e-spec turns this off.
+  PROVIDER_ALLOW_PRIVATE: 'true',
   WEBHOOK_RETRY_SCHEDULE: '1s,1s',
   JOB_POLL_INTERVAL_SECONDS: '0.5',
   JOB_MAINTENANCE_INTERVAL_SECONDS: '2',

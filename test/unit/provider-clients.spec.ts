@@ -3,7 +3,13 @@
  * request, reads the provider's signed events into the neutral shape (refusing a forged one), and
  * reads a call back for deadline recovery.
  */
+import { jest } from '@jest/globals';
 import { UnauthorizedError } from '../../src/common/errors/domain-errors.js';
+import {
+  DestinationPolicy,
+  RefusedDestinationError,
+} from '../../src/common/net/outbound-destination.js';
+import { pinnedFetch } from '../../src/common/net/pinned-fetch.js';
 import { providerCallClient } from '../../src/modules/provider-connection/infrastructure/clients/provider-call-client.factory.js';
 import { RetellCallClient } from '../../src/modules/provider-connection/infrastructure/clients/retell-call-client.js';
 import { TwilioCallClient } from '../../src/modules/provider-connection/infrastructure/clients/twilio-call-client.js';
@@ -18,6 +24,9 @@ import { RetellEmulator } from '../support/emulators/retell-emulator.js';
 import { TwilioEmulator } from '../support/emulators/twilio-emulator.js';
 import { VapiEmulator } from '../support/emulators/vapi-emulator.js';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** The emulators listen on 127.0.0.1: PROVIDER_ALLOW_PRIVATE=true, as the e2e tests run. */
+const allowed: DestinationPolicy = { allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' };
 
 function connection(
   type: ConnectionType,
@@ -80,6 +89,7 @@ describe('TwilioCallClient', () => {
         { account_sid: accountSid, auth_token: authToken },
         { api_base_url: emulator.baseUrl, ...settings },
       ),
+      allowed,
     );
 
   it('places a call from a TwiML template, reads its signed callbacks and reads it back', async () => {
@@ -163,6 +173,7 @@ describe('VapiCallClient', () => {
         { api_key: apiKey, server_secret: serverSecret },
         { assistant_id: 'asst-1', phone_number_id: 'pn-1', api_base_url: emulator.baseUrl },
       ),
+      pinnedFetch(allowed),
     );
   }, 60_000);
   afterAll(async () => {
@@ -238,6 +249,7 @@ describe('RetellCallClient', () => {
         { api_key: apiKey },
         { agent_id: 'agent_1', api_base_url: emulator.baseUrl, ...settings },
       ),
+      pinnedFetch(allowed),
     );
 
   it('places a call, takes the outcome at call_analyzed, and reads it back', async () => {
@@ -305,15 +317,113 @@ describe('providerCallClient', () => {
     expect(
       providerCallClient(
         connection('twilio', { account_sid: 'AC' + '0'.repeat(32), auth_token: 't' }, base),
+        allowed,
       ),
     ).toBeInstanceOf(TwilioCallClient);
     expect(
-      providerCallClient(connection('vapi', { api_key: 'k', server_secret: 's' }, base)),
+      providerCallClient(connection('vapi', { api_key: 'k', server_secret: 's' }, base), allowed),
     ).toBeInstanceOf(VapiCallClient);
-    expect(providerCallClient(connection('retell', { api_key: 'k' }, base))).toBeInstanceOf(
-      RetellCallClient,
-    );
-    expect(providerCallClient(connection('http', { secret: 's' }, base))).toBeNull();
-    expect(providerCallClient(connection('simulated', {}, {}))).toBeNull();
+    expect(
+      providerCallClient(connection('retell', { api_key: 'k' }, base), allowed),
+    ).toBeInstanceOf(RetellCallClient);
+    expect(providerCallClient(connection('http', { secret: 's' }, base), allowed)).toBeNull();
+    expect(providerCallClient(connection('simulated', {}, {}), allowed)).toBeNull();
   });
+});
+
+describe('the destination policy, checked again when connecting', () => {
+  const accountSid = 'AC' + 'c3'.repeat(16);
+  const emulators = {
+    twilio: new TwilioEmulator(accountSid, 'twilio-policy-token'),
+    vapi: new VapiEmulator('vapi-policy-key', 'vapi-policy-secret'),
+    retell: new RetellEmulator('retell-policy-key'),
+  };
+  beforeAll(async () => {
+    await Promise.all([import('twilio'), import('@vapi-ai/server-sdk'), import('retell-sdk')]);
+    await Promise.all(Object.values(emulators).map((e) => e.start()));
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(Object.values(emulators).map((e) => e.stop()));
+  });
+
+  /** The emulator's URL under a name only the policy's resolver knows. */
+  const named = (baseUrl: string) => baseUrl.replace('127.0.0.1', 'provider.example.test');
+  const toLoopback = async () => [{ address: '127.0.0.1', family: 4 }];
+  /** The refusal's message, whether the SDK rethrew it as its own error (with it as the cause) or not. */
+  const refusal = async (call: Promise<unknown>): Promise<string> => {
+    const error = await call.then(
+      () => null,
+      (err: unknown) => err,
+    );
+    for (let e: any = error; e; e = e.cause) {
+      if (e instanceof RefusedDestinationError) return e.message;
+    }
+    throw new Error(`not refused: ${String(error)}`);
+  };
+
+  const clients = (policy: DestinationPolicy, rename: (url: string) => string = (u) => u) =>
+    ({
+      twilio: providerCallClient(
+        connection(
+          'twilio',
+          { account_sid: accountSid, auth_token: 'twilio-policy-token' },
+          { api_base_url: rename(emulators.twilio.baseUrl), twiml_url: 'https://example.com/t' },
+        ),
+        policy,
+      )!,
+      vapi: providerCallClient(
+        connection(
+          'vapi',
+          { api_key: 'vapi-policy-key', server_secret: 'vapi-policy-secret' },
+          {
+            assistant_id: 'a',
+            phone_number_id: 'p',
+            api_base_url: rename(emulators.vapi.baseUrl),
+          },
+        ),
+        policy,
+      )!,
+      retell: providerCallClient(
+        connection(
+          'retell',
+          { api_key: 'retell-policy-key' },
+          { agent_id: 'agent_1', api_base_url: rename(emulators.retell.baseUrl) },
+        ),
+        policy,
+      )!,
+    }) as const;
+
+  it.each(['twilio', 'vapi', 'retell'] as const)(
+    '%s: a loopback API base URL is refused before anything (credentials included) is sent',
+    async (type) => {
+      // The Vapi SDK leaves its 60 s request timer running when fetch rejects: keep it off the clock.
+      if (type === 'vapi')
+        jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+      const refusing = { allowPrivate: false, setting: 'PROVIDER_ALLOW_PRIVATE' };
+      const before = emulators[type].requests.length;
+      const call = clients(refusing)[type].startCall(callRequest('https://example.com/events'));
+      expect(await refusal(call)).toBe(
+        '127.0.0.1 resolves to 127.0.0.1, a loopback address (PROVIDER_ALLOW_PRIVATE is off)',
+      );
+      // A name that resolves to loopback when connecting (DNS moved since it was saved) too.
+      const renamed = clients({ ...refusing, resolve: toLoopback }, named)[type];
+      expect(await refusal(renamed.startCall(callRequest('https://example.com/events')))).toBe(
+        'provider.example.test resolves to 127.0.0.1, a loopback address (PROVIDER_ALLOW_PRIVATE is off)',
+      );
+      expect(emulators[type].requests.length).toBe(before);
+      jest.clearAllTimers();
+      jest.useRealTimers();
+    },
+  );
+
+  it.each(['twilio', 'vapi', 'retell'] as const)(
+    '%s: the connection goes to the address that was checked, not to a second DNS answer',
+    async (type) => {
+      // provider.example.test is unknown to the system resolver: only the pinned address reaches it.
+      const pinned = clients({ ...allowed, resolve: toLoopback }, named)[type];
+      const before = emulators[type].requests.length;
+      await pinned.startCall(callRequest('https://example.com/events'));
+      expect(emulators[type].requests.length).toBe(before + 1);
+    },
+  );
 });

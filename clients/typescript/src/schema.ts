@@ -3611,7 +3611,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
-            /** @description The body is not text/csv */
+            /** @description The body is not text/csv, or its charset is one the service cannot decode */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3878,6 +3878,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many failed signatures from this address or for this connection (AUTH_FAILURE_LIMIT per window) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

@@ -72,3 +72,26 @@ function locateUnstorable(value: unknown, loc: Loc, depth: number): PydanticErro
   }
   return out;
 }
+
+/**
+ * A copy PostgreSQL can store, for values we keep rather than refuse (what a provider reported): NUL
+ * characters and lone surrogates become U+FFFD, and nesting past MAX_JSON_DEPTH is dropped (null).
+ * The value itself when it is storable already, which is almost always.
+ */
+export function storableCopy<T>(value: T): T {
+  return unstorableJsonError(value) === null ? value : (copyStorable(value, 0) as T);
+}
+
+function copyStorable(value: unknown, depth: number): unknown {
+  // eslint-disable-next-line no-control-regex -- NUL is exactly what this replaces
+  if (typeof value === 'string') return value.toWellFormed().replace(/\u0000/g, '\ufffd');
+  if (value instanceof Date || typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_JSON_DEPTH) return null;
+  if (Array.isArray(value)) return value.map((v) => copyStorable(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [
+      copyStorable(k, depth) as string,
+      copyStorable(v, depth + 1),
+    ]),
+  );
+}

@@ -9,6 +9,7 @@ import { CampaignModule } from '../campaign/campaign.module.js';
 import { TargetModule } from '../target/target.module.js';
 import { ProviderCallClients } from '../provider-connection/application/ports/provider-call-clients.js';
 import { ProviderConnectionService } from '../provider-connection/application/provider-connection.service.js';
+import { OrganizationModule } from '../organization/organization.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { CallsController } from './api/calls.controller.js';
@@ -77,6 +78,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     TargetModule,
     WebhookModule,
     ProviderConnectionModule,
+    OrganizationModule,
   ],
   controllers: [CallsController, TelephonyEventsController, CampaignControlController],
   providers: [

@@ -1,6 +1,7 @@
 import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerStorageService } from '@nestjs/throttler';
+import { AuthFailureLimiter } from '../../common/http/auth-failure-limiter.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
@@ -17,11 +18,21 @@ import { TypeOrmOrganizationRepository } from './infrastructure/organization.typ
     OrganizationService,
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
     ThrottlerStorageService,
+    {
+      provide: AuthFailureLimiter,
+      inject: [ThrottlerStorageService, AppConfig],
+      useFactory: (counters: ThrottlerStorageService, config: AppConfig) =>
+        new AuthFailureLimiter(counters, {
+          limit: config.get('AUTH_FAILURE_LIMIT'),
+          windowMs: config.get('RATE_LIMIT_WINDOW'),
+        }),
+    },
     { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
     { provide: ApiKeyRevocations, useClass: PgApiKeyRevocations },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
-  exports: [OrganizationService],
+  // The failure limiter: the provider events route counts its failed signatures too.
+  exports: [OrganizationService, AuthFailureLimiter],
 })
 export class OrganizationModule implements OnApplicationBootstrap {
   constructor(

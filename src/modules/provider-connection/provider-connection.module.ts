@@ -1,13 +1,24 @@
 import { Module } from '@nestjs/common';
+import type { DestinationPolicy } from '../../common/net/outbound-destination.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProviderConnectionController } from './api/provider-connection.controller.js';
 import { ProviderConnectionRepository } from './application/ports/provider-connection.repository.js';
 import { ProviderCallClients } from './application/ports/provider-call-clients.js';
+import { ProviderDestinations } from './application/ports/provider-destinations.js';
 import { SecretBox } from './application/ports/secret-box.js';
 import { ProviderConnectionService } from './application/provider-connection.service.js';
 import { AesGcmSecretBox, secretsKeySource } from './infrastructure/aes-gcm-secret-box.js';
 import { SdkProviderCallClients } from './infrastructure/clients/provider-call-client.factory.js';
 import { TypeOrmProviderConnectionRepository } from './infrastructure/provider-connection.typeorm-repository.js';
+import { ResolvingProviderDestinations } from './infrastructure/resolving-provider-destinations.js';
+
+/** Where a connection's requests (and so its stored credentials) may go: PROVIDER_ALLOW_PRIVATE. */
+export function providerDestinationPolicy(config: AppConfig): DestinationPolicy {
+  return {
+    allowPrivate: config.get('PROVIDER_ALLOW_PRIVATE'),
+    setting: 'PROVIDER_ALLOW_PRIVATE',
+  };
+}
 
 /**
  * Per-organization connections to voice providers (Twilio, Vapi, Retell, a team's own agent, the
@@ -18,8 +29,19 @@ import { TypeOrmProviderConnectionRepository } from './infrastructure/provider-c
   controllers: [ProviderConnectionController],
   providers: [
     ProviderConnectionService,
-    { provide: ProviderCallClients, useClass: SdkProviderCallClients },
+    {
+      provide: ProviderCallClients,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new SdkProviderCallClients(providerDestinationPolicy(config)),
+    },
     { provide: ProviderConnectionRepository, useClass: TypeOrmProviderConnectionRepository },
+    {
+      provide: ProviderDestinations,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new ResolvingProviderDestinations(providerDestinationPolicy(config)),
+    },
     {
       provide: SecretBox,
       inject: [AppConfig],

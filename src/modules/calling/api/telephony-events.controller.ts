@@ -8,8 +8,9 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { NotFoundError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
 import { Public } from '../../../common/http/auth.decorators.js';
+import { AuthFailureLimiter, clientAddress } from '../../../common/http/auth-failure-limiter.js';
 import { CallEventIngestion } from '../application/call-events.service.js';
 import { CallingSettings } from '../application/calling-settings.js';
 import { CallProviders } from '../application/ports/call-provider.js';
@@ -32,6 +33,7 @@ export class TelephonyEventsController {
     private readonly providers: CallProviders,
     private readonly ingestion: CallEventIngestion,
     private readonly settings: CallingSettings,
+    private readonly failures: AuthFailureLimiter,
   ) {}
 
   @Public()
@@ -54,6 +56,11 @@ export class TelephonyEventsController {
   })
   @ApiOkResponse({ type: TelephonyEventsResponseDto })
   @ApiResponse({ status: 401, description: 'Missing, forged or stale signature; nothing changed' })
+  @ApiResponse({
+    status: 429,
+    description:
+      'Too many failed signatures from this address or for this connection (AUTH_FAILURE_LIMIT per window)',
+  })
   @ApiResponse({ status: 404, description: 'Unknown connection, or an event for an unknown call' })
   @ApiResponse({ status: 422, description: 'A signed body that is not a valid event' })
   async events(
@@ -66,13 +73,25 @@ export class TelephonyEventsController {
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     }
-    const events = await provider.readEvents({
-      rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-      contentType: headers['content-type'] ?? '',
-      headers,
-      // The URL we gave the provider (Twilio signs it): behind a proxy the Host header is not it.
-      url: `${this.settings.publicBaseUrl}${req.originalUrl}`,
-    });
+    const events = await provider
+      .readEvents({
+        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        contentType: headers['content-type'] ?? '',
+        headers,
+        // The URL we gave the provider (Twilio signs it): behind a proxy the Host header is not it.
+        url: `${this.settings.publicBaseUrl}${req.originalUrl}`,
+      })
+      .catch(async (err: unknown) => {
+        // A failed signature is a failed authentication: counted per address and per connection,
+        // as bad API keys are; a valid signature is never refused for them.
+        if (err instanceof UnauthorizedError) {
+          await this.failures.fail(
+            [`address:${clientAddress(req)}`, `connection:${provider.name}`],
+            req.res!,
+          );
+        }
+        throw err;
+      });
     const results = await this.ingestion.ingest(provider.name, events);
     if (results.includes('unknown_call')) throw new NotFoundError('Call not found');
     return { status: 'ok' };

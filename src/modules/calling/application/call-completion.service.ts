@@ -27,6 +27,7 @@ import {
   TargetDecision,
 } from '../domain/call-outcome.js';
 import { CallResult } from './ports/call-provider.js';
+import { callSeconds, webUrls } from '../domain/provider-report.js';
 
 export interface Completion {
   /** The provider's id for the call, kept when the log has none yet. */
@@ -280,7 +281,7 @@ export class CallCompletion {
   /** What ending this call writes (pure): the log's outcome and the target's decision. */
   private plan(call: EndedCall, now: Date): Planned {
     const { log, campaign, result, completion = {} } = call;
-    const durationSeconds = Math.max(0, Math.round(result.durationSeconds));
+    const durationSeconds = callSeconds(result.durationSeconds);
     const decision = decideAfterAttempt({
       campaignType: campaign.type,
       maxAttempts: campaign.maxAttempts,
@@ -309,7 +310,7 @@ export class CallCompletion {
         postCallData: result.postCallData,
         qa: result.qa,
         transcripts: result.transcripts,
-        recordingUrls: result.recordingUrls,
+        recordingUrls: webUrls(result.recordingUrls),
         outputData: result.outputData,
         subcategory: result.subcategory ?? null,
         endedAt: now,

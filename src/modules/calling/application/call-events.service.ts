@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { storableCopy } from '../../../common/validation/storable.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
@@ -7,6 +8,8 @@ import type { Campaign } from '../../campaign/domain/campaign.js';
 import { CallCompletion, EndedCall, failedCall } from './call-completion.service.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallEventStore } from './ports/call-event.store.js';
+import { InvalidInputError } from '../../../common/errors/domain-errors.js';
+import { eventTime, MAX_PROVIDER_CALL_ID } from '../domain/provider-report.js';
 import { CallEvent } from './ports/call-provider.js';
 
 /**
@@ -35,8 +38,17 @@ export class CallEventIngestion {
     private readonly uow: UnitOfWork,
   ) {}
 
-  async ingest(connection: string, events: CallEvent[]): Promise<EventResult[]> {
-    if (events.length === 0) return [];
+  async ingest(connection: string, received: CallEvent[]): Promise<EventResult[]> {
+    if (received.length === 0) return [];
+    const now = new Date();
+    if (received.some((e) => (e.providerCallId?.length ?? 0) > MAX_PROVIDER_CALL_ID)) {
+      throw new InvalidInputError(
+        `a call id is at most ${MAX_PROVIDER_CALL_ID} characters`,
+        [],
+        null,
+      );
+    }
+    const events = received.map((e) => storableCopy({ ...e, at: eventTime(e.at, now) }));
     // Read before the transaction opens (embedded PGlite serialises transactions with other reads).
     const logs = await this.resolveCalls(connection, events);
     const campaigns = new Map<string, Campaign | null>();

@@ -21,7 +21,7 @@ describe('ConnectionCallProviders', () => {
       processWide,
       simulator,
       service,
-      new SdkProviderCallClients(),
+      new SdkProviderCallClients({ allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' }),
     );
     return { service, processWide, simulator, providers };
   }

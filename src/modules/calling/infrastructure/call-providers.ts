@@ -48,6 +48,7 @@ export class ConnectionCallProviders extends CallProviders {
           name: connection.id,
           agentUrl: String(connection.settings.api_base_url),
           secret: connection.credentials.secret,
+          fetch: this.clients.agentFetch(),
         });
       case 'twilio':
       case 'vapi':

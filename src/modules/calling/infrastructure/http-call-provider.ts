@@ -18,6 +18,8 @@ export interface HttpCallProviderOptions {
   /** `whsec_...`: signs our requests and verifies the agent's events (Standard Webhooks). */
   secret: string;
   timeoutMs?: number;
+  /** How requests reach the agent: an organization's connection passes one bound to the destination policy. */
+  fetch?: typeof fetch;
 }
 
 /** The body of an agent's event (docs/voice-agent-protocol.md). */
@@ -120,7 +122,7 @@ export class HttpCallProvider extends CallProvider {
       'webhook-signature': this.webhook.sign(id, new Date(), body),
     };
     if (method === 'POST') headers['content-type'] = 'application/json';
-    return fetch(url, {
+    return (this.options.fetch ?? fetch)(url, {
       method,
       headers,
       body: method === 'POST' ? body : undefined,

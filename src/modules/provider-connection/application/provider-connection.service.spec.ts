@@ -2,16 +2,32 @@ import { randomBytes } from 'crypto';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { InMemoryProviderConnectionRepository } from '../../../testing/in-memory-provider-connection.repository.js';
 import { AesGcmSecretBox } from '../infrastructure/aes-gcm-secret-box.js';
+import { ResolvingProviderDestinations } from '../infrastructure/resolving-provider-destinations.js';
 import { SecretsKeyMissingError, SecretUnreadableError } from './ports/secret-box.js';
 import { ProviderConnectionService } from './provider-connection.service.js';
 
 const ORG = '00000000-0000-4000-8000-00000000000a';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000000b';
 
+/** PROVIDER_ALLOW_PRIVATE off, with a resolver that knows a few names. */
+const destinations = new ResolvingProviderDestinations({
+  allowPrivate: false,
+  setting: 'PROVIDER_ALLOW_PRIVATE',
+  resolve: async (host) => {
+    const known: Record<string, string> = {
+      'api.twilio.com': '54.172.60.1',
+      'staging.example.com': '93.184.216.34',
+      'internal.example.com': '10.1.2.3',
+    };
+    const address = known[host] ?? host;
+    return [{ address, family: address.includes(':') ? 6 : 4 }];
+  },
+});
+
 function service(key: Buffer | null = randomBytes(32)) {
   const repository = new InMemoryProviderConnectionRepository();
   const box = new AesGcmSecretBox(key ? { kind: 'configured', key } : { kind: 'none' });
-  return { repository, connections: new ProviderConnectionService(repository, box) };
+  return { repository, connections: new ProviderConnectionService(repository, box, destinations) };
 }
 
 const twilio = {
@@ -89,6 +105,7 @@ describe('ProviderConnectionService', () => {
     const afterKeyChange = new ProviderConnectionService(
       repository,
       new AesGcmSecretBox({ kind: 'configured', key: randomBytes(32) }),
+      destinations,
     );
     await expect(afterKeyChange.resolveForEvents(created.id)).rejects.toBeInstanceOf(
       SecretUnreadableError,
@@ -108,6 +125,73 @@ describe('ProviderConnectionService', () => {
     await afterKeyChange.update(ORG, created.id, { credentials: reentered });
     expect(await afterKeyChange.resolveForEvents(created.id)).toMatchObject({
       credentials: reentered,
+    });
+  });
+
+  describe('api_base_url: where the stored credentials go', () => {
+    it('refuses a loopback, private, link-local or metadata address at save time, by IP or by name', async () => {
+      const { connections } = service();
+      for (const [url, refusal] of [
+        ['http://127.0.0.1:9/x', '127.0.0.1 resolves to 127.0.0.1, a loopback address'],
+        ['http://[::1]/', '::1 resolves to ::1, a loopback address'],
+        [
+          'https://169.254.169.254/',
+          '169.254.169.254 resolves to 169.254.169.254, a cloud metadata address',
+        ],
+        [
+          'https://internal.example.com',
+          'internal.example.com resolves to 10.1.2.3, a private address',
+        ],
+      ]) {
+        const refused = connections.create(ORG, {
+          ...twilio,
+          settings: { ...twilio.settings, api_base_url: url },
+        });
+        await expect(refused).rejects.toMatchObject({
+          field: ['settings', 'api_base_url'],
+          message: `refused: ${refusal} (PROVIDER_ALLOW_PRIVATE is off)`,
+          input: url,
+        });
+      }
+      expect((await connections.list(ORG, 0, 10)).total).toBe(0);
+    });
+
+    it('moves a connection only with its credentials sent again, and never to a refused address', async () => {
+      const { connections } = service();
+      const created = await connections.create(ORG, twilio);
+      const moved = { settings: { api_base_url: 'https://staging.example.com' } };
+      await expect(connections.update(ORG, created.id, moved)).rejects.toMatchObject({
+        field: ['credentials'],
+        message:
+          "changing settings.api_base_url needs the connection's credentials sent again in the same request: account_sid, auth_token",
+      });
+      await expect(
+        connections.update(ORG, created.id, {
+          ...moved,
+          credentials: { auth_token: 'token-0002-efgh' },
+        }),
+      ).rejects.toMatchObject({ field: ['credentials'], message: /: account_sid$/ });
+      await expect(
+        connections.update(ORG, created.id, {
+          settings: { api_base_url: 'http://10.0.0.5' },
+          credentials: twilio.credentials,
+        }),
+      ).rejects.toMatchObject({ field: ['settings', 'api_base_url'] });
+      expect((await connections.get(ORG, created.id)).settings.api_base_url).toBe(
+        'https://api.twilio.com',
+      );
+      // Other settings change without them; so does a base URL sent unchanged.
+      await connections.update(ORG, created.id, {
+        settings: { from_number: '+15550100000', api_base_url: 'https://api.twilio.com' },
+      });
+      const updated = await connections.update(ORG, created.id, {
+        ...moved,
+        credentials: twilio.credentials,
+      });
+      expect(updated.settings).toMatchObject({
+        api_base_url: 'https://staging.example.com',
+        from_number: '+15550100000',
+      });
     });
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { isUuid } from '../../../common/validation/py-validators.js';
 import {
   ConnectionSettings,
@@ -18,6 +18,7 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from './ports/provider-connection.repository.js';
+import { ProviderDestinations } from './ports/provider-destinations.js';
 import { SecretBox, SecretUnreadableError } from './ports/secret-box.js';
 
 export interface CreateConnection {
@@ -43,9 +44,11 @@ export class ProviderConnectionService {
   constructor(
     private readonly repository: ProviderConnectionRepository,
     private readonly secrets: SecretBox,
+    private readonly destinations: ProviderDestinations,
   ) {}
 
   async create(organizationId: string, input: CreateConnection): Promise<ProviderConnection> {
+    await this.checkDestination(input.settings.api_base_url);
     const id = randomUUID();
     const hasCredentials = Object.keys(input.credentials).length > 0;
     const stored = await this.repository.create({
@@ -76,6 +79,17 @@ export class ProviderConnectionService {
     input: UpdateConnection,
   ): Promise<ProviderConnection> {
     const stored = await this.getStored(organizationId, id);
+    if (input.settings && 'api_base_url' in input.settings) {
+      const before = effectiveSettings(stored.type, stored.settings).api_base_url;
+      const after = effectiveSettings(
+        stored.type,
+        mergeSettings(stored.settings, input.settings),
+      ).api_base_url;
+      if (after !== before) {
+        requireCredentialsFor(stored.type, input.credentials);
+        await this.checkDestination(after);
+      }
+    }
     const changes: ConnectionChanges = { name: input.name, isDefault: input.isDefault };
     if (input.credentials && Object.keys(input.credentials).length > 0) {
       const credentials = {
@@ -116,6 +130,15 @@ export class ProviderConnectionService {
     return stored ? this.resolved(stored) : null;
   }
 
+  /** An `api_base_url` receives the connection's credentials: never one the address policy refuses. */
+  private async checkDestination(url: unknown): Promise<void> {
+    if (typeof url !== 'string') return;
+    const refusal = await this.destinations.refusal(url);
+    if (refusal !== null) {
+      throw new InvalidInputError(`refused: ${refusal}`, ['settings', 'api_base_url'], url);
+    }
+  }
+
   private async getStored(organizationId: string, id: string): Promise<StoredConnection> {
     const stored = isUuid(id) ? await this.repository.findById(id) : null;
     if (!stored || stored.organizationId !== organizationId) throw notFound(id);
@@ -153,6 +176,22 @@ export class ProviderConnectionService {
   private open(stored: StoredConnection): Credentials {
     if (!stored.sealedCredentials) return {};
     return JSON.parse(this.secrets.open(stored.sealedCredentials, stored.id)) as Credentials;
+  }
+}
+
+/**
+ * Moving a connection to another API base URL sends its stored secrets there: whoever moves it must
+ * hold them, so every credential of the type comes again in the same request.
+ */
+function requireCredentialsFor(type: ConnectionType, sent: Credentials | undefined): void {
+  const missing = CREDENTIAL_FIELDS[type].filter((field) => !(sent && field in sent));
+  if (missing.length > 0) {
+    throw new InvalidInputError(
+      `changing settings.api_base_url needs the connection's credentials sent again in the same ` +
+        `request: ${missing.join(', ')}`,
+      ['credentials'],
+      null,
+    );
   }
 }
 

@@ -4,7 +4,7 @@
  * documentation of the call object. Documented in docs/providers.md.
  */
 import type { CallOutcome } from '../../calling/domain/call-outcome.js';
-import { isRecord, MappedCallResult } from './call-result.js';
+import { isRecord, MappedCallResult, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   user_hangup: 'GOOD',
@@ -69,15 +69,21 @@ export interface RetellCallReport {
 
 const ROLES: Record<string, string> = { agent: 'assistant', user: 'user' };
 
+/**
+ * The call as the engine keeps it. A webhook is JSON from outside: every field is checked for its
+ * type before use (a `disconnection_reason` that is not text is `unknown`, not a crash).
+ */
 export function retellCallResult(call: RetellCallReport): MappedCallResult {
-  const analysis = call.call_analysis ?? null;
-  const reason = call.disconnection_reason ?? 'unknown';
-  const durationMs =
-    call.duration_ms ??
-    (call.start_timestamp && call.end_timestamp ? call.end_timestamp - call.start_timestamp : 0);
-  const transcripts = (call.transcript_object ?? [])
-    .filter((t) => typeof t.content === 'string' && t.role !== undefined && ROLES[t.role])
-    .map((t) => ({ role: ROLES[t.role!], message: t.content! }));
+  const analysis: RetellCallReport['call_analysis'] = isRecord(call.call_analysis)
+    ? call.call_analysis
+    : null;
+  const reason =
+    typeof call.disconnection_reason === 'string' ? call.disconnection_reason : 'unknown';
+  const number = (v: unknown) => (typeof v === 'number' ? v : null);
+  const start = number(call.start_timestamp);
+  const end = number(call.end_timestamp);
+  const durationMs = number(call.duration_ms) ?? (start && end ? end - start : 0);
+  const transcripts = transcriptTurns(call.transcript_object, ROLES, 'content');
   return {
     outcome: retellOutcome(reason, analysis?.in_voicemail === true),
     endedReason: reason,
@@ -95,7 +101,7 @@ export function retellCallResult(call: RetellCallReport): MappedCallResult {
       analysis && typeof analysis.call_successful === 'boolean'
         ? { call_successful: analysis.call_successful }
         : null,
-    recordingUrls: call.recording_url ? [call.recording_url] : [],
+    recordingUrls: typeof call.recording_url === 'string' ? [call.recording_url] : [],
     outputData: isRecord(analysis?.custom_analysis_data) ? analysis.custom_analysis_data : {},
   };
 }

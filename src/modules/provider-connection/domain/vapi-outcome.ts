@@ -4,7 +4,7 @@
  * many and grow, so families of errors are matched by prefix. Documented in docs/providers.md.
  */
 import type { CallOutcome } from '../../calling/domain/call-outcome.js';
-import { isRecord, MappedCallResult, secondsBetween } from './call-result.js';
+import { isRecord, MappedCallResult, secondsBetween, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   'assistant-ended-call': 'GOOD',
@@ -86,12 +86,18 @@ export interface VapiCallReport {
 
 const ROLES: Record<string, string> = { bot: 'assistant', assistant: 'assistant', user: 'user' };
 
+/**
+ * The report as the engine keeps it. A report is JSON from outside: every field is checked for its
+ * type before use (a `messages` that is not a list is no transcript, not a crash).
+ */
 export function vapiCallResult(report: VapiCallReport): MappedCallResult {
-  const artifact = report.artifact ?? {};
-  const analysis = report.analysis ?? {};
-  const transcripts = (artifact.messages ?? [])
-    .filter((m) => typeof m.message === 'string' && m.role !== undefined && ROLES[m.role])
-    .map((m) => ({ role: ROLES[m.role!], message: m.message! }));
+  const artifact: NonNullable<VapiCallReport['artifact']> = isRecord(report.artifact)
+    ? report.artifact
+    : {};
+  const analysis: NonNullable<VapiCallReport['analysis']> = isRecord(report.analysis)
+    ? report.analysis
+    : {};
+  const transcripts = transcriptTurns(artifact.messages, ROLES, 'message');
   const summary = analysis.summary ?? null;
   const success = analysis.successEvaluation ?? null;
   return {
@@ -110,7 +116,7 @@ export function vapiCallResult(report: VapiCallReport): MappedCallResult {
 }
 
 function date(value: string | null | undefined): Date | null {
-  if (!value) return null;
+  if (typeof value !== 'string' || !value) return null;
   const d = new Date(value);
   return Number.isNaN(d.getTime()) ? null : d;
 }

@@ -1,4 +1,4 @@
-import { parse } from 'csv-parse';
+import { CsvError, parse } from 'csv-parse';
 import type { Readable } from 'stream';
 import { item, pydantic, PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
 import { PydanticValidationPipe } from '../../../common/validation/pydantic-validation.pipe.js';
@@ -12,6 +12,7 @@ import {
   RowError,
   UploadInterruptedError,
 } from '../domain/target-import.js';
+import { CsvText } from './csv-text.js';
 import { TargetInputDto } from './dto/add-targets.dto.js';
 import { toAddTargetInput } from './target.request-mapper.js';
 
@@ -48,18 +49,22 @@ export function parseColumnMapping(value: string | undefined): Map<string, strin
 }
 
 /**
- * Reads a CSV upload record by record with csv-parse's streaming parser (a UTF-8 BOM is dropped,
- * quoted fields may hold commas, quotes and line breaks) and validates each record as one item of the
- * JSON add's `targets`. The header row names the columns. Consumed lazily: the parser pauses the
- * upload while the caller stages a batch.
+ * Reads a CSV upload record by record with csv-parse's streaming parser (quoted fields may hold
+ * commas, quotes and line breaks; the encoding, BOM included, is `CsvText`'s) and validates each
+ * record as one item of the JSON add's `targets`. The header row names the columns. Consumed lazily:
+ * the parser pauses the upload while the caller stages a batch. Every parser error, and text that is
+ * not valid in the file's encoding, is a 422 at `["body"]` naming the row.
  */
 export async function* csvRecords(
   body: Readable,
   mapping: ReadonlyMap<string, string>,
+  text: CsvText,
 ): AsyncGenerator<ImportRecord> {
-  const parser = body.pipe(
+  const bytes = text.bytes(body);
+  const parser = bytes.pipe(
     parse({
-      bom: true,
+      // One character per byte: `text` decodes each record in the file's encoding.
+      encoding: 'latin1',
       relax_column_count: true,
       skip_empty_lines: true,
       info: true,
@@ -74,11 +79,14 @@ export async function* csvRecords(
   };
   body.on('error', interrupted);
   body.on('close', interrupted);
+  bytes.on('error', (error) => parser.destroy(error));
   let header: string[] | null = null;
   let paths: string[][] = [];
   let row = 1;
   try {
-    for await (const { record } of parser as AsyncIterable<{ record: string[] }>) {
+    for await (const { record: raw } of parser as AsyncIterable<{ record: string[] }>) {
+      const record = text.decode(raw);
+      if (record === null) throw text.notText(row + (header === null ? 0 : 1));
       if (header === null) {
         header = record.map((h) => h.trim());
         paths = columnPaths(header, mapping);
@@ -89,9 +97,15 @@ export async function* csvRecords(
       yield await readRecord(record, row, header, paths);
     }
   } catch (error) {
-    if (error instanceof Error && 'code' in error && String(error.code).startsWith('CSV_')) {
+    if (error instanceof CsvError) {
+      // `records`: how many the parser had read before the one it could not (the header is one).
+      const at = typeof error.records === 'number' ? `row ${error.records + 1}: ` : '';
       throw new RequestValidationError([
-        item(pydantic.valueError(`the file is not valid CSV: ${error.message}`), ['body'], null),
+        item(
+          pydantic.valueError(`the file is not valid CSV: ${at}${error.message}`),
+          ['body'],
+          null,
+        ),
       ]);
     }
     throw error;

@@ -12,6 +12,7 @@ import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js'
 import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import.js';
 import { TargetImportService } from '../application/target-import.service.js';
 import { csvRecords, parseColumnMapping } from './csv-records.js';
+import { CsvText } from './csv-text.js';
 import { ImportReportDto, ImportTargetsQueryDto } from './dto/import-targets.dto.js';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 
@@ -72,7 +73,7 @@ export class TargetImportController {
   })
   @ApiResponse({
     status: 415,
-    description: 'The body is not text/csv',
+    description: 'The body is not text/csv, or its charset is one the service cannot decode',
     schema: { example: { detail: 'Unsupported Media Type: send the file as text/csv' } },
   })
   async import(
@@ -86,11 +87,12 @@ export class TargetImportController {
       throw new UnsupportedMediaTypeException('Unsupported Media Type: send the file as text/csv');
     }
     const mapping = parseColumnMapping(query.columns);
+    const text = CsvText.fromContentType(req.headers['content-type']);
     const { report, queued } = await this.imports.start(
       auth.organizationId,
       campaignId,
       { dryRun: query.dry_run, launch: query.launch, allowDuplicates: query.allow_duplicates },
-      csvRecords(req, mapping),
+      csvRecords(req, mapping, text),
     );
     if (queued) {
       res.status(202);

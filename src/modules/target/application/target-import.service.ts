@@ -206,12 +206,16 @@ export class TargetImportService {
               }),
             );
             created = inserted.size;
+            const taken = keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row);
+            // allow_duplicates=false: an external id the check did not see (an add or import that
+            // committed since) refuses the file, as the check would have; this chunk is undone.
+            if (!current.allowDuplicates && taken.length > 0)
+              throw new ExternalIdsTakenError(taken);
             // Repeats, and rows whose external id the campaign already holds (added earlier, or by a
             // concurrent add that committed first).
-            ignored = [
-              ...duplicates.map((d) => chunk[d.index].row),
-              ...keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row),
-            ].sort((a, b) => a - b);
+            ignored = [...duplicates.map((d) => chunk[d.index].row), ...taken].sort(
+              (a, b) => a - b,
+            );
           }
           await this.imports.recordChunk(tx, current.id, current.processedThrough, {
             through,
@@ -224,8 +228,13 @@ export class TargetImportService {
         })
         .catch((error: unknown) => {
           if (error instanceof ChunkTakenError) return null;
+          if (error instanceof ExternalIdsTakenError) return error;
           throw error;
         });
+      if (recorded instanceof ExternalIdsTakenError) {
+        await this.imports.rejectTakenExternalIds(imp.id, recorded.rows, this.clock.now());
+        return this.end(imp, 'rejected');
+      }
       if (recorded === null) {
         // Another run is ahead: it finishes the import.
         this.logger.log({ importId, msg: 'another run is processing this import' });
@@ -290,6 +299,12 @@ export class TargetImportService {
 }
 
 class ChunkTakenError extends Error {}
+
+class ExternalIdsTakenError extends Error {
+  constructor(readonly rows: number[]) {
+    super(`external ids taken since the check, rows ${rows.join(', ')}`);
+  }
+}
 
 /** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
 function stage(record: ImportRecord): StagedRow {

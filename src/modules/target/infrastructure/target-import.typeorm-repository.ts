@@ -217,6 +217,25 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     return imp;
   }
 
+  async rejectTakenExternalIds(importId: string, rows: number[], now: Date): Promise<void> {
+    await this.sql(null).query(
+      `WITH marked AS (
+         UPDATE target_import_rows
+         SET duplicate = true, draft = NULL,
+             errors = jsonb_build_array(jsonb_build_object(
+               'row', row_number, 'column', external_id_column, 'loc', jsonb_build_array('external_id'),
+               'type', 'value_error', 'msg', 'Value error, this external id is already in the campaign',
+               'input', external_id))
+         WHERE import_id = $1 AND row_number = ANY($2::int[]) AND errors IS NULL
+         RETURNING 1
+       )
+       UPDATE target_imports SET invalid_rows = invalid_rows + (SELECT count(*) FROM marked),
+                                 updated_at = $3
+       WHERE id = $1`,
+      [importId, rows, now],
+    );
+  }
+
   async nextChunk(
     importId: string,
     after: number,

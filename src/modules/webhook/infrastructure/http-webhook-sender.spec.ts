@@ -1,7 +1,8 @@
 import { createServer, IncomingHttpHeaders, Server } from 'http';
 import { AddressInfo } from 'net';
 import { Webhook } from 'standardwebhooks';
-import { HttpWebhookSender, ResolvedAddress, USER_AGENT } from './http-webhook-sender.js';
+import { ResolvedAddress } from '../../../common/net/outbound-destination.js';
+import { HttpWebhookSender, USER_AGENT } from './http-webhook-sender.js';
 
 interface Seen {
   headers: IncomingHttpHeaders;

@@ -1,33 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { lookup as dnsLookup } from 'dns/promises';
 import { readFileSync } from 'fs';
 import http from 'http';
 import https from 'https';
-import { LookupFunction } from 'net';
 import { dirname, join } from 'path';
 import { Webhook } from 'standardwebhooks';
+import {
+  pinnedLookup,
+  RefusedDestinationError,
+  ResolvedAddress,
+  resolveDestination,
+  Resolver,
+  systemResolve,
+  withDeadline,
+} from '../../../common/net/outbound-destination.js';
 import {
   WebhookRequest,
   WebhookResponse,
   WebhookSender,
 } from '../application/ports/webhook-sender.js';
 import { RESPONSE_EXCERPT_BYTES } from '../domain/webhook-delivery.js';
-import { blockedReason } from './address-policy.js';
-
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
 
 export interface HttpWebhookSenderOptions {
   timeoutMs: number;
   allowPrivate: boolean;
   /** Host name to addresses; the system resolver unless a test replaces it. */
-  resolve?: (host: string) => Promise<ResolvedAddress[]>;
+  resolve?: Resolver;
 }
-
-const systemResolve = (host: string): Promise<ResolvedAddress[]> =>
-  dnsLookup(host, { all: true, verbatim: true });
 
 /** Past this much of a response body the connection is dropped instead of drained for reuse. */
 const MAX_DRAIN_BYTES = 64 * 1024;
@@ -49,13 +47,13 @@ export const USER_AGENT = `campaign-calling-service/${packageVersion()}`;
 
 /**
  * POSTs with node's http(s) client. The destination host is resolved once, every address checked
- * against the private-range policy, and the connection pinned to the checked address through a custom
- * `lookup`, so a DNS answer that changes between the check and the connect (rebinding) cannot reach
- * an internal address. TLS still verifies the certificate against the URL's host name.
+ * against the private-range policy, and the connection pinned to the checked address
+ * (`resolveDestination`, shared with the provider clients). TLS still verifies the certificate
+ * against the URL's host name.
  */
 @Injectable()
 export class HttpWebhookSender extends WebhookSender {
-  private readonly resolve: (host: string) => Promise<ResolvedAddress[]>;
+  private readonly resolve: Resolver;
 
   constructor(private readonly options: HttpWebhookSenderOptions) {
     super();
@@ -68,29 +66,18 @@ export class HttpWebhookSender extends WebhookSender {
     const deadline = Date.now() + this.options.timeoutMs;
     try {
       const url = new URL(request.url);
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-        return refused(`refused: ${url.protocol} is not http or https`, elapsed());
-      }
-      const host = url.hostname.replace(/^\[|\]$/g, '');
-      const resolved = await withDeadline(this.resolve(host), deadline, 'DNS lookup');
-      if (resolved.length === 0)
-        return refused(`DNS lookup of ${host} returned no address`, elapsed());
-      if (!this.options.allowPrivate) {
-        for (const { address } of resolved) {
-          const reason = blockedReason(address);
-          if (reason !== null) {
-            return refused(
-              `refused: ${host} resolves to ${address}, a ${reason} address (WEBHOOK_ALLOW_PRIVATE is off)`,
-              elapsed(),
-            );
-          }
-        }
-      }
-      const { address, family } = resolved[0];
+      const destination = await resolveDestination(url, {
+        allowPrivate: this.options.allowPrivate,
+        setting: 'WEBHOOK_ALLOW_PRIVATE',
+        resolve: (host) => withDeadline(this.resolve(host), deadline, 'DNS lookup'),
+      });
       const headers = signedHeaders(request);
-      const response = await this.post(url, address, family, request.body, headers, deadline);
+      const response = await this.post(url, destination, request.body, headers, deadline);
       return { ...response, durationMs: elapsed() };
     } catch (err) {
+      if (err instanceof RefusedDestinationError) {
+        return refused(`refused: ${err.message}`, elapsed());
+      }
       return {
         statusCode: null,
         error: describe(err),
@@ -102,16 +89,11 @@ export class HttpWebhookSender extends WebhookSender {
 
   private post(
     url: URL,
-    address: string,
-    family: number,
+    destination: ResolvedAddress,
     body: string,
     signed: Record<string, string>,
     deadline: number,
   ): Promise<Omit<WebhookResponse, 'durationMs'>> {
-    const pinned: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) (callback as any)(null, [{ address, family }]);
-      else callback(null, address, family);
-    };
     const client = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {
       const remaining = Math.max(1, deadline - Date.now());
@@ -123,7 +105,7 @@ export class HttpWebhookSender extends WebhookSender {
         url,
         {
           method: 'POST',
-          lookup: pinned,
+          lookup: pinnedLookup(destination),
           headers: {
             ...signed,
             'content-type': 'application/json',
@@ -171,19 +153,6 @@ export class HttpWebhookSender extends WebhookSender {
 
 function refused(error: string, durationMs: number): WebhookResponse {
   return { statusCode: null, error, responseExcerpt: null, durationMs };
-}
-
-function withDeadline<T>(promise: Promise<T>, deadline: number, what: string): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`${what} timed out`)),
-      Math.max(1, deadline - Date.now()),
-    );
-    promise.then(
-      (v) => (clearTimeout(timer), resolve(v)),
-      (e) => (clearTimeout(timer), reject(e)),
-    );
-  });
 }
 
 function describe(err: unknown): string {

@@ -7,4 +7,10 @@ import { ResolvedConnection } from '../../domain/provider-connection.js';
  */
 export abstract class ProviderCallClients {
   abstract forConnection(connection: ResolvedConnection): ProviderCallClient | null;
+
+  /**
+   * How the engine's adapter for `http` connections (a team's own voice agent) reaches the agent:
+   * under the same destination policy as the providers' clients (PROVIDER_ALLOW_PRIVATE).
+   */
+  abstract agentFetch(): typeof fetch;
 }

@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import type { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
+import { pinnedFetch } from '../../../../common/net/pinned-fetch.js';
 import { ProviderCallClients } from '../../application/ports/provider-call-clients.js';
 import { ProviderCallClient } from '../../domain/provider-call.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
@@ -8,16 +10,20 @@ import { VapiCallClient } from './vapi-call-client.js';
 
 /**
  * The thin client of a resolved connection's provider; null for the types the engine serves itself
- * (`simulated`, and `http`, its generic voice-agent adapter).
+ * (`simulated`, and `http`, its generic voice-agent adapter). Every request it makes goes only where
+ * `destinations` allows (checked again at each connect: the stored credentials travel with it).
  */
-export function providerCallClient(connection: ResolvedConnection): ProviderCallClient | null {
+export function providerCallClient(
+  connection: ResolvedConnection,
+  destinations: DestinationPolicy,
+): ProviderCallClient | null {
   switch (connection.type) {
     case 'twilio':
-      return new TwilioCallClient(connection);
+      return new TwilioCallClient(connection, destinations);
     case 'vapi':
-      return new VapiCallClient(connection);
+      return new VapiCallClient(connection, pinnedFetch(destinations));
     case 'retell':
-      return new RetellCallClient(connection);
+      return new RetellCallClient(connection, pinnedFetch(destinations));
     case 'simulated':
     case 'http':
       return null;
@@ -27,7 +33,15 @@ export function providerCallClient(connection: ResolvedConnection): ProviderCall
 /** The official SDKs' clients. */
 @Injectable()
 export class SdkProviderCallClients extends ProviderCallClients {
+  constructor(private readonly destinations: DestinationPolicy) {
+    super();
+  }
+
   forConnection(connection: ResolvedConnection): ProviderCallClient | null {
-    return providerCallClient(connection);
+    return providerCallClient(connection, this.destinations);
+  }
+
+  agentFetch(): typeof fetch {
+    return pinnedFetch(this.destinations);
   }
 }

@@ -21,7 +21,11 @@ import { parseJsonBody } from './json-body.js';
 export class RetellCallClient implements ProviderCallClient {
   private sdkClient: Promise<Retell> | null = null;
 
-  constructor(private readonly connection: ResolvedConnection) {}
+  constructor(
+    private readonly connection: ResolvedConnection,
+    /** How the SDK reaches Retell: only where the destination policy allows (see pinned-fetch.ts). */
+    private readonly fetch: typeof globalThis.fetch,
+  ) {}
 
   /**
    * The SDK is loaded on first use, not at start, like Vapi's and Twilio's: most deployments never
@@ -33,6 +37,7 @@ export class RetellCallClient implements ProviderCallClient {
         new Sdk({
           apiKey: this.connection.credentials.api_key,
           baseURL: String(this.connection.settings.api_base_url),
+          fetch: this.fetch,
           // A retried create could dial twice; the engine decides what to do after a failure.
           maxRetries: 0,
         }),

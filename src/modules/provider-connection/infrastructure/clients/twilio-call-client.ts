@@ -1,5 +1,10 @@
 import type twilio from 'twilio';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
+import {
+  DestinationPolicy,
+  pinnedLookup,
+  resolveDestination,
+} from '../../../../common/net/outbound-destination.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import {
   callLogIdOf,
@@ -32,13 +37,26 @@ const loadTwilio = () => (twilioSdk ??= import('twilio').then((m) => m.default))
 export class TwilioCallClient implements ProviderCallClient {
   private sdkClient: Promise<ReturnType<typeof twilio>> | null = null;
 
-  constructor(private readonly connection: ResolvedConnection) {}
+  constructor(
+    private readonly connection: ResolvedConnection,
+    private readonly destinations: DestinationPolicy,
+  ) {}
 
   private client(): Promise<ReturnType<typeof twilio>> {
     return (this.sdkClient ??= loadTwilio().then((sdk) => {
       const { account_sid, auth_token } = this.connection.credentials;
       const client = sdk(account_sid, auth_token);
       client.api.baseUrl = String(this.connection.settings.api_base_url);
+      // The SDK sends through axios: each request's host is checked, and its connection pinned to
+      // the checked address, before the auth token goes out (see outbound-destination.ts).
+      client.httpClient.axios.interceptors.request.use(async (config) => {
+        const destination = await resolveDestination(
+          new URL(String(config.url), config.baseURL),
+          this.destinations,
+        );
+        config.lookup = pinnedLookup(destination) as NonNullable<typeof config.lookup>;
+        return config;
+      });
       return client;
     }));
   }

@@ -22,7 +22,11 @@ import { parseJsonBody } from './json-body.js';
 export class VapiCallClient implements ProviderCallClient {
   private sdkClient: Promise<VapiClient> | null = null;
 
-  constructor(private readonly connection: ResolvedConnection) {}
+  constructor(
+    private readonly connection: ResolvedConnection,
+    /** How the SDK reaches Vapi: only where the destination policy allows (see pinned-fetch.ts). */
+    private readonly fetch: typeof globalThis.fetch,
+  ) {}
 
   /**
    * The SDK is loaded on first use, not at start: it is about 2,500 modules, half of what the whole
@@ -34,6 +38,7 @@ export class VapiCallClient implements ProviderCallClient {
         new VapiClient({
           token: this.connection.credentials.api_key,
           baseUrl: String(this.connection.settings.api_base_url),
+          fetch: this.fetch,
           // A retried create could dial twice; the engine decides what to do after a failure.
           maxRetries: 0,
         }),

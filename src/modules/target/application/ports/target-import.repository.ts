@@ -79,6 +79,13 @@ export abstract class TargetImportRepository {
    */
   abstract check(importId: string, now: Date): Promise<TargetImport>;
 
+  /**
+   * With `allowDuplicates=false`, rows whose external id the campaign came to hold after the check
+   * (another import or add committed first): recorded as the check records a duplicate (a row error,
+   * `invalid_rows` counted), their drafts dropped.
+   */
+  abstract rejectTakenExternalIds(importId: string, rows: number[], now: Date): Promise<void>;
+
   /** The next rows to insert, in file order, after row `after`. */
   abstract nextChunk(
     importId: string,

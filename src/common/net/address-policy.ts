@@ -1,10 +1,11 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Addresses a webhook must never reach unless private destinations are allowed: they would let a
- * campaign's `webhook_url` probe the service's own network (SSRF). The reason is the first range that
- * holds the address, in this order: the metadata addresses before the link-local and private ranges
- * that contain them.
+ * Addresses an outbound request (a webhook delivery, a provider API call) must never reach unless
+ * private destinations are allowed: they would let a campaign's `webhook_url` or a connection's
+ * `api_base_url` probe the service's own network, or carry stored credentials there (SSRF). The
+ * reason is the first range that holds the address, in this order: the metadata addresses before the
+ * link-local and private ranges that contain them.
  */
 const BLOCKED: Record<string, string[]> = {
   'cloud metadata': ['169.254.169.254/32', 'fd00:ec2::254/128'],
