@@ -126,7 +126,7 @@ describe('AddTargetsDto', () => {
         external_id: optional(text),
         phone_number: optional(phone),
         fallback_phone_number: optional(phone),
-        time_zone: optional(fc.constantFrom('America/Chicago', 'Mars/Olympus', 'UTC')),
+        time_zone: optional(fc.constantFrom('America/Chicago', 'Mars/Olympus', 'UTC', '')),
         input_data: optional(dict),
         pre_call_data: optional(dict),
         patient: optional(patient),

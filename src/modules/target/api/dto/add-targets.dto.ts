@@ -196,7 +196,8 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
     t.phone_number !== undefined &&
     phoneNumberErrors(t.phone_number).length === 0 &&
     (t.fallback_phone_number == null || phoneNumberErrors(t.fallback_phone_number).length === 0) &&
-    (t.time_zone == null || timeZoneRule(t.time_zone) === null) &&
+    (t.time_zone == null ||
+      (typeof t.time_zone === 'string' && timeZoneRule(t.time_zone) === null)) &&
     (t.input_data === undefined || isPlainObject(t.input_data)) &&
     (t.pre_call_data == null || isPlainObject(t.pre_call_data)) &&
     (t.patient == null || patientValid(t.patient));
