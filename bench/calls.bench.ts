@@ -47,6 +47,17 @@ function afternoonZone(): string {
 }
 
 /**
+ * A distinct number the simulator answers as a good call: the simulator's special endings (0000 to
+ * 0005) move to another exchange (+1556), so no two targets share a number (the caps count per number).
+ */
+const benchNumber = (n: number) => {
+  const digits = String(n).padStart(7, '0');
+  return /000[0-5]$/.test(digits)
+    ? `+1556${digits.slice(0, -4)}1${digits.slice(-3)}`
+    : `+1555${digits}`;
+};
+
+/**
  * A campaign with `count` targets whose numbers the simulator answers as good calls; `first` picks
  * the numbers (the same `first` dials the same numbers again), `timeZone` is given to each target.
  */
@@ -67,9 +78,7 @@ async function campaignWithTargets(
     const n = Math.min(5000, count - offset);
     await api('POST', `/api/v1/campaigns/${campaign.id}/targets`, {
       targets: Array.from({ length: n }, (_, i) => ({
-        phone_number: `+1555${String(first + offset + i)
-          .padStart(7, '0')
-          .replace(/000[0-5]$/, '1000')}`,
+        phone_number: benchNumber(first + offset + i),
         input_data: { i: offset + i },
         ...(timeZone ? { time_zone: timeZone } : {}),
       })),
