@@ -89,6 +89,44 @@ const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.
 const weekdayOf = (year: number, month: number, day: number) =>
   WEEKDAYS[(new Date(Date.UTC(year, month - 1, day)).getUTCDay() + 6) % 7];
 
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * Open at `at` by its local wall clock: today's intervals hold the local time. The answer the search
+ * below gives whenever no DST change lies within a day of `at` (the offset the same a day before and
+ * after), which the check asks first; near a change the search decides. The dispatcher asks this of
+ * every due call and most are open: one formatting of the instant instead of a dozen.
+ */
+function openByWallClock(schedule: WeekSchedule, local: LocalTime, at: Date): boolean {
+  const minutes = local.hour * 60 + local.minute;
+  const intervals = schedule[weekdayOf(local.year, local.month, local.day)] ?? [];
+  if (!intervals.some((i) => toMinutes(i.start) <= minutes && minutes < toMinutes(i.end))) {
+    return false;
+  }
+  return noOffsetChangeNear(schedule.tz, at, local);
+}
+
+/** Per zone and hour: whether the zone's offset is the same a day either side of that hour. */
+const steadyHours = new Map<string, boolean>();
+
+function noOffsetChangeNear(tz: string, at: Date, local: LocalTime): boolean {
+  const hour = Math.floor(at.getTime() / 3_600_000);
+  const key = `${tz}|${hour}`;
+  let steady = steadyHours.get(key);
+  if (steady === undefined) {
+    const offset =
+      Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second) -
+      Math.floor(at.getTime() / 1000) * 1000;
+    // From the hour's start to its end, a day either side: the whole hour shares the answer.
+    const from = hour * 3_600_000 - DAY_MS;
+    const to = (hour + 1) * 3_600_000 + DAY_MS;
+    steady = offsetMs(new Date(from), tz) === offset && offsetMs(new Date(to), tz) === offset;
+    if (steadyHours.size >= 10_000) steadyHours.clear();
+    steadyHours.set(key, steady);
+  }
+  return steady;
+}
+
 /**
  * `at` itself when the schedule is open at `at`, else the next instant it opens, or null when it never
  * opens. No schedule means always open.
@@ -97,6 +135,7 @@ export function nextOpening(schedule: WeekSchedule | null | undefined, at: Date)
   if (!schedule) return at;
   const tz = schedule.tz;
   const today = localTime(at, tz);
+  if (openByWallClock(schedule, today, at)) return at;
   let best: Date | null = null;
   // Yesterday too: an interval ending at 24:00 or a DST shift can still cover `at`.
   for (let offset = -1; offset <= 7; offset++) {
