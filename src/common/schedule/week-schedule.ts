@@ -22,7 +22,8 @@ export type WeekSchedule = { [day in Weekday]?: TimeInterval[] } & { tz: string 
 
 export const DEFAULT_TZ = 'US/Eastern';
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
+/** A local `HH:MM` time of a schedule, `24:00` ending the day. */
+export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
 export function isValidTimeZone(tz: string): boolean {
   try {
@@ -31,6 +32,16 @@ export function isValidTimeZone(tz: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `unknown time zone "Mars/Olympus"` when `value` is a string naming no IANA zone, else null (a
+ * non-string is the type check's to report). Used by every field that takes a zone.
+ */
+export function timeZoneError(value: unknown): string | null {
+  return typeof value !== 'string' || isValidTimeZone(value)
+    ? null
+    : `unknown time zone ${JSON.stringify(value)}`;
 }
 
 /** What is wrong with a schedule, as a sentence, or null. Used by DTO validators. */
@@ -44,9 +55,11 @@ export function weekScheduleError(value: unknown): string | null {
       return `unknown schedule key "${key}"`;
     }
   }
-  if (v.tz !== undefined && (typeof v.tz !== 'string' || !isValidTimeZone(v.tz))) {
+  if (v.tz !== undefined && typeof v.tz !== 'string') {
     return `unknown time zone ${JSON.stringify(v.tz)}`;
   }
+  const tzError = timeZoneError(v.tz);
+  if (tzError) return tzError;
   for (const day of WEEKDAYS) {
     const intervals = v[day];
     if (intervals === undefined) continue;

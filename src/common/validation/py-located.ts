@@ -8,7 +8,7 @@ import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../phone/phone-number.js';
-import { isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule.js';
+import { HH_MM, isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule.js';
 import { isPlainObject, RANK_TYPE, RANK_VALUE } from './py-validators.js';
 import { rawOf } from './transform-safe.js';
 import { Loc, pydantic, PydanticError } from './pydantic-errors.js';
@@ -18,7 +18,6 @@ export interface LocatedError extends PydanticError {
   input: unknown;
 }
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 export const TIME_RULE = 'time must be HH:MM, 00:00 to 24:00';
 export const INTERVAL_RULE = 'an interval must end after it starts';
 export const TZ_RULE = 'tz must be an IANA time zone name';

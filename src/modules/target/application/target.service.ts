@@ -9,7 +9,7 @@ import {
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number.js';
-import { isValidTimeZone } from '../../../common/schedule/week-schedule.js';
+import { timeZoneError } from '../../../common/schedule/week-schedule.js';
 import {
   normalizeWeekSchedule,
   WeekSchedule,
@@ -348,9 +348,8 @@ export function toDraft(input: AddTargetInput, index: number): TargetDraft {
 
 function toTimeZone(zone: string | null | undefined, loc: (string | number)[]): string | null {
   if (zone === null || zone === undefined) return null;
-  if (!isValidTimeZone(zone)) {
-    throw new InvalidInputError(`unknown time zone ${JSON.stringify(zone)}`, loc, zone);
-  }
+  const error = timeZoneError(zone);
+  if (error) throw new InvalidInputError(error, loc, zone);
   return zone;
 }
 

@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { isValidTimeZone } from '../../../../common/schedule/week-schedule.js';
+import { HH_MM, timeZoneError } from '../../../../common/schedule/week-schedule.js';
 import {
   PyBool,
   PyInt,
@@ -11,7 +11,6 @@ import {
   PyValueRule,
 } from '../../../../common/validation/py-validators.js';
 
-const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 const hhmm = (v: unknown) =>
   typeof v === 'string' && HH_MM.test(v) ? null : 'time must be HH:MM (00:00 to 24:00)';
 
@@ -120,9 +119,7 @@ export class CompliancePolicyDto {
   })
   @PyRequired()
   @PyStr()
-  @PyValueRule('timeZone', (v) =>
-    typeof v === 'string' && isValidTimeZone(v) ? null : `unknown time zone ${JSON.stringify(v)}`,
-  )
+  @PyValueRule('timeZone', timeZoneError)
   default_time_zone: string;
 }
 

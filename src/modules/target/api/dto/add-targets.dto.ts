@@ -1,5 +1,5 @@
 import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
-import { isValidTimeZone } from '../../../../common/schedule/week-schedule.js';
+import { timeZoneError } from '../../../../common/schedule/week-schedule.js';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import {
   canonicalUuidInput,
@@ -19,10 +19,6 @@ import { PyStorable } from '../../../../common/validation/storable.js';
 import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located.js';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
-
-/** An IANA zone this runtime knows (`America/Chicago`); a non-string is the type check's to report. */
-export const timeZoneRule = (v: unknown): string | null =>
-  typeof v !== 'string' || isValidTimeZone(v) ? null : `unknown time zone ${JSON.stringify(v)}`;
 /** External ids are in a unique btree index, whose entries must stay under ~2.7 kB (4 bytes a char). */
 export const MAX_EXTERNAL_ID_LENGTH = 500;
 
@@ -133,7 +129,7 @@ export class TargetInputDto {
   })
   @PyOptional({ nullable: true })
   @PyStr()
-  @PyValueRule('timeZone', timeZoneRule)
+  @PyValueRule('timeZone', timeZoneError)
   time_zone?: string | null;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {} })
@@ -197,7 +193,7 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
     phoneNumberErrors(t.phone_number).length === 0 &&
     (t.fallback_phone_number == null || phoneNumberErrors(t.fallback_phone_number).length === 0) &&
     (t.time_zone == null ||
-      (typeof t.time_zone === 'string' && timeZoneRule(t.time_zone) === null)) &&
+      (typeof t.time_zone === 'string' && timeZoneError(t.time_zone) === null)) &&
     (t.input_data === undefined || isPlainObject(t.input_data)) &&
     (t.pre_call_data == null || isPlainObject(t.pre_call_data)) &&
     (t.patient == null || patientValid(t.patient));

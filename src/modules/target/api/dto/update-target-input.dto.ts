@@ -7,7 +7,7 @@ import {
   PyStr,
   PyValueRule,
 } from '../../../../common/validation/py-validators.js';
-import { timeZoneRule } from './add-targets.dto.js';
+import { timeZoneError } from '../../../../common/schedule/week-schedule.js';
 import { PyStorable } from '../../../../common/validation/storable.js';
 
 export class UpdateTargetInputDataDto {
@@ -33,7 +33,7 @@ export class UpdateTargetInputDataDto {
   })
   @PyOptional({ nullable: true })
   @PyStr()
-  @PyValueRule('timeZone', timeZoneRule)
+  @PyValueRule('timeZone', timeZoneError)
   time_zone?: string | null;
 
   @ApiPropertyOptional({
