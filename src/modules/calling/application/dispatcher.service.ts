@@ -28,8 +28,8 @@ import {
 import {
   decideCall,
   type CallingDecision,
-  type CallingRule,
   type CallingRulesInput,
+  type Held,
 } from '../domain/calling-rules.js';
 import { chooseNumber } from '../domain/dial-plan.js';
 import { ComplianceService } from '../../compliance/application/compliance.service.js';
@@ -45,22 +45,16 @@ export const DEFAULT_FROM = 'DeprecatedLocalTest';
 /**
  * What a due target gets. Decided in plain TypeScript before the claim transaction from what does not
  * change under it (windows, zones, policy, blacklists); a `call` is decided again inside it with the
- * number's recent calls and do-not-call entry, read under the number's lock.
+ * number's recent calls and do-not-call entry, read under the number's lock. `held` names the rule of
+ * the organization's policy that deferred or refused it (audited); null for the campaign's own window
+ * or an ending without a rule (no number, blacklisted).
  */
 type Plan =
-  | { kind: 'defer'; until: Date; reason: string; held: HeldBy | null }
-  | { kind: 'end'; decision: TargetDecision; reason: string; held: HeldBy | null }
+  | { kind: 'defer'; until: Date; reason: string; held: Held | null }
+  | { kind: 'end'; decision: TargetDecision; reason: string; held: Held | null }
   | { kind: 'call'; to: string; rules: CallingRulesInput }
-  /** Another due target of this claim dials the same number: it waits for the next round. */
+  /** A cap would hold it only because of a call to its number this claim starts: next round. */
   | { kind: 'next_round' };
-
-/** A calling rule of the organization's policy that deferred or refused a call (kept for audit). */
-interface HeldBy {
-  rule: CallingRule;
-  reason: string;
-  zone: string | null;
-  localTime: string | null;
-}
 
 export interface RoundResult {
   /** Targets started, deferred or ended: there may be more to do at once. */
@@ -509,7 +503,7 @@ export class CallDispatcher {
     if (decision.kind === 'call') return { kind: 'call', to, rules };
     // The campaign's own window is not a rule of the organization's policy: its words are worked out
     // when the target is read, and it is not an audited decision.
-    const held: HeldBy | null =
+    const held: Held | null =
       decision.rule === 'calling_window'
         ? null
         : {

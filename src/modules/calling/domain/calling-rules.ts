@@ -5,20 +5,18 @@
  * calls per number (docs/compliance.md). One pure function of its inputs: the dispatcher reads the
  * policy, the recipient's zones and the number's recent calls, and tests drive it with any instant.
  */
-import type {
-  CompliancePolicy,
-  RestrictedDate,
+import {
+  CAP_WINDOWS_MS,
+  type CompliancePolicy,
+  type RestrictedDate,
 } from '../../compliance/domain/compliance-policy.js';
 import { hoursWords, type StateRule } from '../../compliance/domain/state-rules.js';
 import { WEEKDAYS, type WeekSchedule } from '../../../common/schedule/week-schedule.js';
 import { instantOf, nextCommonOpening, nextOpening, wallTime } from './calling-window.js';
 
-export const HOUR_MS = 3600 * 1000;
-const DAY_MS = 24 * HOUR_MS;
+const DAY_MS = 24 * 3600 * 1000;
 /** A target nothing allows within this long ends, as a calling window that never opens does. */
-export const HORIZON_MS = 14 * DAY_MS;
-/** The longest cap window: calls older than this never count. */
-export const CAP_MEMORY_MS = 7 * DAY_MS;
+const HORIZON_MS = 14 * DAY_MS;
 
 /** The rules a decision can name; `calling_window` (with operating hours) is the campaign's own. */
 export const CALLING_RULES = [
@@ -51,7 +49,8 @@ export interface CallingRulesInput {
   doNotCallSince: Date | null;
 }
 
-interface Held {
+/** The rule that holds a call, in words, with the zone and wall time it was read in. */
+export interface Held {
   rule: CallingRule;
   reason: string;
   /** The zone the rule was read in, and the recipient's wall time there at the decision. */
@@ -166,14 +165,14 @@ function gatesOf(input: CallingRulesInput): Gate[] {
     gates.push({
       rule: 'state_limit',
       zone: null,
-      next: (t) => nextUnderCap(t, recentCalls, limit, DAY_MS),
+      next: (t) => nextUnderCap(t, recentCalls, limit, CAP_WINDOWS_MS.per24h),
       words: (_now, opening) =>
         `${strictest.name}: ${calls(limit)} in 24 h, next at ${opening ? utc(opening) : 'never'} (${strictest.id})`,
     });
   }
   const caps: [number | null, number, string][] = [
-    [policy.maxCallsPerNumber.per24h, DAY_MS, '24 h'],
-    [policy.maxCallsPerNumber.per7d, 7 * DAY_MS, '7 days'],
+    [policy.maxCallsPerNumber.per24h, CAP_WINDOWS_MS.per24h, '24 h'],
+    [policy.maxCallsPerNumber.per7d, CAP_WINDOWS_MS.per7d, '7 days'],
   ];
   for (const [limit, windowMs, span] of caps) {
     if (limit === null) continue;

@@ -4,6 +4,7 @@ import { Clock } from '../../../common/clock/clock.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { locateNumber } from '../../../common/phone/recipient-zones.js';
 import {
+  CAP_WINDOWS_MS,
   DEFAULT_POLICY,
   policyWarnings,
   type CompliancePolicy,
@@ -22,9 +23,8 @@ import { DoNotCallService } from './do-not-call.service.js';
 
 /** How long a worker reuses an organization's policy; a change made through this process is at once. */
 const POLICY_TTL_MS = 2000;
-/** The longest cap window (7 days), plus a day of margin before a number's ledger rows are forgotten. */
-const LEDGER_MEMORY_MS = 8 * 24 * 3600 * 1000;
-const CAP_WINDOW_MS = 7 * 24 * 3600 * 1000;
+/** A number's ledger rows are forgotten a day after the longest cap window stops counting them. */
+const LEDGER_MEMORY_MS = CAP_WINDOWS_MS.per7d + CAP_WINDOWS_MS.per24h;
 
 /** The policy of organizations that have not set one (DEFAULT_CALLING_POLICY). */
 export class DefaultCallingPolicy {
@@ -137,7 +137,7 @@ export class ComplianceService {
   ): Promise<NumberScreen> {
     if (phoneNumbers.length === 0) return { recentCalls: new Map(), doNotCall: new Map() };
     await this.locks.lock(tx, organizationId, phoneNumbers);
-    const since = new Date(now.getTime() - CAP_WINDOW_MS);
+    const since = new Date(now.getTime() - CAP_WINDOWS_MS.per7d);
     const recentCalls = await this.ledger.recentCalls(tx, organizationId, phoneNumbers, since);
     const doNotCall = await this.doNotCall.listedAmong(tx, organizationId, phoneNumbers);
     return { recentCalls, doNotCall };

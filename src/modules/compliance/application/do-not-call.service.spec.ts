@@ -132,7 +132,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
 
   it('a call lists the number it dialled once, with the call; numbers of another organization are theirs', async () => {
     const uow = new InMemoryUnitOfWork(dnc.repository);
-    await uow.run((tx) => dnc.service.addFromCall(tx, CALL));
+    await uow.run((tx) => dnc.service.addFromCalls(tx, [CALL]));
     await uow.run((tx) =>
       dnc.service.addFromCalls(tx, [
         { ...CALL, callLogId: 42, at: new Date(T0.getTime() + 60_000) },
@@ -155,7 +155,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
   it('a listing whose transaction fails is not kept', async () => {
     const uow = new InMemoryUnitOfWork(dnc.repository);
     const failed = uow.run(async (tx) => {
-      await dnc.service.addFromCall(tx, CALL);
+      await dnc.service.addFromCalls(tx, [CALL]);
       throw new Error('the completion failed after the listing');
     });
     await expect(failed).rejects.toThrow('the completion failed after the listing');

@@ -62,14 +62,9 @@ export class DoNotCallService {
   }
 
   /**
-   * Lists the number a call dialled, in the call's completion transaction. Idempotent: a number
-   * already listed keeps its first entry.
+   * Lists the numbers ended calls dialled, in the calls' completion transaction: one lock statement
+   * per organization, one insert. Idempotent: a number already listed keeps its first entry.
    */
-  addFromCall(tx: Tx, entry: DoNotCallFromCall): Promise<void> {
-    return this.addFromCalls(tx, [entry]);
-  }
-
-  /** `addFromCall` for a batch of ended calls: one lock statement per organization, one insert. */
   async addFromCalls(tx: Tx, entries: DoNotCallFromCall[]): Promise<void> {
     if (entries.length === 0) return;
     const listings: NewDoNotCallEntry[] = entries.map((e) => ({

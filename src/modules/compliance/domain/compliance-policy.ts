@@ -23,6 +23,10 @@ export interface RestrictedDate {
   reason: string;
 }
 
+const DAY_MS = 24 * 3600 * 1000;
+/** The caps' windows: `per_24h` and `per_7d`, rolling. Calls older than a week never count. */
+export const CAP_WINDOWS_MS = { per24h: DAY_MS, per7d: 7 * DAY_MS } as const;
+
 export interface CompliancePolicy {
   /** Null turns the quiet hours off: calls at any hour of the recipient's day (flagged loudly). */
   quietHours: QuietHours | null;
