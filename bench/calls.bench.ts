@@ -20,6 +20,7 @@
 import 'reflect-metadata';
 import { Client } from 'pg';
 import { JobQueue } from '../src/common/jobs/job-queue.js';
+import { zoneWhereClockReads } from '../test/support/clock-zones.js';
 import {
   Api,
   benchApi,
@@ -37,14 +38,6 @@ const MAX_CONCURRENT = Number(process.env.BENCH_MAX_CONCURRENT_CALLS ?? 1000);
 const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 1000);
 const NOOP_QUEUE = 'bench.noop';
 const FINAL = `('Finished', 'Failed', 'To review')`;
-
-/** An `Etc/GMT` zone whose wall clock reads 14:xx now, so that the quiet hours allow every call. */
-function afternoonZone(): string {
-  let offset = 14 - new Date().getUTCHours();
-  if (offset > 14) offset -= 24;
-  if (offset < -12) offset += 24;
-  return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-}
 
 /**
  * A distinct number the simulator answers as a good call: the simulator's special endings (0000 to
@@ -181,7 +174,7 @@ async function main(): Promise<void> {
       restricted_dates: [],
       default_time_zone: 'America/New_York',
     };
-    const zone = afternoonZone();
+    const zone = zoneWhereClockReads(14);
     const placedPerSecond = async (first: number) => {
       const campaignId = await campaignWithTargets(api, TARGETS, MAX_CONCURRENT, first, zone);
       const start = Date.now();

@@ -1,4 +1,5 @@
 import { CallDispatcher } from '../../src/modules/calling/application/dispatcher.service.js';
+import { zoneWhereClockReads } from '../support/clock-zones.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
@@ -23,14 +24,6 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
     restricted_dates: [],
     default_time_zone: 'America/New_York',
   };
-
-  /** An `Etc/GMT` zone whose wall clock now reads `hour`:xx (Etc/GMT-3 is UTC+3). */
-  function zoneAt(hour: number): string {
-    let offset = hour - new Date().getUTCHours();
-    if (offset > 14) offset -= 24;
-    if (offset < -12) offset += 24;
-    return offset === 0 ? 'Etc/GMT' : `Etc/GMT${offset > 0 ? '-' : '+'}${Math.abs(offset)}`;
-  }
 
   /** The next 08:00 in an `Etc/GMT` zone whose clock now reads 03:xx. */
   function nextEight(zone: string): string {
@@ -233,8 +226,8 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
 
     it('takes the zone from a CSV column and from PATCH, where a held target is decided again', async () => {
       const { apiKey, campaignId } = await setup();
-      const closed = zoneAt(3);
-      const open = zoneAt(14);
+      const closed = zoneWhereClockReads(3);
+      const open = zoneWhereClockReads(14);
       const csv = await t
         .http()
         .post(`/api/v1/campaigns/${campaignId}/targets/import?launch=true`)
@@ -309,8 +302,8 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
 
     it('calls the target whose zone is open and holds the one in its small hours, saying why', async () => {
       const { organizationId, apiKey, campaignId } = await setup();
-      const open = zoneAt(14);
-      const closed = zoneAt(3);
+      const open = zoneWhereClockReads(14);
+      const closed = zoneWhereClockReads(3);
       const [called, held] = await t.addTargets(apiKey, campaignId, {
         launch: true,
         targets: [
@@ -402,7 +395,7 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
 
     it("holds a call on a restricted date in the recipient's zone", async () => {
       const { apiKey, campaignId } = await setup();
-      const open = zoneAt(14);
+      const open = zoneWhereClockReads(14);
       const today = new Intl.DateTimeFormat('en-CA', { timeZone: open }).format(new Date());
       expect(
         (
