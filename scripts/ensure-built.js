@@ -20,8 +20,11 @@ const stale = (file, ...sources) =>
 const main = join(root, 'dist', 'main.js');
 if (stale(main, join(root, 'src'))) {
   console.error('Building (dist/ is missing or older than src/) ...');
-  // `npm run build`: the service, then the console (nest build empties dist/ first).
-  execSync('npx nest build && node console/build.js', { cwd: root, stdio: 'inherit' });
+  // `npm run build`: the service, bundled, then the console (nest build empties dist/ first).
+  execSync('npx nest build && node scripts/bundle-service.js && node console/build.js', {
+    cwd: root,
+    stdio: 'inherit',
+  });
 }
 const consoleIndex = join(root, 'dist', 'console', 'index.html');
 if (

@@ -1,9 +1,10 @@
 import { existsSync } from 'fs';
 import { join } from 'path';
 import express, { NextFunction, Request, Response } from 'express';
+import { SERVICE_PACKAGE } from '../../common/package/service-package.js';
 
-/** The operator console's build (`console/build.js`): `dist/console` at the repository root. */
-export const CONSOLE_DIR = join(import.meta.dirname, '..', '..', '..', 'dist', 'console');
+/** The operator console's build (`console/build.js`): `dist/console` in the service's package. */
+export const CONSOLE_DIR = join(SERVICE_PACKAGE.root, 'dist', 'console');
 export const CONSOLE_PATH = '/console';
 
 /**

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { readFileSync } from 'fs';
 import http from 'http';
 import https from 'https';
-import { dirname, join } from 'path';
+import { SERVICE_PACKAGE } from '../../../common/package/service-package.js';
 import { Webhook } from 'standardwebhooks';
 import {
   pinnedLookup,
@@ -43,7 +42,7 @@ function signedHeaders(request: WebhookRequest): Record<string, string> {
   };
 }
 
-export const USER_AGENT = `campaign-calling-service/${packageVersion()}`;
+export const USER_AGENT = `campaign-calling-service/${SERVICE_PACKAGE.version}`;
 
 /**
  * POSTs with node's http(s) client. The destination host is resolved once, every address checked
@@ -160,18 +159,4 @@ function describe(err: unknown): string {
   const { message, code } = (err ?? {}) as { message?: unknown; code?: unknown };
   if (typeof message !== 'string' || message === '') return String(err);
   return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
-}
-
-function packageVersion(): string {
-  let dir = import.meta.dirname;
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-      if (pkg.name === 'campaign-calling-service') return String(pkg.version);
-    } catch {
-      // keep looking upwards
-    }
-    dir = dirname(dir);
-  }
-  return process.env.npm_package_version ?? '0.0.0';
 }
