@@ -420,6 +420,17 @@ def call_log_cases():
     ]
 
 
+def live_call_cases():
+    path = "/api/v1/live-calls"
+    return [
+        case("live call: call log id not an integer", "GET", path, query="call_log_id=abc"),
+        case("live call: call log id fractional", "GET", path, query="call_log_id=1.5"),
+        case("live call: call log id empty", "GET", path, query="call_log_id="),
+        case("live call: call log id repeated, last wrong", "GET", path, query="call_log_id=1&call_log_id=x"),
+        case("live call: call log id and key both given, id wrong", "GET", path, query="call_log_id=1e3&key=mrn&value=1"),
+    ]
+
+
 def campaign_body_cases(prefix, method, path, base):
     c = lambda name, body: case(f"{prefix}: {name}", method, path, body=j({**base, **body}))
     return [
@@ -523,6 +534,7 @@ GROUPS = {
     "steps": lambda: batch_step_cases() + one_step_cases() + ehr_cases(),
     "webhooks": lambda: rerun_cases() + deliveries_cases(),
     "call-logs": lambda: call_logs_cases() + call_log_cases(),
+    "live-calls": live_call_cases,
     "blacklists": blacklists_cases,
     "hostile": hostile_cases,
 }

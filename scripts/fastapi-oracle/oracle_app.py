@@ -462,6 +462,21 @@ def get_call_log(
     return STUB
 
 
+@app.get("/api/v1/live-calls")
+def get_live_call(
+    key: Optional[str] = None,
+    value: Optional[str] = None,
+    call_log_id: Optional[int] = None,
+    user_phone_number: Optional[str] = None,
+):
+    return STUB
+
+
+@app.get("/api/v1/campaigns/{campaign_id}/variables")
+def get_required_variables(campaign_id: str):
+    return STUB
+
+
 @app.post("/api/v1/blacklists", status_code=201)
 def create_blacklist(body: CreateBlacklist):
     return STUB

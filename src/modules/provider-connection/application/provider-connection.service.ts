@@ -72,7 +72,10 @@ export class ProviderConnectionService {
    * The connection a campaign calls through, as the API shows it (no credential decrypted): the given
    * one, else the organization's default; null when it has none (the simulator applies).
    */
-  async findForCampaign(organizationId: string, id: string | null): Promise<ProviderConnection | null> {
+  async findForCampaign(
+    organizationId: string,
+    id: string | null,
+  ): Promise<ProviderConnection | null> {
     const stored = id
       ? await this.getStored(organizationId, id)
       : await this.repository.findDefault(organizationId);

@@ -94,7 +94,10 @@ describe('AddTargetsDto', () => {
   });
 
   it('accepts a target exactly when TargetInputDto accepts it, and hands on the same target (property)', async () => {
-    const text = fc.oneof(fc.string({ maxLength: 4 }), fc.constant('x'.repeat(MAX_EXTERNAL_ID_LENGTH + 1)));
+    const text = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constant('x'.repeat(MAX_EXTERNAL_ID_LENGTH + 1)),
+    );
     const optional = <T>(arb: fc.Arbitrary<T>) =>
       fc.oneof(fc.constant(undefined), fc.constant(null), arb, fc.integer(), fc.constant([]));
     const phone = fc.oneof(
