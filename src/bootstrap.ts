@@ -9,6 +9,7 @@ import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { demoBanner, DemoSeeder } from './modules/demo/demo-seeder.js';
 import { HealthService } from './modules/health/health.service.js';
 import { startWorkerHealthServer } from './modules/health/worker-health-server.js';
+import { startupReport } from './startup-report.js';
 
 export interface RunningService {
   app: INestApplication;
@@ -61,11 +62,16 @@ export async function startService(
         "PROVIDER_ALLOW_PRIVATE is on: a provider connection's api_base_url, and its stored credentials, may go to loopback and private addresses (fine for a local demo, not for production)",
       );
     }
+    const started = new Logger('Service');
     // Nest flushes buffered start-up logs in listen(), which a worker-only process never calls.
-    if (config.get('ROLE') === 'worker') app.flushLogs();
+    if (config.get('ROLE') === 'worker') {
+      app.flushLogs();
+      started.log(startupReport(config));
+    }
     if (config.get('ROLE') !== 'worker') {
       (app.getHttpServer() as Server).requestTimeout = config.get('HTTP_REQUEST_TIMEOUT');
       await app.listen(config.get('PORT'), config.get('HOST'));
+      started.log(startupReport(config));
       if (config.get('DEMO_SEED')) {
         const demo = await app.get(DemoSeeder).seed();
         process.stdout.write(demoBanner(config.get('PUBLIC_BASE_URL'), demo) + '\n');

@@ -125,6 +125,21 @@ function campaignArgs(command: string, args: string[], options: CliOptions): [st
   return [required(options, 'org'), campaignId];
 }
 
+/** Every command `run` knows (and `targets:import`): checked before any database is opened. */
+const COMMANDS = new Set([
+  'org:create',
+  'org:list',
+  'apikey:create',
+  'apikey:list',
+  'apikey:revoke',
+  'migration:run',
+  'campaign:pause',
+  'campaign:resume',
+  'campaign:cancel',
+  'campaign:stats',
+  'targets:import',
+]);
+
 /**
  * Campaign commands act as the API does (same services, outbox and notifications), so they boot the
  * service's module in the API role: no dispatcher or job workers run in the CLI process.
@@ -192,7 +207,7 @@ async function run(
       return { applied: appliedAtConnect, schema: rows.map((r: { name: string }) => r.name) };
     }
     default:
-      throw new UsageError(command ? `unknown command "${command}"` : 'no command given');
+      throw new UsageError(`unknown command "${command}"`);
   }
 }
 
@@ -236,6 +251,8 @@ async function main(): Promise<number> {
   try {
     const { command, args, options } = parseCommandLine(argv);
     if (!command) throw new UsageError('no command given');
+    // A typo is told at once, without starting (or waiting for) a database.
+    if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"`);
     if (command === 'targets:import') return await importTargets(args, options);
     const config = loadConfig({ ...process.env, DEMO_SEED: 'false' });
     const database = config.get('database');

@@ -226,7 +226,8 @@ def add_targets_cases():
         add("id null", {"targets": [target(id=None)]}),
         add("external id an integer", {"targets": [target(external_id=42)]}),
         add("external id an object with constructor", {"targets": [target(external_id={"constructor": "x"})]}),
-        add("external id too long", {"targets": [target(external_id="x" * 501)]}),
+        case("add targets: external id of 501 characters", "POST", TARGETS, body=j({"targets": [target(external_id="x" * 501)]}), compare="status"),
+        add("external id of 601 characters", {"targets": [target(external_id="x" * 601)]}),
         add("input data a list", {"targets": [target(input_data=[1])]}),
         add("input data null", {"targets": [target(input_data=None)]}),
         add("input data a string", {"targets": [target(input_data="x")]}),
@@ -238,7 +239,8 @@ def add_targets_cases():
         ),
         add("patient constructor key", {"targets": [target(patient={"first_name": {"constructor": "Object"}})]}),
         add("patient __proto__ key", {"targets": [target(patient={"__proto__": {"first_name": 1}, "last_name": {"__proto__": 1}})]}),
-        add("patient external id too long", {"targets": [target(patient={"external_id": "p" * 501})]}),
+        case("add targets: patient external id of 501 characters", "POST", TARGETS, body=j({"targets": [target(patient={"external_id": "p" * 501})]}), compare="status"),
+        add("patient external id of 601 characters", {"targets": [target(patient={"external_id": "p" * 601})]}),
         add("launch not a bool", {"targets": [target()], "launch": "maybe"}),
         add("launch a number", {"targets": [target()], "launch": 2}),
         add("launch null", {"targets": [target()], "launch": None}),
@@ -320,9 +322,9 @@ def batch_step_cases():
 def one_step_cases():
     p = "webhook step"
     return [
-        case(f"{p}: no body", "POST", ONE_STEP),
-        case(f"{p}: empty body", "POST", ONE_STEP, body=""),
-        case(f"{p}: null body", "POST", ONE_STEP, body="null"),
+        case(f"{p}: no body", "POST", ONE_STEP, compare="status"),
+        case(f"{p}: empty body", "POST", ONE_STEP, body="", compare="status"),
+        case(f"{p}: null body", "POST", ONE_STEP, body="null", compare="status"),
         case(f"{p}: array body", "POST", ONE_STEP, body="[1]"),
         case(f"{p}: number body", "POST", ONE_STEP, body="5"),
         case(f"{p}: string body", "POST", ONE_STEP, body='"x"'),
@@ -415,6 +417,17 @@ def call_log_cases():
         case("call log: include recordings not a bool", "GET", base + "0", query="include_recordings=perhaps"),
         case("call log: include recordings repeated, last wrong", "GET", base + "0", query="include_recordings=true&include_recordings=2"),
         case("call log: include recordings empty", "GET", base + "0", query="include_recordings="),
+    ]
+
+
+def live_call_cases():
+    path = "/api/v1/live-calls"
+    return [
+        case("live call: call log id not an integer", "GET", path, query="call_log_id=abc"),
+        case("live call: call log id fractional", "GET", path, query="call_log_id=1.5"),
+        case("live call: call log id empty", "GET", path, query="call_log_id="),
+        case("live call: call log id repeated, last wrong", "GET", path, query="call_log_id=1&call_log_id=x"),
+        case("live call: call log id and key both given, id wrong", "GET", path, query="call_log_id=1e3&key=mrn&value=1"),
     ]
 
 
@@ -521,6 +534,7 @@ GROUPS = {
     "steps": lambda: batch_step_cases() + one_step_cases() + ehr_cases(),
     "webhooks": lambda: rerun_cases() + deliveries_cases(),
     "call-logs": lambda: call_logs_cases() + call_log_cases(),
+    "live-calls": live_call_cases,
     "blacklists": blacklists_cases,
     "hostile": hostile_cases,
 }
@@ -531,7 +545,28 @@ JSON_ONLY = (
     "which are not JSON (RFC 8259) and which PostgreSQL's jsonb refuses (FastAPI then fails with a 500 "
     "echoing NaN back); the service answers json_invalid where the JSON grammar stops, in Python's words."
 )
+EXTERNAL_ID_LENGTH = (
+    "The reference sets no length on external ids. Ours are keys of a unique btree index, whose entries "
+    "hold at most 2,676 bytes of text: 600 characters fit whatever they are (up to 4 bytes each in UTF-8), "
+    "so longer ones are refused up front instead of failing the insert (docs/targets.md)."
+)
+
+
+def too_long_external_id(loc, value):
+    return j({"detail": [{"type": "string_too_long", "loc": loc, "msg": "String should have at most 600 characters", "input": value, "ctx": {"max_length": 600}}]})
+
+
 DIFFERENCES = {
+    "add targets: external id of 601 characters": {
+        "reason": EXTERNAL_ID_LENGTH,
+        "status": 422,
+        "body": too_long_external_id(["body", "targets", 0, "external_id"], "x" * 601),
+    },
+    "add targets: patient external id of 601 characters": {
+        "reason": EXTERNAL_ID_LENGTH,
+        "status": 422,
+        "body": too_long_external_id(["body", "targets", 0, "patient", "external_id"], "p" * 601),
+    },
     "hostile: NaN is not JSON": {
         "reason": JSON_ONLY,
         "status": 422,

@@ -146,14 +146,14 @@ class PatientInput(BaseModel):
     last_name: Optional[str] = None
     date_of_birth: Optional[str] = None
     phone_number: Optional[str] = None
-    external_id: Optional[Annotated[str, Field(max_length=500)]] = None
+    external_id: Optional[str] = None
     extra_data: Optional[Dict[str, Any]] = None
 
 
 class TargetInput(BaseModel):
     # Not Optional: a null id is refused (uuid_type), an absent one is generated.
     id: UUID = None  # type: ignore[assignment]
-    external_id: Optional[Annotated[str, Field(max_length=500)]] = None
+    external_id: Optional[str] = None
     phone_number: PhoneInput
     fallback_phone_number: Optional[PhoneInput] = None
     input_data: Dict[str, Any] = {}
@@ -408,7 +408,7 @@ def receive_webhook_step_batch(campaign_id: str, friendly_id: str, body: BatchSt
 
 @app.post("/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}")
 def receive_webhook_step(
-    target_id: str, campaign_id: str, friendly_id: str, target_data: Dict[str, Any] = Body()
+    target_id: str, campaign_id: str, friendly_id: str, target_data: Dict[str, Any] = Body({})
 ):
     return STUB
 
@@ -459,6 +459,21 @@ def get_call_log(
     call_log_id: Annotated[int, Path(ge=0, le=9223372036854775807)],
     include_recordings: bool = False,
 ):
+    return STUB
+
+
+@app.get("/api/v1/live-calls")
+def get_live_call(
+    key: Optional[str] = None,
+    value: Optional[str] = None,
+    call_log_id: Optional[int] = None,
+    user_phone_number: Optional[str] = None,
+):
+    return STUB
+
+
+@app.get("/api/v1/campaigns/{campaign_id}/variables")
+def get_required_variables(campaign_id: str):
     return STUB
 
 

@@ -126,8 +126,35 @@ describe('configuration errors', () => {
       ['acme', key],
       ['globex', `${key}x`],
     ]);
-    expect(problems({ BOOTSTRAP_API_KEYS: 'acme' })).toEqual([
-      'BOOTSTRAP_API_KEYS: expected name=key pairs separated by commas, got "acme"',
+    expect(problems({ BOOTSTRAP_API_KEYS: `acme=${key},${key}` })).toEqual([
+      'BOOTSTRAP_API_KEYS: expected name=key pairs separated by commas, got pair 2 of 2 without a name, "=" or a key',
     ]);
+  });
+
+  it('names the value each kind of check refused, and never the text of a secret', () => {
+    const secret = 'not-a-32-byte-key-but-secret';
+    expect(
+      problems({
+        ROLE: 'boss',
+        PORT: '70000',
+        WORKER_CONCURRENCY: '0',
+        JOB_POLL_INTERVAL_SECONDS: '0.1',
+        SECRETS_KEY: secret,
+        DATABASE_URL: 'mysql://app:hunter2@db:3306/calls',
+      }),
+    ).toEqual([
+      'PORT: must not be greater than 65535, got "70000"',
+      'DATABASE_URL: must be postgres://..., pglite://<dir> or pglite://memory, got "mysql://app:***@db:3306/calls"',
+      'ROLE: must be one of the following values: all, api, worker, got "boss"',
+      'WORKER_CONCURRENCY: must not be less than 1, got "0"',
+      'JOB_POLL_INTERVAL_SECONDS: must not be less than 0.5, got "0.1"',
+      `SECRETS_KEY: must be 32 bytes: 64 hex characters or base64, got ${secret.length} characters (not shown: a secret)`,
+    ]);
+    const key = 'k'.repeat(32);
+    const shortKey = problems({ BOOTSTRAP_API_KEYS: `acme=${key},globex=short` }).join('\n');
+    expect(shortKey).toBe(
+      'BOOTSTRAP_API_KEYS: the key of "globex" has 5 characters; a bootstrap key needs at least 32 (generate one with: openssl rand -base64 32)',
+    );
+    expect(shortKey).not.toContain(key);
   });
 });

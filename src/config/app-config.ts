@@ -185,8 +185,40 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseTarget {
   }
   if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
   throw new Error(
-    `DATABASE_URL must be postgres://..., pglite://<dir> or pglite://memory, got "${url}"`,
+    `DATABASE_URL must be postgres://..., pglite://<dir> or pglite://memory, got "${withoutPassword(url)}"`,
   );
+}
+
+/** A connection URL as it may be shown: its password replaced by `***`. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/:@]*:)[^@/]*@/i, '$1***@');
+}
+
+/** Settings whose values are secrets: an error names their length, never their text. */
+const SECRET_SETTINGS = new Set(['SECRETS_KEY', 'AGENT_SECRET', 'BOOTSTRAP_API_KEYS']);
+
+/** How an error shows the value a setting was given. */
+function shownValue(name: string, raw: string): string {
+  if (SECRET_SETTINGS.has(name)) return `${raw.length} characters (not shown: a secret)`;
+  return JSON.stringify(name === 'DATABASE_URL' ? withoutPassword(raw) : raw);
+}
+
+/**
+ * One line per setting: what it must be and what it was given (`ROLE: must be one of ..., got
+ * "boss"`), whatever check refused it; a secret's text never appears, only its length.
+ */
+function problemLine(
+  name: string,
+  messages: string[],
+  raw: string | undefined,
+  /** A reader's own message (env-decorators), which names or explains the value already. */
+  fromReader: boolean,
+): string {
+  let text = messages.join('; ');
+  if (raw === undefined) return `${name}: ${text}`;
+  if (SECRET_SETTINGS.has(name) && raw.trim() !== '') text = text.split(raw.trim()).join('***');
+  if (!fromReader) text += `, got ${shownValue(name, raw)}`;
+  return `${name}: ${text}`;
 }
 
 /** Every problem of the environment, one line each, reported together. */
@@ -208,7 +240,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         const messages = (readable ? [readable] : Object.values(checks)).map((m) =>
           m.startsWith(`${e.property} `) ? m.slice(e.property.length + 1) : m,
         );
-        return `${e.property}: ${messages.join('; ')}`;
+        return problemLine(e.property, messages, env[e.property], readable !== undefined);
       }),
     );
   }

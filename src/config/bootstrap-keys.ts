@@ -7,11 +7,15 @@ export const MIN_BOOTSTRAP_KEY_LENGTH = 32;
 /** `acme=key1,globex=key2` → [['acme', 'key1'], ['globex', 'key2']]; throws saying what is wrong. */
 export function parseBootstrapKeys(spec: string | undefined): BootstrapKey[] {
   if (!spec?.trim()) return [];
-  return spec.split(',').map((pair) => {
+  const pairs = spec.split(',');
+  return pairs.map((pair, i) => {
     const at = pair.indexOf('=');
     const [name, key] = [pair.slice(0, at).trim(), pair.slice(at + 1).trim()];
     if (at < 1 || !name || !key) {
-      throw new Error(`expected name=key pairs separated by commas, got "${pair.trim()}"`);
+      // The pair may hold a key: it is named by its place, never shown.
+      throw new Error(
+        `expected name=key pairs separated by commas, got pair ${i + 1} of ${pairs.length} without a name, "=" or a key`,
+      );
     }
     if (key.length < MIN_BOOTSTRAP_KEY_LENGTH) {
       throw new Error(

@@ -19,6 +19,7 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
  * real PostgreSQL or the embedded PGlite server (started by `bootstrap` before the app).
  */
 const poolLogger = new Logger('Database');
+const schemaLogger = new Logger('Migrations');
 
 @Global()
 @Module({})
@@ -35,7 +36,16 @@ export class DatabaseModule {
             guardPool(poolOf(dataSource), (err) =>
               poolLogger.warn({ err }, 'database connection lost; it is replaced on next use'),
             );
-            if (config.get('MIGRATIONS_RUN')) await runMigrationsLocked(dataSource);
+            if (config.get('MIGRATIONS_RUN')) {
+              const applied = await runMigrationsLocked(dataSource);
+              schemaLogger.log(
+                applied.length > 0
+                  ? `migrations applied: ${applied.join(', ')}`
+                  : `schema up to date: ${dataSource.migrations.length} migrations applied`,
+              );
+            } else {
+              schemaLogger.log('MIGRATIONS_RUN=false: no migration run at start');
+            }
             await enableStatementPreparation(dataSource);
             return dataSource;
           },

@@ -3,6 +3,7 @@ import {
   CallLogCompletionEntry,
   CallLogFilter,
   CallLogRepository,
+  CallLookup,
   CampaignCallCounts,
 } from '../modules/call-log/application/ports/call-log.repository.js';
 import { CallLog, NewCallLog } from '../modules/call-log/domain/call-log.js';
@@ -142,6 +143,24 @@ export class InMemoryCallLogRepository extends CallLogRepository {
         (l) => l.provider === provider && l.providerCallId !== null && wanted.has(l.providerCallId),
       )
       .map((l) => structuredClone(l));
+  }
+
+  async findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+    const matches = (l: CallLog) =>
+      'id' in lookup
+        ? l.id === lookup.id
+        : 'to' in lookup
+          ? l.to === lookup.to
+          : lookup.targetIds.includes(l.targetId);
+    const [latest] = [...this.logs.values()]
+      .filter((l) => l.organizationId === organizationId && matches(l))
+      .sort(
+        (a, b) =>
+          Number(b.endedAt === null) - Number(a.endedAt === null) ||
+          b.startedAt.getTime() - a.startedAt.getTime() ||
+          b.id - a.id,
+      );
+    return latest ? structuredClone(latest) : null;
   }
 
   async findById(id: number): Promise<CallLog | null> {

@@ -2,6 +2,7 @@ import { ConflictError } from '../common/errors/domain-errors.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   DeleteOutcome,
+  InputFieldGap,
   TargetListFilter,
   TargetPage,
   TargetPageRequest,
@@ -11,6 +12,7 @@ import { NewTarget } from '../modules/target/domain/new-targets.js';
 import type { EventCause } from '../modules/target/application/ports/target-event-log.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import {
+  AWAITING_CALL_STATUSES,
   hasStarted,
   IN_FLIGHT_STATUSES,
   mergeInput,
@@ -264,6 +266,47 @@ export class InMemoryTargetRepository extends TargetRepository {
     };
   }
 
+  async findLackingInput(
+    organizationId: string,
+    campaignId: string,
+    paths: string[][],
+    sample: number,
+  ): Promise<{ awaiting: number; gaps: InputFieldGap[] }> {
+    const awaiting = this.ordered().filter(
+      (t) =>
+        t.organizationId === organizationId &&
+        t.campaignId === campaignId &&
+        AWAITING_CALL_STATUSES.includes(t.status),
+    );
+    const gaps = paths.map((path) => {
+      const lacking = awaiting.filter((t) => !isScalar(valueAt(t.inputData, path)));
+      return { lacking: lacking.length, targetIds: lacking.slice(0, sample).map((t) => t.id) };
+    });
+    return { awaiting: awaiting.length, gaps };
+  }
+
+  async findIdsByInputValue(
+    organizationId: string,
+    path: string[],
+    value: string,
+    limit: number,
+  ): Promise<string[]> {
+    const time = (d: Date | null) => (d ? d.getTime() : -Infinity);
+    return [...this.rows.values()]
+      .filter(({ target: t }) => {
+        const held = valueAt(t.inputData, path);
+        return t.organizationId === organizationId && isScalar(held) && String(held) === value;
+      })
+      .sort(
+        (a, b) =>
+          time(b.target.lastCallDate) - time(a.target.lastCallDate) ||
+          b.createdMicros - a.createdMicros ||
+          compareUuid(a.target.id, b.target.id),
+      )
+      .slice(0, limit)
+      .map((s) => s.target.id);
+  }
+
   /** Its rows and, when it records events, its event log: a rollback takes both back. */
   snapshot(): RepositoryState {
     return { rows: clone(this.rows), events: this.events?.snapshot() };
@@ -277,11 +320,27 @@ export class InMemoryTargetRepository extends TargetRepository {
 
   /** Test helper: every stored target, in list order. */
   all(): Target[] {
+    return this.ordered().map((t) => clone(t));
+  }
+
+  private ordered(): Target[] {
     return [...this.rows.values()]
       .sort((a, b) => a.createdMicros - b.createdMicros || compareUuid(a.target.id, b.target.id))
-      .map((s) => clone(s.target));
+      .map((s) => s.target);
   }
 }
+
+/** jsonb's `#>`: the value at `path`, undefined where the path leads nowhere. */
+function valueAt(data: unknown, path: string[]): unknown {
+  let value = data;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
+
+const isScalar = (v: unknown) => ['string', 'number', 'boolean'].includes(typeof v);
 
 /** PostgreSQL orders uuids by their bytes, which for the canonical lowercase form is string order. */
 function compareUuid(a: string, b: string): number {

@@ -98,6 +98,35 @@ export function callLogRepositoryContract(
       });
     });
 
+    it('findLatest: an open call first, else the latest started; by id, number or targets, in the organization', async () => {
+      const owner = await c.newOwner();
+      const other = await c.newOwner();
+      const targetA = '00000000-0000-4000-8000-00000000a001';
+      const targetB = '00000000-0000-4000-8000-00000000b001';
+      const endedEarly = await newLog(owner, { targetId: targetA, startedAt: at(0) });
+      const endedLate = await newLog(owner, { targetId: targetA, startedAt: at(60) });
+      const open = await newLog(owner, { targetId: targetB, startedAt: at(30) });
+      const foreign = await newLog(other, { targetId: targetA, startedAt: at(90) });
+      await run((tx) =>
+        c.repository.completeMany(tx, [
+          { id: endedEarly, completion: { ...completion, endedAt: at(10) } },
+          { id: endedLate, completion: { ...completion, endedAt: at(70) } },
+        ]),
+      );
+      const latest = async (lookup: Parameters<CallLogRepository['findLatest']>[1]) =>
+        (await c.repository.findLatest(owner.organizationId, lookup))?.id ?? null;
+
+      expect(await latest({ to: '+15550101234' })).toBe(open);
+      expect(await latest({ targetIds: [targetA] })).toBe(endedLate);
+      expect(await latest({ targetIds: [targetA, targetB] })).toBe(open);
+      expect(await latest({ id: endedEarly })).toBe(endedEarly);
+      expect(await latest({ id: foreign })).toBeNull();
+      expect(await latest({ to: '+15550109999' })).toBeNull();
+      expect(await latest({ targetIds: [] })).toBeNull();
+      const found = await c.repository.findLatest(owner.organizationId, { id: open });
+      expect(found).toEqual(await c.repository.findById(open));
+    });
+
     it('creates increasing ids and reads a log back as written', async () => {
       const owner = await c.newOwner();
       const a = await newLog(owner);

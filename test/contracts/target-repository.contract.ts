@@ -75,6 +75,79 @@ export function targetRepositoryContract(
     const insert = (targets: NewTarget[], skipTakenExternalIds = true, now = NOW) =>
       h.unitOfWork.run((tx) => h.repository.insertMany(tx, targets, { now, skipTakenExternalIds }));
 
+    it('finds the awaiting targets that lack each input field, counted, the first ones by creation', async () => {
+      const mine = await h.tenant();
+      const data = [
+        { patient: { first_name: 'Ada' }, day: 'Tue' },
+        { patient: { first_name: null }, day: 3 },
+        { patient: 'Ada', day: true },
+        { day: { nested: 1 } },
+        {},
+      ];
+      const rows = data.map((inputData) => newTarget(mine, { inputData }));
+      // One batch lists in request order.
+      await insert(rows);
+      const [a, b, c, d, e] = rows.map((r) => r.id);
+      await h.setState(e, { status: 'Finished' });
+      await insert([newTarget({ ...mine, campaignId: mine.otherCampaignId })]);
+
+      const found = await h.repository.findLackingInput(
+        mine.organizationId,
+        mine.campaignId,
+        [['patient', 'first_name'], ['day'], ['never']],
+        2,
+      );
+      expect(found).toEqual({
+        awaiting: 4,
+        gaps: [
+          { lacking: 3, targetIds: [b, c] },
+          { lacking: 1, targetIds: [d] },
+          { lacking: 4, targetIds: [a, b] },
+        ],
+      });
+      expect(
+        await h.repository.findLackingInput(mine.organizationId, mine.campaignId, [], 2),
+      ).toEqual({ awaiting: 4, gaps: [] });
+      const other = await h.tenant();
+      expect(
+        await h.repository.findLackingInput(other.organizationId, mine.campaignId, [['day']], 2),
+      ).toEqual({ awaiting: 0, gaps: [{ lacking: 0, targetIds: [] }] });
+    });
+
+    it('finds targets by an input value as text, the most recently called first', async () => {
+      const mine = await h.tenant();
+      const other = await h.tenant();
+      const rows = [
+        newTarget(mine, { inputData: { patient: { mrn: 'M-1' } } }),
+        newTarget(mine, { inputData: { patient: { mrn: 'M-1' } } }),
+        newTarget(
+          { ...mine, campaignId: mine.otherCampaignId },
+          { inputData: { patient: { mrn: 'M-1' } } },
+        ),
+        newTarget(mine, { inputData: { patient: { mrn: { v: 'M-1' } }, n: 42, ok: true } }),
+        newTarget(other, { inputData: { patient: { mrn: 'M-1' } } }),
+      ];
+      await insert(rows.slice(0, 4));
+      await insert([rows[4]]);
+      const [never, older, called] = rows.map((r) => r.id);
+      await h.setState(older, { lastCallDate: new Date('2026-02-01T00:00:00.000Z') });
+      await h.setState(called, { lastCallDate: new Date('2026-02-02T00:00:00.000Z') });
+
+      const byMrn = (limit: number) =>
+        h.repository.findIdsByInputValue(mine.organizationId, ['patient', 'mrn'], 'M-1', limit);
+      expect(await byMrn(10)).toEqual([called, older, never]);
+      expect(await byMrn(1)).toEqual([called]);
+      expect(await h.repository.findIdsByInputValue(mine.organizationId, ['n'], '42', 10)).toEqual([
+        rows[3].id,
+      ]);
+      expect(
+        await h.repository.findIdsByInputValue(mine.organizationId, ['ok'], 'true', 10),
+      ).toEqual([rows[3].id]);
+      expect(
+        await h.repository.findIdsByInputValue(mine.organizationId, ['patient'], 'M-1', 10),
+      ).toEqual([]);
+    });
+
     it('stores every field and reads it back, scoped by organization', async () => {
       const owner = await h.tenant();
       const row = newTarget(owner, {

@@ -106,6 +106,22 @@ describe('calling (trigger, dispatch, simulator)', () => {
       expect(none.body).toEqual({ scheduled: [], skipped: [] });
     });
 
+    it('oldest first follows the creation times PostgreSQL stores, to the microsecond', async () => {
+      const { apiKey, campaignId } = await setup({ calling_window: closedWindow() });
+      const ids = (await addTargets(apiKey, campaignId, numbers(3))).sort();
+      // Created within one millisecond, in the reverse of their id order: a millisecond comparison
+      // would see a tie and answer them in id order.
+      await t.sql(
+        `UPDATE targets SET created_at = '2026-03-01T12:00:00.000Z'::timestamptz + v.us * interval '1 microsecond'
+           FROM unnest($1::uuid[], $2::int[]) AS v(id, us) WHERE targets.id = v.id`,
+        [ids, [900, 500, 100]],
+      );
+
+      const oldest = await trigger(apiKey, campaignId, { count: 3, prioritize_oldest: true });
+      expect(oldest.status).toBe(200);
+      expect(oldest.body).toEqual({ scheduled: [...ids].reverse(), skipped: [] });
+    });
+
     it('422 unless exactly one of target_ids and count', async () => {
       const { apiKey, campaignId } = await setup();
       const id = randomUUID();

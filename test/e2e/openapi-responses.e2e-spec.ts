@@ -269,6 +269,14 @@ describe('responses conform to openapi.json', () => {
     conforms('get', LOG, await call('get', `${LOGS}/99999999`));
     conforms('get', LOG, await call('get', `${LOGS}/abc`));
 
+    const LIVE = '/api/v1/live-calls';
+    conforms('get', LIVE, await call('get', `${LIVE}?call_log_id=${logs.body.call_logs[0].id}`));
+    conforms('get', LIVE, await call('get', `${LIVE}?user_phone_number=%2B15550109999`));
+    conforms('get', LIVE, await call('get', `${LIVE}?key=mrn`));
+    const VARIABLES = '/api/v1/campaigns/{campaign_id}/variables';
+    conforms('get', VARIABLES, await call('get', at(VARIABLES)));
+    conforms('get', VARIABLES, await call('get', `${C}/00000000-0000-4000-8000-000000000000/variables`));
+
     const DELIVERIES = '/api/v1/campaigns/{campaign_id}/webhooks/deliveries';
     const deliveries = await waitFor(
       () => call('get', at(DELIVERIES)),

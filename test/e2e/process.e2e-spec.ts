@@ -3,6 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 import { exited, freePort, runCli, startProcess } from '../support/run-process.js';
+import { createTestDatabase } from '../support/test-database.js';
 
 describe('the service as a process (npm start) on embedded PGlite', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccs-start-'));
@@ -47,6 +48,47 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
 
     service.kill('SIGTERM');
     expect(await exited(service)).toBe(0);
+  }, 120_000);
+});
+
+describe('what a process says when it starts', () => {
+  it('logs its role, port and database (no credentials), the migrations, and how to make the first key', async () => {
+    const database = await createTestDatabase();
+    try {
+      const port = await freePort();
+      // A password in the URL must never reach the log (trust authentication ignores it here).
+      const url = new URL(database.url);
+      url.password = 'n0t-for-logs';
+      const service = startProcess('main.ts', {
+        PORT: String(port),
+        DATABASE_URL: url.toString(),
+        LOG_LEVEL: 'info',
+        DEMO_SEED: 'false',
+      });
+      const output = await waitFor(
+        async () => service.output(),
+        (o) => o.includes('started: ') || service.exitCode !== null,
+        90_000,
+        200,
+      );
+      service.kill('SIGTERM');
+      expect(await exited(service)).toBe(0);
+      const messages = output
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(messages).toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^migrations applied: CreateCoreSchema1767225600000, /),
+          `started: role all, port ${port} on 0.0.0.0, PostgreSQL at ${url.hostname}:${url.port}${url.pathname}`,
+          'No organization yet, so no API key works: create one with `npm run cli -- org:create --name <name>`, ' +
+            'then its key with `npm run cli -- apikey:create --org <organization id>` (or set BOOTSTRAP_API_KEYS)',
+        ]),
+      );
+      expect(output).not.toContain('n0t-for-logs');
+    } finally {
+      await database.drop();
+    }
   }, 120_000);
 });
 
@@ -96,5 +138,16 @@ describe('the CLI', () => {
     const result = runCli(['org:create'], { DATABASE_URL: t.databaseUrl });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--name is required');
+  }, 60_000);
+
+  it('refuses an unknown command before opening any database', () => {
+    // Nothing listens on port 1: a CLI that connected first would fail on the connection instead.
+    const result = runCli(['org:craete', '--name', 'Acme'], {
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere',
+    });
+    expect(result.status).toBe(2);
+    expect(result.stderr.split('\n')[0]).toBe('{"error":"unknown command \\"org:craete\\""}');
+    expect(result.stderr).toContain('Usage: npm run cli -- <command> [options]');
+    expect(result.stderr).not.toMatch(/ECONNREFUSED|connect/);
   }, 60_000);
 });

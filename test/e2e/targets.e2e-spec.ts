@@ -260,27 +260,52 @@ describe('targets API', () => {
     });
   });
 
-  it('takes external ids up to 500 characters (they live in a unique index) and refuses longer ones', async () => {
+  it('stores an external id of 600 characters of any width (the unique index holds it) and refuses 601', async () => {
     const c = await tenant();
-    const long = Array.from({ length: 500 }, (_, i) =>
-      String.fromCodePoint(0x4e00 + ((i * 7919) % 20000)),
-    ).join('');
-    const ok = await c.add({ targets: [{ phone_number: '+15550100001', external_id: long }] });
-    expect([ok.status, ok.body.created]).toEqual([200, 1]);
-    const tooLong = await c.add({
-      targets: [{ phone_number: '+15550100001', patient: { external_id: `${long}x` } }],
-    });
-    expect(tooLong.body).toEqual({
-      detail: [
-        {
-          type: 'string_too_long',
-          loc: ['body', 'targets', 0, 'patient', 'external_id'],
-          msg: 'String should have at most 500 characters',
-          input: `${long}x`,
-          ctx: { max_length: 500 },
-        },
+    // Four bytes each in UTF-8: the widest ids the limit lets through.
+    const widest = '\u{1F600}'.repeat(600);
+    const plain = 'x'.repeat(501);
+    const added = await c.add({
+      targets: [
+        { phone_number: '+15550100001', external_id: widest },
+        { phone_number: '+15550100002', patient: { external_id: plain } },
       ],
     });
+    expect(added.status).toBe(200);
+    expect(added.body).toEqual({ created: 2, ignored: [], target_ids: expect.any(Array) });
+    const [a, b] = added.body.target_ids;
+    expect((await c.get(a)).body.external_id).toBe(widest);
+    expect((await c.get(b)).body.external_id).toBe(plain);
+    // The same id again is a duplicate the index finds.
+    const again = await c.add({ targets: [{ phone_number: '+15550100003', external_id: widest }] });
+    expect(again.body).toEqual({
+      created: 0,
+      ignored: [{ index: 0, external_id: widest }],
+      target_ids: [],
+    });
+
+    const tooLong = `${widest}y`;
+    const refused = await c.add({
+      targets: [
+        { phone_number: '+15550100004', external_id: tooLong },
+        { phone_number: '+15550100005', patient: { external_id: tooLong } },
+      ],
+    });
+    expect(refused.status).toBe(422);
+    const tooLongAt = (loc: (string | number)[]) => ({
+      type: 'string_too_long',
+      loc,
+      msg: 'String should have at most 600 characters',
+      input: tooLong,
+      ctx: { max_length: 600 },
+    });
+    expect(refused.body).toEqual({
+      detail: [
+        tooLongAt(['body', 'targets', 0, 'external_id']),
+        tooLongAt(['body', 'targets', 1, 'patient', 'external_id']),
+      ],
+    });
+    expect(await countTargets(c.campaignId)).toBe(2);
   });
 
   describe('input data update', () => {

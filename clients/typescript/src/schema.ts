@@ -548,6 +548,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/live-calls": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Live Call
+         * @description A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the number called), or `key` + `value` (a field of the target's input data; dots reach nested fields). The first of these given is used. A call not ended yet comes first (`source` `live_calls`), else the latest ended (`call_logs`). One level: nested values have dotted keys.
+         */
+        get: operations["get_live_call_api_v1_live_calls_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/campaigns/{campaign_id}/variables": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get Required Variables
+         * @description The variables the campaign's calls need (every `{{input_data...}}` its connection's templates fill in) and, for each, how many of its targets awaiting a call lack it, with the first 100.
+         */
+        get: operations["get_required_variables_api_v1_campaigns__campaign_id__variables_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}": {
         parameters: {
             query?: never;
@@ -1821,6 +1861,28 @@ export interface components {
              * @description When the Scheduled and in-flight targets are expected to be done: one call each at the recent call rate (before any: max_concurrent_calls calls of the average length), counting only time the calling window is open. null when paused or cancelled, with nothing left, with no rate known yet, or beyond 60 days.
              */
             estimated_completion_at: string | null;
+        };
+        CampaignVariableDto: {
+            /** @example input_data.patient.first_name */
+            name: string;
+            /**
+             * @example [
+             *       "provider_connection.twiml_template"
+             *     ]
+             */
+            used_in: string[];
+            /** @description Targets awaiting a call that lack a text, number or boolean here */
+            targets_missing: number;
+            /** @description The first of them in creation order (at most 100) */
+            missing_target_ids: string[];
+        };
+        CampaignVariablesResponseDto: {
+            campaign_id: string;
+            /** @description The connection whose templates were read; null when the simulator calls */
+            provider_connection_id: string | null;
+            /** @description Targets awaiting a call (Pending, Waiting, Scheduled): those checked */
+            targets_checked: number;
+            variables: components["schemas"]["CampaignVariableDto"][];
         };
         StepUpdateDto: {
             /** @description The target to update (its id). With external_id too, both must name the same target. */
@@ -4105,6 +4167,112 @@ export interface operations {
             };
         };
     };
+    get_live_call_api_v1_live_calls_get: {
+        parameters: {
+            query?: {
+                /** @description The key of the variable to search for: a field of the target's input data (dots reach nested fields) */
+                key?: string | null;
+                /** @description The value of the variable to search for (numbers and booleans as text) */
+                value?: string | null;
+                /** @description The ID of the call log to search for */
+                call_log_id?: number | null;
+                /** @description The phone number of the user to search for (the number called) */
+                user_phone_number?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description No call of the organization matches */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error (also: no lookup given, key without value) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_required_variables_api_v1_campaigns__campaign_id__variables_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the campaign to get the variables from. */
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignVariablesResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown campaign, or one of another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
     receive_webhook_step_api_v1_campaigns__campaign_id__targets__target_id__step__friendly_id__post: {
         parameters: {
             query?: never;
@@ -4119,7 +4287,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     [key: string]: unknown;

@@ -196,15 +196,35 @@ export function PyBool(): PropertyDecorator {
   );
 }
 
+/**
+ * A string's length as Python, and so pydantic, counts it: in code points. JavaScript's `length` counts
+ * UTF-16 units, two for each character outside the Basic Multilingual Plane (an emoji, most CJK
+ * extensions), which would refuse a 600-character id of emoji as 1,200 long.
+ */
+export function pyLength(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const unit = s.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = s.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 export function PyStr(length: { min?: number; max?: number } = {}): PropertyDecorator {
   return applyDecorators(
     doc({ type: 'string', minLength: length.min, maxLength: length.max }),
     pyConstraint('pyStr', RANK_TYPE, (v) => (typeof v === 'string' ? null : pydantic.stringType())),
     pyConstraint('pyStrLength', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
-      if (length.min !== undefined && v.length < length.min)
+      if (length.min !== undefined && pyLength(v) < length.min)
         return pydantic.stringTooShort(length.min);
-      if (length.max !== undefined && v.length > length.max)
+      if (length.max !== undefined && v.length > length.max && pyLength(v) > length.max)
         return pydantic.stringTooLong(length.max);
       return null;
     }),

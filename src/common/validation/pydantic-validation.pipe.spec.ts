@@ -1,4 +1,4 @@
-import { PydanticValidationPipe } from './pydantic-validation.pipe.js';
+import { OptionalJsonObject, PydanticValidationPipe } from './pydantic-validation.pipe.js';
 import {
   PyBool,
   PyDateOrDateTime,
@@ -30,6 +30,7 @@ class Body {
   @PyOptional() @PyModelList(() => Inner, { max: 3 }) items?: Inner[];
   @PyOptional() @PyUuid() id?: string;
   @PyOptional({ nullable: true }) @PyDateOrDateTime() when?: string | null;
+  @PyOptional() @PyStr({ min: 2, max: 3 }) code?: string;
 }
 
 const pipe = new PydanticValidationPipe();
@@ -65,6 +66,44 @@ describe('PydanticValidationPipe', () => {
     ]);
     expect(await details({})).toEqual([
       { type: 'missing', loc: ['body', 'count'], msg: 'Field required', input: {} },
+    ]);
+  });
+
+  it('counts string lengths in characters as Python does, not in UTF-16 units', async () => {
+    // Each emoji is one character but two UTF-16 units.
+    expect(((await body({ count: 1, code: '\u{1F600}\u{1F600}\u{1F600}' })) as Body).code).toBe(
+      '\u{1F600}\u{1F600}\u{1F600}',
+    );
+    expect(await details({ count: 1, code: '\u{1F600}'.repeat(4) })).toEqual([
+      {
+        type: 'string_too_long',
+        loc: ['body', 'code'],
+        msg: 'String should have at most 3 characters',
+        input: '\u{1F600}'.repeat(4),
+        ctx: { max_length: 3 },
+      },
+    ]);
+    expect(await details({ count: 1, code: '\u{1F600}' })).toEqual([
+      {
+        type: 'string_too_short',
+        loc: ['body', 'code'],
+        msg: 'String should have at least 2 characters',
+        input: '\u{1F600}',
+        ctx: { min_length: 2 },
+      },
+    ]);
+  });
+
+  it('takes a missing or null optional object body as {}, and refuses anything but an object', async () => {
+    const optional = (value: unknown) =>
+      pipe.transform(value, { type: 'body', metatype: OptionalJsonObject });
+    await expect(optional(undefined)).resolves.toEqual({});
+    await expect(optional(null)).resolves.toEqual({});
+    await expect(optional({ a: 1 })).resolves.toEqual({ a: 1 });
+    const error = (await optional([1]).catch((e: unknown) => e)) as RequestValidationError;
+    expect(error).toBeInstanceOf(RequestValidationError);
+    expect(error.items).toEqual([
+      { type: 'dict_type', loc: ['body'], msg: 'Input should be a valid dictionary', input: [1] },
     ]);
   });
 

@@ -13,6 +13,14 @@ import { isPlainJson } from './plain-json.js';
 import { unstorableStrings } from './storable.js';
 import { withoutUnsafeKeys } from './transform-safe.js';
 
+/**
+ * The type of a free-form JSON object body that may be left out (the reference does not require it, as
+ * FastAPI's `Body({})`): no body, an empty one or `null` is `{}`; anything else must be an object.
+ */
+export class OptionalJsonObject {
+  [key: string]: unknown;
+}
+
 const PRIMITIVES: unknown[] = [String, Boolean, Number, Array, Symbol, BigInt];
 
 type Source = 'body' | 'query' | 'path';
@@ -38,9 +46,10 @@ export class PydanticValidationPipe implements PipeTransform {
     if (source === 'body') {
       // FastAPI treats a `null` body like no body at all.
       if (value === undefined || value === null) {
+        if (metatype === OptionalJsonObject) return {};
         throw fail([item(pydantic.missing(), ['body'], null)]);
       }
-      if (metatype === Object) {
+      if (metatype === Object || metatype === OptionalJsonObject) {
         if (!isPlainObject(value)) throw fail([item(pydantic.dictType(), ['body'], value)]);
         return value;
       }

@@ -14,6 +14,8 @@ import { ProviderConnectionModule } from '../provider-connection/provider-connec
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { CallsController } from './api/calls.controller.js';
 import { CampaignControlController } from './api/campaign-control.controller.js';
+import { CampaignVariablesController } from './api/campaign-variables.controller.js';
+import { LiveCallsController } from './api/live-calls.controller.js';
 import { TelephonyEventsController } from './api/telephony-events.controller.js';
 import { CallCompletion } from './application/call-completion.service.js';
 import { CallEventIngestion } from './application/call-events.service.js';
@@ -22,6 +24,8 @@ import { CallRecovery } from './application/call-recovery.service.js';
 import { CallingSettings } from './application/calling-settings.js';
 import { CampaignControl } from './application/campaign-control.service.js';
 import { CampaignStatsService } from './application/campaign-stats.service.js';
+import { CampaignVariablesService } from './application/campaign-variables.service.js';
+import { LiveCallService } from './application/live-call.service.js';
 import { CallDispatcher } from './application/dispatcher.service.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
 import { CallProvider, CallProviders } from './application/ports/call-provider.js';
@@ -80,7 +84,13 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     ProviderConnectionModule,
     OrganizationModule,
   ],
-  controllers: [CallsController, TelephonyEventsController, CampaignControlController],
+  controllers: [
+    CallsController,
+    TelephonyEventsController,
+    CampaignControlController,
+    LiveCallsController,
+    CampaignVariablesController,
+  ],
   providers: [
     { provide: CallEventStore, useClass: SqlCallEventStore },
     { provide: PlacementRate, useClass: SqlPlacementRate },
@@ -110,6 +120,8 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     TriggerService,
     CampaignControl,
     CampaignStatsService,
+    CampaignVariablesService,
+    LiveCallService,
     CallCompletion,
     CallEventIngestion,
     CallPlacement,

@@ -41,6 +41,23 @@ export class OrganizationModule implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
+    await this.ensureBootstrapKeys();
+    // The demo (embedded PGlite) makes its own organization; a new PostgreSQL database has none,
+    // and no request can succeed until one exists.
+    if (
+      this.config.get('database').kind === 'postgres' &&
+      this.config.get('ROLE') !== 'worker' &&
+      (await this.organizations.listOrganizations()).length === 0
+    ) {
+      new Logger('Organizations').warn(
+        'No organization yet, so no API key works: create one with ' +
+          '`npm run cli -- org:create --name <name>`, then its key with ' +
+          '`npm run cli -- apikey:create --org <organization id>` (or set BOOTSTRAP_API_KEYS)',
+      );
+    }
+  }
+
+  private async ensureBootstrapKeys(): Promise<void> {
     for (const [name, key] of this.config.get('BOOTSTRAP_API_KEYS')) {
       const { revokedKey } = await this.organizations.ensureOrganizationWithKey(name, key);
       if (revokedKey) {

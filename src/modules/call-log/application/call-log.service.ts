@@ -7,6 +7,7 @@ import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log.js';
 import {
   CallLogCompletionEntry,
   CallLogRepository,
+  CallLookup,
   CampaignCallCounts,
 } from './ports/call-log.repository.js';
 
@@ -39,6 +40,13 @@ export class CallLogService {
     if (!log || log.organizationId !== organizationId)
       throw new NotFoundError('Call log not found');
     return log;
+  }
+
+  /** The organization's call a lookup names: an open one first, else the latest ended (null: none). */
+  findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+    if ('id' in lookup && !Number.isSafeInteger(lookup.id)) return Promise.resolve(null);
+    if ('targetIds' in lookup && lookup.targetIds.length === 0) return Promise.resolve(null);
+    return this.repository.findLatest(organizationId, lookup);
   }
 
   /** Exact counts of a campaign's calls (no tenancy: the caller checked the campaign's). */

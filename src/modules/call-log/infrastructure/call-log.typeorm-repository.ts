@@ -8,6 +8,7 @@ import {
   CallLogCompletionEntry,
   CallLogFilter,
   CallLogRepository,
+  CallLookup,
   CampaignCallCounts,
 } from '../application/ports/call-log.repository.js';
 
@@ -305,6 +306,21 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
       [valid],
     );
     return rows.map(callLogFromRow);
+  }
+
+  async findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+    const [condition, value] =
+      'id' in lookup
+        ? ['id = $2', lookup.id]
+        : 'to' in lookup
+          ? ['to_number = $2', lookup.to]
+          : ['target_id = ANY($2::uuid[])', lookup.targetIds];
+    const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE organization_id = $1 AND ${condition}
+        ORDER BY ended_at IS NULL DESC, started_at DESC, id DESC LIMIT 1`,
+      [organizationId, value],
+    );
+    return rows.length > 0 ? callLogFromRow(rows[0]) : null;
   }
 
   async findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {

@@ -68,6 +68,20 @@ export class ProviderConnectionService {
     return publicView(await this.getStored(organizationId, id));
   }
 
+  /**
+   * The connection a campaign calls through, as the API shows it (no credential decrypted): the given
+   * one, else the organization's default; null when it has none (the simulator applies).
+   */
+  async findForCampaign(
+    organizationId: string,
+    id: string | null,
+  ): Promise<ProviderConnection | null> {
+    const stored = id
+      ? await this.getStored(organizationId, id)
+      : await this.repository.findDefault(organizationId);
+    return stored ? publicView(stored) : null;
+  }
+
   async list(organizationId: string, offset: number, limit: number) {
     const { items, total } = await this.repository.list(organizationId, offset, limit);
     return { items: items.map(publicView), total };

@@ -1,4 +1,4 @@
-import { renderTwimlTemplate } from './twiml-template.js';
+import { renderTwimlTemplate, templateFields } from './twiml-template.js';
 
 describe('TwiML template', () => {
   it('fills input data placeholders, nested ones too, XML-escaped', () => {
@@ -15,5 +15,14 @@ describe('TwiML template', () => {
     expect(
       renderTwimlTemplate('{{input_data.nope}}|{{input_data.list}}|{{other}}', { list: [1] }),
     ).toBe('||{{other}}');
+  });
+
+  it('lists the fields a template reads, once each, in order of first use', () => {
+    expect(
+      templateFields(
+        '{{ input_data.patient.first_name }} {{input_data.day}} {{input_data.patient.first_name}} {{other}} {{input_data.}}',
+      ),
+    ).toEqual([['patient', 'first_name'], ['day']]);
+    expect(templateFields('<Response/>')).toEqual([]);
   });
 });

@@ -13,6 +13,18 @@ const XML_ESCAPES: Record<string, string> = {
   "'": '&apos;',
 };
 
+/**
+ * The input-data fields a template reads, each as its path (`['patient', 'first_name']` for
+ * `{{input_data.patient.first_name}}`), once each, in the order they first appear.
+ */
+export function templateFields(template: string): string[][] {
+  const seen = new Map<string, string[]>();
+  for (const [, path] of template.matchAll(PLACEHOLDER)) {
+    if (!seen.has(path)) seen.set(path, path.slice(1).split('.'));
+  }
+  return [...seen.values()];
+}
+
 export function renderTwimlTemplate(template: string, inputData: Record<string, unknown>): string {
   return template.replace(PLACEHOLDER, (_match, path: string) => {
     let value: unknown = inputData;

@@ -4,6 +4,7 @@ import { InvalidInputError } from '../../../common/errors/domain-errors.js';
 import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { unstorableJsonError } from '../../../common/validation/storable.js';
+import { OptionalJsonObject } from '../../../common/validation/pydantic-validation.pipe.js';
 import { TargetWithEhrIdsResponseDto } from '../../target/api/dto/target-response.dto.js';
 import { presentTarget } from '../../target/api/target.presenter.js';
 import { StepService } from '../application/step.service.js';
@@ -42,6 +43,7 @@ export class StepController {
   @ApiParam(CAMPAIGN_ID)
   @ApiParam(FRIENDLY_ID)
   @ApiBody({
+    required: false,
     schema: { type: 'object', additionalProperties: true, title: 'Target Data' },
     examples: { step: { value: { appointment_date: '2026-04-02', clinic: 'North' } } },
   })
@@ -54,7 +56,7 @@ export class StepController {
     @Param('campaign_id') campaignId: string,
     @Param('target_id') targetId: string,
     @Param('friendly_id') friendlyId: string,
-    @Body() body: Record<string, unknown>,
+    @Body() body: OptionalJsonObject,
   ) {
     // The pipe has located any unstorable string already; what is left to refuse is too deep a body.
     const unstorable = unstorableJsonError(body);

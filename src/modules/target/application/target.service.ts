@@ -30,6 +30,7 @@ import { CampaignReader } from '../../campaign/application/ports/campaign-reader
 import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
 import { ReviewAction, TargetTransitions } from './ports/target-transitions.js';
 import {
+  InputFieldGap,
   TargetListFilter,
   TargetPage,
   TargetPosition,
@@ -193,6 +194,32 @@ export class TargetService {
         .filter((id) => inFlight.has(id))
         .map((id) => ({ id, reason: 'in_progress' as const })),
     };
+  }
+
+  /** See `TargetRepository.findLackingInput`: the campaign's awaiting targets lacking each field. */
+  findLackingInput(
+    organizationId: string,
+    campaignId: string,
+    paths: string[][],
+    sample: number,
+  ): Promise<{ awaiting: number; gaps: InputFieldGap[] }> {
+    return this.targets.findLackingInput(organizationId, campaignId, paths, sample);
+  }
+
+  /** See `TargetRepository.findIdsByInputValue`. */
+  findIdsByInputValue(
+    organizationId: string,
+    path: string[],
+    value: string,
+    limit: number,
+  ): Promise<string[]> {
+    return this.targets.findIdsByInputValue(organizationId, path, value, limit);
+  }
+
+  /** The target, or null when the organization has none of that id (a call log outlives its target). */
+  async find(organizationId: string, targetId: string): Promise<Target | null> {
+    const id = canonicalUuid(targetId);
+    return id ? this.targets.findById(organizationId, id) : null;
   }
 
   async get(organizationId: string, targetId: string): Promise<Target> {

@@ -31,6 +31,8 @@ export const TARGET_STATUS_FILTERS = [
 
 /** Statuses in which no call has been placed yet (edit guard, trigger, delete). */
 export const NOT_STARTED_STATUSES: readonly TargetStatus[] = ['Pending', 'Scheduled'];
+/** Targets whose next call is still to come: the ones a campaign's templates will be filled for. */
+export const AWAITING_CALL_STATUSES: readonly TargetStatus[] = ['Pending', 'Waiting', 'Scheduled'];
 /** A call is being made or processed: such a target is not deleted. */
 export const IN_FLIGHT_STATUSES: readonly TargetStatus[] = ['In Progress', 'Post-processing'];
 

@@ -6,13 +6,19 @@ import { preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql.js'
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   DeleteOutcome,
+  InputFieldGap,
   TargetListFilter,
   TargetPage,
   TargetPageRequest,
   TargetRepository,
 } from '../application/ports/target.repository.js';
 import { NewTarget } from '../domain/new-targets.js';
-import { IN_FLIGHT_STATUSES, NOT_STARTED_STATUSES, Target } from '../domain/target.js';
+import {
+  AWAITING_CALL_STATUSES,
+  IN_FLIGHT_STATUSES,
+  NOT_STARTED_STATUSES,
+  Target,
+} from '../domain/target.js';
 import { EventCause } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter.js';
 import {
@@ -157,6 +163,64 @@ export class TypeOrmTargetRepository extends TargetRepository {
       organizationId,
     ]);
     return rows.length > 0 ? targetFromRow(rows[0]) : null;
+  }
+
+  async findLackingInput(
+    organizationId: string,
+    campaignId: string,
+    paths: string[][],
+    sample: number,
+  ): Promise<{ awaiting: number; gaps: InputFieldGap[] }> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      awaiting: string;
+      lacking: string[] | null;
+      sampled: string[] | null;
+    }>(
+      // One pass over the campaign's awaiting targets: each field is checked per row, and the
+      // counts and first ids are aggregated per field.
+      `WITH awaiting AS MATERIALIZED (
+         SELECT id, created_at, input_data FROM targets
+          WHERE organization_id = $1 AND campaign_id = $2 AND status = ANY($3::text[])),
+       fields AS (
+         SELECT ord, string_to_array(path, '.') AS path FROM unnest($4::text[]) WITH ORDINALITY AS f(path, ord)),
+       lacking AS (
+         SELECT f.ord, a.id, row_number() OVER (PARTITION BY f.ord ORDER BY a.created_at, a.id) AS n
+           FROM fields f JOIN awaiting a
+             ON coalesce(jsonb_typeof(a.input_data #> f.path), 'null') NOT IN ('string', 'number', 'boolean'))
+       SELECT (SELECT count(*) FROM awaiting)::text AS awaiting,
+              (SELECT array_agg(coalesce(c.n, 0)::text ORDER BY f.ord) FROM fields f
+                 LEFT JOIN (SELECT ord, count(*) AS n FROM lacking GROUP BY ord) c ON c.ord = f.ord) AS lacking,
+              (SELECT array_agg(l.ord::text || ':' || l.id::text ORDER BY l.ord, l.n) FROM lacking l
+                WHERE l.n <= $5) AS sampled`,
+      [organizationId, campaignId, AWAITING_CALL_STATUSES, paths.map((p) => p.join('.')), sample],
+    );
+    const [row] = rows;
+    const gaps: InputFieldGap[] = paths.map((_, i) => ({
+      lacking: Number(row.lacking?.[i] ?? 0),
+      targetIds: [],
+    }));
+    for (const entry of row.sampled ?? []) {
+      const [ord, id] = entry.split(':');
+      gaps[Number(ord) - 1].targetIds.push(id);
+    }
+    return { awaiting: Number(row.awaiting), gaps };
+  }
+
+  async findIdsByInputValue(
+    organizationId: string,
+    path: string[],
+    value: string,
+    limit: number,
+  ): Promise<string[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
+      `SELECT id::text AS id FROM targets
+        WHERE organization_id = $1 AND input_data #>> $2::text[] = $3
+          AND jsonb_typeof(input_data #> $2::text[]) IN ('string', 'number', 'boolean')
+        ORDER BY last_call_date DESC NULLS LAST, created_at DESC, id
+        LIMIT $4`,
+      [organizationId, path, value, limit],
+    );
+    return rows.map((r) => r.id);
   }
 
   async mergeInputData(

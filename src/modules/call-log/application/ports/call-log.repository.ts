@@ -23,6 +23,9 @@ export interface CampaignCallCounts {
   startedSince: number;
 }
 
+/** Which calls a live-call lookup looks among: one call log, the calls to a number, or to targets. */
+export type CallLookup = { id: number } | { to: string } | { targetIds: string[] };
+
 export interface CallLogCompletionEntry {
   id: number;
   completion: CallLogCompletion;
@@ -83,6 +86,11 @@ export abstract class CallLogRepository {
   abstract findById(id: number, tx?: Tx | null): Promise<CallLog | null>;
   abstract findByIds(ids: number[], tx?: Tx | null): Promise<CallLog[]>;
   abstract findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]>;
+  /**
+   * The organization's call the lookup names: among its matches, a call not ended yet first (the
+   * latest started), else the latest started of the ended ones. Null when none matches.
+   */
+  abstract findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null>;
   /** Ordered by id; `total` counts every match. */
   abstract list(
     filter: CallLogFilter,

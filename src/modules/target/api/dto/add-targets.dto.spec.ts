@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { PydanticValidationPipe } from '../../../../common/validation/pydantic-validation.pipe.js';
 import { RequestValidationError } from '../../../../common/validation/request-validation.error.js';
 import { toAddTargetInput } from '../target.request-mapper.js';
-import { AddTargetsDto, TargetInputDto } from './add-targets.dto.js';
+import { AddTargetsDto, MAX_EXTERNAL_ID_LENGTH, TargetInputDto } from './add-targets.dto.js';
 
 const pipe = new PydanticValidationPipe();
 const body = (metatype: new () => object, value: unknown) =>
@@ -94,7 +94,10 @@ describe('AddTargetsDto', () => {
   });
 
   it('accepts a target exactly when TargetInputDto accepts it, and hands on the same target (property)', async () => {
-    const text = fc.oneof(fc.string({ maxLength: 4 }), fc.constant('x'.repeat(501)));
+    const text = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constant('x'.repeat(MAX_EXTERNAL_ID_LENGTH + 1)),
+    );
     const optional = <T>(arb: fc.Arbitrary<T>) =>
       fc.oneof(fc.constant(undefined), fc.constant(null), arb, fc.integer(), fc.constant([]));
     const phone = fc.oneof(

@@ -12,6 +12,7 @@ import {
   PyOptional,
   PyRequired,
   PyStr,
+  pyLength,
   PyUuid,
   uuidError,
 } from '../../../../common/validation/py-validators.js';
@@ -19,8 +20,12 @@ import { PyStorable } from '../../../../common/validation/storable.js';
 import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located.js';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
-/** External ids are in a unique btree index, whose entries must stay under ~2.7 kB (4 bytes a char). */
-export const MAX_EXTERNAL_ID_LENGTH = 500;
+/**
+ * The reference sets no length on external ids; ours are keys of a unique btree index, whose entries
+ * hold at most 2,676 bytes of text beside the campaign id: 600 characters fit whatever they are (a
+ * character takes up to 4 bytes in UTF-8), so no stored id can fail the insert.
+ */
+export const MAX_EXTERNAL_ID_LENGTH = 600;
 
 const WEEK_SCHEDULE_DOC = {
   type: () => WeekScheduleSchema,
@@ -166,7 +171,7 @@ class CheckedTargetInput {
 }
 
 const optionalString = (v: unknown, max = Infinity) =>
-  v == null || (typeof v === 'string' && v.length <= max);
+  v == null || (typeof v === 'string' && (v.length <= max || pyLength(v) <= max));
 
 const PATIENT_STRINGS = ['first_name', 'last_name', 'date_of_birth', 'phone_number'] as const;
 

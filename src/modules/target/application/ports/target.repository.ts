@@ -39,6 +39,14 @@ export interface DeleteOutcome {
   inFlight: string[];
 }
 
+/** The targets that lack one input-data field. */
+export interface InputFieldGap {
+  /** How many lack it. */
+  lacking: number;
+  /** The first of them in (created_at, id) order, as many as asked for. */
+  targetIds: string[];
+}
+
 /**
  * Targets, always scoped by organization on reads and writes that come from the API. Uniqueness: `id`
  * within an organization (two organizations may each have a target of one id), `external_id` within a
@@ -112,4 +120,27 @@ export abstract class TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
   ): Promise<TargetPage>;
+
+  /**
+   * For each field path of `paths`, in one read: the campaign's targets awaiting a call
+   * (`AWAITING_CALL_STATUSES`) whose input data holds no text, number or boolean there (absent, null,
+   * an object or a list: what a template fills in as empty text). `awaiting` counts those targets.
+   */
+  abstract findLackingInput(
+    organizationId: string,
+    campaignId: string,
+    paths: string[][],
+    sample: number,
+  ): Promise<{ awaiting: number; gaps: InputFieldGap[] }>;
+
+  /**
+   * Up to `limit` of the organization's targets whose input data holds `value` at `path` (a string,
+   * or a number or boolean written as text), the most recently called first, then the newest.
+   */
+  abstract findIdsByInputValue(
+    organizationId: string,
+    path: string[],
+    value: string,
+    limit: number,
+  ): Promise<string[]>;
 }

@@ -1,0 +1,42 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { LiveCallService } from '../application/live-call.service.js';
+import { LiveCallQueryDto } from './dto/live-call.dto.js';
+import { presentLiveCall } from './live-call.presenter.js';
+
+/** The reference's snapshot of one call, in flight or ended. */
+@ApiTags('call-logs')
+@Controller('api/v1/live-calls')
+export class LiveCallsController {
+  constructor(private readonly liveCalls: LiveCallService) {}
+
+  @Get()
+  @ApiOperation({
+    operationId: 'get_live_call_api_v1_live_calls_get',
+    summary: 'Get Live Call',
+    description:
+      'A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the ' +
+      "number called), or `key` + `value` (a field of the target's input data; dots reach nested " +
+      'fields). The first of these given is used. A call not ended yet comes first (`source` ' +
+      '`live_calls`), else the latest ended (`call_logs`). One level: nested values have dotted keys.',
+  })
+  @ApiResponse({
+    status: 200,
+    schema: { type: 'object', additionalProperties: true, title: 'Response Get Live Call' },
+  })
+  @ApiResponse({ status: 404, description: 'No call of the organization matches' })
+  @ApiResponse({
+    status: 422,
+    description: 'Validation Error (also: no lookup given, key without value)',
+  })
+  async liveCall(@Auth() auth: AuthContext, @Query() q: LiveCallQueryDto) {
+    const query =
+      q.call_log_id != null
+        ? { callLogId: q.call_log_id }
+        : q.user_phone_number != null
+          ? { userPhoneNumber: q.user_phone_number }
+          : { key: q.key!, value: q.value! };
+    return presentLiveCall(await this.liveCalls.find(auth.organizationId, query));
+  }
+}
