@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -64,6 +64,17 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
   });
 }
 
+export const CALLING_ADAPTERS: Provider[] = [
+  { provide: CallEventStore, useClass: SqlCallEventStore },
+  { provide: PlacementRate, useClass: SqlPlacementRate },
+  {
+    provide: SimulatedCallProvider,
+    inject: [AppConfig, DataSource, Clock],
+    useFactory: (config: AppConfig, dataSource: DataSource, clock: Clock) =>
+      new SimulatedCallProvider(dataSource, clock, config.get('SIMULATED_CALL_SECONDS')),
+  },
+];
+
 /**
  * The calling engine: trigger, dispatcher, placement, provider events, completion, deadline sweep.
  * Places each campaign's calls through its provider connection (provider-connection module).
@@ -82,14 +93,6 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
   ],
   controllers: [CallsController, TelephonyEventsController, CampaignControlController],
   providers: [
-    { provide: CallEventStore, useClass: SqlCallEventStore },
-    { provide: PlacementRate, useClass: SqlPlacementRate },
-    {
-      provide: SimulatedCallProvider,
-      inject: [AppConfig, DataSource, Clock],
-      useFactory: (config: AppConfig, dataSource: DataSource, clock: Clock) =>
-        new SimulatedCallProvider(dataSource, clock, config.get('SIMULATED_CALL_SECONDS')),
-    },
     {
       provide: CallProviders,
       inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],

@@ -27,6 +27,7 @@ import { CallRecovery } from './call-recovery.service.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallDispatcher } from './dispatcher.service.js';
 import type { CampaignControl } from './campaign-control.service.js';
+import { PreDialChecks } from './ports/pre-dial-check.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
 
@@ -86,6 +87,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
       autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
     } as unknown as CampaignControl,
     compliance.service,
+    new PreDialChecks(),
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */
