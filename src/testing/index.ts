@@ -30,3 +30,6 @@ export * from './recording-webhook-sender.js';
 export * from './scripted-call-provider.js';
 export * from './step-rules.js';
 export * from './test-data.js';
+export * from './in-memory-simulated-call.store.js';
+export * from './in-memory-adapters.js';
+export * from './campaign-calling-testing.module.js';

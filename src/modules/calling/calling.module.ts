@@ -1,5 +1,4 @@
 import { Module, Provider } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { BlacklistModule } from '../blacklist/blacklist.module.js';
@@ -26,6 +25,7 @@ import { CallDispatcher } from './application/dispatcher.service.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
 import { CallProvider, CallProviders } from './application/ports/call-provider.js';
 import { PlacementRate } from './application/ports/placement-rate.js';
+import { SimulatedCallStore } from './application/ports/simulated-call.store.js';
 import { TriggerService } from './application/trigger.service.js';
 import { SqlCallEventStore } from './infrastructure/call-event.sql-store.js';
 import { ConnectionCallProviders } from './infrastructure/call-providers.js';
@@ -34,6 +34,7 @@ import { HttpCallProvider } from './infrastructure/http-call-provider.js';
 import { SqlPlacementRate } from './infrastructure/placement-rate.sql-adapter.js';
 import { SimulatedCallDelivery } from './infrastructure/simulated-call-delivery.js';
 import { SimulatedCallProvider } from './infrastructure/simulated-call-provider.js';
+import { SqlSimulatedCallStore } from './infrastructure/simulated-call.sql-store.js';
 
 /**
  * The process-wide provider, by CALL_PROVIDER: it places the calls of campaigns whose organization has
@@ -67,12 +68,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
 export const CALLING_ADAPTERS: Provider[] = [
   { provide: CallEventStore, useClass: SqlCallEventStore },
   { provide: PlacementRate, useClass: SqlPlacementRate },
-  {
-    provide: SimulatedCallProvider,
-    inject: [AppConfig, DataSource, Clock],
-    useFactory: (config: AppConfig, dataSource: DataSource, clock: Clock) =>
-      new SimulatedCallProvider(dataSource, clock, config.get('SIMULATED_CALL_SECONDS')),
-  },
+  { provide: SimulatedCallStore, useClass: SqlSimulatedCallStore },
 ];
 
 /**
@@ -108,6 +104,12 @@ export const CALLING_ADAPTERS: Provider[] = [
           connections,
           clients,
         ),
+    },
+    {
+      provide: SimulatedCallProvider,
+      inject: [AppConfig, SimulatedCallStore, Clock],
+      useFactory: (config: AppConfig, store: SimulatedCallStore, clock: Clock) =>
+        new SimulatedCallProvider(store, clock, config.get('SIMULATED_CALL_SECONDS')),
     },
     { provide: CallingSettings, inject: [AppConfig], useFactory: callingSettingsFor },
     TriggerService,

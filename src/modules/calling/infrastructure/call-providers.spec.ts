@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import { InMemorySimulatedCallStore } from '../../../testing/in-memory-simulated-call.store.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
@@ -15,8 +15,11 @@ describe('ConnectionCallProviders', () => {
   function build() {
     const { service } = inMemoryProviderConnections();
     const processWide = new ScriptedCallProvider('http');
-    // Never asked to place a call here: no database behind it.
-    const simulator = new SimulatedCallProvider({} as DataSource, new FakeClock(), 0);
+    const simulator = new SimulatedCallProvider(
+      new InMemorySimulatedCallStore(),
+      new FakeClock(),
+      0,
+    );
     const providers = new ConnectionCallProviders(
       processWide,
       simulator,
