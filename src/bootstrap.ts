@@ -34,10 +34,13 @@ export async function startService(
     database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
   const databaseUrl = embedded?.url ?? (database as { url: string }).url;
   try {
-    const app = await NestFactory.create(CampaignCallingModule.forRoot({ config, database: { url: databaseUrl } }), {
-      bodyParser: false,
-      bufferLogs: true,
-    });
+    const app = await NestFactory.create(
+      CampaignCallingModule.forRoot({ config, database: { url: databaseUrl } }),
+      {
+        bodyParser: false,
+        bufferLogs: true,
+      },
+    );
     // A worker's probes answer from the start (not ready until its job queue runs), so a supervisor
     // never sees the port closed once the process reported itself started.
     let healthServer: Server | null = null;

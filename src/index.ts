@@ -15,6 +15,8 @@ export type { Adapter, AdapterBinding, Port } from './common/adapters/adapter-bi
 export { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 export { configureApp } from './app.setup.js';
 export { startService, type RunningService } from './bootstrap.js';
+/** A route's caller (`@Auth() auth: AuthContext`): the organization its API key belongs to. */
+export { Auth, type AuthContext } from './common/http/auth.decorators.js';
 
 // The domain modules, each importable alone with the ports it uses bound (docs/extending.md).
 export { BlacklistModule } from './modules/blacklist/blacklist.module.js';
@@ -52,6 +54,7 @@ export { CallLogRepository } from './modules/call-log/application/ports/call-log
 export { CallEventStore } from './modules/calling/application/ports/call-event.store.js';
 export * from './modules/calling/application/ports/call-provider.js';
 export { PlacementRate } from './modules/calling/application/ports/placement-rate.js';
+export * from './modules/calling/application/ports/simulated-call.store.js';
 export * from './modules/calling/application/ports/pre-dial-check.js';
 export { CampaignReader } from './modules/campaign/application/ports/campaign-reader.js';
 export { CampaignRepository } from './modules/campaign/application/ports/campaign.repository.js';

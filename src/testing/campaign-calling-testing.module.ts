@@ -6,7 +6,9 @@ import {
   AdapterBinding,
   adapterProvider,
   providedToken,
+  withAdapters,
 } from '../common/adapters/adapter-binding.js';
+import { CALL_PROVIDERS_BINDING } from '../modules/calling/calling.module.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { extensionProviders, ExtensionOptions } from '../extensions.js';
 import { FakeClock } from './fake-clock.js';
@@ -55,11 +57,11 @@ export class CampaignCallingTestingModule {
       BOOTSTRAP_API_KEYS: `test=${options.apiKey}`,
     });
     const clock = options.clock ?? new FakeClock('2026-01-05T15:00:00.000Z');
-    const chosen = new Set(options.adapters?.map(([port]) => port));
-    const adapters = [
-      ...inMemoryAdapters(clock).filter(([port]) => !chosen.has(port)),
-      ...(options.adapters ?? []),
-    ].map(adapterProvider);
+    // The fakes, and the real choice of provider per campaign (it keeps no state of its own).
+    const adapters = withAdapters(
+      [...inMemoryAdapters(clock).map(adapterProvider), CALL_PROVIDERS_BINDING],
+      options.adapters,
+    );
     const extensions = extensionProviders(options);
     return {
       module: CampaignCallingTestingModule,

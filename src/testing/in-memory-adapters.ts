@@ -1,4 +1,3 @@
-import { randomBytes } from 'crypto';
 import { Clock } from '../common/clock/clock.js';
 import { JobQueue } from '../common/jobs/job-queue.js';
 import { Metrics } from '../common/metrics/metrics.js';
@@ -22,9 +21,6 @@ import { ProviderCallClients } from '../modules/provider-connection/application/
 import { ProviderConnectionRepository } from '../modules/provider-connection/application/ports/provider-connection.repository.js';
 import { ProviderDestinations } from '../modules/provider-connection/application/ports/provider-destinations.js';
 import { SecretBox } from '../modules/provider-connection/application/ports/secret-box.js';
-import { AesGcmSecretBox } from '../modules/provider-connection/infrastructure/aes-gcm-secret-box.js';
-import { SdkProviderCallClients } from '../modules/provider-connection/infrastructure/clients/provider-call-client.factory.js';
-import { ResolvingProviderDestinations } from '../modules/provider-connection/infrastructure/resolving-provider-destinations.js';
 import { StepRepository } from '../modules/step/application/ports/step.repository.js';
 import { TargetEventLog } from '../modules/target/application/ports/target-event-log.js';
 import { TargetImportRepository } from '../modules/target/application/ports/target-import.repository.js';
@@ -59,6 +55,11 @@ import { InProcessExclusiveRunner } from './in-process-exclusive-runner.js';
 import { RecordingJobQueue } from './recording-job-queue.js';
 import { RecordingMetrics } from './recording-metrics.js';
 import { RecordingWebhookSender } from './recording-webhook-sender.js';
+import {
+  ListedProviderDestinations,
+  PlainSecretBox,
+  ScriptedProviderCallClients,
+} from './provider-fakes.js';
 
 /**
  * One connected set of in-memory fakes for every port the root module binds: the target fakes share
@@ -91,7 +92,6 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     decisions,
     doNotCall,
   );
-  const anywhere = { allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' } as const;
   const value = <T>(useValue: T) => ({ useValue });
   return [
     [Clock, value(clock)],
@@ -121,8 +121,8 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [TargetNotifications, value(webhooks)],
     [WebhookSender, value(new RecordingWebhookSender())],
     [ProviderConnectionRepository, value(new InMemoryProviderConnectionRepository())],
-    [ProviderCallClients, value(new SdkProviderCallClients(anywhere))],
-    [ProviderDestinations, value(new ResolvingProviderDestinations(anywhere))],
-    [SecretBox, value(new AesGcmSecretBox({ kind: 'configured', key: randomBytes(32) }))],
+    [ProviderCallClients, value(new ScriptedProviderCallClients())],
+    [ProviderDestinations, value(new ListedProviderDestinations())],
+    [SecretBox, value(new PlainSecretBox())],
   ];
 }

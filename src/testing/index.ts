@@ -33,3 +33,4 @@ export * from './test-data.js';
 export * from './in-memory-simulated-call.store.js';
 export * from './in-memory-adapters.js';
 export * from './campaign-calling-testing.module.js';
+export * from './provider-fakes.js';

@@ -15,17 +15,15 @@ describe('plain JSON bodies', () => {
       fc.string({ unit: 'binary', maxLength: 4 }),
       fc.constantFrom('constructor', '__proto__', 'a\u0000', '\ud800', 'ok'),
     );
-    const text = fc
-      .dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 })
-      .chain((value) =>
-        fc.constantFrom(
-          JSON.stringify(value),
-          // The same value written with escapes, as another client would send it.
-          JSON.stringify(value).replace(/[^\x20-\x7e]|_|o/g, (c) =>
-            c === '"' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-          ),
+    const text = fc.dictionary(key, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }).chain((value) =>
+      fc.constantFrom(
+        JSON.stringify(value),
+        // The same value written with escapes, as another client would send it.
+        JSON.stringify(value).replace(/[^\x20-\x7e]|_|o/g, (c) =>
+          c === '"' ? c : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
         ),
-      );
+      ),
+    );
     fc.assert(
       fc.property(text, (t) => {
         const value = parsed(t);

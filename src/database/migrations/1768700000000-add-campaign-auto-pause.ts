@@ -10,7 +10,9 @@ export class AddCampaignAutoPause1768700000000 implements MigrationInterface {
   name = 'AddCampaignAutoPause1768700000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE campaigns ADD COLUMN auto_pause jsonb, ADD COLUMN paused_reason text`);
+    await q.query(
+      `ALTER TABLE campaigns ADD COLUMN auto_pause jsonb, ADD COLUMN paused_reason text`,
+    );
     // The breaker reads a campaign's latest ended calls: this index gives them newest first.
     await q.query(
       `CREATE INDEX call_logs_campaign_ended_idx ON call_logs (campaign_id, ended_at DESC, id DESC)

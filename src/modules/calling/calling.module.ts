@@ -65,10 +65,33 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
   });
 }
 
+/**
+ * Which provider places a campaign's calls and reads a connection's events: its provider connection,
+ * else the process-wide CALL_PROVIDER. A port the root module binds, so a team can route calls to a
+ * carrier of its own (docs/extending.md); no database of its own, so the testing module keeps it.
+ */
+export const CALL_PROVIDERS_BINDING: Provider = {
+  provide: CallProviders,
+  inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],
+  useFactory: (
+    config: AppConfig,
+    simulator: SimulatedCallProvider,
+    connections: ProviderConnectionService,
+    clients: ProviderCallClients,
+  ) =>
+    new ConnectionCallProviders(
+      callProviderFor(config, simulator),
+      simulator,
+      connections,
+      clients,
+    ),
+};
+
 export const CALLING_ADAPTERS: Provider[] = [
   { provide: CallEventStore, useClass: SqlCallEventStore },
   { provide: PlacementRate, useClass: SqlPlacementRate },
   { provide: SimulatedCallStore, useClass: SqlSimulatedCallStore },
+  CALL_PROVIDERS_BINDING,
 ];
 
 /**
@@ -90,22 +113,6 @@ export const CALLING_ADAPTERS: Provider[] = [
   controllers: [CallsController, TelephonyEventsController, CampaignControlController],
   providers: [
     {
-      provide: CallProviders,
-      inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],
-      useFactory: (
-        config: AppConfig,
-        simulator: SimulatedCallProvider,
-        connections: ProviderConnectionService,
-        clients: ProviderCallClients,
-      ) =>
-        new ConnectionCallProviders(
-          callProviderFor(config, simulator),
-          simulator,
-          connections,
-          clients,
-        ),
-    },
-    {
       provide: SimulatedCallProvider,
       inject: [AppConfig, SimulatedCallStore, Clock],
       useFactory: (config: AppConfig, store: SimulatedCallStore, clock: Clock) =>
@@ -123,5 +130,7 @@ export const CALLING_ADAPTERS: Provider[] = [
     CallingWorker,
     SimulatedCallDelivery,
   ],
+  // For the root module's CallProviders binding.
+  exports: [SimulatedCallProvider],
 })
 export class CallingModule {}

@@ -4,7 +4,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { SecretsKeyMissingError, SecretUnreadableError } from '../application/ports/secret-box.js';
-import { AesGcmSecretBox, keyIdOf, parseSecretsKey, secretsKeySource } from './aes-gcm-secret-box.js';
+import {
+  AesGcmSecretBox,
+  keyIdOf,
+  parseSecretsKey,
+  secretsKeySource,
+} from './aes-gcm-secret-box.js';
 
 const key = randomBytes(32);
 const box = () => new AesGcmSecretBox({ kind: 'configured', key });
