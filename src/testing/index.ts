@@ -34,3 +34,4 @@ export * from './in-memory-simulated-call.store.js';
 export * from './in-memory-adapters.js';
 export * from './campaign-calling-testing.module.js';
 export * from './provider-fakes.js';
+export * from './wait-until.js';

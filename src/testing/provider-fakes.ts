@@ -5,7 +5,7 @@ import {
   SecretBox,
   SecretUnreadableError,
 } from '../modules/provider-connection/application/ports/secret-box.js';
-import type { ProviderCallClient } from '../modules/provider-connection/domain/provider-call.js';
+import type { CallProvider } from '../modules/calling/application/ports/call-provider.js';
 
 /**
  * Seals by encoding, not encrypting (tests only), with the real box's rule that matters to callers:
@@ -43,13 +43,13 @@ export class ListedProviderDestinations extends ProviderDestinations {
 /** The clients a test scripts, by connection type; no network. */
 export class ScriptedProviderCallClients extends ProviderCallClients {
   constructor(
-    private readonly clients: Partial<Record<string, ProviderCallClient>> = {},
+    private readonly clients: Partial<Record<string, CallProvider>> = {},
     private readonly fetchForAgents: typeof fetch = globalThis.fetch,
   ) {
     super();
   }
 
-  forConnection(connection: { type: string }): ProviderCallClient | null {
+  forConnection(connection: { type: string }): CallProvider | null {
     return this.clients[connection.type] ?? null;
   }
 

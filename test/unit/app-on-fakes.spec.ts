@@ -7,20 +7,10 @@ import {
   CampaignCallingTestingModule,
   FakeClock,
   RecordingWebhookSender,
+  waitUntil,
 } from '../../src/testing/index.js';
 
 const API_KEY = 'test-key-0123456789abcdef0123456789';
-
-/** Polls `probe` until `done` holds (the dispatcher and the simulator run in the background). */
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', () => {
   let app: INestApplication;
@@ -62,7 +52,7 @@ describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', 
     expect(added.body).toEqual({ created: 1, ignored: [], target_ids: [expect.any(String)] });
     const [id] = added.body.target_ids;
 
-    const called = await until(
+    const called = await waitUntil(
       () => as(http().get(`/api/v1/targets/${id}`)),
       (res) => res.body.status === 'Finished',
     );

@@ -3,23 +3,13 @@ import { Test } from '@nestjs/testing';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { CallProviders } from 'campaign-calling-service';
-import { CampaignCallingTestingModule } from 'campaign-calling-service/testing';
+import { CampaignCallingTestingModule, waitUntil } from 'campaign-calling-service/testing';
 import { AcmeCallProvider, AcmeCallProviders } from '../src/acme-carrier.js';
 import { AcmeRoutesModule } from '../src/campaign-summary.controller.js';
 import { OptOutCheck } from '../src/opt-out.check.js';
 import { AcmeEmulator } from './acme-emulator.js';
 
 const API_KEY = 'example-key-0123456789abcdef01234567';
-
-async function until<T>(probe: () => Promise<T>, done: (v: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await probe();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 describe('the service extended with Acme Voice, an opt-out check and a route of our own', () => {
   const acme = new AcmeEmulator();
@@ -75,7 +65,7 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
     expect(added.status).toBe(200);
     const [called, refused] = added.body.target_ids;
 
-    const finished = await until(
+    const finished = await waitUntil(
       () => target(called),
       (res) => res.body.status === 'Finished',
     );
@@ -91,7 +81,7 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
     ]);
     expect(acme.calls[0].events).toEqual([{ status: 200 }, { status: 200 }]);
 
-    const ended = await until(
+    const ended = await waitUntil(
       () => target(refused),
       (res) => res.body.status === 'Failed',
     );

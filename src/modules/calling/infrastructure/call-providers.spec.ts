@@ -4,7 +4,7 @@ import { inMemoryProviderConnections } from '../../../testing/in-memory-provider
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
 import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/provider-call-client.factory.js';
 import { ConnectionCallProviders } from './call-providers.js';
-import { ClientCallProvider } from './client-call-provider.js';
+import { TwilioCallClient } from '../../provider-connection/infrastructure/clients/twilio-call-client.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 
@@ -53,7 +53,7 @@ describe('ConnectionCallProviders', () => {
       organizationId: ORG,
       providerConnectionId: named.id,
     });
-    expect(viaNamed).toBeInstanceOf(ClientCallProvider);
+    expect(viaNamed).toBeInstanceOf(TwilioCallClient);
     expect(viaNamed.name).toBe(named.id);
     const viaDefault = await providers.forCampaign({
       organizationId: ORG,
