@@ -1,4 +1,5 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { OrganizationModule } from '../modules/organization/organization.module.js';
 import { HTTP_ENHANCERS, DOMAIN_MODULES } from '../campaign-calling.module.js';
 import { Clock } from '../common/clock/clock.js';
 import { RouteTable } from '../common/http/route-table.js';
@@ -8,7 +9,7 @@ import {
   providedToken,
   withAdapters,
 } from '../common/adapters/adapter-binding.js';
-import { CALL_PROVIDERS_BINDING } from '../modules/calling/calling.module.js';
+import { CALL_PROVIDERS_BINDING, CallingModule } from '../modules/calling/calling.module.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { extensionProviders, ExtensionOptions } from '../extensions.js';
 import { FakeClock } from './fake-clock.js';
@@ -23,6 +24,11 @@ export interface CampaignCallingTestingOptions extends ExtensionOptions {
   config?: Record<string, string>;
   /** Adapters chosen in place of the fakes (`overrideProvider` on the test module works too). */
   adapters?: readonly AdapterBinding[];
+  /**
+   * The domain modules to serve (each brings the modules it imports); all of them by default. The
+   * organization module always comes too: it authenticates the requests.
+   */
+  modules?: readonly Type[];
 }
 
 /** Quiet, immediate and unrestricted by default: a test states the time and rules it needs. */
@@ -57,16 +63,29 @@ export class CampaignCallingTestingModule {
       BOOTSTRAP_API_KEYS: `test=${options.apiKey}`,
     });
     const clock = options.clock ?? new FakeClock('2026-01-05T15:00:00.000Z');
-    // The fakes, and the real choice of provider per campaign (it keeps no state of its own).
+    const modules = new Set([
+      OrganizationModule,
+      ...(options.modules ?? DOMAIN_MODULES.map((d) => d.module)),
+    ]);
+    // The fakes, and with the calling engine the real choice of provider per campaign (it keeps no
+    // state of its own; it needs the engine's simulator).
     const adapters = withAdapters(
-      [...inMemoryAdapters(clock).map(adapterProvider), CALL_PROVIDERS_BINDING],
+      [
+        ...inMemoryAdapters(clock).map(adapterProvider),
+        ...(modules.has(CallingModule) ? [CALL_PROVIDERS_BINDING] : []),
+      ],
       options.adapters,
     );
     const extensions = extensionProviders(options);
     return {
       module: CampaignCallingTestingModule,
       global: true,
-      imports: DOMAIN_MODULES.map((d) => d.module),
+      imports: [
+        ...new Set([
+          OrganizationModule,
+          ...(options.modules ?? DOMAIN_MODULES.map((d) => d.module)),
+        ]),
+      ],
       providers: [
         { provide: AppConfig, useValue: config },
         ...HTTP_ENHANCERS,
