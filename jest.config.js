@@ -26,6 +26,8 @@ const common = {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', tsJest] },
   testEnvironment: 'node',
+  // examples/extending is a project of its own, with the packed package in its node_modules.
+  modulePathIgnorePatterns: ['<rootDir>/examples/'],
   setupFiles: ['<rootDir>/test/support/load-nest-first.ts'],
   // In the checkout, not the machine's temp directory: a transform cached by another checkout (another
   // branch, or this one before a package.json changed a file's module format) is never reused.

@@ -6,13 +6,16 @@
 import { NestFactory } from '@nestjs/core';
 import { writeFileSync } from 'fs';
 import { join } from 'path';
-import { AppModule } from '../src/app.module.js';
+import { CampaignCallingModule } from '../src/campaign-calling.module.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { buildOpenApiDocument, openApiJson } from '../src/openapi.js';
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const app = await NestFactory.create(AppModule.forRoot(config, 'postgres://preview/none'), {
+  const app = await NestFactory.create(CampaignCallingModule.forRoot({
+      config,
+      database: { url: 'postgres://preview/none' },
+    }), {
     preview: true,
     logger: false,
     bodyParser: false,

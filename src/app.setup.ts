@@ -2,9 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
-import { HttpExceptionFilter } from './common/http/http-exception.filter.js';
 import { RouteTable } from './common/http/route-table.js';
-import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe.js';
 import { setupOpenApi } from './openapi.js';
 import { QuietNestLogger } from './common/logging/quiet-nest-logger.js';
 import { raw } from 'express';
@@ -18,7 +16,8 @@ import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 
 /**
  * Everything that makes the HTTP app behave as specified, shared by `main.ts` and the e2e tests so they
- * exercise the same pipeline: body limits, the 422 pipe, the error filter, OpenAPI, the route table.
+ * exercise the same pipeline: body limits, FastAPI's JSON parsing, the console, OpenAPI, the route table
+ * (the 422 pipe and the error filter come with CampaignCallingModule).
  */
 export async function configureApp(app: INestApplication, config: AppConfig): Promise<void> {
   const express = app as NestExpressApplication;
@@ -43,8 +42,6 @@ export async function configureApp(app: INestApplication, config: AppConfig): Pr
   express.set('trust proxy', config.get('TRUST_PROXY'));
   // The operator console (console/, built into dist/console): static files and `/` -> /console/.
   serveConsole(express.getHttpAdapter().getInstance());
-  app.useGlobalPipes(new PydanticValidationPipe());
-  app.useGlobalFilters(new HttpExceptionFilter(app.get(RouteTable)));
   setupOpenApi(app);
   await app.init();
   registerRoutes(app);

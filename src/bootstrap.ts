@@ -1,7 +1,7 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Server } from 'http';
-import { AppModule } from './app.module.js';
+import { CampaignCallingModule } from './campaign-calling.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig, loadConfig } from './config/app-config.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
@@ -35,10 +35,13 @@ export async function startService(
     database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
   const databaseUrl = embedded?.url ?? (database as { url: string }).url;
   try {
-    const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl), {
-      bodyParser: false,
-      bufferLogs: true,
-    });
+    const app = await NestFactory.create(
+      CampaignCallingModule.forRoot({ config, database: { url: databaseUrl } }),
+      {
+        bodyParser: false,
+        bufferLogs: true,
+      },
+    );
     // A worker's probes answer from the start (not ready until its job queue runs), so a supervisor
     // never sees the port closed once the process reported itself started.
     let healthServer: Server | null = null;

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { providedToken } from './common/adapters/adapter-binding.js';
 import { existsSync } from 'fs';
 import { parseArgs } from 'util';
 import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/common';
@@ -9,8 +10,11 @@ import { AppConfig, loadConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source.options.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
 import { runMigrationsLocked } from './database/migrations-runner.js';
-import { AppModule } from './app.module.js';
-import { OrganizationModule } from './modules/organization/organization.module.js';
+import { CampaignCallingModule } from './campaign-calling.module.js';
+import {
+  ORGANIZATION_ADAPTERS,
+  OrganizationModule,
+} from './modules/organization/organization.module.js';
 import { OrganizationService } from './modules/organization/application/organization.service.js';
 import { presentCampaign } from './modules/campaign/api/campaign.presenter.js';
 import { CampaignControl } from './modules/calling/application/campaign-control.service.js';
@@ -62,8 +66,8 @@ class CliModule {
         }),
         OrganizationModule,
       ],
-      providers: [{ provide: AppConfig, useValue: config }],
-      exports: [AppConfig],
+      providers: [{ provide: AppConfig, useValue: config }, ...ORGANIZATION_ADAPTERS],
+      exports: [AppConfig, ...ORGANIZATION_ADAPTERS.map(providedToken)],
     };
   }
 }
@@ -259,10 +263,15 @@ async function main(): Promise<number> {
     embedded = database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
     const url = embedded?.url ?? (database as { url: string }).url;
     const module = usesService(command)
-      ? AppModule.forRoot(
-          loadConfig({ ...process.env, DEMO_SEED: 'false', ROLE: 'api', LOG_LEVEL: 'error' }),
-          url,
-        )
+      ? CampaignCallingModule.forRoot({
+          config: loadConfig({
+            ...process.env,
+            DEMO_SEED: 'false',
+            ROLE: 'api',
+            LOG_LEVEL: 'error',
+          }),
+          database: { url },
+        })
       : CliModule.forRoot(config, url);
     ctx = await NestFactory.createApplicationContext(module, { logger: ['error'] });
     const result = await run(command, args, options, ctx);

@@ -1,4 +1,4 @@
-import { DynamicModule, Global, Logger, Module } from '@nestjs/common';
+import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock, SystemClock } from '../common/clock/clock.js';
@@ -13,6 +13,14 @@ import { guardPool } from './pool-guard.js';
 import { enableStatementPreparation } from './sql.js';
 import { runMigrationsLocked } from './migrations-runner.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
+
+/** The core ports' adapters on the database: the root module binds them, unless others are chosen. */
+export const DATABASE_ADAPTERS: Provider[] = [
+  { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
+  { provide: Clock, useClass: SystemClock },
+  { provide: ExclusiveRunner, useClass: AdvisoryLockExclusiveRunner },
+  { provide: JobQueue, useExisting: PgBossJobQueue },
+];
 
 /**
  * The database and what lives on it: TypeORM, the unit of work and the durable job queue. `url` is a
@@ -53,9 +61,6 @@ export class DatabaseModule {
       ],
       providers: [
         { provide: AppConfig, useValue: config },
-        { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
-        { provide: Clock, useClass: SystemClock },
-        { provide: ExclusiveRunner, useClass: AdvisoryLockExclusiveRunner },
         {
           provide: PgBossJobQueue,
           inject: [DataSource],
@@ -73,10 +78,8 @@ export class DatabaseModule {
               dataSource,
             ),
         },
-        { provide: JobQueue, useExisting: PgBossJobQueue },
       ],
-      // PgBossJobQueue itself for health and metrics (readiness, backlog); modules use the port.
-      exports: [AppConfig, UnitOfWork, Clock, ExclusiveRunner, JobQueue, PgBossJobQueue],
+      exports: [AppConfig, PgBossJobQueue],
     };
   }
 }

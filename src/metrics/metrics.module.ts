@@ -1,7 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Global, Module, Provider } from '@nestjs/common';
 import { Metrics } from '../common/metrics/metrics.js';
 import { MetricsController } from './metrics.controller.js';
 import { PrometheusMetrics } from './prometheus-metrics.js';
+
+export const METRICS_ADAPTERS: Provider[] = [{ provide: Metrics, useExisting: PrometheusMetrics }];
 
 /**
  * Prometheus metrics at `/metrics`; the `Metrics` port for application services. Requests are counted
@@ -10,7 +12,7 @@ import { PrometheusMetrics } from './prometheus-metrics.js';
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [PrometheusMetrics, { provide: Metrics, useExisting: PrometheusMetrics }],
-  exports: [Metrics, PrometheusMetrics],
+  providers: [PrometheusMetrics],
+  exports: [PrometheusMetrics],
 })
 export class MetricsModule {}

@@ -21,8 +21,7 @@ function copy<T extends Partial<Campaign>>(c: T): T {
 export class InMemoryCampaignRepository extends CampaignRepository {
   readonly campaigns = new Map<string, Campaign>();
 
-  async create(campaign: NewCampaign): Promise<Campaign> {
-    const now = new Date();
+  async create(campaign: NewCampaign, now: Date): Promise<Campaign> {
     const created = copy({
       ...campaign,
       id: randomUUID(),

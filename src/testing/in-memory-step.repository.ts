@@ -12,7 +12,7 @@ import {
 import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step-rules.js';
 import type { Target } from '../modules/target/domain/target.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
-import { targetKey } from './in-memory-target.repository.js';
+import { targetKey, type TargetTable } from './in-memory-target.repository.js';
 
 /**
  * The step repository port over plain maps, with the same matching rules as the SQL adapter (the
@@ -23,14 +23,26 @@ export class InMemoryStepRepository extends StepRepository {
   /** Keyed by `targetKey` (a target id is unique within its organization only). */
   targets = new Map<string, Target>();
 
-  /** With `events`, its changes of targets (input data merges) are recorded there, as the triggers do. */
-  constructor(private readonly timeline?: InMemoryTargetEventLog) {
+  /**
+   * With `events`, its changes of targets (input data merges) are recorded there, as the triggers do.
+   * With `shared`, it works on another fake's target rows (`() => targetRepository.table()`), which
+   * records the changes and is rolled back with its owner.
+   */
+  constructor(
+    private readonly timeline?: InMemoryTargetEventLog,
+    private readonly shared?: () => TargetTable,
+  ) {
     super();
+  }
+
+  private rows(): TargetTable {
+    return this.shared ? this.shared() : this.targets;
   }
 
   /** Sets a target row, reporting the change to the event log as the database's triggers would. */
   private write(target: Target): void {
     const key = targetKey(target.organizationId, target.id);
+    if (this.shared) return this.shared().set(key, target);
     const before = this.targets.get(key);
     this.timeline?.changed(before ? structuredClone(before) : null, structuredClone(target));
     this.targets.set(key, target);
@@ -38,15 +50,14 @@ export class InMemoryStepRepository extends StepRepository {
 
   /** Test helper: the target of that id (of `organizationId` when two organizations have one). */
   find(id: string, organizationId?: string): Target | undefined {
-    return [...this.targets.values()].find(
+    return [...this.rows().values()].find(
       (t) => t.id === id && (organizationId === undefined || t.organizationId === organizationId),
     );
   }
   events: StepEventRecord[] = [];
 
   put(...targets: Target[]): void {
-    for (const t of targets)
-      this.targets.set(targetKey(t.organizationId, t.id), structuredClone(t));
+    for (const t of targets) this.rows().set(targetKey(t.organizationId, t.id), structuredClone(t));
   }
 
   snapshot(): { targets: Map<string, Target>; events: StepEventRecord[] } {
@@ -78,7 +89,7 @@ export class InMemoryStepRepository extends StepRepository {
     for (const [id, patches] of byTarget) {
       this.write(
         receiveData(
-          this.targets.get(targetKey(scope.organizationId, id))!,
+          this.rows().get(targetKey(scope.organizationId, id))!,
           mergeInOrder(patches),
           received.receivedAt,
         ),
@@ -115,7 +126,7 @@ export class InMemoryStepRepository extends StepRepository {
 
   private match(scope: StepScope, ref: TargetRef): Target | null {
     if (ref.targetId == null && ref.externalId == null) return null;
-    for (const t of this.targets.values()) {
+    for (const t of this.rows().values()) {
       if (!inScope(t, scope)) continue;
       if (ref.targetId != null && t.id !== ref.targetId) continue;
       if (ref.externalId != null && t.externalId !== ref.externalId) continue;

@@ -30,3 +30,8 @@ export * from './recording-webhook-sender.js';
 export * from './scripted-call-provider.js';
 export * from './step-rules.js';
 export * from './test-data.js';
+export * from './in-memory-simulated-call.store.js';
+export * from './in-memory-adapters.js';
+export * from './campaign-calling-testing.module.js';
+export * from './provider-fakes.js';
+export * from './wait-until.js';

@@ -5,6 +5,10 @@ import {
   NewCampaign,
 } from '../../src/modules/campaign/application/ports/campaign.repository.js';
 
+/** Creation times a millisecond apart, in the order of the calls (the list orders by them). */
+let lastCreated = Date.now();
+const createdAt = () => new Date(++lastCreated);
+
 export interface CampaignContractContext {
   repository: () => CampaignRepository;
   /** An organization id the repository may store campaigns for. */
@@ -35,15 +39,16 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
 export function campaignRepositoryContract(ctx: CampaignContractContext): void {
   it('stores a campaign and reads every field back', async () => {
     const org = await ctx.organizationId();
-    const created = await ctx.repository().create(base(org, 'full'));
+    const at = createdAt();
+    const created = await ctx.repository().create(base(org, 'full'), at);
     expect(created).toEqual({
       ...base(org, 'full'),
       id: expect.any(String),
       state: 'active',
       stateChangedAt: null,
       pausedReason: null,
-      createdAt: expect.any(Date),
-      updatedAt: expect.any(Date),
+      createdAt: at,
+      updatedAt: at,
     });
     expect(await ctx.repository().findById(created.id)).toEqual(created);
   });
@@ -51,7 +56,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
   it('changes the state only from the given states and only for the owner; reads it in a transaction', async () => {
     const org = await ctx.organizationId();
     const other = await ctx.organizationId();
-    const c = await ctx.repository().create(base(org));
+    const c = await ctx.repository().create(base(org), createdAt());
     const at = new Date('2026-03-01T10:00:00.000Z');
     const run = <T>(work: Parameters<UnitOfWork['run']>[0]) => ctx.uow().run(work) as Promise<T>;
     expect(
@@ -65,7 +70,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     );
     expect(paused).toEqual({ ...c, state: 'paused', stateChangedAt: at, updatedAt: at });
     expect(await run((tx) => ctx.repository().lockedState(tx, c.id))).toBe('paused');
-    const active = await ctx.repository().create(base(org, 'other'));
+    const active = await ctx.repository().create(base(org, 'other'), createdAt());
     const missing = '00000000-0000-4000-8000-0000000000ff';
     expect(
       await run((tx) => ctx.repository().lockedStates(tx, [c.id, missing, active.id, c.id])),
@@ -81,7 +86,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
 
   it('keeps the reason of a pause (paused_reason) and clears it when the state changes again', async () => {
     const org = await ctx.organizationId();
-    const c = await ctx.repository().create(base(org));
+    const c = await ctx.repository().create(base(org), createdAt());
     expect(c).toMatchObject({
       autoPause: { window: 20, max_failure_ratio: 0.5 },
       pausedReason: null,
@@ -112,9 +117,9 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     const at = new Date('2026-03-01T10:00:00.000Z');
     const [org, other] = [await ctx.organizationId(), await ctx.organizationId()];
     const [mine, theirs, active] = [
-      await ctx.repository().create(base(org)),
-      await ctx.repository().create(base(other)),
-      await ctx.repository().create(base(org)),
+      await ctx.repository().create(base(org), createdAt()),
+      await ctx.repository().create(base(other), createdAt()),
+      await ctx.repository().create(base(org), createdAt()),
     ];
     await run((tx) => ctx.repository().changeState(tx, org, mine.id, ['active'], 'paused', at));
     await run((tx) => ctx.repository().changeState(tx, other, theirs.id, ['active'], 'paused', at));
@@ -128,12 +133,12 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
   it('lists an organization’s campaigns in creation order with the total', async () => {
     const org = await ctx.organizationId();
     const other = await ctx.organizationId();
-    const a = await ctx.repository().create(base(org, 'a'));
+    const a = await ctx.repository().create(base(org, 'a'), createdAt());
     // Creation order is (created_at, id). Embedded PGlite's clock ticks in whole milliseconds, so two
     // campaigns created within one would tie and list in id order: let the clock pass a's instant.
     while (Date.now() <= a.createdAt.getTime()) await new Promise((r) => setImmediate(r));
-    const b = await ctx.repository().create(base(org, 'b'));
-    await ctx.repository().create(base(other, 'x'));
+    const b = await ctx.repository().create(base(org, 'b'), createdAt());
+    await ctx.repository().create(base(other, 'x'), createdAt());
     const page = await ctx.repository().list(org, 0, 1);
     expect(page).toEqual({ items: [a], total: 2 });
     expect((await ctx.repository().list(org, 1, 5)).items.map((c) => c.id)).toEqual([b.id]);
@@ -141,7 +146,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
 
   it('updates only the given fields, and only the owner’s campaign', async () => {
     const org = await ctx.organizationId();
-    const c = await ctx.repository().create(base(org));
+    const c = await ctx.repository().create(base(org), createdAt());
     expect(
       await ctx.repository().update(await ctx.organizationId(), c.id, { name: 'stolen' }),
     ).toEqual({ kind: 'not_found' });
@@ -175,7 +180,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
 
   it('refuses, as a whole, a change that leaves the entry step outside the steps', async () => {
     const org = await ctx.organizationId();
-    const c = await ctx.repository().create(base(org));
+    const c = await ctx.repository().create(base(org), createdAt());
     expect(await ctx.repository().update(org, c.id, { name: 'x', steps: [] })).toEqual({
       kind: 'entry_step_not_in_steps',
     });
@@ -189,7 +194,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
 
   it('replaces the webhook secret', async () => {
     const org = await ctx.organizationId();
-    const c = await ctx.repository().create(base(org));
+    const c = await ctx.repository().create(base(org), createdAt());
     expect((await ctx.repository().setWebhookSecret(org, c.id, 'whsec_new'))?.webhookSecret).toBe(
       'whsec_new',
     );

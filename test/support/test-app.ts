@@ -2,7 +2,10 @@ import { INestApplication } from '@nestjs/common';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { Pool } from 'pg';
 import request from 'supertest';
-import { AppModule } from '../../src/app.module.js';
+import {
+  CampaignCallingModule,
+  type CampaignCallingOptions,
+} from '../../src/campaign-calling.module.js';
 import { configureApp } from '../../src/app.setup.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { OrganizationService } from '../../src/modules/organization/application/organization.service.js';
@@ -27,6 +30,8 @@ export interface TestApp {
 
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Options for CampaignCallingModule.forRoot beside the configuration and database (adapters, checks). */
+  module?: Omit<CampaignCallingOptions, 'config' | 'database'>;
   customize?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
 }
 
@@ -63,7 +68,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   let app: INestApplication | undefined;
   let pool: Pool | undefined;
   try {
-    let builder = Test.createTestingModule({ imports: [AppModule.forRoot(config, database.url)] });
+    let builder = Test.createTestingModule({
+      imports: [
+        CampaignCallingModule.forRoot({
+          ...options.module,
+          config,
+          database: { url: database.url },
+        }),
+      ],
+    });
     if (options.customize) builder = options.customize(builder);
     const moduleRef = await builder.compile();
     app = moduleRef.createNestApplication({ bodyParser: false, logger: false });

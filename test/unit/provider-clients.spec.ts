@@ -19,7 +19,7 @@ import {
   effectiveSettings,
   ResolvedConnection,
 } from '../../src/modules/provider-connection/domain/provider-connection.js';
-import { IncomingProviderRequest } from '../../src/modules/provider-connection/domain/provider-call.js';
+import type { ProviderRequest } from '../../src/modules/calling/application/ports/call-provider.js';
 import { RetellEmulator } from '../support/emulators/retell-emulator.js';
 import { TwilioEmulator } from '../support/emulators/twilio-emulator.js';
 import { VapiEmulator } from '../support/emulators/vapi-emulator.js';
@@ -53,11 +53,12 @@ const callRequest = (eventsUrl: string) => ({
   callLogId: 7,
   targetId: 'target-1',
   campaignId: 'campaign-1',
+  campaignType: 'patient',
   attempt: 1,
   eventsUrl,
 });
 
-function incoming(hook: ReceivedWebhook, url: string): IncomingProviderRequest {
+function incoming(hook: ReceivedWebhook, url: string): ProviderRequest {
   return {
     rawBody: Buffer.from(hook.body),
     contentType: String(hook.headers['content-type']),

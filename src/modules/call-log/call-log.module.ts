@@ -1,13 +1,17 @@
-import { Module } from '@nestjs/common';
+import { Module, Provider } from '@nestjs/common';
 import { CallLogController } from './api/call-log.controller.js';
 import { CallLogService } from './application/call-log.service.js';
 import { CallLogRepository } from './application/ports/call-log.repository.js';
 import { TypeOrmCallLogRepository } from './infrastructure/call-log.typeorm-repository.js';
 
+export const CALL_LOG_ADAPTERS: Provider[] = [
+  { provide: CallLogRepository, useClass: TypeOrmCallLogRepository },
+];
+
 /** Call logs: read by the API, written by the calling engine through `CallLogService`. */
 @Module({
   controllers: [CallLogController],
-  providers: [CallLogService, { provide: CallLogRepository, useClass: TypeOrmCallLogRepository }],
+  providers: [CallLogService],
   exports: [CallLogService],
 })
 export class CallLogModule {}

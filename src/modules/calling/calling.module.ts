@@ -1,5 +1,4 @@
-import { Module } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { Module, Provider } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { BlacklistModule } from '../blacklist/blacklist.module.js';
@@ -30,6 +29,7 @@ import { CallDispatcher } from './application/dispatcher.service.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
 import { CallProvider, CallProviders } from './application/ports/call-provider.js';
 import { PlacementRate } from './application/ports/placement-rate.js';
+import { SimulatedCallStore } from './application/ports/simulated-call.store.js';
 import { TriggerService } from './application/trigger.service.js';
 import { SqlCallEventStore } from './infrastructure/call-event.sql-store.js';
 import { ConnectionCallProviders } from './infrastructure/call-providers.js';
@@ -38,6 +38,7 @@ import { HttpCallProvider } from './infrastructure/http-call-provider.js';
 import { SqlPlacementRate } from './infrastructure/placement-rate.sql-adapter.js';
 import { SimulatedCallDelivery } from './infrastructure/simulated-call-delivery.js';
 import { SimulatedCallProvider } from './infrastructure/simulated-call-provider.js';
+import { SqlSimulatedCallStore } from './infrastructure/simulated-call.sql-store.js';
 
 /**
  * The process-wide provider, by CALL_PROVIDER: it places the calls of campaigns whose organization has
@@ -69,6 +70,35 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
 }
 
 /**
+ * Which provider places a campaign's calls and reads a connection's events: its provider connection,
+ * else the process-wide CALL_PROVIDER. A port the root module binds, so a team can route calls to a
+ * carrier of its own (docs/extending.md); no database of its own, so the testing module keeps it.
+ */
+export const CALL_PROVIDERS_BINDING: Provider = {
+  provide: CallProviders,
+  inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],
+  useFactory: (
+    config: AppConfig,
+    simulator: SimulatedCallProvider,
+    connections: ProviderConnectionService,
+    clients: ProviderCallClients,
+  ) =>
+    new ConnectionCallProviders(
+      callProviderFor(config, simulator),
+      simulator,
+      connections,
+      clients,
+    ),
+};
+
+export const CALLING_ADAPTERS: Provider[] = [
+  { provide: CallEventStore, useClass: SqlCallEventStore },
+  { provide: PlacementRate, useClass: SqlPlacementRate },
+  { provide: SimulatedCallStore, useClass: SqlSimulatedCallStore },
+  CALL_PROVIDERS_BINDING,
+];
+
+/**
  * The calling engine: trigger, dispatcher, placement, provider events, completion, deadline sweep.
  * Places each campaign's calls through its provider connection (provider-connection module).
  * Changes targets only through the target module's `TargetTransitions`.
@@ -92,29 +122,11 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     CampaignVariablesController,
   ],
   providers: [
-    { provide: CallEventStore, useClass: SqlCallEventStore },
-    { provide: PlacementRate, useClass: SqlPlacementRate },
     {
       provide: SimulatedCallProvider,
-      inject: [AppConfig, DataSource, Clock],
-      useFactory: (config: AppConfig, dataSource: DataSource, clock: Clock) =>
-        new SimulatedCallProvider(dataSource, clock, config.get('SIMULATED_CALL_SECONDS')),
-    },
-    {
-      provide: CallProviders,
-      inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],
-      useFactory: (
-        config: AppConfig,
-        simulator: SimulatedCallProvider,
-        connections: ProviderConnectionService,
-        clients: ProviderCallClients,
-      ) =>
-        new ConnectionCallProviders(
-          callProviderFor(config, simulator),
-          simulator,
-          connections,
-          clients,
-        ),
+      inject: [AppConfig, SimulatedCallStore, Clock],
+      useFactory: (config: AppConfig, store: SimulatedCallStore, clock: Clock) =>
+        new SimulatedCallProvider(store, clock, config.get('SIMULATED_CALL_SECONDS')),
     },
     { provide: CallingSettings, inject: [AppConfig], useFactory: callingSettingsFor },
     TriggerService,
@@ -130,5 +142,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     CallingWorker,
     SimulatedCallDelivery,
   ],
+  // For the root module's CallProviders binding.
+  exports: [SimulatedCallProvider],
 })
 export class CallingModule {}

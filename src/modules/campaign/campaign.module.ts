@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, Provider } from '@nestjs/common';
 import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { CampaignController } from './api/campaign.controller.js';
@@ -7,15 +7,15 @@ import { CampaignService } from './application/campaign.service.js';
 import { CampaignRepository } from './application/ports/campaign.repository.js';
 import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository.js';
 
+export const CAMPAIGN_ADAPTERS: Provider[] = [
+  { provide: CampaignRepository, useClass: TypeOrmCampaignRepository },
+];
+
 /** Campaigns and their settings (calling window, attempts, steps, blacklists, webhook URL and secret). */
 @Module({
   imports: [BlacklistModule, ProviderConnectionModule],
   controllers: [CampaignController],
-  providers: [
-    CampaignService,
-    { provide: CampaignRepository, useClass: TypeOrmCampaignRepository },
-    { provide: CampaignReader, useExisting: CampaignService },
-  ],
+  providers: [CampaignService, { provide: CampaignReader, useExisting: CampaignService }],
   exports: [CampaignService, CampaignReader],
 })
 export class CampaignModule {}

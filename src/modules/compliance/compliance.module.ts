@@ -1,4 +1,4 @@
-import { Logger, Module } from '@nestjs/common';
+import { Logger, Module, Provider } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config.js';
 import { ComplianceController } from './api/compliance.controller.js';
 import { DoNotCallController } from './api/do-not-call.controller.js';
@@ -15,6 +15,14 @@ import { SqlCompliancePolicyRepository } from './infrastructure/compliance-polic
 import { SqlDecisionLog } from './infrastructure/decision-log.sql-adapter.js';
 import { TypeOrmDoNotCallRepository } from './infrastructure/do-not-call.typeorm-repository.js';
 import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.js';
+
+export const COMPLIANCE_ADAPTERS: Provider[] = [
+  { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
+  { provide: CallLedger, useClass: SqlCallLedger },
+  { provide: DecisionLog, useClass: SqlDecisionLog },
+  { provide: DoNotCallRepository, useClass: TypeOrmDoNotCallRepository },
+  { provide: RecipientLocks, useClass: SqlRecipientLocks },
+];
 
 /**
  * The calling rules an organization's calls are judged by (docs/compliance.md): its policy (quiet
@@ -41,12 +49,7 @@ import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.
         return new DefaultCallingPolicy(unrestricted ? UNRESTRICTED_POLICY : DEFAULT_POLICY);
       },
     },
-    { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
-    { provide: CallLedger, useClass: SqlCallLedger },
-    { provide: DecisionLog, useClass: SqlDecisionLog },
-    { provide: DoNotCallRepository, useClass: TypeOrmDoNotCallRepository },
-    { provide: RecipientLocks, useClass: SqlRecipientLocks },
   ],
-  exports: [ComplianceService, DoNotCallService, RecipientLocks],
+  exports: [ComplianceService, DoNotCallService],
 })
 export class ComplianceModule {}

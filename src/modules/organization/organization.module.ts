@@ -1,4 +1,4 @@
-import { Logger, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { Logger, Module, OnApplicationBootstrap, Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import { AuthFailureLimiter } from '../../common/http/auth-failure-limiter.js';
@@ -10,6 +10,11 @@ import { ApiKeyRevocations } from './application/ports/api-key-revocations.js';
 import { OrganizationRepository } from './application/ports/organization.repository.js';
 import { PgApiKeyRevocations } from './infrastructure/api-key-revocations.pg-listener.js';
 import { TypeOrmOrganizationRepository } from './infrastructure/organization.typeorm-repository.js';
+
+export const ORGANIZATION_ADAPTERS: Provider[] = [
+  { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
+  { provide: ApiKeyRevocations, useClass: PgApiKeyRevocations },
+];
 
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
 @Module({
@@ -27,8 +32,6 @@ import { TypeOrmOrganizationRepository } from './infrastructure/organization.typ
           windowMs: config.get('RATE_LIMIT_WINDOW'),
         }),
     },
-    { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
-    { provide: ApiKeyRevocations, useClass: PgApiKeyRevocations },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   // The failure limiter: the provider events route counts its failed signatures too.

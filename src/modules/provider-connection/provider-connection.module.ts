@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, Provider } from '@nestjs/common';
 import type { DestinationPolicy } from '../../common/net/outbound-destination.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProviderConnectionController } from './api/provider-connection.controller.js';
@@ -20,6 +20,28 @@ export function providerDestinationPolicy(config: AppConfig): DestinationPolicy 
   };
 }
 
+export const PROVIDER_CONNECTION_ADAPTERS: Provider[] = [
+  {
+    provide: ProviderCallClients,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) =>
+      new SdkProviderCallClients(providerDestinationPolicy(config)),
+  },
+  { provide: ProviderConnectionRepository, useClass: TypeOrmProviderConnectionRepository },
+  {
+    provide: ProviderDestinations,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) =>
+      new ResolvingProviderDestinations(providerDestinationPolicy(config)),
+  },
+  {
+    provide: SecretBox,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) =>
+      new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
+  },
+];
+
 /**
  * Per-organization connections to voice providers (Twilio, Vapi, Retell, a team's own agent, the
  * simulator), with their credentials encrypted at rest. The calling engine resolves them through
@@ -27,28 +49,7 @@ export function providerDestinationPolicy(config: AppConfig): DestinationPolicy 
  */
 @Module({
   controllers: [ProviderConnectionController],
-  providers: [
-    ProviderConnectionService,
-    {
-      provide: ProviderCallClients,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new SdkProviderCallClients(providerDestinationPolicy(config)),
-    },
-    { provide: ProviderConnectionRepository, useClass: TypeOrmProviderConnectionRepository },
-    {
-      provide: ProviderDestinations,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new ResolvingProviderDestinations(providerDestinationPolicy(config)),
-    },
-    {
-      provide: SecretBox,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
-    },
-  ],
-  exports: [ProviderConnectionService, ProviderCallClients],
+  providers: [ProviderConnectionService],
+  exports: [ProviderConnectionService],
 })
 export class ProviderConnectionModule {}

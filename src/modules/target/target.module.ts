@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, Provider } from '@nestjs/common';
 import { ComplianceModule } from '../compliance/compliance.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
@@ -18,6 +18,13 @@ import { SqlTargetEventLog } from './infrastructure/target-event-log.sql-adapter
 import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-adapter.js';
 import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository.js';
 
+export const TARGET_ADAPTERS: Provider[] = [
+  { provide: TargetRepository, useClass: TypeOrmTargetRepository },
+  { provide: TargetTransitions, useClass: SqlTargetTransitions },
+  { provide: TargetEventLog, useClass: SqlTargetEventLog },
+  { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
+];
+
 /**
  * Targets: add (dedupe, launch), CSV import (owns `target_imports` and its staging rows), delete, read, input-data edits and the paged campaign lists. Owns the
  * `targets` table: other modules change a target's status only through the exported `TargetTransitions`.
@@ -28,12 +35,8 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
   controllers: [TargetController, TargetImportController],
   providers: [
     TargetService,
-    { provide: TargetRepository, useClass: TypeOrmTargetRepository },
-    { provide: TargetTransitions, useClass: SqlTargetTransitions },
-    { provide: TargetEventLog, useClass: SqlTargetEventLog },
     TargetTimelineService,
     TargetImportService,
-    { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
     TargetImportWorker,
     {
       provide: TargetImportSettings,
@@ -46,6 +49,6 @@ import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-reposit
         }),
     },
   ],
-  exports: [TargetService, TargetTransitions, TargetEventLog],
+  exports: [TargetService],
 })
 export class TargetModule {}

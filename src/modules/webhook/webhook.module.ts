@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, Provider } from '@nestjs/common';
 import { CallFinishedOutbox } from './application/ports/call-finished-outbox.js';
 import { AppConfig } from '../../config/app-config.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
@@ -19,6 +19,21 @@ import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-deliv
 /** Margin of a claim's lease over the send timeout, for the database writes around the send. */
 const LEASE_MARGIN_MS = 5000;
 
+export const WEBHOOK_ADAPTERS: Provider[] = [
+  { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
+  // The same adapter answers the target timeline's per-target read (it owns webhook_events).
+  { provide: TargetNotifications, useExisting: WebhookDeliveryRepository },
+  {
+    provide: WebhookSender,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) =>
+      new HttpWebhookSender({
+        timeoutMs: config.get('WEBHOOK_TIMEOUT_MS'),
+        allowPrivate: config.get('WEBHOOK_ALLOW_PRIVATE'),
+      }),
+  },
+];
+
 /**
  * Outbound notifications. Exports the `CallFinishedOutbox` port the calling module writes events to (and
  * `ImportFinishedOutbox`, the target module's, and `CampaignPausedOutbox`, the circuit breaker's);
@@ -28,21 +43,6 @@ const LEASE_MARGIN_MS = 5000;
   imports: [CampaignModule],
   controllers: [WebhookController],
   providers: [
-    { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
-    // The same adapter answers the target timeline's per-target read (it owns webhook_events).
-    {
-      provide: TargetNotifications,
-      useExisting: WebhookDeliveryRepository,
-    },
-    {
-      provide: WebhookSender,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new HttpWebhookSender({
-          timeoutMs: config.get('WEBHOOK_TIMEOUT_MS'),
-          allowPrivate: config.get('WEBHOOK_ALLOW_PRIVATE'),
-        }),
-    },
     {
       provide: WebhookSettings,
       inject: [AppConfig],
@@ -62,12 +62,6 @@ const LEASE_MARGIN_MS = 5000;
     WebhookDeliveryService,
     WebhookWorker,
   ],
-  exports: [
-    CallFinishedOutbox,
-    ImportFinishedOutbox,
-    CampaignPausedOutbox,
-    WebhookDeliveryService,
-    TargetNotifications,
-  ],
+  exports: [CallFinishedOutbox, ImportFinishedOutbox, CampaignPausedOutbox, WebhookDeliveryService],
 })
 export class WebhookModule {}

@@ -75,7 +75,11 @@ export class TelephonyEventsController {
     }
     const events = await provider
       .readEvents({
-        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+        // The service keeps these bodies raw (configureApp); an app of a team's own that imports the
+        // module keeps them with Nest's `rawBody: true` instead.
+        rawBody: Buffer.isBuffer(req.body)
+          ? req.body
+          : ((req as Request & { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0)),
         contentType: headers['content-type'] ?? '',
         headers,
         // The URL we gave the provider (Twilio signs it): behind a proxy the Host header is not it.

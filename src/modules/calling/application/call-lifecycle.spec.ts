@@ -27,11 +27,21 @@ import { CallRecovery } from './call-recovery.service.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallDispatcher } from './dispatcher.service.js';
 import type { CampaignControl } from './campaign-control.service.js';
+import {
+  PreDialCall,
+  PreDialCheck,
+  PreDialChecks,
+  PreDialVerdict,
+} from './ports/pre-dial-check.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
 
 /** The whole engine on the one set of fakes, with a fake clock. */
-function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSettings> = {}) {
+function engine(
+  campaign: Partial<Campaign> = {},
+  settings: Partial<CallingSettings> = {},
+  checks: PreDialCheck[] = [],
+) {
   const clock = new FakeClock(T0);
   const campaigns = new InMemoryCampaignReader();
   const theCampaign = aCampaign({ maxAttempts: 1, ...campaign });
@@ -86,6 +96,7 @@ function engine(campaign: Partial<Campaign> = {}, settings: Partial<CallingSetti
       autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
     } as unknown as CampaignControl,
     compliance.service,
+    new PreDialChecks(checks),
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */
@@ -559,5 +570,63 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     expect(later.status).toBe('Scheduled');
     expect(later.scheduledTime!.getTime()).toBeGreaterThan(Date.parse(T0));
     expect(closedCampaign.provider.calls).toEqual([]);
+  });
+});
+
+describe('pre-dial checks in the dispatcher (fakes, fake clock)', () => {
+  beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  /** Answers from a script; throws while `down`. */
+  class ScriptedCheck extends PreDialCheck {
+    down = false;
+    asked: PreDialCall[][] = [];
+    constructor(
+      readonly name: string,
+      private readonly verdict: (call: PreDialCall) => PreDialVerdict,
+    ) {
+      super();
+    }
+    async check(calls: PreDialCall[]): Promise<PreDialVerdict[]> {
+      this.asked.push(calls);
+      if (this.down) throw new Error('consent service unreachable');
+      return calls.map(this.verdict);
+    }
+  }
+
+  it('a check that fails defers its calls by a minute, and they are placed once it answers', async () => {
+    const check = new ScriptedCheck('consent', () => ({ action: 'call' }));
+    const e = engine({}, {}, [check]);
+    check.down = true;
+    const t = e.due();
+    await e.dispatch();
+    expect(e.provider.calls).toEqual([]);
+    expect(await e.target(t.id)).toMatchObject({
+      status: 'Scheduled',
+      scheduledTime: new Date(e.clock.now().getTime() + 60_000),
+      hold: { rule: 'consent', reason: 'consent: the check did not answer; asked again shortly' },
+    });
+    check.down = false;
+    e.clock.advance(60_000);
+    await e.dispatch();
+    expect(e.provider.calls.map((c) => c.targetId)).toEqual([t.id]);
+    expect(check.asked.map((calls) => calls.map((c) => c.targetId))).toEqual([[t.id], [t.id]]);
+  });
+
+  it('the first check that holds a call decides it; later checks are not asked about it', async () => {
+    const first = new ScriptedCheck('first', (c) =>
+      c.to.endsWith('1') ? { action: 'refuse', reason: 'no' } : { action: 'call' },
+    );
+    const second = new ScriptedCheck('second', () => ({ action: 'call' }));
+    const e = engine({}, {}, [first, second]);
+    const refused = e.due({ phoneNumber: '+15550100011' });
+    const called = e.due({ phoneNumber: '+15550100012' });
+    await e.dispatch();
+    expect(second.asked.flat().map((c) => c.targetId)).toEqual([called.id]);
+    expect(e.provider.calls.map((c) => c.targetId)).toEqual([called.id]);
+    expect(await e.target(refused.id)).toMatchObject({
+      status: 'Failed',
+      outcome: 'Refused by a pre-dial check',
+    });
   });
 });

@@ -31,6 +31,7 @@ import { CallingSettings } from './calling-settings.js';
 import { CampaignControl } from './campaign-control.service.js';
 import { CampaignStatsService } from './campaign-stats.service.js';
 import { CallDispatcher } from './dispatcher.service.js';
+import { PreDialChecks } from './ports/pre-dial-check.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a999';
@@ -97,6 +98,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     events,
     control,
     inMemoryCompliance(clock, { doNotCall: doNotCall.service }).service,
+    new PreDialChecks(),
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {

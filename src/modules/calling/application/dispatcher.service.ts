@@ -20,6 +20,7 @@ import type { Target } from '../../target/domain/target.js';
 import { endedWithoutCall } from './ended-without-call.js';
 import {
   blacklistedDecision,
+  refusedByCheckDecision,
   doNotCallDecision,
   cancelledDecision,
   TargetDecision,
@@ -38,6 +39,8 @@ import { CallPlacement, ClaimedCall } from './call-placement.service.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallProvider, CallProviders } from './ports/call-provider.js';
 import { PlacementRate } from './ports/placement-rate.js';
+import { PreDialCall, PreDialChecks, PreDialVerdict } from './ports/pre-dial-check.js';
+import type { TargetHold } from '../../target/domain/target.js';
 
 /** The caller id shown when the campaign has none (the reference service's placeholder). */
 export const DEFAULT_FROM = 'DeprecatedLocalTest';
@@ -50,7 +53,8 @@ export const DEFAULT_FROM = 'DeprecatedLocalTest';
  * or an ending without a rule (no number, blacklisted).
  */
 type Plan =
-  | { kind: 'defer'; until: Date; reason: string; held: Held | null }
+  /** `check`: the team's pre-dial check that holds it (not a rule of the policy: not audited). */
+  | { kind: 'defer'; until: Date; reason: string; held: Held | null; check?: TargetHold }
   | { kind: 'end'; decision: TargetDecision; reason: string; held: Held | null }
   | { kind: 'call'; to: string; rules: CallingRulesInput }
   /** A cap would hold it only because of a call to its number this claim starts: next round. */
@@ -77,6 +81,9 @@ export interface RoundResult {
  * are serialised by an advisory lock, so the cap holds across processes. Started calls are handed to
  * `CallPlacement`, outside the transaction.
  */
+/** How long a call waits when a pre-dial check fails to answer (it is asked again then). */
+const CHECK_FAILED_RETRY_MS = 60_000;
+
 /** How long the list of campaigns with due targets is reused while claims keep succeeding. */
 const DUE_CAMPAIGNS_TTL_MS = 1000;
 
@@ -105,6 +112,7 @@ export class CallDispatcher {
     private readonly events: TargetEventLog,
     private readonly control: CampaignControl,
     private readonly compliance: ComplianceService,
+    private readonly checks: PreDialChecks,
   ) {}
 
   async round(): Promise<RoundResult> {
@@ -270,7 +278,9 @@ export class CallDispatcher {
         const plan = plans.get(target.id)!;
         if (plan.kind === 'next_round') continue;
         if (plan.kind === 'defer') {
-          const hold = plan.held && { rule: plan.held.rule, reason: plan.held.reason };
+          const hold = plan.held
+            ? { rule: plan.held.rule, reason: plan.held.reason }
+            : (plan.check ?? null);
           deferrals.push({ targetId: target.id, until: plan.until, hold });
           deferReasons[target.id] = plan.reason;
         } else if (plan.kind === 'call') calls.push({ target, to: plan.to });
@@ -489,7 +499,70 @@ export class CallDispatcher {
         }
       }
     }
+    await this.consultChecks(campaign, targets, plans, now);
     return plans;
+  }
+
+  /**
+   * The registered pre-dial checks, in order, on the calls still to be placed: the first that defers
+   * or refuses a call decides it. Before the claim transaction: a check may take its time.
+   */
+  private async consultChecks(
+    campaign: Campaign,
+    targets: Target[],
+    plans: Map<string, Plan>,
+    now: Date,
+  ): Promise<void> {
+    for (const check of this.checks.checks) {
+      const calling = targets.filter((t) => plans.get(t.id)!.kind === 'call');
+      if (calling.length === 0) return;
+      const calls: PreDialCall[] = calling.map((t) => ({
+        organizationId: campaign.organizationId,
+        campaignId: campaign.id,
+        targetId: t.id,
+        to: (plans.get(t.id) as Extract<Plan, { kind: 'call' }>).to,
+        attempt: t.attempts + 1,
+        inputData: t.inputData,
+      }));
+      let verdicts: PreDialVerdict[];
+      try {
+        verdicts = await check.check(calls, now);
+        if (verdicts.length !== calls.length) {
+          throw new Error(`answered ${verdicts.length} verdicts for ${calls.length} calls`);
+        }
+      } catch (err) {
+        this.logger.warn({ err, check: check.name }, 'pre-dial check failed: its calls wait');
+        const until = new Date(now.getTime() + CHECK_FAILED_RETRY_MS);
+        verdicts = calls.map(() => ({
+          action: 'defer',
+          until,
+          reason: 'the check did not answer; asked again shortly',
+        }));
+      }
+      calling.forEach((target, i) => {
+        const verdict = verdicts[i];
+        const reason = verdict.action === 'call' ? '' : `${check.name}: ${verdict.reason}`;
+        if (verdict.action === 'defer') {
+          // At least a second: a check that answers "now" must not spin the dispatcher.
+          const until = new Date(Math.max(verdict.until.getTime(), now.getTime() + 1000));
+          plans.set(target.id, {
+            kind: 'defer',
+            until,
+            reason,
+            held: null,
+            check: { rule: check.name, reason },
+          });
+        } else if (verdict.action === 'refuse') {
+          const decision = refusedByCheckDecision(campaign.type);
+          plans.set(target.id, {
+            kind: 'end',
+            decision,
+            reason: `${endedWords(decision.outcome)}: ${reason}`,
+            held: null,
+          });
+        }
+      });
+    }
   }
 
   /** A decision of the calling rules as what the claim does with the target. */

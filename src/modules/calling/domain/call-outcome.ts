@@ -231,6 +231,18 @@ export function doNotCallDecision(type: CampaignType): TargetDecision {
   return { ...blacklistedDecision(type), outcome: 'Phone number is on the do-not-call list' };
 }
 
+/** A call a team's pre-dial check refused (its reason is in the target's timeline). */
+export function refusedByCheckDecision(type: CampaignType): TargetDecision {
+  return {
+    status: 'Failed',
+    resolution: resolutionOf(type, false),
+    category: null,
+    subcategory: null,
+    outcome: 'Refused by a pre-dial check',
+    retryAt: null,
+  };
+}
+
 const UNDIALABLE_OUTCOME = {
   no_phone_number: 'No phone number to call',
   no_calling_window: 'Calling window and operating hours never overlap',

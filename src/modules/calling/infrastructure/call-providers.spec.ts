@@ -1,10 +1,10 @@
-import type { DataSource } from 'typeorm';
+import { InMemorySimulatedCallStore } from '../../../testing/in-memory-simulated-call.store.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
 import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/provider-call-client.factory.js';
 import { ConnectionCallProviders } from './call-providers.js';
-import { ClientCallProvider } from './client-call-provider.js';
+import { TwilioCallClient } from '../../provider-connection/infrastructure/clients/twilio-call-client.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 
@@ -15,8 +15,11 @@ describe('ConnectionCallProviders', () => {
   function build() {
     const { service } = inMemoryProviderConnections();
     const processWide = new ScriptedCallProvider('http');
-    // Never asked to place a call here: no database behind it.
-    const simulator = new SimulatedCallProvider({} as DataSource, new FakeClock(), 0);
+    const simulator = new SimulatedCallProvider(
+      new InMemorySimulatedCallStore(),
+      new FakeClock(),
+      0,
+    );
     const providers = new ConnectionCallProviders(
       processWide,
       simulator,
@@ -50,7 +53,7 @@ describe('ConnectionCallProviders', () => {
       organizationId: ORG,
       providerConnectionId: named.id,
     });
-    expect(viaNamed).toBeInstanceOf(ClientCallProvider);
+    expect(viaNamed).toBeInstanceOf(TwilioCallClient);
     expect(viaNamed.name).toBe(named.id);
     const viaDefault = await providers.forCampaign({
       organizationId: ORG,

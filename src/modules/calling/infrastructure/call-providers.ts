@@ -3,7 +3,6 @@ import { ProviderConnectionService } from '../../provider-connection/application
 import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
 import { CallProvider, CallProviders } from '../application/ports/call-provider.js';
-import { ClientCallProvider } from './client-call-provider.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 
@@ -53,9 +52,9 @@ export class ConnectionCallProviders extends CallProviders {
       case 'twilio':
       case 'vapi':
       case 'retell': {
-        const client = this.clients.forConnection(connection);
-        if (!client) throw new Error(`no call client for a ${connection.type} connection`);
-        return new ClientCallProvider(connection.id, client);
+        const provider = this.clients.forConnection(connection);
+        if (!provider) throw new Error(`no call client for a ${connection.type} connection`);
+        return provider;
       }
     }
   }

@@ -1,4 +1,11 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import {
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  Optional,
+} from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { AppConfig } from '../../../config/app-config.js';
@@ -41,7 +48,8 @@ export class CallingWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly settings: CallingSettings,
     private readonly clock: Clock,
     private readonly config: AppConfig,
-    private readonly dataSource: DataSource,
+    // Absent on the in-memory fakes (the testing module): the poll alone wakes the dispatcher.
+    @Optional() @Inject(DataSource) private readonly dataSource: DataSource | null,
   ) {}
 
   /** Wakes the dispatcher now (a notification; tests and in-process callers). */
@@ -52,7 +60,7 @@ export class CallingWorker implements OnApplicationBootstrap, OnModuleDestroy {
   onApplicationBootstrap(): void {
     if (this.config.get('ROLE') === 'api') return;
     this.running = true;
-    const url = (this.dataSource.options as { url?: string }).url;
+    const url = (this.dataSource?.options as { url?: string } | undefined)?.url;
     if (url) {
       // Wakes an idle dispatcher (which reads the due campaigns afresh); a busy one sees new
       // campaigns within a second (CallDispatcher's list of due campaigns).

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { DataSource } from 'typeorm';
 import { CoalescingWriter } from '../../../common/batching/coalescing-writer.js';
 import { Clock } from '../../../common/clock/clock.js';
 import { UnauthorizedError } from '../../../common/errors/domain-errors.js';
-import { sqlExecutor } from '../../../database/sql.js';
+import {
+  SimulatedCall,
+  SimulatedCallStore,
+  SimulatedRequest,
+} from '../application/ports/simulated-call.store.js';
 import {
   CallEvent,
   CallProvider,
@@ -27,23 +30,6 @@ const GOOD = { outcome: 'GOOD' as const, endedReason: 'assistant-ended-call' };
 
 export function simulatedOutcome(to: string): { outcome: CallOutcome; endedReason: string } {
   return SIMULATED_OUTCOMES[to.replace(/\D/g, '').slice(-4)] ?? GOOD;
-}
-
-/** What a simulated call keeps until it ends (no phone number: only what the result needs). */
-interface SimulatedRequest {
-  outcome: CallOutcome;
-  endedReason: string;
-  durationSeconds: number;
-  attempt: number;
-  inputData: Record<string, unknown>;
-  startedAt: string;
-}
-
-interface SimulatedCallRow {
-  id: string;
-  call_log_id: string;
-  due_at: Date;
-  request: SimulatedRequest;
 }
 
 export interface DueSimulatedCall {
@@ -128,27 +114,16 @@ export class SimulatedCallProvider extends CallProvider {
   readonly name = 'simulated';
   /** Told when a call was recorded, so this process's delivery loop can look at once. */
   onCallStarted: (dueAt: Date) => void = () => undefined;
-  /** Calls started together are recorded in one statement. */
-  private readonly recorder: CoalescingWriter<SimulatedCallRow>;
+  /** Calls started together are recorded at once. */
+  private readonly recorder: CoalescingWriter<SimulatedCall>;
 
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: SimulatedCallStore,
     private readonly clock: Clock,
     private readonly seconds: number,
   ) {
     super();
-    this.recorder = new CoalescingWriter(async (rows) => {
-      await sqlExecutor(this.dataSource, null).query(
-        `INSERT INTO simulated_calls (id, call_log_id, due_at, request)
-         SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::jsonb[])`,
-        [
-          rows.map((r) => r.id),
-          rows.map((r) => r.call_log_id),
-          rows.map((r) => r.due_at),
-          rows.map((r) => JSON.stringify(r.request)),
-        ],
-      );
-    });
+    this.recorder = new CoalescingWriter((calls) => this.store.record(calls));
   }
 
   async startCall(request: StartCallRequest): Promise<{ providerCallId: string }> {
@@ -166,12 +141,7 @@ export class SimulatedCallProvider extends CallProvider {
       inputData: request.inputData,
       startedAt: now.toISOString(),
     };
-    await this.recorder.add({
-      id,
-      call_log_id: String(request.callLogId),
-      due_at: dueAt,
-      request: stored,
-    });
+    await this.recorder.add({ id, callLogId: request.callLogId, dueAt, request: stored });
     this.onCallStarted(dueAt);
     return { providerCallId: id };
   }
@@ -181,18 +151,13 @@ export class SimulatedCallProvider extends CallProvider {
     providerCallId: string | null;
     callLogId: number;
   }): Promise<CallEvent | null> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<SimulatedCallRow>(
-      `SELECT id, call_log_id, due_at, request FROM simulated_calls
-        WHERE id = $1 OR call_log_id = $2 LIMIT 1`,
-      [ref.providerCallId, ref.callLogId],
-    );
-    const row = rows[0];
+    const row = await this.store.find(ref);
     if (!row) return null;
     return {
       key: `${row.id}:started`,
       kind: 'started',
       providerCallId: row.id,
-      callLogId: Number(row.call_log_id),
+      callLogId: row.callLogId,
       at: new Date(row.request.startedAt),
     };
   }
@@ -206,15 +171,9 @@ export class SimulatedCallProvider extends CallProvider {
    * another worker takes them only if this one dies before `remove`.
    */
   async takeDue(now: Date, retakeAt: Date, limit: number): Promise<DueSimulatedCall[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<SimulatedCallRow>(
-      `WITH due AS MATERIALIZED (
-         SELECT id FROM simulated_calls WHERE due_at <= $1 ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       UPDATE simulated_calls s SET due_at = $2 FROM due WHERE s.id = due.id
-       RETURNING s.id, s.call_log_id, s.due_at, s.request`,
-      [now, retakeAt, limit],
-    );
+    const rows = await this.store.takeDue(now, retakeAt, limit);
     return rows.map((row) => {
-      const callLogId = Number(row.call_log_id);
+      const callLogId = row.callLogId;
       const startedAt = new Date(row.request.startedAt);
       return {
         id: row.id,
@@ -239,18 +198,11 @@ export class SimulatedCallProvider extends CallProvider {
     });
   }
 
-  async remove(ids: string[]): Promise<void> {
-    if (ids.length === 0) return;
-    await sqlExecutor(this.dataSource, null).query(
-      `DELETE FROM simulated_calls WHERE id = ANY($1)`,
-      [ids],
-    );
+  remove(ids: string[]): Promise<void> {
+    return ids.length === 0 ? Promise.resolve() : this.store.remove(ids);
   }
 
-  async nextDue(): Promise<Date | null> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{ at: Date | null }>(
-      `SELECT min(due_at) AS at FROM simulated_calls`,
-    );
-    return rows[0]?.at ?? null;
+  nextDue(): Promise<Date | null> {
+    return this.store.nextDue();
   }
 }

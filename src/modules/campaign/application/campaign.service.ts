@@ -53,23 +53,26 @@ export class CampaignService implements CampaignReader {
     checkEntryStep(steps, entryStep);
     await this.checkBlacklists(organizationId, input.blacklistIds ?? []);
     await this.checkProviderConnection(organizationId, input.providerConnectionId ?? null);
-    return this.repository.create({
-      organizationId,
-      name: input.name,
-      type: input.type,
-      callerId: input.callerId ?? null,
-      maxAttempts: input.maxAttempts ?? CAMPAIGN_DEFAULTS.maxAttempts,
-      retryDelayMinutes: input.retryDelayMinutes ?? CAMPAIGN_DEFAULTS.retryDelayMinutes,
-      maxConcurrentCalls: input.maxConcurrentCalls ?? CAMPAIGN_DEFAULTS.maxConcurrentCalls,
-      callingWindow: input.callingWindow ?? null,
-      steps,
-      entryStep,
-      blacklistIds: input.blacklistIds ?? [],
-      webhookUrl: input.webhookUrl ?? null,
-      providerConnectionId: input.providerConnectionId ?? null,
-      autoPause: input.autoPause ?? null,
-      webhookSecret: generateWebhookSecret(),
-    });
+    return this.repository.create(
+      {
+        organizationId,
+        name: input.name,
+        type: input.type,
+        callerId: input.callerId ?? null,
+        maxAttempts: input.maxAttempts ?? CAMPAIGN_DEFAULTS.maxAttempts,
+        retryDelayMinutes: input.retryDelayMinutes ?? CAMPAIGN_DEFAULTS.retryDelayMinutes,
+        maxConcurrentCalls: input.maxConcurrentCalls ?? CAMPAIGN_DEFAULTS.maxConcurrentCalls,
+        callingWindow: input.callingWindow ?? null,
+        steps,
+        entryStep,
+        blacklistIds: input.blacklistIds ?? [],
+        webhookUrl: input.webhookUrl ?? null,
+        providerConnectionId: input.providerConnectionId ?? null,
+        autoPause: input.autoPause ?? null,
+        webhookSecret: generateWebhookSecret(),
+      },
+      this.clock.now(),
+    );
   }
 
   /** The organization's campaign, or NotFoundError (also for malformed ids and other tenants). */

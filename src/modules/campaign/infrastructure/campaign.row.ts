@@ -1,5 +1,11 @@
 import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
-import type { AutoPause, Campaign, CampaignState, CampaignStep, CampaignType } from '../domain/campaign.js';
+import type {
+  AutoPause,
+  Campaign,
+  CampaignState,
+  CampaignStep,
+  CampaignType,
+} from '../domain/campaign.js';
 
 /** A `campaigns` row as `pg` returns it. */
 export interface CampaignRow {

@@ -46,15 +46,16 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     return sqlExecutor(this.dataSource, null);
   }
 
-  async create(campaign: NewCampaign): Promise<Campaign> {
+  async create(campaign: NewCampaign, now: Date): Promise<Campaign> {
     const { rows } = await onUniqueViolation(
       () =>
         this.sql.query<CampaignRow>(
           `INSERT INTO campaigns (organization_id, name, type, caller_id, max_attempts,
              retry_delay_minutes, max_concurrent_calls, calling_window, steps, entry_step,
-             blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause)
+             blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause,
+             created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14,
-             $15::jsonb)
+             $15::jsonb, $16, $16)
            RETURNING ${COLUMN_LIST}`,
           [
             campaign.organizationId,
@@ -72,6 +73,7 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
             campaign.webhookSecret,
             campaign.providerConnectionId,
             jsonOrNull(campaign.autoPause),
+            now,
           ],
         ),
       {},

@@ -1,4 +1,8 @@
-import { DeliveryAttempt, DeliveryWithAttempts, WebhookDelivery } from '../domain/webhook-delivery.js';
+import {
+  DeliveryAttempt,
+  DeliveryWithAttempts,
+  WebhookDelivery,
+} from '../domain/webhook-delivery.js';
 import {
   DeliveryAttemptDto,
   WebhookDeliveryDetailDto,

@@ -68,8 +68,7 @@ export class CampaignResponseDto {
   @ApiProperty({
     type: 'string',
     nullable: true,
-    example:
-      'auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)',
+    example: 'auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)',
     description:
       'Why the campaign is paused: set by the circuit breaker (`auto_pause`); null when paused through the API or not paused',
   })

@@ -26,7 +26,8 @@ export type CampaignUpdateResult =
   | { kind: 'waiting_step_removed' };
 
 export abstract class CampaignRepository {
-  abstract create(campaign: NewCampaign): Promise<Campaign>;
+  /** `now`: its created_at (the service's clock, so that a test's clock moves it too). */
+  abstract create(campaign: NewCampaign, now: Date): Promise<Campaign>;
   /** `tx`: read inside that transaction (embedded PGlite runs one session at a time). */
   abstract findById(id: string, tx?: Tx | null): Promise<Campaign | null>;
   /** A page of the organization's campaigns in (created_at, id) order, and their total. */

@@ -1,12 +1,13 @@
-import { ProviderCallClient } from '../../domain/provider-call.js';
+import type { CallProvider } from '../../../calling/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 
 /**
- * The provider clients, exported for the calling engine: the client of a resolved connection's
- * provider, or null for the types the engine serves itself (`simulated`, `http`).
+ * The providers' clients, for the calling engine: the `CallProvider` of a resolved connection's
+ * provider (named by the connection id), or null for the types the engine serves itself
+ * (`simulated`, `http`).
  */
 export abstract class ProviderCallClients {
-  abstract forConnection(connection: ResolvedConnection): ProviderCallClient | null;
+  abstract forConnection(connection: ResolvedConnection): CallProvider | null;
 
   /**
    * How the engine's adapter for `http` connections (a team's own voice agent) reaches the agent:

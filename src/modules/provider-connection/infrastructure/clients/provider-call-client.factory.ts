@@ -2,21 +2,22 @@ import { Injectable } from '@nestjs/common';
 import type { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
 import { pinnedFetch } from '../../../../common/net/pinned-fetch.js';
 import { ProviderCallClients } from '../../application/ports/provider-call-clients.js';
-import { ProviderCallClient } from '../../domain/provider-call.js';
+import { CallProvider } from '../../../calling/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { RetellCallClient } from './retell-call-client.js';
 import { TwilioCallClient } from './twilio-call-client.js';
 import { VapiCallClient } from './vapi-call-client.js';
 
 /**
- * The thin client of a resolved connection's provider; null for the types the engine serves itself
+ * The `CallProvider` of a resolved connection's provider, named by the connection id; null for the
+ * types the engine serves itself
  * (`simulated`, and `http`, its generic voice-agent adapter). Every request it makes goes only where
  * `destinations` allows (checked again at each connect: the stored credentials travel with it).
  */
 export function providerCallClient(
   connection: ResolvedConnection,
   destinations: DestinationPolicy,
-): ProviderCallClient | null {
+): CallProvider | null {
   switch (connection.type) {
     case 'twilio':
       return new TwilioCallClient(connection, destinations);
@@ -37,7 +38,7 @@ export class SdkProviderCallClients extends ProviderCallClients {
     super();
   }
 
-  forConnection(connection: ResolvedConnection): ProviderCallClient | null {
+  forConnection(connection: ResolvedConnection): CallProvider | null {
     return providerCallClient(connection, this.destinations);
   }
 

@@ -1,14 +1,13 @@
 import type Retell from 'retell-sdk';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { isRecord } from '../../domain/call-result.js';
+import { callLogIdOf } from '../../domain/provider-call.js';
 import {
-  callLogIdOf,
-  IncomingProviderRequest,
-  ProviderCallClient,
-  ProviderCallEvent,
-  ProviderCallRef,
-  ProviderCallRequest,
-} from '../../domain/provider-call.js';
+  CallEvent,
+  CallProvider,
+  ProviderRequest,
+  StartCallRequest,
+} from '../../../calling/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome.js';
 import { parseJsonBody } from './json-body.js';
@@ -18,14 +17,20 @@ import { parseJsonBody } from './json-body.js';
  * dynamic variables, our ids in its metadata and this call's webhooks sent to our events URL. The
  * outcome is final at `call_analyzed`, or at `call_ended` when the connection says analysis is off.
  */
-export class RetellCallClient implements ProviderCallClient {
+export class RetellCallClient extends CallProvider {
+  /** The connection id: the `{connection}` of its events route and its call logs' `provider`. */
+  readonly name: string;
+
   private sdkClient: Promise<Retell> | null = null;
 
   constructor(
     private readonly connection: ResolvedConnection,
     /** How the SDK reaches Retell: only where the destination policy allows (see pinned-fetch.ts). */
     private readonly fetch: typeof globalThis.fetch,
-  ) {}
+  ) {
+    super();
+    this.name = connection.id;
+  }
 
   /**
    * The SDK is loaded on first use, not at start, like Vapi's and Twilio's: most deployments never
@@ -44,7 +49,7 @@ export class RetellCallClient implements ProviderCallClient {
     ));
   }
 
-  async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
+  async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
     const call = await (
       await this.client()
@@ -64,7 +69,10 @@ export class RetellCallClient implements ProviderCallClient {
     return { providerCallId: call.call_id };
   }
 
-  async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
+  async getCall(ref: {
+    providerCallId: string | null;
+    callLogId: number;
+  }): Promise<CallEvent | null> {
     if (!ref.providerCallId) return null;
     const call = (await (
       await this.client()
@@ -77,7 +85,7 @@ export class RetellCallClient implements ProviderCallClient {
   }
 
   /** Verifies `x-retell-signature` over the raw body with the API key, then reads the webhook. */
-  async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
+  async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
     const raw = req.rawBody.toString('utf8');
     const signature = req.headers['x-retell-signature'] ?? '';
     // A malformed signature header may make the verifier throw: it is as bad as a wrong one.
@@ -113,11 +121,7 @@ export class RetellCallClient implements ProviderCallClient {
     };
   }
 
-  private ended(
-    call: Record<string, unknown>,
-    callLogId: number | null,
-    at: Date,
-  ): ProviderCallEvent {
+  private ended(call: Record<string, unknown>, callLogId: number | null, at: Date): CallEvent {
     const id = String(call.call_id);
     return {
       key: `retell:${id}:ended`,

@@ -6,14 +6,13 @@ import {
   resolveDestination,
 } from '../../../../common/net/outbound-destination.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
+import { callLogIdOf } from '../../domain/provider-call.js';
 import {
-  callLogIdOf,
-  IncomingProviderRequest,
-  ProviderCallClient,
-  ProviderCallEvent,
-  ProviderCallRef,
-  ProviderCallRequest,
-} from '../../domain/provider-call.js';
+  CallEvent,
+  CallProvider,
+  ProviderRequest,
+  StartCallRequest,
+} from '../../../calling/application/ports/call-provider.js';
 import { renderTwimlTemplate } from '../../domain/twiml-template.js';
 import {
   isTwilioFinalStatus,
@@ -34,13 +33,19 @@ const loadTwilio = () => (twilioSdk ??= import('twilio').then((m) => m.default))
  * translation between our neutral call shapes and Twilio's. Our call log id travels in the status
  * callback URL's query (Twilio signs the whole URL).
  */
-export class TwilioCallClient implements ProviderCallClient {
+export class TwilioCallClient extends CallProvider {
+  /** The connection id: the `{connection}` of its events route and its call logs' `provider`. */
+  readonly name: string;
+
   private sdkClient: Promise<ReturnType<typeof twilio>> | null = null;
 
   constructor(
     private readonly connection: ResolvedConnection,
     private readonly destinations: DestinationPolicy,
-  ) {}
+  ) {
+    super();
+    this.name = connection.id;
+  }
 
   private client(): Promise<ReturnType<typeof twilio>> {
     return (this.sdkClient ??= loadTwilio().then((sdk) => {
@@ -61,7 +66,7 @@ export class TwilioCallClient implements ProviderCallClient {
     }));
   }
 
-  async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
+  async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
     const callbackUrl = withCallLogId(req.eventsUrl, req.callLogId);
     const twiml =
@@ -92,7 +97,10 @@ export class TwilioCallClient implements ProviderCallClient {
   }
 
   /** Reads the call back (deadline recovery); null when Twilio cannot tell us more. */
-  async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
+  async getCall(ref: {
+    providerCallId: string | null;
+    callLogId: number;
+  }): Promise<CallEvent | null> {
     // Twilio cannot be searched by our ids: without its call sid there is nothing to ask.
     if (!ref.providerCallId) return null;
     const call = await (await this.client()).calls(ref.providerCallId).fetch();
@@ -112,7 +120,7 @@ export class TwilioCallClient implements ProviderCallClient {
    * Verifies `X-Twilio-Signature` against the URL as Twilio called it and the form parameters, then
    * reads a status callback (or an asynchronous AMD result, which only refines the final one).
    */
-  async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
+  async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
     const params = Object.fromEntries(new URLSearchParams(req.rawBody.toString('utf8')));
     const signature = req.headers['x-twilio-signature'] ?? '';
     const sdk = await loadTwilio();
@@ -145,11 +153,7 @@ export class TwilioCallClient implements ProviderCallClient {
     return event ? [event] : [];
   }
 
-  private event(
-    report: TwilioCallReport,
-    callLogId: number | null,
-    at: Date,
-  ): ProviderCallEvent | null {
+  private event(report: TwilioCallReport, callLogId: number | null, at: Date): CallEvent | null {
     const base = { providerCallId: report.CallSid, callLogId, at };
     if (isTwilioFinalStatus(report.CallStatus)) {
       const result = twilioCallResult(report) ?? undefined;

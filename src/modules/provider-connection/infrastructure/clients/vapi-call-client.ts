@@ -2,14 +2,13 @@ import type { VapiClient } from '@vapi-ai/server-sdk';
 import { timingSafeEqual } from 'crypto';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { isRecord } from '../../domain/call-result.js';
+import { callLogIdOf } from '../../domain/provider-call.js';
 import {
-  callLogIdOf,
-  IncomingProviderRequest,
-  ProviderCallClient,
-  ProviderCallEvent,
-  ProviderCallRef,
-  ProviderCallRequest,
-} from '../../domain/provider-call.js';
+  CallEvent,
+  CallProvider,
+  ProviderRequest,
+  StartCallRequest,
+} from '../../../calling/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome.js';
 import { parseJsonBody } from './json-body.js';
@@ -19,14 +18,20 @@ import { parseJsonBody } from './json-body.js';
  * number, the target's input data as the assistant's variable values, our ids in its metadata, and
  * this call's server messages sent to our events URL.
  */
-export class VapiCallClient implements ProviderCallClient {
+export class VapiCallClient extends CallProvider {
+  /** The connection id: the `{connection}` of its events route and its call logs' `provider`. */
+  readonly name: string;
+
   private sdkClient: Promise<VapiClient> | null = null;
 
   constructor(
     private readonly connection: ResolvedConnection,
     /** How the SDK reaches Vapi: only where the destination policy allows (see pinned-fetch.ts). */
     private readonly fetch: typeof globalThis.fetch,
-  ) {}
+  ) {
+    super();
+    this.name = connection.id;
+  }
 
   /**
    * The SDK is loaded on first use, not at start: it is about 2,500 modules, half of what the whole
@@ -45,7 +50,7 @@ export class VapiCallClient implements ProviderCallClient {
     ));
   }
 
-  async startCall(req: ProviderCallRequest): Promise<{ providerCallId: string }> {
+  async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
     const call = (await (
       await this.client()
@@ -67,7 +72,10 @@ export class VapiCallClient implements ProviderCallClient {
     return { providerCallId: call.id };
   }
 
-  async getCall(ref: ProviderCallRef): Promise<ProviderCallEvent | null> {
+  async getCall(ref: {
+    providerCallId: string | null;
+    callLogId: number;
+  }): Promise<CallEvent | null> {
     // Vapi's call list cannot be searched by our metadata.
     if (!ref.providerCallId) return null;
     const call = await (await this.client()).calls.get({ id: ref.providerCallId });
@@ -75,7 +83,7 @@ export class VapiCallClient implements ProviderCallClient {
   }
 
   /** Authenticates the server secret (`X-Vapi-Secret`), then reads one server message. */
-  async readEvents(req: IncomingProviderRequest): Promise<ProviderCallEvent[]> {
+  async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
     if (!sameSecret(req.headers['x-vapi-secret'], this.connection.credentials.server_secret)) {
       throw new UnauthorizedError('Invalid Vapi server secret');
     }
@@ -101,7 +109,7 @@ export class VapiCallClient implements ProviderCallClient {
     call: Record<string, unknown>,
     callLogId: number | null,
     at: Date,
-  ): ProviderCallEvent | null {
+  ): CallEvent | null {
     const id = typeof call.id === 'string' ? call.id : null;
     const ids = {
       providerCallId: id,
@@ -122,7 +130,7 @@ export class VapiCallClient implements ProviderCallClient {
     return null;
   }
 
-  private started(id: string, callLogId: number | null, at: Date): ProviderCallEvent {
+  private started(id: string, callLogId: number | null, at: Date): CallEvent {
     return { key: `vapi:${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
   }
 }

@@ -1,0 +1,2 @@
+import '@nestjs/common';
+import '@nestjs/core';

@@ -1,0 +1,39 @@
+import { Provider, Type } from '@nestjs/common';
+import { PreDialCheck, PreDialChecks } from './modules/calling/application/ports/pre-dial-check.js';
+
+/** A class Nest builds (its constructor's ports and services injected) or an instance. */
+export type Extension<T> = Type<T> | T;
+
+/** The extension points `CampaignCallingModule.forRoot` (and the testing module) take. */
+export interface ExtensionOptions {
+  /** Consulted by the dispatcher before every call, in this order (docs/extending.md). */
+  preDialChecks?: readonly Extension<PreDialCheck>[];
+}
+
+const isClass = (value: unknown): value is Type => typeof value === 'function';
+
+/** A registry filled with the given extensions: classes are built by Nest, instances used as they are. */
+function registry<T, R>(
+  token: Type<R>,
+  extensions: readonly Extension<T>[],
+  build: (items: T[]) => R,
+): Provider[] {
+  const classes = extensions.filter(isClass);
+  return [
+    ...classes,
+    {
+      provide: token,
+      inject: classes,
+      useFactory: (...built: T[]) => {
+        let next = 0;
+        return build(extensions.map((e) => (isClass(e) ? built[next++] : e)));
+      },
+    },
+  ];
+}
+
+export function extensionProviders(options: ExtensionOptions): Provider[] {
+  return [
+    ...registry(PreDialChecks, options.preDialChecks ?? [], (checks) => new PreDialChecks(checks)),
+  ];
+}

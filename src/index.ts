@@ -1,0 +1,95 @@
+/**
+ * The package's public API (`campaign-calling-service`): what is exported here follows semver
+ * (docs/extending.md); anything reached by another path may change in any release.
+ */
+import 'reflect-metadata';
+
+// The service as one module, and its options.
+export {
+  CampaignCallingModule,
+  type CampaignCallingOptions,
+  DOMAIN_MODULES,
+} from './campaign-calling.module.js';
+export type { Extension, ExtensionOptions } from './extensions.js';
+export type { Adapter, AdapterBinding, Port } from './common/adapters/adapter-binding.js';
+export { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
+export { configureApp } from './app.setup.js';
+export { startService, type RunningService } from './bootstrap.js';
+/** A route's caller (`@Auth() auth: AuthContext`): the organization its API key belongs to. */
+export { Auth, type AuthContext } from './common/http/auth.decorators.js';
+
+// The domain modules, each importable alone with the ports it uses bound (docs/extending.md).
+export { BlacklistModule } from './modules/blacklist/blacklist.module.js';
+export { CallLogModule } from './modules/call-log/call-log.module.js';
+export { CallingModule } from './modules/calling/calling.module.js';
+export { CampaignModule } from './modules/campaign/campaign.module.js';
+export { ComplianceModule } from './modules/compliance/compliance.module.js';
+export { OrganizationModule } from './modules/organization/organization.module.js';
+export { ProviderConnectionModule } from './modules/provider-connection/provider-connection.module.js';
+export { StepModule } from './modules/step/step.module.js';
+export { TargetModule } from './modules/target/target.module.js';
+export { WebhookModule } from './modules/webhook/webhook.module.js';
+
+// The services the modules export, for a team's own routes and jobs.
+export { BlacklistService } from './modules/blacklist/application/blacklist.service.js';
+export { CallLogService } from './modules/call-log/application/call-log.service.js';
+export { CampaignService } from './modules/campaign/application/campaign.service.js';
+export { ComplianceService } from './modules/compliance/application/compliance.service.js';
+export { DoNotCallService } from './modules/compliance/application/do-not-call.service.js';
+export { OrganizationService } from './modules/organization/application/organization.service.js';
+export { ProviderConnectionService } from './modules/provider-connection/application/provider-connection.service.js';
+export { StepService } from './modules/step/application/step.service.js';
+export { TargetService } from './modules/target/application/target.service.js';
+export { WebhookDeliveryService } from './modules/webhook/application/webhook-delivery.service.js';
+
+// Ports: each an abstract class that is its own injection token.
+export { PORTS } from './ports.js';
+export { Clock, SystemClock } from './common/clock/clock.js';
+export { UnitOfWork, type Tx } from './common/persistence/unit-of-work.js';
+export * from './common/jobs/job-queue.js';
+export { ExclusiveRunner } from './common/persistence/exclusive-runner.js';
+export { Metrics } from './common/metrics/metrics.js';
+export { BlacklistRepository } from './modules/blacklist/application/ports/blacklist.repository.js';
+export { CallLogRepository } from './modules/call-log/application/ports/call-log.repository.js';
+export { CallEventStore } from './modules/calling/application/ports/call-event.store.js';
+export * from './modules/calling/application/ports/call-provider.js';
+export { PlacementRate } from './modules/calling/application/ports/placement-rate.js';
+export * from './modules/calling/application/ports/simulated-call.store.js';
+export * from './modules/calling/application/ports/pre-dial-check.js';
+export { CampaignReader } from './modules/campaign/application/ports/campaign-reader.js';
+export { CampaignRepository } from './modules/campaign/application/ports/campaign.repository.js';
+export * from './modules/compliance/application/ports/call-ledger.js';
+export { CompliancePolicyRepository } from './modules/compliance/application/ports/compliance-policy.repository.js';
+export { DecisionLog } from './modules/compliance/application/ports/decision-log.js';
+export { DoNotCallRepository } from './modules/compliance/application/ports/do-not-call.repository.js';
+export { RecipientLocks } from './modules/compliance/application/ports/recipient-locks.js';
+export { ApiKeyRevocations } from './modules/organization/application/ports/api-key-revocations.js';
+export { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
+export { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
+export { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
+export { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
+export { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
+export { StepRepository } from './modules/step/application/ports/step.repository.js';
+export { TargetEventLog } from './modules/target/application/ports/target-event-log.js';
+export { TargetImportRepository } from './modules/target/application/ports/target-import.repository.js';
+export { TargetTransitions } from './modules/target/application/ports/target-transitions.js';
+export { TargetRepository } from './modules/target/application/ports/target.repository.js';
+export { CallFinishedOutbox } from './modules/webhook/application/ports/call-finished-outbox.js';
+export { CampaignPausedOutbox } from './modules/webhook/application/ports/campaign-paused-outbox.js';
+export { ImportFinishedOutbox } from './modules/webhook/application/ports/import-finished-outbox.js';
+export { TargetNotifications } from './modules/webhook/application/ports/target-notifications.js';
+export { WebhookDeliveryRepository } from './modules/webhook/application/ports/webhook-delivery.repository.js';
+export * from './modules/webhook/application/ports/webhook-sender.js';
+
+// Domain errors (the one filter maps them: 404, 409, 422, 401) and domain types.
+export * from './common/errors/domain-errors.js';
+export type * from './modules/blacklist/domain/blacklist.js';
+export type * from './modules/call-log/domain/call-log.js';
+export type * from './modules/campaign/domain/campaign.js';
+export type * from './modules/compliance/domain/compliance-policy.js';
+export type * from './modules/compliance/domain/compliance-decision.js';
+export type * from './modules/organization/domain/api-key.js';
+export type * from './modules/provider-connection/domain/provider-connection.js';
+export type * from './modules/step/domain/step.js';
+export type * from './modules/target/domain/target.js';
+export type { CallOutcome } from './modules/calling/domain/call-outcome.js';

@@ -1,0 +1,70 @@
+import { Clock } from './common/clock/clock.js';
+import { JobQueue } from './common/jobs/job-queue.js';
+import { Metrics } from './common/metrics/metrics.js';
+import { ExclusiveRunner } from './common/persistence/exclusive-runner.js';
+import { UnitOfWork } from './common/persistence/unit-of-work.js';
+import { BlacklistRepository } from './modules/blacklist/application/ports/blacklist.repository.js';
+import { CallLogRepository } from './modules/call-log/application/ports/call-log.repository.js';
+import { CallEventStore } from './modules/calling/application/ports/call-event.store.js';
+import { PlacementRate } from './modules/calling/application/ports/placement-rate.js';
+import { SimulatedCallStore } from './modules/calling/application/ports/simulated-call.store.js';
+import { CallProviders } from './modules/calling/application/ports/call-provider.js';
+import { CampaignRepository } from './modules/campaign/application/ports/campaign.repository.js';
+import { CallLedger } from './modules/compliance/application/ports/call-ledger.js';
+import { CompliancePolicyRepository } from './modules/compliance/application/ports/compliance-policy.repository.js';
+import { DecisionLog } from './modules/compliance/application/ports/decision-log.js';
+import { DoNotCallRepository } from './modules/compliance/application/ports/do-not-call.repository.js';
+import { RecipientLocks } from './modules/compliance/application/ports/recipient-locks.js';
+import { ApiKeyRevocations } from './modules/organization/application/ports/api-key-revocations.js';
+import { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
+import { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
+import { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
+import { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
+import { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
+import { StepRepository } from './modules/step/application/ports/step.repository.js';
+import { TargetEventLog } from './modules/target/application/ports/target-event-log.js';
+import { TargetImportRepository } from './modules/target/application/ports/target-import.repository.js';
+import { TargetTransitions } from './modules/target/application/ports/target-transitions.js';
+import { TargetRepository } from './modules/target/application/ports/target.repository.js';
+import { TargetNotifications } from './modules/webhook/application/ports/target-notifications.js';
+import { WebhookDeliveryRepository } from './modules/webhook/application/ports/webhook-delivery.repository.js';
+import { WebhookSender } from './modules/webhook/application/ports/webhook-sender.js';
+
+/**
+ * The ports the root module binds to adapters (outbound I/O: the database, the queue, the clock,
+ * HTTP senders), each replaceable through `forRoot({ adapters })` or `overrideProvider`. Every one
+ * has a fake in `campaign-calling-service/testing` (test/unit/ports.spec.ts holds that to be so).
+ */
+export const PORTS = [
+  Clock,
+  UnitOfWork,
+  JobQueue,
+  ExclusiveRunner,
+  Metrics,
+  OrganizationRepository,
+  ApiKeyRevocations,
+  BlacklistRepository,
+  CompliancePolicyRepository,
+  CallLedger,
+  DecisionLog,
+  DoNotCallRepository,
+  RecipientLocks,
+  CampaignRepository,
+  TargetRepository,
+  TargetTransitions,
+  TargetEventLog,
+  TargetImportRepository,
+  CallLogRepository,
+  CallEventStore,
+  PlacementRate,
+  SimulatedCallStore,
+  CallProviders,
+  StepRepository,
+  WebhookDeliveryRepository,
+  TargetNotifications,
+  WebhookSender,
+  ProviderConnectionRepository,
+  ProviderCallClients,
+  ProviderDestinations,
+  SecretBox,
+] as const;

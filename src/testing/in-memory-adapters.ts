@@ -1,0 +1,128 @@
+import { Clock } from '../common/clock/clock.js';
+import { JobQueue } from '../common/jobs/job-queue.js';
+import { Metrics } from '../common/metrics/metrics.js';
+import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
+import { UnitOfWork } from '../common/persistence/unit-of-work.js';
+import type { AdapterBinding } from '../common/adapters/adapter-binding.js';
+import { BlacklistRepository } from '../modules/blacklist/application/ports/blacklist.repository.js';
+import { CallLogRepository } from '../modules/call-log/application/ports/call-log.repository.js';
+import { CallEventStore } from '../modules/calling/application/ports/call-event.store.js';
+import { PlacementRate } from '../modules/calling/application/ports/placement-rate.js';
+import { SimulatedCallStore } from '../modules/calling/application/ports/simulated-call.store.js';
+import { CampaignRepository } from '../modules/campaign/application/ports/campaign.repository.js';
+import { CallLedger } from '../modules/compliance/application/ports/call-ledger.js';
+import { CompliancePolicyRepository } from '../modules/compliance/application/ports/compliance-policy.repository.js';
+import { DecisionLog } from '../modules/compliance/application/ports/decision-log.js';
+import { DoNotCallRepository } from '../modules/compliance/application/ports/do-not-call.repository.js';
+import { RecipientLocks } from '../modules/compliance/application/ports/recipient-locks.js';
+import { ApiKeyRevocations } from '../modules/organization/application/ports/api-key-revocations.js';
+import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository.js';
+import { ProviderCallClients } from '../modules/provider-connection/application/ports/provider-call-clients.js';
+import { ProviderConnectionRepository } from '../modules/provider-connection/application/ports/provider-connection.repository.js';
+import { ProviderDestinations } from '../modules/provider-connection/application/ports/provider-destinations.js';
+import { SecretBox } from '../modules/provider-connection/application/ports/secret-box.js';
+import { StepRepository } from '../modules/step/application/ports/step.repository.js';
+import { TargetEventLog } from '../modules/target/application/ports/target-event-log.js';
+import { TargetImportRepository } from '../modules/target/application/ports/target-import.repository.js';
+import { TargetTransitions } from '../modules/target/application/ports/target-transitions.js';
+import { TargetRepository } from '../modules/target/application/ports/target.repository.js';
+import { TargetNotifications } from '../modules/webhook/application/ports/target-notifications.js';
+import { WebhookDeliveryRepository } from '../modules/webhook/application/ports/webhook-delivery.repository.js';
+import { WebhookSender } from '../modules/webhook/application/ports/webhook-sender.js';
+import { InMemoryCallEventStore, InMemoryPlacementRate } from './calling-fakes.js';
+import { InMemoryApiKeyRevocations } from './in-memory-api-key-revocations.js';
+import { InMemoryBlacklistRepository } from './in-memory-blacklist.repository.js';
+import { InMemoryCallLogRepository } from './in-memory-call-log.repository.js';
+import { InMemoryCampaignRepository } from './in-memory-campaign.repository.js';
+import {
+  InMemoryCallLedger,
+  InMemoryCompliancePolicyRepository,
+  InMemoryDecisionLog,
+} from './in-memory-compliance.js';
+import { InMemoryDoNotCallRepository } from './in-memory-do-not-call.repository.js';
+import { InMemoryOrganizationRepository } from './in-memory-organization.repository.js';
+import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection.repository.js';
+import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
+import { InMemorySimulatedCallStore } from './in-memory-simulated-call.store.js';
+import { InMemoryStepRepository } from './in-memory-step.repository.js';
+import { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
+import { InMemoryTargetImportRepository } from './in-memory-target-import.repository.js';
+import { InMemoryTargetTransitions } from './in-memory-target-transitions.js';
+import { InMemoryTargetRepository } from './in-memory-target.repository.js';
+import { InMemoryUnitOfWork } from './in-memory-unit-of-work.js';
+import { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository.js';
+import { InProcessExclusiveRunner } from './in-process-exclusive-runner.js';
+import { RecordingJobQueue } from './recording-job-queue.js';
+import { RecordingMetrics } from './recording-metrics.js';
+import { RecordingWebhookSender } from './recording-webhook-sender.js';
+import {
+  ListedProviderDestinations,
+  PlainSecretBox,
+  ScriptedProviderCallClients,
+} from './provider-fakes.js';
+
+/**
+ * One connected set of in-memory fakes for every port the root module binds: the target fakes share
+ * one table (as the SQL adapters share `targets`), the unit of work rolls the stateful ones back
+ * together. What `CampaignCallingTestingModule` runs on.
+ */
+export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
+  const events = new InMemoryTargetEventLog();
+  const targets = new InMemoryTargetRepository(events);
+  const transitions = new InMemoryTargetTransitions(() => targets.table());
+  const steps = new InMemoryStepRepository(events, () => targets.table());
+  const imports = new InMemoryTargetImportRepository(targets);
+  const campaigns = new InMemoryCampaignRepository();
+  const webhooks = new InMemoryWebhookDeliveryRepository({
+    findById: async (id) => campaigns.campaigns.get(id) ?? null,
+  });
+  const callLogs = new InMemoryCallLogRepository();
+  const callEvents = new InMemoryCallEventStore();
+  const ledger = new InMemoryCallLedger();
+  const decisions = new InMemoryDecisionLog();
+  const doNotCall = new InMemoryDoNotCallRepository();
+  const uow = new InMemoryUnitOfWork(
+    targets,
+    events,
+    steps,
+    imports,
+    callLogs,
+    callEvents,
+    ledger,
+    decisions,
+    doNotCall,
+  );
+  const value = <T>(useValue: T) => ({ useValue });
+  return [
+    [Clock, value(clock)],
+    [UnitOfWork, value(uow)],
+    [JobQueue, value(new RecordingJobQueue())],
+    [ExclusiveRunner, value(new InProcessExclusiveRunner())],
+    [Metrics, value(new RecordingMetrics())],
+    [OrganizationRepository, value(new InMemoryOrganizationRepository())],
+    [ApiKeyRevocations, value(new InMemoryApiKeyRevocations())],
+    [BlacklistRepository, value(new InMemoryBlacklistRepository())],
+    [CompliancePolicyRepository, value(new InMemoryCompliancePolicyRepository())],
+    [CallLedger, value(ledger)],
+    [DecisionLog, value(decisions)],
+    [DoNotCallRepository, value(doNotCall)],
+    [RecipientLocks, value(new InMemoryRecipientLocks())],
+    [CampaignRepository, value(campaigns)],
+    [TargetRepository, value(targets)],
+    [TargetTransitions, value(transitions)],
+    [TargetEventLog, value(events)],
+    [TargetImportRepository, value(imports)],
+    [CallLogRepository, value(callLogs)],
+    [CallEventStore, value(callEvents)],
+    [PlacementRate, value(new InMemoryPlacementRate())],
+    [SimulatedCallStore, value(new InMemorySimulatedCallStore())],
+    [StepRepository, value(steps)],
+    [WebhookDeliveryRepository, value(webhooks)],
+    [TargetNotifications, value(webhooks)],
+    [WebhookSender, value(new RecordingWebhookSender())],
+    [ProviderConnectionRepository, value(new InMemoryProviderConnectionRepository())],
+    [ProviderCallClients, value(new ScriptedProviderCallClients())],
+    [ProviderDestinations, value(new ListedProviderDestinations())],
+    [SecretBox, value(new PlainSecretBox())],
+  ];
+}
