@@ -11,6 +11,7 @@ import { DemoModule } from './modules/demo/demo.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationModule } from './modules/organization/organization.module.js';
 import { ProviderConnectionModule } from './modules/provider-connection/provider-connection.module.js';
+import { MessagingModule } from './modules/messaging/messaging.module.js';
 import { StepModule } from './modules/step/step.module.js';
 import { TargetModule } from './modules/target/target.module.js';
 import { WebhookModule } from './modules/webhook/webhook.module.js';
@@ -68,6 +69,7 @@ export class AppModule {
         TargetModule,
         CallLogModule,
         CallingModule,
+        MessagingModule,
         StepModule,
         WebhookModule,
         ProviderConnectionModule,

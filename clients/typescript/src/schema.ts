@@ -548,6 +548,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/targets/{target_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Target Messages
+         * @description The target's texts, oldest first: follow-up texts sent after its calls (campaign `sms_follow_up`) and the replies matched to it. See docs/calling.md, "Texts".
+         */
+        get: operations["list_target_messages_api_v1_targets__target_id__messages_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Message
+         * @description One text of the organization, sent or received.
+         */
+        get: operations["retrieve_message_api_v1_messages__message_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}": {
         parameters: {
             query?: never;
@@ -1070,6 +1110,32 @@ export interface components {
              */
             max_failure_ratio: number;
         };
+        SmsFollowUpDto: {
+            /**
+             * Format: uuid
+             * @description The connection that sends the texts; null: the campaign's provider connection, else the simulator
+             */
+            provider_connection_id?: string | null;
+            /**
+             * @description The calls' categories a text follows
+             * @example [
+             *       "VOICEMAIL",
+             *       "NO_RESPONSE"
+             *     ]
+             */
+            on_categories: string[];
+            /**
+             * @description The text, with `{{input_data.<field>}}` placeholders (nested fields with dots)
+             * @example Hi {{input_data.first_name}}, we tried to reach you about your appointment.
+             */
+            template: string;
+            /**
+             * @description `each_attempt`: after every listed attempt; `last_attempt`: only when no retry follows
+             * @default each_attempt
+             * @enum {string}
+             */
+            after?: "each_attempt" | "last_attempt";
+        };
         CreateCampaignDto: {
             /** @example +15550100000 */
             caller_id?: string | null;
@@ -1107,6 +1173,8 @@ export interface components {
             provider_connection_id?: string | null;
             /** @description Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off */
             auto_pause?: components["schemas"]["AutoPauseDto"] | (never | null);
+            /** @description A text after calls of the listed categories: the target goes `SMS Scheduled`, the text is sent when the calling rules allow it (quiet hours, do-not-call list), then the target goes on as the call decided; null (the default): off */
+            sms_follow_up?: components["schemas"]["SmsFollowUpDto"] | (never | null);
             /** @example Appointment reminders */
             name: string;
             /** @enum {string} */
@@ -1125,6 +1193,21 @@ export interface components {
             window: number;
             /** @example 0.5 */
             max_failure_ratio: number;
+        };
+        SmsFollowUpResponseDto: {
+            /** Format: uuid */
+            provider_connection_id: string | null;
+            /**
+             * @example [
+             *       "VOICEMAIL",
+             *       "NO_RESPONSE"
+             *     ]
+             */
+            on_categories: string[];
+            /** @example Hi {{input_data.first_name}}, please call us back. */
+            template: string;
+            /** @enum {string} */
+            after: "each_attempt" | "last_attempt";
         };
         CampaignResponseDto: {
             /** Format: uuid */
@@ -1166,6 +1249,8 @@ export interface components {
             state_changed_at: string | null;
             /** @description The circuit breaker setting (null: off) */
             auto_pause: components["schemas"]["AutoPauseResponseDto"] | (never | null);
+            /** @description The follow-up text setting (null: off) */
+            sms_follow_up: components["schemas"]["SmsFollowUpResponseDto"] | (never | null);
             /**
              * @description Why the campaign is paused: set by the circuit breaker (`auto_pause`); null when paused through the API or not paused
              * @example auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)
@@ -1220,6 +1305,8 @@ export interface components {
             provider_connection_id?: string | null;
             /** @description Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off */
             auto_pause?: components["schemas"]["AutoPauseDto"] | (never | null);
+            /** @description A text after calls of the listed categories: the target goes `SMS Scheduled`, the text is sent when the calling rules allow it (quiet hours, do-not-call list), then the target goes on as the call decided; null (the default): off */
+            sms_follow_up?: components["schemas"]["SmsFollowUpDto"] | (never | null);
             name?: string;
             /** @enum {string} */
             type?: "payor" | "patient" | "provider" | "patient_incoming" | "patient_incoming_scheduling" | "patient_outgoing_scheduling" | "patient_billing";
@@ -1821,6 +1908,58 @@ export interface components {
              * @description When the Scheduled and in-flight targets are expected to be done: one call each at the recent call rate (before any: max_concurrent_calls calls of the average length), counting only time the calling window is open. null when paused or cancelled, with nothing left, with no rate known yet, or beyond 60 days.
              */
             estimated_completion_at: string | null;
+        };
+        MessageResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaign_id: string | null;
+            /** Format: uuid */
+            target_id: string | null;
+            /** @description The call a follow-up text follows */
+            call_log_id: number | null;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @example +15551230000 */
+            to: string;
+            /** @example +15550000000 */
+            from: string | null;
+            body: string;
+            /**
+             * @description `queued` (waiting, possibly held by the calling rules), `sent`, then `delivered` / `undelivered` / `failed`; `received` for inbound texts
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "delivered" | "undelivered" | "failed" | "received";
+            /** @example simulated */
+            provider: string | null;
+            /** Format: uuid */
+            provider_connection_id: string | null;
+            provider_message_id: string | null;
+            /**
+             * @description The provider's error code (Twilio's numbers), or why our rules stopped it: do_not_call, calling_rules, campaign_cancelled, texts_not_supported, provider_error
+             * @example do_not_call
+             */
+            error_code: string | null;
+            error_message: string | null;
+            /**
+             * Format: date-time
+             * @description A queued text held by the calling rules is sent then
+             */
+            send_after: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it reached its final status
+             */
+            settled_at: string | null;
+        };
+        TargetMessagesResponseDto: {
+            messages: components["schemas"]["MessageResponseDto"][];
         };
         StepUpdateDto: {
             /** @description The target to update (its id). With external_id too, both must name the same target. */
@@ -4095,6 +4234,104 @@ export interface operations {
                 };
             };
             /** @description Validation Error (campaign_id is not a UUID) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_target_messages_api_v1_targets__target_id__messages_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target. */
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetMessagesResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    retrieve_message_api_v1_messages__message_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the message. */
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
             422: {
                 headers: {
                     [name: string]: unknown;

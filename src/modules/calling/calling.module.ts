@@ -12,6 +12,7 @@ import { ProviderConnectionService } from '../provider-connection/application/pr
 import { OrganizationModule } from '../organization/organization.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
+import { MessagingModule } from '../messaging/messaging.module.js';
 import { CallsController } from './api/calls.controller.js';
 import { CampaignControlController } from './api/campaign-control.controller.js';
 import { TelephonyEventsController } from './api/telephony-events.controller.js';
@@ -79,6 +80,7 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
     WebhookModule,
     ProviderConnectionModule,
     OrganizationModule,
+    MessagingModule,
   ],
   controllers: [CallsController, TelephonyEventsController, CampaignControlController],
   providers: [

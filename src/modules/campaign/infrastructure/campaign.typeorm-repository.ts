@@ -34,6 +34,7 @@ const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
   webhookUrl: ['webhook_url', 'text'],
   providerConnectionId: ['provider_connection_id', 'uuid'],
   autoPause: ['auto_pause', 'jsonb'],
+  smsFollowUp: ['sms_follow_up', 'jsonb'],
 };
 
 @Injectable()
@@ -52,9 +53,10 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
         this.sql.query<CampaignRow>(
           `INSERT INTO campaigns (organization_id, name, type, caller_id, max_attempts,
              retry_delay_minutes, max_concurrent_calls, calling_window, steps, entry_step,
-             blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause)
+             blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause,
+             sms_follow_up)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14,
-             $15::jsonb)
+             $15::jsonb, $16::jsonb)
            RETURNING ${COLUMN_LIST}`,
           [
             campaign.organizationId,
@@ -72,6 +74,7 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
             campaign.webhookSecret,
             campaign.providerConnectionId,
             jsonOrNull(campaign.autoPause),
+            jsonOrNull(campaign.smsFollowUp),
           ],
         ),
       {},

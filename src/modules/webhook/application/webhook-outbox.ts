@@ -11,7 +11,9 @@ import {
   CAMPAIGN_PAUSED,
   campaignPausedPayload,
   importFinishedPayload,
+  messagePayload,
 } from '../domain/webhook-delivery.js';
+import { MessageEvent, MessageEventOutbox } from './ports/message-event-outbox.js';
 import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox.js';
 import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox.js';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository.js';
@@ -91,6 +93,36 @@ export class PausedOutbox extends CampaignPausedOutbox {
       type: CAMPAIGN_PAUSED,
       payload: { ...campaignPausedPayload(event) },
     });
+  }
+}
+
+/** The same outbox for `message.status` and `message.received` (the messaging module writes them). */
+@Injectable()
+export class MessageOutbox extends MessageEventOutbox {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  async recordAll(tx: Tx, events: MessageEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const createdAt = this.clock.now();
+    const deliveryIds = await this.deliveries.recordEvents(
+      tx,
+      events.map((event) => ({
+        id: randomUUID(),
+        organizationId: event.organizationId,
+        campaignId: event.campaignId,
+        targetId: event.targetId,
+        type: event.type,
+        payload: { ...messagePayload(event) },
+        createdAt,
+      })),
+    );
+    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
   }
 }
 

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { CampaignModule } from '../campaign/campaign.module.js';
+import { ComplianceModule } from '../compliance/compliance.module.js';
+import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
+import { TargetModule } from '../target/target.module.js';
+import { WebhookModule } from '../webhook/webhook.module.js';
+import { MessageController } from './api/message.controller.js';
+import { MessagingService } from './application/messaging.service.js';
+import { MessagingWorker } from './application/messaging.worker.js';
+import { FollowUpTexts } from './application/ports/follow-up-texts.js';
+import { MessageRepository } from './application/ports/message.repository.js';
+import { TextSenders } from './application/ports/text-senders.js';
+import { ConnectionTextSenders } from './infrastructure/connection-text-senders.js';
+import { SqlMessageRepository } from './infrastructure/message.sql-repository.js';
+
+/**
+ * Texts (docs/calling.md, Texts): owns `messages`; queues the follow-up texts the calling engine asks
+ * for (`MessagingService.queueFollowUps`, in the call's completion transaction), sends them under the
+ * calling rules through the connection's provider, and moves their targets on through the target
+ * module's `TargetTransitions`. It must not import the calling module (the calling module imports it).
+ */
+@Module({
+  imports: [
+    CampaignModule,
+    ComplianceModule,
+    ProviderConnectionModule,
+    TargetModule,
+    WebhookModule,
+  ],
+  controllers: [MessageController],
+  providers: [
+    MessagingService,
+    { provide: FollowUpTexts, useExisting: MessagingService },
+    MessagingWorker,
+    { provide: MessageRepository, useClass: SqlMessageRepository },
+    { provide: TextSenders, useFactory: () => new ConnectionTextSenders() },
+  ],
+  exports: [MessagingService, FollowUpTexts],
+})
+export class MessagingModule {}
