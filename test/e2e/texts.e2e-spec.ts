@@ -96,6 +96,7 @@ describe('follow-up texts (simulator)', () => {
       provider_message_id: expect.stringMatching(/^SM[0-9a-f]{32}$/),
       error_code: null,
       error_message: null,
+      keyword: null,
       send_after: null,
       created_at: expect.stringMatching(ISO),
       updated_at: expect.stringMatching(ISO),
@@ -107,11 +108,7 @@ describe('follow-up texts (simulator)', () => {
     expect([one.status, one.body]).toEqual([200, list.body.messages[0]]);
     // The retry is due at the call's retry time, not pushed back by the text.
     expect(new Date(target.scheduled_time).getTime()).toBeGreaterThan(Date.now() + 55 * 60_000);
-    expect(await statuses(apiKey, targetId)).toEqual([
-      'In Progress',
-      'SMS Scheduled',
-      'Scheduled',
-    ]);
+    expect(await statuses(apiKey, targetId)).toEqual(['In Progress', 'SMS Scheduled', 'Scheduled']);
     await waitFor(
       async () => messageEvents(receiver, campaign.webhook_secret),
       (e) => e.length === 1,
@@ -197,6 +194,98 @@ describe('follow-up texts (simulator)', () => {
         error_code: 'do_not_call',
       }),
     ]);
+  });
+
+  it('a STOP reply lists the number at once: a later call in another campaign is never placed; message.received', async () => {
+    const { organizationId, apiKey, campaign, receiver } = await setup({
+      max_attempts: 1,
+      sms_follow_up: { on_categories: ['NO_RESPONSE'], template: 'We missed you' },
+    });
+    // 0000: no answer; 92 before it: the simulated recipient replies STOP to the text.
+    const targetId = await launch(apiKey, campaign.id, { phone_number: '+15555920000' });
+    const messages = await waitFor(
+      async () => (await get(apiKey, `/api/v1/targets/${targetId}/messages`)).body.messages,
+      (m: any[]) => m.length === 2,
+      20_000,
+    );
+    expect(messages[1]).toEqual({
+      id: expect.stringMatching(UUID),
+      campaign_id: campaign.id,
+      target_id: targetId,
+      call_log_id: null,
+      direction: 'inbound',
+      to: '+15550000000',
+      from: '+15555920000',
+      body: 'STOP',
+      status: 'received',
+      provider: 'simulated',
+      provider_connection_id: null,
+      provider_message_id: `${messages[0].provider_message_id}-reply`,
+      error_code: null,
+      error_message: null,
+      keyword: 'opt_out',
+      send_after: null,
+      created_at: expect.stringMatching(ISO),
+      updated_at: expect.stringMatching(ISO),
+      sent_at: null,
+      settled_at: expect.stringMatching(ISO),
+    });
+    const list = await get(apiKey, '/api/v1/compliance/do-not-call');
+    expect(list.body).toEqual({
+      phone_numbers: [
+        {
+          phone_number: '+15555920000',
+          reason: 'Replied to a text to opt out',
+          source: {
+            type: 'sms',
+            message_id: messages[1].id,
+            campaign_id: campaign.id,
+            target_id: targetId,
+          },
+          created_at: expect.stringMatching(ISO),
+          removed: null,
+        },
+      ],
+      total: 1,
+    });
+    // Another campaign of the organization never dials the number.
+    const other = await t.createCampaign(apiKey, {});
+    const laterId = await launch(apiKey, other.id, { phone_number: '+1 555 592 0000' });
+    const later = await waitFor(
+      async () => (await get(apiKey, `/api/v1/targets/${laterId}`)).body,
+      (b) => b.status === 'Finished',
+      20_000,
+    );
+    expect([later.category, later.outcome, later.call_log_ids]).toEqual([
+      'BLACKLISTED_PHONE',
+      'Phone number is on the do-not-call list',
+      null,
+    ]);
+    await waitFor(
+      async () => messageEvents(receiver, campaign.webhook_secret),
+      (e) => e.length === 2,
+      20_000,
+    );
+    expect(messageEvents(receiver, campaign.webhook_secret)).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'message.status', status: 'delivered' }),
+        {
+          type: 'message.received',
+          campaign_id: campaign.id,
+          target_id: targetId,
+          message_id: messages[1].id,
+          direction: 'inbound',
+          status: 'received',
+          error_code: null,
+          at: expect.stringMatching(ISO),
+        },
+      ]),
+    );
+    expect(
+      await t.sql(`SELECT count(*)::int AS n FROM call_logs WHERE organization_id = $1`, [
+        organizationId,
+      ]),
+    ).toEqual([{ n: 1 }]);
   });
 
   it("a text is held by quiet hours in the recipient's zone: the target waits SMS Scheduled", async () => {

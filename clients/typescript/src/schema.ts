@@ -588,6 +588,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/telephony/{connection_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Telephony Messages
+         * @description Texts' status callbacks and inbound texts from the provider connection `connection_id` (Twilio: form posts signed with X-Twilio-Signature under the connection's auth token). A status report applies only when it moves the text forward (late or repeated reports change nothing); an inbound text is recorded once per provider message id, matched to the target whose text it answers; an opt-out word puts the sender on the do-not-call list at once. See docs/calling.md, "Texts".
+         */
+        post: operations["telephony_messages_api_v1_telephony__connection_id__messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/campaigns/{campaign_id}/targets/{target_id}/step/{friendly_id}": {
         parameters: {
             query?: never;
@@ -986,6 +1006,25 @@ export interface components {
              */
             api_key_id: string;
         };
+        DoNotCallSmsSourceDto: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sms";
+            /**
+             * Format: uuid
+             * @description The opt-out reply (`GET /api/v1/messages/{id}`)
+             */
+            message_id: string;
+            /** Format: uuid */
+            campaign_id: string | null;
+            /**
+             * Format: uuid
+             * @description The target whose text it answered, when known
+             */
+            target_id: string | null;
+        };
         DoNotCallRemovalDto: {
             /** Format: date-time */
             removed_at: string;
@@ -1002,8 +1041,8 @@ export interface components {
             phone_number: string;
             /** @example Letter of 2026-11-02 */
             reason: string;
-            /** @description Who listed the number: a call that ended DNC_REQUESTED, or an API key (a letter, an email) */
-            source: components["schemas"]["DoNotCallCallSourceDto"] | components["schemas"]["DoNotCallApiSourceDto"];
+            /** @description Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key (a letter, an email) */
+            source: components["schemas"]["DoNotCallCallSourceDto"] | components["schemas"]["DoNotCallApiSourceDto"] | components["schemas"]["DoNotCallSmsSourceDto"];
             /** Format: date-time */
             created_at: string;
             /** @description null while the number is listed; when, why and by which key it was taken off */
@@ -1942,6 +1981,11 @@ export interface components {
             error_code: string | null;
             error_message: string | null;
             /**
+             * @description What an inbound text asked for: `opt_out` (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT: the number went on the do-not-call list), `opt_in` (START, UNSTOP: recorded; the do-not-call entry is removed only through the API), `help` (HELP, INFO: answered with the connection's `help_message`)
+             * @enum {string|null}
+             */
+            keyword: "opt_out" | "opt_in" | "help" | null;
+            /**
              * Format: date-time
              * @description A queued text held by the calling rules is sent then
              */
@@ -1960,6 +2004,13 @@ export interface components {
         };
         TargetMessagesResponseDto: {
             messages: components["schemas"]["MessageResponseDto"][];
+        };
+        TelephonyMessagesResponseDto: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
         };
         StepUpdateDto: {
             /** @description The target to update (its id). With external_id too, both must name the same target. */
@@ -2187,6 +2238,10 @@ export interface components {
             twiml_template?: string | null;
             /** @enum {string|null} */
             machine_detection?: "Enable" | "DetectMessageEnd" | null;
+            /** @description Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`) */
+            messaging_service_sid?: string | null;
+            /** @description The answer texted to a recipient who replies HELP (none when unset) */
+            help_message?: string | null;
             /** @description Defaults to the provider’s public API */
             api_base_url?: string | null;
         };
@@ -4338,6 +4393,64 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    telephony_messages_api_v1_telephony__connection_id__messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider connection's id. */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelephonyMessagesResponseDto"];
+                };
+            };
+            /** @description Missing, forged or stale signature; nothing changed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown connection, one that sends no texts, or a report on an unknown text */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many failed signatures from this address or for this connection */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

@@ -31,6 +31,7 @@ export class CreateMessages1769000000000 implements MigrationInterface {
         provider_message_id text,
         error_code text,
         error_message text,
+        keyword text CHECK (keyword IN ('opt_out', 'opt_in', 'help')),
         then_outcome jsonb,
         send_after timestamptz,
         sending_since timestamptz,
@@ -43,7 +44,12 @@ export class CreateMessages1769000000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX messages_target_idx ON messages (organization_id, target_id, created_at, id)`,
     );
-    // Status callbacks find their text by the provider's id.
+    // A reply is matched to the latest text sent to its sender.
+    await q.query(
+      `CREATE INDEX messages_outbound_to_idx ON messages (organization_id, to_number, created_at DESC)
+        WHERE direction = 'outbound'`,
+    );
+    // Status callbacks find their text by the provider's id; a replayed inbound post is a no-op.
     await q.query(
       `CREATE UNIQUE INDEX messages_provider_message_key ON messages (provider, provider_message_id)
         WHERE provider_message_id IS NOT NULL`,

@@ -1,11 +1,15 @@
 import { Module } from '@nestjs/common';
 import { CampaignModule } from '../campaign/campaign.module.js';
+import { OrganizationModule } from '../organization/organization.module.js';
 import { ComplianceModule } from '../compliance/compliance.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { TargetModule } from '../target/target.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { MessageController } from './api/message.controller.js';
-import { MessagingService } from './application/messaging.service.js';
+import { TelephonyMessagesController } from './api/telephony-messages.controller.js';
+import { MessagingService, MessagingSettings } from './application/messaging.service.js';
+import { AppConfig } from '../../config/app-config.js';
+import { ProviderTextClients } from '../provider-connection/application/ports/provider-text-clients.js';
 import { MessagingWorker } from './application/messaging.worker.js';
 import { FollowUpTexts } from './application/ports/follow-up-texts.js';
 import { MessageRepository } from './application/ports/message.repository.js';
@@ -23,17 +27,27 @@ import { SqlMessageRepository } from './infrastructure/message.sql-repository.js
   imports: [
     CampaignModule,
     ComplianceModule,
+    OrganizationModule,
     ProviderConnectionModule,
     TargetModule,
     WebhookModule,
   ],
-  controllers: [MessageController],
+  controllers: [MessageController, TelephonyMessagesController],
   providers: [
     MessagingService,
     { provide: FollowUpTexts, useExisting: MessagingService },
     MessagingWorker,
     { provide: MessageRepository, useClass: SqlMessageRepository },
-    { provide: TextSenders, useFactory: () => new ConnectionTextSenders() },
+    {
+      provide: TextSenders,
+      inject: [ProviderTextClients],
+      useFactory: (clients: ProviderTextClients) => new ConnectionTextSenders(clients),
+    },
+    {
+      provide: MessagingSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new MessagingSettings(config.get('PUBLIC_BASE_URL')),
+    },
   ],
   exports: [MessagingService, FollowUpTexts],
 })

@@ -17,6 +17,7 @@ export function presentMessage(m: Message): MessageResponseDto {
     provider_message_id: m.providerMessageId,
     error_code: m.errorCode,
     error_message: m.errorMessage,
+    keyword: m.keyword,
     send_after: m.sendAfter?.toISOString() ?? null,
     created_at: m.createdAt.toISOString(),
     updated_at: m.updatedAt.toISOString(),

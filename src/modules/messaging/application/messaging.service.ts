@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
+import { normalizePhoneNumber } from '../../../common/phone/phone-number.js';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
@@ -18,6 +19,8 @@ import { decideText } from '../domain/text-rules.js';
 import {
   FINAL_STATUSES,
   Message,
+  MessageStatus,
+  replyKeyword,
   renderTextTemplate,
   TargetContinuation,
   TEXT_REFUSALS,
@@ -32,6 +35,30 @@ export const TEXT_QUEUE = 'text-send';
 
 export interface TextJob {
   messageId: string;
+}
+
+/** A text a provider received for one of the organization's numbers. */
+export interface InboundText {
+  organizationId: string;
+  /** The connection it came through (null: the simulator). */
+  connectionId: string | null;
+  provider: string;
+  providerMessageId: string;
+  from: string;
+  to: string;
+  body: string;
+  /** The connection's answer to HELP (null: none is sent). */
+  helpReply: string | null;
+}
+
+/** Where providers post texts' status reports and inbound texts (`statusCallbackUrl`). */
+export class MessagingSettings {
+  constructor(readonly publicBaseUrl: string) {}
+
+  /** `POST /api/v1/telephony/{connection_id}/messages` of the connection (null: the simulator). */
+  statusCallbackUrl(connection: { id: string } | null): string | null {
+    return connection ? `${this.publicBaseUrl}/api/v1/telephony/${connection.id}/messages` : null;
+  }
 }
 
 /** How long a sender owns a text it took: a sender that died leaves it to the next run after this. */
@@ -60,6 +87,7 @@ export class MessagingService extends FollowUpTexts {
     private readonly doNotCall: DoNotCallService,
     private readonly connections: ProviderConnectionService,
     private readonly outbox: MessageEventOutbox,
+    private readonly settings: MessagingSettings,
   ) {
     super();
   }
@@ -150,9 +178,16 @@ export class MessagingService extends FollowUpTexts {
       null;
     const base = { provider: sender.provider, providerConnectionId: connection?.id ?? null };
     let outcome: SendOutcome;
+    let reply: string | null = null;
     try {
-      const sent = await sender.send({ to: text.to, from, body: text.body });
+      const { reply: simulated, ...sent } = await sender.send({
+        to: text.to,
+        from,
+        body: text.body,
+        statusCallbackUrl: this.settings.statusCallbackUrl(connection),
+      });
       outcome = { ...base, ...sent, now: this.clock.now() };
+      reply = simulated ?? null;
     } catch (err) {
       this.logger.warn({ messageId: text.id, err }, 'text not sent');
       outcome = {
@@ -166,6 +201,116 @@ export class MessagingService extends FollowUpTexts {
       };
     }
     await this.settle(text, outcome);
+    if (reply !== null && outcome.from !== null) {
+      await this.receive({
+        organizationId: text.organizationId,
+        connectionId: connection?.id ?? null,
+        provider: sender.provider,
+        providerMessageId: `${outcome.providerMessageId}-reply`,
+        from: text.to,
+        to: outcome.from,
+        body: reply,
+        helpReply: null,
+      });
+    }
+  }
+
+  /**
+   * A text received from a recipient, in one transaction: recorded against the target whose text it
+   * answers (the latest sent to its sender), an opt-out puts the number on the do-not-call list at
+   * once, HELP is answered with the connection's help reply, and a matched reply is sent as
+   * `message.received`. A replay of a recorded provider message id changes nothing (null).
+   */
+  async receive(inbound: InboundText): Promise<Message | null> {
+    const now = this.clock.now();
+    const from = normalizePhoneNumber(inbound.from) ?? inbound.from;
+    const keyword = replyKeyword(inbound.body);
+    return this.uow.run(async (tx) => {
+      const answered = await this.messages.latestOutboundTo(tx, inbound.organizationId, from);
+      const message = await this.messages.insertInbound(tx, {
+        organizationId: inbound.organizationId,
+        campaignId: answered?.campaignId ?? null,
+        targetId: answered?.targetId ?? null,
+        providerConnectionId: inbound.connectionId,
+        provider: inbound.provider,
+        providerMessageId: inbound.providerMessageId,
+        from,
+        to: inbound.to,
+        body: inbound.body,
+        keyword,
+        now,
+      });
+      if (!message) return null;
+      this.logger.log(
+        { messageId: message.id, targetId: message.targetId, keyword },
+        'text received',
+      );
+      if (keyword === 'opt_out') {
+        await this.doNotCall.addFromText(tx, {
+          organizationId: message.organizationId,
+          phoneNumber: from,
+          messageId: message.id,
+          campaignId: message.campaignId,
+          targetId: message.targetId,
+          at: now,
+        });
+      }
+      if (keyword === 'help' && inbound.helpReply) {
+        const [reply] = await this.messages.insertOutbound(tx, [
+          {
+            organizationId: message.organizationId,
+            campaignId: message.campaignId,
+            targetId: message.targetId,
+            callLogId: null,
+            providerConnectionId: inbound.connectionId,
+            to: from,
+            body: inbound.helpReply,
+            continuation: null,
+            now,
+          },
+        ]);
+        await this.jobs.enqueue(tx, {
+          queue: TEXT_QUEUE,
+          data: { messageId: reply.id } satisfies TextJob,
+        });
+      }
+      if (message.campaignId && message.targetId) {
+        await this.outbox.recordAll(tx, [
+          {
+            type: 'message.received',
+            organizationId: message.organizationId,
+            campaignId: message.campaignId,
+            targetId: message.targetId,
+            messageId: message.id,
+            direction: 'inbound',
+            status: 'received',
+            errorCode: null,
+            at: now,
+          },
+        ]);
+      }
+      return message;
+    });
+  }
+
+  /**
+   * A provider's status report on a text it sent: applied only when it moves the text forward, so
+   * reports that arrive out of order never move it back; a final status is sent as `message.status`.
+   * False: no text of the provider has that id.
+   */
+  async report(
+    provider: string,
+    providerMessageId: string,
+    report: { status: MessageStatus; errorCode: string | null; errorMessage: string | null },
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    return this.uow.run(async (tx) => {
+      const updated = await this.messages.advance(tx, provider, providerMessageId, report, now);
+      // A report that does not move the text forward (late, repeated) changes nothing.
+      if (!updated) return this.messages.hasProviderMessage(tx, provider, providerMessageId);
+      if (FINAL_STATUSES.includes(updated.status)) await this.recordFinal(tx, updated, now);
+      return true;
+    });
   }
 
   async get(organizationId: string, messageId: string): Promise<Message> {
@@ -235,22 +380,26 @@ export class MessagingService extends FollowUpTexts {
           },
         ]);
       }
-      if (FINAL_STATUSES.includes(updated.status) && updated.campaignId && updated.targetId) {
-        await this.outbox.recordAll(tx, [
-          {
-            type: 'message.status',
-            organizationId: updated.organizationId,
-            campaignId: updated.campaignId,
-            targetId: updated.targetId,
-            messageId: updated.id,
-            direction: updated.direction,
-            status: updated.status,
-            errorCode: updated.errorCode,
-            at: outcome.now,
-          },
-        ]);
-      }
+      if (FINAL_STATUSES.includes(updated.status)) await this.recordFinal(tx, updated, outcome.now);
     });
+  }
+
+  /** `message.status` for a text that reached its final status (a text of a campaign's target). */
+  private async recordFinal(tx: Tx, text: Message, at: Date): Promise<void> {
+    if (!text.campaignId || !text.targetId) return;
+    await this.outbox.recordAll(tx, [
+      {
+        type: 'message.status',
+        organizationId: text.organizationId,
+        campaignId: text.campaignId,
+        targetId: text.targetId,
+        messageId: text.id,
+        direction: text.direction,
+        status: text.status,
+        errorCode: text.errorCode,
+        at,
+      },
+    ]);
   }
 }
 

@@ -42,6 +42,10 @@ export function advancesStatus(from: MessageStatus, to: MessageStatus): boolean 
   return STATUS_RANK[to] > STATUS_RANK[from];
 }
 
+export function statusRank(status: MessageStatus): number {
+  return STATUS_RANK[status];
+}
+
 /** Error codes of texts our own rules stopped (the providers' codes are their own numbers). */
 export const TEXT_REFUSALS = {
   do_not_call: 'The number is on the do-not-call list',
@@ -87,6 +91,8 @@ export interface Message {
   providerMessageId: string | null;
   errorCode: string | null;
   errorMessage: string | null;
+  /** What an inbound text asked for (STOP, START, HELP), or null. */
+  keyword: ReplyKeyword;
   /** A follow-up text's continuation (null once applied is not tracked: the target's status tells). */
   continuation: FollowUpContinuation | null;
   /** Held by the calling rules until then. */

@@ -4,14 +4,17 @@ import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { sqlExecutor } from '../../../database/sql.js';
 import {
   MessageRepository,
+  NewInboundText,
   NewOutboundText,
   SendOutcome,
 } from '../application/ports/message.repository.js';
+import { MESSAGE_STATUSES, statusRank } from '../domain/message.js';
 import type {
   FollowUpContinuation,
   Message,
   MessageDirection,
   MessageStatus,
+  ReplyKeyword,
 } from '../domain/message.js';
 
 /** A `messages` row as `pg` returns it. */
@@ -31,6 +34,7 @@ interface MessageRow {
   provider_message_id: string | null;
   error_code: string | null;
   error_message: string | null;
+  keyword: ReplyKeyword;
   then_outcome: FollowUpContinuation | null;
   send_after: Date | null;
   created_at: Date;
@@ -41,7 +45,7 @@ interface MessageRow {
 
 const COLUMNS = `id, organization_id, campaign_id, target_id, call_log_id, provider_connection_id,
   provider, direction, to_number, from_number, body, status, provider_message_id, error_code,
-  error_message, then_outcome, send_after, created_at, updated_at, sent_at, settled_at`;
+  error_message, keyword, then_outcome, send_after, created_at, updated_at, sent_at, settled_at`;
 
 function messageFromRow(r: MessageRow): Message {
   return {
@@ -60,6 +64,7 @@ function messageFromRow(r: MessageRow): Message {
     providerMessageId: r.provider_message_id,
     errorCode: r.error_code,
     errorMessage: r.error_message,
+    keyword: r.keyword,
     continuation: r.then_outcome,
     sendAfter: r.send_after,
     createdAt: r.created_at,
@@ -68,6 +73,10 @@ function messageFromRow(r: MessageRow): Message {
     settledAt: r.settled_at,
   };
 }
+
+/** A status's rank in SQL, as `advancesStatus` ranks them (forward only). */
+const RANK = (expr: string) =>
+  `(CASE ${expr}::text ${MESSAGE_STATUSES.map((s) => `WHEN '${s}' THEN ${statusRank(s)}`).join(' ')} END)`;
 
 @Injectable()
 export class SqlMessageRepository extends MessageRepository {
@@ -104,6 +113,81 @@ export class SqlMessageRepository extends MessageRepository {
       ],
     );
     return rows.map(messageFromRow);
+  }
+
+  async insertInbound(tx: Tx, t: NewInboundText): Promise<Message | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<MessageRow>(
+      `INSERT INTO messages (organization_id, campaign_id, target_id, provider_connection_id, provider,
+              provider_message_id, direction, to_number, from_number, body, status, keyword,
+              created_at, updated_at, settled_at)
+       VALUES ($1, $2, $3, $4, $5, $6, 'inbound', $7, $8, $9, 'received', $10, $11, $11, $11)
+       ON CONFLICT (provider, provider_message_id) WHERE provider_message_id IS NOT NULL DO NOTHING
+       RETURNING ${COLUMNS}`,
+      [
+        t.organizationId,
+        t.campaignId,
+        t.targetId,
+        t.providerConnectionId,
+        t.provider,
+        t.providerMessageId,
+        t.to,
+        t.from,
+        t.body,
+        t.keyword,
+        t.now.toISOString(),
+      ],
+    );
+    return rows[0] ? messageFromRow(rows[0]) : null;
+  }
+
+  async latestOutboundTo(
+    tx: Tx,
+    organizationId: string,
+    phoneNumber: string,
+  ): Promise<Message | null> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<MessageRow>(
+      `SELECT ${COLUMNS} FROM messages
+        WHERE organization_id = $1 AND to_number = $2 AND direction = 'outbound'
+        ORDER BY created_at DESC LIMIT 1`,
+      [organizationId, phoneNumber],
+    );
+    return rows[0] ? messageFromRow(rows[0]) : null;
+  }
+
+  async advance(
+    tx: Tx,
+    provider: string,
+    providerMessageId: string,
+    report: { status: MessageStatus; errorCode: string | null; errorMessage: string | null },
+    now: Date,
+  ): Promise<Message | null> {
+    // The ranks of advancesStatus: a report applies only when it moves the text forward.
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<MessageRow>(
+      `UPDATE messages SET status = $3, error_code = coalesce($4, error_code),
+              error_message = coalesce($5, error_message), updated_at = $6,
+              sent_at = coalesce(sent_at, CASE WHEN $3 IN ('sent', 'delivered', 'undelivered') THEN $6::timestamptz END),
+              settled_at = CASE WHEN $3 IN ('delivered', 'undelivered', 'failed') THEN $6::timestamptz END
+        WHERE provider = $1 AND provider_message_id = $2 AND direction = 'outbound'
+          AND ${RANK('status')} < ${RANK('$3')}
+        RETURNING ${COLUMNS}`,
+      [
+        provider,
+        providerMessageId,
+        report.status,
+        report.errorCode,
+        report.errorMessage,
+        now.toISOString(),
+      ],
+    );
+    return rows[0] ? messageFromRow(rows[0]) : null;
+  }
+
+  async hasProviderMessage(tx: Tx, provider: string, providerMessageId: string): Promise<boolean> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `SELECT id FROM messages WHERE provider = $1 AND provider_message_id = $2`,
+      [provider, providerMessageId],
+    );
+    return rows.length > 0;
   }
 
   async findById(

@@ -1,6 +1,6 @@
 import { randomUUID } from 'crypto';
 import { OutgoingText, SentText, TextSender } from '../application/ports/text-senders.js';
-import { simulatedTextOutcome } from '../domain/message.js';
+import { simulatedReply, simulatedTextOutcome } from '../domain/message.js';
 
 /** The simulator's number when neither the connection nor the campaign has one. */
 export const SIMULATED_SENDER = '+15550000000';
@@ -20,6 +20,7 @@ export class SimulatedTextSender extends TextSender {
       status,
       errorCode,
       errorMessage: errorCode === null ? null : `simulated ${status} (${errorCode})`,
+      reply: status === 'delivered' ? simulatedReply(text.to) : null,
     });
   }
 }

@@ -36,6 +36,13 @@ export class MessageResponseDto {
   error_code: string | null;
   @ApiProperty({ type: 'string', nullable: true }) error_message: string | null;
   @ApiProperty({
+    enum: ['opt_out', 'opt_in', 'help'],
+    nullable: true,
+    description:
+      "What an inbound text asked for: `opt_out` (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT: the number went on the do-not-call list), `opt_in` (START, UNSTOP: recorded; the do-not-call entry is removed only through the API), `help` (HELP, INFO: answered with the connection's `help_message`)",
+  })
+  keyword: string | null;
+  @ApiProperty({
     type: 'string',
     format: 'date-time',
     nullable: true,

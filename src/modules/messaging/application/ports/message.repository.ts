@@ -1,16 +1,37 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
-import type { FollowUpContinuation, Message, MessageStatus } from '../../domain/message.js';
+import type {
+  FollowUpContinuation,
+  Message,
+  MessageStatus,
+  ReplyKeyword,
+} from '../../domain/message.js';
 
 /** A follow-up text to queue. */
 export interface NewOutboundText {
   organizationId: string;
-  campaignId: string;
-  targetId: string;
-  callLogId: number;
+  campaignId: string | null;
+  targetId: string | null;
+  /** The call a follow-up text follows (null: a reply to HELP). */
+  callLogId: number | null;
   providerConnectionId: string | null;
   to: string;
   body: string;
-  continuation: FollowUpContinuation;
+  continuation: FollowUpContinuation | null;
+  now: Date;
+}
+
+/** A text received from a recipient. */
+export interface NewInboundText {
+  organizationId: string;
+  campaignId: string | null;
+  targetId: string | null;
+  providerConnectionId: string | null;
+  provider: string;
+  providerMessageId: string;
+  from: string;
+  to: string;
+  body: string;
+  keyword: ReplyKeyword;
   now: Date;
 }
 
@@ -29,6 +50,35 @@ export interface SendOutcome {
 /** The `messages` table, owned by the messaging module. */
 export abstract class MessageRepository {
   abstract insertOutbound(tx: Tx, texts: NewOutboundText[]): Promise<Message[]>;
+
+  /** Records a received text; null when the provider's message id was recorded already (a replay). */
+  abstract insertInbound(tx: Tx, text: NewInboundText): Promise<Message | null>;
+
+  /** The latest text sent to `phoneNumber` by the organization: whose target a reply answers. */
+  abstract latestOutboundTo(
+    tx: Tx,
+    organizationId: string,
+    phoneNumber: string,
+  ): Promise<Message | null>;
+
+  /**
+   * A provider's status report for its message id: applied only when it moves the text forward
+   * (`advancesStatus`: a late `sent` after `delivered` changes nothing); the updated text, or null.
+   */
+  abstract advance(
+    tx: Tx,
+    provider: string,
+    providerMessageId: string,
+    report: { status: MessageStatus; errorCode: string | null; errorMessage: string | null },
+    now: Date,
+  ): Promise<Message | null>;
+
+  /** Whether the provider sent a text of ours with that id. */
+  abstract hasProviderMessage(
+    tx: Tx,
+    provider: string,
+    providerMessageId: string,
+  ): Promise<boolean>;
 
   /** The organization's message (null: none, or another organization's); `tx` when given. */
   abstract findById(

@@ -6,6 +6,8 @@ export interface OutgoingText {
   /** The sender's number from the connection or campaign; null: the provider's own (the simulator). */
   from: string | null;
   body: string;
+  /** Where the provider posts the text's status reports (null: the simulator posts none). */
+  statusCallbackUrl: string | null;
 }
 
 /** The provider's answer to a send: its id and status (a final one when it knows already). */
@@ -15,6 +17,8 @@ export interface SentText {
   status: MessageStatus;
   errorCode: string | null;
   errorMessage: string | null;
+  /** The simulator's reply from the recipient (see `SIMULATED_REPLIES`); real providers post theirs. */
+  reply?: string | null;
 }
 
 /** Sends texts through one provider. */
