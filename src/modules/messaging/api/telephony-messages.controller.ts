@@ -8,8 +8,12 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { NotFoundError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
-import { AuthFailureLimiter, clientAddress } from '../../../common/http/auth-failure-limiter.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import {
+  countingSignatureFailures,
+  signedProviderRequest,
+} from '../../../common/http/provider-request.js';
+import { AuthFailureLimiter } from '../../../common/http/auth-failure-limiter.js';
 import { Public } from '../../../common/http/auth.decorators.js';
 import { ProviderTextClients } from '../../provider-connection/application/ports/provider-text-clients.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
@@ -69,27 +73,12 @@ export class TelephonyMessagesController {
     if (!connection || !client) {
       throw new NotFoundError(`Unknown texting connection '${connectionId}'`);
     }
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const report = await client
-      .readMessageRequest({
-        rawBody: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
-        contentType: headers['content-type'] ?? '',
-        headers,
-        // The URL we gave the provider (Twilio signs it): behind a proxy the Host header is not it.
-        url: `${this.settings.publicBaseUrl}${req.originalUrl}`,
-      })
-      .catch(async (err: unknown) => {
-        if (err instanceof UnauthorizedError) {
-          await this.failures.fail(
-            [`address:${clientAddress(req)}`, `connection:${connection.id}`],
-            req.res!,
-          );
-        }
-        throw err;
-      });
+    const report = await countingSignatureFailures(
+      client.readMessageRequest(signedProviderRequest(req, this.settings.publicBaseUrl)),
+      this.failures,
+      req,
+      connection.id,
+    );
     if (report?.kind === 'status') {
       const known = await this.messaging.report(connection.type, report.providerMessageId, report);
       if (!known) throw new NotFoundError('Message not found');

@@ -204,8 +204,9 @@ export class SqlMessageRepository extends MessageRepository {
 
   async listForTarget(organizationId: string, targetId: string): Promise<Message[]> {
     const { rows } = await sqlExecutor(this.dataSource, null).query<MessageRow>(
+      // A reply to HELP is recorded in the instant of the text it answers: the text comes first.
       `SELECT ${COLUMNS} FROM messages WHERE organization_id = $1 AND target_id = $2
-        ORDER BY created_at, id`,
+        ORDER BY created_at, direction = 'outbound', id`,
       [organizationId, targetId],
     );
     return rows.map(messageFromRow);
