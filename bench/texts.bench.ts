@@ -13,6 +13,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:texts
  */
 import 'reflect-metadata';
+import { randomBytes } from 'crypto';
 import { TwilioEmulator } from '../test/support/emulators/twilio-emulator.js';
 import { freePort } from '../test/support/run-process.js';
 import {
@@ -71,6 +72,8 @@ async function main(): Promise<void> {
     PORT: String(port),
     PUBLIC_BASE_URL: publicBaseUrl,
     PROVIDER_ALLOW_PRIVATE: 'true',
+    // The Twilio connection's credentials are sealed at rest.
+    SECRETS_KEY: randomBytes(32).toString('base64'),
     SIMULATED_CALL_SECONDS: '0',
     CALLS_PER_SECOND: '0',
     DEFAULT_CALLING_POLICY: 'unrestricted',

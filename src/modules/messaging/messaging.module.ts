@@ -46,7 +46,8 @@ import { SqlMessageRepository } from './infrastructure/message.sql-repository.js
     {
       provide: MessagingSettings,
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => new MessagingSettings(config.get('PUBLIC_BASE_URL')),
+      useFactory: (config: AppConfig) =>
+        new MessagingSettings(config.get('PUBLIC_BASE_URL'), config.get('WORKER_CONCURRENCY')),
     },
   ],
   exports: [MessagingService, FollowUpTexts],
