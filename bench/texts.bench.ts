@@ -19,10 +19,12 @@ import { freePort } from '../test/support/run-process.js';
 import {
   Api,
   benchApi,
+  loadAverage,
   percentile,
   round,
   runBench,
   serverVersion,
+  SummaryRow,
   waitForCount,
   withBenchService,
   writeResult,
@@ -85,6 +87,7 @@ async function main(): Promise<void> {
     concurrent_replies: CONCURRENT_REPLIES,
     reply_rounds: REPLY_ROUNDS,
     node: process.version,
+    load_before: loadAverage(),
   };
   const account = { sid: 'AC' + 'be'.repeat(16), token: 'bench-auth-token' };
   const twilio = await new TwilioEmulator(account.sid, account.token).start();
@@ -183,6 +186,26 @@ async function main(): Promise<void> {
   } finally {
     await twilio.stop();
   }
+  result.load_after = loadAverage();
+  const p95 = (result.reply_latency_ms as { p95: number }).p95;
+  result.summary = [
+    {
+      path: 'texts sent per second (simulator)',
+      ours: `${result.texts_sent_per_second}/s`,
+      baseline: `${result.calls_placed_per_second} calls/s`,
+      ratio: result.ratio_texts_to_calls_per_second as number,
+      goal: 'measured against calls, same run',
+      met: null,
+    },
+    {
+      path: 'POST /telephony/{id}/messages, 100 concurrent replies',
+      ours: `p95 ${p95} ms`,
+      baseline: '-',
+      ratio: null,
+      goal: 'measured',
+      met: null,
+    },
+  ] satisfies SummaryRow[];
   writeResult('texts', result);
 }
 
