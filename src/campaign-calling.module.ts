@@ -21,6 +21,7 @@ import {
 import { STEP_ADAPTERS, StepModule } from './modules/step/step.module.js';
 import { TARGET_ADAPTERS, TargetModule } from './modules/target/target.module.js';
 import { WEBHOOK_ADAPTERS, WebhookModule } from './modules/webhook/webhook.module.js';
+import { MESSAGING_ADAPTERS, MessagingModule } from './modules/messaging/messaging.module.js';
 import { RouteTable } from './common/http/route-table.js';
 import { HttpExceptionFilter } from './common/http/http-exception.filter.js';
 import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe.js';
@@ -47,6 +48,7 @@ export const DOMAIN_MODULES: readonly { module: Type; adapters: readonly Provide
   { module: StepModule, adapters: STEP_ADAPTERS },
   { module: WebhookModule, adapters: WEBHOOK_ADAPTERS },
   { module: ProviderConnectionModule, adapters: PROVIDER_CONNECTION_ADAPTERS },
+  { module: MessagingModule, adapters: MESSAGING_ADAPTERS },
 ];
 
 /** Probed every few seconds by orchestrators and Prometheus: logging them would drown the rest. */

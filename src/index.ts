@@ -29,6 +29,7 @@ export { ProviderConnectionModule } from './modules/provider-connection/provider
 export { StepModule } from './modules/step/step.module.js';
 export { TargetModule } from './modules/target/target.module.js';
 export { WebhookModule } from './modules/webhook/webhook.module.js';
+export { MessagingModule } from './modules/messaging/messaging.module.js';
 
 // The services the modules export, for a team's own routes and jobs.
 export { BlacklistService } from './modules/blacklist/application/blacklist.service.js';
@@ -41,6 +42,7 @@ export { ProviderConnectionService } from './modules/provider-connection/applica
 export { StepService } from './modules/step/application/step.service.js';
 export { TargetService } from './modules/target/application/target.service.js';
 export { WebhookDeliveryService } from './modules/webhook/application/webhook-delivery.service.js';
+export { MessagingService } from './modules/messaging/application/messaging.service.js';
 
 // Ports: each an abstract class that is its own injection token.
 export { PORTS } from './ports.js';
@@ -80,6 +82,11 @@ export { ImportFinishedOutbox } from './modules/webhook/application/ports/import
 export { TargetNotifications } from './modules/webhook/application/ports/target-notifications.js';
 export { WebhookDeliveryRepository } from './modules/webhook/application/ports/webhook-delivery.repository.js';
 export * from './modules/webhook/application/ports/webhook-sender.js';
+export { MessageEventOutbox } from './modules/webhook/application/ports/message-event-outbox.js';
+export { MessageRepository } from './modules/messaging/application/ports/message.repository.js';
+export { FollowUpTexts } from './modules/messaging/application/ports/follow-up-texts.js';
+export * from './modules/messaging/application/ports/text-senders.js';
+export { ProviderTextClients } from './modules/provider-connection/application/ports/provider-text-clients.js';
 
 // Domain errors (the one filter maps them: 404, 409, 422, 401) and domain types.
 export * from './common/errors/domain-errors.js';
@@ -92,4 +99,6 @@ export type * from './modules/organization/domain/api-key.js';
 export type * from './modules/provider-connection/domain/provider-connection.js';
 export type * from './modules/step/domain/step.js';
 export type * from './modules/target/domain/target.js';
+export type * from './modules/messaging/domain/message.js';
+export type * from './modules/provider-connection/domain/provider-text.js';
 export type { CallOutcome } from './modules/calling/domain/call-outcome.js';

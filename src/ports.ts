@@ -29,6 +29,8 @@ import { TargetRepository } from './modules/target/application/ports/target.repo
 import { TargetNotifications } from './modules/webhook/application/ports/target-notifications.js';
 import { WebhookDeliveryRepository } from './modules/webhook/application/ports/webhook-delivery.repository.js';
 import { WebhookSender } from './modules/webhook/application/ports/webhook-sender.js';
+import { MessageRepository } from './modules/messaging/application/ports/message.repository.js';
+import { ProviderTextClients } from './modules/provider-connection/application/ports/provider-text-clients.js';
 
 /**
  * The ports the root module binds to adapters (outbound I/O: the database, the queue, the clock,
@@ -67,4 +69,6 @@ export const PORTS = [
   ProviderCallClients,
   ProviderDestinations,
   SecretBox,
+  MessageRepository,
+  ProviderTextClients,
 ] as const;

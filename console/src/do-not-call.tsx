@@ -163,6 +163,16 @@ function Source({ source }: { source: Entry['source'] }) {
       </>
     );
   }
+  if (source.type === 'sms') {
+    return source.target_id ? (
+      <>
+        an opt-out text (
+        <a href={href.target(source.target_id)}>target {source.target_id.slice(0, 8)}</a>)
+      </>
+    ) : (
+      <>an opt-out text</>
+    );
+  }
   return <>API key {source.api_key_id.slice(0, 8)}</>;
 }
 

@@ -29,6 +29,7 @@ const INITIAL: Record<string, string> = {
   blacklist_ids: '',
   calling_window: '',
   steps: '',
+  sms_follow_up: '',
 };
 
 /** `#/campaigns/new`: the main campaign fields; the API's 422 at its field; then the new campaign's page. */

@@ -59,6 +59,12 @@ export const FIELDS: FieldSpec[] = [
     kind: 'json',
     help: '[{"friendly_id", "type", "on_receive"}]',
   },
+  {
+    name: 'sms_follow_up',
+    label: 'Follow-up text (JSON)',
+    kind: 'json',
+    help: '{"on_categories": ["VOICEMAIL", "NO_RESPONSE"], "template": "Hi {{input_data.first_name}}, ...", "after": "each_attempt" or "last_attempt", "provider_connection_id": null}, or null for none. Sent when the calling rules allow it; the target is SMS Scheduled meanwhile.',
+  },
 ];
 
 export function toText(kind: Kind, value: unknown): string {

@@ -99,6 +99,7 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
         </section>
       </div>
       <Timeline client={client} id={t.id} version={`${t.updated_at}|${t.status}`} />
+      <Messages client={client} id={t.id} />
       <section aria-labelledby="calls-h">
         <h2 id="calls-h">Calls</h2>
         {(t.call_log_ids ?? []).length === 0 ? (
@@ -303,6 +304,69 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
         <Json value={l.call_categorization} label="Categorization" />
       </details>
     </article>
+  );
+}
+
+const MESSAGE_STATUS_WORDS: Record<string, string> = {
+  queued: 'queued',
+  sent: 'sent',
+  delivered: 'delivered',
+  undelivered: 'not delivered',
+  failed: 'failed',
+  received: 'received',
+};
+
+/**
+ * The target's texts as a conversation (`GET /targets/{id}/messages`): the follow-up texts sent after
+ * its calls and the replies, oldest first; read again every five seconds.
+ */
+function Messages({ client, id }: { client: CampaignCallingClient; id: string }) {
+  const messages = usePoll(
+    async () => {
+      const { data, error, response } = await client.GET('/api/v1/targets/{target_id}/messages', {
+        params: { path: { target_id: id } },
+      });
+      if (!data) throw new Error(errorText(error, response.status));
+      return data.messages;
+    },
+    [id],
+    5000,
+  );
+  return (
+    <section aria-labelledby="messages-h">
+      <h2 id="messages-h">Texts</h2>
+      {messages.error ? (
+        <Notice kind="error">Could not load the texts: {messages.error}</Notice>
+      ) : null}
+      {messages.value && messages.value.length === 0 ? <p class="muted">No text yet.</p> : null}
+      {messages.value && messages.value.length > 0 ? (
+        <ol class="transcript" aria-label="Texts">
+          {messages.value.map((m) => (
+            <li
+              key={m.id}
+              class={`turn ${m.direction === 'outbound' ? 'agent' : 'callee'}`}
+              data-message-id={m.id}
+            >
+              <span class="who">{m.direction === 'outbound' ? 'Sent' : 'Reply'}</span>
+              <p>{m.body}</p>
+              <p class="muted">
+                {when(m.settled_at ?? m.sent_at ?? m.created_at)} ·{' '}
+                {MESSAGE_STATUS_WORDS[m.status] ?? m.status}
+                {m.error_code
+                  ? ` (${m.error_code}${m.error_message ? `: ${m.error_message}` : ''})`
+                  : ''}
+                {m.send_after ? ` · held until ${when(m.send_after)}` : ''}
+                {m.keyword === 'opt_out'
+                  ? ' · opted out: the number is on the do-not-call list'
+                  : ''}
+                {m.keyword === 'opt_in' ? ' · opted in again (texts)' : ''}
+                {m.keyword === 'help' ? ' · asked for help' : ''}
+              </p>
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </section>
   );
 }
 

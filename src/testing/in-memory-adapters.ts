@@ -29,6 +29,9 @@ import { TargetRepository } from '../modules/target/application/ports/target.rep
 import { TargetNotifications } from '../modules/webhook/application/ports/target-notifications.js';
 import { WebhookDeliveryRepository } from '../modules/webhook/application/ports/webhook-delivery.repository.js';
 import { WebhookSender } from '../modules/webhook/application/ports/webhook-sender.js';
+import { MessageRepository } from '../modules/messaging/application/ports/message.repository.js';
+import { ProviderTextClients } from '../modules/provider-connection/application/ports/provider-text-clients.js';
+import { InMemoryMessageRepository } from './in-memory-message.repository.js';
 import { InMemoryCallEventStore, InMemoryPlacementRate } from './calling-fakes.js';
 import { InMemoryApiKeyRevocations } from './in-memory-api-key-revocations.js';
 import { InMemoryBlacklistRepository } from './in-memory-blacklist.repository.js';
@@ -59,6 +62,7 @@ import {
   ListedProviderDestinations,
   PlainSecretBox,
   ScriptedProviderCallClients,
+  ScriptedProviderTextClients,
 } from './provider-fakes.js';
 
 /**
@@ -81,6 +85,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
   const ledger = new InMemoryCallLedger();
   const decisions = new InMemoryDecisionLog();
   const doNotCall = new InMemoryDoNotCallRepository();
+  const messages = new InMemoryMessageRepository();
   const uow = new InMemoryUnitOfWork(
     targets,
     events,
@@ -91,6 +96,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     ledger,
     decisions,
     doNotCall,
+    messages,
   );
   const value = <T>(useValue: T) => ({ useValue });
   return [
@@ -124,5 +130,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [ProviderCallClients, value(new ScriptedProviderCallClients())],
     [ProviderDestinations, value(new ListedProviderDestinations())],
     [SecretBox, value(new PlainSecretBox())],
+    [MessageRepository, value(messages)],
+    [ProviderTextClients, value(new ScriptedProviderTextClients())],
   ];
 }

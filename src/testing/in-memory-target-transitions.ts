@@ -7,6 +7,7 @@ import {
   TargetAttempt,
   StartedCall,
   TargetOutcome,
+  TextContinuation,
   TargetReview,
   TargetTransitions,
   TriggerClaim,
@@ -364,6 +365,27 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       }
     }
     return counts;
+  }
+
+  async continueAfterTexts(_tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
+    const moved: Target[] = [];
+    for (const c of continuations) {
+      const t = this.find(c.organizationId, c.targetId);
+      if (!t || t.status !== 'SMS Scheduled') continue;
+      const next: Target = {
+        ...t,
+        status: c.status,
+        resolution: c.resolution,
+        category: c.category,
+        subcategory: c.subcategory,
+        outcome: c.outcome,
+        scheduledTime: c.retryAt ?? t.scheduledTime,
+        updatedAt: c.now,
+      };
+      this.save(next);
+      moved.push(clone(next));
+    }
+    return moved;
   }
 
   async finishWithoutCall(

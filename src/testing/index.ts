@@ -25,6 +25,8 @@ export * from './in-memory-unit-of-work.js';
 export * from './in-memory-webhook-delivery.repository.js';
 export * from './in-process-exclusive-runner.js';
 export * from './recording-job-queue.js';
+export * from './recording-follow-up-texts.js';
+export * from './in-memory-message.repository.js';
 export * from './recording-metrics.js';
 export * from './recording-webhook-sender.js';
 export * from './scripted-call-provider.js';

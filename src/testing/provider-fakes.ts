@@ -6,6 +6,8 @@ import {
   SecretUnreadableError,
 } from '../modules/provider-connection/application/ports/secret-box.js';
 import type { CallProvider } from '../modules/calling/application/ports/call-provider.js';
+import { ProviderTextClients } from '../modules/provider-connection/application/ports/provider-text-clients.js';
+import type { ProviderTextClient } from '../modules/provider-connection/domain/provider-text.js';
 
 /**
  * Seals by encoding, not encrypting (tests only), with the real box's rule that matters to callers:
@@ -55,5 +57,16 @@ export class ScriptedProviderCallClients extends ProviderCallClients {
 
   agentFetch(): typeof fetch {
     return this.fetchForAgents;
+  }
+}
+
+/** Texting clients a test scripts, by connection type; none by default (the simulator still texts). */
+export class ScriptedProviderTextClients extends ProviderTextClients {
+  constructor(private readonly clients: Partial<Record<string, ProviderTextClient>> = {}) {
+    super();
+  }
+
+  forConnection(connection: { type: string }): ProviderTextClient | null {
+    return this.clients[connection.type] ?? null;
   }
 }

@@ -27,6 +27,7 @@ export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
     state: 'active',
     stateChangedAt: null,
     autoPause: null,
+    smsFollowUp: null,
     pausedReason: null,
     createdAt: AT,
     updatedAt: AT,

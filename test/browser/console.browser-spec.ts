@@ -761,6 +761,45 @@ if (!hasChromium) {
       await shot('target-waiting');
     });
 
+    it("shows a target's texts as a conversation: the follow-up text and the reply", async () => {
+      const campaign = await api('post', '/api/v1/campaigns', {
+        name: 'Texts',
+        type: 'patient',
+        max_attempts: 1,
+        sms_follow_up: {
+          on_categories: ['NO_RESPONSE'],
+          template: 'Hi {{input_data.first_name}}, please call us back.',
+        },
+      });
+      // 0000: no answer; 93 before it: the simulated recipient answers the text in words.
+      const added = await api('post', `/api/v1/campaigns/${campaign.body.id}/targets`, {
+        targets: [
+          {
+            phone_number: '+15555930000',
+            external_id: 'PAT-TEXT',
+            input_data: { first_name: 'Ada' },
+          },
+        ],
+        launch: true,
+      });
+      const [id] = added.body.target_ids;
+      await waitFor(
+        async () => (await api('get', `/api/v1/targets/${id}/messages`)).body.messages.length,
+        (n) => n === 2,
+      );
+      await page.goto(`${baseUrl}/console/#/targets/${id}`);
+      const texts = page.getByRole('list', { name: 'Texts' });
+      await texts.waitFor();
+      await expect(texts.locator('li.turn.agent p').first().textContent()).resolves.toBe(
+        'Hi Ada, please call us back.',
+      );
+      await expect(texts.locator('li.turn.callee p').first().textContent()).resolves.toBe(
+        'Thanks, I will call you back tomorrow.',
+      );
+      await expect(texts.locator('li.turn.callee .who').textContent()).resolves.toBe('Reply');
+      await shot('target-texts');
+    });
+
     it("edits the calling rules: warnings, the API 422 at its field, state rules with citations, the recipient's time", async () => {
       await page.goto(`${baseUrl}/console/#/compliance`);
       await page.getByRole('heading', { name: 'Calling rules', level: 1 }).waitFor();

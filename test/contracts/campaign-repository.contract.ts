@@ -32,6 +32,7 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
   webhookUrl: 'https://example.com/hook',
   webhookSecret: 'whsec_abc',
   providerConnectionId: null,
+  smsFollowUp: null,
   autoPause: { window: 20, max_failure_ratio: 0.5 },
 });
 

@@ -234,6 +234,53 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
       });
     });
 
+    it("continueAfterTexts: SMS Scheduled → the call's decision, once; no other status moves", async () => {
+      const { mine } = await f.scope();
+      const org = mine.organizationId;
+      const [a, b, c] = [nextId(), nextId(), nextId()];
+      await seed(mine, [
+        { id: a, status: 'In Progress', attempts: 1, callLogIds: [11] },
+        { id: b, status: 'In Progress', attempts: 1, callLogIds: [12] },
+        { id: c, status: 'Scheduled', scheduledTime: T0 },
+      ]);
+      const texting = { status: 'SMS Scheduled' as const, category: 'NO_RESPONSE' };
+      await run((tx) =>
+        f.transitions.finishAttempt(tx, org, a, outcome(11, { ...texting, retryAt: at(600) })),
+      );
+      await run((tx) => f.transitions.finishAttempt(tx, org, b, outcome(12, texting)));
+      expect(await find(a)).toMatchObject({ status: 'SMS Scheduled', scheduledTime: at(600) });
+      const next = (targetId: string, status: 'Scheduled' | 'Finished', retryAt: Date | null) => ({
+        organizationId: org,
+        targetId,
+        status,
+        resolution: status === 'Finished' ? 'unsuccessful' : null,
+        category: 'NO_RESPONSE',
+        subcategory: null,
+        outcome: 'No answer',
+        retryAt,
+        now: at(200),
+      });
+      const moved = await run((tx) =>
+        f.transitions.continueAfterTexts(tx, [
+          next(a, 'Scheduled', at(600)),
+          next(b, 'Finished', null),
+          next(c, 'Finished', null),
+        ]),
+      );
+      expect(moved.map((t) => [t.id, t.status]).sort()).toEqual(
+        [
+          [a, 'Scheduled'],
+          [b, 'Finished'],
+        ].sort(),
+      );
+      expect(await find(a)).toMatchObject({ status: 'Scheduled', scheduledTime: at(600) });
+      expect(await find(b)).toMatchObject({ status: 'Finished', resolution: 'unsuccessful' });
+      expect(await find(c)).toMatchObject({ status: 'Scheduled' });
+      expect(
+        await run((tx) => f.transitions.continueAfterTexts(tx, [next(b, 'Scheduled', null)])),
+      ).toEqual([]);
+    });
+
     it('finishAttempts: a batch in one call, each applied once, only for its latest call', async () => {
       const { mine } = await f.scope();
       const org = mine.organizationId;

@@ -50,6 +50,12 @@ describe('campaign management API', () => {
       blacklist_ids: [blacklist.id],
       webhook_url: 'https://example.com/hooks',
       provider_connection_id: connection.id,
+      sms_follow_up: {
+        provider_connection_id: connection.id,
+        on_categories: ['VOICEMAIL', 'NO_RESPONSE'],
+        template: 'Hi {{input_data.first_name}}, please call us back.',
+        after: 'last_attempt',
+      },
     };
     const created = await as(acme).post('/api/v1/campaigns', body);
     expect(created.status).toBe(201);

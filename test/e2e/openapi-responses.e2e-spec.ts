@@ -189,6 +189,21 @@ describe('responses conform to openapi.json', () => {
     conforms('get', TIMELINE, await call('get', `/api/v1/targets/${first}/events?limit=1`));
     conforms('get', TIMELINE, await call('get', `/api/v1/targets/${first}/events?limit=0`));
     conforms('get', TIMELINE, await call('get', '/api/v1/targets/nope/events'));
+    const TARGET_MESSAGES = '/api/v1/targets/{target_id}/messages';
+    // A reply as the inbound route records it, so both message reads answer a message.
+    const [text] = await t.sql<{ id: string }>(
+      `INSERT INTO messages (organization_id, target_id, provider, provider_message_id, direction,
+              to_number, from_number, body, status, keyword, created_at, updated_at, settled_at)
+       VALUES ($1, $2, 'twilio', 'SM0001', 'inbound', '+15550000000', '+15550100001', 'STOP',
+               'received', 'opt_out', now(), now(), now())
+       RETURNING id`,
+      [organizationId, first],
+    );
+    conforms('get', TARGET_MESSAGES, await call('get', `/api/v1/targets/${first}/messages`));
+    conforms('get', TARGET_MESSAGES, await call('get', '/api/v1/targets/nope/messages'));
+    const MESSAGE = '/api/v1/messages/{message_id}';
+    conforms('get', MESSAGE, await call('get', `/api/v1/messages/${text.id}`));
+    conforms('get', MESSAGE, await call('get', '/api/v1/messages/nope'));
 
     const REVIEW = '/api/v1/targets/{target_id}/review';
     await t.sql(`UPDATE targets SET status = 'To review' WHERE id = $1`, [second]);
@@ -400,6 +415,9 @@ describe('responses conform to openapi.json', () => {
     const EVENTS = '/api/v1/telephony/{connection}/events';
     conforms('post', EVENTS, await t.http().post('/api/v1/telephony/nowhere/events').send({}));
     conforms('post', EVENTS, await t.http().post('/api/v1/telephony/simulated/events').send({}));
+    // Their texts' reports and replies too (the bodies are in providers-twilio-messaging.e2e-spec).
+    const MESSAGES = '/api/v1/telephony/{connection_id}/messages';
+    conforms('post', MESSAGES, await t.http().post('/api/v1/telephony/nowhere/messages').send({}));
 
     const documented = Object.entries(DOCUMENT.paths).flatMap(([path, item]) =>
       Object.keys(item as object).map((method) => `${method} ${path}`),

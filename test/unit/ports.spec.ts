@@ -46,6 +46,9 @@ const CONTRACTS: Record<string, string> = {
   ProviderCallClients: 'test/unit/provider-clients.spec.ts (against the provider emulators)',
   ProviderDestinations: 'test/e2e/provider-connections.e2e-spec.ts (private addresses refused)',
   SecretBox: 'src/modules/provider-connection/infrastructure/aes-gcm-secret-box.spec.ts',
+  MessageRepository: 'test/contracts/message-repository.contract.ts',
+  ProviderTextClients:
+    'test/e2e/providers-twilio-messaging.e2e-spec.ts (against the Twilio Messaging emulator)',
 };
 
 const repo = join(import.meta.dirname, '..', '..');

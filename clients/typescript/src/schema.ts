@@ -4,26 +4,6 @@
  */
 
 export interface paths {
-    "/api/v1/api-keys/{api_key_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete Api Key
-         * @description Revokes one of the caller's organization's API keys at once (the calling key too, if it names itself). Keys are created with the CLI.
-         */
-        delete: operations["delete_api_key_api_v1_api_keys__api_key_id__delete"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/health": {
         parameters: {
             query?: never;
@@ -39,6 +19,26 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/api-keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete Api Key
+         * @description Revokes one of the caller's organization's API keys at once (the calling key too, if it names itself). Keys are created with the CLI.
+         */
+        delete: operations["delete_api_key_api_v1_api_keys__api_key_id__delete"];
         options?: never;
         head?: never;
         patch?: never;
@@ -780,6 +780,66 @@ export interface paths {
         patch: operations["update_provider_connection_api_v1_provider_connections__connection_id__patch"];
         trace?: never;
     };
+    "/api/v1/targets/{target_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Target Messages
+         * @description The target's texts, oldest first: follow-up texts sent after its calls (campaign `sms_follow_up`) and the replies matched to it. See docs/calling.md, "Texts".
+         */
+        get: operations["list_target_messages_api_v1_targets__target_id__messages_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve Message
+         * @description One text of the organization, sent or received.
+         */
+        get: operations["retrieve_message_api_v1_messages__message_id__get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/telephony/{connection_id}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Telephony Messages
+         * @description Texts' status callbacks and inbound texts from the provider connection `connection_id` (Twilio: form posts signed with X-Twilio-Signature under the connection's auth token). A status report applies only when it moves the text forward (late or repeated reports change nothing); an inbound text is recorded once per provider message id, matched to the target whose text it answers; an opt-out word puts the sender on the do-not-call list at once. See docs/calling.md, "Texts".
+         */
+        post: operations["telephony_messages_api_v1_telephony__connection_id__messages_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -986,6 +1046,25 @@ export interface components {
              */
             api_key_id: string;
         };
+        DoNotCallSmsSourceDto: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "sms";
+            /**
+             * Format: uuid
+             * @description The opt-out reply (`GET /api/v1/messages/{id}`)
+             */
+            message_id: string;
+            /** Format: uuid */
+            campaign_id: string | null;
+            /**
+             * Format: uuid
+             * @description The target whose text it answered, when known
+             */
+            target_id: string | null;
+        };
         DoNotCallRemovalDto: {
             /** Format: date-time */
             removed_at: string;
@@ -1002,8 +1081,8 @@ export interface components {
             phone_number: string;
             /** @example Letter of 2026-11-02 */
             reason: string;
-            /** @description Who listed the number: a call that ended DNC_REQUESTED, or an API key (a letter, an email) */
-            source: components["schemas"]["DoNotCallCallSourceDto"] | components["schemas"]["DoNotCallApiSourceDto"];
+            /** @description Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key (a letter, an email) */
+            source: components["schemas"]["DoNotCallCallSourceDto"] | components["schemas"]["DoNotCallApiSourceDto"] | components["schemas"]["DoNotCallSmsSourceDto"];
             /** Format: date-time */
             created_at: string;
             /** @description null while the number is listed; when, why and by which key it was taken off */
@@ -1110,6 +1189,32 @@ export interface components {
              */
             max_failure_ratio: number;
         };
+        SmsFollowUpDto: {
+            /**
+             * Format: uuid
+             * @description The connection that sends the texts; null: the campaign's provider connection, else the simulator
+             */
+            provider_connection_id?: string | null;
+            /**
+             * @description The calls' categories a text follows
+             * @example [
+             *       "VOICEMAIL",
+             *       "NO_RESPONSE"
+             *     ]
+             */
+            on_categories: string[];
+            /**
+             * @description The text, with `{{input_data.<field>}}` placeholders (nested fields with dots)
+             * @example Hi {{input_data.first_name}}, we tried to reach you about your appointment.
+             */
+            template: string;
+            /**
+             * @description `each_attempt`: after every listed attempt; `last_attempt`: only when no retry follows
+             * @default each_attempt
+             * @enum {string}
+             */
+            after?: "each_attempt" | "last_attempt";
+        };
         CreateCampaignDto: {
             /** @example +15550100000 */
             caller_id?: string | null;
@@ -1147,6 +1252,8 @@ export interface components {
             provider_connection_id?: string | null;
             /** @description Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off */
             auto_pause?: components["schemas"]["AutoPauseDto"] | (never | null);
+            /** @description A text after calls of the listed categories: the target goes `SMS Scheduled`, the text is sent when the calling rules allow it (quiet hours, do-not-call list), then the target goes on as the call decided; null (the default): off */
+            sms_follow_up?: components["schemas"]["SmsFollowUpDto"] | (never | null);
             /** @example Appointment reminders */
             name: string;
             /** @enum {string} */
@@ -1165,6 +1272,21 @@ export interface components {
             window: number;
             /** @example 0.5 */
             max_failure_ratio: number;
+        };
+        SmsFollowUpResponseDto: {
+            /** Format: uuid */
+            provider_connection_id: string | null;
+            /**
+             * @example [
+             *       "VOICEMAIL",
+             *       "NO_RESPONSE"
+             *     ]
+             */
+            on_categories: string[];
+            /** @example Hi {{input_data.first_name}}, please call us back. */
+            template: string;
+            /** @enum {string} */
+            after: "each_attempt" | "last_attempt";
         };
         CampaignResponseDto: {
             /** Format: uuid */
@@ -1206,6 +1328,8 @@ export interface components {
             state_changed_at: string | null;
             /** @description The circuit breaker setting (null: off) */
             auto_pause: components["schemas"]["AutoPauseResponseDto"] | (never | null);
+            /** @description The follow-up text setting (null: off) */
+            sms_follow_up: components["schemas"]["SmsFollowUpResponseDto"] | (never | null);
             /**
              * @description Why the campaign is paused: set by the circuit breaker (`auto_pause`); null when paused through the API or not paused
              * @example auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)
@@ -1260,6 +1384,8 @@ export interface components {
             provider_connection_id?: string | null;
             /** @description Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off */
             auto_pause?: components["schemas"]["AutoPauseDto"] | (never | null);
+            /** @description A text after calls of the listed categories: the target goes `SMS Scheduled`, the text is sent when the calling rules allow it (quiet hours, do-not-call list), then the target goes on as the call decided; null (the default): off */
+            sms_follow_up?: components["schemas"]["SmsFollowUpDto"] | (never | null);
             name?: string;
             /** @enum {string} */
             type?: "payor" | "patient" | "provider" | "patient_incoming" | "patient_incoming_scheduling" | "patient_outgoing_scheduling" | "patient_billing";
@@ -2110,6 +2236,10 @@ export interface components {
             twiml_template?: string | null;
             /** @enum {string|null} */
             machine_detection?: "Enable" | "DetectMessageEnd" | null;
+            /** @description Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`) */
+            messaging_service_sid?: string | null;
+            /** @description The answer texted to a recipient who replies HELP (none when unset) */
+            help_message?: string | null;
             /** @description Defaults to the provider’s public API */
             api_base_url?: string | null;
         };
@@ -2206,6 +2336,70 @@ export interface components {
             /** @description By type: twilio {from_number, twiml_url | twiml_template, machine_detection}; vapi {assistant_id, phone_number_id}; retell {agent_id, from_number, final_event}; http {api_base_url (required)}; every provider also api_base_url (default: its public API). Merged; null resets one. */
             settings?: components["schemas"]["HttpSettingsDto"] | components["schemas"]["TwilioSettingsDto"] | components["schemas"]["VapiSettingsDto"] | components["schemas"]["RetellSettingsDto"];
             is_default?: boolean;
+        };
+        MessageResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            campaign_id: string | null;
+            /** Format: uuid */
+            target_id: string | null;
+            /** @description The call a follow-up text follows */
+            call_log_id: number | null;
+            /** @enum {string} */
+            direction: "outbound" | "inbound";
+            /** @example +15551230000 */
+            to: string;
+            /** @example +15550000000 */
+            from: string | null;
+            body: string;
+            /**
+             * @description `queued` (waiting, possibly held by the calling rules), `sent`, then `delivered` / `undelivered` / `failed`; `received` for inbound texts
+             * @enum {string}
+             */
+            status: "queued" | "sent" | "delivered" | "undelivered" | "failed" | "received";
+            /** @example simulated */
+            provider: string | null;
+            /** Format: uuid */
+            provider_connection_id: string | null;
+            provider_message_id: string | null;
+            /**
+             * @description The provider's error code (Twilio's numbers), or why our rules stopped it: do_not_call, calling_rules, campaign_cancelled, texts_not_supported, provider_error
+             * @example do_not_call
+             */
+            error_code: string | null;
+            error_message: string | null;
+            /**
+             * @description What an inbound text asked for: `opt_out` (STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT: the number went on the do-not-call list), `opt_in` (START, UNSTOP: recorded; the do-not-call entry is removed only through the API), `help` (HELP, INFO: answered with the connection's `help_message`)
+             * @enum {string|null}
+             */
+            keyword: "opt_out" | "opt_in" | "help" | null;
+            /**
+             * Format: date-time
+             * @description A queued text held by the calling rules is sent then
+             */
+            send_after: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: date-time */
+            sent_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it reached its final status
+             */
+            settled_at: string | null;
+        };
+        TargetMessagesResponseDto: {
+            messages: components["schemas"]["MessageResponseDto"][];
+        };
+        TelephonyMessagesResponseDto: {
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status: "ok";
         };
         /** ValidationError */
         ValidationError: {
@@ -2323,6 +2517,38 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    health_check_api_v1_health_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The API and its database answer */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "ok";
+                    };
+                };
+            };
+            /** @description The database does not answer */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
     delete_api_key_api_v1_api_keys__api_key_id__delete: {
         parameters: {
             query?: never;
@@ -2367,38 +2593,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
-                };
-            };
-        };
-    };
-    health_check_api_v1_health_get: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The API and its database answer */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @enum {string} */
-                        status: "ok";
-                    };
-                };
-            };
-            /** @description The database does not answer */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -4900,6 +5094,162 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_target_messages_api_v1_targets__target_id__messages_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the target. */
+                target_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TargetMessagesResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    retrieve_message_api_v1_messages__message_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the message. */
+                message_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    telephony_messages_api_v1_telephony__connection_id__messages_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The provider connection's id. */
+                connection_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelephonyMessagesResponseDto"];
+                };
+            };
+            /** @description Missing, forged or stale signature; nothing changed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Unknown connection, one that sends no texts, or a report on an unknown text */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many failed signatures from this address or for this connection */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };

@@ -29,6 +29,7 @@ import { TargetStatusLastCallIndex1768870000000 } from './1768870000000-target-s
 import { TargetLastCallMinuteDeltas1768880000000 } from './1768880000000-target-last-call-minute-deltas.js';
 import { CreateDoNotCallList1768900000000 } from './1768900000000-create-do-not-call-list.js';
 import { CallingRules1768910000000 } from './1768910000000-calling-rules.js';
+import { CreateMessages1769000000000 } from './1769000000000-create-messages.js';
 import { CallLogNumberIndex1769300000000 } from './1769300000000-call-log-number-index.js';
 
 export const MIGRATIONS = [
@@ -59,5 +60,6 @@ export const MIGRATIONS = [
   TargetLastCallMinuteDeltas1768880000000,
   CreateDoNotCallList1768900000000,
   CallingRules1768910000000,
+  CreateMessages1769000000000,
   CallLogNumberIndex1769300000000,
 ];

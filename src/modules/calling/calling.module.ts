@@ -11,6 +11,7 @@ import { ProviderConnectionService } from '../provider-connection/application/pr
 import { OrganizationModule } from '../organization/organization.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
+import { MessagingModule } from '../messaging/messaging.module.js';
 import { CallsController } from './api/calls.controller.js';
 import { CampaignControlController } from './api/campaign-control.controller.js';
 import { CampaignVariablesController } from './api/campaign-variables.controller.js';
@@ -113,6 +114,7 @@ export const CALLING_ADAPTERS: Provider[] = [
     WebhookModule,
     ProviderConnectionModule,
     OrganizationModule,
+    MessagingModule,
   ],
   controllers: [
     CallsController,

@@ -4,6 +4,8 @@ import { AppConfig } from '../../config/app-config.js';
 import { ProviderConnectionController } from './api/provider-connection.controller.js';
 import { ProviderConnectionRepository } from './application/ports/provider-connection.repository.js';
 import { ProviderCallClients } from './application/ports/provider-call-clients.js';
+import { ProviderTextClients } from './application/ports/provider-text-clients.js';
+import { SdkProviderTextClients } from './infrastructure/clients/provider-text-clients.factory.js';
 import { ProviderDestinations } from './application/ports/provider-destinations.js';
 import { SecretBox } from './application/ports/secret-box.js';
 import { ProviderConnectionService } from './application/provider-connection.service.js';
@@ -26,6 +28,12 @@ export const PROVIDER_CONNECTION_ADAPTERS: Provider[] = [
     inject: [AppConfig],
     useFactory: (config: AppConfig) =>
       new SdkProviderCallClients(providerDestinationPolicy(config)),
+  },
+  {
+    provide: ProviderTextClients,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) =>
+      new SdkProviderTextClients(providerDestinationPolicy(config)),
   },
   { provide: ProviderConnectionRepository, useClass: TypeOrmProviderConnectionRepository },
   {

@@ -7,7 +7,13 @@ import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.
 import { WebhookSender } from './application/ports/webhook-sender.js';
 import { TargetNotifications } from './application/ports/target-notifications.js';
 import { WebhookDeliveryService } from './application/webhook-delivery.service.js';
-import { ImportOutbox, PausedOutbox, WebhookOutbox } from './application/webhook-outbox.js';
+import {
+  ImportOutbox,
+  MessageOutbox,
+  PausedOutbox,
+  WebhookOutbox,
+} from './application/webhook-outbox.js';
+import { MessageEventOutbox } from './application/ports/message-event-outbox.js';
 import { ImportFinishedOutbox } from './application/ports/import-finished-outbox.js';
 import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox.js';
 import { WebhookSettings } from './application/webhook-settings.js';
@@ -59,9 +65,16 @@ export const WEBHOOK_ADAPTERS: Provider[] = [
     { provide: CallFinishedOutbox, useExisting: WebhookOutbox },
     { provide: ImportFinishedOutbox, useClass: ImportOutbox },
     { provide: CampaignPausedOutbox, useClass: PausedOutbox },
+    { provide: MessageEventOutbox, useClass: MessageOutbox },
     WebhookDeliveryService,
     WebhookWorker,
   ],
-  exports: [CallFinishedOutbox, ImportFinishedOutbox, CampaignPausedOutbox, WebhookDeliveryService],
+  exports: [
+    CallFinishedOutbox,
+    ImportFinishedOutbox,
+    CampaignPausedOutbox,
+    MessageEventOutbox,
+    WebhookDeliveryService,
+  ],
 })
 export class WebhookModule {}

@@ -13,7 +13,17 @@ import {
  * (`POST /2010-04-01/Accounts/{AccountSid}/Calls.json`, form-encoded, HTTP basic auth with the account
  * SID and auth token), fetch it (`GET .../Calls/{CallSid}.json`), and status callbacks posted to the
  * call's `StatusCallback` as forms signed with `X-Twilio-Signature` (the `twilio` package's helper).
+ *
+ * And Programmable Messaging, as the Messages resource documentation describes it: send a message
+ * (`POST .../Messages.json` with `To`, `From` or `MessagingServiceSid`, `Body`, `StatusCallback`), its
+ * status callbacks (`MessageStatus`, `ErrorCode`), and incoming messages posted to a number's
+ * messaging webhook (`From`, `To`, `Body`, `SmsStatus=received`), all signed the same way.
  */
+export interface TwilioEmulatedMessage {
+  sid: string;
+  params: URLSearchParams;
+  status: string;
+}
 export interface TwilioEmulatedCall {
   sid: string;
   params: URLSearchParams;
@@ -29,6 +39,7 @@ const twilioDate = (d: Date) => d.toUTCString().replace('GMT', '+0000');
 
 export class TwilioEmulator extends ProviderEmulator {
   readonly calls = new Map<string, TwilioEmulatedCall>();
+  readonly messages = new Map<string, TwilioEmulatedMessage>();
 
   constructor(
     readonly accountSid: string,
@@ -40,7 +51,9 @@ export class TwilioEmulator extends ProviderEmulator {
   protected routes(): [string, RegExp, Route][] {
     const calls = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/;
     const call = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\/([^/]+)\.json$/;
+    const messages = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/;
     return [
+      ['POST', messages, (req, [sid]) => this.authorized(req, sid) ?? this.createMessage(req)],
       ['POST', calls, (req, [sid]) => this.authorized(req, sid) ?? this.create(req)],
       ['GET', call, (req, [sid, callSid]) => this.authorized(req, sid) ?? this.fetch(callSid)],
     ];
@@ -114,6 +127,127 @@ export class TwilioEmulator extends ProviderEmulator {
       },
       new URLSearchParams(params).toString(),
     );
+  }
+
+  /** Posts a message's status callback (`sent`, `delivered`, `undelivered`, `failed`), signed. */
+  async postMessageStatus(
+    messageSid: string,
+    status: string,
+    options: { errorCode?: string; authToken?: string; signed?: boolean } = {},
+  ): Promise<PostedEvent> {
+    const message = this.messages.get(messageSid);
+    if (!message) throw new Error(`No emulated Twilio message ${messageSid}`);
+    message.status = status;
+    const params: Record<string, string> = {
+      AccountSid: this.accountSid,
+      ApiVersion: '2010-04-01',
+      MessageSid: message.sid,
+      SmsSid: message.sid,
+      MessageStatus: status,
+      SmsStatus: status,
+      From: message.params.get('From') ?? '',
+      To: message.params.get('To') ?? '',
+    };
+    if (options.errorCode) params.ErrorCode = options.errorCode;
+    const url = message.params.get('StatusCallback');
+    if (!url) throw new Error(`Message ${messageSid} has no StatusCallback`);
+    return this.postSigned(url, params, options);
+  }
+
+  /**
+   * Posts an incoming message to a number's messaging webhook `url`, as Twilio does when someone texts
+   * one of the account's numbers; `messageSid` repeats an earlier post (a retry).
+   */
+  async postIncomingMessage(
+    url: string,
+    text: { from: string; to: string; body: string; messageSid?: string },
+    options: { authToken?: string; signed?: boolean } = {},
+  ): Promise<PostedEvent & { messageSid: string }> {
+    const sid = text.messageSid ?? `SM${randomBytes(16).toString('hex')}`;
+    const params: Record<string, string> = {
+      ToCountry: 'US',
+      SmsMessageSid: sid,
+      NumMedia: '0',
+      SmsSid: sid,
+      SmsStatus: 'received',
+      Body: text.body,
+      To: text.to,
+      NumSegments: '1',
+      MessageSid: sid,
+      AccountSid: this.accountSid,
+      From: text.from,
+      ApiVersion: '2010-04-01',
+    };
+    return { ...(await this.postSigned(url, params, options)), messageSid: sid };
+  }
+
+  private postSigned(
+    url: string,
+    params: Record<string, string>,
+    options: { authToken?: string; signed?: boolean },
+  ): Promise<PostedEvent> {
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'I-Twilio-Idempotency-Token': randomBytes(16).toString('hex'),
+    };
+    if (options.signed !== false) {
+      headers['X-Twilio-Signature'] = twilio.getExpectedTwilioSignature(
+        options.authToken ?? this.authToken,
+        url,
+        params,
+      );
+    }
+    return this.post(url, headers, new URLSearchParams(params).toString());
+  }
+
+  private createMessage(req: EmulatorRequest): EmulatorReply {
+    const params = new URLSearchParams(req.rawBody);
+    const error = !params.get('To')
+      ? { code: 21604, message: "A 'To' phone number is required." }
+      : !params.get('From') && !params.get('MessagingServiceSid')
+        ? { code: 21603, message: "A 'From' phone number is required." }
+        : !params.get('Body')
+          ? { code: 21602, message: 'Message body is required.' }
+          : null;
+    if (error) {
+      return {
+        status: 400,
+        body: {
+          ...error,
+          more_info: `https://www.twilio.com/docs/errors/${error.code}`,
+          status: 400,
+        },
+      };
+    }
+    const sid = `SM${randomBytes(16).toString('hex')}`;
+    // Through a Messaging Service a message is `accepted` first; from a number, `queued`.
+    const status = params.get('MessagingServiceSid') ? 'accepted' : 'queued';
+    this.messages.set(sid, { sid, params, status });
+    const now = twilioDate(new Date());
+    return {
+      status: 201,
+      body: {
+        sid,
+        account_sid: this.accountSid,
+        messaging_service_sid: params.get('MessagingServiceSid'),
+        to: params.get('To'),
+        from: params.get('From'),
+        body: params.get('Body'),
+        status,
+        direction: 'outbound-api',
+        num_segments: '1',
+        num_media: '0',
+        error_code: null,
+        error_message: null,
+        price: null,
+        price_unit: 'USD',
+        api_version: '2010-04-01',
+        date_created: now,
+        date_updated: now,
+        date_sent: null,
+        uri: `/2010-04-01/Accounts/${this.accountSid}/Messages/${sid}.json`,
+      },
+    };
   }
 
   private authorized(req: EmulatorRequest, accountSid: string): EmulatorReply | null {

@@ -8,9 +8,13 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { NotFoundError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import {
+  countingSignatureFailures,
+  signedProviderRequest,
+} from '../../../common/http/provider-request.js';
 import { Public } from '../../../common/http/auth.decorators.js';
-import { AuthFailureLimiter, clientAddress } from '../../../common/http/auth-failure-limiter.js';
+import { AuthFailureLimiter } from '../../../common/http/auth-failure-limiter.js';
 import { CallEventIngestion } from '../application/call-events.service.js';
 import { CallingSettings } from '../application/calling-settings.js';
 import { CallProviders } from '../application/ports/call-provider.js';
@@ -69,33 +73,12 @@ export class TelephonyEventsController {
   ): Promise<TelephonyEventsResponseDto> {
     const provider = await this.providers.get(connection);
     if (!provider) throw new NotFoundError(`Unknown telephony connection '${connection}'`);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const events = await provider
-      .readEvents({
-        // The service keeps these bodies raw (configureApp); an app of a team's own that imports the
-        // module keeps them with Nest's `rawBody: true` instead.
-        rawBody: Buffer.isBuffer(req.body)
-          ? req.body
-          : ((req as Request & { rawBody?: Buffer }).rawBody ?? Buffer.alloc(0)),
-        contentType: headers['content-type'] ?? '',
-        headers,
-        // The URL we gave the provider (Twilio signs it): behind a proxy the Host header is not it.
-        url: `${this.settings.publicBaseUrl}${req.originalUrl}`,
-      })
-      .catch(async (err: unknown) => {
-        // A failed signature is a failed authentication: counted per address and per connection,
-        // as bad API keys are; a valid signature is never refused for them.
-        if (err instanceof UnauthorizedError) {
-          await this.failures.fail(
-            [`address:${clientAddress(req)}`, `connection:${provider.name}`],
-            req.res!,
-          );
-        }
-        throw err;
-      });
+    const events = await countingSignatureFailures(
+      provider.readEvents(signedProviderRequest(req, this.settings.publicBaseUrl)),
+      this.failures,
+      req,
+      provider.name,
+    );
     const results = await this.ingestion.ingest(provider.name, events);
     if (results.includes('unknown_call')) throw new NotFoundError('Call not found');
     return { status: 'ok' };

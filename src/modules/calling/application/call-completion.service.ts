@@ -27,6 +27,8 @@ import {
   TargetDecision,
 } from '../domain/call-outcome.js';
 import { CallResult } from './ports/call-provider.js';
+import { FollowUpTexts } from '../../messaging/application/ports/follow-up-texts.js';
+import { followsWithText, type TargetContinuation } from '../../messaging/domain/message.js';
 import { callSeconds, webUrls } from '../domain/provider-report.js';
 
 export interface Completion {
@@ -88,6 +90,7 @@ export class CallCompletion {
     private readonly metrics: Metrics,
     private readonly events: TargetEventLog,
     private readonly doNotCall: DoNotCallService,
+    private readonly texts: FollowUpTexts,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
@@ -170,6 +173,11 @@ export class CallCompletion {
         }
       }
     }
+    // After the cancel check: a retry the cancel ended is no longer the call's category's follow-up.
+    for (const p of ending) {
+      const { campaign, completion } = p.call;
+      p.text = followsWithText(campaign.smsFollowUp, p.decision, completion?.lost === true);
+    }
     const updated: Target[] = [];
     for (const round of roundsOfDistinctIds(ending)) {
       updated.push(...(await this.finishTargets(tx, round, now)));
@@ -191,6 +199,27 @@ export class CallCompletion {
         })),
     );
     const byCallLog = new Map(updated.map((t) => [t.callLogIds?.at(-1), t]));
+    // The campaign's follow-up texts, queued with the calls' ends: the targets wait `SMS Scheduled`.
+    await this.texts.queueFollowUps(
+      tx,
+      ending.flatMap(({ call, decision, text }) => {
+        const target = byCallLog.get(call.log.id);
+        if (!text || target?.status !== 'SMS Scheduled') return [];
+        return [
+          {
+            campaign: call.campaign,
+            target,
+            callLogId: call.log.id,
+            to: call.log.to,
+            continuation: {
+              next: continuationOf(decision),
+              ifCancelled: continuationOf(cancelledDecision(call.campaign.type)),
+            },
+            now,
+          },
+        ];
+      }),
+    );
     const events: CallFinishedEvent[] = [];
     for (const { call, decision, durationSeconds } of ending) {
       const { log, result, completion } = call;
@@ -242,7 +271,7 @@ export class CallCompletion {
         ),
       ),
       reasonsByTarget: Object.fromEntries(
-        round.map(({ call, decision }) => [
+        round.map(({ call, decision, text }) => [
           call.log.targetId,
           endingWords(
             decision,
@@ -250,15 +279,16 @@ export class CallCompletion {
             call.log.attempt,
             call.campaign.maxAttempts,
             call.completion ?? {},
-          ),
+          ) + (text ? '; a follow-up text is sent first' : ''),
         ]),
       ),
     });
     return this.targets.finishAttempts(
       tx,
-      round.map(({ call: { log, result }, decision, subcategory, durationSeconds }) => {
+      round.map(({ call: { log, result }, decision, subcategory, durationSeconds, text }) => {
         return {
           ...decision,
+          status: text ? 'SMS Scheduled' : decision.status,
           subcategory,
           organizationId: log.organizationId,
           targetId: log.targetId,
@@ -294,6 +324,7 @@ export class CallCompletion {
     return {
       call,
       decision,
+      text: false,
       // Of the decision after the attempt, also when a cancel turns a retry into an end.
       subcategory: result.subcategory ?? decision.subcategory,
       durationSeconds,
@@ -335,9 +366,23 @@ export class CallCompletion {
 interface Planned {
   call: EndedCall;
   decision: TargetDecision;
+  /** The campaign's follow-up text follows this attempt (the target goes `SMS Scheduled` first). */
+  text: boolean;
   subcategory: string | null;
   durationSeconds: number;
   logCompletion: CallLogCompletion;
+}
+
+/** What a target does after its follow-up text, as the text keeps it. */
+function continuationOf(d: TargetDecision): TargetContinuation {
+  return {
+    status: d.status,
+    resolution: d.resolution,
+    category: d.category,
+    subcategory: d.subcategory,
+    outcome: d.outcome,
+    retryAt: d.retryAt?.toISOString() ?? null,
+  };
 }
 
 /** The reason words of an attempt's ending, as the target's timeline shows them. */

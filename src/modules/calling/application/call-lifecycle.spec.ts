@@ -1,3 +1,4 @@
+import { RecordingFollowUpTexts } from '../../../testing/recording-follow-up-texts.js';
 import { RecordingMetrics } from '../../../testing/recording-metrics.js';
 import { Logger } from '@nestjs/common';
 import {
@@ -64,6 +65,7 @@ function engine(
   const blacklistRepository = new InMemoryBlacklistRepository();
   const blacklists = new BlacklistService(blacklistRepository);
   const metrics = new RecordingMetrics();
+  const followUpTexts = new RecordingFollowUpTexts();
   const completion = new CallCompletion(
     callLogs,
     targets,
@@ -74,6 +76,7 @@ function engine(
     metrics,
     events,
     doNotCall.service,
+    followUpTexts,
   );
   const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
@@ -140,6 +143,7 @@ function engine(
     due,
     target,
     lastLogId,
+    followUpTexts,
   };
 }
 
@@ -176,6 +180,66 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       ['call_ended', 'Finished', 'provider', 'finished after GOOD (attempt 2 of 2)'],
     ]);
     expect(timeline[3].actor.id).toBe(`scripted:${e.provider.ended(first, 'NO_RESPONSE').key}`);
+  });
+
+  it('sms_follow_up: a listed category goes SMS Scheduled and queues the text with what follows it; others do not', async () => {
+    const e = engine({
+      maxAttempts: 2,
+      retryDelayMinutes: 10,
+      smsFollowUp: {
+        provider_connection_id: null,
+        on_categories: ['NO_RESPONSE'],
+        template: 'Hi',
+        after: 'each_attempt',
+      },
+    });
+    const unanswered = e.due();
+    const answered = e.due();
+    await e.dispatch();
+    const [first, second] = [await e.lastLogId(unanswered.id), await e.lastLogId(answered.id)];
+    await e.ingestion.ingest('scripted', [
+      e.provider.ended(first, 'NO_RESPONSE'),
+      e.provider.ended(second, 'GOOD'),
+    ]);
+    expect(await e.target(unanswered.id)).toMatchObject({
+      status: 'SMS Scheduled',
+      category: 'NO_RESPONSE',
+      scheduledTime: new Date('2026-01-05T15:10:00.000Z'),
+    });
+    expect(await e.target(answered.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
+    expect(
+      e.followUpTexts.queued.map((q) => [q.target.id, q.callLogId, q.to, q.continuation]),
+    ).toEqual([
+      [
+        unanswered.id,
+        first,
+        unanswered.phoneNumber,
+        {
+          next: {
+            status: 'Scheduled',
+            resolution: null,
+            category: 'NO_RESPONSE',
+            subcategory: null,
+            outcome: 'No answer',
+            retryAt: '2026-01-05T15:10:00.000Z',
+          },
+          ifCancelled: {
+            status: 'Finished',
+            resolution: 'unsuccessful',
+            category: null,
+            subcategory: null,
+            outcome: 'Campaign cancelled',
+            retryAt: null,
+          },
+        },
+      ],
+    ]);
+    const ended = e.events
+      .all()
+      .filter((x) => x.targetId === unanswered.id && x.kind === 'call_ended');
+    expect(ended.map((x) => [x.status, x.reason])).toEqual([
+      ['SMS Scheduled', 'retry 2 of 2 after NO_RESPONSE; a follow-up text is sent first'],
+    ]);
   });
 
   it('two organizations’ targets of one id, ended in one batch: each its own outcome and words', async () => {

@@ -1,3 +1,4 @@
+import { RecordingFollowUpTexts } from '../../../testing/recording-follow-up-texts.js';
 import { Logger } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
@@ -62,6 +63,7 @@ function engine(campaign: Partial<Campaign> = {}) {
   });
   const metrics = new RecordingMetrics();
   const doNotCall = inMemoryDoNotCall(clock);
+  const followUpTexts = new RecordingFollowUpTexts();
   const completion = new CallCompletion(
     callLogs,
     targets,
@@ -72,6 +74,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     metrics,
     events,
     doNotCall.service,
+    followUpTexts,
   );
   const ingestion = new CallEventIngestion(
     callLogs,

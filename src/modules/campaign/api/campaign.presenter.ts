@@ -1,5 +1,5 @@
 import { normalizeWeekSchedule } from '../../../common/schedule/week-schedule.js';
-import { AutoPause, Campaign, CampaignStep } from '../domain/campaign.js';
+import { AutoPause, Campaign, CampaignStep, SmsFollowUp } from '../domain/campaign.js';
 import type { CreateCampaign } from '../application/campaign.service.js';
 import type { CampaignChanges } from '../application/ports/campaign.repository.js';
 import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto.js';
@@ -22,6 +22,7 @@ export interface CampaignResponse {
   state: string;
   state_changed_at: string | null;
   auto_pause: AutoPause | null;
+  sms_follow_up: SmsFollowUp | null;
   paused_reason: string | null;
   /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
   webhook_secret?: string;
@@ -48,6 +49,7 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
     state: c.state,
     state_changed_at: c.stateChangedAt?.toISOString() ?? null,
     auto_pause: c.autoPause,
+    sms_follow_up: c.smsFollowUp,
     paused_reason: c.pausedReason,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
@@ -84,6 +86,15 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
       dto.auto_pause === undefined || dto.auto_pause === null
         ? dto.auto_pause
         : { window: dto.auto_pause.window, max_failure_ratio: dto.auto_pause.max_failure_ratio },
+    smsFollowUp:
+      dto.sms_follow_up === undefined || dto.sms_follow_up === null
+        ? dto.sms_follow_up
+        : {
+            provider_connection_id: dto.sms_follow_up.provider_connection_id ?? null,
+            on_categories: [...new Set(dto.sms_follow_up.on_categories)],
+            template: dto.sms_follow_up.template,
+            after: dto.sms_follow_up.after ?? 'each_attempt',
+          },
   };
 }
 

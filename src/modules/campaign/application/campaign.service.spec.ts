@@ -42,6 +42,7 @@ describe('CampaignService', () => {
       state: 'active',
       stateChangedAt: null,
       autoPause: null,
+      smsFollowUp: null,
       pausedReason: null,
       createdAt: expect.any(Date),
       updatedAt: expect.any(Date),

@@ -53,6 +53,11 @@ export class CampaignService implements CampaignReader {
     checkEntryStep(steps, entryStep);
     await this.checkBlacklists(organizationId, input.blacklistIds ?? []);
     await this.checkProviderConnection(organizationId, input.providerConnectionId ?? null);
+    await this.checkProviderConnection(
+      organizationId,
+      input.smsFollowUp?.provider_connection_id ?? null,
+      ['sms_follow_up', 'provider_connection_id'],
+    );
     return this.repository.create(
       {
         organizationId,
@@ -69,6 +74,7 @@ export class CampaignService implements CampaignReader {
         webhookUrl: input.webhookUrl ?? null,
         providerConnectionId: input.providerConnectionId ?? null,
         autoPause: input.autoPause ?? null,
+        smsFollowUp: input.smsFollowUp ?? null,
         webhookSecret: generateWebhookSecret(),
       },
       this.clock.now(),
@@ -115,6 +121,12 @@ export class CampaignService implements CampaignReader {
     if (changes.blacklistIds) await this.checkBlacklists(organizationId, changes.blacklistIds);
     if (changes.providerConnectionId)
       await this.checkProviderConnection(organizationId, changes.providerConnectionId);
+    if (changes.smsFollowUp?.provider_connection_id)
+      await this.checkProviderConnection(
+        organizationId,
+        changes.smsFollowUp.provider_connection_id,
+        ['sms_follow_up', 'provider_connection_id'],
+      );
     const result = await this.repository.update(organizationId, current.id, changes);
     this.recent.forget(current.id);
     switch (result.kind) {
@@ -200,7 +212,11 @@ export class CampaignService implements CampaignReader {
   }
 
   /** Only the organization's own connections (another's is as unknown as a missing one). */
-  private async checkProviderConnection(organizationId: string, id: string | null): Promise<void> {
+  private async checkProviderConnection(
+    organizationId: string,
+    id: string | null,
+    field: string[] = ['provider_connection_id'],
+  ): Promise<void> {
     if (id === null) return;
     const found = await this.connections.get(organizationId, id).then(
       () => true,
@@ -210,11 +226,7 @@ export class CampaignService implements CampaignReader {
       },
     );
     if (!found) {
-      throw new InvalidInputError(
-        `provider connection ${id} not found`,
-        ['provider_connection_id'],
-        id,
-      );
+      throw new InvalidInputError(`provider connection ${id} not found`, field, id);
     }
   }
 

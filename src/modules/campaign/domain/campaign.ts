@@ -45,6 +45,8 @@ export interface Campaign {
   stateChangedAt: Date | null;
   /** The circuit breaker (issue 12): pause when too many recent calls failed technically; null: off. */
   autoPause: AutoPause | null;
+  /** A text after calls whose category is listed (docs/calling.md, Texts); null: off. */
+  smsFollowUp: SmsFollowUp | null;
   /** Why the campaign is paused (`state` `paused` only; null otherwise). */
   pausedReason: string | null;
   createdAt: Date;
@@ -59,6 +61,21 @@ export interface Campaign {
 export interface AutoPause {
   window: number;
   max_failure_ratio: number;
+}
+
+export const SMS_FOLLOW_UP_AFTER = ['each_attempt', 'last_attempt'] as const;
+
+/**
+ * The campaign's follow-up text: after an attempt whose category is one of `on_categories` (each
+ * attempt, or only the last one: no retry follows), the target goes `SMS Scheduled` and `template`
+ * (with `{{input_data.<field>}}` placeholders) is texted through `provider_connection_id` (null: the
+ * campaign's connection, else the simulator).
+ */
+export interface SmsFollowUp {
+  provider_connection_id: string | null;
+  on_categories: string[];
+  template: string;
+  after: (typeof SMS_FOLLOW_UP_AFTER)[number];
 }
 
 /** The call outcome the circuit breaker counts. */

@@ -5,6 +5,7 @@ import type {
   CampaignState,
   CampaignStep,
   CampaignType,
+  SmsFollowUp,
 } from '../domain/campaign.js';
 
 /** A `campaigns` row as `pg` returns it. */
@@ -27,6 +28,7 @@ export interface CampaignRow {
   state: CampaignState;
   state_changed_at: Date | null;
   auto_pause: AutoPause | null;
+  sms_follow_up: SmsFollowUp | null;
   paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
@@ -52,6 +54,7 @@ export const CAMPAIGN_COLUMNS = [
   'state',
   'state_changed_at',
   'auto_pause',
+  'sms_follow_up',
   'paused_reason',
   'created_at',
   'updated_at',
@@ -77,6 +80,7 @@ export function campaignFromRow(r: CampaignRow): Campaign {
     state: r.state,
     stateChangedAt: r.state_changed_at,
     autoPause: r.auto_pause,
+    smsFollowUp: r.sms_follow_up,
     pausedReason: r.paused_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

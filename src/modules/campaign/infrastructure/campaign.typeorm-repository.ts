@@ -34,6 +34,7 @@ const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
   webhookUrl: ['webhook_url', 'text'],
   providerConnectionId: ['provider_connection_id', 'uuid'],
   autoPause: ['auto_pause', 'jsonb'],
+  smsFollowUp: ['sms_follow_up', 'jsonb'],
 };
 
 @Injectable()
@@ -53,9 +54,9 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
           `INSERT INTO campaigns (organization_id, name, type, caller_id, max_attempts,
              retry_delay_minutes, max_concurrent_calls, calling_window, steps, entry_step,
              blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause,
-             created_at, updated_at)
+             sms_follow_up, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14,
-             $15::jsonb, $16, $16)
+             $15::jsonb, $16::jsonb, $17, $17)
            RETURNING ${COLUMN_LIST}`,
           [
             campaign.organizationId,
@@ -73,6 +74,7 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
             campaign.webhookSecret,
             campaign.providerConnectionId,
             jsonOrNull(campaign.autoPause),
+            jsonOrNull(campaign.smsFollowUp),
             now,
           ],
         ),

@@ -12,10 +12,26 @@ import {
   RemoveDoNotCallNumbersDto,
 } from './dto/do-not-call.dto.js';
 
-const presentSource = (s: DoNotCallEntry['source']) =>
-  s.type === 'call'
-    ? { type: s.type, campaign_id: s.campaignId, target_id: s.targetId, call_log_id: s.callLogId }
-    : { type: s.type, api_key_id: s.apiKeyId };
+const presentSource = (s: DoNotCallEntry['source']) => {
+  switch (s.type) {
+    case 'call':
+      return {
+        type: s.type,
+        campaign_id: s.campaignId,
+        target_id: s.targetId,
+        call_log_id: s.callLogId,
+      };
+    case 'sms':
+      return {
+        type: s.type,
+        message_id: s.messageId,
+        campaign_id: s.campaignId,
+        target_id: s.targetId,
+      };
+    case 'api':
+      return { type: s.type, api_key_id: s.apiKeyId };
+  }
+};
 
 const present = (e: DoNotCallEntry) => ({
   phone_number: e.phoneNumber,

@@ -5,7 +5,12 @@ import {
   normalizePhoneNumber,
 } from '../../../common/phone/phone-number.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
-import { ASKED_DURING_CALL, DoNotCallEntry, NewDoNotCallEntry } from '../domain/do-not-call.js';
+import {
+  ASKED_DURING_CALL,
+  DoNotCallEntry,
+  NewDoNotCallEntry,
+  OPTED_OUT_BY_TEXT,
+} from '../domain/do-not-call.js';
 import { DoNotCallRepository } from './ports/do-not-call.repository.js';
 import { RecipientLocks } from './ports/recipient-locks.js';
 
@@ -82,6 +87,37 @@ export class DoNotCallService {
     }));
     await this.lockAll(tx, listings);
     await this.repository.add(tx, listings);
+  }
+
+  /**
+   * Lists the number of an opt-out reply at once, in the reply's transaction (so no campaign calls or
+   * texts it after the reply is recorded). Idempotent: a number already listed keeps its first entry.
+   */
+  async addFromText(
+    tx: Tx,
+    entry: {
+      organizationId: string;
+      phoneNumber: string;
+      messageId: string;
+      campaignId: string | null;
+      targetId: string | null;
+      at: Date;
+    },
+  ): Promise<void> {
+    const listing: NewDoNotCallEntry = {
+      organizationId: entry.organizationId,
+      phoneNumber: normalizePhoneNumber(entry.phoneNumber) ?? entry.phoneNumber,
+      reason: OPTED_OUT_BY_TEXT,
+      source: {
+        type: 'sms',
+        messageId: entry.messageId,
+        campaignId: entry.campaignId,
+        targetId: entry.targetId,
+      },
+      createdAt: entry.at,
+    };
+    await this.lockAll(tx, [listing]);
+    await this.repository.add(tx, [listing]);
   }
 
   /**

@@ -8,7 +8,9 @@
 /** Who put a number on the list. */
 export type DoNotCallSource =
   | { type: 'call'; campaignId: string; targetId: string; callLogId: number }
-  | { type: 'api'; apiKeyId: string };
+  | { type: 'api'; apiKeyId: string }
+  /** An opt-out reply (STOP, ...): the inbound message, and the target it answered when known. */
+  | { type: 'sms'; messageId: string; campaignId: string | null; targetId: string | null };
 
 /** When, why and by which key a number was taken off the list. */
 export interface DoNotCallRemoval {
@@ -29,6 +31,9 @@ export interface DoNotCallEntry {
 }
 
 export type NewDoNotCallEntry = Omit<DoNotCallEntry, 'removal'>;
+
+/** The words a listing by an opt-out reply carries as its reason. */
+export const OPTED_OUT_BY_TEXT = 'Replied to a text to opt out';
 
 /** The words a listing by a call carries as its reason. */
 export const ASKED_DURING_CALL = 'Asked not to be called again during a call';

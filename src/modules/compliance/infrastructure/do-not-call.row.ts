@@ -6,11 +6,12 @@ export interface DoNotCallRow {
   organization_id: string;
   phone_number: string;
   reason: string;
-  source: 'call' | 'api';
+  source: 'call' | 'api' | 'sms';
   campaign_id: string | null;
   target_id: string | null;
   call_log_id: string | null;
   api_key_id: string | null;
+  message_id: string | null;
   created_at: Date;
   removed_at: Date | null;
   removal_reason: string | null;
@@ -28,6 +29,7 @@ export const DO_NOT_CALL_COLUMNS = [
   'target_id',
   'call_log_id',
   'api_key_id',
+  'message_id',
   'created_at',
   'removed_at',
   'removal_reason',
@@ -48,7 +50,14 @@ export function doNotCallFromRow(r: DoNotCallRow): DoNotCallEntry {
             targetId: r.target_id!,
             callLogId: Number(r.call_log_id),
           }
-        : { type: 'api', apiKeyId: r.api_key_id! },
+        : r.source === 'sms'
+          ? {
+              type: 'sms',
+              messageId: r.message_id!,
+              campaignId: r.campaign_id,
+              targetId: r.target_id,
+            }
+          : { type: 'api', apiKeyId: r.api_key_id! },
     createdAt: r.created_at,
     removal:
       r.removed_at === null

@@ -42,10 +42,11 @@ export class TypeOrmDoNotCallRepository extends DoNotCallRepository {
       phone_number: e.phoneNumber,
       reason: e.reason,
       source: e.source.type,
-      campaign_id: e.source.type === 'call' ? e.source.campaignId : null,
-      target_id: e.source.type === 'call' ? e.source.targetId : null,
+      campaign_id: e.source.type === 'api' ? null : e.source.campaignId,
+      target_id: e.source.type === 'api' ? null : e.source.targetId,
       call_log_id: e.source.type === 'call' ? e.source.callLogId : null,
       api_key_id: e.source.type === 'api' ? e.source.apiKeyId : null,
+      message_id: e.source.type === 'sms' ? e.source.messageId : null,
       created_at: e.createdAt.toISOString(),
     }));
     // One statement: the batch's first entry per number is inserted unless the number is listed
@@ -57,14 +58,17 @@ export class TypeOrmDoNotCallRepository extends DoNotCallRepository {
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(
            ord integer, organization_id uuid, phone_number text, reason text, source text,
-           campaign_id uuid, target_id uuid, call_log_id bigint, api_key_id uuid, created_at timestamptz)
+           campaign_id uuid, target_id uuid, call_log_id bigint, api_key_id uuid, message_id uuid,
+           created_at timestamptz)
        ), firsts AS (
          SELECT DISTINCT ON (organization_id, phone_number) * FROM input
           ORDER BY organization_id, phone_number, ord
        ), inserted AS (
          INSERT INTO do_not_call_entries
-           (organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id, api_key_id, created_at)
-         SELECT organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id, api_key_id, created_at
+           (organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id, api_key_id,
+            message_id, created_at)
+         SELECT organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id, api_key_id,
+                message_id, created_at
            FROM firsts ORDER BY ord
          ON CONFLICT (organization_id, phone_number) WHERE removed_at IS NULL DO NOTHING
          RETURNING ${COLUMN_LIST}

@@ -97,7 +97,15 @@ export const CREDENTIAL_FIELDS: Record<ConnectionType, readonly string[]> = {
 export const SETTING_FIELDS: Record<ConnectionType, readonly string[]> = {
   simulated: [],
   http: ['api_base_url'],
-  twilio: ['from_number', 'twiml_url', 'twiml_template', 'machine_detection', 'api_base_url'],
+  twilio: [
+    'from_number',
+    'twiml_url',
+    'twiml_template',
+    'machine_detection',
+    'messaging_service_sid',
+    'help_message',
+    'api_base_url',
+  ],
   vapi: ['assistant_id', 'phone_number_id', 'api_base_url'],
   retell: ['agent_id', 'from_number', 'final_event', 'api_base_url'],
 };

@@ -26,6 +26,20 @@ export function templateFields(template: string): string[][] {
 }
 
 export function renderTwimlTemplate(template: string, inputData: Record<string, unknown>): string {
+  return fillPlaceholders(template, inputData, (text) =>
+    text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]),
+  );
+}
+
+/**
+ * The template's `{{input_data.<field>}}` placeholders filled from `inputData`, each value passed
+ * through `escape` (TwiML escapes XML; a text's body takes the value as it is).
+ */
+export function fillPlaceholders(
+  template: string,
+  inputData: Record<string, unknown>,
+  escape: (text: string) => string = (text) => text,
+): string {
   return template.replace(PLACEHOLDER, (_match, path: string) => {
     let value: unknown = inputData;
     for (const key of path.slice(1).split('.')) {
@@ -34,7 +48,6 @@ export function renderTwimlTemplate(template: string, inputData: Record<string, 
           ? (value as Record<string, unknown>)[key]
           : undefined;
     }
-    const text = ['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '';
-    return text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c]);
+    return escape(['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '');
   });
 }

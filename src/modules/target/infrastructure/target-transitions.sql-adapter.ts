@@ -10,6 +10,7 @@ import {
   StartedCall,
   TargetAttempt,
   TargetOutcome,
+  TextContinuation,
   TargetReview,
   TargetTransitions,
   TARGETS_DUE_CHANNEL,
@@ -306,6 +307,39 @@ export class SqlTargetTransitions extends TargetTransitions {
     // RETURNING notified (no extra round trip; one notification per transaction reaches listeners):
     // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
     // look again.
+    return rows.map(targetFromRow);
+  }
+
+  async continueAfterTexts(tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
+    if (continuations.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+      `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
+              subcategory = e.subcategory, outcome = e.outcome,
+              scheduled_time = coalesce(e.retry_at, t.scheduled_time), updated_at = e.now
+         FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, status text,
+              resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
+              now timestamptz)
+        WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status = 'SMS Scheduled'
+        RETURNING t.*, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
+      [
+        JSON.stringify(
+          [...continuations]
+            .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
+            .map((c) => ({
+              organization_id: c.organizationId,
+              target_id: c.targetId,
+              status: c.status,
+              resolution: c.resolution,
+              category: c.category,
+              subcategory: c.subcategory,
+              outcome: c.outcome,
+              retry_at: c.retryAt?.toISOString() ?? null,
+              now: c.now.toISOString(),
+            })),
+        ),
+        TARGETS_DUE_CHANNEL,
+      ],
+    );
     return rows.map(targetFromRow);
   }
 

@@ -11,7 +11,9 @@ import {
   CAMPAIGN_PAUSED,
   campaignPausedPayload,
   importFinishedPayload,
+  messagePayload,
 } from '../domain/webhook-delivery.js';
+import { MessageEvent, MessageEventOutbox } from './ports/message-event-outbox.js';
 import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox.js';
 import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox.js';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository.js';
@@ -37,22 +39,20 @@ export class WebhookOutbox extends CallFinishedOutbox {
     super();
   }
 
-  async recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void> {
-    if (events.length === 0) return;
-    const createdAt = this.clock.now();
-    const deliveryIds = await this.deliveries.recordEvents(
+  recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void> {
+    return recordEvents(
+      this.deliveries,
+      this.jobs,
+      this.clock,
       tx,
       events.map((event) => ({
-        id: randomUUID(),
         organizationId: event.organizationId,
         campaignId: event.campaignId,
         targetId: event.targetId,
         type: CALL_FINISHED,
         payload: { ...callFinishedPayload(event) },
-        createdAt,
       })),
     );
-    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
   }
 }
 
@@ -94,8 +94,36 @@ export class PausedOutbox extends CampaignPausedOutbox {
   }
 }
 
+/** The same outbox for `message.status` and `message.received` (the messaging module writes them). */
+@Injectable()
+export class MessageOutbox extends MessageEventOutbox {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+  ) {
+    super();
+  }
+
+  recordAll(tx: Tx, events: MessageEvent[]): Promise<void> {
+    return recordEvents(
+      this.deliveries,
+      this.jobs,
+      this.clock,
+      tx,
+      events.map((event) => ({
+        organizationId: event.organizationId,
+        campaignId: event.campaignId,
+        targetId: event.targetId,
+        type: event.type,
+        payload: { ...messagePayload(event) },
+      })),
+    );
+  }
+}
+
 /** One event of a campaign with no target (`import.finished`, `campaign.paused`), and its delivery job. */
-async function recordCampaignEvent(
+function recordCampaignEvent(
   deliveries: WebhookDeliveryRepository,
   jobs: JobQueue,
   clock: Clock,
@@ -103,18 +131,36 @@ async function recordCampaignEvent(
   campaign: { organizationId: string; campaignId: string },
   event: { type: string; payload: Record<string, unknown> },
 ): Promise<void> {
-  const createdAt = clock.now();
-  const deliveryIds = await deliveries.recordEvents(tx, [
+  return recordEvents(deliveries, jobs, clock, tx, [
     {
-      id: randomUUID(),
       organizationId: campaign.organizationId,
       campaignId: campaign.campaignId,
       targetId: null,
-      type: event.type,
-      payload: event.payload,
-      createdAt,
+      ...event,
     },
   ]);
+}
+
+/** Events, their deliveries and the delivery jobs, in `tx`, whatever their number (a few statements). */
+async function recordEvents(
+  deliveries: WebhookDeliveryRepository,
+  jobs: JobQueue,
+  clock: Clock,
+  tx: Tx,
+  events: {
+    organizationId: string;
+    campaignId: string;
+    targetId: string | null;
+    type: string;
+    payload: Record<string, unknown>;
+  }[],
+): Promise<void> {
+  if (events.length === 0) return;
+  const createdAt = clock.now();
+  const deliveryIds = await deliveries.recordEvents(
+    tx,
+    events.map((event) => ({ id: randomUUID(), ...event, createdAt })),
+  );
   await enqueueDeliveries(jobs, tx, deliveryIds, createdAt);
 }
 

@@ -5,6 +5,7 @@
 import type { CallFinishedEvent } from '../application/ports/call-finished-outbox.js';
 import type { ImportFinishedEvent } from '../application/ports/import-finished-outbox.js';
 import type { CampaignPausedEvent } from '../application/ports/campaign-paused-outbox.js';
+import type { MessageEvent } from '../application/ports/message-event-outbox.js';
 
 export const CALL_FINISHED = 'target.call_finished';
 export const IMPORT_FINISHED = 'import.finished';
@@ -28,6 +29,34 @@ export function campaignPausedPayload(event: CampaignPausedEvent): CampaignPause
     failure_ratio: event.failureRatio,
     window: event.window,
     paused_at: event.pausedAt.toISOString(),
+  };
+}
+
+export const MESSAGE_STATUS = 'message.status';
+export const MESSAGE_RECEIVED = 'message.received';
+
+/** `message.status` / `message.received`: ids and status only; the body is read through the API. */
+export interface MessagePayload {
+  type: typeof MESSAGE_STATUS | typeof MESSAGE_RECEIVED;
+  campaign_id: string;
+  target_id: string;
+  message_id: string;
+  direction: 'outbound' | 'inbound';
+  status: string;
+  error_code: string | null;
+  at: string;
+}
+
+export function messagePayload(event: MessageEvent): MessagePayload {
+  return {
+    type: event.type,
+    campaign_id: event.campaignId,
+    target_id: event.targetId,
+    message_id: event.messageId,
+    direction: event.direction,
+    status: event.status,
+    error_code: event.errorCode,
+    at: event.at.toISOString(),
   };
 }
 

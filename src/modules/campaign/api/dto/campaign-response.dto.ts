@@ -22,6 +22,16 @@ export class AutoPauseResponseDto {
   @ApiProperty({ type: 'number', example: 0.5 }) max_failure_ratio: number;
 }
 
+export class SmsFollowUpResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true })
+  provider_connection_id: string | null;
+  @ApiProperty({ type: 'string', isArray: true, example: ['VOICEMAIL', 'NO_RESPONSE'] })
+  on_categories: string[];
+  @ApiProperty({ type: 'string', example: 'Hi {{input_data.first_name}}, please call us back.' })
+  template: string;
+  @ApiProperty({ enum: ['each_attempt', 'last_attempt'] }) after: 'each_attempt' | 'last_attempt';
+}
+
 /** A campaign as the API answers it (`presentCampaign`). */
 export class CampaignResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
@@ -65,6 +75,12 @@ export class CampaignResponseDto {
     description: 'The circuit breaker setting (null: off)',
   })
   auto_pause: AutoPauseResponseDto | null;
+  @ApiProperty({
+    type: () => SmsFollowUpResponseDto,
+    nullable: true,
+    description: 'The follow-up text setting (null: off)',
+  })
+  sms_follow_up: SmsFollowUpResponseDto | null;
   @ApiProperty({
     type: 'string',
     nullable: true,

@@ -21,9 +21,13 @@ import {
   CAMPAIGN_TYPES,
   CampaignStep,
   type CampaignType,
+  SMS_FOLLOW_UP_AFTER,
+  type SmsFollowUp,
   STEP_ON_RECEIVE,
   STEP_TYPES,
 } from '../../domain/campaign.js';
+import { CALL_OUTCOMES, categoryOf } from '../../../calling/domain/call-outcome.js';
+import { pydantic } from '../../../../common/validation/pydantic-errors.js';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 const FRIENDLY_ID = /^[A-Za-z0-9_.-]+$/;
@@ -71,6 +75,55 @@ export class AutoPauseDto {
   @PyRequired()
   @PyFloat({ gt: 0, le: 1 })
   max_failure_ratio: number;
+}
+
+/** Every category a call's outcome reads as, in any campaign type: what a text may follow. */
+const CALL_CATEGORIES = [
+  ...new Set(
+    CAMPAIGN_TYPES.flatMap((type) => CALL_OUTCOMES.map((outcome) => categoryOf(type, outcome))),
+  ),
+].filter((c): c is string => c !== null);
+
+/** The campaign's follow-up text (docs/calling.md, Texts). */
+export class SmsFollowUpDto {
+  @ApiPropertyOptional({
+    nullable: true,
+    format: 'uuid',
+    description:
+      "The connection that sends the texts; null: the campaign's provider connection, else the simulator",
+  })
+  @PyOptional({ nullable: true })
+  @PyUuid()
+  provider_connection_id?: string | null;
+
+  @ApiProperty({
+    type: [String],
+    example: ['VOICEMAIL', 'NO_RESPONSE'],
+    description: "The calls' categories a text follows",
+  })
+  @PyRequired()
+  @PyList({ min: 1, max: 50 }, (v) =>
+    CALL_CATEGORIES.includes(v as string) ? null : pydantic.enum(CALL_CATEGORIES),
+  )
+  on_categories: string[];
+
+  @ApiProperty({
+    example: 'Hi {{input_data.first_name}}, we tried to reach you about your appointment.',
+    description: 'The text, with `{{input_data.<field>}}` placeholders (nested fields with dots)',
+  })
+  @PyRequired()
+  @PyStr({ min: 1, max: 1600 })
+  template: string;
+
+  @ApiPropertyOptional({
+    enum: SMS_FOLLOW_UP_AFTER,
+    default: 'each_attempt',
+    description:
+      '`each_attempt`: after every listed attempt; `last_attempt`: only when no retry follows',
+  })
+  @PyOptional()
+  @PyEnum(SMS_FOLLOW_UP_AFTER)
+  after?: SmsFollowUp['after'];
 }
 
 const WEEK_SCHEDULE_DOC = {
@@ -170,6 +223,16 @@ class CampaignFieldsDto {
   @PyOptional({ nullable: true })
   @PyModel(() => AutoPauseDto)
   auto_pause?: AutoPauseDto | null;
+
+  @ApiPropertyOptional({
+    type: () => SmsFollowUpDto,
+    nullable: true,
+    description:
+      'A text after calls of the listed categories: the target goes `SMS Scheduled`, the text is sent when the calling rules allow it (quiet hours, do-not-call list), then the target goes on as the call decided; null (the default): off',
+  })
+  @PyOptional({ nullable: true })
+  @PyModel(() => SmsFollowUpDto)
+  sms_follow_up?: SmsFollowUpDto | null;
 }
 
 export class CreateCampaignDto extends CampaignFieldsDto {

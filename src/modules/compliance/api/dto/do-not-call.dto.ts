@@ -101,6 +101,24 @@ export class DoNotCallApiSourceDto {
   api_key_id: string;
 }
 
+export class DoNotCallSmsSourceDto {
+  @ApiProperty({ enum: ['sms'] }) type: 'sms';
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    description: 'The opt-out reply (`GET /api/v1/messages/{id}`)',
+  })
+  message_id: string;
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true }) campaign_id: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'uuid',
+    nullable: true,
+    description: 'The target whose text it answered, when known',
+  })
+  target_id: string | null;
+}
+
 export class DoNotCallRemovalDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) removed_at: string;
   @ApiProperty({ type: 'string', example: 'Consent given again by phone on 2026-11-20' })
@@ -109,26 +127,33 @@ export class DoNotCallRemovalDto {
   api_key_id: string;
 }
 
-@ApiExtraModels(DoNotCallCallSourceDto, DoNotCallApiSourceDto, DoNotCallRemovalDto)
+@ApiExtraModels(
+  DoNotCallCallSourceDto,
+  DoNotCallApiSourceDto,
+  DoNotCallSmsSourceDto,
+  DoNotCallRemovalDto,
+)
 export class DoNotCallEntryResponseDto {
   @ApiProperty({ type: 'string', example: '+15550101234' }) phone_number: string;
   @ApiProperty({ type: 'string', example: 'Letter of 2026-11-02' }) reason: string;
   @ApiProperty({
     description:
-      'Who listed the number: a call that ended DNC_REQUESTED, or an API key (a letter, an email)',
+      'Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key (a letter, an email)',
     oneOf: [
       { $ref: getSchemaPath(DoNotCallCallSourceDto) },
       { $ref: getSchemaPath(DoNotCallApiSourceDto) },
+      { $ref: getSchemaPath(DoNotCallSmsSourceDto) },
     ],
     discriminator: {
       propertyName: 'type',
       mapping: {
         call: getSchemaPath(DoNotCallCallSourceDto),
         api: getSchemaPath(DoNotCallApiSourceDto),
+        sms: getSchemaPath(DoNotCallSmsSourceDto),
       },
     },
   })
-  source: DoNotCallCallSourceDto | DoNotCallApiSourceDto;
+  source: DoNotCallCallSourceDto | DoNotCallApiSourceDto | DoNotCallSmsSourceDto;
   @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
   @ApiProperty({
     anyOf: [

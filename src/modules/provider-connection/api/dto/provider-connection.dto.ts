@@ -129,6 +129,21 @@ export class TwilioSettingsDto {
   @PyEnum(TWILIO_MACHINE_DETECTION)
   machine_detection?: string;
 
+  @ApiPropertyOptional({
+    description:
+      'Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`)',
+  })
+  @PyOptional({ nullable: true })
+  @PyStr({ min: 1, max: 64 })
+  messaging_service_sid?: string;
+
+  @ApiPropertyOptional({
+    description: 'The answer texted to a recipient who replies HELP (none when unset)',
+  })
+  @PyOptional({ nullable: true })
+  @PyStr({ min: 1, max: 1600 })
+  help_message?: string;
+
   @ApiBaseUrl() api_base_url?: string;
 }
 

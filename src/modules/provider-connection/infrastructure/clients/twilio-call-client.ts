@@ -1,10 +1,7 @@
 import type twilio from 'twilio';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
-import {
-  DestinationPolicy,
-  pinnedLookup,
-  resolveDestination,
-} from '../../../../common/net/outbound-destination.js';
+import { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
+import { twilioRestClient, verifiedTwilioParams } from './twilio-sdk.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { callLogIdOf } from '../../domain/provider-call.js';
 import {
@@ -20,13 +17,6 @@ import {
   twilioCallResult,
   TwilioCallReport,
 } from '../../domain/twilio-outcome.js';
-
-/**
- * The SDK is loaded on first use, not at start: most deployments never call Twilio, and loading it is
- * a noticeable part of a cold start (see docs/benchmarks.md, "Cold start").
- */
-let twilioSdk: Promise<typeof twilio> | null = null;
-const loadTwilio = () => (twilioSdk ??= import('twilio').then((m) => m.default));
 
 /**
  * Twilio Programmable Voice through the official `twilio` package: no campaign logic, only the
@@ -48,22 +38,7 @@ export class TwilioCallClient extends CallProvider {
   }
 
   private client(): Promise<ReturnType<typeof twilio>> {
-    return (this.sdkClient ??= loadTwilio().then((sdk) => {
-      const { account_sid, auth_token } = this.connection.credentials;
-      const client = sdk(account_sid, auth_token);
-      client.api.baseUrl = String(this.connection.settings.api_base_url);
-      // The SDK sends through axios: each request's host is checked, and its connection pinned to
-      // the checked address, before the auth token goes out (see outbound-destination.ts).
-      client.httpClient.axios.interceptors.request.use(async (config) => {
-        const destination = await resolveDestination(
-          new URL(String(config.url), config.baseURL),
-          this.destinations,
-        );
-        config.lookup = pinnedLookup(destination) as NonNullable<typeof config.lookup>;
-        return config;
-      });
-      return client;
-    }));
+    return (this.sdkClient ??= twilioRestClient(this.connection, this.destinations));
   }
 
   async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
@@ -121,12 +96,8 @@ export class TwilioCallClient extends CallProvider {
    * reads a status callback (or an asynchronous AMD result, which only refines the final one).
    */
   async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
-    const params = Object.fromEntries(new URLSearchParams(req.rawBody.toString('utf8')));
-    const signature = req.headers['x-twilio-signature'] ?? '';
-    const sdk = await loadTwilio();
-    if (!sdk.validateRequest(this.connection.credentials.auth_token, signature, req.url, params)) {
-      throw new UnauthorizedError('Invalid Twilio signature');
-    }
+    const params = await verifiedTwilioParams(this.connection.credentials.auth_token, req);
+    if (!params) throw new UnauthorizedError('Invalid Twilio signature');
     if (!params.CallStatus) return [];
     const report: TwilioCallReport = {
       CallSid: params.CallSid,

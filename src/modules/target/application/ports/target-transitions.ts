@@ -42,6 +42,13 @@ export interface TargetAttempt extends FinishedAttempt {
   targetId: string;
 }
 
+/** A target leaving `SMS Scheduled` (see `continueAfterTexts`). */
+export interface TextContinuation extends TargetOutcome {
+  organizationId: string;
+  targetId: string;
+  now: Date;
+}
+
 export interface Deferral {
   targetId: string;
   until: Date;
@@ -102,6 +109,7 @@ export interface WaitingScope {
  *   Scheduled ──finishWithoutCall──▶ Finished / Failed (blacklisted, undialable)
  *   Pending / Scheduled / Waiting ──cancelOpen──▶ Finished (the campaign was cancelled)
  *   To review ──review──▶ Finished (done) / Scheduled due now (requeue: one more attempt)
+ *   In Progress ──finishAttempt──▶ SMS Scheduled ──continueAfterText──▶ Scheduled (retry) / final
  */
 export abstract class TargetTransitions {
   /** Pending targets of the campaign to `Scheduled` at `now`, atomically (no target twice). */
@@ -192,6 +200,13 @@ export abstract class TargetTransitions {
     const [updated] = await this.finishAttempts(tx, [{ ...attempt, organizationId, targetId }]);
     return updated ?? null;
   }
+
+  /**
+   * `SMS Scheduled` → what the call decided (its next attempt's `Scheduled`, due at `retryAt`, or a
+   * final status), once its follow-up text is settled, in one statement; returns the moved targets (one
+   * no longer `SMS Scheduled` is not touched). Notifies the dispatchers when one goes `Scheduled`.
+   */
+  abstract continueAfterTexts(tx: Tx, continuations: TextContinuation[]): Promise<Target[]>;
 
   /** A target that ends without a call (blacklisted, undialable): only from `Scheduled`. */
   abstract finishWithoutCall(

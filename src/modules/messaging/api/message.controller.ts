@@ -1,0 +1,39 @@
+import { Controller, Get, Param } from '@nestjs/common';
+import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { MessagingService } from '../application/messaging.service.js';
+import { MessageResponseDto, TargetMessagesResponseDto } from './dto/message-response.dto.js';
+import { presentMessage } from './message.presenter.js';
+
+@ApiTags('messages')
+@Controller('api/v1')
+export class MessageController {
+  constructor(private readonly messaging: MessagingService) {}
+
+  @Get('targets/:target_id/messages')
+  @ApiOperation({
+    operationId: 'list_target_messages_api_v1_targets__target_id__messages_get',
+    summary: 'List Target Messages',
+    description:
+      "The target's texts, oldest first: follow-up texts sent after its calls (campaign `sms_follow_up`) " +
+      'and the replies matched to it. See docs/calling.md, "Texts".',
+  })
+  @ApiParam({ name: 'target_id', description: 'The ID of the target.' })
+  @ApiResponse({ status: 200, type: TargetMessagesResponseDto })
+  async listForTarget(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
+    const messages = await this.messaging.listForTarget(auth.organizationId, targetId);
+    return { messages: messages.map(presentMessage) };
+  }
+
+  @Get('messages/:message_id')
+  @ApiOperation({
+    operationId: 'retrieve_message_api_v1_messages__message_id__get',
+    summary: 'Retrieve Message',
+    description: 'One text of the organization, sent or received.',
+  })
+  @ApiParam({ name: 'message_id', description: 'The ID of the message.' })
+  @ApiResponse({ status: 200, type: MessageResponseDto })
+  async get(@Auth() auth: AuthContext, @Param('message_id') messageId: string) {
+    return presentMessage(await this.messaging.get(auth.organizationId, messageId));
+  }
+}

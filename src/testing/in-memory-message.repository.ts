@@ -1,0 +1,195 @@
+import { randomUUID } from 'crypto';
+import { Tx } from '../common/persistence/unit-of-work.js';
+import {
+  MessageRepository,
+  NewInboundText,
+  NewOutboundText,
+  SendOutcome,
+} from '../modules/messaging/application/ports/message.repository.js';
+import {
+  advancesStatus,
+  FINAL_STATUSES,
+  Message,
+  MessageStatus,
+} from '../modules/messaging/domain/message.js';
+import type { Snapshottable } from './in-memory-unit-of-work.js';
+
+const clone = (m: Message): Message => structuredClone(m);
+const SENT: readonly MessageStatus[] = ['sent', 'delivered', 'undelivered'];
+
+/** The `messages` table in memory, with the SQL adapter's guards (see the contract suite). */
+export class InMemoryMessageRepository
+  extends MessageRepository
+  implements Snapshottable<Message[]>
+{
+  private messages: Message[] = [];
+  /** When each queued text was taken for sending (the adapter's `sending_since`). */
+  private sending = new Map<string, Date>();
+
+  snapshot(): Message[] {
+    return this.messages.map(clone);
+  }
+
+  restore(state: Message[]): void {
+    this.messages = state.map(clone);
+  }
+
+  insertOutbound(_tx: Tx, texts: NewOutboundText[]): Promise<Message[]> {
+    const added = texts.map((t): Message => ({
+      id: randomUUID(),
+      organizationId: t.organizationId,
+      campaignId: t.campaignId,
+      targetId: t.targetId,
+      callLogId: t.callLogId,
+      providerConnectionId: t.providerConnectionId,
+      provider: null,
+      direction: 'outbound',
+      to: t.to,
+      from: null,
+      body: t.body,
+      status: 'queued',
+      providerMessageId: null,
+      errorCode: null,
+      errorMessage: null,
+      keyword: null,
+      continuation: t.continuation,
+      sendAfter: null,
+      createdAt: t.now,
+      updatedAt: t.now,
+      sentAt: null,
+      settledAt: null,
+    }));
+    this.messages.push(...added);
+    return Promise.resolve(added.map(clone));
+  }
+
+  insertInbound(_tx: Tx, t: NewInboundText): Promise<Message | null> {
+    if (this.byProviderId(t.provider, t.providerMessageId)) return Promise.resolve(null);
+    const message: Message = {
+      id: randomUUID(),
+      organizationId: t.organizationId,
+      campaignId: t.campaignId,
+      targetId: t.targetId,
+      callLogId: null,
+      providerConnectionId: t.providerConnectionId,
+      provider: t.provider,
+      direction: 'inbound',
+      to: t.to,
+      from: t.from,
+      body: t.body,
+      status: 'received',
+      providerMessageId: t.providerMessageId,
+      errorCode: null,
+      errorMessage: null,
+      keyword: t.keyword,
+      continuation: null,
+      sendAfter: null,
+      createdAt: t.now,
+      updatedAt: t.now,
+      sentAt: null,
+      settledAt: t.now,
+    };
+    this.messages.push(message);
+    return Promise.resolve(clone(message));
+  }
+
+  latestOutboundTo(_tx: Tx, organizationId: string, phoneNumber: string) {
+    const latest = this.messages
+      .filter(
+        (m) =>
+          m.organizationId === organizationId && m.to === phoneNumber && m.direction === 'outbound',
+      )
+      .reduce<Message | null>((a, m) => (a && a.createdAt >= m.createdAt ? a : m), null);
+    return Promise.resolve(latest ? clone(latest) : null);
+  }
+
+  advance(
+    _tx: Tx,
+    provider: string,
+    providerMessageId: string,
+    report: { status: MessageStatus; errorCode: string | null; errorMessage: string | null },
+    now: Date,
+  ): Promise<Message | null> {
+    const m = this.byProviderId(provider, providerMessageId);
+    if (!m || m.direction !== 'outbound' || !advancesStatus(m.status, report.status)) {
+      return Promise.resolve(null);
+    }
+    Object.assign(m, {
+      status: report.status,
+      errorCode: report.errorCode ?? m.errorCode,
+      errorMessage: report.errorMessage ?? m.errorMessage,
+      updatedAt: now,
+      sentAt: m.sentAt ?? (SENT.includes(report.status) ? now : null),
+      settledAt: FINAL_STATUSES.includes(report.status) ? now : null,
+    });
+    return Promise.resolve(clone(m));
+  }
+
+  hasProviderMessage(_tx: Tx, provider: string, providerMessageId: string): Promise<boolean> {
+    return Promise.resolve(this.byProviderId(provider, providerMessageId) !== undefined);
+  }
+
+  findById(_tx: Tx | null, organizationId: string | null, id: string): Promise<Message | null> {
+    const m = this.messages.find(
+      (x) => x.id === id && (organizationId === null || x.organizationId === organizationId),
+    );
+    return Promise.resolve(m ? clone(m) : null);
+  }
+
+  listForTarget(organizationId: string, targetId: string): Promise<Message[]> {
+    return Promise.resolve(
+      this.messages
+        .filter((m) => m.organizationId === organizationId && m.targetId === targetId)
+        .sort(
+          (a, b) =>
+            a.createdAt.getTime() - b.createdAt.getTime() ||
+            Number(a.direction === 'outbound') - Number(b.direction === 'outbound') ||
+            (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+        )
+        .map(clone),
+    );
+  }
+
+  claimForSending(id: string, now: Date, leaseMs: number): Promise<Message | null> {
+    const m = this.messages.find((x) => x.id === id);
+    const since = this.sending.get(id);
+    if (!m || m.status !== 'queued') return Promise.resolve(null);
+    if (since && since.getTime() >= now.getTime() - leaseMs) return Promise.resolve(null);
+    this.sending.set(id, now);
+    return Promise.resolve(clone(m));
+  }
+
+  hold(_tx: Tx, id: string, until: Date): Promise<void> {
+    const m = this.messages.find((x) => x.id === id && x.status === 'queued');
+    if (m) {
+      m.sendAfter = until;
+      this.sending.delete(id);
+    }
+    return Promise.resolve();
+  }
+
+  recordSend(_tx: Tx, id: string, o: SendOutcome): Promise<Message | null> {
+    const m = this.messages.find((x) => x.id === id && x.status === 'queued');
+    if (!m) return Promise.resolve(null);
+    Object.assign(m, {
+      provider: o.provider,
+      providerConnectionId: o.providerConnectionId,
+      from: o.from,
+      status: o.status,
+      providerMessageId: o.providerMessageId,
+      errorCode: o.errorCode,
+      errorMessage: o.errorMessage,
+      updatedAt: o.now,
+      sentAt: SENT.includes(o.status) ? o.now : null,
+      settledAt: FINAL_STATUSES.includes(o.status) ? o.now : null,
+    });
+    this.sending.delete(id);
+    return Promise.resolve(clone(m));
+  }
+
+  private byProviderId(provider: string, providerMessageId: string): Message | undefined {
+    return this.messages.find(
+      (m) => m.provider === provider && m.providerMessageId === providerMessageId,
+    );
+  }
+}
