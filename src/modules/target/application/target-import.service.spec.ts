@@ -9,7 +9,7 @@ import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repo
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { RecordingJobQueue } from '../../../testing/recording-job-queue.js';
-import { aCampaign } from '../../../testing/test-data.js';
+import { aCampaign, aNewTarget } from '../../../testing/test-data.js';
 import {
   IMPORT_CHUNK_ROWS,
   SYNC_IMPORT_MAX_ROWS,
@@ -139,23 +139,12 @@ describe('TargetImportService', () => {
         await s.targets.insertMany(
           null as never,
           [
-            {
-              id: '00000000-0000-4000-8000-0000000000e1',
+            aNewTarget({
               organizationId: ORG,
               campaignId: CAMPAIGN,
               externalId: `EXT-${taken}`,
               phoneNumber: '+15550109999',
-              phoneOperatingHours: null,
-              fallbackPhoneNumber: null,
-              fallbackOperatingHours: null,
-              timeZone: null,
-              patient: null,
-              preCallData: null,
-              inputData: {},
-              status: 'Pending',
-              currentStep: null,
-              scheduledTime: null,
-            },
+            }),
           ],
           { now: NOW, skipTakenExternalIds: true },
         );
