@@ -7,6 +7,7 @@ import {
 } from '../../../testing/in-memory-target-import.repository.js';
 import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository.js';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
+import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { RecordingJobQueue } from '../../../testing/recording-job-queue.js';
 import { aCampaign, aNewTarget } from '../../../testing/test-data.js';
@@ -34,6 +35,7 @@ function setup() {
     imports,
     targets,
     new InMemoryTargetTransitions(() => targets.table()),
+    new InMemoryTargetEventLog(),
     campaigns,
     outbox,
     jobs,

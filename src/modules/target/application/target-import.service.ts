@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from './ports/target-event-log.js';
+import { SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock.js';
@@ -63,6 +63,7 @@ export class TargetImportService {
     private readonly imports: TargetImportRepository,
     private readonly targets: TargetRepository,
     private readonly transitions: TargetTransitions,
+    private readonly events: TargetEventLog,
     private readonly campaigns: CampaignReader,
     private readonly outbox: ImportFinishedOutbox,
     private readonly jobs: JobQueue,
@@ -286,6 +287,10 @@ export class TargetImportService {
     through: number,
     now: Date,
   ): Promise<void> {
+    await this.events.attribute(tx, {
+      actor: SYSTEM_ACTOR,
+      reason: `launched by CSV import ${imp.id}`,
+    });
     await this.forEachCreated(tx, imp, through, (ids) =>
       this.transitions.claimForTrigger(tx, imp.campaignId, { targetIds: ids }, now),
     );
