@@ -187,6 +187,15 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
       .slice(0, limit);
   }
 
+  /** The whole history of targets taken back as never added (TargetRepository.withdrawAdded). */
+  forget(organizationId: string, targetIds: string[]): void {
+    const gone = new Set(targetIds);
+    const kept = this.events.filter(
+      (s) => !(s.organizationId === organizationId && gone.has(s.event.targetId)),
+    );
+    this.events.splice(0, this.events.length, ...kept);
+  }
+
   /** Test helper: every event recorded, oldest first. */
   all(): TargetEvent[] {
     return this.events.map((s) => clone(s.event));

@@ -123,13 +123,31 @@ export class InMemoryTargetImportRepository
     return clone(imp);
   }
 
-  async rejectTakenExternalIds(importId: string, rows: number[], now: Date): Promise<void> {
+  async rejectAfterLostRace(
+    tx: Tx,
+    importId: string,
+    taken: number[],
+    withdrawn: number,
+    now: Date,
+  ): Promise<void> {
     const imp = this.state.imports.get(importId);
     if (!imp) return;
+    const valid = this.sorted(importId).filter((r) => r.errors === null && r.externalId !== null);
+    const inCampaign = await this.targets.findExistingExternalIds(
+      tx,
+      imp.campaignId,
+      valid.map((r) => r.externalId!),
+    );
+    // A row's own target (one that could not be withdrawn) does not make it a duplicate.
+    const own = await this.targets.findExistingIds(
+      tx,
+      imp.organizationId,
+      valid.flatMap((r) => (r.draft ? [r.draft.id] : [])),
+    );
     let marked = 0;
-    for (const row of this.sorted(importId)) {
-      if (!rows.includes(row.row) || row.errors !== null) continue;
-      const ext = row.draft?.externalId ?? null;
+    for (const row of valid) {
+      const ownTarget = row.draft !== null && own.has(row.draft.id);
+      if (!taken.includes(row.row) && !(inCampaign.has(row.externalId!) && !ownTarget)) continue;
       row.errors = [
         {
           row: row.row,
@@ -137,14 +155,35 @@ export class InMemoryTargetImportRepository
           loc: ['external_id'],
           type: 'value_error',
           msg: 'Value error, this external id is already in the campaign',
-          input: ext,
+          input: row.externalId,
         },
       ];
       row.duplicate = true;
       row.draft = null;
       marked++;
     }
-    Object.assign(imp, { updatedAt: now, invalidRows: imp.invalidRows + marked });
+    Object.assign(imp, {
+      updatedAt: now,
+      invalidRows: imp.invalidRows + marked,
+      created: imp.created - withdrawn,
+      processedRows: imp.processedRows - withdrawn,
+    });
+  }
+
+  async createdTargets(
+    _tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    limit: number,
+  ): Promise<{ row: number; targetId: string }[]> {
+    return this.sorted(importId)
+      .filter(
+        (r) =>
+          r.row > after && r.row <= through && r.errors === null && !r.ignored && r.draft !== null,
+      )
+      .slice(0, limit)
+      .map((r) => ({ row: r.row, targetId: r.draft!.id }));
   }
 
   async check(importId: string, now: Date): Promise<TargetImport> {
@@ -240,7 +279,12 @@ export class InMemoryTargetImportRepository
       if (ignored.has(row.row)) {
         row.ignored = true;
         row.draft = null;
-      } else if (row.row > after && row.row <= chunk.through && row.errors === null) {
+      } else if (
+        !chunk.keepCreated &&
+        row.row > after &&
+        row.row <= chunk.through &&
+        row.errors === null
+      ) {
         rows.delete(row.row);
       }
     }

@@ -163,6 +163,24 @@ export class InMemoryTargetRepository extends TargetRepository {
     return clone(stored.target);
   }
 
+  async withdrawAdded(
+    _tx: Tx,
+    organizationId: string,
+    campaignId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    const withdrawn: string[] = [];
+    for (const id of new Set(ids)) {
+      const target = this.rows.get(targetKey(organizationId, id))?.target;
+      if (!target || target.campaignId !== campaignId) continue;
+      if (IN_FLIGHT_STATUSES.includes(target.status)) continue;
+      this.rows.delete(targetKey(organizationId, id));
+      withdrawn.push(id);
+    }
+    this.events?.forget(organizationId, withdrawn);
+    return withdrawn;
+  }
+
   async deleteUnlessInFlight(
     organizationId: string,
     campaignId: string,

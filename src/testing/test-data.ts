@@ -1,4 +1,5 @@
 import { Campaign, CAMPAIGN_DEFAULTS } from '../modules/campaign/domain/campaign.js';
+import type { NewTarget } from '../modules/target/domain/new-targets.js';
 import type { Target } from '../modules/target/domain/target.js';
 
 export const TEST_ORG = '00000000-0000-4000-8000-00000000a001';
@@ -78,6 +79,29 @@ export function aTarget(overrides: Partial<Target> = {}): Target {
     statistics: null,
     createdAt: new Date(AT.getTime() + counter),
     updatedAt: AT,
+    ...overrides,
+  };
+}
+
+/** A target to insert (`TargetRepository.insertMany`): `aTarget`'s fields a new target sets. */
+export function aNewTarget(overrides: Partial<NewTarget> = {}): NewTarget {
+  const t = aTarget();
+  return {
+    id: t.id,
+    organizationId: t.organizationId,
+    campaignId: t.campaignId,
+    externalId: t.externalId,
+    phoneNumber: t.phoneNumber ?? '+15550101234',
+    phoneOperatingHours: t.phoneOperatingHours,
+    fallbackPhoneNumber: t.fallbackPhoneNumber,
+    fallbackOperatingHours: t.fallbackOperatingHours,
+    timeZone: t.timeZone,
+    patient: t.patient,
+    preCallData: t.preCallData,
+    inputData: t.inputData,
+    status: t.status,
+    currentStep: t.currentStep,
+    scheduledTime: t.scheduledTime,
     ...overrides,
   };
 }

@@ -332,6 +332,45 @@ if (!hasChromium) {
       await shot('target');
     });
 
+    it('links only http(s) recording URLs: a stored javascript: or data: URL is not a link', async () => {
+      // Ingestion stores only http(s) URLs now; a row written before that check is what the console
+      // may still be given by the API (which returns what is stored): written here as such a row.
+      const logs = await service.sql<{ id: number }>(
+        `SELECT id FROM call_logs WHERE target_id = $1 ORDER BY id`,
+        [targetIds[0]],
+      );
+      expect(logs.length).toBeGreaterThan(0);
+      const stored = [
+        'javascript:alert(document.domain)',
+        'data:text/html,<script>alert(1)</script>',
+        'JaVaScRiPt:alert(2)',
+        'https://recordings.invalid/kept.mp3',
+      ];
+      await service.sql(`UPDATE call_logs SET recording_urls = $2 WHERE target_id = $1`, [
+        targetIds[0],
+        stored,
+      ]);
+      // The API gives the console every stored URL.
+      const read = await api('get', `/api/v1/call-logs/${logs[0].id}?include_recordings=true`);
+      expect(read.body.recording_urls).toEqual(stored);
+
+      await page.reload();
+      await page.getByRole('heading', { name: 'Target PAT-B1' }).waitFor();
+      const calls = page.locator('article.call');
+      await expect(calls.count()).resolves.toBe(logs.length);
+      for (let i = 0; i < logs.length; i++) {
+        const call = page.locator(`article.call[data-call-log-id="${logs[i].id}"]`);
+        await call.getByRole('link', { name: 'Recording 1' }).waitFor();
+        const hrefs = await call
+          .locator('a')
+          .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+        expect(hrefs).toEqual(['https://recordings.invalid/kept.mp3']);
+      }
+      await expect(
+        page.locator('a[href^="javascript:" i], a[href^="data:" i]').count(),
+      ).resolves.toBe(0);
+    });
+
     it('explains the 409 when the input data of a started target is edited, and can save anyway', async () => {
       await page.getByRole('button', { name: 'Edit input data' }).click();
       await page.getByLabel('Input data to merge (JSON object)').fill('{"note": "call back"}');

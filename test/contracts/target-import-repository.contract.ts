@@ -19,7 +19,7 @@ const NOW = new Date('2026-03-01T12:00:00.000Z');
 function staged(
   row: number,
   externalId: string | null,
-  id = randomUUID(),
+  id: string = randomUUID(),
   idColumn: string | null = null,
 ): StagedRow {
   return {
@@ -70,7 +70,7 @@ export function targetImportRepositoryContract(
     async function existingTarget(
       tenant: { organizationId: string; campaignId: string },
       externalId: string,
-      id = randomUUID(),
+      id: string = randomUUID(),
     ) {
       const target: NewTarget = {
         ...staged(99, externalId, id).draft!,
@@ -169,16 +169,40 @@ export function targetImportRepositoryContract(
       });
     });
 
-    it('records external ids taken after the check as the check records them', async () => {
+    it('keeps the created rows while all or nothing; after a lost race records the taken external ids as the check does', async () => {
       const strict = await newImport({ allowDuplicates: false });
-      await s.imports.stageRows(strict.id, [staged(2, 'A'), staged(3, 'B'), staged(4, 'C')], NOW);
+      const rows = [staged(2, 'A'), staged(3, 'B'), staged(4, 'C'), staged(5, 'D'), staged(6, 'E')];
+      await s.imports.stageRows(strict.id, rows, NOW);
       expect((await s.imports.check(strict.id, NOW)).invalidRows).toBe(0);
-      await s.imports.rejectTakenExternalIds(strict.id, [3, 4], NOW);
-      expect((await s.imports.find(null, strict.id))!.invalidRows).toBe(2);
-      expect((await s.imports.nextChunk(strict.id, 0, 10)).map((r) => r.row)).toEqual([2]);
+      // The first chunk (rows 2 and 3) was inserted; its staging is kept.
+      await existingTarget(strict, 'A', rows[0].draft!.id);
+      await existingTarget(strict, 'B', rows[1].draft!.id);
+      await s.unitOfWork.run(async (tx) => {
+        expect(await s.imports.claimChunk(tx, strict.id, 0, 3, NOW)).toBe(true);
+        await s.imports.recordChunk(tx, strict.id, 0, {
+          through: 3,
+          rows: 2,
+          created: 2,
+          ignored: [],
+          keepCreated: true,
+        });
+      });
+      expect((await s.imports.nextChunk(strict.id, 3, 10)).map((r) => r.row)).toEqual([4, 5, 6]);
+      const created = (after: number, limit: number) =>
+        s.unitOfWork.run((tx) => s.imports.createdTargets(tx, strict.id, after, 3, limit));
+      expect(await created(0, 1)).toEqual([{ row: 2, targetId: rows[0].draft!.id }]);
+      expect(await created(2, 10)).toEqual([{ row: 3, targetId: rows[1].draft!.id }]);
+      // Another writer added C (the chunk's insert skipped it) and D; B's target could not be withdrawn.
+      await existingTarget(strict, 'C');
+      await existingTarget(strict, 'D');
+      await s.unitOfWork.run((tx) => s.imports.rejectAfterLostRace(tx, strict.id, [4], 1, NOW));
+      expect(await s.imports.find(null, strict.id)).toEqual(
+        expect.objectContaining({ invalidRows: 2, created: 1, processedRows: 1 }),
+      );
+      expect((await s.imports.nextChunk(strict.id, 3, 10)).map((r) => r.row)).toEqual([6]);
       expect((await s.imports.reportRows(strict.id, 100)).errors).toEqual(
-        ['B', 'C'].map((input, i) => ({
-          row: 3 + i,
+        ['C', 'D'].map((input, i) => ({
+          row: 4 + i,
           column: 'external_id',
           loc: ['external_id'],
           type: 'value_error',
@@ -193,7 +217,7 @@ export function targetImportRepositoryContract(
       await s.imports.stageRows(imp.id, [staged(2, 'A'), staged(3, 'A'), staged(4, 'B')], NOW);
       await s.imports.setStatus(null, imp.id, 'running', NOW, { totalRows: 3, invalidRows: 0 });
       await s.imports.check(imp.id, NOW);
-      const chunk = { through: 3, rows: 2, created: 1, ignored: [3] };
+      const chunk = { through: 3, rows: 2, created: 1, ignored: [3], keepCreated: false };
       const run = (after: number, c: typeof chunk) =>
         s.unitOfWork.run(async (tx) => {
           if (!(await s.imports.claimChunk(tx, imp.id, after, c.through, NOW))) return false;
@@ -204,7 +228,9 @@ export function targetImportRepositoryContract(
       // A second run that read the same progress loses.
       expect(await run(0, chunk)).toBe(false);
       expect((await s.imports.nextChunk(imp.id, 3, 10)).map((r) => r.row)).toEqual([4]);
-      expect(await run(3, { through: 4, rows: 1, created: 1, ignored: [] })).toBe(true);
+      expect(
+        await run(3, { through: 4, rows: 1, created: 1, ignored: [], keepCreated: false }),
+      ).toBe(true);
       const ended = await s.unitOfWork.run((tx) => s.imports.finish(tx, imp.id, 'succeeded', NOW));
       expect(ended).toEqual(
         expect.objectContaining({

@@ -454,6 +454,32 @@ export function targetRepositoryContract(
       expect(await h.repository.findById(owner.organizationId, elsewhere.id)).not.toBeNull();
     });
 
+    it('withdraws added targets of the campaign that are not in flight', async () => {
+      const owner = await h.tenant();
+      const stranger = await h.tenant();
+      const [idle, calling, elsewhere] = [
+        newTarget(owner, { externalId: 'A' }),
+        newTarget(owner, { externalId: 'B' }),
+        newTarget({ ...owner, campaignId: owner.otherCampaignId }),
+      ];
+      await insert([idle, calling, elsewhere]);
+      await h.setState(calling.id, { status: 'In Progress', attempts: 1 });
+      const ids = [idle, calling, elsewhere].map((t) => t.id);
+      const withdraw = (organizationId: string) =>
+        h.unitOfWork.run((tx) =>
+          h.repository.withdrawAdded(tx, organizationId, owner.campaignId, [...ids, randomUUID()]),
+        );
+      expect(await withdraw(stranger.organizationId)).toEqual([]);
+      expect(await withdraw(owner.organizationId)).toEqual([idle.id]);
+      expect(await h.repository.findById(owner.organizationId, idle.id)).toBeNull();
+      expect(await h.repository.findById(owner.organizationId, calling.id)).not.toBeNull();
+      expect(await h.repository.findById(owner.organizationId, elsewhere.id)).not.toBeNull();
+      // Its external id is free again.
+      expect(
+        await h.repository.findExistingExternalIds(null, owner.campaignId, ['A', 'B']),
+      ).toEqual(new Set(['B']));
+    });
+
     it('lists the one target with an external id, counted exactly', async () => {
       const owner = await h.tenant();
       const rows = ['PAT-1', 'PAT-2', 'PAT-3'].map((externalId) =>

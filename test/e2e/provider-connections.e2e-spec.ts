@@ -9,7 +9,7 @@ const AUTH_TOKEN = 'twilio-auth-token-7f3e9c1a';
 const VAPI_KEY = 'vapi-private-key-5b2d8e4f';
 const VAPI_SERVER_SECRET = 'vapi-server-secret-a1c9';
 const RETELL_KEY = 'key_retell_0d6e2b7c9a';
-const HTTP_SECRET = 'agent-shared-secret-4411';
+const HTTP_SECRET = 'whsec_QWdlbnRTaGFyZWRTZWNyZXQ04411';
 const ALL_SECRETS = [
   ACCOUNT_SID,
   AUTH_TOKEN,
@@ -543,6 +543,46 @@ describe('provider connections', () => {
     expect(clash.body).toEqual({ detail: 'A provider connection with this name already exists' });
     const sameName = await post({ ...vapi, name: 'Name taken' });
     expect(sameName.status).toBe(409);
+  });
+
+  it('an http connection takes only a Standard Webhooks secret, on create and on PATCH, never echoing it', async () => {
+    const notASecret = 'agent-shared-secret-9f2e';
+    const refusal = {
+      type: 'value_error',
+      loc: ['body', 'credentials', 'secret'],
+      msg: 'Value error, secret must be a Standard Webhooks secret: whsec_ followed by base64 (or the base64 alone), e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      input: '***9f2e',
+      ctx: { error: {} },
+    };
+    const created = await post({
+      ...http,
+      name: 'Agent, bad secret',
+      credentials: { secret: notASecret },
+    });
+    expect([created.status, created.body]).toEqual([422, { detail: [refusal] }]);
+    const notBase64 = await post({
+      ...http,
+      name: 'Agent, not base64',
+      credentials: { secret: 'whsec_not-base64!9f2e' },
+    });
+    expect([notBase64.status, notBase64.body]).toEqual([
+      422,
+      { detail: [{ ...refusal, input: '***9f2e' }] },
+    ]);
+
+    const good = await post({ ...http, name: 'Agent, good secret' });
+    expect(good.status).toBe(201);
+    const patched = await patch(good.body.id, { credentials: { secret: notASecret } });
+    expect([patched.status, patched.body]).toEqual([422, { detail: [refusal] }]);
+    // Raw base64 is a secret too; nothing of the refused one was kept.
+    const raw = await patch(good.body.id, {
+      credentials: { secret: 'QWdlbnRTaGFyZWRTZWNyZXQ0Ab12' },
+    });
+    expect([raw.status, raw.body.credentials]).toEqual([200, { secret: '***Ab12' }]);
+    for (const res of [created, notBase64, patched]) {
+      expect(JSON.stringify(res.body)).not.toContain(notASecret);
+      expect(JSON.stringify(res.body)).not.toContain('not-base64');
+    }
   });
 
   it("answers 404 for another organization's connection, and deletes", async () => {

@@ -596,6 +596,130 @@ describe('CSV target import', () => {
     }
   });
 
+  describe('allow_duplicates=false across chunks (12,000 rows: a job of three 5,000-row chunks)', () => {
+    const ROWS = 12_000;
+    const file = () => streamToString(csvRows(ROWS));
+    const finished = (a: Awaited<ReturnType<typeof tenant>>, id: string) =>
+      waitFor(
+        async () => (await a.getImport(id)).body,
+        (body) => !['queued', 'running'].includes(body.status),
+        120_000,
+        200,
+      );
+    /** What the check says of rows 2 to n+1 once the campaign holds their external ids (EXT-0...). */
+    const takenErrors = (n: number) =>
+      Array.from({ length: Math.min(n, 10_000) }, (_, i) => ({
+        row: i + 2,
+        column: 'external_id',
+        loc: ['external_id'],
+        type: 'value_error',
+        msg: 'Value error, this external id is already in the campaign',
+        input: `EXT-${i}`,
+      }));
+
+    it('two imports of the same file at once: one adds every row, the other ends rejected having added nothing', async () => {
+      const a = await tenant();
+      const csv = await file();
+      const uploads = await Promise.all([
+        a.importCsv(csv, { allow_duplicates: 'false' }),
+        a.importCsv(csv, { allow_duplicates: 'false' }),
+      ]);
+      expect(uploads.map((u) => u.status)).toEqual([202, 202]);
+      const ends = await Promise.all(uploads.map((u) => finished(a, u.body.id)));
+      const winner = ends.find((e) => e.status === 'succeeded');
+      const loser = ends.find((e) => e.status === 'rejected');
+      expect(winner).toEqual(
+        report({
+          campaign_id: a.campaignId,
+          allow_duplicates: false,
+          rows: ROWS,
+          processed_rows: ROWS,
+          created: ROWS,
+        }),
+      );
+      // The loser is rejected by the check, or by the chunk that met the winner's rows (its earlier
+      // chunks withdrawn): its errors are then the rows the winner had committed, whole chunks of it.
+      expect([5_000, 10_000, ROWS]).toContain(loser.invalid_rows);
+      expect(loser).toEqual(
+        report({
+          campaign_id: a.campaignId,
+          status: 'rejected',
+          allow_duplicates: false,
+          rows: ROWS,
+          invalid_rows: loser.invalid_rows,
+          errors: takenErrors(loser.invalid_rows),
+        }),
+      );
+      const [{ count, distinct }] = await t.sql(
+        `SELECT count(*)::int AS count, count(DISTINCT external_id)::int AS distinct
+           FROM targets WHERE campaign_id = $1`,
+        [a.campaignId],
+      );
+      expect([count, distinct]).toEqual([ROWS, ROWS]);
+    }, 240_000);
+
+    it('an add that commits an external id of a later chunk mid-import: the targets already added are withdrawn, nothing is called', async () => {
+      const a = await tenant();
+      // Another writer commits EXT-8000 (row 8,002, in the second chunk) right after the import claims
+      // its first chunk: a trigger adds it in that chunk's transaction, so it commits with it.
+      await t.sql(`
+        CREATE OR REPLACE FUNCTION test_add_during_import() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, input_data,
+                               status, created_at, updated_at)
+          VALUES (gen_random_uuid(), NEW.organization_id, NEW.campaign_id, 'EXT-8000', '+15550108000',
+                  '{}', 'Pending', now(), now());
+          RETURN NEW;
+        END $$`);
+      await t.sql(`
+        CREATE TRIGGER test_add_during_import AFTER UPDATE OF processed_through ON target_imports
+        FOR EACH ROW WHEN (NEW.campaign_id = '${a.campaignId}' AND OLD.processed_through = 0
+                           AND NEW.processed_through > 0)
+        EXECUTE FUNCTION test_add_during_import()`);
+      try {
+        const upload = await a.importCsv(await file(), {
+          allow_duplicates: 'false',
+          launch: 'true',
+        });
+        expect(upload.status).toBe(202);
+        const done = await finished(a, upload.body.id);
+        expect(done).toEqual(
+          report({
+            campaign_id: a.campaignId,
+            status: 'rejected',
+            allow_duplicates: false,
+            launch: true,
+            rows: ROWS,
+            invalid_rows: 1,
+            errors: [{ ...takenErrors(8_001)[8_000] }],
+          }),
+        );
+      } finally {
+        await t.sql(`DROP TRIGGER test_add_during_import ON target_imports`);
+        await t.sql(`DROP FUNCTION test_add_during_import()`);
+      }
+      // Only the other writer's target is left, and the withdrawn targets left no history.
+      expect(
+        await t.sql(`SELECT external_id FROM targets WHERE campaign_id = $1`, [a.campaignId]),
+      ).toEqual([{ external_id: 'EXT-8000' }]);
+      expect(
+        await t.sql(
+          `SELECT e.kind, t.external_id FROM target_events e JOIN targets t ON t.id = e.target_id
+            WHERE e.campaign_id = $1
+           UNION ALL
+           SELECT e.kind, NULL FROM target_events e
+            WHERE e.campaign_id = $1 AND NOT EXISTS (SELECT 1 FROM targets t WHERE t.id = e.target_id)`,
+          [a.campaignId],
+        ),
+      ).toEqual([{ kind: 'added', external_id: 'EXT-8000' }]);
+      expect(
+        await t.sql(`SELECT count(*)::int AS calls FROM call_logs WHERE campaign_id = $1`, [
+          a.campaignId,
+        ]),
+      ).toEqual([{ calls: 0 }]);
+    }, 240_000);
+  });
+
   it('imports 100,000 rows as a job with bounded memory, progress and a webhook', async () => {
     const receiver = await receivers.start();
     const a = await tenant({ webhook_url: receiver.url });
@@ -843,6 +967,12 @@ function csvRows(rows: number): Readable {
       if (i >= rows && chunk) this.push(null);
     },
   });
+}
+
+async function streamToString(stream: Readable): Promise<string> {
+  let text = '';
+  for await (const chunk of stream) text += chunk;
+  return text;
 }
 
 /** POSTs a stream (chunked) to the app on an ephemeral port. */

@@ -2204,7 +2204,10 @@ export interface components {
             webhook_secret: string;
         };
         HttpCredentialsDto: {
-            /** @description Shared secret: signs call requests and checks the agent’s events */
+            /**
+             * @description Shared secret: signs call requests and checks the agent’s events. A Standard Webhooks secret: `whsec_` followed by base64 (or the base64 alone)
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
             secret: string;
         };
         TwilioCredentialsDto: {

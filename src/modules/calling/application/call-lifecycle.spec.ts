@@ -26,7 +26,13 @@ import { CallEventIngestion } from './call-events.service.js';
 import { CallPlacement } from './call-placement.service.js';
 import { CallRecovery } from './call-recovery.service.js';
 import { CallingSettings } from './calling-settings.js';
-import { CallDispatcher } from './dispatcher.service.js';
+import {
+  CallDispatcher,
+  UNUSABLE_CONNECTION_HOLD,
+  UNUSABLE_CONNECTION_RETRY_MS,
+} from './dispatcher.service.js';
+import { ConnectionUnusableError } from './ports/call-provider.js';
+import { utcWords } from '../../target/domain/waiting-reason.js';
 import type { CampaignControl } from './campaign-control.service.js';
 import {
   PreDialCall,
@@ -132,6 +138,7 @@ function engine(
     logs: logRepository,
     outbox,
     provider,
+    providers,
     blacklists,
     blacklistRepository,
     doNotCall: doNotCall.service,
@@ -151,6 +158,36 @@ describe('the call lifecycle (fakes, fake clock)', () => {
   // The engine logs each call placed and ended; the assertions below say what happened.
   beforeAll(() => Logger.overrideLogger(false));
   afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
+
+  it('a campaign whose connection cannot be used holds its due calls a minute, saying why, instead of trying each round', async () => {
+    const e = engine();
+    const problem = new ConnectionUnusableError('connection-1', 'its secret is not usable');
+    const forCampaign = e.providers.forCampaign.bind(e.providers);
+    e.providers.forCampaign = () => Promise.reject(problem);
+    const t = e.due();
+    expect((await e.dispatch()).acted).toBe(1);
+    const until = new Date(Date.parse(T0) + UNUSABLE_CONNECTION_RETRY_MS);
+    const reason = `provider connection connection-1 cannot be used: its secret is not usable; calls wait, next try ${utcWords(until)}`;
+    expect(await e.target(t.id)).toMatchObject({
+      status: 'Scheduled',
+      scheduledTime: until,
+      hold: { rule: UNUSABLE_CONNECTION_HOLD, reason },
+    });
+    expect(
+      e.events
+        .all()
+        .filter((x) => x.targetId === t.id)
+        .map((x) => x.reason),
+    ).toEqual(['added and launched', reason]);
+    // Not due any more: later rounds do nothing with it (no loop), and no call was placed.
+    expect((await e.dispatch()).acted).toBe(0);
+    expect(e.provider.calls).toEqual([]);
+    // Fixed meanwhile: a minute later it is called.
+    e.providers.forCampaign = forCampaign;
+    e.clock.advance(UNUSABLE_CONNECTION_RETRY_MS);
+    expect((await e.dispatch()).placed).toBe(1);
+    expect(e.provider.calls.map((c) => c.targetId)).toEqual([t.id]);
+  });
 
   it("records the target's timeline: window deferral, call placed, a retry after the provider's event, then the last ending", async () => {
     const e = engine({

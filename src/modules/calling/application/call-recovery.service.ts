@@ -89,7 +89,11 @@ export class CallRecovery {
 
   /** The provider's answer about an overdue call (null: it cannot tell, or asking failed). */
   private async ask(log: CallLog): Promise<CallEvent | null> {
-    const provider = await this.providers.get(log.provider);
+    // A connection that cannot be used (ConnectionUnusableError) cannot tell either.
+    const provider = await this.providers.get(log.provider).catch((err: unknown) => {
+      this.logger.warn({ err, callLogId: log.id, provider: log.provider }, 'provider unusable');
+      return null;
+    });
     if (!provider) return null;
     return provider
       .getCall({ providerCallId: log.providerCallId, callLogId: log.id })

@@ -15,7 +15,11 @@ import {
 import { CampaignControl } from './campaign-control.service.js';
 import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log.js';
 import { Deferral, TargetTransitions } from '../../target/application/ports/target-transitions.js';
-import { CAMPAIGN_CANCELLED, outsideWindowReason } from '../../target/domain/waiting-reason.js';
+import {
+  CAMPAIGN_CANCELLED,
+  outsideWindowReason,
+  utcWords,
+} from '../../target/domain/waiting-reason.js';
 import type { Target } from '../../target/domain/target.js';
 import { endedWithoutCall } from './ended-without-call.js';
 import {
@@ -37,7 +41,7 @@ import { ComplianceService } from '../../compliance/application/compliance.servi
 import type { NewComplianceDecision } from '../../compliance/domain/compliance-decision.js';
 import { CallPlacement, ClaimedCall } from './call-placement.service.js';
 import { CallingSettings } from './calling-settings.js';
-import { CallProvider, CallProviders } from './ports/call-provider.js';
+import { CallProvider, CallProviders, ConnectionUnusableError } from './ports/call-provider.js';
 import { PlacementRate } from './ports/placement-rate.js';
 import { PreDialCall, PreDialChecks, PreDialVerdict } from './ports/pre-dial-check.js';
 import type { TargetHold } from '../../target/domain/target.js';
@@ -86,6 +90,12 @@ const CHECK_FAILED_RETRY_MS = 60_000;
 
 /** How long the list of campaigns with due targets is reused while claims keep succeeding. */
 const DUE_CAMPAIGNS_TTL_MS = 1000;
+
+/** A campaign whose provider connection cannot be used holds its due calls this long, then tries again. */
+export const UNUSABLE_CONNECTION_RETRY_MS = 60_000;
+
+/** The calling rule named on a target held because its campaign's connection cannot be used. */
+export const UNUSABLE_CONNECTION_HOLD = 'provider_connection';
 
 @Injectable()
 export class CallDispatcher {
@@ -145,12 +155,17 @@ export class CallDispatcher {
       const slots =
         campaign.maxConcurrentCalls - (await this.targets.countInFlight(null, campaignId));
       if (slots <= 0) continue;
-      // One organization's unreadable connection (e.g. SECRETS_KEY changed) must not stall the others.
-      const provider = await this.providers.forCampaign(campaign).catch((err: unknown) => {
-        this.logger.warn(
-          { err, campaignId: campaign.id, connectionId: campaign.providerConnectionId },
-          "resolving the campaign's provider failed; its calls wait",
-        );
+      // One organization's connection that cannot be used must not stall the others, nor be tried
+      // again every round: its due calls are held a while, saying why.
+      const provider = await this.providers.forCampaign(campaign).catch(async (err: unknown) => {
+        if (err instanceof ConnectionUnusableError) {
+          result.acted += await this.holdForConnection(campaign, err);
+        } else {
+          this.logger.warn(
+            { err, campaignId: campaign.id, connectionId: campaign.providerConnectionId },
+            "resolving the campaign's provider failed; its calls wait",
+          );
+        }
         return null;
       });
       if (!provider) continue;
@@ -166,6 +181,46 @@ export class CallDispatcher {
     }
     if (result.acted === 0) this.forgetDueCampaigns();
     return result;
+  }
+
+  /**
+   * The campaign's due targets (a claim's batch) wait UNUSABLE_CONNECTION_RETRY_MS, held with the
+   * connection's problem as their waiting reason and timeline words; the next batch goes the next
+   * round. So a connection that cannot be used costs one statement a minute, not a loop.
+   */
+  private async holdForConnection(
+    campaign: Campaign,
+    problem: ConnectionUnusableError,
+  ): Promise<number> {
+    const now = this.clock.now();
+    const until = new Date(now.getTime() + UNUSABLE_CONNECTION_RETRY_MS);
+    const reason = `${problem.message}; calls wait, next try ${utcWords(until)}`;
+    const candidates = await this.targets.peekDue(campaign.id, now, this.settings.claimBatchSize);
+    if (candidates.length === 0) return 0;
+    const held = await this.uow.run(async (tx) => {
+      await this.targets.lockCampaigns(tx, [campaign.id]);
+      const due = await this.targets.lockDue(
+        tx,
+        campaign.organizationId,
+        candidates.map((t) => t.id),
+        now,
+      );
+      await this.events.attribute(tx, { actor: WORKER, reason });
+      return this.targets.defer(
+        tx,
+        campaign.organizationId,
+        due.map((t) => ({
+          targetId: t.id,
+          until,
+          hold: { rule: UNUSABLE_CONNECTION_HOLD, reason },
+        })),
+      );
+    });
+    this.logger.warn(
+      { campaignId: campaign.id, connection: problem.connectionId, held: held.length },
+      problem.message,
+    );
+    return held.length;
   }
 
   /**

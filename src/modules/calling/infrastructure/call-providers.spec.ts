@@ -7,13 +7,18 @@ import { ConnectionCallProviders } from './call-providers.js';
 import { TwilioCallClient } from '../../provider-connection/infrastructure/clients/twilio-call-client.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
+import { randomBytes } from 'crypto';
+import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
+import { AesGcmSecretBox } from '../../provider-connection/infrastructure/aes-gcm-secret-box.js';
+import { ResolvingProviderDestinations } from '../../provider-connection/infrastructure/resolving-provider-destinations.js';
+import { ConnectionUnusableError } from '../application/ports/call-provider.js';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';
 
 describe('ConnectionCallProviders', () => {
   function build() {
-    const { service } = inMemoryProviderConnections();
+    const { service, repository } = inMemoryProviderConnections();
     const processWide = new ScriptedCallProvider('http');
     const simulator = new SimulatedCallProvider(
       new InMemorySimulatedCallStore(),
@@ -26,7 +31,7 @@ describe('ConnectionCallProviders', () => {
       service,
       new SdkProviderCallClients({ allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' }),
     );
-    return { service, processWide, simulator, providers };
+    return { service, repository, processWide, simulator, providers };
   }
   const twilio = {
     type: 'twilio' as const,
@@ -82,5 +87,49 @@ describe('ConnectionCallProviders', () => {
     expect((await providers.get(connection.id))?.name).toBe(connection.id);
     expect(await providers.get('00000000-0000-4000-8000-0000000000ff')).toBeNull();
     expect(await providers.get('not-a-connection')).toBeNull();
+  });
+
+  it('a connection that cannot be used as stored is ConnectionUnusableError, saying why', async () => {
+    const { service, repository, providers } = build();
+    // A secret stored before the API checked it.
+    const badSecret = await service.create(ORG, {
+      type: 'http',
+      name: 'Agent',
+      credentials: { secret: 'agent-shared-secret' },
+      settings: { api_base_url: 'https://agent.example/calls' },
+      isDefault: false,
+    });
+    const unusable = new ConnectionUnusableError(
+      badSecret.id,
+      'its secret must be a Standard Webhooks secret: whsec_ followed by base64 (or the base64 alone), e.g. whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw; PATCH its credentials',
+    );
+    await expect(
+      providers.forCampaign({ organizationId: ORG, providerConnectionId: badSecret.id }),
+    ).rejects.toEqual(unusable);
+    await expect(providers.get(badSecret.id)).rejects.toEqual(unusable);
+
+    // Credentials sealed with another key (SECRETS_KEY changed).
+    const otherKey = new ConnectionCallProviders(
+      new ScriptedCallProvider('http'),
+      new SimulatedCallProvider(new InMemorySimulatedCallStore(), new FakeClock(), 0),
+      new ProviderConnectionService(
+        repository,
+        new AesGcmSecretBox({ kind: 'configured', key: randomBytes(32) }),
+        new ResolvingProviderDestinations({
+          allowPrivate: true,
+          setting: 'PROVIDER_ALLOW_PRIVATE',
+        }),
+      ),
+      new SdkProviderCallClients({ allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' }),
+    );
+    const unreadable = await otherKey
+      .forCampaign({ organizationId: ORG, providerConnectionId: badSecret.id })
+      .catch((err: unknown) => err);
+    expect(unreadable).toBeInstanceOf(ConnectionUnusableError);
+    expect((unreadable as ConnectionUnusableError).message).toMatch(
+      new RegExp(
+        `^provider connection ${badSecret.id} cannot be used: Stored credentials cannot be read: .+ \\(see SECRETS_KEY\\)$`,
+      ),
+    );
   });
 });

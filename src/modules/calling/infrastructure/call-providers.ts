@@ -1,8 +1,17 @@
 import { ProviderCallClients } from '../../provider-connection/application/ports/provider-call-clients.js';
+import { SecretUnreadableError } from '../../provider-connection/application/ports/secret-box.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
 import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
-import { CallProvider, CallProviders } from '../application/ports/call-provider.js';
+import {
+  isStandardWebhooksSecret,
+  STANDARD_WEBHOOKS_SECRET_RULE,
+} from '../../../common/signing/standard-webhooks-secret.js';
+import {
+  CallProvider,
+  CallProviders,
+  ConnectionUnusableError,
+} from '../application/ports/call-provider.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 
@@ -24,9 +33,9 @@ export class ConnectionCallProviders extends CallProviders {
   async forCampaign(
     campaign: Pick<Campaign, 'organizationId' | 'providerConnectionId'>,
   ): Promise<CallProvider> {
-    const connection = await this.connections.resolve(
-      campaign.organizationId,
-      campaign.providerConnectionId,
+    const connection = await unusableIfUnreadable(
+      campaign.providerConnectionId ?? "(the organization's default)",
+      this.connections.resolve(campaign.organizationId, campaign.providerConnectionId),
     );
     return connection ? this.adapterOf(connection) : this.processWide;
   }
@@ -34,7 +43,10 @@ export class ConnectionCallProviders extends CallProviders {
   async get(connection: string): Promise<CallProvider | null> {
     if (connection === this.processWide.name) return this.processWide;
     if (connection === this.simulator.name) return this.simulator;
-    const resolved = await this.connections.resolveForEvents(connection);
+    const resolved = await unusableIfUnreadable(
+      connection,
+      this.connections.resolveForEvents(connection),
+    );
     return resolved ? this.adapterOf(resolved) : null;
   }
 
@@ -43,6 +55,13 @@ export class ConnectionCallProviders extends CallProviders {
       case 'simulated':
         return this.simulator;
       case 'http':
+        // Stored before the API checked it: standardwebhooks would throw at every use.
+        if (!isStandardWebhooksSecret(connection.credentials.secret)) {
+          throw new ConnectionUnusableError(
+            connection.id,
+            `its secret ${STANDARD_WEBHOOKS_SECRET_RULE}; PATCH its credentials`,
+          );
+        }
         return new HttpCallProvider({
           name: connection.id,
           agentUrl: String(connection.settings.api_base_url),
@@ -53,9 +72,28 @@ export class ConnectionCallProviders extends CallProviders {
       case 'vapi':
       case 'retell': {
         const provider = this.clients.forConnection(connection);
-        if (!provider) throw new Error(`no call client for a ${connection.type} connection`);
+        if (!provider) {
+          throw new ConnectionUnusableError(connection.id, `no call client for ${connection.type}`);
+        }
         return provider;
       }
+      default:
+        throw new ConnectionUnusableError(
+          connection.id,
+          `its type ${String((connection as { type: unknown }).type)} is not known to this version`,
+        );
     }
+  }
+}
+
+/** Stored credentials that cannot be opened make the connection unusable, not the call a crash. */
+async function unusableIfUnreadable<T>(connectionId: string, resolving: Promise<T>): Promise<T> {
+  try {
+    return await resolving;
+  } catch (err) {
+    if (err instanceof SecretUnreadableError) {
+      throw new ConnectionUnusableError(connectionId, `${err.message} (see SECRETS_KEY)`);
+    }
+    throw err;
   }
 }

@@ -1,4 +1,4 @@
-import { SYSTEM_ACTOR } from './ports/target-event-log.js';
+import { SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock.js';
@@ -29,6 +29,7 @@ import {
 } from '../domain/target-import.js';
 import { StagedRow, TargetImportRepository } from './ports/target-import.repository.js';
 import { TargetRepository } from './ports/target.repository.js';
+import { TargetTransitions } from './ports/target-transitions.js';
 import { AddTargetInput, toDraft } from './target.service.js';
 
 export const IMPORT_QUEUE = 'target-import';
@@ -61,6 +62,8 @@ export class TargetImportService {
   constructor(
     private readonly imports: TargetImportRepository,
     private readonly targets: TargetRepository,
+    private readonly transitions: TargetTransitions,
+    private readonly events: TargetEventLog,
     private readonly campaigns: CampaignReader,
     private readonly outbox: ImportFinishedOutbox,
     private readonly jobs: JobQueue,
@@ -150,6 +153,12 @@ export class TargetImportService {
    * Runs (or resumes) an import: the duplicate and id checks once, then the rows chunk by chunk, each
    * chunk's insert and progress in one transaction. Safe to run twice, even at once: a chunk recorded
    * by another run rolls this one's back.
+   *
+   * allow_duplicates=false is all or nothing even when a chunk loses a race after earlier chunks
+   * committed: the import keeps its created rows' staging, so the losing run withdraws the targets it
+   * added (with their history) in the transaction that rejects it. No lock is held between chunks, so
+   * nothing waits on a long import; and so that nothing is called from a file that may still be
+   * rejected, launch=true schedules the earlier chunks' targets only in the last chunk's transaction.
    */
   async process(importId: string): Promise<void> {
     let imp = await this.imports.find(null, importId);
@@ -183,6 +192,7 @@ export class TargetImportService {
             now,
           );
           if (!claimed) throw new ChunkTakenError();
+          const allOrNothing = !current.allowDuplicates;
           let created = 0;
           let ignored: number[] = [];
           if (chunk.length > 0) {
@@ -190,7 +200,7 @@ export class TargetImportService {
             // Repeats within the chunk are found here; the campaign's external ids by the insert, which
             // skips them (as adding targets does, see TargetService.addTargets).
             const { keep, duplicates } = partitionDuplicates(drafts, new Set());
-            const state = initialState(campaign, current.launch, now);
+            const state = initialState(campaign, current.launch && (!allOrNothing || last), now);
             const rows: NewTarget[] = keep.map((k) => ({
               ...drafts[k],
               organizationId: current.organizationId,
@@ -209,8 +219,7 @@ export class TargetImportService {
             const taken = keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row);
             // allow_duplicates=false: an external id the check did not see (an add or import that
             // committed since) refuses the file, as the check would have; this chunk is undone.
-            if (!current.allowDuplicates && taken.length > 0)
-              throw new ExternalIdsTakenError(taken);
+            if (allOrNothing && taken.length > 0) throw new ExternalIdsTakenError(taken);
             // Repeats, and rows whose external id the campaign already holds (added earlier, or by a
             // concurrent add that committed first).
             ignored = [...duplicates.map((d) => chunk[d.index].row), ...taken].sort(
@@ -222,7 +231,11 @@ export class TargetImportService {
             rows: chunk.length,
             created,
             ignored,
+            keepCreated: allOrNothing,
           });
+          if (last && allOrNothing && current.launch) {
+            await this.launchCreated(tx, current, current.processedThrough, now);
+          }
           if (last) await this.finishIn(tx, current.id, 'succeeded');
           return through;
         })
@@ -232,8 +245,8 @@ export class TargetImportService {
           throw error;
         });
       if (recorded instanceof ExternalIdsTakenError) {
-        await this.imports.rejectTakenExternalIds(imp.id, recorded.rows, this.clock.now());
-        return this.end(imp, 'rejected');
+        await this.rejectAfterLostRace(current, recorded.rows);
+        return;
       }
       if (recorded === null) {
         // Another run is ahead: it finishes the import.
@@ -242,6 +255,59 @@ export class TargetImportService {
       }
       if (last) return;
       imp = { ...current, processedThrough: recorded };
+    }
+  }
+
+  /**
+   * allow_duplicates=false lost a race: in one transaction, the targets its earlier chunks added are
+   * withdrawn (with their history, as if never added), the rows whose external id the campaign now
+   * holds become row errors, and the import ends `rejected`.
+   */
+  private async rejectAfterLostRace(imp: TargetImport, taken: number[]): Promise<void> {
+    const withdrawn = await this.unitOfWork.run(async (tx) => {
+      let withdrawn = 0;
+      await this.forEachCreated(tx, imp, imp.processedThrough, async (ids) => {
+        const gone = await this.targets.withdrawAdded(tx, imp.organizationId, imp.campaignId, ids);
+        withdrawn += gone.length;
+      });
+      await this.imports.rejectAfterLostRace(tx, imp.id, taken, withdrawn, this.clock.now());
+      await this.finishIn(tx, imp.id, 'rejected');
+      return withdrawn;
+    });
+    this.logger.warn(
+      { importId: imp.id, taken: taken.length, withdrawn },
+      'CSV import lost a race for its external ids: rejected, its targets withdrawn',
+    );
+  }
+
+  /** launch=true with allow_duplicates=false: the earlier chunks' targets, due now. */
+  private async launchCreated(
+    tx: Tx,
+    imp: TargetImport,
+    through: number,
+    now: Date,
+  ): Promise<void> {
+    await this.events.attribute(tx, {
+      actor: SYSTEM_ACTOR,
+      reason: `launched by CSV import ${imp.id}`,
+    });
+    await this.forEachCreated(tx, imp, through, (ids) =>
+      this.transitions.claimForTrigger(tx, imp.campaignId, { targetIds: ids }, now),
+    );
+  }
+
+  /** The targets created for rows up to `through` (staging kept), a chunk at a time. */
+  private async forEachCreated(
+    tx: Tx,
+    imp: TargetImport,
+    through: number,
+    work: (ids: string[]) => Promise<unknown>,
+  ): Promise<void> {
+    for (let after = 0; ;) {
+      const page = await this.imports.createdTargets(tx, imp.id, after, through, IMPORT_CHUNK_ROWS);
+      if (page.length === 0) return;
+      await work(page.map((p) => p.targetId));
+      after = page[page.length - 1].row;
     }
   }
 

@@ -217,23 +217,53 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     return imp;
   }
 
-  async rejectTakenExternalIds(importId: string, rows: number[], now: Date): Promise<void> {
-    await this.sql(null).query(
-      `WITH marked AS (
-         UPDATE target_import_rows
+  async rejectAfterLostRace(
+    tx: Tx,
+    importId: string,
+    taken: number[],
+    withdrawn: number,
+    now: Date,
+  ): Promise<void> {
+    await this.sql(tx).query(
+      `WITH imp AS (SELECT campaign_id FROM target_imports WHERE id = $1),
+       marked AS (
+         UPDATE target_import_rows s
          SET duplicate = true, draft = NULL,
              errors = jsonb_build_array(jsonb_build_object(
-               'row', row_number, 'column', external_id_column, 'loc', jsonb_build_array('external_id'),
+               'row', s.row_number, 'column', s.external_id_column, 'loc', jsonb_build_array('external_id'),
                'type', 'value_error', 'msg', 'Value error, this external id is already in the campaign',
-               'input', external_id))
-         WHERE import_id = $1 AND row_number = ANY($2::int[]) AND errors IS NULL
+               'input', s.external_id))
+         FROM imp
+         WHERE s.import_id = $1 AND s.errors IS NULL AND s.external_id IS NOT NULL
+           AND (s.row_number = ANY($2::int[]) OR EXISTS (
+                  SELECT 1 FROM targets t
+                  WHERE t.campaign_id = imp.campaign_id AND t.external_id = s.external_id
+                    AND t.id <> s.target_id))
          RETURNING 1
        )
-       UPDATE target_imports SET invalid_rows = invalid_rows + (SELECT count(*) FROM marked),
-                                 updated_at = $3
+       UPDATE target_imports
+       SET invalid_rows = invalid_rows + (SELECT count(*) FROM marked),
+           created = created - $3, processed_rows = processed_rows - $3, updated_at = $4
        WHERE id = $1`,
-      [importId, rows, now],
+      [importId, taken, withdrawn, now],
     );
+  }
+
+  async createdTargets(
+    tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    limit: number,
+  ): Promise<{ row: number; targetId: string }[]> {
+    const { rows } = await this.sql(tx).query<{ row_number: number; target_id: string }>(
+      `SELECT row_number, target_id FROM target_import_rows
+       WHERE import_id = $1 AND row_number > $2 AND row_number <= $3
+         AND errors IS NULL AND NOT ignored AND target_id IS NOT NULL
+       ORDER BY row_number LIMIT $4`,
+      [importId, after, through, limit],
+    );
+    return rows.map((r) => ({ row: r.row_number, targetId: r.target_id }));
   }
 
   async nextChunk(
@@ -282,7 +312,18 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
        WHERE id = $1`,
       [importId, chunk.rows, chunk.created, chunk.ignored.length],
     );
-    // The created rows' staging is no longer needed; the ignored ones stay for the report.
+    // The ignored rows stay for the report. The created rows' staging is no longer needed, unless
+    // kept: then `finish` drops it.
+    if (chunk.keepCreated) {
+      if (chunk.ignored.length > 0) {
+        await sql.query(
+          `UPDATE target_import_rows SET ignored = true, draft = NULL
+           WHERE import_id = $1 AND row_number = ANY($2::int[])`,
+          [importId, chunk.ignored],
+        );
+      }
+      return;
+    }
     await sql.query(
       `WITH ign AS (
          UPDATE target_import_rows SET ignored = true, draft = NULL

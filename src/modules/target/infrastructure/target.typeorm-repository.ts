@@ -263,6 +263,32 @@ export class TypeOrmTargetRepository extends TargetRepository {
     return rows.length > 0 ? targetFromRow(rows[0]) : null;
   }
 
+  async withdrawAdded(
+    tx: Tx,
+    organizationId: string,
+    campaignId: string,
+    ids: string[],
+  ): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const sql = sqlExecutor(this.dataSource, tx);
+    const { rows } = await sql.query<{ id: string }>(
+      `DELETE FROM targets
+       WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
+         AND NOT (status = ANY($4::text[]))
+       RETURNING id`,
+      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
+    );
+    if (rows.length === 0) return [];
+    const withdrawn = rows.map((r) => r.id);
+    // A separate statement: the delete trigger writes the `deleted` events when the delete ends.
+    await sql.query(
+      `DELETE FROM target_events
+       WHERE organization_id = $1 AND campaign_id = $2 AND target_id = ANY($3::uuid[])`,
+      [organizationId, campaignId, withdrawn],
+    );
+    return withdrawn;
+  }
+
   async deleteUnlessInFlight(
     organizationId: string,
     campaignId: string,

@@ -1,3 +1,4 @@
+import { ConflictError } from '../../../../common/errors/domain-errors.js';
 import type { Campaign } from '../../../campaign/domain/campaign.js';
 import type { CallOutcome } from '../../domain/call-outcome.js';
 
@@ -81,11 +82,28 @@ export abstract class CallProvider {
 }
 
 /**
+ * A provider connection that exists but cannot be used as stored: its credentials cannot be read
+ * (SECRETS_KEY changed), its `http` secret is not one the agent protocol can sign with (stored before
+ * the API checked it), or its type is unknown to this version. Not transient: the dispatcher holds
+ * the campaign's calls with these words instead of trying again at once; the provider events route
+ * answers 409 (a clash with the server's state, as unreadable credentials are).
+ */
+export class ConnectionUnusableError extends ConflictError {
+  constructor(
+    readonly connectionId: string,
+    readonly reason: string,
+  ) {
+    super(`provider connection ${connectionId} cannot be used: ${reason}`);
+  }
+}
+
+/**
  * The providers calls go through. A campaign's calls are placed through its provider connection, else
  * its organization's default connection, else the process-wide CALL_PROVIDER; an existing call is
  * reached again by the connection name recorded on its call log.
  */
 export abstract class CallProviders {
+  /** Throws ConnectionUnusableError when the campaign's connection cannot be used as stored. */
   abstract forCampaign(
     campaign: Pick<Campaign, 'organizationId' | 'providerConnectionId'>,
   ): Promise<CallProvider>;

@@ -17,6 +17,7 @@ import {
   PyPhoneNumber,
   PyStr,
   pyConstraint,
+  PyValueRule,
   RANK_MISSING,
   RANK_TYPE,
   RANK_VALUE,
@@ -29,6 +30,10 @@ import {
   SETTING_FIELDS,
   TWILIO_MACHINE_DETECTION,
 } from '../../domain/provider-connection.js';
+import {
+  isStandardWebhooksSecret,
+  STANDARD_WEBHOOKS_SECRET_RULE,
+} from '../../../../common/signing/standard-webhooks-secret.js';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 /** An absolute http(s) URL, with pydantic's `HttpUrl` errors. */
@@ -62,8 +67,17 @@ const Secret = () => applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }))
 class NoCredentialsDto {}
 
 export class HttpCredentialsDto {
-  @ApiProperty({ description: 'Shared secret: signs call requests and checks the agent’s events' })
+  @ApiProperty({
+    description:
+      'Shared secret: signs call requests and checks the agent’s events. A Standard Webhooks secret: `whsec_` followed by base64 (or the base64 alone)',
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+  })
   @Secret()
+  @PyValueRule('standardWebhooksSecret', (v) =>
+    typeof v !== 'string' || v === '' || isStandardWebhooksSecret(v)
+      ? null
+      : `secret ${STANDARD_WEBHOOKS_SECRET_RULE}`,
+  )
   secret: string;
 }
 

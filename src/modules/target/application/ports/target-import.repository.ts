@@ -20,6 +20,11 @@ export interface ImportChunkResult {
   created: number;
   /** Row numbers ignored as duplicates (or lost to a concurrent add of the same external id). */
   ignored: number[];
+  /**
+   * Keep the staging rows of the targets created (allow_duplicates=false: until the import ends, it
+   * may have to take them back, and they say which).
+   */
+  keepCreated: boolean;
 }
 
 /**
@@ -80,11 +85,32 @@ export abstract class TargetImportRepository {
   abstract check(importId: string, now: Date): Promise<TargetImport>;
 
   /**
-   * With `allowDuplicates=false`, rows whose external id the campaign came to hold after the check
-   * (another import or add committed first): recorded as the check records a duplicate (a row error,
-   * `invalid_rows` counted), their drafts dropped.
+   * With `allowDuplicates=false`, after a chunk lost a race (another import or add committed one of
+   * its external ids after the check) and the import's earlier targets were withdrawn (`withdrawn` of
+   * them): records as the check records a duplicate (a row error, `invalid_rows` counted, the draft
+   * dropped) the `taken` rows and every other row whose external id the campaign holds now in a target
+   * not its own, and takes the withdrawn targets off `created` and `processed_rows`. So the report is
+   * the check's answer at that moment, as if the import had run then alone.
    */
-  abstract rejectTakenExternalIds(importId: string, rows: number[], now: Date): Promise<void>;
+  abstract rejectAfterLostRace(
+    tx: Tx,
+    importId: string,
+    taken: number[],
+    withdrawn: number,
+    now: Date,
+  ): Promise<void>;
+
+  /**
+   * The targets created for rows after `after` up to `through` whose staging rows were kept
+   * (`keepCreated`), in row order, at most `limit`.
+   */
+  abstract createdTargets(
+    tx: Tx,
+    importId: string,
+    after: number,
+    through: number,
+    limit: number,
+  ): Promise<{ row: number; targetId: string }[]>;
 
   /** The next rows to insert, in file order, after row `after`. */
   abstract nextChunk(
@@ -106,7 +132,10 @@ export abstract class TargetImportRepository {
     now: Date,
   ): Promise<boolean>;
 
-  /** Counts a claimed chunk's outcome and drops the staging rows of the targets it created. */
+  /**
+   * Counts a claimed chunk's outcome and drops the staging rows of the targets it created (unless
+   * `keepCreated`).
+   */
   abstract recordChunk(
     tx: Tx,
     importId: string,

@@ -102,6 +102,18 @@ export abstract class TargetRepository {
     },
   ): Promise<Target | null>;
 
+  /**
+   * Takes back targets an import added but may not keep (it lost a race with another writer of the
+   * same external ids, see TargetImportService): those of `ids` in the campaign that are not in flight
+   * are deleted with their whole history, as if never added. Returns the ids withdrawn.
+   */
+  abstract withdrawAdded(
+    tx: Tx,
+    organizationId: string,
+    campaignId: string,
+    ids: string[],
+  ): Promise<string[]>;
+
   /** Deletes those of `ids` in the campaign that are not in flight, in one statement. */
   abstract deleteUnlessInFlight(
     organizationId: string,
