@@ -10,7 +10,7 @@ import {
 } from './api.js';
 import { CampaignCrumbs } from './crumbs.js';
 import { CodeWords, FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
-import { waitingWords } from './words.js';
+import { callerWords, waitingWords } from './words.js';
 
 const ZONE_SOURCE: Record<string, string> = {
   target: 'given with the target',
@@ -260,7 +260,7 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
         Call {l.id} · {when(l.created_at)}
       </h3>
       <p class="muted">
-        {l.from_ ? `from ${l.from_} ` : ''}to {l.to} · {l.call_length || '0'} · ended:{' '}
+        {callerWords(l.from_)}to {l.to} · {l.call_length || '0'} · ended:{' '}
         {l.call_ended_reason || '—'}
       </p>
       <h4>Transcript</h4>
@@ -429,8 +429,9 @@ function Timeline({
 function recordingLinks(urls: readonly string[] | null | undefined): string[] {
   return (urls ?? []).filter((u) => {
     try {
-      const { protocol } = new URL(u);
-      return protocol === 'https:' || protocol === 'http:';
+      const { protocol, hostname } = new URL(u);
+      // A `.invalid` host never resolves (RFC 2606): the simulator's recordings, a link to nothing.
+      return (protocol === 'https:' || protocol === 'http:') && !hostname.endsWith('.invalid');
     } catch {
       return false;
     }

@@ -90,6 +90,17 @@ export function messageWords(msg: string): string {
   return msg.replace(/^(Value error|Assertion failed), /, '');
 }
 
+/**
+ * Who a call came from: its caller id when it is a phone number; the service's placeholder for a
+ * campaign without one (`DeprecatedLocalTest`, the reference's) is no number to show a person.
+ */
+export function callerWords(from: string | null | undefined): string {
+  if (!from) return '';
+  return /^\+?[0-9 ()-]{4,}$/.test(from)
+    ? `from ${from} `
+    : 'from the test line (no caller id set) ';
+}
+
 /** `2026-11-23 14:05 UTC` (as the API words it) -> the operator's local time. */
 function utcToLocal(text: string): string {
   const m = /^(\d{4}-\d{2}-\d{2}) (\d{2}:\d{2}) UTC$/.exec(text.trim());

@@ -1,4 +1,4 @@
-import { codeWords, messageWords, waitingWords } from '../../console/src/words.js';
+import { callerWords, codeWords, messageWords, waitingWords } from '../../console/src/words.js';
 import {
   CALL_CATEGORY_ENUMS,
   SUBCATEGORY_ENUMS,
@@ -92,5 +92,11 @@ describe('console words (codeWords, messageWords, waitingWords)', () => {
     expect(waitingWords('on the do-not-call list since 2026-11-02 10:00 UTC')).toBe(
       'On the do-not-call list since 2026-11-02 10:00 UTC',
     );
+  });
+
+  it("shows a call's caller id when it is a number, not the service's placeholder", () => {
+    expect(callerWords('+15550100000')).toBe('from +15550100000 ');
+    expect(callerWords('DeprecatedLocalTest')).toBe('from the test line (no caller id set) ');
+    expect(callerWords(null)).toBe('');
   });
 });
