@@ -3,8 +3,9 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, fieldErrors, type Campaign, type Schemas } from './api.js';
 import { href } from './app.js';
 import { FieldErrors, Notice } from './ui.js';
+import { WeekScheduleEditor } from './week-editor.js';
 
-type Kind = 'text' | 'int' | 'json' | 'list' | 'type' | 'nullable';
+type Kind = 'text' | 'int' | 'json' | 'window' | 'list' | 'type' | 'nullable';
 export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
   label: string;
@@ -49,9 +50,9 @@ export const FIELDS: FieldSpec[] = [
   { name: 'blacklist_ids', label: 'Blacklist ids', kind: 'list', help: 'Comma-separated ids.' },
   {
     name: 'calling_window',
-    label: 'Calling window (JSON)',
-    kind: 'json',
-    help: '{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}, or null for any time.',
+    label: 'Calling window',
+    kind: 'window',
+    help: 'Calls start only within these hours, told in its time zone (HH:MM; 24:00 ends the day).',
   },
   {
     name: 'steps',
@@ -62,7 +63,7 @@ export const FIELDS: FieldSpec[] = [
 ];
 
 export function toText(kind: Kind, value: unknown): string {
-  if (kind === 'json') return JSON.stringify(value ?? null, null, 2);
+  if (kind === 'json' || kind === 'window') return JSON.stringify(value ?? null, null, 2);
   if (kind === 'list') return ((value as string[] | undefined) ?? []).join(', ');
   return value === null || value === undefined ? '' : String(value);
 }
@@ -82,6 +83,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
           .filter(Boolean),
       };
     case 'json':
+    case 'window':
       try {
         return { value: JSON.parse(text) };
       } catch (err) {
@@ -218,6 +220,26 @@ export function CampaignField({
     'aria-describedby': describedBy || undefined,
     onInput: (e: Event) => onText((e.target as HTMLInputElement).value),
   };
+  if (f.kind === 'window') {
+    return (
+      <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
+        <WeekScheduleEditor
+          id={fid}
+          legend={f.label}
+          text={text}
+          invalid={Boolean(err)}
+          describedBy={describedBy || undefined}
+          onText={onText}
+        />
+        {f.help ? (
+          <p class="muted help" id={`${fid}-help`}>
+            {f.help}
+          </p>
+        ) : null}
+        <FieldErrors id={`${fid}-error`} errors={err} />
+      </div>
+    );
+  }
   return (
     <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
       <label for={fid}>{f.label}</label>

@@ -198,9 +198,22 @@ if (!hasChromium) {
       await page.getByLabel('Retry delay (minutes)').fill('30');
       await page.getByLabel('Max concurrent calls').fill('2');
       await page.getByLabel('Webhook URL').fill('https://example.com/hooks/calls');
-      await page
-        .getByLabel('Calling window (JSON)')
-        .fill('{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}');
+      // The calling window as days and hours: office hours Monday to Friday to start from, then
+      // Monday only, until 17:30, in US/Eastern.
+      const callingWindow = page.getByRole('group', { name: 'Calling window' });
+      await expect(
+        callingWindow.getByLabel('Any time (no calling window)').isChecked(),
+      ).resolves.toBe(true);
+      await callingWindow.getByLabel('Any time (no calling window)').uncheck();
+      await expect(callingWindow.getByLabel('Friday from').inputValue()).resolves.toBe('09:00');
+      for (const day of ['Tuesday', 'Wednesday', 'Thursday', 'Friday'])
+        await callingWindow.getByRole('button', { name: `Remove ${day} 09:00–17:00` }).click();
+      await expect(callingWindow.locator('li[data-day="friday"] .range').count()).resolves.toBe(0);
+      await callingWindow.getByLabel('Monday until').fill('17:30');
+      await callingWindow.getByLabel('Time zone of these hours').fill('US/Eastern');
+      await expect(page.locator('[data-field="calling_window"] textarea').count()).resolves.toBe(0);
+      await shot('campaign-new-window');
+      await shotPhone('campaign-new-window');
       await page.getByRole('button', { name: 'Create campaign' }).click();
       await page.getByRole('heading', { name: 'Made in the console', level: 1 }).waitFor();
       const id = /#\/campaigns\/([0-9a-f-]{36})$/.exec(page.url())?.[1];
@@ -216,7 +229,7 @@ if (!hasChromium) {
         retry_delay_minutes: 30,
         max_concurrent_calls: 2,
         webhook_url: 'https://example.com/hooks/calls',
-        calling_window: { monday: [{ start: '09:00', end: '17:00' }], tz: 'US/Eastern' },
+        calling_window: { monday: [{ start: '09:00', end: '17:30' }], tz: 'US/Eastern' },
         state: 'active',
       });
       // The secret is said once: the page shown again no longer has it.
@@ -1079,7 +1092,7 @@ if (!hasChromium) {
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('review-phone');
       await page.goto(`${baseUrl}/console/#/campaigns/new`);
-      await page.getByLabel('Calling window (JSON)').waitFor();
+      await page.getByRole('group', { name: 'Calling window' }).waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('campaign-new-phone');
       await page.goto(`${baseUrl}/console/#/do-not-call`);
