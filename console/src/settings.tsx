@@ -2,10 +2,11 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, type Campaign, type Schemas } from './api.js';
 import { href } from './app.js';
+import { BlacklistPicker } from './blacklist-picker.js';
 import { FieldErrors, Notice } from './ui.js';
 import { WeekScheduleEditor } from './week-editor.js';
 
-type Kind = 'text' | 'int' | 'json' | 'window' | 'list' | 'type' | 'nullable';
+type Kind = 'text' | 'int' | 'json' | 'window' | 'list' | 'blacklists' | 'type' | 'nullable';
 export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
   label: string;
@@ -47,7 +48,12 @@ export const FIELDS: FieldSpec[] = [
     kind: 'nullable',
     help: 'One of the steps’ friendly ids; empty for none.',
   },
-  { name: 'blacklist_ids', label: 'Blacklist ids', kind: 'list', help: 'Comma-separated ids.' },
+  {
+    name: 'blacklist_ids',
+    label: 'Blacklists',
+    kind: 'blacklists',
+    help: 'Numbers on a chosen blacklist are never called by this campaign.',
+  },
   {
     name: 'calling_window',
     label: 'Calling window',
@@ -64,7 +70,8 @@ export const FIELDS: FieldSpec[] = [
 
 export function toText(kind: Kind, value: unknown): string {
   if (kind === 'json' || kind === 'window') return JSON.stringify(value ?? null, null, 2);
-  if (kind === 'list') return ((value as string[] | undefined) ?? []).join(', ');
+  if (kind === 'list' || kind === 'blacklists')
+    return ((value as string[] | undefined) ?? []).join(', ');
   return value === null || value === undefined ? '' : String(value);
 }
 
@@ -76,6 +83,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
     case 'nullable':
       return { value: text.trim() === '' ? null : text.trim() };
     case 'list':
+    case 'blacklists':
       return {
         value: text
           .split(',')
@@ -220,10 +228,13 @@ export function CampaignField({
     'aria-describedby': describedBy || undefined,
     onInput: (e: Event) => onText((e.target as HTMLInputElement).value),
   };
-  if (f.kind === 'window') {
+  // Fields edited with a control of their own (days and hours, a choice of blacklists).
+  const Editor =
+    f.kind === 'window' ? WeekScheduleEditor : f.kind === 'blacklists' ? BlacklistPicker : null;
+  if (Editor) {
     return (
       <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
-        <WeekScheduleEditor
+        <Editor
           id={fid}
           legend={f.label}
           text={text}

@@ -429,6 +429,31 @@ if (!hasChromium) {
       await page.getByText('Saved.').waitFor();
       const campaign = await api('get', `/api/v1/campaigns/${demo.campaignId}`);
       expect(campaign.body.max_attempts).toBe(5);
+
+      // Blacklists are chosen by name from the organization's, not pasted as ids.
+      const blacklist = await api('post', '/api/v1/blacklists', { name: 'Front desk list' });
+      expect(blacklist.status).toBe(201);
+      await page.reload();
+      const blacklists = page.getByRole('group', { name: 'Blacklists' });
+      await blacklists.getByLabel('Front desk list').check();
+      await expect(
+        blacklists.locator('label', { hasText: 'Front desk list' }).getAttribute('title'),
+      ).resolves.toBe(blacklist.body.id);
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved.').waitFor();
+      await expect(
+        api('get', `/api/v1/campaigns/${demo.campaignId}`).then((r) => r.body.blacklist_ids),
+      ).resolves.toEqual([blacklist.body.id]);
+      await expect(blacklists.getByLabel('Front desk list').isChecked()).resolves.toBe(true);
+      await shot('settings-blacklists');
+      await shotPhone('settings');
+      // Chosen no more: the campaign's list is empty again.
+      await blacklists.getByLabel('Front desk list').uncheck();
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await waitFor(
+        async () => (await api('get', `/api/v1/campaigns/${demo.campaignId}`)).body.blacklist_ids,
+        (ids) => Array.isArray(ids) && ids.length === 0,
+      );
     });
 
     it('shows webhook deliveries with their attempts, and re-runs failed ones for a window', async () => {
