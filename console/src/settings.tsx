@@ -3,10 +3,12 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, fieldErrors, type Campaign, type Schemas } from './api.js';
 import { href } from './app.js';
 import { BlacklistPicker } from './blacklist-picker.js';
+import { StepsEditor } from './steps-editor.js';
 import { FieldErrors, Notice } from './ui.js';
 import { WeekScheduleEditor } from './week-editor.js';
 
-type Kind = 'text' | 'int' | 'json' | 'window' | 'list' | 'blacklists' | 'type' | 'nullable';
+type Kind =
+  'text' | 'int' | 'json' | 'window' | 'steps' | 'list' | 'blacklists' | 'type' | 'nullable';
 export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
   label: string;
@@ -62,14 +64,15 @@ export const FIELDS: FieldSpec[] = [
   },
   {
     name: 'steps',
-    label: 'Steps (JSON)',
-    kind: 'json',
-    help: '[{"friendly_id", "type", "on_receive"}]',
+    label: 'Steps',
+    kind: 'steps',
+    help: 'What the campaign waits for after a call; the entry step above names the first.',
   },
 ];
 
 export function toText(kind: Kind, value: unknown): string {
-  if (kind === 'json' || kind === 'window') return JSON.stringify(value ?? null, null, 2);
+  if (kind === 'json' || kind === 'window' || kind === 'steps')
+    return JSON.stringify(value ?? null, null, 2);
   if (kind === 'list' || kind === 'blacklists')
     return ((value as string[] | undefined) ?? []).join(', ');
   return value === null || value === undefined ? '' : String(value);
@@ -92,6 +95,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
       };
     case 'json':
     case 'window':
+    case 'steps':
       try {
         return { value: JSON.parse(text) };
       } catch (err) {
@@ -230,7 +234,13 @@ export function CampaignField({
   };
   // Fields edited with a control of their own (days and hours, a choice of blacklists).
   const Editor =
-    f.kind === 'window' ? WeekScheduleEditor : f.kind === 'blacklists' ? BlacklistPicker : null;
+    f.kind === 'window'
+      ? WeekScheduleEditor
+      : f.kind === 'steps'
+        ? StepsEditor
+        : f.kind === 'blacklists'
+          ? BlacklistPicker
+          : null;
   if (Editor) {
     return (
       <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>

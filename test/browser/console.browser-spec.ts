@@ -212,6 +212,12 @@ if (!hasChromium) {
       await callingWindow.getByLabel('Monday until').fill('17:30');
       await callingWindow.getByLabel('Time zone of these hours').fill('US/Eastern');
       await expect(page.locator('[data-field="calling_window"] textarea').count()).resolves.toBe(0);
+      // Steps as a list: one added, its type and what a received step does chosen from words.
+      await page.getByRole('button', { name: 'Add step' }).click();
+      await page.getByLabel('Step 1 id').fill('intake-form');
+      await page.getByLabel('Step 1 type').selectOption('ehr_event');
+      await page.getByLabel('Step 1 on receipt').selectOption('merge_and_schedule');
+      await expect(page.locator('[data-field="steps"] textarea').count()).resolves.toBe(0);
       await shot('campaign-new-window');
       await shotPhone('campaign-new-window');
       await page.getByRole('button', { name: 'Create campaign' }).click();
@@ -230,6 +236,9 @@ if (!hasChromium) {
         max_concurrent_calls: 2,
         webhook_url: 'https://example.com/hooks/calls',
         calling_window: { monday: [{ start: '09:00', end: '17:30' }], tz: 'US/Eastern' },
+        steps: [
+          { friendly_id: 'intake-form', type: 'ehr_event', on_receive: 'merge_and_schedule' },
+        ],
         state: 'active',
       });
       // The secret is said once: the page shown again no longer has it.
