@@ -93,6 +93,15 @@ export function fieldErrors(error: unknown): { fields: Record<string, string[]>;
   return { fields, other };
 }
 
+/** One campaign, or an Error with the service's words. */
+export async function readCampaign(client: CampaignCallingClient, id: string): Promise<Campaign> {
+  const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}', {
+    params: { path: { campaign_id: id } },
+  });
+  if (!data) throw new Error(errorText(error, response.status));
+  return data;
+}
+
 /** `2026-01-02T03:04:05.000Z` -> local, readable; empty for null. */
 export function when(iso: string | null | undefined): string {
   if (!iso) return '';

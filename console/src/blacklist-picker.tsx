@@ -2,6 +2,7 @@ import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText } from './api.js';
+import { EditorFieldset, type FieldEditorProps } from './field-editor.js';
 import { usePoll } from './ui.js';
 
 /** The signed-in client, for controls deep in a form that read a list of their own (the blacklists). */
@@ -14,21 +15,8 @@ const PAGES_MAX = 10;
  * checkboxes; it reads and writes the form's text of the field (comma-separated ids), so an id of a
  * blacklist not listed (another organization's, a typo) stays and is the API's to refuse.
  */
-export function BlacklistPicker({
-  id,
-  legend,
-  text,
-  invalid,
-  describedBy,
-  onText,
-}: {
-  id: string;
-  legend: string;
-  text: string;
-  invalid: boolean;
-  describedBy: string | undefined;
-  onText: (text: string) => void;
-}) {
+export function BlacklistPicker(props: FieldEditorProps) {
+  const { id, text, onText } = props;
   const client = useContext(ClientContext);
   const list = usePoll(
     async () => {
@@ -56,14 +44,7 @@ export function BlacklistPicker({
   const known = new Set((list.value ?? []).map((b) => b.id));
   const unknown = chosen.filter((c) => !known.has(c));
   return (
-    <fieldset
-      class="blacklists"
-      id={id}
-      tabIndex={-1}
-      aria-invalid={invalid ? true : undefined}
-      aria-describedby={describedBy}
-    >
-      <legend>{legend}</legend>
+    <EditorFieldset {...props} class="blacklists">
       {list.error ? <p class="field-error">Could not read the blacklists: {list.error}</p> : null}
       {!list.value && !list.error ? <p class="muted">Loading…</p> : null}
       {list.value && list.value.length === 0 ? (
@@ -87,6 +68,6 @@ export function BlacklistPicker({
           Also set, not among this organization’s blacklists: {unknown.join(', ')}
         </p>
       ) : null}
-    </fieldset>
+    </EditorFieldset>
   );
 }

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import {
   errorText,
+  readCampaign,
   TARGET_STATUSES,
   when,
   type Campaign,
@@ -31,17 +32,7 @@ import { messageWords } from './words.js';
  * trigger calls, and the targets table with the API's filters.
  */
 export function CampaignPage({ client, id }: { client: CampaignCallingClient; id: string }) {
-  const campaign = usePoll(
-    async () => {
-      const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}', {
-        params: { path: { campaign_id: id } },
-      });
-      if (!data) throw new Error(errorText(error, response.status));
-      return data;
-    },
-    [id],
-    0,
-  );
+  const campaign = usePoll(() => readCampaign(client, id), [id], 0);
   // One stats request every 2 s: 30 a minute, far within the default rate limit (600 a minute per key).
   const progress = usePoll(() => loadProgress(client, id), [id], PROGRESS_POLL_MS);
   // Just created on the new-campaign page: its webhook secret, which the API shows on creation only.

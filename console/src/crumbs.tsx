@@ -1,5 +1,5 @@
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText } from './api.js';
+import { readCampaign } from './api.js';
 import { href } from './app.js';
 import { usePoll } from './ui.js';
 
@@ -14,17 +14,7 @@ export function CampaignCrumbs({
   client: CampaignCallingClient;
   campaignId: string;
 }) {
-  const campaign = usePoll(
-    async () => {
-      const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}', {
-        params: { path: { campaign_id: campaignId } },
-      });
-      if (!data) throw new Error(errorText(error, response.status));
-      return data;
-    },
-    [campaignId],
-    0,
-  );
+  const campaign = usePoll(() => readCampaign(client, campaignId), [campaignId], 0);
   return (
     <p class="crumbs">
       <a href={href.campaigns()}>Campaigns</a> /{' '}

@@ -232,7 +232,7 @@ export function CampaignField({
     'aria-describedby': describedBy || undefined,
     onInput: (e: Event) => onText((e.target as HTMLInputElement).value),
   };
-  // Fields edited with a control of their own (days and hours, a choice of blacklists).
+  // Fields edited with a control of their own (days and hours, a list of steps, a choice of blacklists).
   const Editor =
     f.kind === 'window'
       ? WeekScheduleEditor
@@ -241,9 +241,9 @@ export function CampaignField({
         : f.kind === 'blacklists'
           ? BlacklistPicker
           : null;
-  if (Editor) {
-    return (
-      <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
+  return (
+    <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
+      {Editor ? (
         <Editor
           id={fid}
           legend={f.label}
@@ -252,20 +252,11 @@ export function CampaignField({
           describedBy={describedBy || undefined}
           onText={onText}
         />
-        {f.help ? (
-          <p class="muted help" id={`${fid}-help`}>
-            {f.help}
-          </p>
-        ) : null}
-        <FieldErrors id={`${fid}-error`} errors={err} />
-      </div>
-    );
-  }
-  return (
-    <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
-      <label for={fid}>{f.label}</label>
-      {f.kind === 'json' ? (
-        <textarea {...common} rows={f.name === 'steps' ? 6 : 5} spellcheck={false} />
+      ) : (
+        <label for={fid}>{f.label}</label>
+      )}
+      {Editor ? null : f.kind === 'json' ? (
+        <textarea {...common} rows={5} spellcheck={false} />
       ) : f.kind === 'type' ? (
         <select {...common} onChange={common.onInput}>
           {CAMPAIGN_TYPES.map((t) => (

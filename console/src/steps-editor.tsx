@@ -3,6 +3,8 @@
  * "Add step" and "Remove". It reads and writes the form's JSON text of the field (as the calling
  * window's editor does); a value that is not a list of objects is left to edit as text.
  */
+import { EditorFieldset, JsonFallback, type FieldEditorProps } from './field-editor.js';
+
 interface Step {
   friendly_id: string;
   type: string;
@@ -31,37 +33,11 @@ function parse(text: string): Step[] | undefined {
   }
 }
 
-export function StepsEditor({
-  id,
-  legend,
-  text,
-  invalid,
-  describedBy,
-  onText,
-}: {
-  id: string;
-  legend: string;
-  text: string;
-  invalid: boolean;
-  describedBy: string | undefined;
-  onText: (text: string) => void;
-}) {
+export function StepsEditor(props: FieldEditorProps) {
+  const { id, text, onText } = props;
   const steps = parse(text);
   if (steps === undefined) {
-    return (
-      <>
-        <label for={id}>{legend} (JSON)</label>
-        <textarea
-          id={id}
-          rows={6}
-          spellcheck={false}
-          value={text}
-          aria-invalid={invalid ? true : undefined}
-          aria-describedby={describedBy}
-          onInput={(e) => onText((e.target as HTMLTextAreaElement).value)}
-        />
-      </>
-    );
+    return <JsonFallback {...props} rows={6} />;
   }
   const set = (next: Step[]) => onText(JSON.stringify(next, null, 2));
   const change = (i: number, key: string, value: string) =>
@@ -83,14 +59,7 @@ export function StepsEditor({
     </div>
   );
   return (
-    <fieldset
-      class="steps"
-      id={id}
-      tabIndex={-1}
-      aria-invalid={invalid ? true : undefined}
-      aria-describedby={describedBy}
-    >
-      <legend>{legend}</legend>
+    <EditorFieldset {...props} class="steps">
       {steps.length === 0 ? <p class="muted">No steps.</p> : null}
       <ol class="step-list">
         {steps.map((s, i) => (
@@ -126,6 +95,6 @@ export function StepsEditor({
       >
         Add step
       </button>
-    </fieldset>
+    </EditorFieldset>
   );
 }

@@ -4,6 +4,8 @@
  * settings form keeps for every field, so saving, "only what changed" and the API's 422 work as for
  * any other field; a value it cannot show as days (not a JSON object) is left to edit as text.
  */
+import { EditorFieldset, JsonFallback, type FieldEditorProps } from './field-editor.js';
+
 const DAYS = [
   ['monday', 'Monday'],
   ['tuesday', 'Tuesday'],
@@ -49,53 +51,40 @@ function write(schedule: Schedule): string {
 
 const OFFICE_HOURS: Range[] = [{ start: '09:00', end: '17:00' }];
 
+/** One end of a range, `HH:MM` as text (a time input cannot say 24:00, the end of a day). */
+function TimeInput(props: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onValue: (value: string) => void;
+}) {
+  return (
+    <input
+      type="text"
+      inputMode="numeric"
+      size={5}
+      placeholder={props.placeholder}
+      aria-label={props.label}
+      value={props.value}
+      onInput={(e) => props.onValue((e.target as HTMLInputElement).value)}
+    />
+  );
+}
+
 function browserZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'US/Eastern';
 }
 
-export function WeekScheduleEditor({
-  id,
-  legend,
-  text,
-  invalid,
-  describedBy,
-  onText,
-}: {
-  id: string;
-  legend: string;
-  text: string;
-  invalid: boolean;
-  describedBy: string | undefined;
-  onText: (text: string) => void;
-}) {
+export function WeekScheduleEditor(props: FieldEditorProps) {
+  const { id, text, onText } = props;
   const schedule = parse(text);
   if (schedule === undefined) {
-    return (
-      <>
-        <label for={id}>{legend} (JSON)</label>
-        <textarea
-          id={id}
-          rows={5}
-          spellcheck={false}
-          value={text}
-          aria-invalid={invalid ? true : undefined}
-          aria-describedby={describedBy}
-          onInput={(e) => onText((e.target as HTMLTextAreaElement).value)}
-        />
-      </>
-    );
+    return <JsonFallback {...props} rows={5} />;
   }
   const set = (next: Schedule | null) => onText(next === null ? 'null' : write(next));
   const setRanges = (day: string, ranges: Range[]) => set({ ...schedule!, [day]: ranges });
   return (
-    <fieldset
-      class="week"
-      id={id}
-      tabIndex={-1}
-      aria-invalid={invalid ? true : undefined}
-      aria-describedby={describedBy}
-    >
-      <legend>{legend}</legend>
+    <EditorFieldset {...props} class="week">
       <div class="field check">
         <input
           id={`${id}-any`}
@@ -146,24 +135,18 @@ export function WeekScheduleEditor({
                     {ranges.length === 0 ? <span class="muted">no calls</span> : null}
                     {ranges.map((r, i) => (
                       <span class="range" key={i}>
-                        <input
-                          type="text"
-                          inputMode="numeric"
-                          size={5}
+                        <TimeInput
+                          label={`${name} from`}
                           placeholder="09:00"
-                          aria-label={`${name} from`}
                           value={r.start}
-                          onInput={(e) => change(i, 'start', (e.target as HTMLInputElement).value)}
+                          onValue={(v) => change(i, 'start', v)}
                         />
                         {' – '}
-                        <input
-                          type="text"
-                          inputMode="numeric"
-                          size={5}
+                        <TimeInput
+                          label={`${name} until`}
                           placeholder="17:00"
-                          aria-label={`${name} until`}
                           value={r.end}
-                          onInput={(e) => change(i, 'end', (e.target as HTMLInputElement).value)}
+                          onValue={(v) => change(i, 'end', v)}
                         />
                         <button
                           type="button"
@@ -200,6 +183,6 @@ export function WeekScheduleEditor({
           </ul>
         </>
       )}
-    </fieldset>
+    </EditorFieldset>
   );
 }
