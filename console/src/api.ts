@@ -8,6 +8,7 @@ import {
   type CampaignCallingClient,
   type components,
 } from '../../clients/typescript/src/index.js';
+import { messageWords } from './words.js';
 
 export type Schemas = components['schemas'];
 export type Campaign = Schemas['CampaignResponseDto'];
@@ -60,7 +61,10 @@ export function errorText(error: unknown, status?: number): string {
   if (typeof detail === 'string') return detail;
   if (Array.isArray(detail)) {
     return detail
-      .map((d: ValidationItem) => `${d.loc.slice(1).join('.') || d.loc.join('.')}: ${d.msg}`)
+      .map(
+        (d: ValidationItem) =>
+          `${d.loc.slice(1).join('.') || d.loc.join('.')}: ${messageWords(d.msg)}`,
+      )
       .join('; ');
   }
   return status ? `The service answered ${status}` : 'The service could not be reached';
@@ -83,10 +87,19 @@ export function fieldErrors(error: unknown): { fields: Record<string, string[]>;
     const [where, field, ...rest] = item.loc;
     if ((where === 'body' || where === 'query') && typeof field === 'string') {
       const inside = rest.length ? `${rest.join('.')}: ` : '';
-      (fields[field] ??= []).push(`${inside}${item.msg}`);
-    } else other.push(`${item.loc.join('.')}: ${item.msg}`);
+      (fields[field] ??= []).push(`${inside}${messageWords(item.msg)}`);
+    } else other.push(`${item.loc.join('.')}: ${messageWords(item.msg)}`);
   }
   return { fields, other };
+}
+
+/** One campaign, or an Error with the service's words. */
+export async function readCampaign(client: CampaignCallingClient, id: string): Promise<Campaign> {
+  const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}', {
+    params: { path: { campaign_id: id } },
+  });
+  if (!data) throw new Error(errorText(error, response.status));
+  return data;
 }
 
 /** `2026-01-02T03:04:05.000Z` -> local, readable; empty for null. */

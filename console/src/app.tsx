@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, makeClient, storedKey, storeKey } from './api.js';
+import { ClientContext } from './blacklist-picker.js';
 import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
 import { CompliancePage } from './compliance.js';
@@ -120,7 +121,9 @@ export function App() {
         </nav>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        <Page route={route} client={client} />
+        <ClientContext.Provider value={client}>
+          <Page route={route} client={client} />
+        </ClientContext.Provider>
       </main>
     </>
   );

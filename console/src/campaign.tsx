@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import {
   errorText,
+  readCampaign,
   TARGET_STATUSES,
   when,
   type Campaign,
@@ -13,6 +14,7 @@ import { CsvImport } from './import.js';
 import { takeCreatedSecret } from './new-campaign.js';
 import { loadProgress, type Progress } from './progress.js';
 import {
+  CodeWords,
   FieldErrors,
   localToIso,
   Notice,
@@ -23,23 +25,14 @@ import {
   StatusCounts,
   usePoll,
 } from './ui.js';
+import { messageWords } from './words.js';
 
 /**
  * One campaign: its state with pause/resume/cancel, progress and counts (from the stats endpoint),
  * trigger calls, and the targets table with the API's filters.
  */
 export function CampaignPage({ client, id }: { client: CampaignCallingClient; id: string }) {
-  const campaign = usePoll(
-    async () => {
-      const { data, error, response } = await client.GET('/api/v1/campaigns/{campaign_id}', {
-        params: { path: { campaign_id: id } },
-      });
-      if (!data) throw new Error(errorText(error, response.status));
-      return data;
-    },
-    [id],
-    0,
-  );
+  const campaign = usePoll(() => readCampaign(client, id), [id], 0);
   // One stats request every 2 s: 30 a minute, far within the default rate limit (600 a minute per key).
   const progress = usePoll(() => loadProgress(client, id), [id], PROGRESS_POLL_MS);
   // Just created on the new-campaign page: its webhook secret, which the API shows on creation only.
@@ -147,7 +140,9 @@ function StatsDetails({ progress }: { progress: Progress | null }) {
               <dl class="counts" aria-labelledby="by-category-h">
                 {categories.map(([k, n]) => (
                   <div key={k}>
-                    <dt>{k}</dt>
+                    <dt>
+                      <CodeWords code={k} />
+                    </dt>
                     <dd data-category={k}>{n}</dd>
                   </div>
                 ))}
@@ -160,7 +155,9 @@ function StatsDetails({ progress }: { progress: Progress | null }) {
               <dl class="counts" aria-labelledby="by-resolution-h">
                 {resolutions.map(([k, n]) => (
                   <div key={k}>
-                    <dt>{k}</dt>
+                    <dt>
+                      <CodeWords code={k} />
+                    </dt>
                     <dd data-resolution={k}>{n}</dd>
                   </div>
                 ))}
@@ -304,7 +301,7 @@ function CampaignActions({
       onChange();
     } else if (response.status === 422) {
       const items = (error as Schemas['HTTPValidationError']).detail ?? [];
-      setErrors({ count: items.map((d) => d.msg) });
+      setErrors({ count: items.map((d) => messageWords(d.msg)) });
     } else setFailure(errorText(error, response.status));
   };
   return (
@@ -407,7 +404,7 @@ function TargetsTable({
       if (response.status === 422) {
         const items = (error as Schemas['HTTPValidationError']).detail ?? [];
         const byField: Record<string, string[]> = {};
-        for (const d of items) (byField[String(d.loc[1])] ??= []).push(d.msg);
+        for (const d of items) (byField[String(d.loc[1])] ??= []).push(messageWords(d.msg));
         setErrors(byField);
         return null;
       }
@@ -510,7 +507,7 @@ function TargetsTable({
         <Notice kind="error">Could not load the targets: {targets.error}</Notice>
       ) : null}
       <div class="table-wrap" tabIndex={0} role="region" aria-label="Targets table">
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th scope="col">Target</th>
@@ -525,22 +522,28 @@ function TargetsTable({
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={7}>{targets.value ? 'No targets match.' : 'Loading…'}</td>
+                <td colSpan={7} data-empty>
+                  {!targets.value
+                    ? 'Loading…'
+                    : Object.values(filters).every((v) => v === '') && page === 0
+                      ? 'No targets yet: import a CSV file above, or add them through the API.'
+                      : 'No targets match these filters.'}
+                </td>
               </tr>
             ) : (
               rows.map((t) => (
                 <tr key={t.id} data-target-id={t.id}>
-                  <td>
+                  <td data-label="Target">
                     <a href={href.target(t.id)}>{t.external_id || t.id.slice(0, 8)}</a>
                   </td>
-                  <td>{t.phone_number}</td>
-                  <td>
+                  <td data-label="Phone">{t.phone_number}</td>
+                  <td data-label="Status">
                     <StatusBadge status={t.status} />
                   </td>
-                  <td>{t.outcome ?? t.resolution ?? ''}</td>
-                  <td>{t.retries}</td>
-                  <td>{when(t.last_call_date)}</td>
-                  <td>{when(t.created_at)}</td>
+                  <td data-label="Outcome">{t.outcome ?? <CodeWords code={t.resolution} />}</td>
+                  <td data-label="Retries">{t.retries}</td>
+                  <td data-label="Last call">{when(t.last_call_date)}</td>
+                  <td data-label="Created">{when(t.created_at)}</td>
                 </tr>
               ))
             )}

@@ -73,6 +73,11 @@ function CampaignCard({ client, campaign }: { client: CampaignCallingClient; cam
         {campaign.type} · created {when(campaign.created_at)}
       </p>
       <ProgressBar progress={progress.value} label={`Progress of ${campaign.name}`} />
+      {progress.value && progress.value.counts['To review'] > 0 ? (
+        <p class="to-review" data-to-review={progress.value.counts['To review']}>
+          <a href={href.review()}>{progress.value.counts['To review']} to review</a>
+        </p>
+      ) : null}
     </li>
   );
 }

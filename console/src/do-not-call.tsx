@@ -3,6 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, when, type Schemas, type ValidationItem } from './api.js';
 import { href } from './app.js';
 import { FieldErrors, Notice, Pager, usePoll } from './ui.js';
+import { messageWords } from './words.js';
 
 type Entry = Schemas['DoNotCallEntryResponseDto'];
 const PAGE_SIZE = 25;
@@ -19,8 +20,9 @@ function errorsByField(error: unknown): { fields: Record<string, string[]>; othe
   if (!Array.isArray(detail)) return { fields, other: [errorText(error)] };
   for (const item of detail as ValidationItem[]) {
     const name = [...item.loc].reverse().find((p): p is string => typeof p === 'string');
-    if (name && name !== 'body' && name !== 'query') (fields[name] ??= []).push(item.msg);
-    else other.push(`${item.loc.join('.')}: ${item.msg}`);
+    if (name && name !== 'body' && name !== 'query')
+      (fields[name] ??= []).push(messageWords(item.msg));
+    else other.push(`${item.loc.join('.')}: ${messageWords(item.msg)}`);
   }
   return { fields, other };
 }

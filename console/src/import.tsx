@@ -3,6 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, type Schemas } from './api.js';
 import { parseCsvHead } from './csv-head.js';
 import { Notice } from './ui.js';
+import { messageWords } from './words.js';
 
 type Report = Schemas['ImportReportDto'];
 
@@ -264,7 +265,7 @@ function ImportReport({ report: r }: { report: Report }) {
                 <tr key={i} data-row={e.row}>
                   <td>{e.row}</td>
                   <td>{e.column ?? '(whole row)'}</td>
-                  <td>{e.msg}</td>
+                  <td>{messageWords(e.msg)}</td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Campaign, type Target } from './api.js';
 import { href } from './app.js';
-import { Notice, Pager, usePoll } from './ui.js';
+import { CodeWords, Notice, Pager, usePoll } from './ui.js';
 
 /** Targets read per campaign and request (the API's largest page); "Load more" reads the next ones. */
 const PER_CAMPAIGN = 100;
@@ -125,6 +125,8 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
     }
     queue.reload();
   };
+  // The campaigns that have a target to review (not every campaign read).
+  const withReview = new Set(items.map((i) => i.campaign.id)).size;
   const pageCount = Math.ceil(items.length / PAGE_SIZE);
   const shown = items.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
   return (
@@ -142,8 +144,9 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
       ) : null}
       {q ? (
         <p role="status" data-review-count={items.length}>
-          {items.length} target{items.length === 1 ? '' : 's'} to review in {q.campaigns} campaign
-          {q.campaigns === 1 ? '' : 's'}.
+          {items.length === 0
+            ? `Nothing to review in the ${q.campaigns} campaign${q.campaigns === 1 ? '' : 's'}.`
+            : `${items.length} target${items.length === 1 ? '' : 's'} to review in ${withReview} campaign${withReview === 1 ? '' : 's'}.`}
         </p>
       ) : null}
       {said ? <Notice kind={said.kind}>{said.text}</Notice> : null}
@@ -178,7 +181,7 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
                       <a href={href.campaign(c.id)}>{c.name}</a>
                     </td>
                     <td data-label="Phone">{t.phone_number}</td>
-                    <td data-label="Outcome">{t.outcome ?? t.resolution ?? ''}</td>
+                    <td data-label="Outcome">{t.outcome ?? <CodeWords code={t.resolution} />}</td>
                     <td data-label="Retries">{t.retries}</td>
                     <td data-label="Decision">
                       <div class="buttons">

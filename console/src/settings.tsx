@@ -2,9 +2,13 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, type Campaign, type Schemas } from './api.js';
 import { href } from './app.js';
+import { BlacklistPicker } from './blacklist-picker.js';
+import { StepsEditor } from './steps-editor.js';
 import { FieldErrors, Notice } from './ui.js';
+import { WeekScheduleEditor } from './week-editor.js';
 
-type Kind = 'text' | 'int' | 'json' | 'list' | 'type' | 'nullable';
+type Kind =
+  'text' | 'int' | 'json' | 'window' | 'steps' | 'list' | 'blacklists' | 'type' | 'nullable';
 export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
   label: string;
@@ -46,18 +50,23 @@ export const FIELDS: FieldSpec[] = [
     kind: 'nullable',
     help: 'One of the steps’ friendly ids; empty for none.',
   },
-  { name: 'blacklist_ids', label: 'Blacklist ids', kind: 'list', help: 'Comma-separated ids.' },
+  {
+    name: 'blacklist_ids',
+    label: 'Blacklists',
+    kind: 'blacklists',
+    help: 'Numbers on a chosen blacklist are never called by this campaign.',
+  },
   {
     name: 'calling_window',
-    label: 'Calling window (JSON)',
-    kind: 'json',
-    help: '{"monday": [{"start": "09:00", "end": "17:00"}], "tz": "US/Eastern"}, or null for any time.',
+    label: 'Calling window',
+    kind: 'window',
+    help: 'Calls start only within these hours, told in its time zone (HH:MM; 24:00 ends the day).',
   },
   {
     name: 'steps',
-    label: 'Steps (JSON)',
-    kind: 'json',
-    help: '[{"friendly_id", "type", "on_receive"}]',
+    label: 'Steps',
+    kind: 'steps',
+    help: 'What the campaign waits for after a call; the entry step above names the first.',
   },
   {
     name: 'sms_follow_up',
@@ -68,8 +77,10 @@ export const FIELDS: FieldSpec[] = [
 ];
 
 export function toText(kind: Kind, value: unknown): string {
-  if (kind === 'json') return JSON.stringify(value ?? null, null, 2);
-  if (kind === 'list') return ((value as string[] | undefined) ?? []).join(', ');
+  if (kind === 'json' || kind === 'window' || kind === 'steps')
+    return JSON.stringify(value ?? null, null, 2);
+  if (kind === 'list' || kind === 'blacklists')
+    return ((value as string[] | undefined) ?? []).join(', ');
   return value === null || value === undefined ? '' : String(value);
 }
 
@@ -81,6 +92,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
     case 'nullable':
       return { value: text.trim() === '' ? null : text.trim() };
     case 'list':
+    case 'blacklists':
       return {
         value: text
           .split(',')
@@ -88,6 +100,8 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
           .filter(Boolean),
       };
     case 'json':
+    case 'window':
+    case 'steps':
       try {
         return { value: JSON.parse(text) };
       } catch (err) {
@@ -224,11 +238,31 @@ export function CampaignField({
     'aria-describedby': describedBy || undefined,
     onInput: (e: Event) => onText((e.target as HTMLInputElement).value),
   };
+  // Fields edited with a control of their own (days and hours, a list of steps, a choice of blacklists).
+  const Editor =
+    f.kind === 'window'
+      ? WeekScheduleEditor
+      : f.kind === 'steps'
+        ? StepsEditor
+        : f.kind === 'blacklists'
+          ? BlacklistPicker
+          : null;
   return (
     <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
-      <label for={fid}>{f.label}</label>
-      {f.kind === 'json' ? (
-        <textarea {...common} rows={f.name === 'steps' ? 6 : 5} spellcheck={false} />
+      {Editor ? (
+        <Editor
+          id={fid}
+          legend={f.label}
+          text={text}
+          invalid={Boolean(err)}
+          describedBy={describedBy || undefined}
+          onText={onText}
+        />
+      ) : (
+        <label for={fid}>{f.label}</label>
+      )}
+      {Editor ? null : f.kind === 'json' ? (
+        <textarea {...common} rows={5} spellcheck={false} />
       ) : f.kind === 'type' ? (
         <select {...common} onChange={common.onInput}>
           {CAMPAIGN_TYPES.map((t) => (

@@ -8,8 +8,9 @@ import {
   type Target,
   type TimelineEvent,
 } from './api.js';
-import { href } from './app.js';
-import { FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
+import { CampaignCrumbs } from './crumbs.js';
+import { CodeWords, FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
+import { callerWords, waitingWords } from './words.js';
 
 const ZONE_SOURCE: Record<string, string> = {
   target: 'given with the target',
@@ -56,9 +57,9 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
     ['Area', t.region],
     ['External id', t.external_id],
     ['Outcome', t.outcome],
-    ['Resolution', t.resolution],
-    ['Category', t.category],
-    ['Subcategory', t.subcategory],
+    ['Resolution', t.resolution && <CodeWords code={t.resolution} />],
+    ['Category', t.category && <CodeWords code={t.category} />],
+    ['Subcategory', t.subcategory && <CodeWords code={t.subcategory} />],
     ['Retries', t.retries],
     ['Scheduled for', when(t.scheduled_time)],
     ['Last call', when(t.last_call_date)],
@@ -69,10 +70,7 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
   ];
   return (
     <>
-      <p class="crumbs">
-        <a href={href.campaigns()}>Campaigns</a> /{' '}
-        <a href={href.campaign(t.campaign_id)}>Campaign</a> /
-      </p>
+      <CampaignCrumbs client={client} campaignId={t.campaign_id} />
       <h1>Target {t.external_id || t.id.slice(0, 8)}</h1>
       <dl class="facts">
         {facts.map(([k, v]) => (
@@ -84,7 +82,8 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
       </dl>
       {t.waiting_reason ? (
         <p class="notice notice-info waiting" data-waiting-reason>
-          <strong>Not being called now:</strong> {t.waiting_reason}
+          <strong>Not being called now:</strong>{' '}
+          <span title={t.waiting_reason}>{waitingWords(t.waiting_reason)}</span>
         </p>
       ) : null}
       <div class="two">
@@ -262,7 +261,7 @@ function CallLogView({ client, id }: { client: CampaignCallingClient; id: number
         Call {l.id} · {when(l.created_at)}
       </h3>
       <p class="muted">
-        {l.from_ ? `from ${l.from_} ` : ''}to {l.to} · {l.call_length || '0'} · ended:{' '}
+        {callerWords(l.from_)}to {l.to} · {l.call_length || '0'} · ended:{' '}
         {l.call_ended_reason || '—'}
       </p>
       <h4>Transcript</h4>
@@ -494,8 +493,9 @@ function Timeline({
 function recordingLinks(urls: readonly string[] | null | undefined): string[] {
   return (urls ?? []).filter((u) => {
     try {
-      const { protocol } = new URL(u);
-      return protocol === 'https:' || protocol === 'http:';
+      const { protocol, hostname } = new URL(u);
+      // A `.invalid` host never resolves (RFC 2606): the simulator's recordings, a link to nothing.
+      return (protocol === 'https:' || protocol === 'http:') && !hostname.endsWith('.invalid');
     } catch {
       return false;
     }

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { TARGET_STATUSES } from './api.js';
 import type { Progress } from './progress.js';
+import { codeWords } from './words.js';
 
 /** Runs `load` now and every `everyMs` while the page is shown (no reload; polling pauses when hidden). */
 export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 3000) {
@@ -43,14 +44,28 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 30
 const statusClass = (s: string) => `st-${s.toLowerCase().replace(/[^a-z]+/g, '-')}`;
 
 export function StatusBadge({ status }: { status: string }) {
-  return <span class={`badge ${statusClass(status)}`}>{status}</span>;
+  return (
+    <span class={`badge ${statusClass(status)}`} title={status}>
+      {codeWords(status)}
+    </span>
+  );
+}
+
+/** An enum value of the API (a category, a resolution) in words, the value itself on hover. */
+export function CodeWords({ code }: { code: string | null | undefined }) {
+  if (code === null || code === undefined || code === '') return null;
+  return (
+    <span class="code-words" title={code} data-code={code}>
+      {codeWords(code)}
+    </span>
+  );
 }
 
 /** A campaign's state (active, paused, cancelled), in words with its colour. */
 export function StateBadge({ state }: { state: string }) {
   return (
-    <span class={`badge state state-${state}`} data-state={state}>
-      {state}
+    <span class={`badge state state-${state}`} data-state={state} title={state}>
+      {codeWords(state)}
     </span>
   );
 }
@@ -146,13 +161,15 @@ export function Pager({
   onPage: (page: number) => void;
   label: string;
 }) {
+  // Nothing to page through: the list says it is empty itself, no "Page 0 of 0".
+  if (pageCount <= 1 && page === 0) return null;
   return (
     <nav class="pager" aria-label={label}>
       <button type="button" disabled={page <= 0} onClick={() => onPage(page - 1)}>
         ← Previous
       </button>
       <span>
-        Page {pageCount === 0 ? 0 : page + 1} of {pageCount}
+        Page {page + 1} of {Math.max(pageCount, page + 1)}
       </span>
       <button type="button" disabled={page + 1 >= pageCount} onClick={() => onPage(page + 1)}>
         Next →

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, when, type Delivery, type DeliveryDetail } from './api.js';
 import { href } from './app.js';
+import { CampaignCrumbs } from './crumbs.js';
 import { FieldErrors, localToIso, Notice, Pager, StatusBadge, usePoll } from './ui.js';
+import { codeWords } from './words.js';
 
 const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed'] as const;
 type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -29,14 +31,12 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
   );
   return (
     <>
-      <p class="crumbs">
-        <a href={href.campaigns()}>Campaigns</a> / <a href={href.campaign(id)}>Campaign</a> /
-      </p>
+      <CampaignCrumbs client={client} campaignId={id} />
       <h1>Webhook deliveries</h1>
       <RerunFailed client={client} id={id} onDone={list.reload} />
       <section aria-labelledby="deliveries-h">
         <h2 id="deliveries-h">Deliveries</h2>
-        <div class="field">
+        <div class="field compact">
           <label for="d-status">Status</label>
           <select
             id="d-status"
@@ -49,7 +49,7 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
             <option value="">Any</option>
             {DELIVERY_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {codeWords(s)}
               </option>
             ))}
           </select>
@@ -60,7 +60,11 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
         {!list.value ? (
           <p>Loading…</p>
         ) : list.value.deliveries.length === 0 ? (
-          <p class="muted">No deliveries{status ? ` with status ${status}` : ''}.</p>
+          <p class="muted" data-empty>
+            {status
+              ? `No deliveries with status “${codeWords(status)}”.`
+              : 'No deliveries yet: they appear when a call of this campaign ends.'}
+          </p>
         ) : (
           <ul class="deliveries">
             {list.value.deliveries.map((d) => (
@@ -177,6 +181,15 @@ function RerunFailed({
     e.preventDefault();
     setResult(null);
     setFailure(null);
+    // Both ends are needed (the API's from_date and to_date): say so at the empty field, not a 422.
+    const missing: Record<string, string[]> = {};
+    if (!from) missing.from_date = ['Choose the date and time the window starts.'];
+    if (!to) missing.to_date = ['Choose the date and time the window ends.'];
+    setErrors(missing);
+    if (Object.keys(missing).length) {
+      document.getElementById(`r-${Object.keys(missing)[0]}`)?.focus();
+      return;
+    }
     const { data, error, response } = await client.POST(
       '/api/v1/campaigns/{campaign_id}/webhooks/rerun-failed',
       {
