@@ -42,6 +42,7 @@ const TAGS: [string, string][] = [
   ['calls', 'Schedule calls for Pending targets'],
   ['steps', 'Inbound data for targets: webhook steps (one or a batch) and EHR events'],
   ['call-logs', 'The record of every call placed'],
+  ['messages', "Texts to and from a target: the campaign's SMS follow-ups and the replies"],
   [
     'telephony',
     'Call events posted by voice providers (no API key: each provider signs its own requests)',
