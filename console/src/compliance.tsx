@@ -237,7 +237,7 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
       <section aria-labelledby="rules-h">
         <h2 id="rules-h">State rules in force (version {policy.state_rule_pack.version})</h2>
         <p class="muted">{policy.state_rule_pack.scope}</p>
-        <table>
+        <table class="stack">
           <thead>
             <tr>
               <th scope="col">State</th>
@@ -250,11 +250,11 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
           <tbody>
             {policy.state_rule_pack.rules.map((r) => (
               <tr key={r.id} data-state-rule={r.id}>
-                <td>{r.name}</td>
-                <td>{r.hours}</td>
-                <td>{r.max_calls_per_24h ?? '—'}</td>
-                <td>{r.effective}</td>
-                <td>
+                <td data-label="State">{r.name}</td>
+                <td data-label="Hours">{r.hours}</td>
+                <td data-label="Calls in 24 h">{r.max_calls_per_24h ?? '—'}</td>
+                <td data-label="Since">{r.effective}</td>
+                <td data-label="Citation">
                   <a href={r.citation.url} rel="noreferrer noopener" target="_blank">
                     {r.citation.text}
                   </a>
@@ -279,7 +279,7 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
         ) : null}
         {decisions.value && decisions.value.total > 0 ? (
           <>
-            <table aria-label="Decisions">
+            <table class="stack" aria-label="Decisions">
               <thead>
                 <tr>
                   <th scope="col">When</th>
@@ -293,12 +293,12 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
               <tbody>
                 {decisions.value.decisions.map((d: Decision) => (
                   <tr key={d.id} data-decision={d.rule}>
-                    <td>{when(d.decided_at)}</td>
-                    <td>{d.rule}</td>
-                    <td>{d.action}</td>
-                    <td>{d.reason}</td>
-                    <td>{when(d.deferred_until)}</td>
-                    <td>
+                    <td data-label="When">{when(d.decided_at)}</td>
+                    <td data-label="Rule">{d.rule}</td>
+                    <td data-label="Action">{d.action}</td>
+                    <td data-label="Why">{d.reason}</td>
+                    <td data-label="Until">{when(d.deferred_until)}</td>
+                    <td data-label="Target">
                       <a href={href.target(d.target_id)}>{d.target_id.slice(0, 8)}</a>
                     </td>
                   </tr>

@@ -416,7 +416,7 @@ if (!hasChromium) {
         'javascript:alert(document.domain)',
         'data:text/html,<script>alert(1)</script>',
         'JaVaScRiPt:alert(2)',
-        'https://recordings.invalid/kept.mp3',
+        'https://recordings.example.com/kept.mp3',
       ];
       await service.sql(`UPDATE call_logs SET recording_urls = $2 WHERE target_id = $1`, [
         targetIds[0],
@@ -429,6 +429,7 @@ if (!hasChromium) {
       await page.reload();
       await page.getByRole('heading', { name: 'Target PAT-B1' }).waitFor();
       const calls = page.locator('article.call');
+      await calls.first().waitFor();
       await expect(calls.count()).resolves.toBe(logs.length);
       for (let i = 0; i < logs.length; i++) {
         const call = page.locator(`article.call[data-call-log-id="${logs[i].id}"]`);
@@ -436,7 +437,7 @@ if (!hasChromium) {
         const hrefs = await call
           .locator('a')
           .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
-        expect(hrefs).toEqual(['https://recordings.invalid/kept.mp3']);
+        expect(hrefs).toEqual(['https://recordings.example.com/kept.mp3']);
       }
       await expect(
         page.locator('a[href^="javascript:" i], a[href^="data:" i]').count(),
@@ -1211,6 +1212,27 @@ if (!hasChromium) {
       await page.locator('tr[data-dnc-number]').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
       await shot('do-not-call-phone');
+      // The pages that remain, so each page of the console is seen on a phone.
+      const phonePages: [string, () => Promise<void>][] = [
+        [
+          `#/campaigns/${demo.campaignId}/settings`,
+          () => page.getByRole('heading', { name: 'Settings' }).waitFor(),
+        ],
+        [
+          `#/campaigns/${demo.campaignId}/webhooks`,
+          () => page.getByRole('heading', { name: 'Webhook deliveries' }).waitFor(),
+        ],
+        [
+          '#/compliance',
+          () => page.getByRole('heading', { name: 'Calling rules', level: 1 }).waitFor(),
+        ],
+      ];
+      for (const [hash, ready] of phonePages) {
+        await page.goto(`${baseUrl}/console/${hash}`);
+        await ready();
+        await shot(`${hash.split('/').pop()}-phone`);
+        await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      }
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
     });
