@@ -1,6 +1,6 @@
 import { getMetadataStorage } from 'class-validator';
-import { existsSync, readdirSync, readFileSync } from 'fs';
-import { join } from 'path';
+import { Dirent, existsSync, readdirSync, readFileSync } from 'fs';
+import { join, relative } from 'path';
 import { EnvVars } from '../../src/config/app-config.js';
 
 /**
@@ -19,11 +19,13 @@ const spans = DOCS.flatMap((doc) =>
 );
 
 /** The source, test, benchmark, script, Docker and example files, read directly (the unit project starts no child process). */
-const FILES = ['src', 'test', 'bench', 'scripts', 'docker', 'examples']
-  .flatMap((dir) =>
-    (readdirSync(join(ROOT, dir), { recursive: true }) as string[]).map((f) => `${dir}/${f}`),
-  )
-  .filter((f) => /\.(ts|js|sh|yaml)$/.test(f));
+const FILES = ['src', 'test', 'bench', 'scripts', 'docker', 'examples'].flatMap((dir) =>
+  (readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }) as Dirent[])
+    // An installed example's packages are not ours.
+    .filter((e) => e.isFile() && !e.parentPath.includes('node_modules'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+    .filter((f) => /\.(ts|js|sh|yaml)$/.test(f)),
+);
 
 /**
  * What the service and its CLI read from the environment: EnvVars' properties (as class-validator
