@@ -282,4 +282,44 @@ describe('voicemail drop', () => {
       { ended_reason: 'voicemail-no-mailbox', subcategory: 'NO_MAILBOX' },
     ]);
   });
+  it('a change is checked as the connection will be; a null message turns voicemail drop off', async () => {
+    const patch = (settings: Record<string, unknown>) =>
+      app
+        .http()
+        .patch(`/api/v1/provider-connections/${connectionId}`)
+        .set('X-API-Key', apiKey)
+        .send({ settings });
+    const enable = await patch({ machine_detection: 'Enable' });
+    expect(enable.status).toBe(422);
+    expect(enable.body.detail).toEqual([
+      expect.objectContaining({
+        type: 'value_error',
+        loc: ['body', 'settings'],
+        msg: 'Value error, voicemail_message needs machine_detection DetectMessageEnd',
+      }),
+    ]);
+    const off = await patch({ voicemail_message: null });
+    expect(off.status).toBe(200);
+    expect(off.body.settings).not.toHaveProperty('voicemail_message');
+    expect(off.body.settings).toMatchObject({ machine_detection: 'DetectMessageEnd' });
+
+    // Without a message a voicemail is today's: no update of the call, DELIVERED by default.
+    const call = await answeredCall();
+    expect(twilio.calls.get(call.providerCallId)!.params.get('AsyncAmdStatusCallback')).toBe(
+      eventsUrl(call.callLogId),
+    );
+    await twilio.postAmd(call.providerCallId, 'machine_end_beep');
+    expect(twilio.calls.get(call.providerCallId)!.updates).toEqual([]);
+    await twilio.finish(call.providerCallId, {
+      status: 'completed',
+      answeredBy: 'machine_end_beep',
+    });
+    expect(await app.target(apiKey, call.targetId)).toMatchObject({
+      category: 'VOICEMAIL',
+      subcategory: 'DELIVERED',
+    });
+    expect(await app.callLog(call.callLogId)).toMatchObject({
+      ended_reason: 'completed:machine_end_beep',
+    });
+  });
 });
