@@ -228,6 +228,36 @@ describe('VapiCallClient', () => {
       result: { outcome: 'HUMAN_ONLY', endedReason: 'assistant-forwarded-call' },
     });
   });
+  it('with a voicemail_message, gives Vapi the filled-in message and its detection, and maps its voicemail report', async () => {
+    const dropping = new VapiCallClient(
+      connection(
+        'vapi',
+        { api_key: apiKey, server_secret: serverSecret },
+        {
+          assistant_id: 'asst-1',
+          phone_number_id: 'pn-1',
+          api_base_url: emulator.baseUrl,
+          voicemail_message: 'Hi {{input_data.first_name}}, see you {{input_data.visit.day}}.',
+        },
+      ),
+      pinnedFetch(allowed),
+    );
+    const { providerCallId } = await dropping.startCall(callRequest(receiver.url));
+    expect(JSON.parse(emulator.requests.at(-1)!.rawBody).assistantOverrides).toMatchObject({
+      voicemailMessage: 'Hi Ada, see you Tuesday.',
+      voicemailDetection: { provider: 'vapi' },
+    });
+    receiver.received.length = 0;
+    await emulator.finish(providerCallId, { endedReason: 'voicemail', durationSeconds: 25 });
+    const events = [];
+    for (const hook of receiver.received) {
+      events.push(...(await dropping.readEvents(incoming(hook, receiver.url))));
+    }
+    expect(events.at(-1)).toMatchObject({
+      kind: 'ended',
+      result: { outcome: 'VOICEMAIL', endedReason: 'voicemail', subcategory: 'DELIVERED' },
+    });
+  });
 });
 
 describe('RetellCallClient', () => {
@@ -296,6 +326,37 @@ describe('RetellCallClient', () => {
       result: { outcome: 'VOICEMAIL' },
     });
   });
+
+  it.each([
+    ['voicemail_reached', 'DELIVERED'],
+    ['user_hangup', 'NOT_DELIVERED'],
+  ])(
+    'with a voicemail_message, gives Retell the filled-in message; %s in voicemail: %s',
+    async (disconnectionReason, subcategory) => {
+      const retell = client({ voicemail_message: 'Hi {{input_data.first_name}}.' });
+      const { providerCallId } = await retell.startCall(callRequest(receiver.url));
+      expect(JSON.parse(emulator.requests.at(-1)!.rawBody).agent_override).toEqual({
+        agent: {
+          webhook_url: receiver.url,
+          voicemail_option: { action: { type: 'static_text', text: 'Hi Ada.' } },
+        },
+      });
+      receiver.received.length = 0;
+      await emulator.finish(providerCallId, {
+        disconnectionReason,
+        durationSeconds: 20,
+        analysis: { in_voicemail: true },
+      });
+      const events = [];
+      for (const hook of receiver.received) {
+        events.push(...(await retell.readEvents(incoming(hook, receiver.url))));
+      }
+      expect(events.at(-1)).toMatchObject({
+        kind: 'ended',
+        result: { outcome: 'VOICEMAIL', endedReason: disconnectionReason, subcategory },
+      });
+    },
+  );
 
   it('takes the outcome at call_ended when analysis is off', async () => {
     const retell = client({ final_event: 'call_ended' });

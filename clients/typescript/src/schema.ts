@@ -2239,6 +2239,8 @@ export interface components {
             twiml_template?: string | null;
             /** @enum {string|null} */
             machine_detection?: "Enable" | "DetectMessageEnd" | null;
+            /** @description Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
+            voicemail_message?: string | null;
             /** @description Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`) */
             messaging_service_sid?: string | null;
             /** @description The answer texted to a recipient who replies HELP (none when unset) */
@@ -2249,6 +2251,8 @@ export interface components {
         VapiSettingsDto: {
             assistant_id: string;
             phone_number_id: string;
+            /** @description Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
+            voicemail_message?: string | null;
             /** @description Defaults to the provider’s public API */
             api_base_url?: string | null;
         };
@@ -2261,6 +2265,8 @@ export interface components {
              * @enum {string|null}
              */
             final_event?: "call_analyzed" | "call_ended" | null;
+            /** @description Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
+            voicemail_message?: string | null;
             /** @description Defaults to the provider’s public API */
             api_base_url?: string | null;
         };
@@ -2274,7 +2280,7 @@ export interface components {
             name: string;
             /** @description Secrets, by type: twilio {account_sid, auth_token}; vapi {api_key, server_secret}; retell {api_key}; http {secret}; simulated none. Write-only: read back as "***" plus the last four characters. */
             credentials?: components["schemas"]["HttpCredentialsDto"] | components["schemas"]["TwilioCredentialsDto"] | components["schemas"]["VapiCredentialsDto"] | components["schemas"]["RetellCredentialsDto"];
-            /** @description By type: twilio {from_number, twiml_url | twiml_template, machine_detection}; vapi {assistant_id, phone_number_id}; retell {agent_id, from_number, final_event}; http {api_base_url (required)}; every provider also api_base_url (default: its public API). */
+            /** @description By type: twilio {from_number, twiml_url | twiml_template, machine_detection, voicemail_message}; vapi {assistant_id, phone_number_id, voicemail_message}; retell {agent_id, from_number, final_event, voicemail_message}; http {api_base_url (required)}; every provider also api_base_url (default: its public API). */
             settings?: components["schemas"]["HttpSettingsDto"] | components["schemas"]["TwilioSettingsDto"] | components["schemas"]["VapiSettingsDto"] | components["schemas"]["RetellSettingsDto"];
             /**
              * @description Used by campaigns that name no connection
@@ -2336,7 +2342,7 @@ export interface components {
             name?: string;
             /** @description Secrets, by type: twilio {account_sid, auth_token}; vapi {api_key, server_secret}; retell {api_key}; http {secret}; simulated none. Write-only: read back as "***" plus the last four characters. Only those sent change. */
             credentials?: components["schemas"]["HttpCredentialsDto"] | components["schemas"]["TwilioCredentialsDto"] | components["schemas"]["VapiCredentialsDto"] | components["schemas"]["RetellCredentialsDto"];
-            /** @description By type: twilio {from_number, twiml_url | twiml_template, machine_detection}; vapi {assistant_id, phone_number_id}; retell {agent_id, from_number, final_event}; http {api_base_url (required)}; every provider also api_base_url (default: its public API). Merged; null resets one. */
+            /** @description By type: twilio {from_number, twiml_url | twiml_template, machine_detection, voicemail_message}; vapi {assistant_id, phone_number_id, voicemail_message}; retell {agent_id, from_number, final_event, voicemail_message}; http {api_base_url (required)}; every provider also api_base_url (default: its public API). Merged; null resets one. */
             settings?: components["schemas"]["HttpSettingsDto"] | components["schemas"]["TwilioSettingsDto"] | components["schemas"]["VapiSettingsDto"] | components["schemas"]["RetellSettingsDto"];
             is_default?: boolean;
         };
@@ -4104,6 +4110,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Or TwiML (`text/xml`) when Twilio asks what the call does next (after a voicemail message) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -27,6 +27,8 @@ export interface TwilioEmulatedMessage {
 export interface TwilioEmulatedCall {
   sid: string;
   params: URLSearchParams;
+  /** The TwiML the call was updated with (`POST .../Calls/{CallSid}.json` with `Twiml`), in order. */
+  updates: string[];
   status: string;
   answeredBy: string | null;
   duration: number | null;
@@ -56,6 +58,11 @@ export class TwilioEmulator extends ProviderEmulator {
       ['POST', messages, (req, [sid]) => this.authorized(req, sid) ?? this.createMessage(req)],
       ['POST', calls, (req, [sid]) => this.authorized(req, sid) ?? this.create(req)],
       ['GET', call, (req, [sid, callSid]) => this.authorized(req, sid) ?? this.fetch(callSid)],
+      [
+        'POST',
+        call,
+        (req, [sid, callSid]) => this.authorized(req, sid) ?? this.update(req, callSid),
+      ],
     ];
   }
 
@@ -79,6 +86,63 @@ export class TwilioEmulator extends ProviderEmulator {
     call.duration = outcome.status === 'completed' ? (outcome.duration ?? 30) : 0;
     posted.push(await this.postStatus(callSid, outcome.status));
     return posted;
+  }
+
+  /**
+   * Asynchronous answering machine detection: posts the verdict to the call's
+   * `AsyncAmdStatusCallback` (`AnsweredBy`, `MachineDetectionDuration` in milliseconds), signed, as
+   * Twilio does once it knows (with `DetectMessageEnd`, at the end of the greeting).
+   */
+  async postAmd(callSid: string, answeredBy: string): Promise<PostedEvent> {
+    const call = this.mustGet(callSid);
+    call.answeredBy = answeredBy;
+    const url = call.params.get('AsyncAmdStatusCallback');
+    if (!url) throw new Error(`Call ${callSid} has no AsyncAmdStatusCallback`);
+    return this.postSigned(
+      url,
+      {
+        AccountSid: this.accountSid,
+        CallSid: call.sid,
+        AnsweredBy: answeredBy,
+        MachineDetectionDuration: '4210',
+      },
+      {},
+    );
+  }
+
+  /**
+   * Runs the TwiML the call was last updated with to its end: after its `<Say>`, a `<Redirect>` is
+   * followed (a signed TwiML request with the call's parameters, `CallStatus=in-progress`) and its
+   * answer returned; null when that TwiML has no redirect.
+   */
+  async playUpdatedTwiml(
+    callSid: string,
+  ): Promise<{ posted: PostedEvent; contentType: string | null; twiml: string } | null> {
+    const call = this.mustGet(callSid);
+    const twiml = call.updates.at(-1);
+    if (!twiml) throw new Error(`Call ${callSid} was never updated`);
+    const redirect = /<Redirect[^>]*>([^<]+)<\/Redirect>/.exec(twiml);
+    if (!redirect) return null;
+    const url = redirect[1].replace(/&amp;/g, '&');
+    const params: Record<string, string> = {
+      AccountSid: this.accountSid,
+      ApiVersion: '2010-04-01',
+      CallSid: call.sid,
+      CallStatus: 'in-progress',
+      Direction: 'outbound-api',
+      From: call.params.get('From') ?? '',
+      To: call.params.get('To') ?? '',
+    };
+    const headers = {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Twilio-Signature': twilio.getExpectedTwilioSignature(this.authToken, url, params),
+    };
+    const body = new URLSearchParams(params).toString();
+    // A TwiML request: its answer is the call's next instructions, so it is read (not `post`).
+    const res = await fetch(url, { method: 'POST', headers, body });
+    const posted = { url, headers, body, status: res.status };
+    this.posted.push(posted);
+    return { posted, contentType: res.headers.get('content-type'), twiml: await res.text() };
   }
 
   /**
@@ -289,9 +353,34 @@ export class TwilioEmulator extends ProviderEmulator {
       answeredBy: null,
       duration: null,
       sequence: 0,
+      updates: [],
     };
     this.calls.set(sid, call);
     return { status: 201, body: this.resource(call) };
+  }
+
+  /**
+   * Updates a live call: new TwiML (`Twiml`) runs at once. A call that is over cannot be updated
+   * (error 21220, "Call is not in-progress").
+   */
+  private update(req: EmulatorRequest, callSid: string): EmulatorReply {
+    const call = this.calls.get(callSid);
+    if (!call) return this.fetch(callSid);
+    const params = new URLSearchParams(req.rawBody);
+    if (!['queued', 'ringing', 'in-progress'].includes(call.status)) {
+      return {
+        status: 400,
+        body: {
+          code: 21220,
+          message: 'Call is not in-progress. Cannot redirect.',
+          more_info: 'https://www.twilio.com/docs/errors/21220',
+          status: 400,
+        },
+      };
+    }
+    const twiml = params.get('Twiml');
+    if (twiml) call.updates.push(twiml);
+    return { status: 200, body: this.resource(call) };
   }
 
   private fetch(callSid: string): EmulatorReply {

@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import {
   ApiOkResponse,
   ApiOperation,
@@ -7,7 +7,7 @@ import {
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
   countingSignatureFailures,
@@ -58,7 +58,11 @@ export class TelephonyEventsController {
     description:
       "What placed the call: a provider connection's id (`/api/v1/provider-connections`), or the CALL_PROVIDER name (`http`, `simulated`).",
   })
-  @ApiOkResponse({ type: TelephonyEventsResponseDto })
+  @ApiOkResponse({
+    type: TelephonyEventsResponseDto,
+    description:
+      'Or TwiML (`text/xml`) when Twilio asks what the call does next (after a voicemail message)',
+  })
   @ApiResponse({ status: 401, description: 'Missing, forged or stale signature; nothing changed' })
   @ApiResponse({
     status: 429,
@@ -70,17 +74,22 @@ export class TelephonyEventsController {
   async events(
     @Param('connection') connection: string,
     @Req() req: Request,
-  ): Promise<TelephonyEventsResponseDto> {
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TelephonyEventsResponseDto | string> {
     const provider = await this.providers.get(connection);
     if (!provider) throw new NotFoundError(`Unknown telephony connection '${connection}'`);
+    const request = signedProviderRequest(req, this.settings.publicBaseUrl);
     const events = await countingSignatureFailures(
-      provider.readEvents(signedProviderRequest(req, this.settings.publicBaseUrl)),
+      provider.readEvents(request),
       this.failures,
       req,
       provider.name,
     );
     const results = await this.ingestion.ingest(provider.name, events);
     if (results.includes('unknown_call')) throw new NotFoundError('Call not found');
-    return { status: 'ok' };
+    const reply = await provider.reply(request);
+    if (!reply) return { status: 'ok' };
+    res.type(reply.contentType);
+    return reply.body;
   }
 }

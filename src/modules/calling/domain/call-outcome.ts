@@ -119,6 +119,11 @@ const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>>
   },
 };
 
+/** How a voicemail drop went (the spec's VoicemailSubCategory). */
+export const VOICEMAIL_SUBCATEGORIES = ['DELIVERED', 'NOT_DELIVERED', 'NO_MAILBOX'] as const;
+export type VoicemailSubcategory = (typeof VOICEMAIL_SUBCATEGORIES)[number];
+
+/** The subcategory of an outcome when its provider reports none (a voicemail: left). */
 const SUBCATEGORY: Partial<Record<CallOutcome, string>> = {
   HUMAN_ONLY: 'MID_CALL',
   VOICEMAIL: 'DELIVERED',

@@ -11,15 +11,28 @@ const stored = (to: string) => ({
 describe('simulated call provider', () => {
   it.each([
     ['+15550100000', 'NO_RESPONSE', 'customer-did-not-answer'],
-    ['+15550100001', 'VOICEMAIL', 'voicemail'],
     ['+15550100002', 'DISCONNECTED', 'failed-to-connect'],
     ['+15550100003', 'TECHNICAL_FAILURE', 'provider-error'],
     ['+15550100004', 'HUMAN_ONLY', 'assistant-forwarded-call'],
     ['+15550100005', 'DNC_REQUESTED', 'customer-asked-not-to-be-called'],
     ['+15550100006', 'GOOD', 'assistant-ended-call'],
-    ['+1 (555) 010-0001', 'VOICEMAIL', 'voicemail'],
   ])('%s: %s', (to, outcome, endedReason) => {
     expect(simulatedOutcome(to)).toEqual({ outcome, endedReason });
+  });
+
+  it.each([
+    ['+15550100001', 'voicemail', 'DELIVERED'],
+    ['+1 (555) 010-0001', 'voicemail', 'DELIVERED'],
+    ['+15550100007', 'voicemail-message-cut-off', 'NOT_DELIVERED'],
+    ['+15550100008', 'voicemail-no-mailbox', 'NO_MAILBOX'],
+  ])('%s: a voicemail drop, %s: %s', (to, endedReason, subcategory) => {
+    expect(simulatedOutcome(to)).toEqual({ outcome: 'VOICEMAIL', endedReason, subcategory });
+    expect(simulatedResult(7, stored(to))).toMatchObject({
+      outcome: 'VOICEMAIL',
+      endedReason,
+      subcategory,
+      transcripts: [],
+    });
   });
 
   it('a good call ends with transcript, post-call data, QA, recording and output', () => {

@@ -14,21 +14,31 @@ import {
   CallResult,
   StartCallRequest,
 } from '../application/ports/call-provider.js';
-import { CallOutcome } from '../domain/call-outcome.js';
+import { CallOutcome, VoicemailSubcategory } from '../domain/call-outcome.js';
 
 /** The simulator's table: the last four digits of the dialled number pick the outcome. */
-export const SIMULATED_OUTCOMES: Record<string, { outcome: CallOutcome; endedReason: string }> = {
+export const SIMULATED_OUTCOMES: Record<
+  string,
+  { outcome: CallOutcome; endedReason: string; subcategory?: VoicemailSubcategory }
+> = {
   '0000': { outcome: 'NO_RESPONSE', endedReason: 'customer-did-not-answer' },
-  '0001': { outcome: 'VOICEMAIL', endedReason: 'voicemail' },
+  // The simulator's voicemail drops: its message played to the end, cut off, or no mailbox to leave it in.
+  '0001': { outcome: 'VOICEMAIL', endedReason: 'voicemail', subcategory: 'DELIVERED' },
   '0002': { outcome: 'DISCONNECTED', endedReason: 'failed-to-connect' },
   '0003': { outcome: 'TECHNICAL_FAILURE', endedReason: 'provider-error' },
   '0004': { outcome: 'HUMAN_ONLY', endedReason: 'assistant-forwarded-call' },
   // Whatever the campaign type: a person may ask that of any call (the category depends on the type).
   '0005': { outcome: 'DNC_REQUESTED', endedReason: 'customer-asked-not-to-be-called' },
+  '0007': {
+    outcome: 'VOICEMAIL',
+    endedReason: 'voicemail-message-cut-off',
+    subcategory: 'NOT_DELIVERED',
+  },
+  '0008': { outcome: 'VOICEMAIL', endedReason: 'voicemail-no-mailbox', subcategory: 'NO_MAILBOX' },
 };
 const GOOD = { outcome: 'GOOD' as const, endedReason: 'assistant-ended-call' };
 
-export function simulatedOutcome(to: string): { outcome: CallOutcome; endedReason: string } {
+export function simulatedOutcome(to: string): (typeof SIMULATED_OUTCOMES)[string] {
   return SIMULATED_OUTCOMES[to.replace(/\D/g, '').slice(-4)] ?? GOOD;
 }
 
@@ -50,6 +60,7 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
     qa: null,
     recordingUrls: [],
     outputData: {},
+    ...(r.subcategory ? { subcategory: r.subcategory } : {}),
   };
   if (r.outcome === 'DNC_REQUESTED') {
     return {
@@ -127,7 +138,7 @@ export class SimulatedCallProvider extends CallProvider {
   }
 
   async startCall(request: StartCallRequest): Promise<{ providerCallId: string }> {
-    const { outcome, endedReason } = simulatedOutcome(request.to);
+    const { outcome, endedReason, subcategory } = simulatedOutcome(request.to);
     const durationSeconds =
       outcome === 'DISCONNECTED' || outcome === 'TECHNICAL_FAILURE' ? 0 : this.seconds;
     const now = this.clock.now();
@@ -136,6 +147,7 @@ export class SimulatedCallProvider extends CallProvider {
     const stored: SimulatedRequest = {
       outcome,
       endedReason,
+      ...(subcategory ? { subcategory } : {}),
       durationSeconds,
       attempt: request.attempt,
       inputData: request.inputData,

@@ -102,10 +102,11 @@ export const SETTING_FIELDS: Record<ConnectionType, readonly string[]> = {
     'twiml_url',
     'twiml_template',
     'machine_detection',
+    'voicemail_message',
     'messaging_service_sid',
     'help_message',
     'api_base_url',
   ],
-  vapi: ['assistant_id', 'phone_number_id', 'api_base_url'],
-  retell: ['agent_id', 'from_number', 'final_event', 'api_base_url'],
+  vapi: ['assistant_id', 'phone_number_id', 'voicemail_message', 'api_base_url'],
+  retell: ['agent_id', 'from_number', 'final_event', 'voicemail_message', 'api_base_url'],
 };

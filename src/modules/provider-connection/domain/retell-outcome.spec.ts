@@ -1,5 +1,5 @@
 import type { CallResult } from '../../calling/application/ports/call-provider.js';
-import { retellCallResult, retellOutcome } from './retell-outcome.js';
+import { retellCallResult, retellOutcome, retellVoicemailSubcategory } from './retell-outcome.js';
 
 describe('Retell outcome table', () => {
   it.each([
@@ -75,5 +75,43 @@ describe('Retell outcome table', () => {
         end_timestamp: 4_000,
       }),
     ).toMatchObject({ outcome: 'NO_RESPONSE', durationSeconds: 3, postCallData: null, qa: null });
+  });
+});
+
+describe('Retell voicemail drop', () => {
+  // A call object as Retell's `call_analyzed` webhook documentation shows it (the fields we read).
+  const call = (disconnection_reason: string, in_voicemail: boolean) => ({
+    call_id: 'call_1',
+    disconnection_reason,
+    start_timestamp: 1767625200000,
+    end_timestamp: 1767625230000,
+    transcript_object: [{ role: 'agent', content: 'Hi Ada, this is your clinic.' }],
+    call_analysis: { call_summary: 'Reached voicemail.', in_voicemail, call_successful: false },
+  });
+
+  it.each([
+    ['voicemail_reached', true, 'VOICEMAIL', 'DELIVERED'],
+    ['voicemail_reached', false, 'VOICEMAIL', 'DELIVERED'],
+    ['agent_hangup', true, 'VOICEMAIL', 'DELIVERED'],
+    // The mailbox hung up while the agent was still speaking.
+    ['user_hangup', true, 'VOICEMAIL', 'NOT_DELIVERED'],
+    ['user_hangup', false, 'GOOD', undefined],
+    ['dial_no_answer', false, 'NO_RESPONSE', undefined],
+  ])(
+    '%s, in voicemail %s, with a voicemail message: %s, %s',
+    (reason, inVoicemail, outcome, subcategory) => {
+      const result = retellCallResult(call(reason, inVoicemail), true);
+      expect(result.outcome).toBe(outcome);
+      expect(result.subcategory).toBe(subcategory);
+    },
+  );
+
+  it('the subcategory table', () => {
+    expect(retellVoicemailSubcategory('voicemail_reached')).toBe('DELIVERED');
+    expect(retellVoicemailSubcategory('user_hangup')).toBe('NOT_DELIVERED');
+  });
+
+  it('without a voicemail message the call carries no subcategory of its own', () => {
+    expect(retellCallResult(call('voicemail_reached', true))).not.toHaveProperty('subcategory');
   });
 });

@@ -3,7 +3,7 @@
  * call read back with GET /v2/get-call/{id}) means for the call. Values from Retell's public
  * documentation of the call object. Documented in docs/providers.md.
  */
-import type { CallOutcome } from '../../calling/domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../calling/domain/call-outcome.js';
 import { isRecord, MappedCallResult, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
@@ -49,6 +49,16 @@ export function retellOutcome(reason: string, inVoicemail = false): CallOutcome 
   return reason.startsWith('error_') ? 'TECHNICAL_FAILURE' : 'HUMAN_ONLY';
 }
 
+/**
+ * With a `voicemail_option` message, Retell speaks it on reaching voicemail and hangs up
+ * (`voicemail_reached`, or `agent_hangup`): DELIVERED. The mailbox hanging up first (`user_hangup`
+ * while in voicemail) cut the message off: NOT_DELIVERED. Retell does not report a missing or full
+ * mailbox apart from other endings.
+ */
+export function retellVoicemailSubcategory(reason: string): VoicemailSubcategory {
+  return reason === 'user_hangup' ? 'NOT_DELIVERED' : 'DELIVERED';
+}
+
 /** The fields of a Retell call object that we read. */
 export interface RetellCallReport {
   call_id: string;
@@ -73,7 +83,7 @@ const ROLES: Record<string, string> = { agent: 'assistant', user: 'user' };
  * The call as the engine keeps it. A webhook is JSON from outside: every field is checked for its
  * type before use (a `disconnection_reason` that is not text is `unknown`, not a crash).
  */
-export function retellCallResult(call: RetellCallReport): MappedCallResult {
+export function retellCallResult(call: RetellCallReport, voicemailDrop = false): MappedCallResult {
   const analysis: RetellCallReport['call_analysis'] = isRecord(call.call_analysis)
     ? call.call_analysis
     : null;
@@ -84,8 +94,12 @@ export function retellCallResult(call: RetellCallReport): MappedCallResult {
   const end = number(call.end_timestamp);
   const durationMs = number(call.duration_ms) ?? (start && end ? end - start : 0);
   const transcripts = transcriptTurns(call.transcript_object, ROLES, 'content');
+  const outcome = retellOutcome(reason, analysis?.in_voicemail === true);
   return {
-    outcome: retellOutcome(reason, analysis?.in_voicemail === true),
+    outcome,
+    ...(voicemailDrop && outcome === 'VOICEMAIL'
+      ? { subcategory: retellVoicemailSubcategory(reason) }
+      : {}),
     endedReason: reason,
     durationSeconds: Math.max(0, Math.round(durationMs / 1000)),
     transcripts,

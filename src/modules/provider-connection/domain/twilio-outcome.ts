@@ -3,7 +3,7 @@
  * machine detection ran) means for the call. From Twilio's public documentation of the Call resource
  * and of Answering Machine Detection. Documented in docs/providers.md.
  */
-import type { CallOutcome } from '../../calling/domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../calling/domain/call-outcome.js';
 import { MappedCallResult } from './call-result.js';
 
 /** Statuses after which Twilio sends nothing more for the call. */
@@ -61,12 +61,44 @@ export interface TwilioCallReport {
   RecordingUrl?: string | null;
 }
 
-/** A final report as a call result; null when the call is not over. */
-export function twilioCallResult(report: TwilioCallReport): MappedCallResult | null {
+/**
+ * Voicemail drop (`DetectMessageEnd` with a `voicemail_message`): what the asynchronous AMD verdict
+ * asks of the live call. A beep, or silence after the greeting: the mailbox records, so the message
+ * is played. `machine_end_other`: the greeting ended with neither (a full mailbox, or one never set
+ * up, says so and hangs up): there is nothing to leave the message in, so the call hangs up.
+ * Anything else (a person, a fax, unknown): the call goes on as its TwiML says.
+ */
+export function twilioVoicemailAction(answeredBy: string): 'play' | 'hang-up' | null {
+  if (answeredBy === 'machine_end_beep' || answeredBy === 'machine_end_silence') return 'play';
+  return answeredBy === 'machine_end_other' ? 'hang-up' : null;
+}
+
+/**
+ * A voicemail drop's subcategory once the call is over without our message reaching its end (the
+ * message's own end is reported by its redirect: DELIVERED). No mailbox to record in: NO_MAILBOX;
+ * otherwise the call ended before the message did (or before the greeting did): NOT_DELIVERED.
+ */
+export function twilioUndeliveredVoicemail(answeredBy: string | null): VoicemailSubcategory {
+  return answeredBy === 'machine_end_other' ? 'NO_MAILBOX' : 'NOT_DELIVERED';
+}
+
+/**
+ * A final report as a call result; null when the call is not over. `voicemailDrop`: the connection
+ * leaves a message, so a voicemail that reaches this (the status callback, not the message's end)
+ * was not delivered.
+ */
+export function twilioCallResult(
+  report: TwilioCallReport,
+  voicemailDrop = false,
+): MappedCallResult | null {
   const answeredBy = report.AnsweredBy ?? null;
   const outcome = twilioOutcome(report.CallStatus, answeredBy);
   if (!outcome) return null;
   const duration = Number(report.CallDuration ?? 0);
+  const subcategory =
+    voicemailDrop && outcome === 'VOICEMAIL'
+      ? { subcategory: twilioUndeliveredVoicemail(answeredBy) }
+      : {};
   return {
     outcome,
     endedReason: answeredBy ? `${report.CallStatus}:${answeredBy}` : report.CallStatus,
@@ -77,5 +109,22 @@ export function twilioCallResult(report: TwilioCallReport): MappedCallResult | n
     qa: null,
     recordingUrls: report.RecordingUrl ? [report.RecordingUrl] : [],
     outputData: {},
+    ...subcategory,
+  };
+}
+
+/** The call result when the voicemail message played to its end (Twilio then followed its redirect). */
+export function twilioDeliveredVoicemail(answeredBy: string): MappedCallResult {
+  return {
+    outcome: 'VOICEMAIL',
+    endedReason: 'voicemail-message-played',
+    durationSeconds: 0,
+    transcripts: [],
+    agentData: { provider: 'twilio', call_status: 'in-progress', answered_by: answeredBy },
+    postCallData: null,
+    qa: null,
+    recordingUrls: [],
+    outputData: {},
+    subcategory: 'DELIVERED',
   };
 }

@@ -1,5 +1,5 @@
 import type { CallResult } from '../../calling/application/ports/call-provider.js';
-import { vapiCallResult, vapiOutcome } from './vapi-outcome.js';
+import { vapiCallResult, vapiOutcome, vapiVoicemailSubcategory } from './vapi-outcome.js';
 
 describe('Vapi outcome table', () => {
   it.each([
@@ -72,5 +72,31 @@ describe('Vapi outcome table', () => {
       recordingUrls: [],
       outputData: {},
     });
+  });
+});
+
+describe('Vapi voicemail drop', () => {
+  // An end-of-call report as Vapi's server messages documentation shows it (the fields we read).
+  const report = (endedReason: string) => ({
+    callId: 'c1',
+    endedReason,
+    startedAt: '2026-01-05T15:00:00.000Z',
+    endedAt: '2026-01-05T15:00:40.000Z',
+    artifact: {
+      messages: [{ role: 'bot', message: 'Hi Ada, this is your clinic. Please call us back.' }],
+    },
+  });
+
+  it.each([
+    ['voicemail', 'VOICEMAIL', 'DELIVERED'],
+    ['customer-ended-call', 'GOOD', null],
+    ['customer-did-not-answer', 'NO_RESPONSE', null],
+  ])('%s with a voicemail message: %s, %s', (endedReason, outcome, subcategory) => {
+    expect(vapiVoicemailSubcategory(endedReason)).toBe(subcategory);
+    expect(vapiCallResult(report(endedReason), true)).toMatchObject({ outcome, subcategory });
+  });
+
+  it('without a voicemail message the report carries no subcategory of its own', () => {
+    expect(vapiCallResult(report('voicemail'))).not.toHaveProperty('subcategory');
   });
 });

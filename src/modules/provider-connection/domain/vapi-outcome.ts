@@ -3,7 +3,7 @@
  * for the call. `endedReason` values from Vapi's public documentation of the Call object; they are
  * many and grow, so families of errors are matched by prefix. Documented in docs/providers.md.
  */
-import type { CallOutcome } from '../../calling/domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../calling/domain/call-outcome.js';
 import { isRecord, MappedCallResult, secondsBetween, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
@@ -90,7 +90,7 @@ const ROLES: Record<string, string> = { bot: 'assistant', assistant: 'assistant'
  * The report as the engine keeps it. A report is JSON from outside: every field is checked for its
  * type before use (a `messages` that is not a list is no transcript, not a crash).
  */
-export function vapiCallResult(report: VapiCallReport): MappedCallResult {
+export function vapiCallResult(report: VapiCallReport, voicemailDrop = false): MappedCallResult {
   const artifact: NonNullable<VapiCallReport['artifact']> = isRecord(report.artifact)
     ? report.artifact
     : {};
@@ -112,7 +112,17 @@ export function vapiCallResult(report: VapiCallReport): MappedCallResult {
       (u): u is string => typeof u === 'string' && u.length > 0,
     ),
     outputData: isRecord(analysis.structuredData) ? analysis.structuredData : {},
+    ...(voicemailDrop ? { subcategory: vapiVoicemailSubcategory(report.endedReason) } : {}),
   };
+}
+
+/**
+ * With a `voicemailMessage`, Vapi speaks it on reaching voicemail and then ends the call with reason
+ * `voicemail`: DELIVERED. Vapi reports neither a message cut off nor a missing mailbox apart from
+ * other endings, so those never come from Vapi. null: not a voicemail.
+ */
+export function vapiVoicemailSubcategory(endedReason: string): VoicemailSubcategory | null {
+  return vapiOutcome(endedReason) === 'VOICEMAIL' ? 'DELIVERED' : null;
 }
 
 function date(value: string | null | undefined): Date | null {

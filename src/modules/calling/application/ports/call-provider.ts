@@ -79,6 +79,19 @@ export abstract class CallProvider {
    * Asynchronous because some SDK verifiers are (Retell's uses Web Crypto).
    */
   abstract readEvents(request: ProviderRequest): Promise<CallEvent[]>;
+  /**
+   * The body the events route answers an authenticated request with; null: `{"status": "ok"}`. For a
+   * provider that asks the same route what the call does next (Twilio's TwiML requests).
+   */
+  reply(_request: ProviderRequest): Promise<ProviderReply | null> {
+    return Promise.resolve(null);
+  }
+}
+
+/** A body of the provider's own format, answered on the events route. */
+export interface ProviderReply {
+  contentType: string;
+  body: string;
 }
 
 /**

@@ -1,9 +1,11 @@
-import type { CallOutcome } from '../../domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../domain/call-outcome.js';
 
 /** What a simulated call keeps until it ends (no phone number: only what the result needs). */
 export interface SimulatedRequest {
   outcome: CallOutcome;
   endedReason: string;
+  /** A voicemail drop's result; absent on older rows and other endings. */
+  subcategory?: VoicemailSubcategory;
   durationSeconds: number;
   attempt: number;
   inputData: Record<string, unknown>;

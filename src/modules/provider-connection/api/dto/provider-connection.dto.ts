@@ -114,6 +114,18 @@ const ApiBaseUrl = () =>
     PyHttpUrl(),
   );
 
+/** What the provider's agent says to a voicemail box; placeholders as in `twiml_template`. */
+const VoicemailMessage = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      description:
+        'Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; ' +
+        'the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX',
+    }),
+    PyOptional({ nullable: true }),
+    PyStr({ min: 1, max: 500 }),
+  );
+
 export class HttpSettingsDto {
   @ApiProperty({ description: 'The voice agent’s URL that receives call requests' })
   @PyRequired()
@@ -143,6 +155,8 @@ export class TwilioSettingsDto {
   @PyEnum(TWILIO_MACHINE_DETECTION)
   machine_detection?: string;
 
+  @VoicemailMessage() voicemail_message?: string;
+
   @ApiPropertyOptional({
     description:
       'Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`)',
@@ -164,6 +178,7 @@ export class TwilioSettingsDto {
 export class VapiSettingsDto {
   @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) assistant_id: string;
   @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) phone_number_id: string;
+  @VoicemailMessage() voicemail_message?: string;
   @ApiBaseUrl() api_base_url?: string;
 }
 
@@ -180,6 +195,8 @@ export class RetellSettingsDto {
   @PyOptional({ nullable: true })
   @PyEnum(RETELL_FINAL_EVENTS)
   final_event?: string;
+
+  @VoicemailMessage() voicemail_message?: string;
 
   @ApiBaseUrl() api_base_url?: string;
 }
@@ -208,7 +225,11 @@ const SETTINGS_RULES: Partial<
     const url = s.twiml_url !== undefined && s.twiml_url !== null;
     const template = s.twiml_template !== undefined && s.twiml_template !== null;
     if (url && template) return 'give twiml_url or twiml_template, not both';
-    return url || template ? null : 'twiml_url or twiml_template is required';
+    if (!url && !template) return 'twiml_url or twiml_template is required';
+    const voicemail = s.voicemail_message !== undefined && s.voicemail_message !== null;
+    return voicemail && s.machine_detection !== 'DetectMessageEnd'
+      ? 'voicemail_message needs machine_detection DetectMessageEnd'
+      : null;
   },
 };
 
@@ -268,8 +289,9 @@ const credentialsDescription =
   'Secrets, by type: twilio {account_sid, auth_token}; vapi {api_key, server_secret}; retell ' +
   '{api_key}; http {secret}; simulated none. Write-only: read back as "***" plus the last four characters.';
 const settingsDescription =
-  'By type: twilio {from_number, twiml_url | twiml_template, machine_detection}; vapi ' +
-  '{assistant_id, phone_number_id}; retell {agent_id, from_number, final_event}; http ' +
+  'By type: twilio {from_number, twiml_url | twiml_template, machine_detection, voicemail_message}; vapi ' +
+  '{assistant_id, phone_number_id, voicemail_message}; retell {agent_id, from_number, final_event, ' +
+  'voicemail_message}; http ' +
   '{api_base_url (required)}; every provider also api_base_url (default: its public API).';
 
 @ApiExtraModels(...MODELS)

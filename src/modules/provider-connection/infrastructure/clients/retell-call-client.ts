@@ -11,6 +11,7 @@ import {
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome.js';
 import { parseJsonBody } from './json-body.js';
+import { fillPlaceholders } from '../../domain/twiml-template.js';
 
 /**
  * Retell through `retell-sdk`: a phone call with the connection's agent, the target's input data as
@@ -57,7 +58,21 @@ export class RetellCallClient extends CallProvider {
       from_number: typeof settings.from_number === 'string' ? settings.from_number : req.from,
       to_number: req.to,
       override_agent_id: String(settings.agent_id),
-      agent_override: { agent: { webhook_url: req.eventsUrl } },
+      agent_override: {
+        agent: {
+          webhook_url: req.eventsUrl,
+          ...(typeof settings.voicemail_message === 'string'
+            ? {
+                voicemail_option: {
+                  action: {
+                    type: 'static_text' as const,
+                    text: fillPlaceholders(settings.voicemail_message, req.inputData),
+                  },
+                },
+              }
+            : {}),
+        },
+      },
       retell_llm_dynamic_variables: dynamicVariables(req.inputData),
       metadata: {
         call_log_id: req.callLogId,
@@ -130,7 +145,10 @@ export class RetellCallClient extends CallProvider {
       callLogId:
         callLogId ?? callLogIdOf(isRecord(call.metadata) ? call.metadata.call_log_id : null),
       at,
-      result: retellCallResult(call as unknown as RetellCallReport),
+      result: retellCallResult(
+        call as unknown as RetellCallReport,
+        typeof this.connection.settings.voicemail_message === 'string',
+      ),
     };
   }
 }

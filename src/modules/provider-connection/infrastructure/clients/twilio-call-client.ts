@@ -1,22 +1,33 @@
 import type twilio from 'twilio';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
-import { twilioRestClient, verifiedTwilioParams } from './twilio-sdk.js';
+import { loadTwilio, twilioRestClient, verifiedTwilioParams } from './twilio-sdk.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { callLogIdOf } from '../../domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
+  ProviderReply,
   ProviderRequest,
   StartCallRequest,
 } from '../../../calling/application/ports/call-provider.js';
-import { renderTwimlTemplate } from '../../domain/twiml-template.js';
+import { fillPlaceholders, renderTwimlTemplate } from '../../domain/twiml-template.js';
 import {
   isTwilioFinalStatus,
   TWILIO_ANSWERED_STATUS,
   twilioCallResult,
   TwilioCallReport,
+  twilioDeliveredVoicemail,
+  twilioVoicemailAction,
 } from '../../domain/twilio-outcome.js';
+
+/**
+ * Query parameters of our own callback URLs (Twilio signs the whole URL, so they cannot be forged):
+ * the message to leave, on the AMD callback; and the mark that it played to its end, on the redirect
+ * Twilio follows after it.
+ */
+const VOICEMAIL_MESSAGE_PARAM = 'voicemail_message';
+const VOICEMAIL_PLAYED_PARAM = 'voicemail_played';
 
 /**
  * Twilio Programmable Voice through the official `twilio` package: no campaign logic, only the
@@ -48,12 +59,21 @@ export class TwilioCallClient extends CallProvider {
       typeof settings.twiml_template === 'string'
         ? { twiml: renderTwimlTemplate(settings.twiml_template, req.inputData) }
         : { url: String(settings.twiml_url) };
+    // The message travels (filled in) in the AMD callback's URL: when Twilio reports the greeting's
+    // end, that callback is all we receive, and it needs nothing else to leave the message.
+    const amdCallbackUrl = this.dropsVoicemail()
+      ? withParam(
+          callbackUrl,
+          VOICEMAIL_MESSAGE_PARAM,
+          fillPlaceholders(String(settings.voicemail_message), req.inputData),
+        )
+      : callbackUrl;
     const machineDetection =
       typeof settings.machine_detection === 'string'
         ? {
             machineDetection: settings.machine_detection,
             asyncAmd: 'true',
-            asyncAmdStatusCallback: callbackUrl,
+            asyncAmdStatusCallback: amdCallbackUrl,
             asyncAmdStatusCallbackMethod: 'POST',
           }
         : {};
@@ -98,7 +118,30 @@ export class TwilioCallClient extends CallProvider {
   async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
     const params = await verifiedTwilioParams(this.connection.credentials.auth_token, req);
     if (!params) throw new UnauthorizedError('Invalid Twilio signature');
-    if (!params.CallStatus) return [];
+    const url = new URL(req.url);
+    const callLogId = callLogIdOf(url.searchParams.get('call_log_id'));
+    const played = url.searchParams.get(VOICEMAIL_PLAYED_PARAM);
+    if (played !== null && params.CallSid) {
+      // Twilio followed the redirect after the message: it played to its end. Keyed as the call's
+      // end, so the `completed` callback that follows the hang-up is a duplicate.
+      return [
+        {
+          key: `twilio:${params.CallSid}:ended`,
+          kind: 'ended',
+          providerCallId: params.CallSid,
+          callLogId,
+          at: new Date(),
+          result: twilioDeliveredVoicemail(played),
+        },
+      ];
+    }
+    if (!params.CallStatus) {
+      const message = url.searchParams.get(VOICEMAIL_MESSAGE_PARAM);
+      if (message !== null && params.AnsweredBy && params.CallSid) {
+        await this.dropVoicemail(params.CallSid, params.AnsweredBy, message, url);
+      }
+      return [];
+    }
     const report: TwilioCallReport = {
       CallSid: params.CallSid,
       CallStatus: params.CallStatus,
@@ -116,18 +159,67 @@ export class TwilioCallClient extends CallProvider {
       report.AnsweredBy = call.answeredBy ?? null;
     }
     const at = params.Timestamp ? new Date(params.Timestamp) : new Date();
-    const event = this.event(
-      report,
-      callLogIdOf(new URL(req.url).searchParams.get('call_log_id')),
-      Number.isNaN(at.getTime()) ? new Date() : at,
-    );
+    const event = this.event(report, callLogId, Number.isNaN(at.getTime()) ? new Date() : at);
     return event ? [event] : [];
+  }
+
+  /**
+   * The body Twilio gets back. The redirect after a voicemail message is a TwiML request: it is
+   * answered with TwiML that hangs up. Status and AMD callbacks ignore the body (null: the JSON one).
+   */
+  override async reply(req: ProviderRequest): Promise<ProviderReply | null> {
+    if (!new URL(req.url).searchParams.has(VOICEMAIL_PLAYED_PARAM)) return null;
+    const sdk = await loadTwilio();
+    const twiml = new sdk.twiml.VoiceResponse();
+    twiml.hangup();
+    return { contentType: 'text/xml', body: twiml.toString() };
+  }
+
+  /** A voicemail message is left when the connection has one and waits for the greeting's end. */
+  private dropsVoicemail(): boolean {
+    const settings = this.connection.settings;
+    return (
+      typeof settings.voicemail_message === 'string' &&
+      settings.machine_detection === 'DetectMessageEnd'
+    );
+  }
+
+  /**
+   * The AMD verdict on a voicemail-drop call: at the greeting's end the live call's TwiML is replaced
+   * by the message, then a redirect to our events URL that tells us it played to its end; with no
+   * mailbox to record in, by a hang-up. A call that is already over cannot be updated (Twilio answers
+   * 21220): its final status callback reports it, so that error is not ours to raise.
+   */
+  private async dropVoicemail(
+    callSid: string,
+    answeredBy: string,
+    message: string,
+    amdUrl: URL,
+  ): Promise<void> {
+    const action = twilioVoicemailAction(answeredBy);
+    if (!action) return;
+    const sdk = await loadTwilio();
+    const twiml = new sdk.twiml.VoiceResponse();
+    if (action === 'play') {
+      twiml.say(message);
+      const playedUrl = new URL(amdUrl);
+      playedUrl.searchParams.delete(VOICEMAIL_MESSAGE_PARAM);
+      playedUrl.searchParams.set(VOICEMAIL_PLAYED_PARAM, answeredBy);
+      twiml.redirect({ method: 'POST' }, playedUrl.toString());
+    } else {
+      twiml.hangup();
+    }
+    try {
+      await (await this.client()).calls(callSid).update({ twiml: twiml.toString() });
+    } catch (error) {
+      if ((error as { code?: number }).code !== CALL_NOT_IN_PROGRESS) throw error;
+    }
   }
 
   private event(report: TwilioCallReport, callLogId: number | null, at: Date): CallEvent | null {
     const base = { providerCallId: report.CallSid, callLogId, at };
     if (isTwilioFinalStatus(report.CallStatus)) {
-      const result = twilioCallResult(report) ?? undefined;
+      const result = twilioCallResult(report, this.dropsVoicemail()) ?? undefined;
       return { ...base, key: `twilio:${report.CallSid}:ended`, kind: 'ended', result };
     }
     if (report.CallStatus === TWILIO_ANSWERED_STATUS) {
@@ -137,8 +229,14 @@ export class TwilioCallClient extends CallProvider {
   }
 }
 
-function withCallLogId(url: string, callLogId: number): string {
+/** Twilio's error for updating a call that is no longer in progress. */
+const CALL_NOT_IN_PROGRESS = 21220;
+
+function withParam(url: string, name: string, value: string): string {
   const u = new URL(url);
-  u.searchParams.set('call_log_id', String(callLogId));
+  u.searchParams.set(name, value);
   return u.toString();
 }
+
+const withCallLogId = (url: string, callLogId: number) =>
+  withParam(url, 'call_log_id', String(callLogId));

@@ -12,6 +12,7 @@ import {
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome.js';
 import { parseJsonBody } from './json-body.js';
+import { fillPlaceholders } from '../../domain/twiml-template.js';
 
 /**
  * Vapi through `@vapi-ai/server-sdk`: an outbound call with the connection's assistant and phone
@@ -67,6 +68,13 @@ export class VapiCallClient extends CallProvider {
           attempt: req.attempt,
         },
         server: { url: req.eventsUrl },
+        ...(typeof settings.voicemail_message === 'string'
+          ? {
+              // Vapi hangs up on a voicemail box unless told what to say; detection is off unless set.
+              voicemailMessage: fillPlaceholders(settings.voicemail_message, req.inputData),
+              voicemailDetection: { provider: 'vapi' as const },
+            }
+          : {}),
       },
     })) as { id: string };
     return { providerCallId: call.id };
@@ -124,7 +132,16 @@ export class VapiCallClient extends CallProvider {
         artifact: call.artifact as VapiCallReport['artifact'],
         analysis: call.analysis as VapiCallReport['analysis'],
       };
-      return { ...ids, at, key: `vapi:${id}:ended`, kind: 'ended', result: vapiCallResult(report) };
+      return {
+        ...ids,
+        at,
+        key: `vapi:${id}:ended`,
+        kind: 'ended',
+        result: vapiCallResult(
+          report,
+          typeof this.connection.settings.voicemail_message === 'string',
+        ),
+      };
     }
     if (call.status === 'in-progress' && id) return this.started(id, ids.callLogId, at);
     return null;
