@@ -69,6 +69,7 @@ export { RecipientLocks } from './modules/compliance/application/ports/recipient
 export { ApiKeyRevocations } from './modules/organization/application/ports/api-key-revocations.js';
 export { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
 export { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
+export * from './modules/provider-connection/application/ports/voice-provider.js';
 export { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
 export { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
 export { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
