@@ -1,5 +1,13 @@
 import { Provider, Type } from '@nestjs/common';
 import { PreDialCheck, PreDialChecks } from './modules/calling/application/ports/pre-dial-check.js';
+import {
+  VoiceProvider,
+  VoiceProviders,
+} from './modules/provider-connection/application/ports/voice-provider.js';
+import {
+  CampaignEventListener,
+  CampaignEventListeners,
+} from './modules/webhook/application/ports/campaign-event-listener.js';
 
 /** A class Nest builds (its constructor's ports and services injected) or an instance. */
 export type Extension<T> = Type<T> | T;
@@ -8,6 +16,10 @@ export type Extension<T> = Type<T> | T;
 export interface ExtensionOptions {
   /** Consulted by the dispatcher before every call, in this order (docs/extending.md). */
   preDialChecks?: readonly Extension<PreDialCheck>[];
+  /** Connection types of a team's own carriers (docs/extending.md). */
+  voiceProviders?: readonly Extension<VoiceProvider>[];
+  /** Told of call and message events after they commit, in-process, at most once (docs/extending.md). */
+  listeners?: readonly Extension<CampaignEventListener>[];
 }
 
 const isClass = (value: unknown): value is Type => typeof value === 'function';
@@ -35,5 +47,15 @@ function registry<T, R>(
 export function extensionProviders(options: ExtensionOptions): Provider[] {
   return [
     ...registry(PreDialChecks, options.preDialChecks ?? [], (checks) => new PreDialChecks(checks)),
+    ...registry(
+      VoiceProviders,
+      options.voiceProviders ?? [],
+      (providers) => new VoiceProviders(providers),
+    ),
+    ...registry(
+      CampaignEventListeners,
+      options.listeners ?? [],
+      (listeners) => new CampaignEventListeners(listeners),
+    ),
   ];
 }

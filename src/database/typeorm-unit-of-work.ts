@@ -12,7 +12,18 @@ export class TypeOrmUnitOfWork extends UnitOfWork {
     super();
   }
 
-  run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction((manager) => work({ manager } as TypeOrmTx));
+  async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    let tx: Tx | undefined;
+    try {
+      const result = await this.dataSource.transaction((manager) => {
+        tx = { manager } as TypeOrmTx;
+        return this.inTransaction(tx, work);
+      });
+      this.settled(tx!, true);
+      return result;
+    } catch (err) {
+      if (tx) this.settled(tx, false);
+      throw err;
+    }
   }
 }

@@ -20,11 +20,16 @@ export class InMemoryUnitOfWork extends UnitOfWork {
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     const before = this.stores.map((s) => s.snapshot());
+    const tx = {} as Tx;
+    let result: T;
     try {
-      return await work({} as Tx);
+      result = await this.inTransaction(tx, work);
     } catch (err) {
       this.stores.forEach((s, i) => s.restore(before[i]));
+      this.settled(tx, false);
       throw err;
     }
+    this.settled(tx, true);
+    return result;
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'crypto';
 import { freePort } from './run-process.js';
-import { createTestApp, TestApp, waitFor } from './test-app.js';
+import { createTestApp, TestApp, TestAppOptions, waitFor } from './test-app.js';
 
 /**
  * The app listening on a real local port, so that provider emulators post their events to it over
@@ -36,7 +36,10 @@ export interface PlacedCall {
 
 let phone = 0;
 
-export async function startProviderApp(env: Record<string, string> = {}): Promise<ProviderApp> {
+export async function startProviderApp(
+  env: Record<string, string> = {},
+  module?: TestAppOptions['module'],
+): Promise<ProviderApp> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const t = await createTestApp({
@@ -47,6 +50,7 @@ export async function startProviderApp(env: Record<string, string> = {}): Promis
       CALLING_POLL_INTERVAL_SECONDS: '0.1',
       ...env,
     },
+    module,
   });
   await t.app.listen(port, '127.0.0.1');
 

@@ -7,6 +7,7 @@ import { CampaignCallingTestingModule, waitUntil } from 'campaign-calling-servic
 import { AcmeCallProvider, AcmeCallProviders } from '../src/acme-carrier.js';
 import { AcmeRoutesModule } from '../src/campaign-summary.controller.js';
 import { OptOutCheck } from '../src/opt-out.check.js';
+import { AuditTrail } from '../src/audit-trail.listener.js';
 import { AcmeEmulator } from './acme-emulator.js';
 
 const API_KEY = 'example-key-0123456789abcdef01234567';
@@ -14,13 +15,18 @@ const API_KEY = 'example-key-0123456789abcdef01234567';
 describe('the service extended with Acme Voice, an opt-out check and a route of our own', () => {
   const acme = new AcmeEmulator();
   const optOut = new OptOutCheck();
+  const audit = new AuditTrail();
   let app: INestApplication;
 
   beforeAll(async () => {
     const acmeUrl = await acme.start();
     const moduleRef = await Test.createTestingModule({
       imports: [
-        CampaignCallingTestingModule.forRoot({ apiKey: API_KEY, preDialChecks: [optOut] }),
+        CampaignCallingTestingModule.forRoot({
+          apiKey: API_KEY,
+          preDialChecks: [optOut],
+          listeners: [audit],
+        }),
         AcmeRoutesModule,
       ],
     })
@@ -91,6 +97,18 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
       expect.objectContaining({
         reason: 'ended without a call: Refused by a pre-dial check: opt_out: the number opted out',
       }),
+    );
+
+    // Our audit trail was told of both ends, once each, after the service committed them.
+    await waitUntil(
+      async () => audit.entries.length,
+      (n) => n === 2,
+    );
+    expect(audit.entries).toEqual(
+      expect.arrayContaining([
+        { targetId: called, attempt: 1, status: 'Finished', callLogId: expect.any(Number) },
+        { targetId: refused, attempt: expect.any(Number), status: 'Failed', callLogId: null },
+      ]),
     );
 
     const summary = await as(http().get(`/api/v1/acme/campaigns/${campaign.body.id}/summary`));

@@ -8,5 +8,32 @@ export interface Tx {
 }
 
 export abstract class UnitOfWork {
+  /** The hooks of each open transaction, run once it has committed (dropped if it rolls back). */
+  private readonly committedHooks = new WeakMap<Tx, (() => void)[]>();
+
   abstract run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+
+  /**
+   * Runs `hook` once `tx` has committed, never if it rolls back; with no open unit of work (`tx`
+   * null, or one this unit of work did not open), the write has already committed: `hook` runs now.
+   * Hooks must not throw and must not wait: they start work of their own (e.g. in-process listeners).
+   */
+  afterCommit(tx: Tx | null, hook: () => void): void {
+    const hooks = tx ? this.committedHooks.get(tx) : undefined;
+    if (hooks) hooks.push(hook);
+    else hook();
+  }
+
+  /** For adapters: `work` in `tx`, with `afterCommit` hooks recorded while it runs. */
+  protected async inTransaction<T>(tx: Tx, work: (tx: Tx) => Promise<T>): Promise<T> {
+    this.committedHooks.set(tx, []);
+    return work(tx);
+  }
+
+  /** For adapters: after `tx` committed (`committed`) or rolled back, its hooks run or are dropped. */
+  protected settled(tx: Tx, committed: boolean): void {
+    const hooks = this.committedHooks.get(tx) ?? [];
+    this.committedHooks.delete(tx);
+    if (committed) for (const hook of hooks) hook();
+  }
 }

@@ -34,6 +34,7 @@ import { SimulatedCallStore } from './application/ports/simulated-call.store.js'
 import { TriggerService } from './application/trigger.service.js';
 import { SqlCallEventStore } from './infrastructure/call-event.sql-store.js';
 import { ConnectionCallProviders } from './infrastructure/call-providers.js';
+import { VoiceProviders } from '../provider-connection/application/ports/voice-provider.js';
 import { CallingWorker } from './infrastructure/calling.worker.js';
 import { HttpCallProvider } from './infrastructure/http-call-provider.js';
 import { SqlPlacementRate } from './infrastructure/placement-rate.sql-adapter.js';
@@ -77,18 +78,26 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
  */
 export const CALL_PROVIDERS_BINDING: Provider = {
   provide: CallProviders,
-  inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, ProviderCallClients],
+  inject: [
+    AppConfig,
+    SimulatedCallProvider,
+    ProviderConnectionService,
+    ProviderCallClients,
+    VoiceProviders,
+  ],
   useFactory: (
     config: AppConfig,
     simulator: SimulatedCallProvider,
     connections: ProviderConnectionService,
     clients: ProviderCallClients,
+    carriers: VoiceProviders,
   ) =>
     new ConnectionCallProviders(
       callProviderFor(config, simulator),
       simulator,
       connections,
       clients,
+      carriers,
     ),
 };
 

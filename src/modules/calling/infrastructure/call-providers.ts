@@ -1,3 +1,4 @@
+import { VoiceProviders } from '../../provider-connection/application/ports/voice-provider.js';
 import { ProviderCallClients } from '../../provider-connection/application/ports/provider-call-clients.js';
 import { SecretUnreadableError } from '../../provider-connection/application/ports/secret-box.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
@@ -26,6 +27,7 @@ export class ConnectionCallProviders extends CallProviders {
     private readonly simulator: SimulatedCallProvider,
     private readonly connections: ProviderConnectionService,
     private readonly clients: ProviderCallClients,
+    private readonly carriers: VoiceProviders = new VoiceProviders(),
   ) {
     super();
   }
@@ -77,11 +79,14 @@ export class ConnectionCallProviders extends CallProviders {
         }
         return provider;
       }
-      default:
+      default: {
+        const carrier = this.carriers.find(connection.type);
+        if (carrier) return carrier.connect(connection);
         throw new ConnectionUnusableError(
           connection.id,
           `its type ${String((connection as { type: unknown }).type)} is not known to this version`,
         );
+      }
     }
   }
 }

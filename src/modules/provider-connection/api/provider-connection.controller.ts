@@ -16,9 +16,10 @@ import { toItems } from '../../../common/validation/pydantic-validation.pipe.js'
 import { RequestValidationError } from '../../../common/validation/request-validation.error.js';
 import { withoutUnsafeKeys } from '../../../common/validation/transform-safe.js';
 import { ProviderConnectionService } from '../application/provider-connection.service.js';
-import { PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
+import { item, pydantic, PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
+import { VoiceProvider, VoiceProviders } from '../application/ports/voice-provider.js';
 import { isPlainObject } from '../../../common/validation/py-validators.js';
-import { mergeSettings } from '../domain/provider-connection.js';
+import { type ConnectionType, mergeSettings } from '../domain/provider-connection.js';
 import {
   CreateProviderConnectionDto,
   extraKeyErrors,
@@ -39,7 +40,10 @@ import { maskCredentialInputs, presentConnection } from './provider-connection.p
 @ApiTags('provider-connections')
 @Controller('api/v1/provider-connections')
 export class ProviderConnectionController {
-  constructor(private readonly connections: ProviderConnectionService) {}
+  constructor(
+    private readonly connections: ProviderConnectionService,
+    private readonly carriers: VoiceProviders,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -56,6 +60,19 @@ export class ProviderConnectionController {
     description: 'The name is taken, or there is no SECRETS_KEY to encrypt the credentials with',
   })
   async create(@Auth() auth: AuthContext, @JsonObjectBody() raw: Record<string, unknown>) {
+    const carrier = this.carriers.find(raw.type);
+    if (carrier) {
+      const body = await validateCarrierBody(carrier, CreateProviderConnectionDto, raw, raw);
+      const created = await this.connections.create(auth.organizationId, {
+        // A registered carrier's type: the connection is stored and shown with it.
+        type: carrier.type as ConnectionType,
+        name: body.name,
+        credentials: raw.credentials as Record<string, string>,
+        settings: (raw.settings ?? {}) as Record<string, unknown>,
+        isDefault: body.is_default,
+      });
+      return presentConnection(created);
+    }
     const body = await validateBody(CreateProviderConnectionDto, raw);
     const created = await this.connections.create(auth.organizationId, {
       type: body.type,
@@ -121,6 +138,19 @@ export class ProviderConnectionController {
     if (isPlainObject(raw.settings)) {
       candidate.settings = mergeSettings(existing.settings, raw.settings);
     }
+    const carrier = this.carriers.find(existing.type);
+    if (carrier) {
+      const body = await validateCarrierBody(carrier, UpdateProviderConnectionDto, raw, candidate);
+      const updated = await this.connections.update(auth.organizationId, id, {
+        name: body.name,
+        credentials: isPlainObject(raw.credentials)
+          ? (raw.credentials as Record<string, string>)
+          : undefined,
+        settings: isPlainObject(raw.settings) ? raw.settings : undefined,
+        isDefault: body.is_default,
+      });
+      return presentConnection(updated);
+    }
     const body = await validateBody(
       UpdateProviderConnectionDto,
       candidate,
@@ -159,19 +189,87 @@ const FIELD_ORDER: unknown[] = ['type', 'name', 'credentials', 'settings', 'is_d
 
 /**
  * Validates `raw` with `model` as the global pipe would (same 422 items), keeping the errors `keep`
- * accepts, with credentials masked in every echoed input.
+ * accepts, with `more` of the caller's, credentials masked in every echoed input (`sent`: the body
+ * as the client sent it, when `raw` stands in for it).
  */
 async function validateBody<T extends object>(
   model: new () => T,
   raw: Record<string, unknown>,
   keep: (item: PydanticErrorItem) => boolean = () => true,
+  more: PydanticErrorItem[] = [],
+  sent: Record<string, unknown> = raw,
 ): Promise<T> {
   // Without `constructor`/`__proto__` keys, which class-transformer trips over (see transform-safe).
   const instance = plainToInstance(model, withoutUnsafeKeys(raw) as Record<string, unknown>);
   const errors = await validate(instance, { forbidUnknownValues: false });
-  const items = [...toItems(errors, ['body'], raw), ...extraKeyErrors(raw, raw.type)]
+  const items = [...toItems(errors, ['body'], sent), ...extraKeyErrors(raw, raw.type), ...more]
     .filter(keep)
     .sort((a, b) => FIELD_ORDER.indexOf(a.loc[1]) - FIELD_ORDER.indexOf(b.loc[1]));
-  if (items.length > 0) throw new RequestValidationError(maskCredentialInputs(items, raw));
+  if (items.length > 0) throw new RequestValidationError(maskCredentialInputs(items, sent));
   return instance;
+}
+
+/**
+ * A registered carrier's connection (VoiceProvider): `name` and `is_default` checked by the models,
+ * `credentials` and `settings` by the carrier's fields and its `checkSettings`; `candidate` is the
+ * connection as it will be (on PATCH, the stored settings merged with the sent ones).
+ */
+async function validateCarrierBody<T extends object>(
+  carrier: VoiceProvider,
+  model: new () => T,
+  raw: Record<string, unknown>,
+  candidate: Record<string, unknown>,
+): Promise<T> {
+  const creating = candidate === raw;
+  const items: PydanticErrorItem[] = [];
+  const credentials = raw.credentials;
+  if (credentials === undefined) {
+    if (creating && carrier.credentialFields.length > 0) {
+      items.push(item(pydantic.missing(), ['body', 'credentials'], raw));
+    }
+  } else if (!isPlainObject(credentials)) {
+    items.push(item(pydantic.dictType(), ['body', 'credentials'], credentials));
+  } else {
+    for (const field of carrier.credentialFields) {
+      const value = credentials[field];
+      if (value === undefined && creating) {
+        items.push(item(pydantic.missing(), ['body', 'credentials', field], credentials));
+      } else if (value !== undefined && (typeof value !== 'string' || value === '')) {
+        items.push(item(pydantic.stringType(), ['body', 'credentials', field], value));
+      }
+    }
+    items.push(...extraKeys(credentials, carrier.credentialFields, 'credentials'));
+  }
+  const settings = raw.settings;
+  if (settings !== undefined && !isPlainObject(settings)) {
+    items.push(item(pydantic.dictType(), ['body', 'settings'], settings));
+  } else if (creating || settings !== undefined) {
+    const extra = settings ? extraKeys(settings, carrier.settingFields, 'settings') : [];
+    items.push(...extra);
+    const merged = (candidate.settings ?? {}) as Record<string, unknown>;
+    if (extra.length === 0) {
+      for (const problem of carrier.checkSettings(merged)) {
+        items.push(
+          item(
+            pydantic.valueError(problem.message),
+            ['body', 'settings', problem.field],
+            merged[problem.field],
+          ),
+        );
+      }
+    }
+  }
+  // The carrier's type stands in for a built-in one without credentials or settings of its own.
+  const common = { ...candidate, type: 'simulated', credentials: undefined, settings: undefined };
+  return validateBody(model, common, () => true, items, raw);
+}
+
+function extraKeys(
+  value: Record<string, unknown>,
+  allowed: readonly string[],
+  field: 'credentials' | 'settings',
+): PydanticErrorItem[] {
+  return Object.keys(value)
+    .filter((key) => !allowed.includes(key))
+    .map((key) => item(pydantic.extraForbidden(), ['body', field, key], value[key]));
 }

@@ -20,6 +20,7 @@ import {
 } from './ports/provider-connection.repository.js';
 import { ProviderDestinations } from './ports/provider-destinations.js';
 import { SecretBox, SecretUnreadableError } from './ports/secret-box.js';
+import { VoiceProviders } from './ports/voice-provider.js';
 
 export interface CreateConnection {
   type: ConnectionType;
@@ -45,7 +46,13 @@ export class ProviderConnectionService {
     private readonly repository: ProviderConnectionRepository,
     private readonly secrets: SecretBox,
     private readonly destinations: ProviderDestinations,
+    private readonly voiceProviders: VoiceProviders = new VoiceProviders(),
   ) {}
+
+  /** The credentials a type needs: a built-in type's, or a registered carrier's. */
+  private credentialFieldsOf(type: ConnectionType): readonly string[] {
+    return CREDENTIAL_FIELDS[type] ?? this.voiceProviders.find(type)?.credentialFields ?? [];
+  }
 
   async create(organizationId: string, input: CreateConnection): Promise<ProviderConnection> {
     await this.checkDestination(input.settings.api_base_url);
@@ -100,7 +107,7 @@ export class ProviderConnectionService {
         mergeSettings(stored.settings, input.settings),
       ).api_base_url;
       if (after !== before) {
-        requireCredentialsFor(stored.type, input.credentials);
+        requireCredentialsFor(this.credentialFieldsOf(stored.type), input.credentials);
         await this.checkDestination(after);
       }
     }
@@ -177,7 +184,7 @@ export class ProviderConnectionService {
     try {
       return this.open(stored);
     } catch (err) {
-      const complete = CREDENTIAL_FIELDS[stored.type].every((field) => field in sent);
+      const complete = this.credentialFieldsOf(stored.type).every((field) => field in sent);
       if (err instanceof SecretUnreadableError && complete) return {};
       throw err;
     }
@@ -197,8 +204,8 @@ export class ProviderConnectionService {
  * Moving a connection to another API base URL sends its stored secrets there: whoever moves it must
  * hold them, so every credential of the type comes again in the same request.
  */
-function requireCredentialsFor(type: ConnectionType, sent: Credentials | undefined): void {
-  const missing = CREDENTIAL_FIELDS[type].filter((field) => !(sent && field in sent));
+function requireCredentialsFor(fields: readonly string[], sent: Credentials | undefined): void {
+  const missing = fields.filter((field) => !(sent && field in sent));
   if (missing.length > 0) {
     throw new InvalidInputError(
       `changing settings.api_base_url needs the connection's credentials sent again in the same ` +

@@ -13,6 +13,7 @@ export type ConnectionSettings = Record<string, unknown>;
 export interface ProviderConnection {
   id: string;
   organizationId: string;
+  /** A built-in type, or the type of a carrier registered with `voiceProviders` (VoiceProvider). */
   type: ConnectionType;
   name: string;
   /** Each credential as `***` plus its last four characters: what the API shows. */
@@ -63,7 +64,8 @@ export function effectiveSettings(
   type: ConnectionType,
   settings: ConnectionSettings,
 ): ConnectionSettings {
-  const fallback = DEFAULT_API_BASE_URL[type];
+  // A registered carrier's type (VoiceProvider) has no public default.
+  const fallback = DEFAULT_API_BASE_URL[type] ?? null;
   const withBase = fallback === null ? settings : { api_base_url: fallback, ...settings };
   return type === 'retell' ? { final_event: 'call_analyzed', ...withBase } : withBase;
 }

@@ -13,6 +13,7 @@ import { Campaign } from '../../campaign/domain/campaign.js';
 import { GONE_ERROR, WebhookDeliveryService } from './webhook-delivery.service.js';
 import { DELIVERY_QUEUE, WebhookOutbox } from './webhook-outbox.js';
 import { WebhookSettings } from './webhook-settings.js';
+import { CampaignEventListeners } from './ports/campaign-event-listener.js';
 import { WebhookWorker } from './webhook-worker.js';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { InProcessExclusiveRunner } from '../../../testing/in-process-exclusive-runner.js';
@@ -51,7 +52,7 @@ function build() {
     campaigns,
     metrics,
   );
-  const outbox = new WebhookOutbox(repository, jobs, clock);
+  const outbox = new WebhookOutbox(repository, jobs, clock, uow, new CampaignEventListeners());
   return { clock, campaigns, repository, jobs, sender, service, outbox, uow, metrics };
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { CallFinishedEvent, CallFinishedOutbox } from './ports/call-finished-outbox.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
-import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { Clock } from '../../../common/clock/clock.js';
 import {
   CALL_FINISHED,
@@ -17,6 +17,7 @@ import { MessageEvent, MessageEventOutbox } from './ports/message-event-outbox.j
 import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox.js';
 import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox.js';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository.js';
+import { CampaignEventListeners } from './ports/campaign-event-listener.js';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
@@ -27,7 +28,8 @@ export interface DeliveryJob {
 /**
  * The transactional outbox: the event row, its delivery and the delivery job are written in the
  * caller's transaction, so a state change and its notification commit (or roll back) together.
- * Nothing is sent from here; a worker picks the job up after the commit.
+ * Nothing is sent from here; a worker picks the job up after the commit, and the in-process listeners
+ * are told once the transaction has committed.
  */
 @Injectable()
 export class WebhookOutbox extends CallFinishedOutbox {
@@ -35,12 +37,17 @@ export class WebhookOutbox extends CallFinishedOutbox {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly listeners: CampaignEventListeners,
   ) {
     super();
   }
 
-  recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void> {
-    return recordEvents(
+  async recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void> {
+    if (this.listeners.any && events.length > 0) {
+      this.unitOfWork.afterCommit(tx, () => this.listeners.callFinished(events));
+    }
+    await recordEvents(
       this.deliveries,
       this.jobs,
       this.clock,
@@ -101,12 +108,17 @@ export class MessageOutbox extends MessageEventOutbox {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly listeners: CampaignEventListeners,
   ) {
     super();
   }
 
-  recordAll(tx: Tx, events: MessageEvent[]): Promise<void> {
-    return recordEvents(
+  async recordAll(tx: Tx, events: MessageEvent[]): Promise<void> {
+    if (this.listeners.any && events.length > 0) {
+      this.unitOfWork.afterCommit(tx, () => this.listeners.messageEvents(events));
+    }
+    await recordEvents(
       this.deliveries,
       this.jobs,
       this.clock,

@@ -1,0 +1,27 @@
+/**
+ * An audit trail of our own: told of every call's end in-process, after the service committed it
+ * (a write-back to an EHR would go here). What it throws is logged by the service and dropped; the
+ * durable route is the signed webhooks.
+ */
+import { CallFinishedEvent, CampaignEventListener } from 'campaign-calling-service';
+
+export interface AuditEntry {
+  targetId: string;
+  attempt: number;
+  status: string;
+  /** null when the target ended without a call (e.g. refused by the opt-out check). */
+  callLogId: number | null;
+}
+
+export class AuditTrail extends CampaignEventListener {
+  readonly entries: AuditEntry[] = [];
+
+  override onCallFinished(event: CallFinishedEvent): void {
+    this.entries.push({
+      targetId: event.targetId,
+      attempt: event.attempt,
+      status: event.status,
+      callLogId: event.callLogId,
+    });
+  }
+}

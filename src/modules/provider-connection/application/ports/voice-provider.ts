@@ -1,0 +1,60 @@
+import type { CallProvider } from '../../../calling/application/ports/call-provider.js';
+import {
+  CONNECTION_TYPES,
+  type ConnectionSettings,
+  type ResolvedConnection,
+} from '../../domain/provider-connection.js';
+
+/** What is wrong with one setting, in the provider's words (a 422 item at `settings.<field>`). */
+export interface SettingProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * A team's own carrier as a connection type, registered with
+ * `CampaignCallingModule.forRoot({ voiceProviders: [...] })`: `POST /api/v1/provider-connections`
+ * then takes `type: <its type>`, its credentials sealed as the others' are, and the calls of campaigns
+ * using such a connection (and the events posted to its events route) go through `connect`'s provider.
+ */
+export abstract class VoiceProvider {
+  /** The connection `type`: lowercase letters, digits, `-` and `_`, not one of the built-in types. */
+  abstract readonly type: string;
+  /** The credentials a connection of this type needs, all required, all secrets (stored sealed). */
+  abstract readonly credentialFields: readonly string[];
+  /** The settings it takes (any other key is refused); `api_base_url` is held to PROVIDER_ALLOW_PRIVATE. */
+  abstract readonly settingFields: readonly string[];
+  /**
+   * What is wrong with the settings (on PATCH, as they will be once merged); empty when they are
+   * right. Each problem answers 422 at `body.settings.<field>`.
+   */
+  abstract checkSettings(settings: ConnectionSettings): SettingProblem[];
+  /** The provider a connection places its calls and reads its events with (`name`: the connection id). */
+  abstract connect(connection: ResolvedConnection): CallProvider;
+}
+
+const TYPE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
+
+/** The registered carriers, by connection type. */
+export class VoiceProviders {
+  private readonly byType = new Map<string, VoiceProvider>();
+
+  constructor(providers: readonly VoiceProvider[] = []) {
+    for (const provider of providers) {
+      const type = provider.type;
+      if (!TYPE_NAME.test(type) || (CONNECTION_TYPES as readonly string[]).includes(type)) {
+        throw new Error(
+          `voiceProviders: ${JSON.stringify(type)} cannot be a connection type (a built-in one, or ` +
+            `not lowercase letters, digits, - and _)`,
+        );
+      }
+      if (this.byType.has(type)) throw new Error(`voiceProviders: ${type} is registered twice`);
+      this.byType.set(type, provider);
+    }
+  }
+
+  /** The carrier registered for `type`; null for the built-in types and unknown ones. */
+  find(type: unknown): VoiceProvider | null {
+    return typeof type === 'string' ? (this.byType.get(type) ?? null) : null;
+  }
+}
