@@ -11,7 +11,7 @@ const ACCEPTED_REQUEST_ID = /^[\x21-\x7e]{1,128}$/;
  * Every request gets an id, echoed as `X-Request-Id`: the caller's own when it sends a sane one (so a
  * proxy's or client's id follows the request through), a new UUID otherwise. It is set here, before
  * any logging, so the response carries it whatever the log level (pino-http reads `req.id`, and is not
- * mounted at all at `LOG_LEVEL=silent`, see app.module.ts).
+ * mounted at all at `LOG_LEVEL=silent`, see campaign-calling.module.ts).
  */
 export function assignRequestId(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   const given = req.headers['x-request-id'];

@@ -16,7 +16,7 @@ describe('withoutQueryString', () => {
 });
 
 describe('REDACTED_PATHS', () => {
-  /** The lines a logger configured as the app's (app.module.ts) writes for `objects`. */
+  /** The lines a logger configured as the app's (campaign-calling.module.ts) writes for `objects`. */
   function logged(...objects: object[]): string {
     let out = '';
     const sink = new Writable({
