@@ -79,6 +79,12 @@ describe('campaign variables and live calls', () => {
       expect([connection.status, connection.body]).toEqual([201, expect.anything()]);
       const campaign = await t.createCampaign(o.apiKey, {
         provider_connection_id: connection.body.id,
+        sms_follow_up: {
+          on_categories: ['VOICEMAIL'],
+          template:
+            'Hi {{input_data.patient.first_name}}, call us back at {{input_data.clinic_phone}}.',
+          after: 'each_attempt',
+        },
       });
       const ids = await t.addTargets(o.apiKey, campaign.id, {
         targets: [
@@ -106,7 +112,7 @@ describe('campaign variables and live calls', () => {
         variables: [
           {
             name: 'input_data.patient.first_name',
-            used_in: ['provider_connection.twiml_template'],
+            used_in: ['provider_connection.twiml_template', 'sms_follow_up.template'],
             targets_missing: 1,
             missing_target_ids: [ids[1]],
           },
@@ -115,6 +121,12 @@ describe('campaign variables and live calls', () => {
             used_in: ['provider_connection.twiml_template'],
             targets_missing: 1,
             missing_target_ids: [ids[2]],
+          },
+          {
+            name: 'input_data.clinic_phone',
+            used_in: ['sms_follow_up.template'],
+            targets_missing: 3,
+            missing_target_ids: [ids[0], ids[1], ids[2]],
           },
         ],
       });

@@ -16,8 +16,9 @@ export class CampaignVariablesController {
     operationId: 'get_required_variables_api_v1_campaigns__campaign_id__variables_get',
     summary: 'Get Required Variables',
     description:
-      "The variables the campaign's calls need (every `{{input_data...}}` its connection's templates " +
-      'fill in) and, for each, how many of its targets awaiting a call lack it, with the first 100.',
+      "The variables the campaign's calls and texts need (every `{{input_data...}}` of its " +
+      "connection's TwiML template and voicemail message and of its follow-up text) and, for each, " +
+      'how many of its targets awaiting a call lack it, with the first 100.',
   })
   @ApiParam({
     name: 'campaign_id',

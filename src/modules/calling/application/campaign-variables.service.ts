@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
+import type { Campaign } from '../../campaign/domain/campaign.js';
 import type { ProviderConnection } from '../../provider-connection/domain/provider-connection.js';
 import { templateFields } from '../../provider-connection/domain/twiml-template.js';
 import { TargetService } from '../../target/application/target.service.js';
@@ -48,7 +49,7 @@ export class CampaignVariablesService {
       campaign.providerConnectionId,
     );
     const needed = new Map<string, { path: string[]; usedIn: string[] }>();
-    for (const { source, text } of templatesOf(connection)) {
+    for (const { source, text } of templatesOf(campaign, connection)) {
       for (const path of templateFields(text)) {
         const name = ['input_data', ...path].join('.');
         const entry = needed.get(name) ?? { path, usedIn: [] };
@@ -77,10 +78,20 @@ export class CampaignVariablesService {
   }
 }
 
-/** The templates a connection fills from a target's input data, each named by where it is set. */
-function templatesOf(connection: ProviderConnection | null): { source: string; text: string }[] {
-  const twiml = connection?.settings.twiml_template;
-  return typeof twiml === 'string'
-    ? [{ source: 'provider_connection.twiml_template', text: twiml }]
-    : [];
+/**
+ * The templates filled from a target's input data for the campaign's calls and texts, each named by
+ * where it is set: the connection's TwiML and voicemail message, the campaign's follow-up text.
+ */
+function templatesOf(
+  campaign: Campaign,
+  connection: ProviderConnection | null,
+): { source: string; text: string }[] {
+  const candidates: [string, unknown][] = [
+    ['provider_connection.twiml_template', connection?.settings.twiml_template],
+    ['provider_connection.voicemail_message', connection?.settings.voicemail_message],
+    ['sms_follow_up.template', campaign.smsFollowUp?.template],
+  ];
+  return candidates
+    .filter((c): c is [string, string] => typeof c[1] === 'string')
+    .map(([source, text]) => ({ source, text }));
 }
