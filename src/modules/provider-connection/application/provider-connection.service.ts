@@ -8,6 +8,7 @@ import {
   CREDENTIAL_FIELDS,
   Credentials,
   effectiveSettings,
+  isBuiltInConnectionType,
   maskCredentials,
   mergeSettings,
   ProviderConnection,
@@ -51,7 +52,8 @@ export class ProviderConnectionService {
 
   /** The credentials a type needs: a built-in type's, or a registered carrier's. */
   private credentialFieldsOf(type: ConnectionType): readonly string[] {
-    return CREDENTIAL_FIELDS[type] ?? this.voiceProviders.find(type)?.credentialFields ?? [];
+    if (isBuiltInConnectionType(type)) return CREDENTIAL_FIELDS[type];
+    return this.voiceProviders.find(type)?.credentialFields ?? [];
   }
 
   async create(organizationId: string, input: CreateConnection): Promise<ProviderConnection> {

@@ -8,7 +8,7 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from '../application/ports/provider-connection.repository.js';
-import { ConnectionSettings, ConnectionType, Credentials } from '../domain/provider-connection.js';
+import { ConnectionSettings, Credentials } from '../domain/provider-connection.js';
 
 interface ProviderConnectionRow {
   id: string;
@@ -31,7 +31,7 @@ function connectionFromRow(row: ProviderConnectionRow): StoredConnection {
   return {
     id: row.id,
     organizationId: row.organization_id,
-    type: row.type as ConnectionType,
+    type: row.type,
     name: row.name,
     sealedCredentials:
       row.credentials_ciphertext === null || row.credentials_key_id === null
