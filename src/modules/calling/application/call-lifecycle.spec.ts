@@ -86,7 +86,7 @@ function engine(
   );
   const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
-  const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service });
+  const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow });
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,

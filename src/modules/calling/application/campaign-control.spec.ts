@@ -100,7 +100,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     settings,
     events,
     control,
-    inMemoryCompliance(clock, { doNotCall: doNotCall.service }).service,
+    inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow }).service,
     new PreDialChecks(),
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
