@@ -84,7 +84,15 @@ function engine(
     doNotCall.service,
     followUpTexts,
   );
-  const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
+  const ingestion = new CallEventIngestion(
+    callLogs,
+    campaigns,
+    store,
+    completion,
+    config,
+    uow,
+    clock,
+  );
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
   const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow });
   const dispatcher = new CallDispatcher(

@@ -83,6 +83,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     completion,
     settings,
     uow,
+    clock,
   );
   const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
   const control = new CampaignControl(campaigns, targets, outbox, uow, clock, events, pausedOutbox);

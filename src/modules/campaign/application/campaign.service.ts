@@ -127,7 +127,12 @@ export class CampaignService implements CampaignReader {
         changes.smsFollowUp.provider_connection_id,
         ['sms_follow_up', 'provider_connection_id'],
       );
-    const result = await this.repository.update(organizationId, current.id, changes);
+    const result = await this.repository.update(
+      organizationId,
+      current.id,
+      changes,
+      this.clock.now(),
+    );
     this.recent.forget(current.id);
     switch (result.kind) {
       case 'updated':
@@ -205,6 +210,7 @@ export class CampaignService implements CampaignReader {
       organizationId,
       current.id,
       generateWebhookSecret(),
+      this.clock.now(),
     );
     this.recent.forget(current.id);
     if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);
