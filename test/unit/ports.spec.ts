@@ -39,7 +39,7 @@ const CONTRACTS: Record<string, string> = {
   PlacementRate: 'test/contracts/calling-stores.contract.ts',
   SimulatedCallStore: 'test/contracts/calling-stores.contract.ts',
   CallProviders: 'src/modules/calling/infrastructure/call-providers.spec.ts',
-  StepRepository: 'test/contracts/step-repository.contract.ts',
+  TargetStepData: 'test/contracts/target-step-data.contract.ts',
   WebhookDeliveryRepository: 'test/contracts/webhook-delivery-repository.contract.ts',
   TargetNotifications: 'test/contracts/webhook-delivery-repository.contract.ts',
   WebhookSender: 'test/e2e/webhooks.e2e-spec.ts and webhooks-ssrf.e2e-spec.ts (a local receiver)',
