@@ -43,7 +43,7 @@ const CONTRACTS: Record<string, string> = {
   TargetNotifications: 'test/e2e/target-timeline.e2e-spec.ts (notifications in the timeline)',
   WebhookSender: 'test/e2e/webhooks.e2e-spec.ts and webhooks-ssrf.e2e-spec.ts (a local receiver)',
   ProviderConnectionRepository: 'test/contracts/provider-connection-repository.contract.ts',
-  ProviderCallClients: 'test/unit/provider-clients.spec.ts (against the provider emulators)',
+  ProviderCallClients: 'test/e2e/provider-clients.e2e-spec.ts (against the provider emulators)',
   ProviderDestinations: 'test/e2e/provider-connections.e2e-spec.ts (private addresses refused)',
   SecretBox: 'src/modules/provider-connection/infrastructure/aes-gcm-secret-box.spec.ts',
   MessageRepository: 'test/contracts/message-repository.contract.ts',
