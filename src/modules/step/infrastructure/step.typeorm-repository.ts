@@ -12,6 +12,7 @@ import {
   StepScope,
   TargetRef,
 } from '../application/ports/step.repository.js';
+import { TargetEventLog } from '../../target/application/ports/target-event-log.js';
 
 /**
  * One statement merges a whole batch: the updates travel as one jsonb array, are matched to targets by
@@ -83,9 +84,17 @@ const RECORD_EHR_EVENT = `
   FROM event WHERE t.id = event.target_id AND t.organization_id = $1::uuid
   RETURNING event.id AS event_id, t.id AS target_id`;
 
+/**
+ * Step data merged into targets' input data, and its history. The merges change `targets` (the target
+ * module's table, in the same statement as the history they write), so they go through the target
+ * module's `TargetEventLog.relay`, as its own adapters' changes do.
+ */
 @Injectable()
 export class TypeOrmStepRepository extends StepRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: TargetEventLog,
+  ) {
     super();
   }
 
@@ -96,31 +105,33 @@ export class TypeOrmStepRepository extends StepRepository {
     updates: StepDataUpdate[],
   ): Promise<AppliedUpdate[]> {
     if (updates.length === 0) return [];
-    const payload = JSON.stringify(
-      updates.map((u) => ({
-        i: u.index,
-        tid: u.targetId ?? null,
-        xid: u.externalId ?? null,
-        d: u.data,
-      })),
-    );
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
-      index: number;
-      target_id: string;
-      waiting: boolean;
-    }>(MERGE_STEP_DATA, [
-      scope.organizationId,
-      scope.campaignId,
-      payload,
-      received.kind,
-      received.friendlyId,
-      received.eventType,
-      received.receivedAt,
-      received.apiKeyId,
-    ]);
-    return rows
-      .map((r) => ({ index: r.index, targetId: r.target_id, waiting: r.waiting }))
-      .sort((a, b) => a.index - b.index);
+    return this.events.relay(tx, async () => {
+      const payload = JSON.stringify(
+        updates.map((u) => ({
+          i: u.index,
+          tid: u.targetId ?? null,
+          xid: u.externalId ?? null,
+          d: u.data,
+        })),
+      );
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+        index: number;
+        target_id: string;
+        waiting: boolean;
+      }>(MERGE_STEP_DATA, [
+        scope.organizationId,
+        scope.campaignId,
+        payload,
+        received.kind,
+        received.friendlyId,
+        received.eventType,
+        received.receivedAt,
+        received.apiKeyId,
+      ]);
+      return rows
+        .map((r) => ({ index: r.index, targetId: r.target_id, waiting: r.waiting }))
+        .sort((a, b) => a.index - b.index);
+    });
   }
 
   async recordEhrEvent(
@@ -131,22 +142,24 @@ export class TypeOrmStepRepository extends StepRepository {
     data: Record<string, unknown>,
   ): Promise<{ eventId: string; targetId: string } | null> {
     if (ref.targetId == null && ref.externalId == null) return null;
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
-      event_id: string;
-      target_id: string;
-    }>(RECORD_EHR_EVENT, [
-      scope.organizationId,
-      scope.campaignId,
-      ref.targetId ?? null,
-      ref.externalId ?? null,
-      received.friendlyId,
-      received.eventType,
-      JSON.stringify(data),
-      received.apiKeyId,
-      received.receivedAt,
-      ehrEventKey(received.eventType),
-    ]);
-    return rows[0] ? { eventId: rows[0].event_id, targetId: rows[0].target_id } : null;
+    return this.events.relay(tx, async () => {
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+        event_id: string;
+        target_id: string;
+      }>(RECORD_EHR_EVENT, [
+        scope.organizationId,
+        scope.campaignId,
+        ref.targetId ?? null,
+        ref.externalId ?? null,
+        received.friendlyId,
+        received.eventType,
+        JSON.stringify(data),
+        received.apiKeyId,
+        received.receivedAt,
+        ehrEventKey(received.eventType),
+      ]);
+      return rows[0] ? { eventId: rows[0].event_id, targetId: rows[0].target_id } : null;
+    });
   }
 
   async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {

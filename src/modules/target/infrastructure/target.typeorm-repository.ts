@@ -19,7 +19,7 @@ import {
   NOT_STARTED_STATUSES,
   Target,
 } from '../domain/target.js';
-import { EventCause } from '../application/ports/target-event-log.js';
+import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter.js';
 import {
   bucketsOfBounds,
@@ -53,10 +53,16 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
   return kept;
 }
 
-/** Set-based SQL over the `targets` table; every batch is one statement. */
+/**
+ * Set-based SQL over the `targets` table; every batch is one statement. Each change goes through
+ * `TargetEventLog.relay`, so the listeners hear of the events it records.
+ */
 @Injectable()
 export class TypeOrmTargetRepository extends TargetRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: TargetEventLog,
+  ) {
     super();
   }
 
@@ -94,37 +100,38 @@ export class TypeOrmTargetRepository extends TargetRepository {
     options: { now: Date; skipTakenExternalIds: boolean; cause?: EventCause },
   ): Promise<string[]> {
     if (targets.length === 0) return [];
-    if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
-    // One JSON parameter, as small as it can be: PostgreSQL parses all of it into jsonb before the
-    // statement runs (at 10,000 targets that parse was a fifth of the insert). So a record leaves out
-    // what is null and the organization and campaign when they are the batch's (they always are for
-    // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
-    const [{ organizationId, campaignId }] = targets;
-    const records = targets.map((t) =>
-      withoutNulls({
-        id: t.id,
-        organization_id: t.organizationId === organizationId ? null : t.organizationId,
-        campaign_id: t.campaignId === campaignId ? null : t.campaignId,
-        external_id: t.externalId,
-        phone_number: t.phoneNumber,
-        phone_operating_hours: t.phoneOperatingHours,
-        fallback_phone_number: t.fallbackPhoneNumber,
-        fallback_operating_hours: t.fallbackOperatingHours,
-        time_zone: t.timeZone,
-        patient: t.patient,
-        pre_call_data: t.preCallData,
-        input_data: t.inputData,
-        status: t.status,
-        current_step: t.currentStep,
-        scheduled_time: t.scheduledTime?.toISOString() ?? null,
-      }),
-    );
-    const onConflict = options.skipTakenExternalIds
-      ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
-      : '';
-    try {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-        `INSERT INTO targets (
+    return this.events.relay(tx, async () => {
+      if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
+      // One JSON parameter, as small as it can be: PostgreSQL parses all of it into jsonb before the
+      // statement runs (at 10,000 targets that parse was a fifth of the insert). So a record leaves out
+      // what is null and the organization and campaign when they are the batch's (they always are for
+      // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
+      const [{ organizationId, campaignId }] = targets;
+      const records = targets.map((t) =>
+        withoutNulls({
+          id: t.id,
+          organization_id: t.organizationId === organizationId ? null : t.organizationId,
+          campaign_id: t.campaignId === campaignId ? null : t.campaignId,
+          external_id: t.externalId,
+          phone_number: t.phoneNumber,
+          phone_operating_hours: t.phoneOperatingHours,
+          fallback_phone_number: t.fallbackPhoneNumber,
+          fallback_operating_hours: t.fallbackOperatingHours,
+          time_zone: t.timeZone,
+          patient: t.patient,
+          pre_call_data: t.preCallData,
+          input_data: t.inputData,
+          status: t.status,
+          current_step: t.currentStep,
+          scheduled_time: t.scheduledTime?.toISOString() ?? null,
+        }),
+      );
+      const onConflict = options.skipTakenExternalIds
+        ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
+        : '';
+      try {
+        const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+          `INSERT INTO targets (
            id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
            fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
            output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
@@ -145,16 +152,17 @@ export class TypeOrmTargetRepository extends TargetRepository {
          ORDER BY r.ord
          ${onConflict}
          RETURNING id`,
-        [JSON.stringify(records), options.now, organizationId, campaignId],
-      );
-      // Launched targets are due now: wake the calling engine's dispatchers when this commits.
-      if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
-        await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
+          [JSON.stringify(records), options.now, organizationId, campaignId],
+        );
+        // Launched targets are due now: wake the calling engine's dispatchers when this commits.
+        if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
+          await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
+        }
+        return rows.map((r) => r.id);
+      } catch (error) {
+        throw toConflict(error) ?? error;
       }
-      return rows.map((r) => r.id);
-    } catch (error) {
-      throw toConflict(error) ?? error;
-    }
+    });
   }
 
   async findById(organizationId: string, id: string): Promise<Target | null> {
@@ -234,10 +242,11 @@ export class TypeOrmTargetRepository extends TargetRepository {
       timeZone?: string | null;
     },
   ): Promise<Target | null> {
-    // The attribution rides in the statement (no transaction of its own): the trigger reads it at the
-    // statement's end.
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
-      `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
+    return this.events.relay(null, async (tx) => {
+      // The attribution rides in the statement (no transaction of its own unless listeners need one):
+      // the trigger reads it at the statement's end.
+      const { rows } = await sqlExecutor(this.dataSource, tx).query(
+        `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
               time_zone = CASE WHEN $12::boolean THEN $13::text ELSE time_zone END,
               scheduled_time = CASE WHEN $12::boolean AND status = 'Scheduled'
                                     THEN least(scheduled_time, $5) ELSE scheduled_time END,
@@ -248,19 +257,20 @@ export class TypeOrmTargetRepository extends TargetRepository {
          AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
                                   AND coalesce(cardinality(call_log_ids), 0) = 0))
        RETURNING targets.*`,
-      [
-        id,
-        organizationId,
-        JSON.stringify(patch),
-        options.onlyIfNotStarted,
-        options.now,
-        NOT_STARTED_STATUSES,
-        ...causeParams(options.cause),
-        options.timeZone !== undefined,
-        options.timeZone ?? null,
-      ],
-    );
-    return rows.length > 0 ? targetFromRow(rows[0]) : null;
+        [
+          id,
+          organizationId,
+          JSON.stringify(patch),
+          options.onlyIfNotStarted,
+          options.now,
+          NOT_STARTED_STATUSES,
+          ...causeParams(options.cause),
+          options.timeZone !== undefined,
+          options.timeZone ?? null,
+        ],
+      );
+      return rows.length > 0 ? targetFromRow(rows[0]) : null;
+    });
   }
 
   async withdrawAdded(
@@ -270,23 +280,25 @@ export class TypeOrmTargetRepository extends TargetRepository {
     ids: string[],
   ): Promise<string[]> {
     if (ids.length === 0) return [];
-    const sql = sqlExecutor(this.dataSource, tx);
-    const { rows } = await sql.query<{ id: string }>(
-      `DELETE FROM targets
+    return this.events.relay(tx, async () => {
+      const sql = sqlExecutor(this.dataSource, tx);
+      const { rows } = await sql.query<{ id: string }>(
+        `DELETE FROM targets
        WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
          AND NOT (status = ANY($4::text[]))
        RETURNING id`,
-      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
-    );
-    if (rows.length === 0) return [];
-    const withdrawn = rows.map((r) => r.id);
-    // A separate statement: the delete trigger writes the `deleted` events when the delete ends.
-    await sql.query(
-      `DELETE FROM target_events
+        [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
+      );
+      if (rows.length === 0) return [];
+      const withdrawn = rows.map((r) => r.id);
+      // A separate statement: the delete trigger writes the `deleted` events when the delete ends.
+      await sql.query(
+        `DELETE FROM target_events
        WHERE organization_id = $1 AND campaign_id = $2 AND target_id = ANY($3::uuid[])`,
-      [organizationId, campaignId, withdrawn],
-    );
-    return withdrawn;
+        [organizationId, campaignId, withdrawn],
+      );
+      return withdrawn;
+    });
   }
 
   async deleteUnlessInFlight(
@@ -295,14 +307,15 @@ export class TypeOrmTargetRepository extends TargetRepository {
     ids: string[],
     cause?: EventCause,
   ): Promise<DeleteOutcome> {
-    // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
-    // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
-    // locked rows, so a target that is starting its call is reported in flight, never missing.
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      deleted: boolean;
-    }>(
-      `WITH locked AS (
+    return this.events.relay(null, async (tx) => {
+      // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
+      // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
+      // locked rows, so a target that is starting its call is reported in flight, never missing.
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+        id: string;
+        deleted: boolean;
+      }>(
+        `WITH locked AS (
          SELECT id, status FROM targets
          WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
          FOR UPDATE),
@@ -311,12 +324,13 @@ export class TypeOrmTargetRepository extends TargetRepository {
          WHERE t.id = l.id AND t.organization_id = $1 AND NOT (l.status = ANY($4::text[]))
          RETURNING t.id)
        SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
-      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause)],
-    );
-    return {
-      deleted: rows.filter((r) => r.deleted).map((r) => r.id),
-      inFlight: rows.filter((r) => !r.deleted).map((r) => r.id),
-    };
+        [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause)],
+      );
+      return {
+        deleted: rows.filter((r) => r.deleted).map((r) => r.id),
+        inFlight: rows.filter((r) => !r.deleted).map((r) => r.id),
+      };
+    });
   }
 
   async list(
