@@ -98,8 +98,8 @@ const EVENTS_OF_THIS_TRANSACTION = `
  *   defaults to the writing transaction's id, migration 1769310000000) and hands them to the listeners
  *   in `afterCommit`, as the call and message events are. After commit and never for a rollback by
  *   construction, in the order recorded, in the process that made the change, with no state, loop or
- *   cursor; a change that has no transaction of its own is given one. Costs two short reads per
- *   such transaction with listeners, nothing without.
+ *   cursor; a change that has no transaction of its own is given one. Costs two reads per such
+ *   transaction with listeners (the second in proportion to its events), nothing without.
  * - a relay loop reading `target_events` after a persisted cursor (events of transactions older than
  *   the snapshot's xmin): durable and at-least-once, but a cursor table, a loop with its interval and
  *   an owner among the workers, transaction id order that is not commit order for one target, and
