@@ -7,7 +7,10 @@ import {
   CallFinishedOutbox,
 } from '../modules/webhook/application/ports/call-finished-outbox.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
-import { CallEventStore } from '../modules/calling/application/ports/call-event.store.js';
+import {
+  CallEventStore,
+  ReceivedCallEvent,
+} from '../modules/calling/application/ports/call-event.store.js';
 import {
   CallEvent,
   CallProvider,
@@ -49,7 +52,7 @@ export class InMemoryCallEventStore extends CallEventStore {
   async storeNew(
     _tx: Tx,
     connection: string,
-    events: (CallEvent & { callLogId: number })[],
+    events: ReceivedCallEvent[],
   ): Promise<Set<string>> {
     const added = new Set<string>();
     for (const e of events) {

@@ -67,7 +67,7 @@ export class ScriptedCallProvider extends CallProvider {
       return Promise.reject(new UnauthorizedError('bad token'));
     }
     const events = JSON.parse(request.rawBody.toString('utf8')) as CallEvent[];
-    return Promise.resolve(events.map((e) => ({ ...e, at: new Date(e.at) })));
+    return Promise.resolve(events.map((e) => ({ ...e, at: e.at && new Date(e.at) })));
   }
 
   /** The provider call id of the n-th placed call (1-based), as `startCall` answered. */
@@ -76,12 +76,13 @@ export class ScriptedCallProvider extends CallProvider {
     return `scripted-${index + 1}`;
   }
 
-  started(callLogId: number, at = new Date()): CallEvent {
+  /** `at` null: a report without a time of its own (the service records its receipt time). */
+  started(callLogId: number, at: Date | null = null): CallEvent {
     const id = this.idOf(callLogId);
     return { key: `${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
   }
 
-  ended(callLogId: number, outcome: CallOutcome, at = new Date()): CallEvent {
+  ended(callLogId: number, outcome: CallOutcome, at: Date | null = null): CallEvent {
     const id = this.idOf(callLogId);
     return {
       key: `${id}:ended`,

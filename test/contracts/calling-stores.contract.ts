@@ -1,4 +1,7 @@
-import { CallEventStore } from '../../src/modules/calling/application/ports/call-event.store.js';
+import {
+  CallEventStore,
+  ReceivedCallEvent,
+} from '../../src/modules/calling/application/ports/call-event.store.js';
 import type { CallEvent } from '../../src/modules/calling/application/ports/call-provider.js';
 import { PlacementRate } from '../../src/modules/calling/application/ports/placement-rate.js';
 import {
@@ -84,7 +87,7 @@ export function callingStoresContract(
         callLogId,
         at: new Date('2026-01-05T15:00:00.000Z'),
       });
-      const store = (conn: string, events: (CallEvent & { callLogId: number })[]) =>
+      const store = (conn: string, events: ReceivedCallEvent[]) =>
         h.uow.run((tx) => h.events.storeNew(tx, conn, events));
       expect(await store(connection, [])).toEqual(new Set());
       // A key twice in one batch is stored once.

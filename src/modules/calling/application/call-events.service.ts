@@ -8,7 +8,7 @@ import { CampaignReader } from '../../campaign/application/ports/campaign-reader
 import type { Campaign } from '../../campaign/domain/campaign.js';
 import { CallCompletion, EndedCall, failedCall } from './call-completion.service.js';
 import { CallingSettings } from './calling-settings.js';
-import { CallEventStore } from './ports/call-event.store.js';
+import { CallEventStore, ReceivedCallEvent } from './ports/call-event.store.js';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
 import { eventTime, MAX_PROVIDER_CALL_ID } from '../domain/provider-report.js';
 import { CallEvent } from './ports/call-provider.js';
@@ -71,7 +71,7 @@ export class CallEventIngestion {
       const stored = await this.store.storeNew(
         tx,
         connection,
-        known.filter((e): e is CallEvent & { callLogId: number } => e !== null),
+        known.filter((e): e is ReceivedCallEvent => e !== null),
       );
       const out: EventResult[] = [];
       // Newly stored events, applied together: one statement for the accepted calls, then one

@@ -159,6 +159,7 @@ function engine(
     target,
     lastLogId,
     followUpTexts,
+    callEvents: store,
   };
 }
 
@@ -225,6 +226,25 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       ['call_ended', 'Finished', 'provider', 'finished after GOOD (attempt 2 of 2)'],
     ]);
     expect(timeline[3].actor.id).toBe(`scripted:${e.provider.ended(first, 'NO_RESPONSE').key}`);
+  });
+
+  it("stores a provider's event at its own time, or at the clock's when it gives none or one out of range", async () => {
+    const e = engine();
+    const t = e.due();
+    await e.dispatch();
+    const log = await e.lastLogId(t.id);
+    e.clock.set('2026-01-05T15:02:00.000Z');
+    const reported = new Date('2026-01-05T15:01:30.000Z');
+    await e.ingestion.ingest('scripted', [e.provider.started(log, reported)]);
+    await e.ingestion.ingest('scripted', [e.provider.ended(log, 'GOOD')]);
+    await e.ingestion.ingest('scripted', [
+      { ...e.provider.ended(log, 'GOOD'), key: 'late', at: new Date('1969-12-31T23:59:59Z') },
+    ]);
+    expect([...e.callEvents.snapshot().values()].map((x) => [x.kind, x.at])).toEqual([
+      ['started', reported],
+      ['ended', new Date('2026-01-05T15:02:00.000Z')],
+      ['ended', new Date('2026-01-05T15:02:00.000Z')],
+    ]);
   });
 
   it('sms_follow_up: a listed category goes SMS Scheduled and queues the text with what follows it; others do not', async () => {

@@ -10,9 +10,9 @@ const EARLIEST_YEAR = 1970;
 const LATEST_YEAR = 9999;
 
 /** The event's time when it is a real date, else when it was received. */
-export function eventTime(at: Date, receivedAt: Date): Date {
+export function eventTime(at: Date | null, receivedAt: Date): Date {
   const time = at instanceof Date ? at.getTime() : NaN;
-  if (!Number.isFinite(time)) return receivedAt;
+  if (!at || !Number.isFinite(time)) return receivedAt;
   const year = new Date(time).getUTCFullYear();
   return year >= EARLIEST_YEAR && year <= LATEST_YEAR ? at : receivedAt;
 }

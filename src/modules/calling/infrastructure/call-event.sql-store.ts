@@ -2,8 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { sqlExecutor } from '../../../database/sql.js';
-import { CallEventStore } from '../application/ports/call-event.store.js';
-import { CallEvent } from '../application/ports/call-provider.js';
+import { CallEventStore, ReceivedCallEvent } from '../application/ports/call-event.store.js';
 
 @Injectable()
 export class SqlCallEventStore extends CallEventStore {
@@ -14,11 +13,11 @@ export class SqlCallEventStore extends CallEventStore {
   async storeNew(
     tx: Tx,
     connection: string,
-    events: (CallEvent & { callLogId: number })[],
+    events: ReceivedCallEvent[],
   ): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     // A key twice in one batch: the first is stored (ON CONFLICT cannot see rows of its own statement).
-    const firsts = new Map<string, CallEvent & { callLogId: number }>();
+    const firsts = new Map<string, ReceivedCallEvent>();
     for (const e of events) if (!firsts.has(e.key)) firsts.set(e.key, e);
     const unique = [...firsts.values()];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ key: string }>(

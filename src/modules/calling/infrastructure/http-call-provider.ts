@@ -157,13 +157,13 @@ function toEvent(body: AgentEvent): CallEvent {
   if (callId === null && ourId === null) {
     throw new InvalidInputError('call_id or call_log_id is required', [], body);
   }
-  const at = typeof body.timestamp === 'string' ? new Date(body.timestamp) : new Date();
   const event: CallEvent = {
     key: `${callId ?? `log-${ourId}`}:${kind}`,
     kind,
     providerCallId: callId,
     callLogId: ourId,
-    at: Number.isNaN(at.getTime()) ? new Date() : at,
+    // Checked, and replaced by the receipt time when it is not a time, where every event is ingested.
+    at: typeof body.timestamp === 'string' ? new Date(body.timestamp) : null,
   };
   if (kind === 'ended') event.result = toResult(body);
   return event;

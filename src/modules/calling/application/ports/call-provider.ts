@@ -40,7 +40,11 @@ export interface CallEvent {
   providerCallId: string | null;
   /** Our call log id, when the provider echoes it back. */
   callLogId: number | null;
-  at: Date;
+  /**
+   * When it happened, by the provider's report; null when the report gives no time (or none that
+   * reads as one): the service records the time it received the event, from its Clock.
+   */
+  at: Date | null;
   /** For `ended`. */
   result?: CallResult;
 }

@@ -93,9 +93,9 @@ export class RetellCallClient extends CallProvider {
       await this.client()
     ).call.retrieve(ref.providerCallId)) as unknown as Record<string, unknown>;
     if (call.call_status === 'ended' || call.call_status === 'error') {
-      return this.ended(call, ref.callLogId, new Date());
+      return this.ended(call, ref.callLogId, null);
     }
-    if (call.call_status === 'ongoing') return this.started(call, ref.callLogId, new Date());
+    if (call.call_status === 'ongoing') return this.started(call, ref.callLogId, null);
     return null;
   }
 
@@ -125,7 +125,7 @@ export class RetellCallClient extends CallProvider {
     return [];
   }
 
-  private started(call: Record<string, unknown>, callLogId: number | null, at: Date) {
+  private started(call: Record<string, unknown>, callLogId: number | null, at: Date | null) {
     const id = String(call.call_id);
     return {
       key: `retell:${id}:started`,
@@ -136,7 +136,11 @@ export class RetellCallClient extends CallProvider {
     };
   }
 
-  private ended(call: Record<string, unknown>, callLogId: number | null, at: Date): CallEvent {
+  private ended(
+    call: Record<string, unknown>,
+    callLogId: number | null,
+    at: Date | null,
+  ): CallEvent {
     const id = String(call.call_id);
     return {
       key: `retell:${id}:ended`,
@@ -153,9 +157,9 @@ export class RetellCallClient extends CallProvider {
   }
 }
 
-/** Retell's timestamps are epoch milliseconds; now when absent. */
-function timestamp(value: unknown): Date {
-  return typeof value === 'number' && Number.isFinite(value) ? new Date(value) : new Date();
+/** Retell's timestamps are epoch milliseconds; null when absent (the service takes its receipt time). */
+function timestamp(value: unknown): Date | null {
+  return typeof value === 'number' && Number.isFinite(value) ? new Date(value) : null;
 }
 
 /** Retell's dynamic variables are strings. */

@@ -107,7 +107,7 @@ export class TwilioCallClient extends CallProvider {
         CallDuration: call.duration,
       },
       ref.callLogId,
-      call.endTime ?? new Date(),
+      call.endTime ?? null,
     );
   }
 
@@ -130,7 +130,7 @@ export class TwilioCallClient extends CallProvider {
           kind: 'ended',
           providerCallId: params.CallSid,
           callLogId,
-          at: new Date(),
+          at: null,
           result: twilioDeliveredVoicemail(played),
         },
       ];
@@ -158,8 +158,11 @@ export class TwilioCallClient extends CallProvider {
       const call = await (await this.client()).calls(report.CallSid).fetch();
       report.AnsweredBy = call.answeredBy ?? null;
     }
-    const at = params.Timestamp ? new Date(params.Timestamp) : new Date();
-    const event = this.event(report, callLogId, Number.isNaN(at.getTime()) ? new Date() : at);
+    const event = this.event(
+      report,
+      callLogId,
+      params.Timestamp ? new Date(params.Timestamp) : null,
+    );
     return event ? [event] : [];
   }
 
@@ -216,7 +219,11 @@ export class TwilioCallClient extends CallProvider {
     }
   }
 
-  private event(report: TwilioCallReport, callLogId: number | null, at: Date): CallEvent | null {
+  private event(
+    report: TwilioCallReport,
+    callLogId: number | null,
+    at: Date | null,
+  ): CallEvent | null {
     const base = { providerCallId: report.CallSid, callLogId, at };
     if (isTwilioFinalStatus(report.CallStatus)) {
       const result = twilioCallResult(report, this.dropsVoicemail()) ?? undefined;

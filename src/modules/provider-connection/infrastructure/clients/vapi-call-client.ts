@@ -87,7 +87,7 @@ export class VapiCallClient extends CallProvider {
     // Vapi's call list cannot be searched by our metadata.
     if (!ref.providerCallId) return null;
     const call = await (await this.client()).calls.get({ id: ref.providerCallId });
-    return this.event(call as unknown as Record<string, unknown>, ref.callLogId, new Date());
+    return this.event(call as unknown as Record<string, unknown>, ref.callLogId, null);
   }
 
   /** Authenticates the server secret (`X-Vapi-Secret`), then reads one server message. */
@@ -99,7 +99,7 @@ export class VapiCallClient extends CallProvider {
     const message = isRecord(body) && isRecord(body.message) ? body.message : null;
     if (!message || !isRecord(message.call)) return [];
     const call = message.call;
-    const at = typeof message.timestamp === 'number' ? new Date(message.timestamp) : new Date();
+    const at = typeof message.timestamp === 'number' ? new Date(message.timestamp) : null;
     const callLogId = callLogIdOf(metadataOf(call).call_log_id);
     if (message.type === 'status-update' && message.status === 'in-progress') {
       return [this.started(String(call.id), callLogId, at)];
@@ -116,7 +116,7 @@ export class VapiCallClient extends CallProvider {
   private event(
     call: Record<string, unknown>,
     callLogId: number | null,
-    at: Date,
+    at: Date | null,
   ): CallEvent | null {
     const id = typeof call.id === 'string' ? call.id : null;
     const ids = {
@@ -147,7 +147,7 @@ export class VapiCallClient extends CallProvider {
     return null;
   }
 
-  private started(id: string, callLogId: number | null, at: Date): CallEvent {
+  private started(id: string, callLogId: number | null, at: Date | null): CallEvent {
     return { key: `vapi:${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
   }
 }
