@@ -207,8 +207,8 @@ async function run(
     case 'migration:run': {
       const rows = await ctx
         .get(DataSource)
-        .query('SELECT name FROM schema_migrations ORDER BY id');
-      return { applied: appliedAtConnect, schema: rows.map((r: { name: string }) => r.name) };
+        .query<{ name: string }[]>('SELECT name FROM schema_migrations ORDER BY id');
+      return { applied: appliedAtConnect, schema: rows.map((r) => r.name) };
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

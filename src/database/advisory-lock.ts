@@ -44,7 +44,7 @@ export class AdvisoryLockExclusiveRunner extends ExclusiveRunner {
     const runner = this.dataSource.createQueryRunner();
     await runner.connect();
     try {
-      const [{ locked }] = await runner.query(
+      const [{ locked }]: { locked: boolean }[] = await runner.query(
         `SELECT pg_try_advisory_lock(hashtext($1)) AS locked`,
         [task],
       );

@@ -18,11 +18,8 @@ export interface SqlResult<T> {
   rowCount: number;
 }
 
-/**
- * What a query returns when its caller declares no row type. Transitional: every adapter is moving to
- * its own `XxxRow` interfaces (issue 14); when none uses this any more, it goes.
- */
-export type UntypedRow = any;
+/** The row type of a statement whose rows nobody reads (a write without RETURNING, a LISTEN). */
+export type NoRows = Record<string, never>;
 
 /**
  * A hot statement that each connection parses and plans once, then only binds and runs. For a read by
@@ -50,25 +47,40 @@ export function preparedSql(name: string, text: string): PreparedSql {
   return { name, text };
 }
 
-/** Raw SQL, inside the given transaction when there is one. Adapters only. */
+/**
+ * A column list for `SELECT` and `RETURNING` from a module's `XXX_COLUMNS` (`*.row.ts`), each column
+ * prefixed with `alias` when given: statements name their columns, never `*`.
+ */
+export function columnList(columns: readonly string[], alias?: string): string {
+  return (alias ? columns.map((column) => `${alias}.${column}`) : columns).join(', ');
+}
+
+/**
+ * Raw SQL, inside the given transaction when there is one. Adapters only. Every call names its row
+ * type (`query<TargetRow>(...)`, `query<NoRows>(...)` for a statement whose rows nobody reads): a
+ * call without one does not compile.
+ */
 export interface SqlExecutor {
-  query<T extends object = UntypedRow>(
-    sql: string | PreparedSql,
-    params?: unknown[],
+  query<T extends object = never>(
+    ...args: [T] extends [never]
+      ? [rowTypeMissing: 'name the row type: query<Row>(...)']
+      : [sql: string | PreparedSql, params?: unknown[]]
   ): Promise<SqlResult<T>>;
 }
 
 export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor {
-  if (!tx) return { query: (sql, params = []) => poolQuery(dataSource, sql, params) };
-  return {
-    async query<T extends object = UntypedRow>(sql: string | PreparedSql, params: unknown[] = []) {
-      // The transaction's QueryRunner gives the structured result (rows and affected count).
-      const text = typeof sql === 'string' ? sql : sql.text;
-      const result = await (tx as TypeOrmTx).manager.queryRunner!.query(text, params, true);
-      const rows = (Array.isArray(result.records) ? result.records : []) as T[];
-      return { rows, rowCount: result.affected ?? rows.length };
-    },
-  };
+  const query = tx
+    ? async <T extends object>(sql: string | PreparedSql, params: unknown[] = []) => {
+        // The transaction's QueryRunner gives the structured result (rows and affected count).
+        const text = typeof sql === 'string' ? sql : sql.text;
+        const result = await (tx as TypeOrmTx).manager.queryRunner!.query(text, params, true);
+        const rows = (Array.isArray(result.records) ? result.records : []) as T[];
+        return { rows, rowCount: result.affected ?? rows.length };
+      }
+    : <T extends object>(sql: string | PreparedSql, params: unknown[] = []) =>
+        poolQuery<T>(dataSource, sql, params);
+  // The signature's only difference is the compile-time demand for a row type.
+  return { query } as unknown as SqlExecutor;
 }
 
 /**

@@ -180,7 +180,11 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     if (list.length === 0) return;
     await Promise.all([...new Set(list.map((j) => j.queue))].map((q) => this.ensureQueue(q)));
     const sql = sqlExecutor(this.dataSource, tx);
-    const db = { executeSql: (text: string, values: unknown[]) => sql.query(text, values) };
+    // pg-boss's own statements: it reads their rows itself.
+    const db = {
+      executeSql: (text: string, values: unknown[]) =>
+        sql.query<Record<string, unknown>>(text, values),
+    };
     if (list.length === 1) {
       const [job] = list;
       await this.boss.send(job.queue, job.data as object, {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 import { BlacklistRepository } from '../application/ports/blacklist.repository.js';
 import {
@@ -84,14 +84,14 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
       [blacklistId, JSON.stringify(entries)],
     );
     const added = rows.filter((r) => r.inserted).length;
-    await this.sql.query<never>(`UPDATE blacklists SET updated_at = now() WHERE id = $1`, [
+    await this.sql.query<NoRows>(`UPDATE blacklists SET updated_at = now() WHERE id = $1`, [
       blacklistId,
     ]);
     return { added, updated: rows.length - added };
   }
 
   async removeEntries(blacklistId: string, phoneNumbers: string[]): Promise<number> {
-    const { rowCount } = await this.sql.query<never>(
+    const { rowCount } = await this.sql.query<NoRows>(
       `DELETE FROM blacklist_phone_numbers WHERE blacklist_id = $1 AND phone_number = ANY($2::text[])`,
       [blacklistId, phoneNumbers],
     );

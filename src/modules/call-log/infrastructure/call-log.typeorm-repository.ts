@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import { CallLog, NewCallLog } from '../domain/call-log.js';
 import {
@@ -443,7 +443,7 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
    */
   private async compactHours(filter: CallLogFilter): Promise<void> {
     const { hoursFrom, hoursTo } = hoursOf(filter);
-    await sqlExecutor(this.dataSource, null).query(
+    await sqlExecutor(this.dataSource, null).query<NoRows>(
       `WITH gone AS (
          DELETE FROM call_log_hour_deltas WHERE organization_id = $1
             AND ($2::timestamptz IS NULL OR created_hour >= $2)
@@ -458,7 +458,7 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
 
   /** Folds an organization's count deltas, in one statement (see the target adapter's compactCounts). */
   private async compactCounts(organizationId: string): Promise<void> {
-    await sqlExecutor(this.dataSource, null).query(
+    await sqlExecutor(this.dataSource, null).query<NoRows>(
       `WITH gone AS (
          DELETE FROM call_log_count_deltas WHERE organization_id = $1
          RETURNING ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)

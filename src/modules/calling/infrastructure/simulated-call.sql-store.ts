@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sqlExecutor } from '../../../database/sql.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
   SimulatedCall,
   SimulatedCallStore,
@@ -33,7 +33,7 @@ export class SqlSimulatedCallStore extends SimulatedCallStore {
   }
 
   async record(calls: SimulatedCall[]): Promise<void> {
-    await this.sql.query(
+    await this.sql.query<NoRows>(
       `INSERT INTO simulated_calls (id, call_log_id, due_at, request)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::timestamptz[], $4::jsonb[])`,
       [
@@ -67,7 +67,7 @@ export class SqlSimulatedCallStore extends SimulatedCallStore {
 
   async remove(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.sql.query(`DELETE FROM simulated_calls WHERE id = ANY($1)`, [ids]);
+    await this.sql.query<NoRows>(`DELETE FROM simulated_calls WHERE id = ANY($1)`, [ids]);
   }
 
   async nextDue(): Promise<Date | null> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { sqlExecutor } from '../../../database/sql.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { CallLedger, type PlacedCall } from '../application/ports/call-ledger.js';
 
 /** `compliance_call_ledger`: read and written by its primary key (organization, number, time). */
@@ -39,7 +39,7 @@ export class SqlCallLedger extends CallLedger {
     if (calls.length === 0) return;
     // The numbers' rows no cap can count any more go in the same statement: the ledger holds about a
     // week of each number that is still being called.
-    await sqlExecutor(this.dataSource, tx).query(
+    await sqlExecutor(this.dataSource, tx).query<NoRows>(
       `WITH forgotten AS (
          DELETE FROM compliance_call_ledger
           WHERE organization_id = $1 AND phone_number = ANY($2::text[]) AND placed_at < $5

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sqlExecutor } from '../../../database/sql.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { CompliancePolicyRepository } from '../application/ports/compliance-policy.repository.js';
 import type { CompliancePolicy } from '../domain/compliance-policy.js';
 import { policyFromStored, storedPolicy, type StoredPolicy } from './compliance.rows.js';
@@ -25,7 +25,7 @@ export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
     at: Date,
     apiKeyId: string | null,
   ): Promise<void> {
-    await sqlExecutor(this.dataSource, null).query(
+    await sqlExecutor(this.dataSource, null).query<NoRows>(
       `INSERT INTO compliance_policies (organization_id, policy, updated_at, updated_by_key_id)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (organization_id) DO UPDATE

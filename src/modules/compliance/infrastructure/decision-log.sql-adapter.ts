@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { sqlExecutor } from '../../../database/sql.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { DecisionLog } from '../application/ports/decision-log.js';
 import type {
   ComplianceDecision,
@@ -30,7 +30,7 @@ export class SqlDecisionLog extends DecisionLog {
 
   async record(tx: Tx, decisions: NewComplianceDecision[]): Promise<void> {
     if (decisions.length === 0) return;
-    await sqlExecutor(this.dataSource, tx).query(
+    await sqlExecutor(this.dataSource, tx).query<NoRows>(
       `INSERT INTO compliance_decisions (organization_id, campaign_id, target_id, rule, action, reason,
                                          time_zone, local_time, deferred_until, decided_at)
        SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { sqlExecutor } from '../../../database/sql.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
   MessageRepository,
   NewInboundText,
@@ -224,7 +224,7 @@ export class SqlMessageRepository extends MessageRepository {
   }
 
   async hold(tx: Tx, id: string, until: Date): Promise<void> {
-    await sqlExecutor(this.dataSource, tx).query(
+    await sqlExecutor(this.dataSource, tx).query<NoRows>(
       `UPDATE messages SET send_after = $2, sending_since = NULL WHERE id = $1 AND status = 'queued'`,
       [id, until.toISOString()],
     );

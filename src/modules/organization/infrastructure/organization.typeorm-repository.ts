@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.pg-listener.js';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import { OrganizationRepository } from '../application/ports/organization.repository.js';
 import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key.js';
 
@@ -128,7 +128,7 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
 
   async touchApiKey(id: string): Promise<void> {
     // The condition is re-checked under the row lock: concurrent requests make one write, not many.
-    await this.sql.query(
+    await this.sql.query<NoRows>(
       `UPDATE api_keys SET last_used_at = now()
         WHERE id = $1
           AND (last_used_at IS NULL OR last_used_at <= now() - $2 * interval '1 millisecond')`,
@@ -137,7 +137,7 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
   }
 
   async revokeApiKey(id: string, organizationId?: string): Promise<boolean> {
-    const { rowCount } = await this.sql.query(
+    const { rowCount } = await this.sql.query<NoRows>(
       // Every process's key cache hears of it when this commits (PgApiKeyRevocations).
       `UPDATE api_keys SET revoked_at = now()
         WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../../common/errors/domain-errors.js';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import {
   ConnectionChanges,
   NewConnection,
@@ -168,7 +168,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
 
   async delete(organizationId: string, id: string): Promise<boolean> {
     try {
-      const { rowCount } = await this.sql.query(
+      const { rowCount } = await this.sql.query<NoRows>(
         `DELETE FROM provider_connections WHERE organization_id = $1 AND id = $2`,
         [organizationId, id],
       );

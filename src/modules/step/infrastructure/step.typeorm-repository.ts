@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { sqlExecutor } from '../../../database/sql.js';
+import { columnList, sqlExecutor } from '../../../database/sql.js';
 import { ehrEventKey } from '../domain/step.js';
 import {
   AppliedUpdate,
@@ -12,6 +12,11 @@ import {
   StepScope,
   TargetRef,
 } from '../application/ports/step.repository.js';
+import {
+  stepEventFromRow,
+  TARGET_STEP_EVENT_COLUMNS,
+  TargetStepEventRow,
+} from './target-step-event.row.js';
 
 /**
  * One statement merges a whole batch: the updates travel as one jsonb array, are matched to targets by
@@ -150,22 +155,12 @@ export class TypeOrmStepRepository extends StepRepository {
   }
 
   async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
-      `SELECT * FROM target_step_events WHERE organization_id = $1::uuid AND target_id = $2::uuid
-       ORDER BY seq`,
+    const { rows } = await sqlExecutor(this.dataSource, null).query<TargetStepEventRow>(
+      `SELECT ${columnList(TARGET_STEP_EVENT_COLUMNS)} FROM target_step_events
+        WHERE organization_id = $1::uuid AND target_id = $2::uuid
+        ORDER BY seq`,
       [organizationId, targetId],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      organizationId: r.organization_id,
-      campaignId: r.campaign_id,
-      targetId: r.target_id,
-      kind: r.kind,
-      friendlyId: r.friendly_id,
-      eventType: r.event_type,
-      data: r.data,
-      apiKeyId: r.api_key_id,
-      receivedAt: r.received_at,
-    }));
+    return rows.map(stepEventFromRow);
   }
 }

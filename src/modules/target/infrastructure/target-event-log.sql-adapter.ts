@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import {
   EventActorType,
   EventCause,
@@ -55,7 +55,7 @@ export const CAUSE_FROM = (n: number) =>
 
 /** The settings the `targets` triggers read (migration 1768200000000), for the rest of `tx`. */
 export async function attributeChanges(sql: SqlExecutor, cause: EventCause): Promise<void> {
-  await sql.query(
+  await sql.query<NoRows>(
     `SELECT set_config('calling.actor', $1, true), set_config('calling.reason', $2, true),
             set_config('calling.reasons', $3, true), set_config('calling.step_data', $4, true),
             set_config('calling.actors', $5, true)`,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { sqlExecutor } from '../../../database/sql.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import {
   ImportChunkResult,
@@ -31,7 +31,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
   async create(
     imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
   ): Promise<void> {
-    await this.sql(null).query(
+    await this.sql(null).query<NoRows>(
       `INSERT INTO target_imports
          (id, organization_id, campaign_id, status, dry_run, launch, allow_duplicates, created_at, updated_at)
        VALUES ($1, $2, $3, 'receiving', $4, $5, $6, $7, $7)`,
@@ -58,7 +58,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
       draft: r.draft,
       errors: r.errors,
     }));
-    await this.sql(null).query(
+    await this.sql(null).query<NoRows>(
       `WITH staged AS (
          INSERT INTO target_import_rows
            (import_id, row_number, target_id, external_id, id_column, external_id_column, draft, errors)
@@ -117,7 +117,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
   }
 
   async delete(importId: string): Promise<void> {
-    await this.sql(null).query(`DELETE FROM target_imports WHERE id = $1`, [importId]);
+    await this.sql(null).query<NoRows>(`DELETE FROM target_imports WHERE id = $1`, [importId]);
   }
 
   async setStatus(
@@ -127,7 +127,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     now: Date,
     counts?: { totalRows: number; invalidRows: number },
   ): Promise<void> {
-    await this.sql(tx).query(
+    await this.sql(tx).query<NoRows>(
       `UPDATE target_imports
        SET status = $2, updated_at = $3,
            total_rows = COALESCE($4, total_rows), invalid_rows = COALESCE($5, invalid_rows)
@@ -224,7 +224,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     withdrawn: number,
     now: Date,
   ): Promise<void> {
-    await this.sql(tx).query(
+    await this.sql(tx).query<NoRows>(
       `WITH imp AS (SELECT campaign_id FROM target_imports WHERE id = $1),
        marked AS (
          UPDATE target_import_rows s
@@ -306,7 +306,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     chunk: ImportChunkResult,
   ): Promise<void> {
     const sql = this.sql(tx);
-    await sql.query(
+    await sql.query<NoRows>(
       `UPDATE target_imports
        SET processed_rows = processed_rows + $2, created = created + $3, ignored_rows = ignored_rows + $4
        WHERE id = $1`,
@@ -316,7 +316,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     // kept: then `finish` drops it.
     if (chunk.keepCreated) {
       if (chunk.ignored.length > 0) {
-        await sql.query(
+        await sql.query<NoRows>(
           `UPDATE target_import_rows SET ignored = true, draft = NULL
            WHERE import_id = $1 AND row_number = ANY($2::int[])`,
           [importId, chunk.ignored],
@@ -324,7 +324,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
       }
       return;
     }
-    await sql.query(
+    await sql.query<NoRows>(
       `WITH ign AS (
          UPDATE target_import_rows SET ignored = true, draft = NULL
          WHERE import_id = $1 AND row_number = ANY($4::int[])
@@ -352,7 +352,7 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
     if (rows.length === 0) return null;
     if (rows[0].dry_run && rows[0].allow_duplicates) {
       // What the import would have ignored: the duplicates found by the check.
-      await sql.query(
+      await sql.query<NoRows>(
         `WITH ign AS (
            UPDATE target_import_rows SET ignored = true
            WHERE import_id = $1 AND duplicate AND errors IS NULL
@@ -362,11 +362,11 @@ export class TypeOrmTargetImportRepository extends TargetImportRepository {
         [importId],
       );
     }
-    await sql.query(
+    await sql.query<NoRows>(
       `DELETE FROM target_import_rows WHERE import_id = $1 AND errors IS NULL AND NOT ignored`,
       [importId],
     );
-    await sql.query(
+    await sql.query<NoRows>(
       `UPDATE target_import_rows SET draft = NULL WHERE import_id = $1 AND draft IS NOT NULL`,
       [importId],
     );

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   CampaignTargetCounts,
@@ -24,13 +24,13 @@ import {
   compactTargetCounts,
   TARGET_COUNT_GROUP,
 } from './target-count-deltas.js';
-import { targetFromRow } from './target.row.js';
+import { targetFromRow, TargetRow } from './target.row.js';
 
 const IN_FLIGHT = `(${IN_FLIGHT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /** Delivered when the transaction commits; several in one transaction fold into one. */
 export async function notifyTargetsDue(sql: SqlExecutor): Promise<void> {
-  await sql.query(`SELECT pg_notify($1, '')`, [TARGETS_DUE_CHANNEL]);
+  await sql.query<NoRows>(`SELECT pg_notify($1, '')`, [TARGETS_DUE_CHANNEL]);
 }
 
 /** The one adapter that changes a target's status: conditional, set-based SQL on `targets`. */
@@ -173,7 +173,7 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async peekDue(campaignId: string, now: Date, limit: number): Promise<Target[]> {
     if (limit <= 0) return [];
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<TargetRow>(
       `SELECT * FROM targets WHERE campaign_id = $1 AND status = 'Scheduled' AND scheduled_time <= $2
         ORDER BY scheduled_time, id LIMIT $3`,
       [campaignId, now, limit],
@@ -184,7 +184,7 @@ export class SqlTargetTransitions extends TargetTransitions {
   async lockCampaigns(tx: Tx, campaignIds: string[]): Promise<void> {
     // Held until commit. Later statements of the transaction (READ COMMITTED) see every call started
     // by a claim committed before the lock was granted.
-    await sqlExecutor(this.dataSource, tx).query(
+    await sqlExecutor(this.dataSource, tx).query<NoRows>(
       `SELECT pg_advisory_xact_lock(hashtextextended('calling:' || c, 0))
          FROM unnest($1::text[]) AS c ORDER BY c`,
       [[...new Set(campaignIds)].sort()],
@@ -193,7 +193,7 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async lockDue(tx: Tx, organizationId: string, targetIds: string[], now: Date): Promise<Target[]> {
     if (targetIds.length === 0) return [];
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `SELECT * FROM targets WHERE id = ANY($1::uuid[]) AND organization_id = $3
           AND status = 'Scheduled' AND scheduled_time <= $2
         ORDER BY scheduled_time, id FOR UPDATE SKIP LOCKED`,
@@ -233,7 +233,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<Target[]> {
     if (calls.length === 0) return [];
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
               call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
               call_started_at = $3, last_call_date = $3, updated_at = $3,
@@ -259,7 +259,7 @@ export class SqlTargetTransitions extends TargetTransitions {
       const key = `${a.organizationId}:${a.targetId}:${a.callLogId}`;
       if (!firsts.has(key)) firsts.set(key, a);
     }
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
               subcategory = e.subcategory, outcome = e.outcome,
               scheduled_time = coalesce(e.retry_at, t.scheduled_time),
@@ -312,7 +312,7 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async continueAfterTexts(tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
     if (continuations.length === 0) return [];
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
               subcategory = e.subcategory, outcome = e.outcome,
               scheduled_time = coalesce(e.retry_at, t.scheduled_time), updated_at = e.now
@@ -350,7 +350,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     d: TargetOutcome,
     now: Date,
   ): Promise<Target | null> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
               categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
               updated_at = $7
@@ -362,7 +362,7 @@ export class SqlTargetTransitions extends TargetTransitions {
   }
 
   async cancelOpen(tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
               current_step = NULL,
               categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
@@ -384,7 +384,7 @@ export class SqlTargetTransitions extends TargetTransitions {
   }
 
   async review(tx: Tx, r: TargetReview): Promise<Target | null> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET
               status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
               scheduled_time = CASE WHEN $3::text = 'requeue' THEN $4::timestamptz ELSE scheduled_time END,
@@ -459,7 +459,7 @@ export class SqlTargetTransitions extends TargetTransitions {
   }
 
   async findById(tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query(
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `SELECT * FROM targets WHERE id = $1 AND organization_id = $2`,
       [targetId, organizationId],
     );

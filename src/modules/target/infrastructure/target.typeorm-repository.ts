@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../../common/errors/domain-errors.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   DeleteOutcome,
@@ -236,7 +236,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
   ): Promise<Target | null> {
     // The attribution rides in the statement (no transaction of its own): the trigger reads it at the
     // statement's end.
-    const { rows } = await sqlExecutor(this.dataSource, null).query(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<TargetRow>(
       `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
               time_zone = CASE WHEN $12::boolean THEN $13::text ELSE time_zone END,
               scheduled_time = CASE WHEN $12::boolean AND status = 'Scheduled'
@@ -281,7 +281,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
     if (rows.length === 0) return [];
     const withdrawn = rows.map((r) => r.id);
     // A separate statement: the delete trigger writes the `deleted` events when the delete ends.
-    await sql.query(
+    await sql.query<NoRows>(
       `DELETE FROM target_events
        WHERE organization_id = $1 AND campaign_id = $2 AND target_id = ANY($3::uuid[])`,
       [organizationId, campaignId, withdrawn],
