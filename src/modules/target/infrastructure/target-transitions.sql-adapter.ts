@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { columnList, NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   CampaignTargetCounts,
@@ -24,8 +24,10 @@ import {
   compactTargetCounts,
   TARGET_COUNT_GROUP,
 } from './target-count-deltas.js';
-import { targetFromRow, TargetRow } from './target.row.js';
+import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
+const COLUMNS = columnList(TARGET_COLUMNS);
+const T_COLUMNS = columnList(TARGET_COLUMNS, 't');
 const IN_FLIGHT = `(${IN_FLIGHT_STATUSES.map((s) => `'${s}'`).join(', ')})`;
 
 /** Delivered when the transaction commits; several in one transaction fold into one. */
@@ -174,7 +176,7 @@ export class SqlTargetTransitions extends TargetTransitions {
   async peekDue(campaignId: string, now: Date, limit: number): Promise<Target[]> {
     if (limit <= 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, null).query<TargetRow>(
-      `SELECT * FROM targets WHERE campaign_id = $1 AND status = 'Scheduled' AND scheduled_time <= $2
+      `SELECT ${COLUMNS} FROM targets WHERE campaign_id = $1 AND status = 'Scheduled' AND scheduled_time <= $2
         ORDER BY scheduled_time, id LIMIT $3`,
       [campaignId, now, limit],
     );
@@ -194,7 +196,7 @@ export class SqlTargetTransitions extends TargetTransitions {
   async lockDue(tx: Tx, organizationId: string, targetIds: string[], now: Date): Promise<Target[]> {
     if (targetIds.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `SELECT * FROM targets WHERE id = ANY($1::uuid[]) AND organization_id = $3
+      `SELECT ${COLUMNS} FROM targets WHERE id = ANY($1::uuid[]) AND organization_id = $3
           AND status = 'Scheduled' AND scheduled_time <= $2
         ORDER BY scheduled_time, id FOR UPDATE SKIP LOCKED`,
       [targetIds, now, organizationId],
@@ -240,7 +242,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               hold_rule = NULL, hold_reason = NULL
          FROM unnest($1::uuid[], $2::bigint[], $4::uuid[]) AS c(id, call_log_id, organization_id)
         WHERE t.id = c.id AND t.organization_id = c.organization_id AND t.status = 'Scheduled'
-        RETURNING t.*`,
+        RETURNING ${T_COLUMNS}`,
       [
         calls.map((c) => c.targetId),
         calls.map((c) => c.callLogId),
@@ -278,7 +280,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               output_data jsonb, duration_seconds integer, categorization jsonb, now timestamptz)
         WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status IN ${IN_FLIGHT}
           AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
-        RETURNING t.*, pg_notify($2, '') AS notified`,
+        RETURNING ${T_COLUMNS}, pg_notify($2, '') AS notified`,
       [
         JSON.stringify(
           // In id order, so concurrent batches sharing targets lock them in one order (the
@@ -320,7 +322,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
               now timestamptz)
         WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status = 'SMS Scheduled'
-        RETURNING t.*, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
+        RETURNING ${T_COLUMNS}, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
       [
         JSON.stringify(
           [...continuations]
@@ -355,7 +357,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
               updated_at = $7
         WHERE id = $1 AND organization_id = $8 AND status = 'Scheduled'
-        RETURNING *`,
+        RETURNING ${COLUMNS}`,
       [targetId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now, organizationId],
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
@@ -368,7 +370,7 @@ export class SqlTargetTransitions extends TargetTransitions {
               categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
               updated_at = $7
         WHERE campaign_id = $1 AND status = ANY($8::text[])
-        RETURNING *`,
+        RETURNING ${COLUMNS}`,
       [
         campaignId,
         d.status,
@@ -392,7 +394,7 @@ export class SqlTargetTransitions extends TargetTransitions {
                 || jsonb_build_object('review', jsonb_build_object('action', $3::text, 'at', $6::text)),
               updated_at = $4::timestamptz
         WHERE id = $1 AND organization_id = $2 AND status = 'To review'
-        RETURNING *, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
+        RETURNING ${COLUMNS}, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
       [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
     );
     // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
@@ -460,7 +462,7 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async findById(tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `SELECT * FROM targets WHERE id = $1 AND organization_id = $2`,
+      `SELECT ${COLUMNS} FROM targets WHERE id = $1 AND organization_id = $2`,
       [targetId, organizationId],
     );
     return rows[0] ? targetFromRow(rows[0]) : null;

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ConflictError } from '../../../common/errors/domain-errors.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { NoRows, preparedSql, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import {
+  columnList,
+  NoRows,
+  preparedSql,
+  SqlExecutor,
+  sqlExecutor,
+} from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   DeleteOutcome,
@@ -43,7 +49,7 @@ const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
 /** The read every `GET /targets/{id}` makes (and integrators poll): prepared per connection. */
 const TARGET_BY_ID = preparedSql(
   'target_by_id',
-  `SELECT ${TARGET_COLUMNS.join(', ')} FROM targets WHERE id = $1 AND organization_id = $2`,
+  `SELECT ${columnList(TARGET_COLUMNS)} FROM targets WHERE id = $1 AND organization_id = $2`,
 );
 
 /** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
@@ -247,7 +253,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
        WHERE id = $1 AND organization_id = $2
          AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
                                   AND coalesce(cardinality(call_log_ids), 0) = 0))
-       RETURNING targets.*`,
+       RETURNING ${columnList(TARGET_COLUMNS, 'targets')}`,
       [
         id,
         organizationId,
