@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ConflictError } from '../../../common/errors/domain-errors.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import {
   columnList,
   NoRows,
+  onUniqueViolation,
   preparedSql,
   SqlExecutor,
   sqlExecutor,
@@ -43,7 +43,6 @@ import {
 import { notifyTargetsDue } from './target-transitions.sql-adapter.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
-const UNIQUE_VIOLATION = '23505';
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
 
 /** The read every `GET /targets/{id}` makes (and integrators poll): prepared per connection. */
@@ -128,9 +127,10 @@ export class TypeOrmTargetRepository extends TargetRepository {
     const onConflict = options.skipTakenExternalIds
       ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
       : '';
-    try {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-        `INSERT INTO targets (
+    const { rows } = await onUniqueViolation(
+      () =>
+        sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+          `INSERT INTO targets (
            id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
            fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
            output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
@@ -151,16 +151,19 @@ export class TypeOrmTargetRepository extends TargetRepository {
          ORDER BY r.ord
          ${onConflict}
          RETURNING id`,
-        [JSON.stringify(records), options.now, organizationId, campaignId],
-      );
-      // Launched targets are due now: wake the calling engine's dispatchers when this commits.
-      if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
-        await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
-      }
-      return rows.map((r) => r.id);
-    } catch (error) {
-      throw toConflict(error) ?? error;
+          [JSON.stringify(records), options.now, organizationId, campaignId],
+        ),
+      {
+        [EXTERNAL_ID_KEY]:
+          'A target with one of these external ids was added to the campaign meanwhile',
+      },
+      'A target with one of these ids already exists',
+    );
+    // Launched targets are due now: wake the calling engine's dispatchers when this commits.
+    if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
+      await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
     }
+    return rows.map((r) => r.id);
   }
 
   async findById(organizationId: string, id: string): Promise<Target | null> {
@@ -980,19 +983,3 @@ const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)
 /** The inverse of MICROS_OF for a bigint parameter. */
 const EPOCH_PLUS_MICROS = (param: string) =>
   `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
-
-function toConflict(error: unknown): ConflictError | null {
-  const e = error as {
-    code?: string;
-    constraint?: string;
-    driverError?: { code?: string; constraint?: string };
-  };
-  const code = e?.driverError?.code ?? e?.code;
-  if (code !== UNIQUE_VIOLATION) return null;
-  const constraint = e?.driverError?.constraint ?? e?.constraint;
-  return new ConflictError(
-    constraint === EXTERNAL_ID_KEY
-      ? 'A target with one of these external ids was added to the campaign meanwhile'
-      : 'A target with one of these ids already exists',
-  );
-}
