@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
+import { NotificationListener } from '../../../database/notification-listener.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { ApiKeyRevocations } from '../application/ports/api-key-revocations.js';
 
 /** The channel the revoke statement notifies (see TypeOrmOrganizationRepository.revokeApiKey). */
@@ -25,13 +26,9 @@ export class PgApiKeyRevocations
   extends ApiKeyRevocations
   implements OnApplicationBootstrap, OnModuleDestroy
 {
-  private readonly logger = new Logger('ApiKeyRevocations');
   private readonly listeners: (() => void)[] = [];
-  private client: Client | null = null;
+  private listener: NotificationListener | null = null;
   private trusted = false;
-  private stopped = false;
-  private retryTimer: NodeJS.Timeout | null = null;
-  private failures = 0;
 
   constructor(private readonly dataSource: DataSource) {
     super();
@@ -46,64 +43,42 @@ export class PgApiKeyRevocations
   }
 
   onApplicationBootstrap(): void {
-    void this.connect();
+    const url = (this.dataSource.options as { url?: string }).url;
+    if (!url) return;
+    let probe = '';
+    this.listener = new NotificationListener({
+      url,
+      channel: API_KEYS_REVOKED_CHANNEL,
+      applicationName: API_KEY_LISTENER_NAME,
+      onNotification: (payload) => {
+        if (payload === probe) this.trusted = true;
+        else if (!payload.startsWith('probe:')) this.revoked();
+      },
+      // From another connection, as revocations come: PGlite echoes a connection's own NOTIFY back
+      // to it but delivers nothing to its other connections.
+      onListening: async () => {
+        probe = `probe:${randomUUID()}`;
+        await sqlExecutor(this.dataSource, null).query<NoRows>(`SELECT pg_notify($1, $2)`, [
+          API_KEYS_REVOKED_CHANNEL,
+          probe,
+        ]);
+      },
+      // Revocations may be missed from now on: forget the keys and keep new ones briefly.
+      onLost: () => {
+        this.trusted = false;
+        this.revoked();
+      },
+      lostMessage: 'revocation listener lost; caching keys briefly',
+    });
+    this.listener.start();
   }
 
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
     this.trusted = false;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    const client = this.client;
-    this.client = null;
-    await client?.end().catch(() => undefined);
+    await this.listener?.stop();
   }
 
   private revoked(): void {
     for (const listener of this.listeners) listener();
-  }
-
-  private async connect(): Promise<void> {
-    const url = (this.dataSource.options as { url?: string }).url;
-    if (this.stopped || !url) return;
-    const probe = `probe:${randomUUID()}`;
-    const client = new Client({ connectionString: url, application_name: API_KEY_LISTENER_NAME });
-    client.on('error', (err) => this.dropped(client, err));
-    client.on('end', () => this.dropped(client, null));
-    client.on('notification', (message) => {
-      if (message.payload === probe) {
-        this.trusted = true;
-        this.failures = 0;
-      } else if (!message.payload?.startsWith('probe:')) {
-        this.revoked();
-      }
-    });
-    try {
-      await client.connect();
-      this.client = client;
-      await client.query(`LISTEN ${API_KEYS_REVOKED_CHANNEL}`);
-      // From another connection, as revocations come: PGlite echoes a connection's own NOTIFY back
-      // to it but delivers nothing to its other connections.
-      await this.dataSource.query(`SELECT pg_notify($1, $2)`, [API_KEYS_REVOKED_CHANNEL, probe]);
-      if (this.stopped) await client.end().catch(() => undefined);
-    } catch (err) {
-      this.dropped(client, err);
-    }
-  }
-
-  private dropped(client: Client, err: unknown): void {
-    if (this.stopped || (this.client !== null && this.client !== client)) return;
-    if (this.client === null && this.retryTimer) return;
-    this.client = null;
-    // Revocations may be missed from now on: forget the keys and keep new ones briefly.
-    this.trusted = false;
-    this.revoked();
-    client.end().catch(() => undefined);
-    const delay = Math.min(30_000, 500 * 2 ** Math.min(this.failures++, 6));
-    this.logger.warn({ err, retryInMs: delay }, 'revocation listener lost; caching keys briefly');
-    this.retryTimer = setTimeout(() => {
-      this.retryTimer = null;
-      void this.connect();
-    }, delay);
-    this.retryTimer.unref();
   }
 }

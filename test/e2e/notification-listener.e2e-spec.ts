@@ -1,12 +1,13 @@
 import { Client } from 'pg';
-import { DueListener, LISTENER_NAME } from '../../src/modules/calling/infrastructure/due-listener.js';
+import { NotificationListener } from '../../src/database/notification-listener.js';
 import { createTestDatabase, TestDatabase } from '../support/test-database.js';
 import { waitFor } from '../support/test-app.js';
 
-// Embedded PGlite delivers no notifications across its socket (the poll interval covers it there).
+const LISTENER_NAME = 'ccs-test-listener';
+// Embedded PGlite delivers no notifications across its socket (callers keep a poll for it).
 const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') ? describe : describe.skip;
 
-onPostgres('the dispatcher’s LISTEN connection (PostgreSQL)', () => {
+onPostgres('a LISTEN connection (PostgreSQL)', () => {
   let database: TestDatabase;
   let admin: Client;
 
@@ -22,7 +23,13 @@ onPostgres('the dispatcher’s LISTEN connection (PostgreSQL)', () => {
 
   it('is notified on commit, and again after its connection was killed (reconnects)', async () => {
     let notified = 0;
-    const listener = new DueListener(database.url, 'targets_due', () => notified++);
+    const listener = new NotificationListener({
+      url: database.url,
+      channel: 'targets_due',
+      applicationName: LISTENER_NAME,
+      onNotification: () => notified++,
+      lostMessage: 'test listener lost',
+    });
     listener.start();
     try {
       const listening = () =>
