@@ -18,7 +18,7 @@ import {
   TargetPageRequest,
   TargetRepository,
 } from '../application/ports/target.repository.js';
-import { NewTarget } from '../domain/new-targets.js';
+import { freshTargetState, NewTarget } from '../domain/new-targets.js';
 import {
   AWAITING_CALL_STATUSES,
   IN_FLIGHT_STATUSES,
@@ -124,6 +124,9 @@ export class TypeOrmTargetRepository extends TargetRepository {
         scheduled_time: t.scheduledTime?.toISOString() ?? null,
       }),
     );
+    // A new target's starting values come from the domain; the columns this leaves out start NULL,
+    // as they do there.
+    const fresh = freshTargetState();
     const onConflict = options.skipTakenExternalIds
       ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
       : '';
@@ -138,7 +141,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
                 r.external_id, r.phone_number, r.phone_operating_hours,
                 r.fallback_phone_number, r.fallback_operating_hours, r.time_zone, r.patient, r.pre_call_data,
                 r.input_data,
-                '{}'::jsonb, r.status, r.current_step, r.scheduled_time, 0,
+                $5::jsonb, r.status, r.current_step, r.scheduled_time, $6::int,
                 $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
          FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
            id uuid, organization_id uuid, campaign_id uuid, external_id text,
@@ -151,7 +154,14 @@ export class TypeOrmTargetRepository extends TargetRepository {
          ORDER BY r.ord
          ${onConflict}
          RETURNING id`,
-          [JSON.stringify(records), options.now, organizationId, campaignId],
+          [
+            JSON.stringify(records),
+            options.now,
+            organizationId,
+            campaignId,
+            JSON.stringify(fresh.outputData),
+            fresh.attempts,
+          ],
         ),
       {
         [EXTERNAL_ID_KEY]:
