@@ -3,6 +3,7 @@ import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { CampaignController } from './api/campaign.controller.js';
 import { CampaignReader } from './application/ports/campaign-reader.js';
+import { CampaignStateChanges } from './application/ports/campaign-state-changes.js';
 import { CampaignService } from './application/campaign.service.js';
 import { CampaignRepository } from './application/ports/campaign.repository.js';
 import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository.js';
@@ -15,7 +16,11 @@ export const CAMPAIGN_ADAPTERS: Provider[] = [
 @Module({
   imports: [BlacklistModule, ProviderConnectionModule],
   controllers: [CampaignController],
-  providers: [CampaignService, { provide: CampaignReader, useExisting: CampaignService }],
-  exports: [CampaignService, CampaignReader],
+  providers: [
+    CampaignService,
+    { provide: CampaignReader, useExisting: CampaignService },
+    { provide: CampaignStateChanges, useExisting: CampaignService },
+  ],
+  exports: [CampaignService, CampaignReader, CampaignStateChanges],
 })
 export class CampaignModule {}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
-import { CampaignService } from '../../campaign/application/campaign.service.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
+import { CampaignStateChanges } from '../../campaign/application/ports/campaign-state-changes.js';
 import type { Campaign, CampaignAction } from '../../campaign/domain/campaign.js';
 import {
   EventActor,
@@ -30,7 +31,8 @@ import { endedWithoutCall } from './ended-without-call.js';
 @Injectable()
 export class CampaignControl {
   constructor(
-    private readonly campaigns: CampaignService,
+    private readonly campaigns: CampaignReader,
+    private readonly stateChanges: CampaignStateChanges,
     private readonly targets: TargetTransitions,
     private readonly outbox: CallFinishedOutbox,
     private readonly uow: UnitOfWork,
@@ -56,7 +58,7 @@ export class CampaignControl {
       await this.targets.lockCampaigns(tx, [campaign.id]);
       if ((await this.campaigns.lockedState(tx, campaign.id)) !== 'active') return false;
       const now = this.clock.now();
-      const { changed } = await this.campaigns.changeState(
+      const { changed } = await this.stateChanges.changeState(
         tx,
         campaign.organizationId,
         campaign.id,
@@ -101,7 +103,7 @@ export class CampaignControl {
     return this.uow.run(async (tx) => {
       await this.targets.lockCampaigns(tx, [id]);
       const now = this.clock.now();
-      const { campaign, changed } = await this.campaigns.changeState(
+      const { campaign, changed } = await this.stateChanges.changeState(
         tx,
         organizationId,
         id,

@@ -85,7 +85,16 @@ function engine(campaign: Partial<Campaign> = {}) {
     uow,
   );
   const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
-  const control = new CampaignControl(campaigns, targets, outbox, uow, clock, events, pausedOutbox);
+  const control = new CampaignControl(
+    campaigns,
+    campaigns,
+    targets,
+    outbox,
+    uow,
+    clock,
+    events,
+    pausedOutbox,
+  );
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,
