@@ -56,6 +56,42 @@ export function columnList(columns: readonly string[], alias?: string): string {
 }
 
 /**
+ * A page of `from` (offset and limit) and the number of all its rows matching `where`, in one
+ * statement and so from one snapshot: two statements could count a row added between them, and
+ * page_count would disagree with the pages. `where` uses `$1..$n` of `params`.
+ */
+export async function pageWithTotal<T extends object>(
+  sql: SqlExecutor,
+  query: {
+    columns: readonly (keyof T & string)[];
+    from: string;
+    where: string;
+    orderBy: string;
+    params: unknown[];
+    offset: number;
+    limit: number;
+  },
+): Promise<{ rows: T[]; total: number }> {
+  const { columns, from, where, orderBy, params, offset, limit } = query;
+  const n = params.length;
+  // The count is always one row; the page joins it (no row of the page: one row of NULLs).
+  // (T is generic here: the rows are typed on the way out.)
+  const { rows } = await sql.query<Record<string, unknown>>(
+    `SELECT n.total_rows, ${columnList(columns, 'p')}
+       FROM (SELECT count(*) AS total_rows FROM ${from} WHERE ${where}) n
+       LEFT JOIN LATERAL (
+         SELECT ${columnList(columns)} FROM ${from} WHERE ${where}
+          ORDER BY ${orderBy} OFFSET $${n + 1} LIMIT $${n + 2}
+       ) p ON true`,
+    [...params, offset, limit],
+  );
+  const total = Number(rows[0].total_rows);
+  const page = total > offset ? rows : [];
+  for (const row of page) delete row.total_rows;
+  return { rows: page as T[], total };
+}
+
+/**
  * Raw SQL, inside the given transaction when there is one. Adapters only. Every call names its row
  * type (`query<TargetRow>(...)`, `query<NoRows>(...)` for a statement whose rows nobody reads): a
  * call without one does not compile.

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, onUniqueViolation, pageWithTotal, sqlExecutor } from '../../../database/sql.js';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 import { BlacklistRepository } from '../application/ports/blacklist.repository.js';
 import {
@@ -50,18 +50,16 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
   }
 
   async list(organizationId: string, offset: number, limit: number) {
-    const [{ rows }, { rows: count }] = await Promise.all([
-      this.sql.query<BlacklistRow>(
-        `SELECT ${COLUMN_LIST} FROM blacklists WHERE organization_id = $1
-          ORDER BY created_at, id OFFSET $2 LIMIT $3`,
-        [organizationId, offset, limit],
-      ),
-      this.sql.query<{ total: string }>(
-        `SELECT count(*) AS total FROM blacklists WHERE organization_id = $1`,
-        [organizationId],
-      ),
-    ]);
-    return { items: rows.map(blacklistFromRow), total: Number(count[0].total) };
+    const { rows, total } = await pageWithTotal<BlacklistRow>(this.sql, {
+      columns: BLACKLIST_COLUMNS,
+      from: 'blacklists',
+      where: 'organization_id = $1',
+      orderBy: 'created_at, id',
+      params: [organizationId],
+      offset,
+      limit,
+    });
+    return { items: rows.map(blacklistFromRow), total };
   }
 
   async existingIds(organizationId: string, ids: string[]): Promise<Set<string>> {
@@ -99,18 +97,16 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
   }
 
   async listEntries(blacklistId: string, skip: number, limit: number) {
-    const [{ rows }, { rows: count }] = await Promise.all([
-      this.sql.query<BlacklistPhoneNumberRow>(
-        `SELECT ${BLACKLIST_PHONE_NUMBER_COLUMNS.join(', ')} FROM blacklist_phone_numbers
-          WHERE blacklist_id = $1 ORDER BY created_at, phone_number OFFSET $2 LIMIT $3`,
-        [blacklistId, skip, limit],
-      ),
-      this.sql.query<{ total: string }>(
-        `SELECT count(*) AS total FROM blacklist_phone_numbers WHERE blacklist_id = $1`,
-        [blacklistId],
-      ),
-    ]);
-    return { items: rows, total: Number(count[0].total) };
+    const { rows, total } = await pageWithTotal<BlacklistPhoneNumberRow>(this.sql, {
+      columns: BLACKLIST_PHONE_NUMBER_COLUMNS,
+      from: 'blacklist_phone_numbers',
+      where: 'blacklist_id = $1',
+      orderBy: 'created_at, phone_number',
+      params: [blacklistId],
+      offset: skip,
+      limit,
+    });
+    return { items: rows, total };
   }
 
   async findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>> {

@@ -8,7 +8,12 @@ import {
   CampaignUpdateResult,
   NewCampaign,
 } from '../application/ports/campaign.repository.js';
-import { onUniqueViolation, preparedSql, sqlExecutor } from '../../../database/sql.js';
+import {
+  onUniqueViolation,
+  pageWithTotal,
+  preparedSql,
+  sqlExecutor,
+} from '../../../database/sql.js';
 import { CAMPAIGN_COLUMNS, campaignFromRow, CampaignRow } from './campaign.row.js';
 
 const COLUMN_LIST = CAMPAIGN_COLUMNS.join(', ');
@@ -92,18 +97,16 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
   }
 
   async list(organizationId: string, offset: number, limit: number) {
-    const [{ rows }, { rows: count }] = await Promise.all([
-      this.sql.query<CampaignRow>(
-        `SELECT ${COLUMN_LIST} FROM campaigns WHERE organization_id = $1
-          ORDER BY created_at, id OFFSET $2 LIMIT $3`,
-        [organizationId, offset, limit],
-      ),
-      this.sql.query<{ total: string }>(
-        `SELECT count(*) AS total FROM campaigns WHERE organization_id = $1`,
-        [organizationId],
-      ),
-    ]);
-    return { items: rows.map(campaignFromRow), total: Number(count[0].total) };
+    const { rows, total } = await pageWithTotal<CampaignRow>(this.sql, {
+      columns: CAMPAIGN_COLUMNS,
+      from: 'campaigns',
+      where: 'organization_id = $1',
+      orderBy: 'created_at, id',
+      params: [organizationId],
+      offset,
+      limit,
+    });
+    return { items: rows.map(campaignFromRow), total };
   }
 
   async update(
