@@ -10,7 +10,7 @@ import { TelephonyMessagesController } from './api/telephony-messages.controller
 import { MessagingService, MessagingSettings } from './application/messaging.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProviderTextClients } from '../provider-connection/application/ports/provider-text-clients.js';
-import { MessagingWorker } from './application/messaging.worker.js';
+import { MessagingWorker } from './infrastructure/messaging.worker.js';
 import { FollowUpTexts } from './application/ports/follow-up-texts.js';
 import { MessageRepository } from './application/ports/message.repository.js';
 import { TextSenders } from './application/ports/text-senders.js';

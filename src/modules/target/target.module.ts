@@ -5,7 +5,7 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { TargetImportController } from './api/target-import.controller.js';
 import { TargetImportRepository } from './application/ports/target-import.repository.js';
 import { TargetImportService } from './application/target-import.service.js';
-import { TargetImportSettings, TargetImportWorker } from './application/target-import.worker.js';
+import { TargetImportSettings, TargetImportWorker } from './infrastructure/target-import.worker.js';
 import { AppConfig } from '../../config/app-config.js';
 import { TypeOrmTargetImportRepository } from './infrastructure/target-import.typeorm-repository.js';
 import { TargetController } from './api/target.controller.js';

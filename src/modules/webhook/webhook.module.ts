@@ -17,7 +17,7 @@ import { MessageEventOutbox } from './application/ports/message-event-outbox.js'
 import { ImportFinishedOutbox } from './application/ports/import-finished-outbox.js';
 import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox.js';
 import { WebhookSettings } from './application/webhook-settings.js';
-import { WebhookWorker } from './application/webhook-worker.js';
+import { WebhookWorker } from './infrastructure/webhook.worker.js';
 import { parseRetrySchedule } from './domain/webhook-delivery.js';
 import { HttpWebhookSender } from './infrastructure/http-webhook-sender.js';
 import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-delivery.typeorm-repository.js';

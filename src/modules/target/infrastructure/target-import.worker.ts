@@ -2,7 +2,11 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { Clock } from '../../../common/clock/clock.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
-import { IMPORT_QUEUE, ImportJob, TargetImportService } from './target-import.service.js';
+import {
+  IMPORT_QUEUE,
+  ImportJob,
+  TargetImportService,
+} from '../application/target-import.service.js';
 
 const RECOVERY_TASK = 'target-import-recovery-sweep';
 

@@ -1,6 +1,11 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
-import { MessagingService, MessagingSettings, TEXT_QUEUE, TextJob } from './messaging.service.js';
+import {
+  MessagingService,
+  MessagingSettings,
+  TEXT_QUEUE,
+  TextJob,
+} from '../application/messaging.service.js';
 
 /** Registers the text job handler (every role registers; only worker roles fetch). */
 @Injectable()

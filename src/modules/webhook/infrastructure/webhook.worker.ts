@@ -1,9 +1,9 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
-import { DeliveryJob, DELIVERY_QUEUE } from './webhook-outbox.js';
-import { WebhookDeliveryService } from './webhook-delivery.service.js';
-import { WebhookSettings } from './webhook-settings.js';
+import { DeliveryJob, DELIVERY_QUEUE } from '../application/webhook-outbox.js';
+import { WebhookDeliveryService } from '../application/webhook-delivery.service.js';
+import { WebhookSettings } from '../application/webhook-settings.js';
 
 const RECOVERY_TASK = 'webhook-recovery-sweep';
 
