@@ -17,7 +17,7 @@ import {
 } from './modules/organization/organization.module.js';
 import { OrganizationService } from './modules/organization/application/organization.service.js';
 import { presentCampaign } from './modules/campaign/api/campaign.presenter.js';
-import { CampaignControl } from './modules/calling/application/campaign-control.service.js';
+import { CampaignControl } from './modules/calling/application/campaign-control.js';
 import { CampaignStatsService } from './modules/calling/application/campaign-stats.service.js';
 import { presentStats } from './modules/calling/api/campaign-control.controller.js';
 import { importTargetsFile } from './cli-import.js';

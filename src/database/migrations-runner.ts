@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SCHEMA_LOCK, withAdvisoryLock } from './advisory-lock.js';
+import { SCHEMA_LOCK, withAdvisoryLock } from './advisory-lock-exclusive-runner.js';
 
 /** Any number of processes may start at once; one applies the migrations, the others wait for it. */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {

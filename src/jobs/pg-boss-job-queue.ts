@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { PgBoss, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
 import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
-import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock.js';
+import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock-exclusive-runner.js';
 import { isDatabaseUnavailable } from '../database/connection-errors.js';
 import { CONNECT_TIMEOUT_MS } from '../database/data-source.options.js';
 import { guardPool } from '../database/pool-guard.js';

@@ -37,7 +37,7 @@ const CONTRACTS: Record<string, string> = {
   CallEventStore: 'test/e2e/telephony-events.e2e-spec.ts (each event stored once per connection)',
   PlacementRate: 'test/contracts/calling-stores.contract.ts',
   SimulatedCallStore: 'test/contracts/calling-stores.contract.ts',
-  CallProviders: 'src/modules/calling/infrastructure/call-providers.spec.ts',
+  CallProviders: 'src/modules/calling/infrastructure/connection-call-providers.spec.ts',
   StepRepository: 'test/contracts/step-repository.contract.ts',
   WebhookDeliveryRepository: 'test/contracts/webhook-delivery-repository.contract.ts',
   TargetNotifications: 'test/e2e/target-timeline.e2e-spec.ts (notifications in the timeline)',

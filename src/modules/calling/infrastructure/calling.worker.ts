@@ -14,10 +14,10 @@ import {
   TARGETS_DUE_CHANNEL,
   TargetTransitions,
 } from '../../target/application/ports/target-transitions.js';
-import { CallPlacement } from '../application/call-placement.service.js';
-import { CallRecovery } from '../application/call-recovery.service.js';
+import { CallPlacement } from '../application/call-placement.js';
+import { CallRecovery } from '../application/call-recovery.js';
 import { CallingSettings } from '../application/calling-settings.js';
-import { CallDispatcher } from '../application/dispatcher.service.js';
+import { CallDispatcher } from '../application/call-dispatcher.js';
 import { Wakeup } from './wakeup.js';
 
 /** The LISTEN connection's application_name, so operators (and tests) find it in pg_stat_activity. */

@@ -3,8 +3,8 @@ import { Clock } from '../../../common/clock/clock.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
 import { DEADLINE_EXPIRED, WORKER_LOST } from '../domain/call-outcome.js';
-import { CallCompletion, failedCall } from './call-completion.service.js';
-import { CallEventIngestion } from './call-events.service.js';
+import { CallCompletion, failedCall } from './call-completion.js';
+import { CallEventIngestion } from './call-event-ingestion.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallEvent, CallProviders } from './ports/call-provider.js';
 

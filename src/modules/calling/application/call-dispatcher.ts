@@ -12,7 +12,7 @@ import {
   TECHNICAL_FAILURE,
   type Campaign,
 } from '../../campaign/domain/campaign.js';
-import { CampaignControl } from './campaign-control.service.js';
+import { CampaignControl } from './campaign-control.js';
 import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log.js';
 import { Deferral, TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import {
@@ -39,7 +39,7 @@ import {
 import { chooseNumber } from '../domain/dial-plan.js';
 import { ComplianceService } from '../../compliance/application/compliance.service.js';
 import type { NewComplianceDecision } from '../../compliance/domain/compliance-decision.js';
-import { CallPlacement, ClaimedCall } from './call-placement.service.js';
+import { CallPlacement, ClaimedCall } from './call-placement.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallProvider, CallProviders, ConnectionUnusableError } from './ports/call-provider.js';
 import { PlacementRate } from './ports/placement-rate.js';

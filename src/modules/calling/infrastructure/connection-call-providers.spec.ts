@@ -2,8 +2,8 @@ import { InMemorySimulatedCallStore } from '../../../testing/in-memory-simulated
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { inMemoryProviderConnections } from '../../../testing/in-memory-provider-connection.repository.js';
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
-import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/provider-call-client.factory.js';
-import { ConnectionCallProviders } from './call-providers.js';
+import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/sdk-provider-call-clients.js';
+import { ConnectionCallProviders } from './connection-call-providers.js';
 import { TwilioCallClient } from '../../provider-connection/infrastructure/clients/twilio-call-client.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';

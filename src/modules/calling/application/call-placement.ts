@@ -4,7 +4,7 @@ import { CoalescingWriter } from '../../../common/batching/coalescing-writer.js'
 import { Clock } from '../../../common/clock/clock.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
-import { CallCompletion, failedCall } from './call-completion.service.js';
+import { CallCompletion, failedCall } from './call-completion.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallProvider, StartCallRequest } from './ports/call-provider.js';
 

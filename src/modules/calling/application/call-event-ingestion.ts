@@ -5,7 +5,7 @@ import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
-import { CallCompletion, EndedCall, failedCall } from './call-completion.service.js';
+import { CallCompletion, EndedCall, failedCall } from './call-completion.js';
 import { CallingSettings } from './calling-settings.js';
 import { CallEventStore } from './ports/call-event.store.js';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
