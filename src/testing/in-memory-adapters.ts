@@ -112,7 +112,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [CallLedger, value(ledger)],
     [DecisionLog, value(decisions)],
     [DoNotCallRepository, value(doNotCall)],
-    [RecipientLocks, value(new InMemoryRecipientLocks())],
+    [RecipientLocks, value(new InMemoryRecipientLocks(uow))],
     [CampaignRepository, value(campaigns)],
     [TargetRepository, value(targets)],
     [TargetTransitions, value(transitions)],

@@ -7,8 +7,7 @@ export class InMemoryBlacklistRepository extends BlacklistRepository {
   /** blacklist id → phone number → entry, in insertion order (the adapter orders by created_at). */
   readonly entries = new Map<string, Map<string, BlacklistEntry>>();
 
-  async create(organizationId: string, name: string, description: string | null) {
-    const now = new Date();
+  async create(organizationId: string, name: string, description: string | null, now: Date) {
     const b = {
       id: randomUUID(),
       organizationId,
@@ -36,8 +35,10 @@ export class InMemoryBlacklistRepository extends BlacklistRepository {
     return new Set(ids.filter((id) => this.blacklists.get(id)?.organizationId === organizationId));
   }
 
-  async upsertEntries(blacklistId: string, entries: BlacklistEntry[]) {
+  async upsertEntries(blacklistId: string, entries: BlacklistEntry[], now: Date) {
     const list = this.entries.get(blacklistId)!;
+    const blacklist = this.blacklists.get(blacklistId);
+    if (blacklist) blacklist.updatedAt = now;
     let added = 0;
     for (const e of entries) {
       if (!list.has(e.phone_number)) added++;

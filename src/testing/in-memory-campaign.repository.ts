@@ -57,6 +57,7 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     organizationId: string,
     id: string,
     changes: CampaignChanges,
+    now: Date,
   ): Promise<CampaignUpdateResult> {
     const c = this.campaigns.get(id);
     if (!c || c.organizationId !== organizationId) return { kind: 'not_found' };
@@ -66,7 +67,7 @@ export class InMemoryCampaignRepository extends CampaignRepository {
       return { kind: 'entry_step_not_in_steps' };
     }
     const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    Object.assign(c, copy(defined), { updatedAt: new Date() });
+    Object.assign(c, copy(defined), { updatedAt: now });
     return { kind: 'updated', campaign: copy(c) };
   }
 
@@ -107,10 +108,10 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     return [...this.campaigns.values()].filter((c) => c.state === 'paused').map((c) => c.id);
   }
 
-  async setWebhookSecret(organizationId: string, id: string, secret: string) {
+  async setWebhookSecret(organizationId: string, id: string, secret: string, now: Date) {
     const c = this.campaigns.get(id);
     if (!c || c.organizationId !== organizationId) return null;
-    Object.assign(c, { webhookSecret: secret, updatedAt: new Date() });
+    Object.assign(c, { webhookSecret: secret, updatedAt: now });
     return copy(c);
   }
 }

@@ -1,5 +1,5 @@
 /** In-memory fakes of the compliance module's ports; test/contracts proves them equal to the SQL. */
-import { Tx } from '../common/persistence/unit-of-work.js';
+import { Tx, UnitOfWork } from '../common/persistence/unit-of-work.js';
 import {
   CallLedger,
   type PlacedCall,
@@ -12,7 +12,7 @@ import type {
   DecisionQuery,
   NewComplianceDecision,
 } from '../modules/compliance/domain/compliance-decision.js';
-import type { Snapshottable } from './in-memory-unit-of-work.js';
+import { InMemoryUnitOfWork, type Snapshottable } from './in-memory-unit-of-work.js';
 import { Clock } from '../common/clock/clock.js';
 import {
   ComplianceService,
@@ -130,7 +130,12 @@ export class InMemoryDecisionLog
 /** The compliance module's service on its fakes, with the fakes to look into. */
 export function inMemoryCompliance(
   clock: Clock,
-  options: { defaults?: DefaultCallingPolicy; doNotCall?: DoNotCallService } = {},
+  options: {
+    defaults?: DefaultCallingPolicy;
+    doNotCall?: DoNotCallService;
+    /** The unit of work whose transactions the claims run in: the number locks last as long. */
+    unitOfWork?: UnitOfWork;
+  } = {},
 ) {
   const policies = new InMemoryCompliancePolicyRepository();
   const ledger = new InMemoryCallLedger();
@@ -142,7 +147,7 @@ export function inMemoryCompliance(
     policies,
     ledger,
     decisions,
-    new InMemoryRecipientLocks(),
+    new InMemoryRecipientLocks(options.unitOfWork ?? new InMemoryUnitOfWork()),
     doNotCall,
     clock,
     defaults,

@@ -107,10 +107,11 @@ export function inMemoryDoNotCall(clock: Clock): {
   service: DoNotCallService;
 } {
   const repository = new InMemoryDoNotCallRepository();
+  const unitOfWork = new InMemoryUnitOfWork(repository);
   const service = new DoNotCallService(
     repository,
-    new InMemoryRecipientLocks(),
-    new InMemoryUnitOfWork(repository),
+    new InMemoryRecipientLocks(unitOfWork),
+    unitOfWork,
     clock,
   );
   return { repository, service };

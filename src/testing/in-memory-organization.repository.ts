@@ -11,11 +11,11 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
   readonly organizations = new Map<string, Organization>();
   readonly apiKeys = new Map<string, ApiKeyRecord & { keyHash: string }>();
 
-  async createOrganization(name: string): Promise<Organization> {
+  async createOrganization(name: string, now: Date): Promise<Organization> {
     if ([...this.organizations.values()].some((o) => o.name === name)) {
       throw new Error(`duplicate organization name ${name}`);
     }
-    const organization = { id: randomUUID(), name, createdAt: new Date() };
+    const organization = { id: randomUUID(), name, createdAt: now };
     this.organizations.set(organization.id, organization);
     return { ...organization };
   }
@@ -34,18 +34,21 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
     return [...this.organizations.values()].map((o) => ({ ...o }));
   }
 
-  async saveApiKey(key: {
-    organizationId: string;
-    name: string;
-    keyPrefix: string;
-    keyHash: string;
-  }) {
+  async saveApiKey(
+    key: {
+      organizationId: string;
+      name: string;
+      keyPrefix: string;
+      keyHash: string;
+    },
+    now: Date,
+  ) {
     const existing = [...this.apiKeys.values()].find((k) => k.keyHash === key.keyHash);
     if (existing) return strip(existing);
     const record = {
       ...key,
       id: randomUUID(),
-      createdAt: new Date(),
+      createdAt: now,
       lastUsedAt: null,
       revokedAt: null,
     };
@@ -62,15 +65,15 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
     return [...this.apiKeys.values()].filter((k) => k.organizationId === organizationId).map(strip);
   }
 
-  async touchApiKey(id: string) {
+  async touchApiKey(id: string, now: Date) {
     const k = this.apiKeys.get(id);
-    if (k && lastUseIsStale(k, new Date())) k.lastUsedAt = new Date();
+    if (k && lastUseIsStale(k, now)) k.lastUsedAt = now;
   }
 
-  async revokeApiKey(id: string, organizationId?: string) {
+  async revokeApiKey(id: string, now: Date, organizationId?: string) {
     const k = this.apiKeys.get(id);
     if (!k || k.revokedAt || (organizationId && k.organizationId !== organizationId)) return false;
-    k.revokedAt = new Date();
+    k.revokedAt = now;
     return true;
   }
 }

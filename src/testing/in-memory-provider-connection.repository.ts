@@ -14,10 +14,9 @@ import {
 export class InMemoryProviderConnectionRepository extends ProviderConnectionRepository {
   private readonly rows = new Map<string, StoredConnection>();
 
-  async create(c: NewConnection): Promise<StoredConnection> {
+  async create(c: NewConnection, now: Date): Promise<StoredConnection> {
     this.assertNameFree(c.organizationId, c.name, c.id);
-    if (c.isDefault) this.unsetDefault(c.organizationId, c.id);
-    const now = new Date();
+    if (c.isDefault) this.unsetDefault(c.organizationId, c.id, now);
     const row: StoredConnection = { ...c, createdAt: now, updatedAt: now };
     this.rows.set(c.id, row);
     return copy(row);
@@ -48,11 +47,12 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
     organizationId: string,
     id: string,
     changes: ConnectionChanges,
+    now: Date,
   ): Promise<StoredConnection | null> {
     const row = this.rows.get(id);
     if (!row || row.organizationId !== organizationId) return null;
     if (changes.name !== undefined) this.assertNameFree(organizationId, changes.name, id);
-    if (changes.isDefault) this.unsetDefault(organizationId, id);
+    if (changes.isDefault) this.unsetDefault(organizationId, id, now);
     const updated: StoredConnection = {
       ...row,
       ...definedOnly({
@@ -62,7 +62,7 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
         settings: changes.settings,
         isDefault: changes.isDefault,
       }),
-      updatedAt: new Date(),
+      updatedAt: now,
     };
     this.rows.set(id, updated);
     return copy(updated);
@@ -82,10 +82,10 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
     }
   }
 
-  private unsetDefault(organizationId: string, exceptId: string) {
+  private unsetDefault(organizationId: string, exceptId: string, now: Date) {
     for (const r of this.rows.values()) {
       if (r.organizationId === organizationId && r.isDefault && r.id !== exceptId) {
-        this.rows.set(r.id, { ...r, isDefault: false, updatedAt: new Date() });
+        this.rows.set(r.id, { ...r, isDefault: false, updatedAt: now });
       }
     }
   }

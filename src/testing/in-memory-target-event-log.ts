@@ -57,7 +57,13 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
   }
 
   /** What the triggers do: the events of one row's change, with the cause in force (or `cause`). */
-  changed(before: Target | null, after: Target | null, cause: EventCause = this.cause): void {
+  /** `deletedAt`: a deletion's time (the other events take theirs from the rows, as the triggers do). */
+  changed(
+    before: Target | null,
+    after: Target | null,
+    cause: EventCause = this.cause,
+    deletedAt?: Date,
+  ): void {
     const reasonFor = (id: string, fallback: string) =>
       cause.reasonsByTarget?.[id] ?? cause.reason ?? fallback;
     const add = (
@@ -95,7 +101,8 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
       return;
     }
     if (before !== null && after === null) {
-      add(before, new Date(), 'deleted', null, cause.reason ?? 'deleted', {
+      if (!deletedAt) throw new Error('a deleted target’s event needs the time of its deletion');
+      add(before, deletedAt, 'deleted', null, cause.reason ?? 'deleted', {
         last_status: before.status,
       });
       return;

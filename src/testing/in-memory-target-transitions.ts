@@ -205,12 +205,17 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       .map(clone);
   }
 
-  async defer(_tx: Tx, organizationId: string, deferrals: Deferral[]): Promise<string[]> {
+  async defer(
+    _tx: Tx,
+    organizationId: string,
+    deferrals: Deferral[],
+    now: Date,
+  ): Promise<string[]> {
     const moved: string[] = [];
     for (const d of deferrals) {
       const t = this.find(organizationId, d.targetId);
       if (!t || t.status !== 'Scheduled') continue;
-      this.save({ ...t, scheduledTime: d.until, hold: d.hold });
+      this.save({ ...t, scheduledTime: d.until, hold: d.hold, updatedAt: now });
       moved.push(t.id);
     }
     return moved;

@@ -185,6 +185,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     ids: string[],
+    now: Date,
     cause?: EventCause,
   ): Promise<DeleteOutcome> {
     const outcome: DeleteOutcome = { deleted: [], inFlight: [] };
@@ -195,7 +196,7 @@ export class InMemoryTargetRepository extends TargetRepository {
         outcome.inFlight.push(id);
       } else {
         this.rows.delete(targetKey(organizationId, id));
-        this.events?.changed(clone(target), null, cause);
+        this.events?.changed(clone(target), null, cause, now);
         outcome.deleted.push(id);
       }
     }

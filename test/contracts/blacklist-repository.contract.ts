@@ -5,6 +5,9 @@ export interface BlacklistContractContext {
   organizationId: () => Promise<string>;
 }
 
+const T0 = new Date('2026-03-01T10:00:00.123Z');
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
 const entry = (phone: string, reason = '') => ({
   phone_number: phone,
   reason,
@@ -14,11 +17,19 @@ const entry = (phone: string, reason = '') => ({
 });
 
 export function blacklistRepositoryContract(ctx: BlacklistContractContext): void {
-  it('creates a blacklist and knows which ids belong to the organization', async () => {
+  it('creates a blacklist at the given time and knows which ids belong to the organization', async () => {
     const org = await ctx.organizationId();
     const other = await ctx.organizationId();
-    const mine = await ctx.repository().create(org, 'dnc', null);
-    const theirs = await ctx.repository().create(other, 'dnc', 'theirs');
+    const mine = await ctx.repository().create(org, 'dnc', null, T0);
+    const theirs = await ctx.repository().create(other, 'dnc', 'theirs', T0);
+    expect(mine).toEqual({
+      id: expect.any(String),
+      organizationId: org,
+      name: 'dnc',
+      description: null,
+      createdAt: T0,
+      updatedAt: T0,
+    });
     expect(await ctx.repository().findById(mine.id)).toEqual(mine);
     expect(await ctx.repository().existingIds(org, [mine.id, theirs.id])).toEqual(
       new Set([mine.id]),
@@ -26,15 +37,19 @@ export function blacklistRepositoryContract(ctx: BlacklistContractContext): void
   });
 
   it('upserts entries, counting new and updated ones, and pages them', async () => {
-    const b = await ctx.repository().create(await ctx.organizationId(), 'dnc', null);
-    expect(
-      await ctx.repository().upsertEntries(b.id, [entry('+15550000001'), entry('+15550000002')]),
-    ).toEqual({ added: 2, updated: 0 });
+    const b = await ctx.repository().create(await ctx.organizationId(), 'dnc', null, T0);
     expect(
       await ctx
         .repository()
-        .upsertEntries(b.id, [entry('+15550000002', 'asked'), entry('+15550000003')]),
+        .upsertEntries(b.id, [entry('+15550000001'), entry('+15550000002')], at(1)),
+    ).toEqual({ added: 2, updated: 0 });
+    expect(await ctx.repository().findById(b.id)).toEqual({ ...b, updatedAt: at(1) });
+    expect(
+      await ctx
+        .repository()
+        .upsertEntries(b.id, [entry('+15550000002', 'asked'), entry('+15550000003')], at(2)),
     ).toEqual({ added: 1, updated: 1 });
+    expect(await ctx.repository().findById(b.id)).toEqual({ ...b, updatedAt: at(2) });
     const all = await ctx.repository().listEntries(b.id, 0, 10);
     expect(all.total).toBe(3);
     expect(all.items).toContainEqual(entry('+15550000002', 'asked'));
@@ -44,19 +59,19 @@ export function blacklistRepositoryContract(ctx: BlacklistContractContext): void
 
   it('lists the organization’s blacklists in creation order, with their count', async () => {
     const org = await ctx.organizationId();
-    const first = await ctx.repository().create(org, 'first', null);
-    // Creation order is (created_at, id): let the clock pass the first one's instant.
-    while (Date.now() <= first.createdAt.getTime()) await new Promise((r) => setImmediate(r));
-    const second = await ctx.repository().create(org, 'second', null);
-    await ctx.repository().create(await ctx.organizationId(), 'theirs', null);
+    const first = await ctx.repository().create(org, 'first', null, T0);
+    const second = await ctx.repository().create(org, 'second', null, at(1));
+    await ctx.repository().create(await ctx.organizationId(), 'theirs', null, T0);
     expect(await ctx.repository().list(org, 0, 1)).toEqual({ items: [first], total: 2 });
     expect(await ctx.repository().list(org, 1, 5)).toEqual({ items: [second], total: 2 });
     expect(await ctx.repository().list(org, 2, 5)).toEqual({ items: [], total: 2 });
   });
 
   it('removes entries and reports how many went', async () => {
-    const b = await ctx.repository().create(await ctx.organizationId(), 'dnc', null);
-    await ctx.repository().upsertEntries(b.id, [entry('+15550000001'), entry('+15550000002')]);
+    const b = await ctx.repository().create(await ctx.organizationId(), 'dnc', null, T0);
+    await ctx
+      .repository()
+      .upsertEntries(b.id, [entry('+15550000001'), entry('+15550000002')], at(1));
     expect(await ctx.repository().removeEntries(b.id, ['+15550000001', '+15559999999'])).toBe(1);
     expect(
       (await ctx.repository().listEntries(b.id, 0, 10)).items.map((e) => e.phone_number),
@@ -65,10 +80,10 @@ export function blacklistRepositoryContract(ctx: BlacklistContractContext): void
 
   it('finds the numbers that any of the given blacklists holds', async () => {
     const org = await ctx.organizationId();
-    const a = await ctx.repository().create(org, 'a', null);
-    const b = await ctx.repository().create(org, 'b', null);
-    await ctx.repository().upsertEntries(a.id, [entry('+15550000001')]);
-    await ctx.repository().upsertEntries(b.id, [entry('+15550000002')]);
+    const a = await ctx.repository().create(org, 'a', null, T0);
+    const b = await ctx.repository().create(org, 'b', null, T0);
+    await ctx.repository().upsertEntries(a.id, [entry('+15550000001')], at(1));
+    await ctx.repository().upsertEntries(b.id, [entry('+15550000002')], at(1));
     expect(
       await ctx
         .repository()

@@ -1,3 +1,5 @@
+import { CallEventStore } from '../../src/modules/calling/application/ports/call-event.store.js';
+import type { CallEvent } from '../../src/modules/calling/application/ports/call-provider.js';
 import { PlacementRate } from '../../src/modules/calling/application/ports/placement-rate.js';
 import {
   SimulatedCall,
@@ -8,6 +10,7 @@ import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 export interface CallingStoresHarness {
   simulated: SimulatedCallStore;
   rate: PlacementRate;
+  events: CallEventStore;
   uow: UnitOfWork;
   close(): Promise<void>;
 }
@@ -70,6 +73,44 @@ export function callingStoresContract(
       expect(await h.simulated.nextDue()).toEqual(new Date('2026-01-05T16:00:00.000Z'));
       await h.simulated.remove([`${prefix}c`]);
       expect(await h.simulated.nextDue()).toBeNull();
+    });
+
+    it('stores each provider event once per connection and key, whatever repeats it', async () => {
+      const connection = `conn-${Date.now()}`;
+      const event = (key: string, kind: CallEvent['kind'], callLogId: number) => ({
+        key,
+        kind,
+        providerCallId: `call-${key}`,
+        callLogId,
+        at: new Date('2026-01-05T15:00:00.000Z'),
+      });
+      const store = (conn: string, events: (CallEvent & { callLogId: number })[]) =>
+        h.uow.run((tx) => h.events.storeNew(tx, conn, events));
+      expect(await store(connection, [])).toEqual(new Set());
+      // A key twice in one batch is stored once.
+      expect(
+        await store(connection, [
+          event('a', 'started', 1),
+          event('b', 'ended', 1),
+          event('a', 'ended', 1),
+        ]),
+      ).toEqual(new Set(['a', 'b']));
+      // Redelivered with a new one: only the new one is stored.
+      expect(await store(connection, [event('b', 'ended', 1), event('c', 'ended', 2)])).toEqual(
+        new Set(['c']),
+      );
+      // Keys are the connection's own: another connection's same key is another event.
+      expect(await store(`${connection}-other`, [event('a', 'started', 3)])).toEqual(
+        new Set(['a']),
+      );
+      // Stored only when the transaction commits.
+      await expect(
+        h.uow.run(async (tx) => {
+          await h.events.storeNew(tx, connection, [event('d', 'started', 4)]);
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await store(connection, [event('d', 'started', 4)])).toEqual(new Set(['d']));
     });
 
     it('grants placements up to the limit per provider and second', async () => {

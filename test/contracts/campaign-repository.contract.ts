@@ -109,7 +109,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
       ctx.repository().changeState(tx, org, c.id, ['paused'], 'active', at, 'ignored'),
     );
     expect(resumed).toEqual({ ...paused, state: 'active', pausedReason: null });
-    const updated = await ctx.repository().update(org, c.id, { autoPause: null });
+    const updated = await ctx.repository().update(org, c.id, { autoPause: null }, at);
     expect(updated).toMatchObject({ kind: 'updated', campaign: { autoPause: null } });
   });
 
@@ -135,9 +135,6 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     const org = await ctx.organizationId();
     const other = await ctx.organizationId();
     const a = await ctx.repository().create(base(org, 'a'), createdAt());
-    // Creation order is (created_at, id). Embedded PGlite's clock ticks in whole milliseconds, so two
-    // campaigns created within one would tie and list in id order: let the clock pass a's instant.
-    while (Date.now() <= a.createdAt.getTime()) await new Promise((r) => setImmediate(r));
     const b = await ctx.repository().create(base(org, 'b'), createdAt());
     await ctx.repository().create(base(other, 'x'), createdAt());
     const page = await ctx.repository().list(org, 0, 1);
@@ -151,18 +148,26 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     const org = await ctx.organizationId();
     const c = await ctx.repository().create(base(org), createdAt());
     expect(
-      await ctx.repository().update(await ctx.organizationId(), c.id, { name: 'stolen' }),
+      await ctx
+        .repository()
+        .update(await ctx.organizationId(), c.id, { name: 'stolen' }, createdAt()),
     ).toEqual({ kind: 'not_found' });
-    const updated = await ctx.repository().update(org, c.id, {
-      name: 'renamed',
-      callingWindow: null,
-      maxAttempts: undefined,
-      blacklistIds: [],
-      steps: [
-        { friendly_id: 'intake', type: 'webhook', on_receive: 'merge' },
-        { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge_and_schedule' },
-      ],
-    });
+    const at = new Date('2026-03-01T10:00:00.123Z');
+    const updated = await ctx.repository().update(
+      org,
+      c.id,
+      {
+        name: 'renamed',
+        callingWindow: null,
+        maxAttempts: undefined,
+        blacklistIds: [],
+        steps: [
+          { friendly_id: 'intake', type: 'webhook', on_receive: 'merge' },
+          { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge_and_schedule' },
+        ],
+      },
+      at,
+    );
     expect(updated).toEqual({
       kind: 'updated',
       campaign: {
@@ -173,7 +178,7 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
           { friendly_id: 'intake', type: 'webhook', on_receive: 'merge' },
           { friendly_id: 'ehr', type: 'ehr_event', on_receive: 'merge_and_schedule' },
         ],
-        updatedAt: expect.any(Date),
+        updatedAt: at,
       },
     });
     expect(await ctx.repository().findById(c.id)).toEqual(
@@ -184,24 +189,28 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
   it('refuses, as a whole, a change that leaves the entry step outside the steps', async () => {
     const org = await ctx.organizationId();
     const c = await ctx.repository().create(base(org), createdAt());
-    expect(await ctx.repository().update(org, c.id, { name: 'x', steps: [] })).toEqual({
+    const at = createdAt();
+    expect(await ctx.repository().update(org, c.id, { name: 'x', steps: [] }, at)).toEqual({
       kind: 'entry_step_not_in_steps',
     });
-    expect(await ctx.repository().update(org, c.id, { entryStep: 'nowhere' })).toEqual({
+    expect(await ctx.repository().update(org, c.id, { entryStep: 'nowhere' }, at)).toEqual({
       kind: 'entry_step_not_in_steps',
     });
     expect(await ctx.repository().findById(c.id)).toEqual(c);
-    const cleared = await ctx.repository().update(org, c.id, { steps: [], entryStep: null });
+    const cleared = await ctx.repository().update(org, c.id, { steps: [], entryStep: null }, at);
     expect(cleared).toMatchObject({ kind: 'updated', campaign: { steps: [], entryStep: null } });
   });
 
   it('replaces the webhook secret', async () => {
     const org = await ctx.organizationId();
     const c = await ctx.repository().create(base(org), createdAt());
-    expect((await ctx.repository().setWebhookSecret(org, c.id, 'whsec_new'))?.webhookSecret).toBe(
-      'whsec_new',
-    );
-    expect((await ctx.repository().findById(c.id))?.webhookSecret).toBe('whsec_new');
+    const at = new Date('2026-03-01T10:00:00.456Z');
+    const replaced = await ctx.repository().setWebhookSecret(org, c.id, 'whsec_new', at);
+    expect(replaced).toEqual({ ...c, webhookSecret: 'whsec_new', updatedAt: at });
+    expect(await ctx.repository().findById(c.id)).toEqual(replaced);
+    expect(
+      await ctx.repository().setWebhookSecret(await ctx.organizationId(), c.id, 'whsec_x', at),
+    ).toBeNull();
   });
 
   it('finds nothing for an unknown id', async () => {

@@ -3,6 +3,7 @@ import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import { CallLedger } from '../../src/modules/compliance/application/ports/call-ledger.js';
 import { CompliancePolicyRepository } from '../../src/modules/compliance/application/ports/compliance-policy.repository.js';
 import { DecisionLog } from '../../src/modules/compliance/application/ports/decision-log.js';
+import { RecipientLocks } from '../../src/modules/compliance/application/ports/recipient-locks.js';
 import {
   DEFAULT_POLICY,
   type CompliancePolicy,
@@ -13,7 +14,10 @@ export interface ComplianceHarness {
   policies: CompliancePolicyRepository;
   ledger: CallLedger;
   decisions: DecisionLog;
+  locks: RecipientLocks;
   uow: UnitOfWork;
+  /** False on embedded PGlite, which runs one transaction at a time whatever the locks. */
+  concurrentTransactions: boolean;
   /** An organization the adapters may write for (the SQL tables reference organizations). */
   organization(): Promise<string>;
   close(): Promise<void>;
@@ -29,6 +33,42 @@ export function complianceContract(name: string, setup: () => Promise<Compliance
       h = await setup();
     });
     afterAll(() => h.close());
+
+    it("holds a number's lock until its transaction ends, committed or rolled back; other numbers and organizations go on", async () => {
+      const org = await h.organization();
+      const other = await h.organization();
+      const order: string[] = [];
+      let letFirstEnd!: () => void;
+      const firstMayEnd = new Promise<void>((resolve) => (letFirstEnd = resolve));
+      let firstHolds!: () => void;
+      const firstHolding = new Promise<void>((resolve) => (firstHolds = resolve));
+      const first = h.uow.run(async (tx) => {
+        // Twice in one transaction: a holder takes its own lock again without waiting.
+        await h.locks.lock(tx, org, ['+15550100002', '+15550100001']);
+        await h.locks.lock(tx, org, ['+15550100001']);
+        firstHolds();
+        await firstMayEnd;
+        order.push('first ends');
+        throw new Error('rolled back');
+      });
+      await firstHolding;
+      if (h.concurrentTransactions) {
+        // Another number, and the same number in another organization, are not held.
+        await h.uow.run((tx) => h.locks.lock(tx, org, ['+15550100003']));
+        await h.uow.run((tx) => h.locks.lock(tx, other, ['+15550100001']));
+      }
+      const second = h.uow.run(async (tx) => {
+        await h.locks.lock(tx, org, ['+15550100001', '+15550100001']);
+        order.push('second holds');
+      });
+      letFirstEnd();
+      await expect(first).rejects.toThrow('rolled back');
+      await second;
+      expect(order).toEqual(['first ends', 'second holds']);
+      // Released at the end of a committed transaction too.
+      await h.uow.run((tx) => h.locks.lock(tx, org, ['+15550100002']));
+      await h.uow.run((tx) => h.locks.lock(tx, org, ['+15550100002']));
+    });
 
     it('keeps a policy per organization; none until set', async () => {
       const org = await h.organization();

@@ -1,11 +1,15 @@
 import { randomBytes } from 'crypto';
 import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository.js';
+import { LAST_USED_PRECISION_MS } from '../../src/modules/organization/domain/api-key.js';
 
 export function organizationRepositoryContract(repository: () => OrganizationRepository): void {
   const unique = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
+  const at = new Date('2026-03-01T10:00:00.123Z');
+  const later = (ms: number) => new Date(at.getTime() + ms);
 
-  it('creates organizations and finds them by id and by name', async () => {
-    const o = await repository().createOrganization(unique('acme'));
+  it('creates organizations at the given time and finds them by id and by name', async () => {
+    const o = await repository().createOrganization(unique('acme'), at);
+    expect(o).toEqual({ id: expect.any(String), name: o.name, createdAt: at });
     expect(await repository().findOrganizationById(o.id)).toEqual(o);
     expect(await repository().findOrganizationByName(o.name)).toEqual(o);
     expect(await repository().findOrganizationByName(unique('nobody'))).toBeNull();
@@ -13,21 +17,47 @@ export function organizationRepositoryContract(repository: () => OrganizationRep
 
   it('refuses a second organization with the same name', async () => {
     const name = unique('dup');
-    await repository().createOrganization(name);
-    await expect(repository().createOrganization(name)).rejects.toThrow();
+    await repository().createOrganization(name, at);
+    await expect(repository().createOrganization(name, at)).rejects.toThrow();
   });
 
   it('saves a key once per hash and finds it while it is active', async () => {
-    const o = await repository().createOrganization(unique('keys'));
+    const o = await repository().createOrganization(unique('keys'), at);
     const key = { organizationId: o.id, name: 'k', keyPrefix: 'ccs_abc', keyHash: unique('hash') };
-    const saved = await repository().saveApiKey(key);
-    expect(await repository().saveApiKey({ ...key, name: 'again' })).toEqual(saved);
+    const saved = await repository().saveApiKey(key, at);
+    expect(saved).toEqual({
+      id: expect.any(String),
+      organizationId: o.id,
+      name: 'k',
+      keyPrefix: 'ccs_abc',
+      createdAt: at,
+      lastUsedAt: null,
+      revokedAt: null,
+    });
+    expect(await repository().saveApiKey({ ...key, name: 'again' }, later(1))).toEqual(saved);
     expect(await repository().findActiveApiKeyByHash(key.keyHash)).toEqual(saved);
     expect(await repository().listApiKeys(o.id)).toEqual([saved]);
-    const other = await repository().createOrganization(unique('other'));
-    expect(await repository().revokeApiKey(saved.id, other.id)).toBe(false);
-    expect(await repository().revokeApiKey(saved.id, o.id)).toBe(true);
-    expect(await repository().revokeApiKey(saved.id)).toBe(false);
+    const other = await repository().createOrganization(unique('other'), at);
+    expect(await repository().revokeApiKey(saved.id, later(2), other.id)).toBe(false);
+    expect(await repository().revokeApiKey(saved.id, later(3), o.id)).toBe(true);
+    expect(await repository().revokeApiKey(saved.id, later(4))).toBe(false);
     expect(await repository().findActiveApiKeyByHash(key.keyHash)).toBeNull();
+    expect(await repository().listApiKeys(o.id)).toEqual([{ ...saved, revokedAt: later(3) }]);
+  });
+
+  it('records a key’s last use at the given time, at most once a minute', async () => {
+    const o = await repository().createOrganization(unique('used'), at);
+    const saved = await repository().saveApiKey(
+      { organizationId: o.id, name: 'k', keyPrefix: 'ccs_abc', keyHash: unique('hash') },
+      at,
+    );
+    await repository().touchApiKey(saved.id, later(5));
+    expect(await repository().listApiKeys(o.id)).toEqual([{ ...saved, lastUsedAt: later(5) }]);
+    await repository().touchApiKey(saved.id, later(5 + LAST_USED_PRECISION_MS - 1));
+    expect((await repository().listApiKeys(o.id))[0].lastUsedAt).toEqual(later(5));
+    await repository().touchApiKey(saved.id, later(5 + LAST_USED_PRECISION_MS));
+    expect((await repository().listApiKeys(o.id))[0].lastUsedAt).toEqual(
+      later(5 + LAST_USED_PRECISION_MS),
+    );
   });
 }

@@ -5,6 +5,10 @@ import {
   ProviderConnectionRepository,
 } from '../../src/modules/provider-connection/application/ports/provider-connection.repository.js';
 
+/** Times a millisecond apart, in the order of the calls (the list orders by created_at). */
+let lastTime = Date.parse('2026-03-01T10:00:00.000Z');
+const tick = () => new Date(++lastTime);
+
 export interface ProviderConnectionRepositoryFixture {
   repository: ProviderConnectionRepository;
   /** Two organizations that exist. */
@@ -39,51 +43,86 @@ export function providerConnectionRepositoryContract(
 
     it('stores and reads a connection back as given', async () => {
       const c = aConnection(f.organizationA);
-      const created = await f.repository.create(c);
-      expect(created).toEqual({ ...c, createdAt: expect.any(Date), updatedAt: expect.any(Date) });
+      const at = tick();
+      const created = await f.repository.create(c, at);
+      expect(created).toEqual({ ...c, createdAt: at, updatedAt: at });
       expect(await f.repository.findById(c.id)).toEqual(created);
       expect(await f.repository.findById(randomUUID())).toBeNull();
     });
 
     it('keeps one default per organization, unsetting the old one on create and update', async () => {
-      const first = await f.repository.create(aConnection(f.organizationB, { isDefault: true }));
-      const second = await f.repository.create(aConnection(f.organizationB, { isDefault: true }));
-      expect((await f.repository.findById(first.id))?.isDefault).toBe(false);
+      const first = await f.repository.create(
+        aConnection(f.organizationB, { isDefault: true }),
+        tick(),
+      );
+      const secondAt = tick();
+      const second = await f.repository.create(
+        aConnection(f.organizationB, { isDefault: true }),
+        secondAt,
+      );
+      // The unset default is updated at the time of the change that unset it.
+      expect(await f.repository.findById(first.id)).toEqual({
+        ...first,
+        isDefault: false,
+        updatedAt: secondAt,
+      });
       expect((await f.repository.findDefault(f.organizationB))?.id).toBe(second.id);
-      await f.repository.update(f.organizationB, first.id, { isDefault: true });
+      const swapAt = tick();
+      const swapped = await f.repository.update(
+        f.organizationB,
+        first.id,
+        { isDefault: true },
+        swapAt,
+      );
+      expect(swapped).toEqual({ ...first, updatedAt: swapAt });
       expect((await f.repository.findDefault(f.organizationB))?.id).toBe(first.id);
-      expect((await f.repository.findById(second.id))?.isDefault).toBe(false);
+      expect(await f.repository.findById(second.id)).toEqual({
+        ...second,
+        isDefault: false,
+        updatedAt: swapAt,
+      });
       // An update aimed at another organization's connection changes nothing, not even the default.
-      expect(await f.repository.update(f.organizationA, second.id, { isDefault: true })).toBeNull();
+      expect(
+        await f.repository.update(f.organizationA, second.id, { isDefault: true }, tick()),
+      ).toBeNull();
       expect((await f.repository.findDefault(f.organizationB))?.id).toBe(first.id);
     });
 
     it('refuses a name already used in the organization, not in another one', async () => {
-      const c = await f.repository.create(aConnection(f.organizationA, { name: 'same name' }));
+      const c = await f.repository.create(
+        aConnection(f.organizationA, { name: 'same name' }),
+        tick(),
+      );
       await expect(
-        f.repository.create(aConnection(f.organizationA, { name: 'same name' })),
+        f.repository.create(aConnection(f.organizationA, { name: 'same name' }), tick()),
       ).rejects.toBeInstanceOf(ConflictError);
       await expect(
-        f.repository.create(aConnection(f.organizationB, { name: 'same name' })),
+        f.repository.create(aConnection(f.organizationB, { name: 'same name' }), tick()),
       ).resolves.toMatchObject({ name: 'same name' });
-      const other = await f.repository.create(aConnection(f.organizationA));
+      const other = await f.repository.create(aConnection(f.organizationA), tick());
       await expect(
-        f.repository.update(f.organizationA, other.id, { name: 'same name' }),
+        f.repository.update(f.organizationA, other.id, { name: 'same name' }, tick()),
       ).rejects.toBeInstanceOf(ConflictError);
       expect((await f.repository.findById(c.id))?.name).toBe('same name');
     });
 
     it('updates only what changes', async () => {
-      const c = await f.repository.create(aConnection(f.organizationA));
-      const updated = await f.repository.update(f.organizationA, c.id, {
-        sealedCredentials: { keyId: 'k2', ciphertext: 'v1:a:b:c' },
-        maskedCredentials: { auth_token: '***wxyz' },
-      });
+      const c = await f.repository.create(aConnection(f.organizationA), tick());
+      const at = tick();
+      const updated = await f.repository.update(
+        f.organizationA,
+        c.id,
+        {
+          sealedCredentials: { keyId: 'k2', ciphertext: 'v1:a:b:c' },
+          maskedCredentials: { auth_token: '***wxyz' },
+        },
+        at,
+      );
       expect(updated).toEqual({
         ...c,
         sealedCredentials: { keyId: 'k2', ciphertext: 'v1:a:b:c' },
         maskedCredentials: { auth_token: '***wxyz' },
-        updatedAt: expect.any(Date),
+        updatedAt: at,
       });
     });
 
@@ -91,7 +130,7 @@ export function providerConnectionRepositoryContract(
       const org = f.organizationA;
       const before = await f.repository.list(org, 0, 1000);
       const added = [];
-      for (let i = 0; i < 3; i++) added.push(await f.repository.create(aConnection(org)));
+      for (let i = 0; i < 3; i++) added.push(await f.repository.create(aConnection(org), tick()));
       const all = await f.repository.list(org, 0, 1000);
       expect(all.total).toBe(before.total + 3);
       expect(all.items.slice(-3).map((c) => c.id)).toEqual(added.map((c) => c.id));

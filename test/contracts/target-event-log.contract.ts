@@ -126,10 +126,13 @@ export function targetEventLogContract(name: string, subject: () => TargetEventL
           now: new Date('2026-11-23T14:04:00.000Z'),
         });
       });
-      await s.repository.deleteUnlessInFlight(scope.organizationId, scope.campaignId, [target.id], {
-        actor: KEY,
-        reason: 'deleted through the API',
-      });
+      await s.repository.deleteUnlessInFlight(
+        scope.organizationId,
+        scope.campaignId,
+        [target.id],
+        new Date('2026-11-23T14:05:00.000Z'),
+        { actor: KEY, reason: 'deleted through the API' },
+      );
 
       const entries = await s.events.list(scope.organizationId, target.id, null, 50);
       expect(story(entries)).toEqual([
@@ -185,7 +188,7 @@ export function targetEventLogContract(name: string, subject: () => TargetEventL
         },
       ]);
       expect(entries.slice(0, 5).map((e) => e.event.at.toISOString())).toEqual([
-        expect.any(String),
+        '2026-11-23T14:05:00.000Z',
         '2026-11-23T14:04:00.000Z',
         '2026-11-23T14:03:00.000Z',
         '2026-11-23T14:02:00.000Z',

@@ -286,7 +286,7 @@ export function targetRepositoryContract(
       });
 
       expect(
-        await h.repository.deleteUnlessInFlight(a.organizationId, a.campaignId, [shared.id]),
+        await h.repository.deleteUnlessInFlight(a.organizationId, a.campaignId, [shared.id], NOW),
       ).toEqual({ deleted: [shared.id], inFlight: [] });
       expect(await h.repository.findById(a.organizationId, shared.id)).toBeNull();
       expect(await h.repository.findById(b.organizationId, shared.id)).toMatchObject({
@@ -437,7 +437,12 @@ export function targetRepositoryContract(
 
       const ids = [idle, calling, processing, done, elsewhere].map((t) => t.id);
       expect(
-        await h.repository.deleteUnlessInFlight(stranger.organizationId, owner.campaignId, ids),
+        await h.repository.deleteUnlessInFlight(
+          stranger.organizationId,
+          owner.campaignId,
+          ids,
+          NOW,
+        ),
       ).toEqual({
         deleted: [],
         inFlight: [],
@@ -446,6 +451,7 @@ export function targetRepositoryContract(
         owner.organizationId,
         owner.campaignId,
         [...ids, randomUUID()],
+        NOW,
       );
       expect(new Set(outcome.deleted)).toEqual(new Set([idle.id, done.id]));
       expect(new Set(outcome.inFlight)).toEqual(new Set([calling.id, processing.id]));

@@ -179,7 +179,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         const locked = await f.transitions.lockDue(tx, org, [a, b, notDue], T0);
         expect(locked.map((t) => t.id).sort()).toEqual([a, b].sort());
         expect(
-          await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600), hold: null }]),
+          await f.transitions.defer(tx, org, [{ targetId: b, until: at(3600), hold: null }], T0),
         ).toEqual([b]);
         return f.transitions.startCalls(tx, org, [{ targetId: a, callLogId: 41 }], T0);
       });
@@ -422,9 +422,12 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         const locked = await f.transitions.lockDue(tx, mine.organizationId, [x], T0);
         expect(locked.map((t) => [t.id, t.organizationId])).toEqual([[x, mine.organizationId]]);
         expect(
-          await f.transitions.defer(tx, mine.organizationId, [
-            { targetId: x, until: at(60), hold: null },
-          ]),
+          await f.transitions.defer(
+            tx,
+            mine.organizationId,
+            [{ targetId: x, until: at(60), hold: null }],
+            T0,
+          ),
         ).toEqual([x]);
         const started = await f.transitions.startCalls(
           tx,
@@ -585,15 +588,29 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         rule: 'quiet_hours',
         reason: 'quiet hours: 06:12 in America/Chicago, calls from 08:00',
       };
+      const deferredAt = at(7);
       await run((tx) =>
-        f.transitions.defer(tx, org, [
-          { targetId: quiet, until: at(3600), hold },
-          { targetId: capped, until: at(60), hold: { rule: 'organization_limit', reason: 'cap' } },
-          { targetId: window, until: at(60), hold: null },
-        ]),
+        f.transitions.defer(
+          tx,
+          org,
+          [
+            { targetId: quiet, until: at(3600), hold },
+            {
+              targetId: capped,
+              until: at(60),
+              hold: { rule: 'organization_limit', reason: 'cap' },
+            },
+            { targetId: window, until: at(60), hold: null },
+          ],
+          deferredAt,
+        ),
       );
-      expect(await find(quiet)).toMatchObject({ hold, scheduledTime: at(3600) });
-      expect(await find(window)).toMatchObject({ hold: null });
+      expect(await find(quiet)).toMatchObject({
+        hold,
+        scheduledTime: at(3600),
+        updatedAt: deferredAt,
+      });
+      expect(await find(window)).toMatchObject({ hold: null, updatedAt: deferredAt });
       expect((await f.transitions.countCampaign(mine.campaignId, T0)).heldByRule).toEqual({
         organization_limit: 1,
         quiet_hours: 1,

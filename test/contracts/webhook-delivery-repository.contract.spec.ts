@@ -1,5 +1,6 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
+import { TargetNotifications } from '../../src/modules/webhook/application/ports/target-notifications.js';
 import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository.js';
 import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
 import { InMemoryWebhookDeliveryRepository } from '../../src/testing/in-memory-webhook-delivery.repository.js';
@@ -19,6 +20,7 @@ const memory = new InMemoryWebhookDeliveryRepository({
 
 webhookDeliveryRepositoryContract('in memory', () => ({
   repository: memory,
+  notifications: memory,
   uow: new InMemoryUnitOfWork(),
   newCampaign: async (webhookUrl) => {
     const c = {
@@ -34,11 +36,16 @@ webhookDeliveryRepositoryContract('in memory', () => ({
 
 describe('TypeORM adapter', () => {
   let t: TestApp;
-  const ctx: { repository?: WebhookDeliveryRepository; uow?: UnitOfWork } = {};
+  const ctx: {
+    repository?: WebhookDeliveryRepository;
+    notifications?: TargetNotifications;
+    uow?: UnitOfWork;
+  } = {};
 
   beforeAll(async () => {
     t = await createTestApp({ env: { ROLE: 'api' } });
     ctx.repository = t.app.get(WebhookDeliveryRepository, { strict: false });
+    ctx.notifications = t.app.get(TargetNotifications, { strict: false });
     ctx.uow = t.app.get(UnitOfWork, { strict: false });
   });
   afterAll(async () => {
@@ -47,6 +54,7 @@ describe('TypeORM adapter', () => {
 
   webhookDeliveryRepositoryContract('TypeORM', () => ({
     repository: ctx.repository!,
+    notifications: ctx.notifications!,
     uow: ctx.uow!,
     newCampaign: async (webhookUrl) => {
       const { organizationId, apiKey } = await t.createOrganization();

@@ -4,6 +4,7 @@ import {
   AttemptRecord,
   WebhookDeliveryRepository,
 } from '../../src/modules/webhook/application/ports/webhook-delivery.repository.js';
+import { TargetNotifications } from '../../src/modules/webhook/application/ports/target-notifications.js';
 
 export interface WebhookContractCampaign {
   organizationId: string;
@@ -14,6 +15,8 @@ export interface WebhookContractCampaign {
 
 export interface WebhookContractContext {
   repository: WebhookDeliveryRepository;
+  /** The same events as the target timeline reads them (the repository's other port). */
+  notifications: TargetNotifications;
   uow: UnitOfWork;
   newCampaign(webhookUrl: string | null): Promise<WebhookContractCampaign>;
 }
@@ -71,6 +74,67 @@ export function webhookDeliveryRepositoryContract(
       result: Parameters<WebhookDeliveryRepository['completeAttempt']>[4],
       a = attempt(),
     ) => ctx.uow.run((tx) => ctx.repository.completeAttempt(tx, id, token, a, result));
+
+    it("lists a target's notifications newest first, with their delivery, in pages", async () => {
+      const campaign = await ctx.newCampaign('https://hooks.example.com/n');
+      const quiet = await ctx.newCampaign(null);
+      const targetId = randomUUID();
+      const ids = [randomUUID(), randomUUID(), randomUUID()].sort();
+      const event = (id: string, createdAt: Date, c = campaign, target = targetId) => ({
+        id,
+        organizationId: c.organizationId,
+        campaignId: c.campaignId,
+        targetId: target,
+        type: 'target.call_finished',
+        payload: { type: 'target.call_finished' },
+        createdAt,
+      });
+      await ctx.uow.run((tx) =>
+        ctx.repository.recordEvents(tx, [
+          event(ids[0], at(0)),
+          // Two of one instant: ordered by their keys, highest first.
+          event(ids[1], at(5)),
+          event(ids[2], at(5)),
+          event(randomUUID(), at(9), campaign, randomUUID()),
+        ]),
+      );
+      // Another organization's event about the same target id is not this target's.
+      await ctx.uow.run((tx) =>
+        ctx.repository.recordEvents(tx, [event(randomUUID(), at(7), quiet)]),
+      );
+      const notification = (id: string, createdAt: Date) => ({
+        eventId: id,
+        type: 'target.call_finished',
+        createdAt,
+        createdMicros: createdAt.getTime() * 1000,
+        sortKey: `n:${id}`,
+        deliveryStatus: 'pending',
+        deliveryAttempts: 0,
+      });
+      const first = await ctx.notifications.listForTarget(
+        campaign.organizationId,
+        targetId,
+        null,
+        2,
+      );
+      expect(first).toEqual([notification(ids[2], at(5)), notification(ids[1], at(5))]);
+      const rest = await ctx.notifications.listForTarget(
+        campaign.organizationId,
+        targetId,
+        { atMicros: first[1].createdMicros, key: first[1].sortKey },
+        2,
+      );
+      expect(rest).toEqual([notification(ids[0], at(0))]);
+      // Without a webhook_url nothing is delivered: the notification shows no delivery.
+      const quietTarget = randomUUID();
+      const quietId = randomUUID();
+      await ctx.uow.run((tx) =>
+        ctx.repository.recordEvents(tx, [event(quietId, at(3), quiet, quietTarget)]),
+      );
+      expect(
+        await ctx.notifications.listForTarget(quiet.organizationId, quietTarget, null, 10),
+      ).toEqual([{ ...notification(quietId, at(3)), deliveryStatus: null }]);
+    });
 
     it('creates one pending delivery per event when the campaign has a webhook_url, none otherwise', async () => {
       const withUrl = await ctx.newCampaign('https://hooks.example.com/a');

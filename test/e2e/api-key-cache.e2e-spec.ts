@@ -35,7 +35,10 @@ describe('API-key cache', () => {
 
     const revokedAt = Date.now();
     expect(
-      await new TypeOrmOrganizationRepository(elsewhere).revokeApiKey(await keyId(organizationId)),
+      await new TypeOrmOrganizationRepository(elsewhere).revokeApiKey(
+        await keyId(organizationId),
+        new Date(),
+      ),
     ).toBe(true);
     expect(
       await waitFor(
@@ -70,7 +73,10 @@ describe('API-key cache', () => {
     expect(await status(a.apiKey)).toBe(200);
     // Any revocation heard clears the cache: both are refused within a second.
     const revokedAt = Date.now();
-    await new TypeOrmOrganizationRepository(elsewhere).revokeApiKey(await keyId(b.organizationId));
+    await new TypeOrmOrganizationRepository(elsewhere).revokeApiKey(
+      await keyId(b.organizationId),
+      new Date(),
+    );
     await waitFor(
       async () => [await status(a.apiKey), await status(b.apiKey)],
       (s) => s[0] === 401 && s[1] === 401,

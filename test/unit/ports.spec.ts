@@ -8,9 +8,10 @@ import * as root from '../../src/index.js';
 import * as testing from '../../src/testing/index.js';
 
 /**
- * Where each port's fake is held equal to its real adapter. A port whose adapter talks to the outside
- * (HTTP, the system clock, the job queue's workers) is proved by the suite named here instead, against
- * local emulators or the real thing.
+ * Where each port's fake is held equal to its real adapter: every port whose adapter is SQL has a
+ * contract suite in test/contracts. A port whose adapter talks to the outside (HTTP, the system clock,
+ * the job queue's workers, encryption) is proved by the suite named here instead, against local
+ * emulators or the real thing.
  */
 const CONTRACTS: Record<string, string> = {
   Clock:
@@ -27,20 +28,20 @@ const CONTRACTS: Record<string, string> = {
   CallLedger: 'test/contracts/compliance.contract.ts',
   DecisionLog: 'test/contracts/compliance.contract.ts',
   DoNotCallRepository: 'test/contracts/do-not-call-repository.contract.ts',
-  RecipientLocks: 'test/e2e/compliance.e2e-spec.ts (caps hold across concurrent claims)',
+  RecipientLocks: 'test/contracts/compliance.contract.ts',
   CampaignRepository: 'test/contracts/campaign-repository.contract.ts',
   TargetRepository: 'test/contracts/target-repository.contract.ts',
   TargetTransitions: 'test/contracts/target-transitions.contract.ts',
   TargetEventLog: 'test/contracts/target-event-log.contract.ts',
   TargetImportRepository: 'test/contracts/target-import-repository.contract.ts',
   CallLogRepository: 'test/contracts/call-log-repository.contract.ts',
-  CallEventStore: 'test/e2e/telephony-events.e2e-spec.ts (each event stored once per connection)',
+  CallEventStore: 'test/contracts/calling-stores.contract.ts',
   PlacementRate: 'test/contracts/calling-stores.contract.ts',
   SimulatedCallStore: 'test/contracts/calling-stores.contract.ts',
   CallProviders: 'src/modules/calling/infrastructure/connection-call-providers.spec.ts',
   StepRepository: 'test/contracts/step-repository.contract.ts',
   WebhookDeliveryRepository: 'test/contracts/webhook-delivery-repository.contract.ts',
-  TargetNotifications: 'test/e2e/target-timeline.e2e-spec.ts (notifications in the timeline)',
+  TargetNotifications: 'test/contracts/webhook-delivery-repository.contract.ts',
   WebhookSender: 'test/e2e/webhooks.e2e-spec.ts and webhooks-ssrf.e2e-spec.ts (a local receiver)',
   ProviderConnectionRepository: 'test/contracts/provider-connection-repository.contract.ts',
   ProviderCallClients: 'test/unit/provider-clients.spec.ts (against the provider emulators)',

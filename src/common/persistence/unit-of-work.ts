@@ -10,6 +10,8 @@ export interface Tx {
 export abstract class UnitOfWork {
   /** The hooks of each open transaction, run once it has committed (dropped if it rolls back). */
   private readonly committedHooks = new WeakMap<Tx, (() => void)[]>();
+  /** The hooks of each open transaction, run once it has ended either way. */
+  private readonly endedHooks = new WeakMap<Tx, (() => void)[]>();
 
   abstract run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
 
@@ -24,16 +26,31 @@ export abstract class UnitOfWork {
     else hook();
   }
 
-  /** For adapters: `work` in `tx`, with `afterCommit` hooks recorded while it runs. */
+  /**
+   * Runs `hook` once `tx` has ended, committed or rolled back (now when no unit of work of this one is
+   * open): for in-memory adapters that hold something for a transaction's length, as a database holds
+   * its locks. Same rules as `afterCommit`.
+   */
+  afterEnd(tx: Tx | null, hook: () => void): void {
+    const hooks = tx ? this.endedHooks.get(tx) : undefined;
+    if (hooks) hooks.push(hook);
+    else hook();
+  }
+
+  /** For adapters: `work` in `tx`, with `afterCommit` and `afterEnd` hooks recorded while it runs. */
   protected async inTransaction<T>(tx: Tx, work: (tx: Tx) => Promise<T>): Promise<T> {
     this.committedHooks.set(tx, []);
+    this.endedHooks.set(tx, []);
     return work(tx);
   }
 
   /** For adapters: after `tx` committed (`committed`) or rolled back, its hooks run or are dropped. */
   protected settled(tx: Tx, committed: boolean): void {
     const hooks = this.committedHooks.get(tx) ?? [];
+    const ended = this.endedHooks.get(tx) ?? [];
     this.committedHooks.delete(tx);
+    this.endedHooks.delete(tx);
     if (committed) for (const hook of hooks) hook();
+    for (const hook of ended) hook();
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { normalizedPhoneNumberAt } from '../../../common/phone/phone-number.js';
 import { isUuid } from '../../../common/validation/py-validators.js';
@@ -11,14 +12,17 @@ export type NewBlacklistEntry = { phone_number: string } & Partial<
 
 @Injectable()
 export class BlacklistService {
-  constructor(private readonly repository: BlacklistRepository) {}
+  constructor(
+    private readonly repository: BlacklistRepository,
+    private readonly clock: Clock = new SystemClock(),
+  ) {}
 
   create(
     organizationId: string,
     name: string,
     description: string | null = null,
   ): Promise<Blacklist> {
-    return this.repository.create(organizationId, name, description);
+    return this.repository.create(organizationId, name, description, this.clock.now());
   }
 
   async get(organizationId: string, blacklistId: string): Promise<Blacklist> {
@@ -49,7 +53,7 @@ export class BlacklistService {
     }));
     // The last entry for a number wins, as if they had been sent one after another.
     const unique = [...new Map(normalized.map((e) => [e.phone_number, e])).values()];
-    return this.repository.upsertEntries(blacklist.id, unique);
+    return this.repository.upsertEntries(blacklist.id, unique, this.clock.now());
   }
 
   async removeNumbers(organizationId: string, blacklistId: string, phoneNumbers: string[]) {

@@ -27,13 +27,15 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
     organizationId: string,
     name: string,
     description: string | null,
+    now: Date,
   ): Promise<Blacklist> {
     const { rows } = await onUniqueViolation(
       () =>
         this.sql.query<BlacklistRow>(
-          `INSERT INTO blacklists (organization_id, name, description) VALUES ($1, $2, $3)
+          `INSERT INTO blacklists (organization_id, name, description, created_at, updated_at)
+           VALUES ($1, $2, $3, $4, $4)
            RETURNING ${COLUMN_LIST}`,
-          [organizationId, name, description],
+          [organizationId, name, description, now],
         ),
       {},
       'Blacklist already exists',
@@ -70,20 +72,22 @@ export class TypeOrmBlacklistRepository extends BlacklistRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  async upsertEntries(blacklistId: string, entries: BlacklistEntry[]) {
+  async upsertEntries(blacklistId: string, entries: BlacklistEntry[], now: Date) {
     const { rows } = await this.sql.query<{ inserted: boolean }>(
-      `INSERT INTO blacklist_phone_numbers (blacklist_id, phone_number, reason, level, name, comment)
-       SELECT $1, e.phone_number, e.reason, e.level, e.name, e.comment
+      `INSERT INTO blacklist_phone_numbers
+         (blacklist_id, phone_number, reason, level, name, comment, created_at)
+       SELECT $1, e.phone_number, e.reason, e.level, e.name, e.comment, $3
          FROM jsonb_to_recordset($2::jsonb)
            AS e(phone_number text, reason text, level text, name text, comment text)
        ON CONFLICT (blacklist_id, phone_number) DO UPDATE
          SET reason = EXCLUDED.reason, level = EXCLUDED.level, name = EXCLUDED.name, comment = EXCLUDED.comment
        RETURNING (xmax = 0) AS inserted`,
-      [blacklistId, JSON.stringify(entries)],
+      [blacklistId, JSON.stringify(entries), now],
     );
     const added = rows.filter((r) => r.inserted).length;
-    await this.sql.query<NoRows>(`UPDATE blacklists SET updated_at = now() WHERE id = $1`, [
+    await this.sql.query<NoRows>(`UPDATE blacklists SET updated_at = $2 WHERE id = $1`, [
       blacklistId,
+      now,
     ]);
     return { added, updated: rows.length - added };
   }

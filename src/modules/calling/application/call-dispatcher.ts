@@ -214,6 +214,7 @@ export class CallDispatcher {
           until,
           hold: { rule: UNUSABLE_CONNECTION_HOLD, reason },
         })),
+        now,
       );
     });
     this.logger.warn(
@@ -357,7 +358,7 @@ export class CallDispatcher {
       );
       if (deferrals.length > 0)
         await this.events.attribute(tx, { actor: WORKER, reasonsByTarget: deferReasons });
-      const deferred = await this.targets.defer(tx, campaign.organizationId, deferrals);
+      const deferred = await this.targets.defer(tx, campaign.organizationId, deferrals, at);
       let starting = calls;
       if (starting.length > 0) {
         const slots =

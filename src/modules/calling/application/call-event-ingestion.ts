@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { storableCopy } from '../../../common/validation/storable.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
@@ -36,11 +37,12 @@ export class CallEventIngestion {
     private readonly completion: CallCompletion,
     private readonly settings: CallingSettings,
     private readonly uow: UnitOfWork,
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   async ingest(connection: string, received: CallEvent[]): Promise<EventResult[]> {
     if (received.length === 0) return [];
-    const now = new Date();
+    const now = this.clock.now();
     if (received.some((e) => (e.providerCallId?.length ?? 0) > MAX_PROVIDER_CALL_ID)) {
       throw new InvalidInputError(
         `a call id is at most ${MAX_PROVIDER_CALL_ID} characters`,

@@ -84,9 +84,17 @@ function engine(
     doNotCall.service,
     followUpTexts,
   );
-  const ingestion = new CallEventIngestion(callLogs, campaigns, store, completion, config, uow);
+  const ingestion = new CallEventIngestion(
+    callLogs,
+    campaigns,
+    store,
+    completion,
+    config,
+    uow,
+    clock,
+  );
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
-  const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service });
+  const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow });
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,

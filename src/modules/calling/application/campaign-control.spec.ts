@@ -83,6 +83,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     completion,
     settings,
     uow,
+    clock,
   );
   const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
   const control = new CampaignControl(
@@ -109,7 +110,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     settings,
     events,
     control,
-    inMemoryCompliance(clock, { doNotCall: doNotCall.service }).service,
+    inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow }).service,
     new PreDialChecks(),
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);

@@ -18,7 +18,9 @@ export class SqlCallEventStore extends CallEventStore {
   ): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     // A key twice in one batch: the first is stored (ON CONFLICT cannot see rows of its own statement).
-    const unique = [...new Map(events.map((e) => [e.key, e])).values()];
+    const firsts = new Map<string, CallEvent & { callLogId: number }>();
+    for (const e of events) if (!firsts.has(e.key)) firsts.set(e.key, e);
+    const unique = [...firsts.values()];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ key: string }>(
       `INSERT INTO call_events (connection, key, kind, call_log_id, provider_call_id, occurred_at)
        SELECT $1, e.key, e.kind, e.call_log_id, e.provider_call_id, e.occurred_at

@@ -72,8 +72,8 @@ describe('CampaignService', () => {
   });
 
   it('only accepts the organization’s own blacklists, naming the bad one by index', async () => {
-    const mine = await blacklists.create(ORG, 'dnc', null);
-    const theirs = await blacklists.create(OTHER_ORG, 'dnc', null);
+    const mine = await blacklists.create(ORG, 'dnc', null, new Date());
+    const theirs = await blacklists.create(OTHER_ORG, 'dnc', null, new Date());
     const error = await service
       .create(ORG, { name: 'x', type: 'patient', blacklistIds: [mine.id, theirs.id] })
       .catch((e: unknown) => e);
@@ -108,7 +108,7 @@ describe('CampaignService', () => {
       const c = await recent.create(ORG, { name: 'Reminders', type: 'patient' });
       expect((await recent.findRecent(c.id))?.maxAttempts).toBe(3);
       // Another process's change: straight into the table, past this service.
-      await repository.update(ORG, c.id, { maxAttempts: 5 });
+      await repository.update(ORG, c.id, { maxAttempts: 5 }, clock.now());
       clock.advance(RECENT_CAMPAIGN_MS - 1);
       expect((await recent.findRecent(c.id))?.maxAttempts).toBe(3);
       clock.advance(1);

@@ -128,7 +128,12 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
         changes.smsFollowUp.provider_connection_id,
         ['sms_follow_up', 'provider_connection_id'],
       );
-    const result = await this.repository.update(organizationId, current.id, changes);
+    const result = await this.repository.update(
+      organizationId,
+      current.id,
+      changes,
+      this.clock.now(),
+    );
     this.recent.forget(current.id);
     switch (result.kind) {
       case 'updated':
@@ -206,6 +211,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
       organizationId,
       current.id,
       generateWebhookSecret(),
+      this.clock.now(),
     );
     this.recent.forget(current.id);
     if (!updated) throw new NotFoundError(`Campaign ${campaignId} not found`);

@@ -113,10 +113,11 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     organizationId: string,
     id: string,
     changes: CampaignChanges,
+    now: Date,
   ): Promise<CampaignUpdateResult> {
     const params: unknown[] = [id, organizationId];
     const value = (v: unknown, cast: string) => `$${params.push(v)}::${cast}`;
-    const sets = ['updated_at = now()'];
+    const sets = [`updated_at = ${value(now, 'timestamptz')}`];
     for (const [key, [column, cast]] of Object.entries(COLUMNS)) {
       const v = changes[key as keyof CampaignChanges];
       if (v === undefined) continue;
@@ -205,12 +206,13 @@ export class TypeOrmCampaignRepository extends CampaignRepository {
     organizationId: string,
     id: string,
     secret: string,
+    now: Date,
   ): Promise<Campaign | null> {
     const { rows } = await this.sql.query<CampaignRow>(
-      `UPDATE campaigns SET webhook_secret = $3, updated_at = now()
+      `UPDATE campaigns SET webhook_secret = $3, updated_at = $4
         WHERE id = $1 AND organization_id = $2
         RETURNING ${COLUMN_LIST}`,
-      [id, organizationId, secret],
+      [id, organizationId, secret, now],
     );
     return rows.length > 0 ? campaignFromRow(rows[0]) : null;
   }

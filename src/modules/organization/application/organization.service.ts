@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { ExpiringCache } from '../../../common/caching/expiring-cache.js';
 import {
   ConflictError,
@@ -35,6 +36,7 @@ export class OrganizationService {
   constructor(
     private readonly repository: OrganizationRepository,
     private readonly revocations: ApiKeyRevocations,
+    private readonly clock: Clock = new SystemClock(),
   ) {
     // Which key was revoked is not said, and revokes are rare: forget them all.
     revocations.subscribe(() => this.forgetKeys());
@@ -47,7 +49,7 @@ export class OrganizationService {
     if (await this.repository.findOrganizationByName(trimmed)) {
       throw new ConflictError(`Organization "${trimmed}" already exists`);
     }
-    return this.repository.createOrganization(trimmed);
+    return this.repository.createOrganization(trimmed, this.clock.now());
   }
 
   listOrganizations(): Promise<Organization[]> {
@@ -57,12 +59,10 @@ export class OrganizationService {
   async createApiKey(organizationId: string, name = 'default'): Promise<IssuedApiKey> {
     await this.requireOrganization(organizationId);
     const key = generateApiKey();
-    const record = await this.repository.saveApiKey({
-      organizationId,
-      name,
-      keyPrefix: displayPrefix(key),
-      keyHash: hashApiKey(key),
-    });
+    const record = await this.repository.saveApiKey(
+      { organizationId, name, keyPrefix: displayPrefix(key), keyHash: hashApiKey(key) },
+      this.clock.now(),
+    );
     return { ...record, key };
   }
 
@@ -73,7 +73,10 @@ export class OrganizationService {
 
   /** With `organizationId`, only that organization's key (another's is NotFound, as for any resource). */
   async revokeApiKey(id: string, organizationId?: string): Promise<void> {
-    if (!isUuid(id) || !(await this.repository.revokeApiKey(id, organizationId))) {
+    if (
+      !isUuid(id) ||
+      !(await this.repository.revokeApiKey(id, this.clock.now(), organizationId))
+    ) {
       throw new NotFoundError(`API key ${id} not found`);
     }
     // Here at once; other processes when the revocation reaches them.
@@ -85,16 +88,18 @@ export class OrganizationService {
     const hash = hashApiKey(key);
     const record = await this.activeKey(hash);
     if (!record) throw new UnauthorizedError('Invalid API key');
-    const now = new Date();
+    const now = this.clock.now();
     if (lastUseIsStale(record, now)) {
       // Bookkeeping: a failed write must not refuse a valid key. The cached copy is stamped too, so
       // the next requests do not write again.
       record.lastUsedAt = now;
-      await this.repository.touchApiKey(record.id).catch(() => undefined);
+      await this.repository.touchApiKey(record.id, now).catch(() => undefined);
     }
     return { organizationId: record.organizationId, apiKeyId: record.id };
   }
 
+  // Real time, not the clock: how long a cached key is honoured is bounded by how fast revocations
+  // reach this process over the network (see ApiKeyRevocations.cacheTtlMs).
   private activeKey(hash: string): Promise<ApiKeyRecord | null> {
     return this.activeKeys.get(hash, Date.now(), this.revocations.cacheTtlMs(), () =>
       this.repository.findActiveApiKeyByHash(hash),
@@ -115,12 +120,15 @@ export class OrganizationService {
     key: string,
   ): Promise<{ organization: Organization; revokedKey: ApiKeyRecord | null }> {
     const organization = await this.ensureOrganization(organizationName);
-    const stored = await this.repository.saveApiKey({
-      organizationId: organization.id,
-      name: 'bootstrap',
-      keyPrefix: displayPrefix(key),
-      keyHash: hashApiKey(key),
-    });
+    const stored = await this.repository.saveApiKey(
+      {
+        organizationId: organization.id,
+        name: 'bootstrap',
+        keyPrefix: displayPrefix(key),
+        keyHash: hashApiKey(key),
+      },
+      this.clock.now(),
+    );
     if (stored.organizationId !== organization.id) {
       throw new ConflictError(`That API key already belongs to another organization`);
     }
@@ -131,7 +139,7 @@ export class OrganizationService {
     const existing = await this.repository.findOrganizationByName(name);
     if (existing) return existing;
     try {
-      return await this.repository.createOrganization(name);
+      return await this.repository.createOrganization(name, this.clock.now());
     } catch (err) {
       // Another process created it first.
       const raced = await this.repository.findOrganizationByName(name);

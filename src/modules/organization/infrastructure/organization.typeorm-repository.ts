@@ -52,12 +52,13 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return sqlExecutor(this.dataSource, null);
   }
 
-  async createOrganization(name: string): Promise<Organization> {
+  async createOrganization(name: string, now: Date): Promise<Organization> {
     const { rows } = await onUniqueViolation(
       () =>
         this.sql.query<OrganizationRow>(
-          `INSERT INTO organizations (name) VALUES ($1) RETURNING ${ORGANIZATION_COLUMNS}`,
-          [name],
+          `INSERT INTO organizations (name, created_at) VALUES ($1, $2)
+           RETURNING ${ORGANIZATION_COLUMNS}`,
+          [name, now],
         ),
       { organizations_name_key: `Organization "${name}" already exists` },
     );
@@ -87,17 +88,20 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return rows.map(organizationFromRow);
   }
 
-  async saveApiKey(key: {
-    organizationId: string;
-    name: string;
-    keyPrefix: string;
-    keyHash: string;
-  }): Promise<ApiKeyRecord> {
+  async saveApiKey(
+    key: {
+      organizationId: string;
+      name: string;
+      keyPrefix: string;
+      keyHash: string;
+    },
+    now: Date,
+  ): Promise<ApiKeyRecord> {
     // Insert unless the hash exists, and return the stored row either way, in one statement.
     const { rows } = await this.sql.query<ApiKeyRow>(
       `WITH inserted AS (
-         INSERT INTO api_keys (organization_id, name, key_prefix, key_hash)
-         VALUES ($1, $2, $3, $4)
+         INSERT INTO api_keys (organization_id, name, key_prefix, key_hash, created_at)
+         VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (key_hash) DO NOTHING
          RETURNING ${API_KEY_COLUMNS}
        )
@@ -105,7 +109,7 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
        UNION ALL
        SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $4
        LIMIT 1`,
-      [key.organizationId, key.name, key.keyPrefix, key.keyHash],
+      [key.organizationId, key.name, key.keyPrefix, key.keyHash, now],
     );
     return apiKeyFromRow(rows[0]);
   }
@@ -126,23 +130,24 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
     return rows.map(apiKeyFromRow);
   }
 
-  async touchApiKey(id: string): Promise<void> {
+  async touchApiKey(id: string, now: Date): Promise<void> {
     // The condition is re-checked under the row lock: concurrent requests make one write, not many.
     await this.sql.query<NoRows>(
-      `UPDATE api_keys SET last_used_at = now()
+      `UPDATE api_keys SET last_used_at = $3
         WHERE id = $1
-          AND (last_used_at IS NULL OR last_used_at <= now() - $2 * interval '1 millisecond')`,
-      [id, LAST_USED_PRECISION_MS],
+          AND (last_used_at IS NULL
+               OR last_used_at <= $3::timestamptz - $2 * interval '1 millisecond')`,
+      [id, LAST_USED_PRECISION_MS, now],
     );
   }
 
-  async revokeApiKey(id: string, organizationId?: string): Promise<boolean> {
+  async revokeApiKey(id: string, now: Date, organizationId?: string): Promise<boolean> {
     const { rowCount } = await this.sql.query<NoRows>(
       // Every process's key cache hears of it when this commits (PgApiKeyRevocations).
-      `UPDATE api_keys SET revoked_at = now()
+      `UPDATE api_keys SET revoked_at = $4
         WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)
         RETURNING pg_notify($3, 'revoked')`,
-      [id, organizationId ?? null, API_KEYS_REVOKED_CHANNEL],
+      [id, organizationId ?? null, API_KEYS_REVOKED_CHANNEL, now],
     );
     return rowCount > 0;
   }

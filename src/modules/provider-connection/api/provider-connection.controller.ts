@@ -19,7 +19,7 @@ import { ProviderConnectionService } from '../application/provider-connection.se
 import { item, pydantic, PydanticErrorItem } from '../../../common/validation/pydantic-errors.js';
 import { VoiceProvider, VoiceProviders } from '../application/ports/voice-provider.js';
 import { isPlainObject } from '../../../common/validation/py-validators.js';
-import { type ConnectionType, mergeSettings } from '../domain/provider-connection.js';
+import { mergeSettings } from '../domain/provider-connection.js';
 import {
   CreateProviderConnectionDto,
   extraKeyErrors,
@@ -65,7 +65,7 @@ export class ProviderConnectionController {
       const body = await validateCarrierBody(carrier, CreateProviderConnectionDto, raw, raw);
       const created = await this.connections.create(auth.organizationId, {
         // A registered carrier's type: the connection is stored and shown with it.
-        type: carrier.type as ConnectionType,
+        type: carrier.type,
         name: body.name,
         credentials: raw.credentials as Record<string, string>,
         settings: (raw.settings ?? {}) as Record<string, unknown>,

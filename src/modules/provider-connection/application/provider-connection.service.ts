@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { isUuid } from '../../../common/validation/py-validators.js';
 import {
@@ -8,6 +9,7 @@ import {
   CREDENTIAL_FIELDS,
   Credentials,
   effectiveSettings,
+  isBuiltInConnectionType,
   maskCredentials,
   mergeSettings,
   ProviderConnection,
@@ -47,27 +49,32 @@ export class ProviderConnectionService {
     private readonly secrets: SecretBox,
     private readonly destinations: ProviderDestinations,
     private readonly voiceProviders: VoiceProviders = new VoiceProviders(),
+    private readonly clock: Clock = new SystemClock(),
   ) {}
 
   /** The credentials a type needs: a built-in type's, or a registered carrier's. */
   private credentialFieldsOf(type: ConnectionType): readonly string[] {
-    return CREDENTIAL_FIELDS[type] ?? this.voiceProviders.find(type)?.credentialFields ?? [];
+    if (isBuiltInConnectionType(type)) return CREDENTIAL_FIELDS[type];
+    return this.voiceProviders.find(type)?.credentialFields ?? [];
   }
 
   async create(organizationId: string, input: CreateConnection): Promise<ProviderConnection> {
     await this.checkDestination(input.settings.api_base_url);
     const id = randomUUID();
     const hasCredentials = Object.keys(input.credentials).length > 0;
-    const stored = await this.repository.create({
-      id,
-      organizationId,
-      type: input.type,
-      name: input.name,
-      sealedCredentials: hasCredentials ? this.seal(id, input.credentials) : null,
-      maskedCredentials: maskCredentials(input.credentials),
-      settings: mergeSettings({}, input.settings),
-      isDefault: input.isDefault,
-    });
+    const stored = await this.repository.create(
+      {
+        id,
+        organizationId,
+        type: input.type,
+        name: input.name,
+        sealedCredentials: hasCredentials ? this.seal(id, input.credentials) : null,
+        maskedCredentials: maskCredentials(input.credentials),
+        settings: mergeSettings({}, input.settings),
+        isDefault: input.isDefault,
+      },
+      this.clock.now(),
+    );
     return publicView(stored);
   }
 
@@ -121,7 +128,7 @@ export class ProviderConnectionService {
       changes.maskedCredentials = maskCredentials(credentials);
     }
     if (input.settings) changes.settings = mergeSettings(stored.settings, input.settings);
-    const updated = await this.repository.update(organizationId, id, changes);
+    const updated = await this.repository.update(organizationId, id, changes, this.clock.now());
     if (!updated) throw notFound(id);
     return publicView(updated);
   }

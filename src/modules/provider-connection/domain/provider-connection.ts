@@ -3,7 +3,16 @@
  * its settings). Credentials are secrets: stored encrypted, shown only masked.
  */
 export const CONNECTION_TYPES = ['simulated', 'http', 'twilio', 'vapi', 'retell'] as const;
-export type ConnectionType = (typeof CONNECTION_TYPES)[number];
+/** The types the service itself implements. */
+export type BuiltInConnectionType = (typeof CONNECTION_TYPES)[number];
+/**
+ * A connection's type: a built-in one, or the type of a carrier registered with `voiceProviders`
+ * (VoiceProvider), which the service knows only at run time.
+ */
+export type ConnectionType = string;
+
+export const isBuiltInConnectionType = (type: string): type is BuiltInConnectionType =>
+  (CONNECTION_TYPES as readonly string[]).includes(type);
 
 /** Credentials carry the providers' own names; every value is a secret. */
 export type Credentials = Record<string, string>;
@@ -13,7 +22,6 @@ export type ConnectionSettings = Record<string, unknown>;
 export interface ProviderConnection {
   id: string;
   organizationId: string;
-  /** A built-in type, or the type of a carrier registered with `voiceProviders` (VoiceProvider). */
   type: ConnectionType;
   name: string;
   /** Each credential as `***` plus its last four characters: what the API shows. */
@@ -30,7 +38,7 @@ export interface ResolvedConnection extends Omit<ProviderConnection, 'maskedCred
 }
 
 /** Where each provider's public API lives; `settings.api_base_url` overrides it (emulators, staging). */
-export const DEFAULT_API_BASE_URL: Record<ConnectionType, string | null> = {
+export const DEFAULT_API_BASE_URL: Record<BuiltInConnectionType, string | null> = {
   simulated: null,
   // The generic adapter posts to the team's own agent: there is no public default.
   http: null,
@@ -65,7 +73,7 @@ export function effectiveSettings(
   settings: ConnectionSettings,
 ): ConnectionSettings {
   // A registered carrier's type (VoiceProvider) has no public default.
-  const fallback = DEFAULT_API_BASE_URL[type] ?? null;
+  const fallback = isBuiltInConnectionType(type) ? DEFAULT_API_BASE_URL[type] : null;
   const withBase = fallback === null ? settings : { api_base_url: fallback, ...settings };
   return type === 'retell' ? { final_event: 'call_analyzed', ...withBase } : withBase;
 }
@@ -87,7 +95,7 @@ export function mergeSettings(
 }
 
 /** The credentials each type takes (all required), in the providers' own words. */
-export const CREDENTIAL_FIELDS: Record<ConnectionType, readonly string[]> = {
+export const CREDENTIAL_FIELDS: Record<BuiltInConnectionType, readonly string[]> = {
   simulated: [],
   http: ['secret'],
   twilio: ['account_sid', 'auth_token'],
@@ -96,7 +104,7 @@ export const CREDENTIAL_FIELDS: Record<ConnectionType, readonly string[]> = {
 };
 
 /** The settings each type takes; which are required is checked by the API's request models. */
-export const SETTING_FIELDS: Record<ConnectionType, readonly string[]> = {
+export const SETTING_FIELDS: Record<BuiltInConnectionType, readonly string[]> = {
   simulated: [],
   http: ['api_base_url'],
   twilio: [

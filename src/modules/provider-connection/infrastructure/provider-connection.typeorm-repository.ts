@@ -8,7 +8,7 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from '../application/ports/provider-connection.repository.js';
-import { ConnectionSettings, ConnectionType, Credentials } from '../domain/provider-connection.js';
+import { ConnectionSettings, Credentials } from '../domain/provider-connection.js';
 
 interface ProviderConnectionRow {
   id: string;
@@ -31,7 +31,7 @@ function connectionFromRow(row: ProviderConnectionRow): StoredConnection {
   return {
     id: row.id,
     organizationId: row.organization_id,
-    type: row.type as ConnectionType,
+    type: row.type,
     name: row.name,
     sealedCredentials:
       row.credentials_ciphertext === null || row.credentials_key_id === null
@@ -61,19 +61,19 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
     return sqlExecutor(this.dataSource, null);
   }
 
-  async create(c: NewConnection): Promise<StoredConnection> {
+  async create(c: NewConnection, now: Date): Promise<StoredConnection> {
     // The old default is unset by the same statement; the INSERT reads the CTE so it runs first.
     const { rows } = await onUniqueViolation(
       () =>
         this.sql.query<ProviderConnectionRow>(
           `WITH unset AS (
-             UPDATE provider_connections SET is_default = false, updated_at = now()
+             UPDATE provider_connections SET is_default = false, updated_at = $10
               WHERE organization_id = $2 AND is_default AND $8::boolean
              RETURNING id
            )
            INSERT INTO provider_connections (id, organization_id, type, name, credentials_ciphertext,
-             credentials_key_id, credentials_masked, settings, is_default)
-           SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, $9::jsonb, $8::boolean
+             credentials_key_id, credentials_masked, settings, is_default, created_at, updated_at)
+           SELECT $1, $2, $3, $4, $5, $6, $7::jsonb, $9::jsonb, $8::boolean, $10, $10
              FROM (SELECT count(*) FROM unset) AS unset_done
            RETURNING ${COLUMNS}`,
           [
@@ -86,6 +86,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
             JSON.stringify(c.maskedCredentials),
             c.isDefault,
             JSON.stringify(c.settings),
+            now,
           ],
         ),
       CONFLICTS,
@@ -128,13 +129,14 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
     organizationId: string,
     id: string,
     changes: ConnectionChanges,
+    now: Date,
   ): Promise<StoredConnection | null> {
     // Making this one the default unsets the old default in the same statement (see create).
     const { rows } = await onUniqueViolation(
       () =>
         this.sql.query<ProviderConnectionRow>(
           `WITH unset AS (
-             UPDATE provider_connections SET is_default = false, updated_at = now()
+             UPDATE provider_connections SET is_default = false, updated_at = $9
               WHERE organization_id = $1 AND is_default AND id <> $2 AND $8::boolean IS TRUE
                 AND EXISTS (SELECT 1 FROM provider_connections WHERE id = $2 AND organization_id = $1)
              RETURNING id
@@ -146,7 +148,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
              credentials_masked = COALESCE($6::jsonb, credentials_masked),
              settings = COALESCE($7::jsonb, settings),
              is_default = COALESCE($8::boolean, is_default),
-             updated_at = now()
+             updated_at = $9
            WHERE organization_id = $1 AND id = $2
              AND (SELECT count(*) FROM unset) >= 0
            RETURNING ${COLUMNS}`,
@@ -159,6 +161,7 @@ export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepos
             changes.maskedCredentials ? JSON.stringify(changes.maskedCredentials) : null,
             changes.settings ? JSON.stringify(changes.settings) : null,
             changes.isDefault ?? null,
+            now,
           ],
         ),
       CONFLICTS,

@@ -182,6 +182,7 @@ export class TargetService {
             organizationId,
             campaign.id,
             [...byCanonical.keys()],
+            this.clock.now(),
             { actor, reason: 'deleted through the API' },
           )
         : { deleted: [], inFlight: [] };

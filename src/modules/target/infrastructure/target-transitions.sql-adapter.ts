@@ -204,11 +204,11 @@ export class SqlTargetTransitions extends TargetTransitions {
     return rows.map(targetFromRow);
   }
 
-  async defer(tx: Tx, organizationId: string, deferrals: Deferral[]): Promise<string[]> {
+  async defer(tx: Tx, organizationId: string, deferrals: Deferral[], now: Date): Promise<string[]> {
     if (deferrals.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
       `UPDATE targets t SET scheduled_time = d.until, hold_rule = d.rule, hold_reason = d.reason,
-              updated_at = now()
+              updated_at = $6
          FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::text[], $5::text[])
               AS d(id, until, organization_id, rule, reason)
         WHERE t.id = d.id AND t.organization_id = d.organization_id AND t.status = 'Scheduled'
@@ -219,6 +219,7 @@ export class SqlTargetTransitions extends TargetTransitions {
         deferrals.map(() => organizationId),
         deferrals.map((d) => d.hold?.rule ?? null),
         deferrals.map((d) => d.hold?.reason ?? null),
+        now,
       ],
     );
     return rows.map((r) => r.id);

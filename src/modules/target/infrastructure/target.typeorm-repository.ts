@@ -312,6 +312,7 @@ export class TypeOrmTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     ids: string[],
+    now: Date,
     cause?: EventCause,
   ): Promise<DeleteOutcome> {
     // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
@@ -326,11 +327,20 @@ export class TypeOrmTargetRepository extends TargetRepository {
          WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
          FOR UPDATE),
        gone AS (
-         DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)}
+         DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)},
+           -- The time of the deleted events (target_events_delete reads it).
+           (SELECT set_config('calling.deleted_at', $10::text, true)) AS deleted_at
          WHERE t.id = l.id AND t.organization_id = $1 AND NOT (l.status = ANY($4::text[]))
          RETURNING t.id)
        SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
-      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause)],
+      [
+        organizationId,
+        campaignId,
+        ids,
+        IN_FLIGHT_STATUSES,
+        ...causeParams(cause),
+        now.toISOString(),
+      ],
     );
     return {
       deleted: rows.filter((r) => r.deleted).map((r) => r.id),

@@ -39,12 +39,13 @@ export abstract class CampaignRepository {
   /**
    * Applies the changes in one conditional statement, so that concurrent updates cannot leave the
    * campaign inconsistent: the resulting `entry_step` must be one of the resulting steps, and a change
-   * of `steps` must keep every step that targets are `Waiting` at.
+   * of `steps` must keep every step that targets are `Waiting` at. `now`: its updated_at.
    */
   abstract update(
     organizationId: string,
     id: string,
     changes: CampaignChanges,
+    now: Date,
   ): Promise<CampaignUpdateResult>;
   /**
    * The organization's campaign to state `to` when it is in one of `from`, in one conditional
@@ -69,9 +70,11 @@ export abstract class CampaignRepository {
   abstract lockedStates(tx: Tx, ids: string[]): Promise<Map<string, CampaignState>>;
   /** The ids of every organization's paused campaigns. */
   abstract pausedIds(): Promise<string[]>;
+  /** `now`: its updated_at. */
   abstract setWebhookSecret(
     organizationId: string,
     id: string,
     secret: string,
+    now: Date,
   ): Promise<Campaign | null>;
 }

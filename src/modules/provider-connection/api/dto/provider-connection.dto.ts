@@ -24,7 +24,9 @@ import {
 } from '../../../../common/validation/py-validators.js';
 import {
   CONNECTION_TYPES,
+  type BuiltInConnectionType,
   type ConnectionType,
+  isBuiltInConnectionType,
   CREDENTIAL_FIELDS,
   RETELL_FINAL_EVENTS,
   SETTING_FIELDS,
@@ -201,7 +203,7 @@ export class RetellSettingsDto {
   @ApiBaseUrl() api_base_url?: string;
 }
 
-const CREDENTIALS_MODEL: Record<ConnectionType, new () => object> = {
+const CREDENTIALS_MODEL: Record<BuiltInConnectionType, new () => object> = {
   simulated: NoCredentialsDto,
   http: HttpCredentialsDto,
   twilio: TwilioCredentialsDto,
@@ -209,7 +211,7 @@ const CREDENTIALS_MODEL: Record<ConnectionType, new () => object> = {
   retell: RetellCredentialsDto,
 };
 
-const SETTINGS_MODEL: Record<ConnectionType, new () => object> = {
+const SETTINGS_MODEL: Record<BuiltInConnectionType, new () => object> = {
   simulated: NoSettingsDto,
   http: HttpSettingsDto,
   twilio: TwilioSettingsDto,
@@ -219,7 +221,7 @@ const SETTINGS_MODEL: Record<ConnectionType, new () => object> = {
 
 /** Rules across a type's settings (pydantic's model validators), as "Value error, ..." messages. */
 const SETTINGS_RULES: Partial<
-  Record<ConnectionType, (s: Record<string, unknown>) => string | null>
+  Record<BuiltInConnectionType, (s: Record<string, unknown>) => string | null>
 > = {
   twilio: (s) => {
     const url = s.twiml_url !== undefined && s.twiml_url !== null;
@@ -233,8 +235,8 @@ const SETTINGS_RULES: Partial<
   },
 };
 
-const isConnectionType = (v: unknown): v is ConnectionType =>
-  CONNECTION_TYPES.includes(v as ConnectionType);
+const isConnectionType = (v: unknown): v is BuiltInConnectionType =>
+  typeof v === 'string' && isBuiltInConnectionType(v);
 
 /**
  * A nested object whose model is chosen by the body's `type` (pydantic's discriminated union): an
@@ -243,9 +245,9 @@ const isConnectionType = (v: unknown): v is ConnectionType =>
  * take are found on the raw body (`extraKeyErrors`): class-transformer drops some (`constructor`).
  */
 function PyModelForType(
-  models: Record<ConnectionType, new () => object>,
+  models: Record<BuiltInConnectionType, new () => object>,
   options: {
-    requiredFor: readonly ConnectionType[];
+    requiredFor: readonly BuiltInConnectionType[];
     rules?: typeof SETTINGS_RULES;
   },
 ): PropertyDecorator {
@@ -274,10 +276,10 @@ function PyModelForType(
 }
 
 const NEEDS_CREDENTIALS = CONNECTION_TYPES.filter((t) => CREDENTIAL_FIELDS[t].length > 0);
-const NEEDS_SETTINGS: readonly ConnectionType[] = ['http', 'twilio', 'vapi', 'retell'];
+const NEEDS_SETTINGS: readonly BuiltInConnectionType[] = ['http', 'twilio', 'vapi', 'retell'];
 
 /** The per-type models that have fields (the simulator's empty ones add nothing to the schema). */
-const modelsOf = (models: Record<ConnectionType, new () => object>) =>
+const modelsOf = (models: Record<BuiltInConnectionType, new () => object>) =>
   [...new Set(Object.values(models))].filter((m) => m !== NoCredentialsDto && m !== NoSettingsDto);
 // anyOf, not oneOf: which model applies is chosen by `type`, and two models can fit one object
 // (Twilio's and Retell's settings both take from_number), which oneOf would reject.
@@ -299,7 +301,7 @@ export class CreateProviderConnectionDto {
   @ApiProperty({ enum: CONNECTION_TYPES, example: 'twilio' })
   @PyRequired()
   @PyEnum(CONNECTION_TYPES)
-  type: ConnectionType;
+  type: BuiltInConnectionType;
 
   @ApiProperty({ example: 'Twilio production' })
   @PyRequired()
@@ -330,7 +332,7 @@ export class CreateProviderConnectionDto {
  */
 @ApiExtraModels(...MODELS)
 export class UpdateProviderConnectionDto {
-  type: ConnectionType;
+  type: BuiltInConnectionType;
 
   @ApiPropertyOptional()
   @PyOptional()
@@ -391,6 +393,8 @@ export function knownKeys<T>(
   type: ConnectionType,
   field: 'credentials' | 'settings',
 ): Record<string, T> {
+  // A type no longer registered (its carrier removed from `voiceProviders`) takes no keys.
+  if (!isBuiltInConnectionType(type)) return {};
   const allowed = field === 'credentials' ? CREDENTIAL_FIELDS[type] : SETTING_FIELDS[type];
   return Object.fromEntries(Object.entries(value).filter(([k]) => allowed.includes(k)));
 }

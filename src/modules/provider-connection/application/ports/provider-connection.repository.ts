@@ -31,8 +31,11 @@ export interface ConnectionChanges {
 }
 
 export abstract class ProviderConnectionRepository {
-  /** Inserts; when `isDefault`, the organization's previous default is unset in the same statement. */
-  abstract create(connection: NewConnection): Promise<StoredConnection>;
+  /**
+   * Inserts; when `isDefault`, the organization's previous default is unset in the same statement.
+   * `now`: its created_at and updated_at (and the unset default's updated_at).
+   */
+  abstract create(connection: NewConnection, now: Date): Promise<StoredConnection>;
   abstract findById(id: string): Promise<StoredConnection | null>;
   abstract findDefault(organizationId: string): Promise<StoredConnection | null>;
   abstract list(
@@ -40,11 +43,15 @@ export abstract class ProviderConnectionRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: StoredConnection[]; total: number }>;
-  /** Applies the changes to the organization's connection; null when it has no such connection. */
+  /**
+   * Applies the changes to the organization's connection; null when it has no such connection.
+   * `now`: its updated_at (and that of a default it replaces).
+   */
   abstract update(
     organizationId: string,
     id: string,
     changes: ConnectionChanges,
+    now: Date,
   ): Promise<StoredConnection | null>;
   /** True when the organization's connection existed and is gone. */
   /** false when there is none; ConflictError while a campaign names it. */

@@ -25,8 +25,8 @@ export function providerCallClient(
       return new VapiCallClient(connection, pinnedFetch(destinations));
     case 'retell':
       return new RetellCallClient(connection, pinnedFetch(destinations));
-    case 'simulated':
-    case 'http':
+    default:
+      // simulated and http; a registered carrier's type is placed through its own VoiceProvider.
       return null;
   }
 }

@@ -168,9 +168,14 @@ export abstract class TargetTransitions {
 
   /**
    * `Scheduled` → `Scheduled` later, for each, held by the named calling rule (or by none: the
-   * campaign's window); returns the ids moved.
+   * campaign's window); returns the ids moved. `now`: their updated_at (the `deferred` event's time).
    */
-  abstract defer(tx: Tx, organizationId: string, deferrals: Deferral[]): Promise<string[]>;
+  abstract defer(
+    tx: Tx,
+    organizationId: string,
+    deferrals: Deferral[],
+    now: Date,
+  ): Promise<string[]>;
 
   /**
    * `Scheduled` → `In Progress` with its new call log appended (attempts + 1, call_started_at,

@@ -114,11 +114,15 @@ export abstract class TargetRepository {
     ids: string[],
   ): Promise<string[]>;
 
-  /** Deletes those of `ids` in the campaign that are not in flight, in one statement. */
+  /**
+   * Deletes those of `ids` in the campaign that are not in flight, in one statement. `now`: the time
+   * of their `deleted` timeline events.
+   */
   abstract deleteUnlessInFlight(
     organizationId: string,
     campaignId: string,
     ids: string[],
+    now: Date,
     cause?: EventCause,
   ): Promise<DeleteOutcome>;
 
