@@ -2,6 +2,7 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import jest from 'eslint-plugin-jest';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '**/*.js', '**/*.mjs'] },
@@ -18,5 +19,28 @@ export default tseslint.config(
         { selector: "CallExpression[callee.object.name=/^(it|describe|test)$/][callee.property.name='only']", message: 'No focused tests.' },
       ],
     },
+  },
+  {
+    files: ['test/**/*.ts', 'src/**/*.spec.ts'],
+    ...jest.configs['flat/recommended'],
+    rules: {
+      ...jest.configs['flat/recommended'].rules,
+      'jest/expect-expect': [
+        'error',
+        {
+          // Our assertion helpers: expectNo5xx, expectErrorShape, ...; property tests (fast-check fails
+          // the test when a property returns false); supertest's `.expect(status, body)`; the fuzz
+          // suite's per-route driver, which asserts on every request it sends.
+          assertFunctionNames: ['expect', 'expect*', 'fc.assert', '**.expect', 'fuzzRoute'],
+        },
+      ],
+      // A suite named from data (the golden cases' groups) is a string at run time.
+      'jest/valid-title': ['error', { ignoreTypeOfDescribeName: true }],
+    },
+  },
+  {
+    // Contract suites are functions that test files call, once per implementation: they export.
+    files: ['test/contracts/*.contract.ts'],
+    rules: { 'jest/no-export': 'off' },
   },
 );

@@ -2,14 +2,17 @@ import path from 'node:path';
 
 /**
  * Four projects, all run by `npm test` (CI reads its JSON report):
- * - unit: `src/**\/*.spec.ts` and `test/unit`: fakes only; no database and no child process. Jest's
- *   default 5 s per test.
+ * - unit: `src/**\/*.spec.ts` and `test/unit`: fakes only; no database, no child process, no network
+ *   emulator, no input of thousands of rows (those go to e2e). Jest's default 5 s per test.
  * - contract: `test/contracts`: each repository suite against its in-memory fake and against its SQL
  *   adapter on a test database (PGlite, or DATABASE_URL's PostgreSQL).
  * - e2e: `test/e2e`: the real app on a real database, worker and CLI child processes.
  * - browser: `test/browser`: the operator console in headless Chromium (playwright-core) against the
  *   real app; one skipped test saying why when no Chromium is installed.
- * `npm run test:unit` runs the first alone, in seconds.
+ * `npm run test:unit` runs the first alone on two workers, meant to take under 10 s on a quiet 2-core
+ * machine. Most of that is loading each file's modules (Jest evaluates a test file's whole ES module
+ * graph, Nest and class-validator included, in a fresh registry per file), not the tests: keep a unit
+ * file's imports to the code it tests.
  */
 // The project is ES modules (NestJS 12 and pg-boss 12 are), and Jest loads ES modules only in its
 // native ESM mode: `npm test` runs it with `node --experimental-vm-modules`. ts-jest transpiles each
@@ -62,6 +65,8 @@ export default {
         ...common,
         displayName: 'unit',
         testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/unit/**/*.spec.ts'],
+        setupFiles: [],
+        setupFilesAfterEnv: ['<rootDir>/test/support/load-nest-first-for-app-tests.ts'],
       },
       (f) => /^(src|test\/unit)\/.*\.spec\.ts$/.test(f),
     ),

@@ -18,7 +18,7 @@ import {
   PROVIDER_CONNECTION_ADAPTERS,
   ProviderConnectionModule,
 } from './modules/provider-connection/provider-connection.module.js';
-import { STEP_ADAPTERS, StepModule } from './modules/step/step.module.js';
+import { StepModule } from './modules/step/step.module.js';
 import { TARGET_ADAPTERS, TargetModule } from './modules/target/target.module.js';
 import { WEBHOOK_ADAPTERS, WebhookModule } from './modules/webhook/webhook.module.js';
 import { MESSAGING_ADAPTERS, MessagingModule } from './modules/messaging/messaging.module.js';
@@ -45,7 +45,7 @@ export const DOMAIN_MODULES: readonly { module: Type; adapters: readonly Provide
   { module: TargetModule, adapters: TARGET_ADAPTERS },
   { module: CallLogModule, adapters: CALL_LOG_ADAPTERS },
   { module: CallingModule, adapters: CALLING_ADAPTERS },
-  { module: StepModule, adapters: STEP_ADAPTERS },
+  { module: StepModule, adapters: [] },
   { module: WebhookModule, adapters: WEBHOOK_ADAPTERS },
   { module: ProviderConnectionModule, adapters: PROVIDER_CONNECTION_ADAPTERS },
   { module: MessagingModule, adapters: MESSAGING_ADAPTERS },

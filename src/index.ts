@@ -74,7 +74,7 @@ export * from './modules/provider-connection/application/ports/voice-provider.js
 export { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
 export { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
 export { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
-export { StepRepository } from './modules/step/application/ports/step.repository.js';
+export { TargetStepData } from './modules/target/application/ports/target-step-data.js';
 export { TargetEventLog } from './modules/target/application/ports/target-event-log.js';
 export { TargetImportRepository } from './modules/target/application/ports/target-import.repository.js';
 export { TargetTransitions } from './modules/target/application/ports/target-transitions.js';

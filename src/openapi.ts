@@ -215,7 +215,7 @@ function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
 
 export function setupOpenApi(app: INestApplication): void {
   // Built on the first request for it, not at start: scanning every controller is about a tenth of a
-  // cold start (see docs/benchmarks.md, "Cold start").
+  // cold start (see docs/architecture.md, "Cold start").
   SwaggerModule.setup('docs', app, () => buildOpenApiDocument(app), {
     jsonDocumentUrl: 'openapi.json',
     swaggerOptions: { persistAuthorization: true },

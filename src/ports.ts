@@ -21,7 +21,7 @@ import { ProviderCallClients } from './modules/provider-connection/application/p
 import { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
 import { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
 import { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
-import { StepRepository } from './modules/step/application/ports/step.repository.js';
+import { TargetStepData } from './modules/target/application/ports/target-step-data.js';
 import { TargetEventLog } from './modules/target/application/ports/target-event-log.js';
 import { TargetImportRepository } from './modules/target/application/ports/target-import.repository.js';
 import { TargetTransitions } from './modules/target/application/ports/target-transitions.js';
@@ -61,7 +61,7 @@ export const PORTS = [
   PlacementRate,
   SimulatedCallStore,
   CallProviders,
-  StepRepository,
+  TargetStepData,
   WebhookDeliveryRepository,
   TargetNotifications,
   WebhookSender,

@@ -20,7 +20,7 @@ export class EmbeddedPostgres {
   static async start(dataDir: string | null): Promise<EmbeddedPostgres> {
     const lockFile = dataDir ? lockDataDir(dataDir) : null;
     // Required here, not at the top: a process on PostgreSQL never loads PGlite and its socket
-    // server (docs/benchmarks.md, "Issue 10, round 3").
+    // server (docs/architecture.md, "Cold start").
     const [{ PGlite }, { PgliteServer }] = await Promise.all([
       import('@electric-sql/pglite'),
       import('./pglite-server.js'),

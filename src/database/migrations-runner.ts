@@ -4,8 +4,8 @@ import { SCHEMA_LOCK, withAdvisoryLock } from './advisory-lock-exclusive-runner.
 /** Any number of processes may start at once; one applies the migrations, the others wait for it. */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
   // Most starts find nothing to do: one statement says so, without the lock and TypeORM's own
-  // checks (four round trips and a connection held for the lock, docs/benchmarks.md "Issue 10,
-  // round 3"). Anything else (a pending migration, no table yet) takes the locked path as before.
+  // checks (four round trips and a connection held for the lock, docs/architecture.md, "Cold
+  // start"). Anything else (a pending migration, no table yet) takes the locked path as before.
   if (await allApplied(dataSource)) return [];
   return withAdvisoryLock(dataSource, SCHEMA_LOCK, async () => {
     const applied = await dataSource.runMigrations({ transaction: 'each' });

@@ -24,7 +24,7 @@ export type NoRows = Record<string, never>;
 /**
  * A hot statement that each connection parses and plans once, then only binds and runs. For a read by
  * primary key, parsing and planning are most of PostgreSQL's work: `GET /targets/{id}` went from about
- * 120 to 50 µs of server CPU per request (docs/benchmarks.md, "Issue 10, round 6").
+ * 120 to 50 µs of server CPU per request (docs/architecture.md, "Hot reads").
  *
  * Name its columns: a prepared `SELECT *` fails ("cached plan must not change result type") once a
  * migration adds a column beside a running process. Prepared only outside a transaction (TypeORM's
@@ -123,7 +123,7 @@ export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor 
  * A statement outside any transaction, on a connection of TypeORM's own pool, answered as a
  * QueryRunner would (same rows and count, failures wrapped in the same `QueryFailedError`) without
  * building a QueryRunner, an EntityManager and their broadcaster for every statement: that was a
- * visible share of a `GET /targets/{id}`'s CPU (docs/benchmarks.md, "Issue 10, round 3").
+ * visible share of a `GET /targets/{id}`'s CPU (docs/architecture.md, "Hot reads").
  */
 async function poolQuery<T extends object>(
   dataSource: DataSource,

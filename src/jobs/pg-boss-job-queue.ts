@@ -78,7 +78,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       monitorIntervalSeconds: options.maintenanceIntervalSeconds,
       // Maintenance (failing expired jobs so they are retried, archiving) and pg-boss's cron clock
       // run where jobs run: an API-only process only enqueues, and starts faster without their
-      // timers, queue and queries (docs/benchmarks.md, "Issue 10, round 3"). We schedule nothing.
+      // timers, queue and queries (docs/architecture.md, "Cold start"). We schedule nothing.
       supervise: options.runWorkers,
       schedule: options.runWorkers,
     };

@@ -7,8 +7,8 @@ import { PrometheusMetrics } from './prometheus-metrics.js';
  * before routing (413, malformed JSON), count as `unmatched`.
  *
  * A plain Express middleware mounted first (app.setup.ts), not a Nest one: Nest's `forRoutes('*')`
- * wrapper and path match cost a `GET /targets/{id}` a few percent of its CPU (docs/benchmarks.md,
- * "Issue 10, round 6").
+ * wrapper and path match cost a `GET /targets/{id}` a few percent of its CPU (docs/architecture.md,
+ * "Hot reads").
  */
 export function httpMetrics(metrics: PrometheusMetrics) {
   return function countRequest(req: Request, res: Response, next: NextFunction): void {

@@ -21,7 +21,7 @@ import { ProviderCallClients } from '../modules/provider-connection/application/
 import { ProviderConnectionRepository } from '../modules/provider-connection/application/ports/provider-connection.repository.js';
 import { ProviderDestinations } from '../modules/provider-connection/application/ports/provider-destinations.js';
 import { SecretBox } from '../modules/provider-connection/application/ports/secret-box.js';
-import { StepRepository } from '../modules/step/application/ports/step.repository.js';
+import { TargetStepData } from '../modules/target/application/ports/target-step-data.js';
 import { TargetEventLog } from '../modules/target/application/ports/target-event-log.js';
 import { TargetImportRepository } from '../modules/target/application/ports/target-import.repository.js';
 import { TargetTransitions } from '../modules/target/application/ports/target-transitions.js';
@@ -47,7 +47,7 @@ import { InMemoryOrganizationRepository } from './in-memory-organization.reposit
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection.repository.js';
 import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
 import { InMemorySimulatedCallStore } from './in-memory-simulated-call.store.js';
-import { InMemoryStepRepository } from './in-memory-step.repository.js';
+import { InMemoryTargetStepData } from './in-memory-target-step-data.js';
 import { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import { InMemoryTargetImportRepository } from './in-memory-target-import.repository.js';
 import { InMemoryTargetTransitions } from './in-memory-target-transitions.js';
@@ -74,7 +74,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
   const events = new InMemoryTargetEventLog();
   const targets = new InMemoryTargetRepository(events);
   const transitions = new InMemoryTargetTransitions(() => targets.table());
-  const steps = new InMemoryStepRepository(events, () => targets.table());
+  const steps = new InMemoryTargetStepData(events, () => targets.table());
   const imports = new InMemoryTargetImportRepository(targets);
   const campaigns = new InMemoryCampaignRepository();
   const webhooks = new InMemoryWebhookDeliveryRepository({
@@ -122,7 +122,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [CallEventStore, value(callEvents)],
     [PlacementRate, value(new InMemoryPlacementRate())],
     [SimulatedCallStore, value(new InMemorySimulatedCallStore())],
-    [StepRepository, value(steps)],
+    [TargetStepData, value(steps)],
     [WebhookDeliveryRepository, value(webhooks)],
     [TargetNotifications, value(webhooks)],
     [WebhookSender, value(new RecordingWebhookSender())],

@@ -28,7 +28,7 @@ const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
 
 /**
  * TargetEventLog in memory. The database records target changes with triggers on `targets`
- * (migration 1768200000000); here the target fakes report each change to `changed`, which derives
+ * (`src/modules/target/infrastructure/targets.triggers.sql.ts`); here the target fakes report each change to `changed`, which derives
  * the same events by the same rules. Give it to the fake that owns the target rows
  * (`new InMemoryTargetRepository(events)` or `new InMemoryTargetTransitions(undefined, events)`).
  */

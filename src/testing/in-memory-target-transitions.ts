@@ -33,7 +33,7 @@ const byDue = (a: Target, b: Target) =>
 /**
  * TargetTransitions over a map of targets, with the adapter's guards (the contract suite in
  * test/contracts/target-transitions.contract.ts holds both to them). By default it keeps its own map;
- * give it another fake's table (`() => targetRepository.table()`, `() => stepRepository.targets`) so
+ * give it another fake's table (`() => targetRepository.table()`, `() => stepData.targets`) so
  * one fake holds target state. `notifications`
  * counts the transactions that would have woken the dispatchers. Locks are not modelled: one caller
  * at a time.

@@ -1,11 +1,11 @@
 /**
- * What the SQL of the step repository and of TargetTransitions.moveWaiting does, as plain functions
+ * What the SQL of TargetStepData and of TargetTransitions.moveWaiting does, as plain functions
  * for the in-memory fakes (and their own spec). Production runs the SQL; the contract suites hold
  * the fakes to it.
  */
 import type { CampaignStep } from '../modules/campaign/domain/campaign.js';
-import { ehrEventKey, statusAfterReceive } from '../modules/step/domain/step.js';
-import { mergeInput, Target } from '../modules/target/domain/target.js';
+import { statusAfterReceive } from '../modules/step/domain/step.js';
+import { ehrEventKey, mergeInput, Target } from '../modules/target/domain/target.js';
 
 /** Only a target parked at this very step moves on; data for any other target is merged and kept. */
 export function isWaitingAt(

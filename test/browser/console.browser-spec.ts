@@ -54,9 +54,11 @@ if (!hasChromium) {
   // Said when the file is collected: a skipped test's hooks never run.
   process.stderr.write(`\nBrowser tests SKIPPED: ${why}\n`);
   describe('operator console in a browser', () => {
+    // eslint-disable-next-line jest/no-disabled-tests, jest/expect-expect -- one skipped test saying why
     it.skip(`SKIPPED: the browser tests need Chromium: ${why}`, () => undefined);
   });
 } else {
+  // eslint-disable-next-line jest/no-identical-title -- the other branch of the if: one of the two is defined
   describe('operator console in a browser', () => {
     let service: TestApp;
     let baseUrl: string;

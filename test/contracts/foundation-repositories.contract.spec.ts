@@ -23,15 +23,19 @@ describe('in-memory fakes', () => {
   });
   const organizationId = async () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`;
 
-  describe('OrganizationRepository', () => organizationRepositoryContract(() => organizations));
-  describe('CampaignRepository', () =>
+  describe('OrganizationRepository', () => {
+    organizationRepositoryContract(() => organizations);
+  });
+  describe('CampaignRepository', () => {
     campaignRepositoryContract({
       repository: () => campaigns,
       organizationId,
       uow: () => new InMemoryUnitOfWork(),
-    }));
-  describe('BlacklistRepository', () =>
-    blacklistRepositoryContract({ repository: () => blacklists, organizationId }));
+    });
+  });
+  describe('BlacklistRepository', () => {
+    blacklistRepositoryContract({ repository: () => blacklists, organizationId });
+  });
 });
 
 describe('TypeORM adapters on a real database', () => {
@@ -42,17 +46,20 @@ describe('TypeORM adapters on a real database', () => {
   afterAll(() => t.close());
   const organizationId = async () => (await t.createOrganization()).organizationId;
 
-  describe('OrganizationRepository', () =>
-    organizationRepositoryContract(() => t.app.get(OrganizationRepository)));
-  describe('CampaignRepository', () =>
+  describe('OrganizationRepository', () => {
+    organizationRepositoryContract(() => t.app.get(OrganizationRepository));
+  });
+  describe('CampaignRepository', () => {
     campaignRepositoryContract({
       repository: () => t.app.get(CampaignRepository),
       organizationId,
       uow: () => t.app.get(UnitOfWork),
-    }));
-  describe('BlacklistRepository', () =>
+    });
+  });
+  describe('BlacklistRepository', () => {
     blacklistRepositoryContract({
       repository: () => t.app.get(BlacklistRepository),
       organizationId,
-    }));
+    });
+  });
 });

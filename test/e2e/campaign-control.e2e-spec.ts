@@ -469,10 +469,12 @@ describe('campaign stats', () => {
           .set('X-API-Key', apiKey)
           .send({ target_ids: ids.slice(0, 3) });
         expect(removed.status).toBe(200);
-        if (batch % 3 !== 0)
-          expect(
-            (await post(t, apiKey, `${path}/calls`, { target_ids: ids.slice(3) })).status,
-          ).toBe(200);
+        // The batches not launched on add are triggered by id.
+        const triggered =
+          batch % 3 === 0
+            ? null
+            : await post(t, apiKey, `${path}/calls`, { target_ids: ids.slice(3) });
+        expect(triggered?.status ?? 200).toBe(200);
       }
       writing = false;
     })();

@@ -756,7 +756,7 @@ describe('fuzz: no 5xx for any input, FastAPI-shaped errors', () => {
           .post('/api/v1/provider-connections')
           .set('X-API-Key', apiKey)
           .send({ type, name: `fuzz ${type}`, ...body });
-        expect(res.status).toBe(201);
+        if (res.status !== 201) throw new Error(`${type} connection: ${res.status} ${res.text}`);
         connections[type] = res.body.id;
         const campaign = await t.createCampaign(apiKey, { provider_connection_id: res.body.id });
         const targets = await t.addTargets(apiKey, campaign.id, {

@@ -80,11 +80,11 @@ describe('FastAPI golden answers', () => {
       it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, c) => {
         const actual = await send(c);
         const expected = c.service_differs ?? c.fastapi;
-        if (c.compare === 'status') {
-          expect(actual.status).toBe(expected.status);
-        } else {
-          expect(actual).toEqual({ status: expected.status, body: expected.body });
-        }
+        // Some cases compare the status alone (the body is the service's own words).
+        const statusOnly = c.compare === 'status';
+        expect(statusOnly ? actual.status : actual).toEqual(
+          statusOnly ? expected.status : { status: expected.status, body: expected.body },
+        );
       });
     });
   }

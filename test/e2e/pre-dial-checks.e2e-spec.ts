@@ -105,7 +105,7 @@ describe('pre-dial checks (CampaignCallingModule.forRoot({ preDialChecks }))', (
     expect(consent.asked).toEqual(
       expect.arrayContaining([
         {
-          organizationId: campaign.organization_id ?? expect.any(String),
+          organizationId: campaign.organization_id,
           campaignId: campaign.id,
           targetId: called,
           to: '+15550107003',

@@ -314,7 +314,7 @@ export function PyModel(cls: () => new () => object): PropertyDecorator {
 /**
  * A list of nested models: list type, length, then each element as a model.
  *
- * `checked`, for lists of thousands of elements (see docs/benchmarks.md): returns an element that is
+ * `checked`, for lists of thousands of elements (see docs/architecture.md, "Large request bodies"): returns an element that is
  * already known valid field by field as the object the controller gets (of a class with no validation
  * metadata, so class-validator passes over it), or null. When every element of a list passes it, the
  * elements are built from the raw body by it, and class-transformer's deep copy (typed Boolean, the trick

@@ -16,18 +16,23 @@ import { TargetEventLog } from './application/ports/target-event-log.js';
 import { TargetTimelineService } from './application/target-timeline.service.js';
 import { SqlTargetEventLog } from './infrastructure/target-event-log.sql-adapter.js';
 import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-adapter.js';
+import { TargetStepData } from './application/ports/target-step-data.js';
+import { SqlTargetStepData } from './infrastructure/target-step-data.sql-adapter.js';
 import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository.js';
 
 export const TARGET_ADAPTERS: Provider[] = [
   { provide: TargetRepository, useClass: TypeOrmTargetRepository },
   { provide: TargetTransitions, useClass: SqlTargetTransitions },
   { provide: TargetEventLog, useClass: SqlTargetEventLog },
+  { provide: TargetStepData, useClass: SqlTargetStepData },
   { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
 ];
 
 /**
  * Targets: add (dedupe, launch), CSV import (owns `target_imports` and its staging rows), delete, read, input-data edits and the paged campaign lists. Owns the
- * `targets` table: other modules change a target's status only through the exported `TargetTransitions`.
+ * `targets` table: every write to it is this module's; other modules change a target's status only through
+ * the exported `TargetTransitions` and merge step data (with its history, `target_step_events`) only
+ * through `TargetStepData`.
  * Owns `target_events` (a target's timeline): other modules say who and why through `TargetEventLog`.
  */
 @Module({

@@ -108,7 +108,7 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
     connectedOutcomes: readonly string[],
     since: Date,
   ): Promise<CampaignCallCounts> {
-    // From the counters the call_logs triggers keep (migration 1768300000000), and a short range of
+    // From the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`), and a short range of
     // the campaign's recent starts; one snapshot for both.
     const { counts, extraRows, organizationId } = await this.dataSource.transaction(
       'REPEATABLE READ',
@@ -352,8 +352,8 @@ export class TypeOrmCallLogRepository extends CallLogRepository {
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // Without dates, from the counters the call_logs triggers keep (migration 1767900000001);
-        // with dates, from the hour deltas (migration 1768860000000) and the window's partial hours.
+        // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
+        // with dates, from the hour deltas and the window's partial hours.
         const counted = byDates
           ? await this.countWindow(sql, filter)
           : await this.countAll(sql, condition, params);
@@ -507,5 +507,5 @@ interface Counted {
   hourRows: number;
 }
 
-/** What call_log_count_deltas keeps a row per, in an organization (migration 1768300000000). */
+/** What call_log_count_deltas keeps a row per, in an organization (`call-logs.triggers.sql.ts`). */
 const CALL_LOG_COUNT_GROUP = 'campaign_id, ended, outcome';

@@ -1,5 +1,5 @@
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
-import { InMemoryStepRepository } from '../../../testing/in-memory-step.repository.js';
+import { InMemoryTargetStepData } from '../../../testing/in-memory-target-step-data.js';
 import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
 import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
 import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
@@ -33,7 +33,7 @@ function setup() {
     }),
   );
   const events = new InMemoryTargetEventLog();
-  const repository = new InMemoryStepRepository(events);
+  const repository = new InMemoryTargetStepData(events);
   // One table: the transitions fake works on the step fake's targets (and records their moves).
   const transitions = new InMemoryTargetTransitions(() => repository.targets, events);
   const clock = new FakeClock(NOW);

@@ -13,7 +13,11 @@ import { TargetTransitions } from '../../target/application/ports/target-transit
 import type { Target } from '../../target/domain/target.js';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import { EhrEventType, statusAfterReceive, StepKind } from '../domain/step.js';
-import { StepDataUpdate, StepRepository, StepScope } from './ports/step.repository.js';
+import {
+  StepDataUpdate,
+  TargetStepData,
+  StepScope,
+} from '../../target/application/ports/target-step-data.js';
 
 /** Who posts: the organization scopes every lookup, the key is kept in the history. */
 export interface StepCaller {
@@ -55,7 +59,7 @@ export const TARGET_REF_REQUIRED = 'target_id or external_id is required';
 export class StepService {
   constructor(
     private readonly campaigns: CampaignReader,
-    private readonly steps: StepRepository,
+    private readonly steps: TargetStepData,
     private readonly uow: UnitOfWork,
     private readonly transitions: TargetTransitions,
     private readonly clock: Clock,

@@ -8,7 +8,8 @@ import {
   moveOn,
   receiveData,
 } from '../../../testing/step-rules.js';
-import { ehrEventKey, statusAfterReceive } from './step.js';
+import { ehrEventKey } from '../../target/domain/target.js';
+import { statusAfterReceive } from './step.js';
 
 const NOW = new Date('2026-03-01T10:00:00.000Z');
 const merge: CampaignStep = { friendly_id: 'labs', type: 'webhook', on_receive: 'merge' };

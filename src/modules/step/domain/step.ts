@@ -14,16 +14,9 @@ export const EHR_EVENT_TYPES = [
 ] as const;
 export type EhrEventType = (typeof EHR_EVENT_TYPES)[number];
 
-/** The `pre_call_ehr_ids` key of an event received without an `event_type`. */
-export const UNTYPED_EHR_EVENT_KEY = 'unknown';
-
 /** Where a target goes when the data it waits for arrives. */
 export type MovedStatus = 'Pending' | 'Scheduled';
 
 export function statusAfterReceive(step: Pick<CampaignStep, 'on_receive'>): MovedStatus {
   return step.on_receive === 'merge_and_schedule' ? 'Scheduled' : 'Pending';
-}
-
-export function ehrEventKey(eventType: string | null | undefined): string {
-  return eventType ?? UNTYPED_EHR_EVENT_KEY;
 }

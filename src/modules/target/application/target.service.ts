@@ -119,7 +119,7 @@ export class TargetService {
       if (!command.allowDuplicates && duplicates.length > 0) throw duplicatesRefused(duplicates);
       const state = initialState(campaign, command.launch, now);
       // Field by field, not `{ ...draft, ...state }`: V8 copies spread objects on a slow path, which
-      // was about a tenth of a 5,000-target request's CPU (docs/benchmarks.md, "Issue 10, round 3").
+      // was about a tenth of a 5,000-target request's CPU (docs/architecture.md, "Writes of many rows").
       const rows: NewTarget[] = keep.map((index) => {
         const draft = drafts[index];
         return {

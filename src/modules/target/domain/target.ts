@@ -117,3 +117,11 @@ export function mergeInput(
 export function executionMinutes(seconds: number | null): number | null {
   return seconds === null ? null : Math.ceil(seconds / 60);
 }
+
+/** The `pre_call_ehr_ids` key of an event received without an `event_type`. */
+export const UNTYPED_EHR_EVENT_KEY = 'unknown';
+
+/** The `pre_call_ehr_ids` key under which an EHR event's id is kept. */
+export function ehrEventKey(eventType: string | null | undefined): string {
+  return eventType ?? UNTYPED_EHR_EVENT_KEY;
+}

@@ -1,9 +1,9 @@
 import { NoRows, SqlExecutor } from '../../../database/sql.js';
 
 /**
- * `target_count_deltas` (migrations 1767900000000, 1768300000000 and 1768840000000): the targets
- * triggers append each statement's net change per (campaign, status, category, resolution, due minute,
- * called = has a last_call_date); a count is a sum.
+ * `target_count_deltas`: the triggers on `targets` (`targets.triggers.sql.ts`) append each
+ * statement's net change per (campaign, status, category, resolution, due minute, called = has a
+ * last_call_date); a count is a sum.
  * Both readers (the target list and the campaign stats) fold a campaign's rows with `compactTargetCounts`
  * once a count met more than `COMPACT_AFTER_EXTRA_ROWS` rows beyond one per group.
  */
@@ -15,8 +15,8 @@ export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, cal
 /**
  * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the
  * old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
- * Its position deltas (`target_position_deltas`, migration 1768850000000) are folded per second and
- * its last-call deltas (`target_last_call_deltas`, migration 1768880000000) per minute and second the same way:
+ * Its position deltas (`target_position_deltas`) are folded per second and
+ * its last-call deltas (`target_last_call_deltas`) per minute and second the same way:
  * every statement that appends those (adds, deletes, call starts) moves a counted dimension (a call
  * start moves the status to In Progress) and appends count deltas too, so the count deltas piling up
  * is the sign for all three.

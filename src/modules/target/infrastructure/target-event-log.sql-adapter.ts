@@ -29,9 +29,19 @@ interface TargetEventRow {
 const SYSTEM_CAUSE: EventCause = { actor: { type: 'system', id: null } };
 
 /**
- * The five setting values of a cause, in order: actor, reason, reasons by target, step data, actors
- * by target.
+ * A cause is five transaction-local settings, which the triggers on `targets` read when a statement
+ * ends (each through one function: `target_event_actor()`, `target_event_reason()`, ... in
+ * `targets.triggers.sql.ts`). In this order: who, why, why per target, the step payload, who per target.
  */
+const CAUSE_SETTINGS = [
+  'calling.actor',
+  'calling.reason',
+  'calling.reasons',
+  'calling.step_data',
+  'calling.actors',
+] as const;
+
+/** The values of a cause's settings, in `CAUSE_SETTINGS` order (empty: not set). */
 export function causeParams(cause: EventCause = SYSTEM_CAUSE): string[] {
   return [
     JSON.stringify(cause.actor),
@@ -43,24 +53,17 @@ export function causeParams(cause: EventCause = SYSTEM_CAUSE): string[] {
 }
 
 /**
- * A one-row FROM item that sets the cause (parameters `$n`..`$n+4`, see `causeParams`) while the
- * statement runs, for a statement that has no transaction of its own around it.
+ * The one way a cause is set: a one-row FROM item that sets the settings from parameters
+ * `$n`..`$n+4` (see `causeParams`). Alone (`attributeChanges`) it sets them for the rest of a
+ * transaction; inside a statement that has no transaction of its own around it (an edit, a delete),
+ * for that statement, without a BEGIN, a SET and a COMMIT around it.
  */
 export const CAUSE_FROM = (n: number) =>
-  `(SELECT set_config('calling.actor', $${n}::text, true) AS actor,
-           set_config('calling.reason', $${n + 1}::text, true) AS reason,
-           set_config('calling.reasons', $${n + 2}::text, true) AS reasons,
-           set_config('calling.step_data', $${n + 3}::text, true) AS step_data,
-           set_config('calling.actors', $${n + 4}::text, true) AS actors) AS cause`;
+  `(SELECT ${CAUSE_SETTINGS.map((name, i) => `set_config('${name}', $${n + i}::text, true)`).join(', ')}) AS cause`;
 
-/** The settings the `targets` triggers read (migration 1768200000000), for the rest of `tx`. */
+/** Sets the cause for the rest of the transaction `sql` runs in. */
 export async function attributeChanges(sql: SqlExecutor, cause: EventCause): Promise<void> {
-  await sql.query<NoRows>(
-    `SELECT set_config('calling.actor', $1, true), set_config('calling.reason', $2, true),
-            set_config('calling.reasons', $3, true), set_config('calling.step_data', $4, true),
-            set_config('calling.actors', $5, true)`,
-    causeParams(cause),
-  );
+  await sql.query<NoRows>(`SELECT cause.* FROM ${CAUSE_FROM(1)}`, causeParams(cause));
 }
 
 /**

@@ -35,7 +35,7 @@ export class RetellCallClient extends CallProvider {
 
   /**
    * The SDK is loaded on first use, not at start, like Vapi's and Twilio's: most deployments never
-   * call Retell (see docs/benchmarks.md, "Issue 10, round 3").
+   * call Retell (see docs/architecture.md, "Cold start").
    */
   private client(): Promise<Retell> {
     return (this.sdkClient ??= retellSdk().then(

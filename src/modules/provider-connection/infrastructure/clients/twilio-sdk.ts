@@ -8,7 +8,7 @@ import { ResolvedConnection } from '../../domain/provider-connection.js';
 
 /**
  * The SDK is loaded on first use, not at start: most deployments never call Twilio, and loading it is
- * a noticeable part of a cold start (see docs/benchmarks.md, "Cold start").
+ * a noticeable part of a cold start (see docs/architecture.md, "Cold start").
  */
 let twilioSdk: Promise<typeof twilio> | null = null;
 export const loadTwilio = () => (twilioSdk ??= import('twilio').then((m) => m.default));

@@ -36,7 +36,7 @@ export class VapiCallClient extends CallProvider {
 
   /**
    * The SDK is loaded on first use, not at start: it is about 2,500 modules, half of what the whole
-   * service loads, and most deployments never call Vapi (see docs/benchmarks.md, "Cold start").
+   * service loads, and most deployments never call Vapi (see docs/architecture.md, "Cold start").
    */
   private client(): Promise<VapiClient> {
     return (this.sdkClient ??= import('@vapi-ai/server-sdk').then(

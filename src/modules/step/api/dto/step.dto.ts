@@ -101,7 +101,7 @@ function fieldsValid(u: Record<string, unknown>, storable: boolean): boolean {
  * the id rule (reported on the element, `["body", "updates", i]`, and like an `after` validator only for
  * elements whose fields are otherwise valid), then the elements' own fields.
  *
- * Built for 5000 elements (see docs/benchmarks.md, "Batch step"): class-transformer would deep-copy
+ * Built for 5000 elements (see docs/architecture.md, "Large request bodies"): class-transformer would deep-copy
  * every input_data before a @Transform runs; typing the elements as Boolean turns that pre-pass into a
  * cheap no-op (the trick `PyDict` uses), and the @Transform builds the elements from the raw body, uncopied.
  * A list the @Transform found valid throughout is not handed to class-validator at all (`ValidateIf`):

@@ -2,16 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { columnList, sqlExecutor } from '../../../database/sql.js';
-import { ehrEventKey } from '../domain/step.js';
+import { ehrEventKey } from '../domain/target.js';
 import {
   AppliedUpdate,
   ReceivedStep,
   StepDataUpdate,
   StepEventRecord,
-  StepRepository,
+  TargetStepData,
   StepScope,
   TargetRef,
-} from '../application/ports/step.repository.js';
+} from '../application/ports/target-step-data.js';
 import {
   stepEventFromRow,
   TARGET_STEP_EVENT_COLUMNS,
@@ -88,8 +88,12 @@ const RECORD_EHR_EVENT = `
   FROM event WHERE t.id = event.target_id AND t.organization_id = $1::uuid
   RETURNING event.id AS event_id, t.id AS target_id`;
 
+/**
+ * Step data written into targets (`input_data`, `pre_call_ehr_ids`) with the history rows of
+ * `target_step_events`, each request in one statement.
+ */
 @Injectable()
-export class TypeOrmStepRepository extends StepRepository {
+export class SqlTargetStepData extends TargetStepData {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -1,17 +1,17 @@
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
-  StepRepository,
+  TargetStepData,
   StepScope,
-} from '../../src/modules/step/application/ports/step.repository.js';
+} from '../../src/modules/target/application/ports/target-step-data.js';
 import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
-import { InMemoryStepRepository } from '../../src/testing/in-memory-step.repository.js';
+import { InMemoryTargetStepData } from '../../src/testing/in-memory-target-step-data.js';
 import { aTarget } from '../../src/testing/test-data.js';
 import { createTestApp } from '../support/test-app.js';
-import { SeedTarget, stepRepositoryContract } from './step-repository.contract.js';
+import { SeedTarget, targetStepDataContract } from './target-step-data.contract.js';
 import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
 
-stepRepositoryContract('in memory', async () => {
-  const repository = new InMemoryStepRepository();
+targetStepDataContract('in memory', async () => {
+  const repository = new InMemoryTargetStepData();
   const scope = (org: string, campaign: string): StepScope => ({
     organizationId: org,
     campaignId: campaign,
@@ -33,7 +33,7 @@ stepRepositoryContract('in memory', async () => {
   };
 });
 
-stepRepositoryContract('TypeORM (SQL)', async () => {
+targetStepDataContract('TypeORM (SQL)', async () => {
   const t = await createTestApp();
   const campaignOf = async (organizationId: string): Promise<StepScope> => {
     const [row] = await t.sql(
@@ -46,7 +46,7 @@ stepRepositoryContract('TypeORM (SQL)', async () => {
   const a = await t.createOrganization();
   const b = await t.createOrganization();
   return {
-    repository: t.app.get(StepRepository),
+    repository: t.app.get(TargetStepData),
     uow: t.app.get(UnitOfWork),
     scope: await campaignOf(a.organizationId),
     otherCampaign: await campaignOf(a.organizationId),

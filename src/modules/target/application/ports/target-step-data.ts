@@ -1,5 +1,5 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
-import type { StepKind } from '../../domain/step.js';
+import type { CampaignStep } from '../../../campaign/domain/campaign.js';
 
 /** Every step write is confined to one campaign of one organization. */
 export interface StepScope {
@@ -22,7 +22,7 @@ export interface StepDataUpdate extends TargetRef {
 
 /** What every history row of one request shares: which step, who sent it, when. */
 export interface ReceivedStep {
-  kind: StepKind;
+  kind: CampaignStep['type'];
   friendlyId: string;
   eventType: string | null;
   apiKeyId: string | null;
@@ -35,7 +35,7 @@ export interface StepEventRecord {
   organizationId: string;
   campaignId: string;
   targetId: string;
-  kind: StepKind;
+  kind: CampaignStep['type'];
   friendlyId: string;
   eventType: string | null;
   data: Record<string, unknown>;
@@ -53,7 +53,12 @@ export interface AppliedUpdate {
   waiting: boolean;
 }
 
-export abstract class StepRepository {
+/**
+ * Data received at a campaign step, written into the targets it names: the step module's way to change
+ * `input_data` and `pre_call_ehr_ids`, and the target's history of received payloads
+ * (`target_step_events`). The target module owns both tables; each method is one set-based statement.
+ */
+export abstract class TargetStepData {
   /**
    * Merges each update's data into the `input_data` of the target it names (one level deep; several
    * updates of one target merge in index order) and records one history row per applied update, as

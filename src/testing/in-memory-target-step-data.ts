@@ -5,21 +5,21 @@ import {
   ReceivedStep,
   StepDataUpdate,
   StepEventRecord,
-  StepRepository,
+  TargetStepData,
   StepScope,
   TargetRef,
-} from '../modules/step/application/ports/step.repository.js';
+} from '../modules/target/application/ports/target-step-data.js';
 import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step-rules.js';
 import type { Target } from '../modules/target/domain/target.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import { targetKey, type TargetTable } from './in-memory-target.repository.js';
 
 /**
- * The step repository port over plain maps, with the same matching rules as the SQL adapter (the
- * contract suite in test/contracts/step-repository.contract.ts holds both to them). Seed targets with
+ * The TargetStepData port over plain maps, with the same matching rules as the SQL adapter (the
+ * contract suite in test/contracts/target-step-data.contract.ts holds both to them). Seed targets with
  * `put`; wrap it in `InMemoryStepUnitOfWork` to get rollback on a failed unit of work.
  */
-export class InMemoryStepRepository extends StepRepository {
+export class InMemoryTargetStepData extends TargetStepData {
   /** Keyed by `targetKey` (a target id is unique within its organization only). */
   targets = new Map<string, Target>();
 

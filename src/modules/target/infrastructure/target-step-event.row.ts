@@ -1,5 +1,5 @@
-import type { StepEventRecord } from '../application/ports/step.repository.js';
-import type { StepKind } from '../domain/step.js';
+import type { CampaignStep } from '../../campaign/domain/campaign.js';
+import type { StepEventRecord } from '../application/ports/target-step-data.js';
 
 /** A `target_step_events` row as `pg` returns it (the arrival order `seq` is only sorted on). */
 export interface TargetStepEventRow {
@@ -7,7 +7,7 @@ export interface TargetStepEventRow {
   organization_id: string;
   campaign_id: string;
   target_id: string;
-  kind: StepKind;
+  kind: CampaignStep['type'];
   friendly_id: string;
   event_type: string | null;
   data: Record<string, unknown>;

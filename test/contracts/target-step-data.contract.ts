@@ -1,14 +1,14 @@
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import {
-  StepRepository,
+  TargetStepData,
   StepScope,
-} from '../../src/modules/step/application/ports/step.repository.js';
+} from '../../src/modules/target/application/ports/target-step-data.js';
 import type { Target } from '../../src/modules/target/domain/target.js';
 
 export type SeedTarget = Partial<Target> & Pick<Target, 'id'>;
 
-export interface StepRepositoryFixture {
-  repository: StepRepository;
+export interface TargetStepDataFixture {
+  repository: TargetStepData;
   uow: UnitOfWork;
   /** Two campaigns of one organization, and a campaign of another organization. */
   scope: StepScope;
@@ -42,13 +42,13 @@ const received = (
   receivedAt: NOW,
 });
 
-/** The behaviour every StepRepository must have; run against the in-memory fake and the SQL adapter. */
-export function stepRepositoryContract(
+/** The behaviour every TargetStepData must have; run against the in-memory fake and the SQL adapter. */
+export function targetStepDataContract(
   name: string,
-  createFixture: () => Promise<StepRepositoryFixture>,
+  createFixture: () => Promise<TargetStepDataFixture>,
 ): void {
-  describe(`StepRepository contract: ${name}`, () => {
-    let f: StepRepositoryFixture;
+  describe(`TargetStepData contract: ${name}`, () => {
+    let f: TargetStepDataFixture;
     beforeAll(async () => {
       f = await createFixture();
     });

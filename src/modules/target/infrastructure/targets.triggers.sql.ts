@@ -1,0 +1,358 @@
+/**
+ * The triggers on `targets` and their functions, as they are now: the one place to read or change them.
+ * Migration 1769400000000 and every later trigger install run this text (see
+ * `src/database/trigger-definitions.ts`); docs/architecture.md lists what each trigger maintains and
+ * who reads it. Idempotent: functions are replaced, triggers dropped and created again.
+ *
+ * Every trigger is a statement trigger over transition tables where it can be (a bulk add of 10,000
+ * targets or a dispatcher claim of hundreds is one statement, not one trigger call per row), and every
+ * trigger function runs without JIT: PL/pgSQL keeps a statement's plan per connection with the row
+ * estimate of its first transition table, and a 10,000-row first run made every later 50-row run pay
+ * seconds of JIT compilation for milliseconds of work.
+ */
+export const TARGETS_TRIGGERS = /* sql */ `
+-- Who and why of a change (the target's timeline). The writer sets these transaction-local settings
+-- first, through the target module's TargetEventLog.attribute or CAUSE_FROM; each is read through one
+-- function, parsed once per statement. Without them the change is still recorded, as 'system', with
+-- words derived from the row.
+--   calling.actor      JSON {"type", "id"}: who made every change of the next statements
+--   calling.actors     JSON {target id: actor}: per target, over calling.actor
+--   calling.reason     words for every change of the next statements
+--   calling.reasons    JSON {target id: words}: per target, over calling.reason
+--   calling.step_data  JSON: the input data change is a step payload (recorded as step_data)
+CREATE OR REPLACE FUNCTION target_event_actor() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(current_setting('calling.actor', true), '')::jsonb,
+                  '{"type": "system", "id": null}'::jsonb)
+$$;
+
+CREATE OR REPLACE FUNCTION target_event_actors() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(current_setting('calling.actors', true), '')::jsonb, '{}'::jsonb)
+$$;
+
+CREATE OR REPLACE FUNCTION target_event_reason() RETURNS text LANGUAGE sql STABLE AS $$
+  SELECT nullif(current_setting('calling.reason', true), '')
+$$;
+
+CREATE OR REPLACE FUNCTION target_event_reasons() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT coalesce(nullif(current_setting('calling.reasons', true), '')::jsonb, '{}'::jsonb)
+$$;
+
+CREATE OR REPLACE FUNCTION target_event_step_data() RETURNS jsonb LANGUAGE sql STABLE AS $$
+  SELECT nullif(current_setting('calling.step_data', true), '')::jsonb
+$$;
+
+-- Instants in event data as the API writes them (ISO 8601, UTC, milliseconds, Z).
+CREATE OR REPLACE FUNCTION target_event_instant(at timestamptz) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+  SELECT to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+$$;
+
+-- target_events: one 'added' event per inserted target.
+CREATE OR REPLACE FUNCTION target_events_insert() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+DECLARE
+  actor jsonb := target_event_actor();
+  actors jsonb := target_event_actors();
+  reason text := target_event_reason();
+  reasons jsonb := target_event_reasons();
+BEGIN
+  INSERT INTO target_events (target_id, organization_id, campaign_id, at, kind, status,
+                             actor_type, actor_id, reason, data)
+  SELECT n.id, n.organization_id, n.campaign_id, n.created_at, 'added', n.status,
+         coalesce(actors -> n.id::text, actor) ->> 'type', coalesce(actors -> n.id::text, actor) ->> 'id',
+         coalesce(reasons ->> n.id::text, reason, CASE n.status
+           WHEN 'Pending' THEN 'added, not launched: trigger calls or add with launch=true'
+           WHEN 'Scheduled' THEN 'added and launched'
+           WHEN 'Waiting' THEN 'added, waiting for step ' || n.current_step
+           END, 'added'),
+         CASE WHEN n.current_step IS NULL THEN '{}'::jsonb
+              ELSE jsonb_build_object('step', n.current_step) END
+    FROM new_rows n;
+  RETURN NULL;
+END $$;
+
+-- target_events: one 'deleted' event per deleted target (the history outlives the target).
+CREATE OR REPLACE FUNCTION target_events_delete() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+DECLARE
+  actor jsonb := target_event_actor();
+  actors jsonb := target_event_actors();
+  reason text := target_event_reason();
+BEGIN
+  INSERT INTO target_events (target_id, organization_id, campaign_id, at, kind, status,
+                             actor_type, actor_id, reason, data)
+  -- The writer's time (calling.deleted_at, from the service's clock): a deletion leaves no row to
+  -- carry it. A delete that sets none (a campaign's targets going with it) takes the transaction's.
+  SELECT o.id, o.organization_id, o.campaign_id,
+         coalesce(nullif(current_setting('calling.deleted_at', true), '')::timestamptz, now()), 'deleted', NULL,
+         coalesce(actors -> o.id::text, actor) ->> 'type', coalesce(actors -> o.id::text, actor) ->> 'id',
+         coalesce(reason, 'deleted'),
+         jsonb_build_object('last_status', o.status)
+    FROM old_rows o;
+  RETURN NULL;
+END $$;
+
+-- target_events: what an update changed, old and new rows paired by the primary key (id,
+-- organization_id). One row may give several events (an edit and a move never share a statement
+-- today, but the trigger does not rely on it). Updates that change none of status, input data or a
+-- Scheduled target's due time (outputs, categorisation) record nothing.
+CREATE OR REPLACE FUNCTION target_events_update() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+DECLARE
+  actor jsonb := target_event_actor();
+  actors jsonb := target_event_actors();
+  reason text := target_event_reason();
+  reasons jsonb := target_event_reasons();
+  step_data jsonb := target_event_step_data();
+BEGIN
+  INSERT INTO target_events (target_id, organization_id, campaign_id, at, kind, status,
+                             actor_type, actor_id, reason, data)
+  SELECT n.id, n.organization_id, n.campaign_id, n.updated_at, e.kind, e.status,
+         coalesce(actors -> n.id::text, actor) ->> 'type', coalesce(actors -> n.id::text, actor) ->> 'id',
+         -- Never null (a status set by hand, a Waiting target without a step): the change is
+         -- recorded whatever its words.
+         coalesce(reasons ->> n.id::text, reason, e.default_reason, e.kind), e.data
+    FROM old_rows o
+    JOIN new_rows n ON n.id = o.id AND n.organization_id = o.organization_id
+    CROSS JOIN LATERAL (
+      SELECT CASE WHEN step_data IS NULL THEN 'input_edited' ELSE 'step_data' END AS kind,
+             NULL::text AS status,
+             CASE WHEN step_data IS NULL THEN 'input data edited'
+                  ELSE 'step data received' END AS default_reason,
+             coalesce(step_data, '{}'::jsonb) || jsonb_build_object('keys', (
+               SELECT coalesce(jsonb_agg(k ORDER BY k), '[]'::jsonb)
+                 FROM jsonb_each(n.input_data) AS x(k, v)
+                WHERE (o.input_data -> k) IS DISTINCT FROM v)) AS data
+       WHERE n.input_data IS DISTINCT FROM o.input_data
+      UNION ALL
+      SELECT 'call_started', n.status, 'call placed: attempt ' || n.attempts,
+             jsonb_build_object('call_log_id', n.call_log_ids[array_upper(n.call_log_ids, 1)],
+                                'attempt', n.attempts)
+       WHERE n.status = 'In Progress' AND o.status NOT IN ('In Progress', 'Post-processing')
+      UNION ALL
+      SELECT 'call_ended', CASE WHEN n.status <> o.status THEN n.status END,
+             'call ended: ' || coalesce(n.outcome, n.status),
+             jsonb_build_object('call_log_id', o.call_log_ids[array_upper(o.call_log_ids, 1)],
+                                'attempt', n.attempts, 'outcome', n.outcome,
+                                'resolution', n.resolution, 'category', n.category,
+                                'subcategory', n.subcategory,
+                                'next_attempt_at', CASE WHEN n.status = 'Scheduled'
+                                    THEN target_event_instant(n.scheduled_time) END)
+       WHERE o.status IN ('In Progress', 'Post-processing')
+         AND n.status NOT IN ('In Progress', 'Post-processing')
+      UNION ALL
+      SELECT 'status_changed', n.status,
+             CASE WHEN n.status = 'Waiting' AND n.current_step IS NOT NULL
+                    THEN 'waiting for step ' || n.current_step
+                  WHEN n.outcome IS NOT NULL AND n.outcome IS DISTINCT FROM o.outcome
+                    THEN lower(n.status) || ': ' || n.outcome
+                  ELSE o.status || ' -> ' || n.status END,
+             jsonb_strip_nulls(jsonb_build_object('from', o.status, 'step', n.current_step,
+                                'outcome', CASE WHEN n.outcome IS DISTINCT FROM o.outcome
+                                                THEN n.outcome END,
+                                'resolution', n.resolution,
+                                'scheduled_time', CASE WHEN n.status = 'Scheduled'
+                                    THEN target_event_instant(n.scheduled_time) END))
+       WHERE n.status <> o.status
+         AND NOT (n.status = 'In Progress' AND o.status NOT IN ('In Progress', 'Post-processing'))
+         AND NOT (o.status IN ('In Progress', 'Post-processing')
+                  AND n.status NOT IN ('In Progress', 'Post-processing'))
+      UNION ALL
+      SELECT 'deferred', NULL, 'deferred',
+             jsonb_build_object('scheduled_time', target_event_instant(n.scheduled_time))
+       WHERE n.status = 'Scheduled' AND o.status = 'Scheduled'
+         AND n.scheduled_time IS DISTINCT FROM o.scheduled_time
+    ) e;
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS targets_events_insert ON targets;
+CREATE TRIGGER targets_events_insert AFTER INSERT ON targets
+REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_events_insert();
+
+DROP TRIGGER IF EXISTS targets_events_delete ON targets;
+CREATE TRIGGER targets_events_delete AFTER DELETE ON targets
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_events_delete();
+
+DROP TRIGGER IF EXISTS targets_events_update ON targets;
+CREATE TRIGGER targets_events_update AFTER UPDATE ON targets
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_events_update();
+
+-- target_count_deltas: +1/-1 per target by (organization, campaign, status, category, resolution, due
+-- minute, called). due_minute is a Scheduled target's scheduled_time cut to its minute (date_bin: the
+-- same in every time zone); called is last_call_date IS NOT NULL. Groups that net to zero (most
+-- updates move no dimension) append nothing.
+CREATE OR REPLACE FUNCTION target_count_deltas_insert() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_count_deltas
+    (organization_id, campaign_id, status, category, resolution, due_minute, called, delta)
+  SELECT organization_id, campaign_id, status, category, resolution, due_minute, called, sum(delta)
+    FROM (SELECT organization_id, campaign_id, status, category, resolution,
+                 CASE WHEN status = 'Scheduled'
+                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END AS due_minute,
+                 last_call_date IS NOT NULL AS called, 1 AS delta
+            FROM new_rows) moves
+   GROUP BY organization_id, campaign_id, status, category, resolution, due_minute, called
+  HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION target_count_deltas_delete() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_count_deltas
+    (organization_id, campaign_id, status, category, resolution, due_minute, called, delta)
+  SELECT organization_id, campaign_id, status, category, resolution, due_minute, called, sum(delta)
+    FROM (SELECT organization_id, campaign_id, status, category, resolution,
+                 CASE WHEN status = 'Scheduled'
+                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END AS due_minute,
+                 last_call_date IS NOT NULL AS called, -1 AS delta
+            FROM old_rows) moves
+   GROUP BY organization_id, campaign_id, status, category, resolution, due_minute, called
+  HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION target_count_deltas_update() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_count_deltas
+    (organization_id, campaign_id, status, category, resolution, due_minute, called, delta)
+  SELECT organization_id, campaign_id, status, category, resolution, due_minute, called, sum(delta)
+    FROM (SELECT organization_id, campaign_id, status, category, resolution,
+                 CASE WHEN status = 'Scheduled'
+                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END AS due_minute,
+                 last_call_date IS NOT NULL AS called, -1 AS delta
+            FROM old_rows
+          UNION ALL
+          SELECT organization_id, campaign_id, status, category, resolution,
+                 CASE WHEN status = 'Scheduled'
+                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END,
+                 last_call_date IS NOT NULL, 1
+            FROM new_rows) moves
+   GROUP BY organization_id, campaign_id, status, category, resolution, due_minute, called
+  HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS targets_count_insert ON targets;
+CREATE TRIGGER targets_count_insert AFTER INSERT ON targets
+REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_insert();
+
+DROP TRIGGER IF EXISTS targets_count_delete ON targets;
+CREATE TRIGGER targets_count_delete AFTER DELETE ON targets
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_delete();
+
+DROP TRIGGER IF EXISTS targets_count_update ON targets;
+CREATE TRIGGER targets_count_update AFTER UPDATE ON targets
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_update();
+
+-- target_position_deltas: +1/-1 per target by (campaign, second of creation).
+CREATE OR REPLACE FUNCTION target_position_deltas_insert() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_position_deltas (campaign_id, created_second, delta)
+  SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'), count(*)
+    FROM new_rows GROUP BY 1, 2;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION target_position_deltas_delete() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_position_deltas (campaign_id, created_second, delta)
+  SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'), -count(*)
+    FROM old_rows GROUP BY 1, 2;
+  RETURN NULL;
+END $$;
+
+-- A row trigger with a column list: it stays off every UPDATE that names neither column (all of the
+-- service's); a statement trigger with transition tables cannot have a column list.
+CREATE OR REPLACE FUNCTION target_position_deltas_move() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_position_deltas (campaign_id, created_second, delta)
+  VALUES (OLD.campaign_id, date_bin('1 second', OLD.created_at, timestamptz 'epoch'), -1),
+         (NEW.campaign_id, date_bin('1 second', NEW.created_at, timestamptz 'epoch'), 1);
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS targets_position_insert ON targets;
+CREATE TRIGGER targets_position_insert AFTER INSERT ON targets
+REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_position_deltas_insert();
+
+DROP TRIGGER IF EXISTS targets_position_delete ON targets;
+CREATE TRIGGER targets_position_delete AFTER DELETE ON targets
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_position_deltas_delete();
+
+DROP TRIGGER IF EXISTS targets_position_move ON targets;
+CREATE TRIGGER targets_position_move AFTER UPDATE OF campaign_id, created_at ON targets
+FOR EACH ROW
+WHEN (OLD.campaign_id IS DISTINCT FROM NEW.campaign_id OR OLD.created_at IS DISTINCT FROM NEW.created_at)
+EXECUTE FUNCTION target_position_deltas_move();
+
+-- target_last_call_deltas: +1/-1 per called target by (campaign, minute of last call, second of
+-- creation). Targets whose minute did not change cancel out and append nothing.
+CREATE OR REPLACE FUNCTION target_last_call_deltas_insert() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
+  SELECT campaign_id, last_call_minute, created_second, sum(delta)
+    FROM (SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch') AS last_call_minute,
+                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, 1 AS delta
+            FROM new_rows WHERE last_call_date IS NOT NULL) moves
+   GROUP BY campaign_id, last_call_minute, created_second HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION target_last_call_deltas_delete() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
+  SELECT campaign_id, last_call_minute, created_second, sum(delta)
+    FROM (SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch') AS last_call_minute,
+                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, -1 AS delta
+            FROM old_rows WHERE last_call_date IS NOT NULL) moves
+   GROUP BY campaign_id, last_call_minute, created_second HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+
+CREATE OR REPLACE FUNCTION target_last_call_deltas_update() RETURNS trigger LANGUAGE plpgsql
+SET jit = off AS $$
+BEGIN
+  INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
+  SELECT campaign_id, last_call_minute, created_second, sum(delta)
+    FROM (SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch') AS last_call_minute,
+                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, -1 AS delta
+            FROM old_rows WHERE last_call_date IS NOT NULL
+          UNION ALL
+          SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch'),
+                 date_bin('1 second', created_at, timestamptz 'epoch'), 1
+            FROM new_rows WHERE last_call_date IS NOT NULL) moves
+   GROUP BY campaign_id, last_call_minute, created_second HAVING sum(delta) <> 0;
+  RETURN NULL;
+END $$;
+
+DROP TRIGGER IF EXISTS targets_last_call_insert ON targets;
+CREATE TRIGGER targets_last_call_insert AFTER INSERT ON targets
+REFERENCING NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_deltas_insert();
+
+DROP TRIGGER IF EXISTS targets_last_call_delete ON targets;
+CREATE TRIGGER targets_last_call_delete AFTER DELETE ON targets
+REFERENCING OLD TABLE AS old_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_deltas_delete();
+
+DROP TRIGGER IF EXISTS targets_last_call_update ON targets;
+CREATE TRIGGER targets_last_call_update AFTER UPDATE ON targets
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_deltas_update();
+`;
