@@ -32,15 +32,15 @@ import { CallProvider, CallProviders } from './application/ports/call-provider.j
 import { PlacementRate } from './application/ports/placement-rate.js';
 import { SimulatedCallStore } from './application/ports/simulated-call.store.js';
 import { TriggerService } from './application/trigger.service.js';
-import { SqlCallEventStore } from './infrastructure/call-event.sql-store.js';
+import { SqlCallEventStore } from './infrastructure/call-event-store.sql.js';
 import { ConnectionCallProviders } from './infrastructure/connection-call-providers.js';
 import { VoiceProviders } from '../provider-connection/application/ports/voice-provider.js';
 import { CallingWorker } from './infrastructure/calling.worker.js';
 import { HttpCallProvider } from './infrastructure/http-call-provider.js';
-import { SqlPlacementRate } from './infrastructure/placement-rate.sql-adapter.js';
+import { SqlPlacementRate } from './infrastructure/placement-rate.sql.js';
 import { SimulatedCallDelivery } from './infrastructure/simulated-call-delivery.js';
 import { SimulatedCallProvider } from './infrastructure/simulated-call-provider.js';
-import { SqlSimulatedCallStore } from './infrastructure/simulated-call.sql-store.js';
+import { SqlSimulatedCallStore } from './infrastructure/simulated-call-store.sql.js';
 
 /**
  * The process-wide provider, by CALL_PROVIDER: it places the calls of campaigns whose organization has

@@ -15,7 +15,7 @@ import { FollowUpTexts } from './application/ports/follow-up-texts.js';
 import { MessageRepository } from './application/ports/message.repository.js';
 import { TextSenders } from './application/ports/text-senders.js';
 import { ConnectionTextSenders } from './infrastructure/connection-text-senders.js';
-import { SqlMessageRepository } from './infrastructure/message.sql-repository.js';
+import { SqlMessageRepository } from './infrastructure/message-repository.sql.js';
 
 /** The messaging module's port bindings, which the root module binds (or replaces from its options). */
 export const MESSAGING_ADAPTERS: Provider[] = [

@@ -11,7 +11,7 @@ import { SecretBox } from './application/ports/secret-box.js';
 import { ProviderConnectionService } from './application/provider-connection.service.js';
 import { AesGcmSecretBox, secretsKeySource } from './infrastructure/aes-gcm-secret-box.js';
 import { SdkProviderCallClients } from './infrastructure/clients/sdk-provider-call-clients.js';
-import { TypeOrmProviderConnectionRepository } from './infrastructure/provider-connection.typeorm-repository.js';
+import { SqlProviderConnectionRepository } from './infrastructure/provider-connection-repository.sql.js';
 import { ResolvingProviderDestinations } from './infrastructure/resolving-provider-destinations.js';
 
 /** Where a connection's requests (and so its stored credentials) may go: PROVIDER_ALLOW_PRIVATE. */
@@ -35,7 +35,7 @@ export const PROVIDER_CONNECTION_ADAPTERS: Provider[] = [
     useFactory: (config: AppConfig) =>
       new SdkProviderTextClients(providerDestinationPolicy(config)),
   },
-  { provide: ProviderConnectionRepository, useClass: TypeOrmProviderConnectionRepository },
+  { provide: ProviderConnectionRepository, useClass: SqlProviderConnectionRepository },
   {
     provide: ProviderDestinations,
     inject: [AppConfig],

@@ -26,7 +26,7 @@ import {
   Target,
 } from '../domain/target.js';
 import { EventCause } from '../application/ports/target-event-log.js';
-import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql-adapter.js';
+import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import {
   bucketsOfBounds,
   SecondCount,
@@ -40,7 +40,7 @@ import {
   compactTargetCounts,
   TARGET_COUNT_GROUP,
 } from './target-count-deltas.js';
-import { notifyTargetsDue } from './target-transitions.sql-adapter.js';
+import { notifyTargetsDue } from './target-transitions.sql.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
@@ -60,7 +60,7 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
 
 /** Set-based SQL over the `targets` table; every batch is one statement. */
 @Injectable()
-export class TypeOrmTargetRepository extends TargetRepository {
+export class SqlTargetRepository extends TargetRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -5,7 +5,7 @@ import { NotificationListener } from '../../../database/notification-listener.js
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { ApiKeyRevocations } from '../application/ports/api-key-revocations.js';
 
-/** The channel the revoke statement notifies (see TypeOrmOrganizationRepository.revokeApiKey). */
+/** The channel the revoke statement notifies (see SqlOrganizationRepository.revokeApiKey). */
 export const API_KEYS_REVOKED_CHANNEL = 'api_keys_revoked';
 /** The connection's application_name, so operators can find it in pg_stat_activity. */
 export const API_KEY_LISTENER_NAME = 'ccs-api-key-listener';
@@ -22,7 +22,7 @@ const UNTRUSTED_TTL_MS = 500;
  * moment the connection drops, cached keys live UNTRUSTED_TTL_MS.
  */
 @Injectable()
-export class PgApiKeyRevocations
+export class SqlApiKeyRevocations
   extends ApiKeyRevocations
   implements OnApplicationBootstrap, OnModuleDestroy
 {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.pg-listener.js';
+import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.sql.js';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import { OrganizationRepository } from '../application/ports/organization.repository.js';
 import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key.js';
@@ -43,7 +43,7 @@ const apiKeyFromRow = (r: ApiKeyRow): ApiKeyRecord => ({
 });
 
 @Injectable()
-export class TypeOrmOrganizationRepository extends OrganizationRepository {
+export class SqlOrganizationRepository extends OrganizationRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }
@@ -143,7 +143,7 @@ export class TypeOrmOrganizationRepository extends OrganizationRepository {
 
   async revokeApiKey(id: string, now: Date, organizationId?: string): Promise<boolean> {
     const { rowCount } = await this.sql.query<NoRows>(
-      // Every process's key cache hears of it when this commits (PgApiKeyRevocations).
+      // Every process's key cache hears of it when this commits (SqlApiKeyRevocations).
       `UPDATE api_keys SET revoked_at = $4
         WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)
         RETURNING pg_notify($3, 'revoked')`,

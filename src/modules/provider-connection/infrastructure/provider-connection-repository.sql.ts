@@ -52,7 +52,7 @@ const CONFLICTS = {
 };
 
 @Injectable()
-export class TypeOrmProviderConnectionRepository extends ProviderConnectionRepository {
+export class SqlProviderConnectionRepository extends ProviderConnectionRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

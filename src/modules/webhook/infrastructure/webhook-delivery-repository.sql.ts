@@ -79,7 +79,7 @@ interface ClaimRow {
  * a delivery, so the outbox write stays one statement and a send sees the endpoint as it is now.
  */
 @Injectable()
-export class TypeOrmWebhookDeliveryRepository
+export class SqlWebhookDeliveryRepository
   extends WebhookDeliveryRepository
   implements TargetNotifications
 {

@@ -13,7 +13,7 @@ const COLUMN_LIST = DO_NOT_CALL_COLUMNS.join(', ');
 const COLUMNS_OF = (alias: string) => DO_NOT_CALL_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
 
 @Injectable()
-export class TypeOrmDoNotCallRepository extends DoNotCallRepository {
+export class SqlDoNotCallRepository extends DoNotCallRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

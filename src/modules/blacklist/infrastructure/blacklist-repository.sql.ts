@@ -14,7 +14,7 @@ import {
 const COLUMN_LIST = BLACKLIST_COLUMNS.join(', ');
 
 @Injectable()
-export class TypeOrmBlacklistRepository extends BlacklistRepository {
+export class SqlBlacklistRepository extends BlacklistRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -77,7 +77,7 @@ export function callLogFromRow(r: CallLogRow): CallLog {
 }
 
 @Injectable()
-export class TypeOrmCallLogRepository extends CallLogRepository {
+export class SqlCallLogRepository extends CallLogRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -19,7 +19,7 @@ import {
 const FINISHED = `('succeeded', 'rejected', 'failed')`;
 
 @Injectable()
-export class TypeOrmTargetImportRepository extends TargetImportRepository {
+export class SqlTargetImportRepository extends TargetImportRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }

@@ -43,7 +43,7 @@ const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
 };
 
 @Injectable()
-export class TypeOrmCampaignRepository extends CampaignRepository {
+export class SqlCampaignRepository extends CampaignRepository {
   constructor(private readonly dataSource: DataSource) {
     super();
   }
