@@ -18,7 +18,7 @@ export interface ExtensionOptions {
   preDialChecks?: readonly Extension<PreDialCheck>[];
   /** Connection types of a team's own carriers (docs/extending.md). */
   voiceProviders?: readonly Extension<VoiceProvider>[];
-  /** Told of call and message events after they commit, in-process, at most once (docs/extending.md). */
+  /** Told of call, message and target events after they commit, in-process, at most once (docs/extending.md). */
   listeners?: readonly Extension<CampaignEventListener>[];
 }
 

@@ -75,7 +75,18 @@ export { ProviderConnectionRepository } from './modules/provider-connection/appl
 export { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
 export { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
 export { TargetStepData } from './modules/target/application/ports/target-step-data.js';
-export { TargetEventLog } from './modules/target/application/ports/target-event-log.js';
+export {
+  TargetEventLog,
+  TIMELINE_KINDS,
+  type EventActor,
+  type EventActorType,
+  type EventCause,
+  type TargetEvent,
+  type TargetTimelineEvent,
+  type TimelineEntry,
+  type TimelineKind,
+  type TimelinePosition,
+} from './modules/target/application/ports/target-event-log.js';
 export { TargetImportRepository } from './modules/target/application/ports/target-import.repository.js';
 export { TargetTransitions } from './modules/target/application/ports/target-transitions.js';
 export { TargetRepository } from './modules/target/application/ports/target.repository.js';

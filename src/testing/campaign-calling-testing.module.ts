@@ -14,6 +14,9 @@ import { AppConfig, loadConfig } from '../config/app-config.js';
 import { extensionProviders, ExtensionOptions } from '../extensions.js';
 import { FakeClock } from './fake-clock.js';
 import { inMemoryAdapters } from './in-memory-adapters.js';
+import { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
+import { TargetEventLog } from '../modules/target/application/ports/target-event-log.js';
+import { CampaignEventListeners } from '../modules/webhook/application/ports/campaign-event-listener.js';
 
 export interface CampaignCallingTestingOptions extends ExtensionOptions {
   /** The API key requests authenticate with (at least 32 characters), of the organization `test`. */
@@ -47,6 +50,12 @@ const TESTING_ENV: Record<string, string> = {
   WEBHOOK_ALLOW_PRIVATE: 'true',
   PROVIDER_ALLOW_PRIVATE: 'true',
 };
+
+/**
+ * The fake event log records target events as the fakes change targets, outside Nest: it is handed
+ * the registered listeners here (the SQL adapter has them injected).
+ */
+const TARGET_EVENTS_TO_LISTENERS = Symbol('target events to listeners');
 
 /**
  * The whole service on the in-memory fakes (the ones test/contracts proves equal to the SQL adapters)
@@ -91,6 +100,14 @@ export class CampaignCallingTestingModule {
         ...HTTP_ENHANCERS,
         ...adapters,
         ...extensions,
+        {
+          provide: TARGET_EVENTS_TO_LISTENERS,
+          inject: [TargetEventLog, CampaignEventListeners],
+          useFactory: (log: TargetEventLog, listeners: CampaignEventListeners) => {
+            if (log instanceof InMemoryTargetEventLog) log.deliverTo(listeners);
+            return true;
+          },
+        },
       ],
       exports: [AppConfig, RouteTable, ...[...adapters, ...extensions].map(providedToken)],
     };

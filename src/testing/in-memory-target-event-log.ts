@@ -3,11 +3,13 @@ import {
   EventCause,
   TargetEvent,
   TargetEventLog,
+  TargetTimelineEvent,
   TimelineEntry,
   TimelinePosition,
 } from '../modules/target/application/ports/target-event-log.js';
 import { Snapshottable } from './in-memory-unit-of-work.js';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
+import { CampaignEventListeners } from '../modules/webhook/application/ports/campaign-event-listener.js';
 
 interface EventLogState {
   events: StoredEvent[];
@@ -17,6 +19,7 @@ interface EventLogState {
 interface StoredEvent {
   event: TargetEvent;
   organizationId: string;
+  campaignId: string;
   seq: number;
 }
 
@@ -31,11 +34,36 @@ const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
  * (`src/modules/target/infrastructure/targets.triggers.sql.ts`); here the target fakes report each change to `changed`, which derives
  * the same events by the same rules. Give it to the fake that owns the target rows
  * (`new InMemoryTargetRepository(events)` or `new InMemoryTargetTransitions(undefined, events)`).
+ *
+ * Given listeners (`deliverTo`), it tells them of the events it records as the SQL adapter does after
+ * a commit: while a unit of work given this fake is open, events wait; once none is, those not rolled
+ * back are told, in the order recorded (the fakes have one state for all units of work, as their
+ * rollback has: a rollback takes back what concurrent units recorded too). Events recorded outside any
+ * unit of work are told at once.
  */
 export class InMemoryTargetEventLog extends TargetEventLog implements Snapshottable<EventLogState> {
   private readonly events: StoredEvent[] = [];
   private cause: EventCause = SYSTEM;
   private seq = 0;
+  private listeners: CampaignEventListeners | null = null;
+  /** Units of work open; the sequence number up to which events were told to the listeners. */
+  private openUnits = 0;
+  private toldUpTo = 0;
+
+  /** The listeners to tell of events (CampaignCallingTestingModule gives the registered ones). */
+  deliverTo(listeners: CampaignEventListeners): void {
+    this.listeners = listeners;
+    this.toldUpTo = this.seq;
+  }
+
+  unitStarted(): void {
+    this.openUnits++;
+  }
+
+  unitEnded(): void {
+    this.openUnits--;
+    this.tell();
+  }
 
   /** The events and the cause in force, so a rolled-back unit of work takes its events back. */
   snapshot(): EventLogState {
@@ -74,7 +102,7 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
       fallback: string,
       data: Record<string, unknown>,
     ) =>
-      this.push(t.organizationId, {
+      this.push(t.organizationId, t.campaignId, {
         id: '',
         targetId: t.id,
         at: new Date(at),
@@ -208,8 +236,25 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
     return this.events.map((s) => clone(s.event));
   }
 
-  private push(organizationId: string, event: TargetEvent): void {
+  private push(organizationId: string, campaignId: string, event: TargetEvent): void {
     const seq = ++this.seq;
-    this.events.push({ event: { ...event, id: String(seq) }, organizationId, seq });
+    this.events.push({ event: { ...event, id: String(seq) }, organizationId, campaignId, seq });
+    this.tell();
+  }
+
+  /** With no unit of work open, the events recorded since the last told (and not rolled back). */
+  private tell(): void {
+    if (!this.listeners || this.openUnits > 0 || this.toldUpTo === this.seq) return;
+    const told: TargetTimelineEvent[] = this.events
+      .filter((s) => s.seq > this.toldUpTo)
+      .map((s) => ({
+        ...clone(s.event),
+        // A Date of this realm (structuredClone's is Node's own, which `expect.any(Date)` refuses).
+        at: new Date(s.event.at.getTime()),
+        organizationId: s.organizationId,
+        campaignId: s.campaignId,
+      }));
+    this.toldUpTo = this.seq;
+    if (told.length > 0) this.listeners.targetEvents(told);
   }
 }

@@ -4,6 +4,9 @@ import { Tx, UnitOfWork } from '../common/persistence/unit-of-work.js';
 export interface Snapshottable<S = unknown> {
   snapshot(): S;
   restore(state: S): void;
+  /** Told as a unit of work given this fake starts (before its snapshot) and ends (after commit or restore). */
+  unitStarted?(): void;
+  unitEnded?(): void;
 }
 
 /**
@@ -19,6 +22,7 @@ export class InMemoryUnitOfWork extends UnitOfWork {
   }
 
   async run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+    for (const s of this.stores) s.unitStarted?.();
     const before = this.stores.map((s) => s.snapshot());
     const tx = {} as Tx;
     let result: T;
@@ -27,9 +31,11 @@ export class InMemoryUnitOfWork extends UnitOfWork {
     } catch (err) {
       this.stores.forEach((s, i) => s.restore(before[i]));
       this.settled(tx, false);
+      for (const s of this.stores) s.unitEnded?.();
       throw err;
     }
     this.settled(tx, true);
+    for (const s of this.stores) s.unitEnded?.();
     return result;
   }
 }

@@ -2,7 +2,11 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { CallFinishedEvent, CampaignEventListener } from '../../src/index.js';
+import {
+  CallFinishedEvent,
+  CampaignEventListener,
+  type TargetTimelineEvent,
+} from '../../src/index.js';
 import { CampaignCallingTestingModule, waitUntil } from '../../src/testing/index.js';
 
 const API_KEY = 'test-key-0123456789abcdef0123456789';
@@ -10,8 +14,12 @@ const API_KEY = 'test-key-0123456789abcdef0123456789';
 /** A team's audit trail: what it was told, in the order it was told. */
 class AuditListener extends CampaignEventListener {
   readonly calls: CallFinishedEvent[] = [];
+  readonly changes: TargetTimelineEvent[] = [];
   override onCallFinished(event: CallFinishedEvent): void {
     this.calls.push(event);
+  }
+  override onTargetEvent(event: TargetTimelineEvent): void {
+    this.changes.push(event);
   }
 }
 
@@ -81,5 +89,139 @@ describe('event listeners on CampaignCallingTestingModule', () => {
       expect.objectContaining({ ...common, attempt: 2, status: 'Finished' }),
     ]);
     expect(broken.told).toBe(2);
+    // The target's changes as its timeline (the fake event log) recorded them, calls included.
+    const timeline = await as(http().get(`/api/v1/targets/${id}/events?limit=50`));
+    const recorded = [...timeline.body.items]
+      .reverse()
+      .filter((e: { kind: string }) => e.kind !== 'notification')
+      .map((e: { id: string; kind: string; status: string | null }) => [e.id, e.kind, e.status]);
+    expect(recorded.map(([, kind]) => kind)).toEqual([
+      'added',
+      'call_started',
+      'call_ended',
+      'call_started',
+      'call_ended',
+    ]);
+    const told = await waitUntil(
+      async () => audit.changes.filter((e) => e.targetId === id),
+      (events) => events.length === recorded.length,
+    );
+    expect(told.map((e) => [e.id, e.kind, e.status])).toEqual(recorded);
+  });
+
+  it("tells a listener of each target's changes as its timeline records them, in order", async () => {
+    const campaign = await as(http().post('/api/v1/campaigns')).send({
+      name: 'Labs first',
+      type: 'patient',
+      steps: [{ friendly_id: 'labs', type: 'webhook', on_receive: 'merge' }],
+      entry_step: 'labs',
+    });
+    expect(campaign.status).toBe(201);
+    const campaignId: string = campaign.body.id;
+    // Paused: the triggered target stays Scheduled, no call starts.
+    expect((await as(http().post(`/api/v1/campaigns/${campaignId}/pause`))).status).toBe(200);
+    const added = await as(http().post(`/api/v1/campaigns/${campaignId}/targets`)).send({
+      targets: [{ phone_number: '+1 555 010 1001' }, { phone_number: '+1 555 010 1002' }],
+      launch: true,
+    });
+    const [first, second] = added.body.target_ids as string[];
+    const step = await as(
+      http().post(`/api/v1/campaigns/${campaignId}/targets/${first}/step/labs`),
+    ).send({ hba1c: 6.1 });
+    expect(step.status).toBe(200);
+    const edited = await as(http().patch(`/api/v1/targets/${first}`)).send({
+      input_data: { note: 'x' },
+    });
+    expect(edited.status).toBe(200);
+    const triggered = await as(http().post(`/api/v1/campaigns/${campaignId}/calls`)).send({
+      target_ids: [first],
+    });
+    expect(triggered.body.scheduled).toEqual([first]);
+    const deleted = await as(http().delete(`/api/v1/campaigns/${campaignId}/targets`)).send({
+      target_ids: [first, second],
+    });
+    expect(deleted.body.deleted).toEqual(expect.arrayContaining([first, second]));
+
+    const told = await waitUntil(
+      async () => audit.changes.filter((e) => e.campaignId === campaignId),
+      (events) => events.filter((e) => e.kind === 'deleted').length === 2,
+    );
+    const key = { type: 'api_key', id: expect.any(String) };
+    const of = (targetId: string) => ({
+      id: expect.any(String),
+      organizationId: campaign.body.organization_id,
+      campaignId,
+      targetId,
+      at: expect.any(Date),
+      actor: key,
+    });
+    expect(told.filter((e) => e.targetId === first)).toEqual([
+      {
+        ...of(first),
+        kind: 'added',
+        status: 'Waiting',
+        reason: 'added, waiting for step labs',
+        data: { step: 'labs' },
+      },
+      {
+        ...of(first),
+        kind: 'step_data',
+        status: null,
+        reason: 'step labs data received',
+        data: { step: 'labs', keys: ['hba1c'] },
+      },
+      {
+        ...of(first),
+        kind: 'status_changed',
+        status: 'Pending',
+        reason: 'step labs data received',
+        data: { from: 'Waiting' },
+      },
+      {
+        ...of(first),
+        kind: 'input_edited',
+        status: null,
+        reason: 'input data edited',
+        data: { keys: ['note'] },
+      },
+      {
+        ...of(first),
+        kind: 'status_changed',
+        status: 'Scheduled',
+        reason: 'calls triggered',
+        data: { from: 'Pending', scheduled_time: expect.any(String) },
+      },
+      {
+        ...of(first),
+        kind: 'deleted',
+        status: null,
+        reason: 'deleted through the API',
+        data: { last_status: 'Scheduled' },
+      },
+    ]);
+    expect(told.filter((e) => e.targetId === second)).toEqual([
+      {
+        ...of(second),
+        kind: 'added',
+        status: 'Waiting',
+        reason: 'added, waiting for step labs',
+        data: { step: 'labs' },
+      },
+      {
+        ...of(second),
+        kind: 'deleted',
+        status: null,
+        reason: 'deleted through the API',
+        data: { last_status: 'Waiting' },
+      },
+    ]);
+    // The same events as the timeline shows, with the same ids.
+    const timeline = await as(http().get(`/api/v1/targets/${first}/events?limit=50`));
+    expect(told.filter((e) => e.targetId === first).map((e) => [e.id, e.kind, e.reason])).toEqual(
+      [...timeline.body.items]
+        .reverse()
+        .filter((e: { kind: string }) => e.kind !== 'notification')
+        .map((e: { id: string; kind: string; reason: string }) => [e.id, e.kind, e.reason]),
+    );
   });
 });

@@ -110,6 +110,16 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
         { targetId: refused, attempt: expect.any(Number), status: 'Failed', callLogId: null },
       ]),
     );
+    // And of each change of the refused target, as its timeline shows them.
+    const recorded = [...timeline.body.items]
+      .reverse()
+      .filter((e) => e.kind !== 'notification')
+      .map(({ id, kind, status, reason }) => ({ id, targetId: refused, kind, status, reason }));
+    const heard = await waitUntil(
+      async () => audit.changes.filter((c) => c.targetId === refused),
+      (changes) => changes.length === recorded.length,
+    );
+    expect(heard).toEqual(recorded);
 
     const summary = await as(http().get(`/api/v1/acme/campaigns/${campaign.body.id}/summary`));
     expect(summary.status).toBe(200);

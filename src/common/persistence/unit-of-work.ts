@@ -12,6 +12,8 @@ export abstract class UnitOfWork {
   private readonly committedHooks = new WeakMap<Tx, (() => void)[]>();
   /** The hooks of each open transaction, run once it has ended either way. */
   private readonly endedHooks = new WeakMap<Tx, (() => void)[]>();
+  /** The hooks of each open transaction, run in it once its work has succeeded, before it commits. */
+  private readonly committingHooks = new WeakMap<Tx, (() => Promise<void>)[]>();
 
   abstract run<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
 
@@ -37,11 +39,35 @@ export abstract class UnitOfWork {
     else hook();
   }
 
-  /** For adapters: `work` in `tx`, with `afterCommit` and `afterEnd` hooks recorded while it runs. */
+  /**
+   * Runs `hook` in `tx` once its work has succeeded, just before it commits (after the hooks added
+   * before it); what it throws rolls `tx` back. For adapters that must read what the whole
+   * transaction wrote (the target events the listeners are told of). `tx` must be open in this unit
+   * of work.
+   */
+  beforeCommit(tx: Tx, hook: () => Promise<void>): void {
+    const hooks = this.committingHooks.get(tx);
+    if (!hooks) throw new Error('beforeCommit: the transaction is not open in this unit of work');
+    hooks.push(hook);
+  }
+
+  /**
+   * For adapters: `work` in `tx`, with `afterCommit` and `afterEnd` hooks recorded while it runs,
+   * then the `beforeCommit` hooks (the adapter commits when this resolves).
+   */
   protected async inTransaction<T>(tx: Tx, work: (tx: Tx) => Promise<T>): Promise<T> {
     this.committedHooks.set(tx, []);
     this.endedHooks.set(tx, []);
-    return work(tx);
+    const committing: (() => Promise<void>)[] = [];
+    this.committingHooks.set(tx, committing);
+    try {
+      const result = await work(tx);
+      // A hook may add another (read in order, as they come).
+      for (let i = 0; i < committing.length; i++) await committing[i]();
+      return result;
+    } finally {
+      this.committingHooks.delete(tx);
+    }
   }
 
   /** For adapters: after `tx` committed (`committed`) or rolled back, its hooks run or are dropped. */

@@ -31,6 +31,7 @@ import { CreateDoNotCallList1768900000000 } from './1768900000000-create-do-not-
 import { CallingRules1768910000000 } from './1768910000000-calling-rules.js';
 import { CreateMessages1769000000000 } from './1769000000000-create-messages.js';
 import { CallLogNumberIndex1769300000000 } from './1769300000000-call-log-number-index.js';
+import { TargetEventTransactions1769310000000 } from './1769310000000-target-event-transactions.js';
 import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-trigger-definitions.js';
 
 export const MIGRATIONS = [
@@ -63,5 +64,6 @@ export const MIGRATIONS = [
   CallingRules1768910000000,
   CreateMessages1769000000000,
   CallLogNumberIndex1769300000000,
+  TargetEventTransactions1769310000000,
   InstallTriggerDefinitions1769400000000,
 ];

@@ -1,11 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { CampaignEventListeners } from '../../webhook/application/ports/campaign-event-listener.js';
 import {
   EventActorType,
   EventCause,
   TargetEventLog,
+  TargetTimelineEvent,
   TimelineEntry,
   TimelineKind,
   TimelinePosition,
@@ -24,6 +26,12 @@ interface TargetEventRow {
   actor_id: string | null;
   reason: string;
   data: Record<string, unknown>;
+}
+
+/** An event of the relayed transaction, as the listeners are told of it. */
+interface RelayedEventRow extends Omit<TargetEventRow, 'at_micros' | 'sort_key'> {
+  organization_id: string;
+  campaign_id: string;
 }
 
 const SYSTEM_CAUSE: EventCause = { actor: { type: 'system', id: null } };
@@ -72,14 +80,72 @@ export async function attributeChanges(sql: SqlExecutor, cause: EventCause): Pro
  */
 const SORT_KEY = `('e:' || lpad(id::text, 19, '0')) COLLATE "C"`;
 
+/**
+ * The events of the current transaction, recorded after id `$1` (the newest id before its first
+ * change of targets, so the primary key bounds the read to what was recorded since: no index on
+ * `xact_id`). Null before the transaction has written anything: no events.
+ */
+const EVENTS_OF_THIS_TRANSACTION = `
+  SELECT id::text AS id, organization_id, campaign_id, target_id, at, kind, status, actor_type,
+         actor_id, reason, data
+    FROM target_events
+   WHERE id > $1::bigint AND xact_id = pg_current_xact_id_if_assigned()
+   ORDER BY id`;
+
+/**
+ * Telling the in-process listeners of target events (`CampaignEventListener.onTargetEvent`). The events
+ * are written by triggers on `targets`, so no application code holds them; of the ways to reach them:
+ *
+ * - per transaction (this one): each transaction that changes targets, when listeners are registered
+ *   and only then, reads the events it recorded itself just before it commits (`target_events.xact_id`
+ *   defaults to the writing transaction's id, migration 1769310000000) and hands them to the listeners
+ *   in `afterCommit`, as the call and message events are. After commit and never for a rollback by
+ *   construction, in the order recorded, in the process that made the change, with no state, loop or
+ *   cursor; a change that has no transaction of its own is given one. Costs two reads per such
+ *   transaction with listeners (the second in proportion to its events), nothing without.
+ * - a relay loop reading `target_events` after a persisted cursor (events of transactions older than
+ *   the snapshot's xmin): durable and at-least-once, but a cursor table, a loop with its interval and
+ *   an owner among the workers, transaction id order that is not commit order for one target, and
+ *   events told in a worker process rather than where they happened. The signed webhooks already are
+ *   the durable route; listeners are the in-process one.
+ */
 @Injectable()
 export class SqlTargetEventLog extends TargetEventLog {
-  constructor(private readonly dataSource: DataSource) {
+  /** The transactions already relayed: each is read once, before it commits. */
+  private readonly relayed = new WeakSet<Tx>();
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly unitOfWork: UnitOfWork,
+    private readonly listeners: CampaignEventListeners,
+  ) {
     super();
   }
 
   async attribute(tx: Tx, cause: EventCause): Promise<void> {
     await attributeChanges(sqlExecutor(this.dataSource, tx), cause);
+  }
+
+  override async relay<T>(tx: Tx | null, change: (tx: Tx | null) => Promise<T>): Promise<T> {
+    if (!this.listeners.any) return change(tx);
+    if (!tx) return this.unitOfWork.run((own) => this.relay(own, change));
+    if (!this.relayed.has(tx)) {
+      this.relayed.add(tx);
+      const sql = sqlExecutor(this.dataSource, tx);
+      // Ids come from one sequence (cache 1): every event this transaction records from now on has a
+      // greater id than any recorded so far, committed or not.
+      const { rows } = await sql.query<{ newest: string }>(
+        `SELECT coalesce(max(id), 0)::text AS newest FROM target_events`,
+      );
+      const after = rows[0].newest;
+      this.unitOfWork.beforeCommit(tx, async () => {
+        const recorded = await sql.query<RelayedEventRow>(EVENTS_OF_THIS_TRANSACTION, [after]);
+        if (recorded.rows.length === 0) return;
+        const events = recorded.rows.map(relayedEventFromRow);
+        this.unitOfWork.afterCommit(tx, () => this.listeners.targetEvents(events));
+      });
+    }
+    return change(tx);
   }
 
   async list(
@@ -117,4 +183,19 @@ export class SqlTargetEventLog extends TargetEventLog {
       position: { atMicros: Number(r.at_micros), key: r.sort_key },
     }));
   }
+}
+
+function relayedEventFromRow(r: RelayedEventRow): TargetTimelineEvent {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    campaignId: r.campaign_id,
+    targetId: r.target_id,
+    at: r.at,
+    kind: r.kind,
+    status: r.status,
+    actor: { type: r.actor_type, id: r.actor_id },
+    reason: r.reason,
+    data: r.data,
+  };
 }

@@ -25,7 +25,7 @@ import {
   NOT_STARTED_STATUSES,
   Target,
 } from '../domain/target.js';
-import { EventCause } from '../application/ports/target-event-log.js';
+import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import {
   bucketsOfBounds,
@@ -58,10 +58,16 @@ function withoutNulls(record: Record<string, unknown>): Record<string, unknown> 
   return kept;
 }
 
-/** Set-based SQL over the `targets` table; every batch is one statement. */
+/**
+ * Set-based SQL over the `targets` table; every batch is one statement. Each change goes through
+ * `TargetEventLog.relay`, so the listeners hear of the events it records.
+ */
 @Injectable()
 export class SqlTargetRepository extends TargetRepository {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: TargetEventLog,
+  ) {
     super();
   }
 
@@ -99,6 +105,7 @@ export class SqlTargetRepository extends TargetRepository {
     options: { now: Date; skipTakenExternalIds: boolean; cause?: EventCause },
   ): Promise<string[]> {
     if (targets.length === 0) return [];
+    return this.events.relay(tx, async () => {
     if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
     // One JSON parameter, as small as it can be: PostgreSQL parses all of it into jsonb before the
     // statement runs (at 10,000 targets that parse was a fifth of the insert). So a record leaves out
@@ -174,6 +181,7 @@ export class SqlTargetRepository extends TargetRepository {
       await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
     }
     return rows.map((r) => r.id);
+    });
   }
 
   async findById(organizationId: string, id: string): Promise<Target | null> {
@@ -253,9 +261,10 @@ export class SqlTargetRepository extends TargetRepository {
       timeZone?: string | null;
     },
   ): Promise<Target | null> {
-    // The attribution rides in the statement (no transaction of its own): the trigger reads it at the
-    // statement's end.
-    const { rows } = await sqlExecutor(this.dataSource, null).query<TargetRow>(
+    return this.events.relay(null, async (tx) => {
+      // The attribution rides in the statement (no transaction of its own unless listeners need one):
+      // the trigger reads it at the statement's end.
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
               time_zone = CASE WHEN $12::boolean THEN $13::text ELSE time_zone END,
               scheduled_time = CASE WHEN $12::boolean AND status = 'Scheduled'
@@ -280,6 +289,7 @@ export class SqlTargetRepository extends TargetRepository {
       ],
     );
     return rows.length > 0 ? targetFromRow(rows[0]) : null;
+    });
   }
 
   async withdrawAdded(
@@ -289,6 +299,7 @@ export class SqlTargetRepository extends TargetRepository {
     ids: string[],
   ): Promise<string[]> {
     if (ids.length === 0) return [];
+    return this.events.relay(tx, async () => {
     const sql = sqlExecutor(this.dataSource, tx);
     const { rows } = await sql.query<{ id: string }>(
       `DELETE FROM targets
@@ -306,6 +317,7 @@ export class SqlTargetRepository extends TargetRepository {
       [organizationId, campaignId, withdrawn],
     );
     return withdrawn;
+    });
   }
 
   async deleteUnlessInFlight(
@@ -315,10 +327,11 @@ export class SqlTargetRepository extends TargetRepository {
     now: Date,
     cause?: EventCause,
   ): Promise<DeleteOutcome> {
+    return this.events.relay(null, async (tx) => {
     // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
     // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
     // locked rows, so a target that is starting its call is reported in flight, never missing.
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{
       id: string;
       deleted: boolean;
     }>(
@@ -346,6 +359,7 @@ export class SqlTargetRepository extends TargetRepository {
       deleted: rows.filter((r) => r.deleted).map((r) => r.id),
       inFlight: rows.filter((r) => !r.deleted).map((r) => r.id),
     };
+    });
   }
 
   async list(

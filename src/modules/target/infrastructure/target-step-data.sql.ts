@@ -17,6 +17,7 @@ import {
   TARGET_STEP_EVENT_COLUMNS,
   TargetStepEventRow,
 } from './target-step-event.row.js';
+import { TargetEventLog } from '../application/ports/target-event-log.js';
 
 /**
  * One statement merges a whole batch: the updates travel as one jsonb array, are matched to targets by
@@ -90,11 +91,15 @@ const RECORD_EHR_EVENT = `
 
 /**
  * Step data written into targets (`input_data`, `pre_call_ehr_ids`) with the history rows of
- * `target_step_events`, each request in one statement.
+ * `target_step_events`, each request in one statement, through `TargetEventLog.relay` as every write
+ * to `targets` goes (the listeners are told of the events it causes).
  */
 @Injectable()
 export class SqlTargetStepData extends TargetStepData {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: TargetEventLog,
+  ) {
     super();
   }
 
@@ -105,31 +110,33 @@ export class SqlTargetStepData extends TargetStepData {
     updates: StepDataUpdate[],
   ): Promise<AppliedUpdate[]> {
     if (updates.length === 0) return [];
-    const payload = JSON.stringify(
-      updates.map((u) => ({
-        i: u.index,
-        tid: u.targetId ?? null,
-        xid: u.externalId ?? null,
-        d: u.data,
-      })),
-    );
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
-      index: number;
-      target_id: string;
-      waiting: boolean;
-    }>(MERGE_STEP_DATA, [
-      scope.organizationId,
-      scope.campaignId,
-      payload,
-      received.kind,
-      received.friendlyId,
-      received.eventType,
-      received.receivedAt,
-      received.apiKeyId,
-    ]);
-    return rows
-      .map((r) => ({ index: r.index, targetId: r.target_id, waiting: r.waiting }))
-      .sort((a, b) => a.index - b.index);
+    return this.events.relay(tx, async () => {
+      const payload = JSON.stringify(
+        updates.map((u) => ({
+          i: u.index,
+          tid: u.targetId ?? null,
+          xid: u.externalId ?? null,
+          d: u.data,
+        })),
+      );
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+        index: number;
+        target_id: string;
+        waiting: boolean;
+      }>(MERGE_STEP_DATA, [
+        scope.organizationId,
+        scope.campaignId,
+        payload,
+        received.kind,
+        received.friendlyId,
+        received.eventType,
+        received.receivedAt,
+        received.apiKeyId,
+      ]);
+      return rows
+        .map((r) => ({ index: r.index, targetId: r.target_id, waiting: r.waiting }))
+        .sort((a, b) => a.index - b.index);
+    });
   }
 
   async recordEhrEvent(
@@ -140,22 +147,24 @@ export class SqlTargetStepData extends TargetStepData {
     data: Record<string, unknown>,
   ): Promise<{ eventId: string; targetId: string } | null> {
     if (ref.targetId == null && ref.externalId == null) return null;
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
-      event_id: string;
-      target_id: string;
-    }>(RECORD_EHR_EVENT, [
-      scope.organizationId,
-      scope.campaignId,
-      ref.targetId ?? null,
-      ref.externalId ?? null,
-      received.friendlyId,
-      received.eventType,
-      JSON.stringify(data),
-      received.apiKeyId,
-      received.receivedAt,
-      ehrEventKey(received.eventType),
-    ]);
-    return rows[0] ? { eventId: rows[0].event_id, targetId: rows[0].target_id } : null;
+    return this.events.relay(tx, async () => {
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+        event_id: string;
+        target_id: string;
+      }>(RECORD_EHR_EVENT, [
+        scope.organizationId,
+        scope.campaignId,
+        ref.targetId ?? null,
+        ref.externalId ?? null,
+        received.friendlyId,
+        received.eventType,
+        JSON.stringify(data),
+        received.apiKeyId,
+        received.receivedAt,
+        ehrEventKey(received.eventType),
+      ]);
+      return rows[0] ? { eventId: rows[0].event_id, targetId: rows[0].target_id } : null;
+    });
   }
 
   async history(organizationId: string, targetId: string): Promise<StepEventRecord[]> {

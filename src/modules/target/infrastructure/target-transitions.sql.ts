@@ -19,6 +19,7 @@ import {
   WaitingScope,
 } from '../application/ports/target-transitions.js';
 import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target.js';
+import { TargetEventLog } from '../application/ports/target-event-log.js';
 import {
   COMPACT_AFTER_EXTRA_ROWS,
   compactTargetCounts,
@@ -35,10 +36,16 @@ export async function notifyTargetsDue(sql: SqlExecutor): Promise<void> {
   await sql.query<NoRows>(`SELECT pg_notify($1, '')`, [TARGETS_DUE_CHANNEL]);
 }
 
-/** The one adapter that changes a target's status: conditional, set-based SQL on `targets`. */
+/**
+ * The one adapter that changes a target's status: conditional, set-based SQL on `targets`. Each change
+ * goes through `TargetEventLog.relay`, so the listeners hear of the events it records.
+ */
 @Injectable()
 export class SqlTargetTransitions extends TargetTransitions {
-  constructor(private readonly dataSource: DataSource) {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly events: TargetEventLog,
+  ) {
     super();
   }
 
@@ -48,6 +55,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     selection: TriggerSelection,
     now: Date,
   ): Promise<TriggerClaim> {
+    return this.events.relay(tx, async () => {
     const sql = sqlExecutor(this.dataSource, tx);
     let claim: TriggerClaim;
     if ('count' in selection) {
@@ -72,7 +80,8 @@ export class SqlTargetTransitions extends TargetTransitions {
       );
       claim = { scheduled: rows.map((r) => r.id), notFound: [], notPending: [] };
     } else {
-      if (selection.targetIds.length === 0) return { scheduled: [], notFound: [], notPending: [] };
+        if (selection.targetIds.length === 0)
+          return { scheduled: [], notFound: [], notPending: [] };
       // Locks in id order (no deadlock between overlapping triggers); a row changed by a concurrent
       // transaction is re-checked after its commit, so a target is claimed by one trigger only.
       const { rows } = await sql.query<{ id: string; found: boolean; scheduled: boolean }>(
@@ -103,6 +112,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     }
     if (claim.scheduled.length > 0) await notifyTargetsDue(sql);
     return claim;
+    });
   }
 
   async moveWaiting(
@@ -114,6 +124,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<string[]> {
     if (targetIds.length === 0) return [];
+    return this.events.relay(tx, async () => {
     const sql = sqlExecutor(this.dataSource, tx);
     // The WHERE clause is the guard: a target that left `Waiting` meanwhile is not moved twice.
     const { rows } = await sql.query<{ id: string }>(
@@ -129,6 +140,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     );
     if (to === 'Scheduled' && rows.length > 0) await notifyTargetsDue(sql);
     return rows.map((r) => r.id);
+    });
   }
 
   async dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]> {
@@ -206,6 +218,7 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async defer(tx: Tx, organizationId: string, deferrals: Deferral[], now: Date): Promise<string[]> {
     if (deferrals.length === 0) return [];
+    return this.events.relay(tx, async () => {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
       `UPDATE targets t SET scheduled_time = d.until, hold_rule = d.rule, hold_reason = d.reason,
               updated_at = $6
@@ -223,6 +236,7 @@ export class SqlTargetTransitions extends TargetTransitions {
       ],
     );
     return rows.map((r) => r.id);
+    });
   }
 
   // The organization goes in as one more column of the row set, not as `t.organization_id = $n`: a
@@ -236,6 +250,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<Target[]> {
     if (calls.length === 0) return [];
+    return this.events.relay(tx, async () => {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
               call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
@@ -252,10 +267,12 @@ export class SqlTargetTransitions extends TargetTransitions {
       ],
     );
     return rows.map(targetFromRow);
+    });
   }
 
   async finishAttempts(tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
     if (attempts.length === 0) return [];
+    return this.events.relay(tx, async () => {
     // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
     const firsts = new Map<string, TargetAttempt>();
     for (const a of attempts) {
@@ -311,10 +328,12 @@ export class SqlTargetTransitions extends TargetTransitions {
     // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
     // look again.
     return rows.map(targetFromRow);
+    });
   }
 
   async continueAfterTexts(tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
     if (continuations.length === 0) return [];
+    return this.events.relay(tx, async () => {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
               subcategory = e.subcategory, outcome = e.outcome,
@@ -344,6 +363,7 @@ export class SqlTargetTransitions extends TargetTransitions {
       ],
     );
     return rows.map(targetFromRow);
+    });
   }
 
   async finishWithoutCall(
@@ -353,18 +373,30 @@ export class SqlTargetTransitions extends TargetTransitions {
     d: TargetOutcome,
     now: Date,
   ): Promise<Target | null> {
+    return this.events.relay(tx, async () => {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
               categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
               updated_at = $7
         WHERE id = $1 AND organization_id = $8 AND status = 'Scheduled'
-        RETURNING ${COLUMNS}`,
-      [targetId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now, organizationId],
+        RETURNING *`,
+        [
+          targetId,
+          d.status,
+          d.resolution,
+          d.category,
+          d.subcategory,
+          d.outcome,
+          now,
+          organizationId,
+        ],
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
+    });
   }
 
   async cancelOpen(tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
+    return this.events.relay(tx, async () => {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
               current_step = NULL,
@@ -384,9 +416,11 @@ export class SqlTargetTransitions extends TargetTransitions {
       ],
     );
     return rows.map(targetFromRow);
+    });
   }
 
   async review(tx: Tx, r: TargetReview): Promise<Target | null> {
+    return this.events.relay(tx, async () => {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
       `UPDATE targets SET
               status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
@@ -400,6 +434,7 @@ export class SqlTargetTransitions extends TargetTransitions {
     );
     // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
     return rows[0] ? targetFromRow(rows[0]) : null;
+    });
   }
 
   async notifyDue(tx: Tx): Promise<void> {

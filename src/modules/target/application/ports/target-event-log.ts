@@ -57,6 +57,17 @@ export interface TargetEvent {
 }
 
 /**
+ * A change of a target as its timeline records it (`GET /targets/{id}/timeline` shows the same id,
+ * kind, status, actor, reason and data), with the organization and campaign it happened in: what
+ * `CampaignEventListener.onTargetEvent` is told. `at` is when it happened (the timeline's `at`); `id`
+ * grows with each event recorded (a number, as text), so a listener can drop one it already has.
+ */
+export interface TargetTimelineEvent extends TargetEvent {
+  organizationId: string;
+  campaignId: string;
+}
+
+/**
  * A place in a timeline (newest first): just before the event at `atMicros` (microseconds since the
  * epoch, the column's precision) with sort key `key`. Keys order events of the same instant.
  */
@@ -73,11 +84,24 @@ export interface TimelineEntry {
 /**
  * A target's history, owned by the target module (table `target_events`). Changes of `targets` record
  * themselves (database triggers in the same statement, so the same transaction); a writer only says who
- * and why first, with `attribute` (a step payload's merge says it is one: `stepData`).
+ * and why first, with `attribute` (a step payload's merge says it is one: `stepData`), and runs its
+ * change through `relay`, so that the registered listeners are told of the events it records.
  */
 export abstract class TargetEventLog {
   /** Who and why for the changes of targets that `tx` makes next (until attributed again). */
   abstract attribute(tx: Tx, cause: EventCause): Promise<void>;
+
+  /**
+   * For the adapters that change `targets`: runs `change` (in `tx`, the transaction it is given) so
+   * that every event the transaction records is told to the registered listeners
+   * (`CampaignEventListener.onTargetEvent`) once it has committed, in the order recorded, and none if
+   * it rolls back. With no `tx`, the change runs in a transaction of its own when a listener needs
+   * one (else as it is, `tx` null). Without listeners it only runs `change`, as this default does
+   * (for an adapter of a team's own, whose events reach no listener unless it overrides this).
+   */
+  relay<T>(tx: Tx | null, change: (tx: Tx | null) => Promise<T>): Promise<T> {
+    return change(tx);
+  }
 
   /**
    * The target's events in the organization, newest first, strictly before `before` (null: from the

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { CallFinishedEvent } from './call-finished-outbox.js';
 import type { MessageEvent } from './message-event-outbox.js';
+import type { TargetTimelineEvent } from '../../../target/application/ports/target-event-log.js';
 
 /**
  * A team's own in-process hook on the service's events (an audit trail, an EHR write-back),
@@ -19,6 +20,13 @@ export abstract class CampaignEventListener {
   onCallFinished?(event: CallFinishedEvent): Promise<void> | void;
   /** A text's status changed or a reply came in: the `message.status` / `message.received` webhooks. */
   onMessageEvent?(event: MessageEvent): Promise<void> | void;
+  /**
+   * A target changed, as its timeline records it: added, launched, its input data edited or moved by
+   * step data or an EHR event, a call started or ended, deferred, its status changed, deleted (every
+   * kind but `notification`, which is the webhooks' own). Events of one transaction come in the order
+   * recorded, transactions in the order they committed.
+   */
+  onTargetEvent?(event: TargetTimelineEvent): Promise<void> | void;
 }
 
 type Delivery = (listener: CampaignEventListener) => Promise<void> | void;
@@ -42,6 +50,10 @@ export class CampaignEventListeners {
 
   messageEvents(events: readonly MessageEvent[]): void {
     for (const event of events) this.deliver('onMessageEvent', (l) => l.onMessageEvent?.(event));
+  }
+
+  targetEvents(events: readonly TargetTimelineEvent[]): void {
+    for (const event of events) this.deliver('onTargetEvent', (l) => l.onTargetEvent?.(event));
   }
 
   /** Resolves once every event handed over so far has been delivered (or failed). */
