@@ -17,7 +17,7 @@ import {
 } from './modules/organization/organization.module.js';
 import { OrganizationService } from './modules/organization/application/organization.service.js';
 import { presentCampaign } from './modules/campaign/api/campaign.presenter.js';
-import { CampaignControl } from './modules/calling/application/campaign-control.service.js';
+import { CampaignControl } from './modules/calling/application/campaign-control.js';
 import { CampaignStatsService } from './modules/calling/application/campaign-stats.service.js';
 import { presentStats } from './modules/calling/api/campaign-control.controller.js';
 import { importTargetsFile } from './cli-import.js';
@@ -207,8 +207,8 @@ async function run(
     case 'migration:run': {
       const rows = await ctx
         .get(DataSource)
-        .query('SELECT name FROM schema_migrations ORDER BY id');
-      return { applied: appliedAtConnect, schema: rows.map((r: { name: string }) => r.name) };
+        .query<{ name: string }[]>('SELECT name FROM schema_migrations ORDER BY id');
+      return { applied: appliedAtConnect, schema: rows.map((r) => r.name) };
     }
     default:
       throw new UsageError(`unknown command "${command}"`);

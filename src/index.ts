@@ -60,6 +60,7 @@ export * from './modules/calling/application/ports/simulated-call.store.js';
 export * from './modules/calling/application/ports/pre-dial-check.js';
 export * from './modules/webhook/application/ports/campaign-event-listener.js';
 export { CampaignReader } from './modules/campaign/application/ports/campaign-reader.js';
+export { CampaignStateChanges } from './modules/campaign/application/ports/campaign-state-changes.js';
 export { CampaignRepository } from './modules/campaign/application/ports/campaign.repository.js';
 export * from './modules/compliance/application/ports/call-ledger.js';
 export { CompliancePolicyRepository } from './modules/compliance/application/ports/compliance-policy.repository.js';

@@ -7,7 +7,7 @@ import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
 import { UnitOfWork } from '../common/persistence/unit-of-work.js';
 import { AppConfig } from '../config/app-config.js';
 import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
-import { AdvisoryLockExclusiveRunner } from './advisory-lock.js';
+import { AdvisoryLockExclusiveRunner } from './advisory-lock-exclusive-runner.js';
 import { dataSourceOptions, poolOf } from './data-source.options.js';
 import { guardPool } from './pool-guard.js';
 import { enableStatementPreparation } from './sql.js';

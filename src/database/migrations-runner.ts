@@ -1,5 +1,5 @@
 import { DataSource } from 'typeorm';
-import { SCHEMA_LOCK, withAdvisoryLock } from './advisory-lock.js';
+import { SCHEMA_LOCK, withAdvisoryLock } from './advisory-lock-exclusive-runner.js';
 
 /** Any number of processes may start at once; one applies the migrations, the others wait for it. */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
@@ -18,7 +18,7 @@ async function allApplied(dataSource: DataSource): Promise<boolean> {
   const table = dataSource.options.migrationsTableName ?? 'migrations';
   let rows: { name: string }[];
   try {
-    rows = await dataSource.query(`SELECT name FROM ${table}`);
+    rows = await dataSource.query<{ name: string }[]>(`SELECT name FROM ${table}`);
   } catch {
     // No migrations table yet (a new database), or any other failure: the full path decides.
     return false;

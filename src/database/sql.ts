@@ -18,11 +18,8 @@ export interface SqlResult<T> {
   rowCount: number;
 }
 
-/**
- * What a query returns when its caller declares no row type. Transitional: every adapter is moving to
- * its own `XxxRow` interfaces (issue 14); when none uses this any more, it goes.
- */
-export type UntypedRow = any;
+/** The row type of a statement whose rows nobody reads (a write without RETURNING, a LISTEN). */
+export type NoRows = Record<string, never>;
 
 /**
  * A hot statement that each connection parses and plans once, then only binds and runs. For a read by
@@ -50,25 +47,76 @@ export function preparedSql(name: string, text: string): PreparedSql {
   return { name, text };
 }
 
-/** Raw SQL, inside the given transaction when there is one. Adapters only. */
+/**
+ * A column list for `SELECT` and `RETURNING` from a module's `XXX_COLUMNS` (`*.row.ts`), each column
+ * prefixed with `alias` when given: statements name their columns, never `*`.
+ */
+export function columnList(columns: readonly string[], alias?: string): string {
+  return (alias ? columns.map((column) => `${alias}.${column}`) : columns).join(', ');
+}
+
+/**
+ * A page of `from` (offset and limit) and the number of all its rows matching `where`, in one
+ * statement and so from one snapshot: two statements could count a row added between them, and
+ * page_count would disagree with the pages. `where` uses `$1..$n` of `params`.
+ */
+export async function pageWithTotal<T extends object>(
+  sql: SqlExecutor,
+  query: {
+    columns: readonly (keyof T & string)[];
+    from: string;
+    where: string;
+    orderBy: string;
+    params: unknown[];
+    offset: number;
+    limit: number;
+  },
+): Promise<{ rows: T[]; total: number }> {
+  const { columns, from, where, orderBy, params, offset, limit } = query;
+  const n = params.length;
+  // The count is always one row; the page joins it (no row of the page: one row of NULLs).
+  // (T is generic here: the rows are typed on the way out.)
+  const { rows } = await sql.query<Record<string, unknown>>(
+    `SELECT n.total_rows, ${columnList(columns, 'p')}
+       FROM (SELECT count(*) AS total_rows FROM ${from} WHERE ${where}) n
+       LEFT JOIN LATERAL (
+         SELECT ${columnList(columns)} FROM ${from} WHERE ${where}
+          ORDER BY ${orderBy} OFFSET $${n + 1} LIMIT $${n + 2}
+       ) p ON true`,
+    [...params, offset, limit],
+  );
+  const total = Number(rows[0].total_rows);
+  const page = total > offset ? rows : [];
+  for (const row of page) delete row.total_rows;
+  return { rows: page as T[], total };
+}
+
+/**
+ * Raw SQL, inside the given transaction when there is one. Adapters only. Every call names its row
+ * type (`query<TargetRow>(...)`, `query<NoRows>(...)` for a statement whose rows nobody reads): a
+ * call without one does not compile.
+ */
 export interface SqlExecutor {
-  query<T extends object = UntypedRow>(
-    sql: string | PreparedSql,
-    params?: unknown[],
+  query<T extends object = never>(
+    ...args: [T] extends [never]
+      ? [rowTypeMissing: 'name the row type: query<Row>(...)']
+      : [sql: string | PreparedSql, params?: unknown[]]
   ): Promise<SqlResult<T>>;
 }
 
 export function sqlExecutor(dataSource: DataSource, tx: Tx | null): SqlExecutor {
-  if (!tx) return { query: (sql, params = []) => poolQuery(dataSource, sql, params) };
-  return {
-    async query<T extends object = UntypedRow>(sql: string | PreparedSql, params: unknown[] = []) {
-      // The transaction's QueryRunner gives the structured result (rows and affected count).
-      const text = typeof sql === 'string' ? sql : sql.text;
-      const result = await (tx as TypeOrmTx).manager.queryRunner!.query(text, params, true);
-      const rows = (Array.isArray(result.records) ? result.records : []) as T[];
-      return { rows, rowCount: result.affected ?? rows.length };
-    },
-  };
+  const query = tx
+    ? async <T extends object>(sql: string | PreparedSql, params: unknown[] = []) => {
+        // The transaction's QueryRunner gives the structured result (rows and affected count).
+        const text = typeof sql === 'string' ? sql : sql.text;
+        const result = await (tx as TypeOrmTx).manager.queryRunner!.query(text, params, true);
+        const rows = (Array.isArray(result.records) ? result.records : []) as T[];
+        return { rows, rowCount: result.affected ?? rows.length };
+      }
+    : <T extends object>(sql: string | PreparedSql, params: unknown[] = []) =>
+        poolQuery<T>(dataSource, sql, params);
+  // The signature's only difference is the compile-time demand for a row type.
+  return { query } as unknown as SqlExecutor;
 }
 
 /**

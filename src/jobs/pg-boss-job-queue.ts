@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { PgBoss, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
 import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
-import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock.js';
+import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock-exclusive-runner.js';
 import { isDatabaseUnavailable } from '../database/connection-errors.js';
 import { CONNECT_TIMEOUT_MS } from '../database/data-source.options.js';
 import { guardPool } from '../database/pool-guard.js';
@@ -180,7 +180,11 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     if (list.length === 0) return;
     await Promise.all([...new Set(list.map((j) => j.queue))].map((q) => this.ensureQueue(q)));
     const sql = sqlExecutor(this.dataSource, tx);
-    const db = { executeSql: (text: string, values: unknown[]) => sql.query(text, values) };
+    // pg-boss's own statements: it reads their rows itself.
+    const db = {
+      executeSql: (text: string, values: unknown[]) =>
+        sql.query<Record<string, unknown>>(text, values),
+    };
     if (list.length === 1) {
       const [job] = list;
       await this.boss.send(job.queue, job.data as object, {

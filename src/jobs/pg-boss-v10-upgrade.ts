@@ -27,12 +27,14 @@ const MOVE_BATCH = 1_000;
 
 /** Parks a pg-boss 10 schema under `pgboss_v10`; true when there are old jobs to move. */
 export async function parkV10Schema(dataSource: DataSource, schema: string): Promise<boolean> {
-  const [{ installed, parked }] = await dataSource.query(
+  const [{ installed, parked }] = await dataSource.query<{ installed: boolean; parked: boolean }[]>(
     `SELECT to_regclass($1) IS NOT NULL AS installed, to_regclass($2) IS NOT NULL AS parked`,
     [`${schema}.version`, `${PARKED_V10_SCHEMA}.version`],
   );
   if (installed) {
-    const [{ version }] = await dataSource.query(`SELECT version FROM ${schema}.version`);
+    const [{ version }] = await dataSource.query<{ version: string | number }[]>(
+      `SELECT version FROM ${schema}.version`,
+    );
     if (Number(version) < FIRST_V11_SCHEMA_VERSION) {
       if (parked) {
         throw new Error(
@@ -70,7 +72,7 @@ interface V10JobRow {
 
 /** Moves the parked pg-boss 10 queues and unfinished jobs into pg-boss 12, then drops the parked schema. */
 export async function moveV10Jobs(dataSource: DataSource, boss: PgBoss): Promise<number> {
-  const queues: V10QueueRow[] = await dataSource.query(
+  const queues = await dataSource.query<V10QueueRow[]>(
     `SELECT name, retry_limit, retry_delay, retry_backoff, expire_seconds, retention_minutes
        FROM ${PARKED_V10_SCHEMA}.queue ORDER BY name`,
   );
@@ -91,7 +93,7 @@ export async function moveV10Jobs(dataSource: DataSource, boss: PgBoss): Promise
   }
   let moved = 0;
   for (;;) {
-    const jobs: V10JobRow[] = await dataSource.query(
+    const jobs = await dataSource.query<V10JobRow[]>(
       `SELECT id, name, priority, data, retry_limit, retry_delay, retry_backoff, start_after,
               singleton_key, extract(epoch FROM expire_in)::int AS expire_seconds
          FROM ${PARKED_V10_SCHEMA}.job

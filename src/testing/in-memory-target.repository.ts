@@ -8,7 +8,7 @@ import {
   TargetPageRequest,
   TargetRepository,
 } from '../modules/target/application/ports/target.repository.js';
-import { NewTarget } from '../modules/target/domain/new-targets.js';
+import { freshTarget, NewTarget } from '../modules/target/domain/new-targets.js';
 import type { EventCause } from '../modules/target/application/ports/target-event-log.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import {
@@ -113,10 +113,10 @@ export class InMemoryTargetRepository extends TargetRepository {
     for (const { row, position } of accepted) {
       const createdMicros = options.now.getTime() * 1000 + position;
       this.rows.set(targetKey(row.organizationId, row.id), {
-        target: newTargetToTarget(
+        target: freshTarget(
           clone(row),
           new Date(Math.floor(createdMicros / 1000)),
-          options.now,
+          new Date(options.now.getTime()),
         ),
         createdMicros,
       });
@@ -364,29 +364,4 @@ const isScalar = (v: unknown) => ['string', 'number', 'boolean'].includes(typeof
 /** PostgreSQL orders uuids by their bytes, which for the canonical lowercase form is string order. */
 function compareUuid(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function newTargetToTarget(row: NewTarget, createdAt: Date, now: Date): Target {
-  return {
-    ...row,
-    outputData: {},
-    resolution: null,
-    category: null,
-    subcategory: null,
-    outcome: null,
-    callLogIds: null,
-    lastCallDate: null,
-    executionSeconds: null,
-    faxLinks: null,
-    payorApiData: null,
-    preCallEhrIds: null,
-    attempts: 0,
-    retries: null,
-    callStartedAt: null,
-    categorization: null,
-    statistics: null,
-    hold: null,
-    createdAt,
-    updatedAt: new Date(now.getTime()),
-  };
 }

@@ -1,5 +1,5 @@
 import { Campaign, CAMPAIGN_DEFAULTS } from '../modules/campaign/domain/campaign.js';
-import type { NewTarget } from '../modules/target/domain/new-targets.js';
+import { freshTarget, type NewTarget } from '../modules/target/domain/new-targets.js';
 import type { Target } from '../modules/target/domain/target.js';
 
 export const TEST_ORG = '00000000-0000-4000-8000-00000000a001';
@@ -44,7 +44,7 @@ let counter = 0;
  */
 export function aTarget(overrides: Partial<Target> = {}): Target {
   counter++;
-  return {
+  const row: NewTarget = {
     id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
     organizationId: TEST_ORG,
     campaignId: TEST_CAMPAIGN,
@@ -54,33 +54,14 @@ export function aTarget(overrides: Partial<Target> = {}): Target {
     fallbackPhoneNumber: null,
     fallbackOperatingHours: null,
     timeZone: null,
-    hold: null,
     patient: null,
     preCallData: null,
     inputData: {},
-    outputData: {},
     status: 'Pending',
     currentStep: null,
-    resolution: null,
-    category: null,
-    subcategory: null,
-    outcome: null,
-    callLogIds: null,
-    lastCallDate: null,
-    executionSeconds: null,
-    faxLinks: null,
-    payorApiData: null,
-    preCallEhrIds: null,
-    attempts: 0,
-    retries: null,
     scheduledTime: null,
-    callStartedAt: null,
-    categorization: null,
-    statistics: null,
-    createdAt: new Date(AT.getTime() + counter),
-    updatedAt: AT,
-    ...overrides,
   };
+  return { ...freshTarget(row, new Date(AT.getTime() + counter), AT), ...overrides };
 }
 
 /** A target to insert (`TargetRepository.insertMany`): `aTarget`'s fields a new target sets. */

@@ -54,7 +54,17 @@ export function blacklistRepositoryContract(ctx: BlacklistContractContext): void
     expect(all.total).toBe(3);
     expect(all.items).toContainEqual(entry('+15550000002', 'asked'));
     expect((await ctx.repository().listEntries(b.id, 1, 1)).items).toHaveLength(1);
-    expect((await ctx.repository().listEntries(b.id, 3, 10)).items).toEqual([]);
+    expect(await ctx.repository().listEntries(b.id, 3, 10)).toEqual({ items: [], total: 3 });
+  });
+
+  it('lists the organization’s blacklists in creation order, with their count', async () => {
+    const org = await ctx.organizationId();
+    const first = await ctx.repository().create(org, 'first', null, T0);
+    const second = await ctx.repository().create(org, 'second', null, at(1));
+    await ctx.repository().create(await ctx.organizationId(), 'theirs', null, T0);
+    expect(await ctx.repository().list(org, 0, 1)).toEqual({ items: [first], total: 2 });
+    expect(await ctx.repository().list(org, 1, 5)).toEqual({ items: [second], total: 2 });
+    expect(await ctx.repository().list(org, 2, 5)).toEqual({ items: [], total: 2 });
   });
 
   it('removes entries and reports how many went', async () => {

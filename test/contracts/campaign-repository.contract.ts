@@ -140,6 +140,8 @@ export function campaignRepositoryContract(ctx: CampaignContractContext): void {
     const page = await ctx.repository().list(org, 0, 1);
     expect(page).toEqual({ items: [a], total: 2 });
     expect((await ctx.repository().list(org, 1, 5)).items.map((c) => c.id)).toEqual([b.id]);
+    // Past the last page: no campaign, and still the count.
+    expect(await ctx.repository().list(org, 2, 5)).toEqual({ items: [], total: 2 });
   });
 
   it('updates only the given fields, and only the owner’s campaign', async () => {

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source.options.js';
 import { ApiKeyRevocations } from '../../src/modules/organization/application/ports/api-key-revocations.js';
-import { TypeOrmOrganizationRepository } from '../../src/modules/organization/infrastructure/organization.typeorm-repository.js';
+import { SqlOrganizationRepository } from '../../src/modules/organization/infrastructure/organization-repository.sql.js';
 import { usesPglite } from '../support/test-database.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
@@ -35,7 +35,7 @@ describe('API-key cache', () => {
 
     const revokedAt = Date.now();
     expect(
-      await new TypeOrmOrganizationRepository(elsewhere).revokeApiKey(
+      await new SqlOrganizationRepository(elsewhere).revokeApiKey(
         await keyId(organizationId),
         new Date(),
       ),
@@ -74,7 +74,7 @@ describe('API-key cache', () => {
     expect(await status(a.apiKey)).toBe(200);
     // Any revocation heard clears the cache: both are refused within a second.
     const revokedAt = Date.now();
-    await new TypeOrmOrganizationRepository(elsewhere).revokeApiKey(
+    await new SqlOrganizationRepository(elsewhere).revokeApiKey(
       await keyId(b.organizationId),
       new Date(),
     );

@@ -1,4 +1,4 @@
-import { CallDispatcher } from '../../src/modules/calling/application/dispatcher.service.js';
+import { CallDispatcher } from '../../src/modules/calling/application/call-dispatcher.js';
 import { zoneWhereClockReads } from '../support/clock-zones.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 

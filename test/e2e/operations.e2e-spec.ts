@@ -5,7 +5,7 @@ import {
   AdvisoryLockExclusiveRunner,
   SCHEMA_LOCK,
   withAdvisoryLock,
-} from '../../src/database/advisory-lock.js';
+} from '../../src/database/advisory-lock-exclusive-runner.js';
 import { runMigrationsLocked } from '../../src/database/migrations-runner.js';
 import { waitForNoDeliveryJobs } from '../support/jobs.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';

@@ -2,6 +2,7 @@ import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../../src/database/data-source.options.js';
 import {
   enableStatementPreparation,
+  NoRows,
   preparedSql,
   preparesStatements,
   sqlExecutor,
@@ -93,7 +94,7 @@ describe('Prepared statements', () => {
 
   it('answers after the session forgot its prepared statements', async () => {
     expect((await run()).rows).toEqual([{ a: 1 }, { a: 2 }]);
-    await sqlExecutor(single, null).query('DEALLOCATE ALL');
+    await sqlExecutor(single, null).query<NoRows>('DEALLOCATE ALL');
     expect((await run()).rows).toEqual([{ a: 1 }, { a: 2 }]);
     expect((await run()).rows).toEqual([{ a: 1 }, { a: 2 }]);
   });
@@ -107,7 +108,7 @@ describe('Prepared statements', () => {
 
   it('a failing prepared statement fails as any statement does, and its connection stays', async () => {
     const missing = preparedSql('prepared_probe_missing', 'SELECT * FROM no_such_table');
-    await expect(sqlExecutor(single, null).query(missing)).rejects.toMatchObject({
+    await expect(sqlExecutor(single, null).query<NoRows>(missing)).rejects.toMatchObject({
       name: 'QueryFailedError',
       driverError: expect.objectContaining({ code: '42P01' }),
     });

@@ -10,7 +10,7 @@ import {
   RefusedDestinationError,
 } from '../../src/common/net/outbound-destination.js';
 import { pinnedFetch } from '../../src/common/net/pinned-fetch.js';
-import { providerCallClient } from '../../src/modules/provider-connection/infrastructure/clients/provider-call-client.factory.js';
+import { providerCallClient } from '../../src/modules/provider-connection/infrastructure/clients/sdk-provider-call-clients.js';
 import { RetellCallClient } from '../../src/modules/provider-connection/infrastructure/clients/retell-call-client.js';
 import { TwilioCallClient } from '../../src/modules/provider-connection/infrastructure/clients/twilio-call-client.js';
 import { VapiCallClient } from '../../src/modules/provider-connection/infrastructure/clients/vapi-call-client.js';

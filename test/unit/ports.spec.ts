@@ -38,7 +38,7 @@ const CONTRACTS: Record<string, string> = {
   CallEventStore: 'test/contracts/calling-stores.contract.ts',
   PlacementRate: 'test/contracts/calling-stores.contract.ts',
   SimulatedCallStore: 'test/contracts/calling-stores.contract.ts',
-  CallProviders: 'src/modules/calling/infrastructure/call-providers.spec.ts',
+  CallProviders: 'src/modules/calling/infrastructure/connection-call-providers.spec.ts',
   TargetStepData: 'test/contracts/target-step-data.contract.ts',
   WebhookDeliveryRepository: 'test/contracts/webhook-delivery-repository.contract.ts',
   TargetNotifications: 'test/contracts/webhook-delivery-repository.contract.ts',

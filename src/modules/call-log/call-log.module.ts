@@ -2,10 +2,10 @@ import { Module, Provider } from '@nestjs/common';
 import { CallLogController } from './api/call-log.controller.js';
 import { CallLogService } from './application/call-log.service.js';
 import { CallLogRepository } from './application/ports/call-log.repository.js';
-import { TypeOrmCallLogRepository } from './infrastructure/call-log.typeorm-repository.js';
+import { SqlCallLogRepository } from './infrastructure/call-log-repository.sql.js';
 
 export const CALL_LOG_ADAPTERS: Provider[] = [
-  { provide: CallLogRepository, useClass: TypeOrmCallLogRepository },
+  { provide: CallLogRepository, useClass: SqlCallLogRepository },
 ];
 
 /** Call logs: read by the API, written by the calling engine through `CallLogService`. */

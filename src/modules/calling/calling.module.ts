@@ -17,30 +17,30 @@ import { CampaignControlController } from './api/campaign-control.controller.js'
 import { CampaignVariablesController } from './api/campaign-variables.controller.js';
 import { LiveCallsController } from './api/live-calls.controller.js';
 import { TelephonyEventsController } from './api/telephony-events.controller.js';
-import { CallCompletion } from './application/call-completion.service.js';
-import { CallEventIngestion } from './application/call-events.service.js';
-import { CallPlacement } from './application/call-placement.service.js';
-import { CallRecovery } from './application/call-recovery.service.js';
+import { CallCompletion } from './application/call-completion.js';
+import { CallEventIngestion } from './application/call-event-ingestion.js';
+import { CallPlacement } from './application/call-placement.js';
+import { CallRecovery } from './application/call-recovery.js';
 import { CallingSettings } from './application/calling-settings.js';
-import { CampaignControl } from './application/campaign-control.service.js';
+import { CampaignControl } from './application/campaign-control.js';
 import { CampaignStatsService } from './application/campaign-stats.service.js';
 import { CampaignVariablesService } from './application/campaign-variables.service.js';
 import { LiveCallService } from './application/live-call.service.js';
-import { CallDispatcher } from './application/dispatcher.service.js';
+import { CallDispatcher } from './application/call-dispatcher.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
 import { CallProvider, CallProviders } from './application/ports/call-provider.js';
 import { PlacementRate } from './application/ports/placement-rate.js';
 import { SimulatedCallStore } from './application/ports/simulated-call.store.js';
 import { TriggerService } from './application/trigger.service.js';
-import { SqlCallEventStore } from './infrastructure/call-event.sql-store.js';
-import { ConnectionCallProviders } from './infrastructure/call-providers.js';
+import { SqlCallEventStore } from './infrastructure/call-event-store.sql.js';
+import { ConnectionCallProviders } from './infrastructure/connection-call-providers.js';
 import { VoiceProviders } from '../provider-connection/application/ports/voice-provider.js';
 import { CallingWorker } from './infrastructure/calling.worker.js';
 import { HttpCallProvider } from './infrastructure/http-call-provider.js';
-import { SqlPlacementRate } from './infrastructure/placement-rate.sql-adapter.js';
+import { SqlPlacementRate } from './infrastructure/placement-rate.sql.js';
 import { SimulatedCallDelivery } from './infrastructure/simulated-call-delivery.js';
 import { SimulatedCallProvider } from './infrastructure/simulated-call-provider.js';
-import { SqlSimulatedCallStore } from './infrastructure/simulated-call.sql-store.js';
+import { SqlSimulatedCallStore } from './infrastructure/simulated-call-store.sql.js';
 
 /**
  * The process-wide provider, by CALL_PROVIDER: it places the calls of campaigns whose organization has

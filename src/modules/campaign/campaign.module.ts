@@ -3,19 +3,24 @@ import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { CampaignController } from './api/campaign.controller.js';
 import { CampaignReader } from './application/ports/campaign-reader.js';
+import { CampaignStateChanges } from './application/ports/campaign-state-changes.js';
 import { CampaignService } from './application/campaign.service.js';
 import { CampaignRepository } from './application/ports/campaign.repository.js';
-import { TypeOrmCampaignRepository } from './infrastructure/campaign.typeorm-repository.js';
+import { SqlCampaignRepository } from './infrastructure/campaign-repository.sql.js';
 
 export const CAMPAIGN_ADAPTERS: Provider[] = [
-  { provide: CampaignRepository, useClass: TypeOrmCampaignRepository },
+  { provide: CampaignRepository, useClass: SqlCampaignRepository },
 ];
 
 /** Campaigns and their settings (calling window, attempts, steps, blacklists, webhook URL and secret). */
 @Module({
   imports: [BlacklistModule, ProviderConnectionModule],
   controllers: [CampaignController],
-  providers: [CampaignService, { provide: CampaignReader, useExisting: CampaignService }],
-  exports: [CampaignService, CampaignReader],
+  providers: [
+    CampaignService,
+    { provide: CampaignReader, useExisting: CampaignService },
+    { provide: CampaignStateChanges, useExisting: CampaignService },
+  ],
+  exports: [CampaignService, CampaignReader, CampaignStateChanges],
 })
 export class CampaignModule {}

@@ -10,17 +10,17 @@ import { DecisionLog } from './application/ports/decision-log.js';
 import { DoNotCallRepository } from './application/ports/do-not-call.repository.js';
 import { RecipientLocks } from './application/ports/recipient-locks.js';
 import { DEFAULT_POLICY, UNRESTRICTED_POLICY } from './domain/compliance-policy.js';
-import { SqlCallLedger } from './infrastructure/call-ledger.sql-adapter.js';
-import { SqlCompliancePolicyRepository } from './infrastructure/compliance-policy.sql-repository.js';
-import { SqlDecisionLog } from './infrastructure/decision-log.sql-adapter.js';
-import { TypeOrmDoNotCallRepository } from './infrastructure/do-not-call.typeorm-repository.js';
-import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql-adapter.js';
+import { SqlCallLedger } from './infrastructure/call-ledger.sql.js';
+import { SqlCompliancePolicyRepository } from './infrastructure/compliance-policy-repository.sql.js';
+import { SqlDecisionLog } from './infrastructure/decision-log.sql.js';
+import { SqlDoNotCallRepository } from './infrastructure/do-not-call-repository.sql.js';
+import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql.js';
 
 export const COMPLIANCE_ADAPTERS: Provider[] = [
   { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
   { provide: CallLedger, useClass: SqlCallLedger },
   { provide: DecisionLog, useClass: SqlDecisionLog },
-  { provide: DoNotCallRepository, useClass: TypeOrmDoNotCallRepository },
+  { provide: DoNotCallRepository, useClass: SqlDoNotCallRepository },
   { provide: RecipientLocks, useClass: SqlRecipientLocks },
 ];
 

@@ -10,12 +10,12 @@ import { TelephonyMessagesController } from './api/telephony-messages.controller
 import { MessagingService, MessagingSettings } from './application/messaging.service.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProviderTextClients } from '../provider-connection/application/ports/provider-text-clients.js';
-import { MessagingWorker } from './application/messaging.worker.js';
+import { MessagingWorker } from './infrastructure/messaging.worker.js';
 import { FollowUpTexts } from './application/ports/follow-up-texts.js';
 import { MessageRepository } from './application/ports/message.repository.js';
 import { TextSenders } from './application/ports/text-senders.js';
 import { ConnectionTextSenders } from './infrastructure/connection-text-senders.js';
-import { SqlMessageRepository } from './infrastructure/message.sql-repository.js';
+import { SqlMessageRepository } from './infrastructure/message-repository.sql.js';
 
 /** The messaging module's port bindings, which the root module binds (or replaces from its options). */
 export const MESSAGING_ADAPTERS: Provider[] = [

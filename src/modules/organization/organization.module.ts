@@ -8,12 +8,12 @@ import { ApiKeyGuard } from './api/api-key.guard.js';
 import { OrganizationService } from './application/organization.service.js';
 import { ApiKeyRevocations } from './application/ports/api-key-revocations.js';
 import { OrganizationRepository } from './application/ports/organization.repository.js';
-import { PgApiKeyRevocations } from './infrastructure/api-key-revocations.pg-listener.js';
-import { TypeOrmOrganizationRepository } from './infrastructure/organization.typeorm-repository.js';
+import { SqlApiKeyRevocations } from './infrastructure/api-key-revocations.sql.js';
+import { SqlOrganizationRepository } from './infrastructure/organization-repository.sql.js';
 
 export const ORGANIZATION_ADAPTERS: Provider[] = [
-  { provide: OrganizationRepository, useClass: TypeOrmOrganizationRepository },
-  { provide: ApiKeyRevocations, useClass: PgApiKeyRevocations },
+  { provide: OrganizationRepository, useClass: SqlOrganizationRepository },
+  { provide: ApiKeyRevocations, useClass: SqlApiKeyRevocations },
 ];
 
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */

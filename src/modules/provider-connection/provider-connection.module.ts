@@ -5,13 +5,13 @@ import { ProviderConnectionController } from './api/provider-connection.controll
 import { ProviderConnectionRepository } from './application/ports/provider-connection.repository.js';
 import { ProviderCallClients } from './application/ports/provider-call-clients.js';
 import { ProviderTextClients } from './application/ports/provider-text-clients.js';
-import { SdkProviderTextClients } from './infrastructure/clients/provider-text-clients.factory.js';
+import { SdkProviderTextClients } from './infrastructure/clients/sdk-provider-text-clients.js';
 import { ProviderDestinations } from './application/ports/provider-destinations.js';
 import { SecretBox } from './application/ports/secret-box.js';
 import { ProviderConnectionService } from './application/provider-connection.service.js';
 import { AesGcmSecretBox, secretsKeySource } from './infrastructure/aes-gcm-secret-box.js';
-import { SdkProviderCallClients } from './infrastructure/clients/provider-call-client.factory.js';
-import { TypeOrmProviderConnectionRepository } from './infrastructure/provider-connection.typeorm-repository.js';
+import { SdkProviderCallClients } from './infrastructure/clients/sdk-provider-call-clients.js';
+import { SqlProviderConnectionRepository } from './infrastructure/provider-connection-repository.sql.js';
 import { ResolvingProviderDestinations } from './infrastructure/resolving-provider-destinations.js';
 
 /** Where a connection's requests (and so its stored credentials) may go: PROVIDER_ALLOW_PRIVATE. */
@@ -35,7 +35,7 @@ export const PROVIDER_CONNECTION_ADAPTERS: Provider[] = [
     useFactory: (config: AppConfig) =>
       new SdkProviderTextClients(providerDestinationPolicy(config)),
   },
-  { provide: ProviderConnectionRepository, useClass: TypeOrmProviderConnectionRepository },
+  { provide: ProviderConnectionRepository, useClass: SqlProviderConnectionRepository },
   {
     provide: ProviderDestinations,
     inject: [AppConfig],

@@ -5,27 +5,27 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { TargetImportController } from './api/target-import.controller.js';
 import { TargetImportRepository } from './application/ports/target-import.repository.js';
 import { TargetImportService } from './application/target-import.service.js';
-import { TargetImportSettings, TargetImportWorker } from './application/target-import.worker.js';
+import { TargetImportSettings, TargetImportWorker } from './infrastructure/target-import.worker.js';
 import { AppConfig } from '../../config/app-config.js';
-import { TypeOrmTargetImportRepository } from './infrastructure/target-import.typeorm-repository.js';
+import { SqlTargetImportRepository } from './infrastructure/target-import-repository.sql.js';
 import { TargetController } from './api/target.controller.js';
 import { TargetTransitions } from './application/ports/target-transitions.js';
 import { TargetRepository } from './application/ports/target.repository.js';
 import { TargetService } from './application/target.service.js';
 import { TargetEventLog } from './application/ports/target-event-log.js';
 import { TargetTimelineService } from './application/target-timeline.service.js';
-import { SqlTargetEventLog } from './infrastructure/target-event-log.sql-adapter.js';
-import { SqlTargetTransitions } from './infrastructure/target-transitions.sql-adapter.js';
+import { SqlTargetEventLog } from './infrastructure/target-event-log.sql.js';
+import { SqlTargetTransitions } from './infrastructure/target-transitions.sql.js';
 import { TargetStepData } from './application/ports/target-step-data.js';
-import { SqlTargetStepData } from './infrastructure/target-step-data.sql-adapter.js';
-import { TypeOrmTargetRepository } from './infrastructure/target.typeorm-repository.js';
+import { SqlTargetStepData } from './infrastructure/target-step-data.sql.js';
+import { SqlTargetRepository } from './infrastructure/target-repository.sql.js';
 
 export const TARGET_ADAPTERS: Provider[] = [
-  { provide: TargetRepository, useClass: TypeOrmTargetRepository },
+  { provide: TargetRepository, useClass: SqlTargetRepository },
   { provide: TargetTransitions, useClass: SqlTargetTransitions },
   { provide: TargetEventLog, useClass: SqlTargetEventLog },
   { provide: TargetStepData, useClass: SqlTargetStepData },
-  { provide: TargetImportRepository, useClass: TypeOrmTargetImportRepository },
+  { provide: TargetImportRepository, useClass: SqlTargetImportRepository },
 ];
 
 /**

@@ -17,16 +17,16 @@ import { MessageEventOutbox } from './application/ports/message-event-outbox.js'
 import { ImportFinishedOutbox } from './application/ports/import-finished-outbox.js';
 import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox.js';
 import { WebhookSettings } from './application/webhook-settings.js';
-import { WebhookWorker } from './application/webhook-worker.js';
+import { WebhookWorker } from './infrastructure/webhook.worker.js';
 import { parseRetrySchedule } from './domain/webhook-delivery.js';
 import { HttpWebhookSender } from './infrastructure/http-webhook-sender.js';
-import { TypeOrmWebhookDeliveryRepository } from './infrastructure/webhook-delivery.typeorm-repository.js';
+import { SqlWebhookDeliveryRepository } from './infrastructure/webhook-delivery-repository.sql.js';
 
 /** Margin of a claim's lease over the send timeout, for the database writes around the send. */
 const LEASE_MARGIN_MS = 5000;
 
 export const WEBHOOK_ADAPTERS: Provider[] = [
-  { provide: WebhookDeliveryRepository, useClass: TypeOrmWebhookDeliveryRepository },
+  { provide: WebhookDeliveryRepository, useClass: SqlWebhookDeliveryRepository },
   // The same adapter answers the target timeline's per-target read (it owns webhook_events).
   { provide: TargetNotifications, useExisting: WebhookDeliveryRepository },
   {

@@ -4,7 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
 import { presentCampaign } from '../../campaign/api/campaign.presenter.js';
 import { CampaignResponseDto } from '../../campaign/api/dto/campaign-response.dto.js';
-import { CampaignControl } from '../application/campaign-control.service.js';
+import { CampaignControl } from '../application/campaign-control.js';
 import { CampaignStats, CampaignStatsService } from '../application/campaign-stats.service.js';
 import { CallingWorker } from '../infrastructure/calling.worker.js';
 import { CampaignIdParamsDto, CampaignStatsResponseDto } from './dto/campaign-control.dto.js';

@@ -15,7 +15,7 @@ import {
 } from '../../../common/http/provider-request.js';
 import { Public } from '../../../common/http/auth.decorators.js';
 import { AuthFailureLimiter } from '../../../common/http/auth-failure-limiter.js';
-import { CallEventIngestion } from '../application/call-events.service.js';
+import { CallEventIngestion } from '../application/call-event-ingestion.js';
 import { CallingSettings } from '../application/calling-settings.js';
 import { CallProviders } from '../application/ports/call-provider.js';
 

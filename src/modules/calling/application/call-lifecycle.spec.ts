@@ -21,19 +21,19 @@ import { aCampaign, aTarget } from '../../../testing/test-data.js';
 import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
-import { CallCompletion } from './call-completion.service.js';
-import { CallEventIngestion } from './call-events.service.js';
-import { CallPlacement } from './call-placement.service.js';
-import { CallRecovery } from './call-recovery.service.js';
+import { CallCompletion } from './call-completion.js';
+import { CallEventIngestion } from './call-event-ingestion.js';
+import { CallPlacement } from './call-placement.js';
+import { CallRecovery } from './call-recovery.js';
 import { CallingSettings } from './calling-settings.js';
 import {
   CallDispatcher,
   UNUSABLE_CONNECTION_HOLD,
   UNUSABLE_CONNECTION_RETRY_MS,
-} from './dispatcher.service.js';
+} from './call-dispatcher.js';
 import { ConnectionUnusableError } from './ports/call-provider.js';
 import { utcWords } from '../../target/domain/waiting-reason.js';
-import type { CampaignControl } from './campaign-control.service.js';
+import type { CampaignControl } from './campaign-control.js';
 import {
   PreDialCall,
   PreDialCheck,

@@ -25,13 +25,13 @@ import { BlacklistService } from '../../blacklist/application/blacklist.service.
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import { CampaignService } from '../../campaign/application/campaign.service.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
-import { CallCompletion } from './call-completion.service.js';
-import { CallEventIngestion } from './call-events.service.js';
-import { CallPlacement } from './call-placement.service.js';
+import { CallCompletion } from './call-completion.js';
+import { CallEventIngestion } from './call-event-ingestion.js';
+import { CallPlacement } from './call-placement.js';
 import { CallingSettings } from './calling-settings.js';
-import { CampaignControl } from './campaign-control.service.js';
+import { CampaignControl } from './campaign-control.js';
 import { CampaignStatsService } from './campaign-stats.service.js';
-import { CallDispatcher } from './dispatcher.service.js';
+import { CallDispatcher } from './call-dispatcher.js';
 import { PreDialChecks } from './ports/pre-dial-check.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
@@ -86,7 +86,16 @@ function engine(campaign: Partial<Campaign> = {}) {
     clock,
   );
   const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
-  const control = new CampaignControl(campaigns, targets, outbox, uow, clock, events, pausedOutbox);
+  const control = new CampaignControl(
+    campaigns,
+    campaigns,
+    targets,
+    outbox,
+    uow,
+    clock,
+    events,
+    pausedOutbox,
+  );
   const dispatcher = new CallDispatcher(
     targets,
     callLogs,

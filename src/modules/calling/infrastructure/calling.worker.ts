@@ -9,16 +9,19 @@ import {
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock/clock.js';
 import { AppConfig } from '../../../config/app-config.js';
+import { NotificationListener } from '../../../database/notification-listener.js';
 import {
   TARGETS_DUE_CHANNEL,
   TargetTransitions,
 } from '../../target/application/ports/target-transitions.js';
-import { CallPlacement } from '../application/call-placement.service.js';
-import { CallRecovery } from '../application/call-recovery.service.js';
+import { CallPlacement } from '../application/call-placement.js';
+import { CallRecovery } from '../application/call-recovery.js';
 import { CallingSettings } from '../application/calling-settings.js';
-import { CallDispatcher } from '../application/dispatcher.service.js';
-import { DueListener } from './due-listener.js';
+import { CallDispatcher } from '../application/call-dispatcher.js';
 import { Wakeup } from './wakeup.js';
+
+/** The LISTEN connection's application_name, so operators (and tests) find it in pg_stat_activity. */
+export const DUE_LISTENER_NAME = 'ccs-due-listener';
 
 /** After a failed round: 0.5 s, doubling up to 30 s. */
 const backoffMs = (failures: number) => Math.min(30_000, 500 * 2 ** Math.min(failures, 6));
@@ -34,7 +37,7 @@ const CONTENDED_PAUSE_MS = 20;
 export class CallingWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('CallingWorker');
   private readonly wakeup = new Wakeup();
-  private listener: DueListener | null = null;
+  private listener: NotificationListener | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -63,8 +66,17 @@ export class CallingWorker implements OnApplicationBootstrap, OnModuleDestroy {
     const url = (this.dataSource?.options as { url?: string } | undefined)?.url;
     if (url) {
       // Wakes an idle dispatcher (which reads the due campaigns afresh); a busy one sees new
-      // campaigns within a second (CallDispatcher's list of due campaigns).
-      this.listener = new DueListener(url, TARGETS_DUE_CHANNEL, () => this.wakeup.wake());
+      // campaigns within a second (CallDispatcher's list of due campaigns). While the connection is
+      // down, the poll interval still drives it; on (re)connecting, whatever was notified meanwhile
+      // is picked up.
+      this.listener = new NotificationListener({
+        url,
+        channel: TARGETS_DUE_CHANNEL,
+        applicationName: DUE_LISTENER_NAME,
+        onNotification: () => this.wakeup.wake(),
+        onListening: () => this.wakeup.wake(),
+        lostMessage: 'targets-due connection lost; polling meanwhile',
+      });
       this.listener.start();
     }
     this.loop = this.dispatchLoop();

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { CallEventIngestion } from '../application/call-events.service.js';
+import { CallEventIngestion } from '../application/call-event-ingestion.js';
 import { CallingSettings } from '../application/calling-settings.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 import { Wakeup } from './wakeup.js';

@@ -9,6 +9,7 @@ import { isUuid } from '../../../common/validation/py-validators.js';
 import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
 import { CampaignReader } from './ports/campaign-reader.js';
+import { CampaignStateChanges } from './ports/campaign-state-changes.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { ExpiringCache } from '../../../common/caching/expiring-cache.js';
@@ -32,7 +33,7 @@ export const RECENT_CAMPAIGN_MS = 1000;
 const RECENT_CAMPAIGNS_MAX = 10_000;
 
 @Injectable()
-export class CampaignService implements CampaignReader {
+export class CampaignService implements CampaignReader, CampaignStateChanges {
   /**
    * Campaigns read for `findRecent`: `GET /targets/{id}` explains a waiting target from its campaign,
    * and integrators poll targets all day (issue 10: the campaign read was a third of that request's

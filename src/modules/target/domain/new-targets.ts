@@ -3,7 +3,7 @@
  * and the state a new target starts in.
  */
 import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
-import type { PatientInput, TargetStatus } from './target.js';
+import type { PatientInput, Target, TargetStatus } from './target.js';
 
 /** One target to add, already validated and normalised. */
 export interface TargetDraft {
@@ -82,4 +82,39 @@ export function initialState(
     return { status: 'Waiting', currentStep: campaign.entryStep, scheduledTime: null };
   if (launch) return { status: 'Scheduled', currentStep: null, scheduledTime: now };
   return { status: 'Pending', currentStep: null, scheduledTime: null };
+}
+
+/** What a target holds beyond its draft, owner and initial state when it is created. */
+export type FreshTargetState = Omit<Target, keyof NewTarget | 'createdAt' | 'updatedAt'>;
+
+/**
+ * The one statement of a new target's starting values: no output, no call, no outcome, no hold. The
+ * SQL adapter writes `outputData` and `attempts` from here and leaves the other columns NULL, as here;
+ * the in-memory fake and the test builders start from it too.
+ */
+export function freshTargetState(): FreshTargetState {
+  return {
+    outputData: {},
+    resolution: null,
+    category: null,
+    subcategory: null,
+    outcome: null,
+    callLogIds: null,
+    lastCallDate: null,
+    executionSeconds: null,
+    faxLinks: null,
+    payorApiData: null,
+    preCallEhrIds: null,
+    attempts: 0,
+    retries: null,
+    hold: null,
+    callStartedAt: null,
+    categorization: null,
+    statistics: null,
+  };
+}
+
+/** A new target as it reads once created. */
+export function freshTarget(row: NewTarget, createdAt: Date, updatedAt: Date): Target {
+  return { ...row, ...freshTargetState(), createdAt, updatedAt };
 }

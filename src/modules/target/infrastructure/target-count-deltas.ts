@@ -1,4 +1,4 @@
-import { SqlExecutor } from '../../../database/sql.js';
+import { NoRows, SqlExecutor } from '../../../database/sql.js';
 
 /**
  * `target_count_deltas`: the triggers on `targets` (`targets.triggers.sql.ts`) append each
@@ -22,7 +22,7 @@ export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, cal
  * is the sign for all three.
  */
 export async function compactTargetCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
-  await sql.query(
+  await sql.query<NoRows>(
     `WITH gone AS (
        DELETE FROM target_position_deltas WHERE campaign_id = $1 RETURNING created_second, delta)
      INSERT INTO target_position_deltas (campaign_id, created_second, delta)
@@ -30,7 +30,7 @@ export async function compactTargetCounts(sql: SqlExecutor, campaignId: string):
      GROUP BY created_second HAVING sum(delta) <> 0`,
     [campaignId],
   );
-  await sql.query(
+  await sql.query<NoRows>(
     `WITH gone AS (
        DELETE FROM target_last_call_deltas WHERE campaign_id = $1
        RETURNING last_call_minute, created_second, delta)
@@ -39,7 +39,7 @@ export async function compactTargetCounts(sql: SqlExecutor, campaignId: string):
      GROUP BY last_call_minute, created_second HAVING sum(delta) <> 0`,
     [campaignId],
   );
-  await sql.query(
+  await sql.query<NoRows>(
     `WITH gone AS (
        DELETE FROM target_count_deltas WHERE campaign_id = $1
        RETURNING organization_id, ${TARGET_COUNT_GROUP}, delta)

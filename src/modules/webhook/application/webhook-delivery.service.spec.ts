@@ -14,7 +14,7 @@ import { GONE_ERROR, WebhookDeliveryService } from './webhook-delivery.service.j
 import { DELIVERY_QUEUE, WebhookOutbox } from './webhook-outbox.js';
 import { WebhookSettings } from './webhook-settings.js';
 import { CampaignEventListeners } from './ports/campaign-event-listener.js';
-import { WebhookWorker } from './webhook-worker.js';
+import { WebhookWorker } from '../infrastructure/webhook.worker.js';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { InProcessExclusiveRunner } from '../../../testing/in-process-exclusive-runner.js';
 import { RecordingMetrics } from '../../../testing/recording-metrics.js';

@@ -1,0 +1,511 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Tx } from '../../../common/persistence/unit-of-work.js';
+import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
+import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
+import { CallLog, NewCallLog } from '../domain/call-log.js';
+import {
+  CallLogCompletionEntry,
+  CallLogFilter,
+  CallLogRepository,
+  CallLookup,
+  CampaignCallCounts,
+} from '../application/ports/call-log.repository.js';
+
+/** A `call_logs` row as `pg` returns it. */
+export interface CallLogRow {
+  id: string;
+  organization_id: string;
+  campaign_id: string;
+  target_id: string;
+  attempt: number;
+  to_number: string;
+  from_number: string;
+  provider: string;
+  provider_call_id: string | null;
+  outcome: string | null;
+  ended_reason: string | null;
+  call_categorization: Record<string, unknown> | null;
+  agent_data: Record<string, unknown>;
+  post_call_data: Record<string, unknown> | null;
+  qa: Record<string, unknown> | null;
+  transcripts: Record<string, string>[];
+  recording_urls: string[] | null;
+  output_data: Record<string, unknown> | null;
+  subcategory: string | null;
+  started_at: Date;
+  ended_at: Date | null;
+  duration_seconds: number | null;
+  deadline_at: Date | null;
+  created_at: Date;
+}
+
+const COLUMNS = `id, organization_id, campaign_id, target_id, attempt, to_number, from_number, provider,
+  provider_call_id, outcome, ended_reason, call_categorization, agent_data, post_call_data, qa,
+  transcripts, recording_urls, output_data, subcategory, started_at, ended_at, duration_seconds,
+  deadline_at, created_at`;
+/** COLUMNS of the call_logs row aliased `c`. */
+const JOINED_COLUMNS = COLUMNS.replace(/(\w+)/g, 'c.$1');
+
+export function callLogFromRow(r: CallLogRow): CallLog {
+  return {
+    id: Number(r.id),
+    organizationId: r.organization_id,
+    campaignId: r.campaign_id,
+    targetId: r.target_id,
+    attempt: r.attempt,
+    to: r.to_number,
+    from: r.from_number,
+    provider: r.provider,
+    providerCallId: r.provider_call_id,
+    outcome: r.outcome,
+    endedReason: r.ended_reason,
+    callCategorization: r.call_categorization,
+    agentData: r.agent_data,
+    postCallData: r.post_call_data,
+    qa: r.qa,
+    transcripts: r.transcripts,
+    recordingUrls: r.recording_urls ?? [],
+    outputData: r.output_data ?? null,
+    subcategory: r.subcategory ?? null,
+    startedAt: r.started_at,
+    endedAt: r.ended_at,
+    durationSeconds: r.duration_seconds,
+    deadlineAt: r.deadline_at,
+    createdAt: r.created_at,
+  };
+}
+
+@Injectable()
+export class SqlCallLogRepository extends CallLogRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async recentOutcomeShare(
+    campaignId: string,
+    window: number,
+    outcome: string,
+    endedAfter: Date | null,
+  ): Promise<{ ended: number; matching: number }> {
+    // call_logs_campaign_ended_idx (migration 1768700000000) reads just these rows, newest first.
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      ended: number;
+      matching: number;
+    }>(
+      `SELECT count(*)::int AS ended, count(*) FILTER (WHERE outcome = $3)::int AS matching
+         FROM (SELECT outcome FROM call_logs
+                WHERE campaign_id = $1 AND ended_at IS NOT NULL
+                  AND ($4::timestamptz IS NULL OR ended_at > $4::timestamptz)
+                ORDER BY ended_at DESC, id DESC LIMIT $2) recent`,
+      [campaignId, window, outcome, endedAfter],
+    );
+    return rows[0];
+  }
+
+  async countCampaign(
+    campaignId: string,
+    connectedOutcomes: readonly string[],
+    since: Date,
+  ): Promise<CampaignCallCounts> {
+    // From the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`), and a short range of
+    // the campaign's recent starts; one snapshot for both.
+    const { counts, extraRows, organizationId } = await this.dataSource.transaction(
+      'REPEATABLE READ',
+      async (manager) => {
+        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        const { rows } = await sql.query<{
+          organization_id: string | null;
+          calls: string;
+          ended: string;
+          connected: string;
+          connected_timed: string;
+          connected_seconds: string;
+          extra_rows: string;
+          started_since: number;
+        }>(
+          `SELECT min(organization_id::text) AS organization_id,
+                  coalesce(sum(n), 0) AS calls,
+                  coalesce(sum(n) FILTER (WHERE ended), 0) AS ended,
+                  coalesce(sum(n) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected,
+                  coalesce(sum(timed) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_timed,
+                  coalesce(sum(seconds) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_seconds,
+                  coalesce(sum(n_rows) - count(*), 0) AS extra_rows,
+                  (SELECT count(*)::int FROM call_logs WHERE campaign_id = $1 AND started_at >= $3)
+                    AS started_since
+             FROM (SELECT organization_id, ended, outcome, sum(delta) AS n, sum(timed) AS timed,
+                          sum(duration_seconds) AS seconds, count(*) AS n_rows
+                     FROM call_log_count_deltas WHERE campaign_id = $1
+                    GROUP BY organization_id, ended, outcome) groups`,
+          [campaignId, [...connectedOutcomes], since],
+        );
+        const r = rows[0];
+        const timed = Number(r.connected_timed);
+        return {
+          counts: {
+            calls: Number(r.calls),
+            open: Number(r.calls) - Number(r.ended),
+            ended: Number(r.ended),
+            connected: Number(r.connected),
+            averageConnectedSeconds: timed === 0 ? null : Number(r.connected_seconds) / timed,
+            startedSince: r.started_since,
+          },
+          extraRows: Number(r.extra_rows),
+          organizationId: r.organization_id,
+        };
+      },
+    );
+    if (organizationId && extraRows > COMPACT_AFTER_DELTA_ROWS)
+      await this.compactCounts(organizationId);
+    return counts;
+  }
+
+  async createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {
+    if (logs.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+      id: string;
+      target_id: string;
+    }>(
+      `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number, from_number, provider,
+                              started_at, deadline_at, created_at)
+       SELECT r.organization_id, r.campaign_id, r.target_id, r.attempt, r.to_number, r.from_number, r.provider,
+              r.started_at, r.deadline_at, r.started_at
+         FROM jsonb_to_recordset($1::jsonb) AS r(ord int, organization_id uuid, campaign_id uuid,
+              target_id uuid, attempt int, to_number text, from_number text, provider text,
+              started_at timestamptz, deadline_at timestamptz)
+        ORDER BY r.ord
+       RETURNING id, target_id`,
+      [
+        JSON.stringify(
+          logs.map((l, ord) => ({
+            ord,
+            organization_id: l.organizationId,
+            campaign_id: l.campaignId,
+            target_id: l.targetId,
+            attempt: l.attempt,
+            to_number: l.to,
+            from_number: l.from,
+            provider: l.provider,
+            started_at: l.startedAt.toISOString(),
+            deadline_at: l.deadlineAt.toISOString(),
+          })),
+        ),
+      ],
+    );
+    // One new call per target in a batch: the target names its row.
+    const byTarget = new Map(rows.map((r) => [r.target_id, Number(r.id)]));
+    return logs.map((l) => byTarget.get(l.targetId)!);
+  }
+
+  async completeMany(tx: Tx, entries: CallLogCompletionEntry[]): Promise<number[]> {
+    if (entries.length === 0) return [];
+    // The first entry of an id wins (UPDATE ... FROM would pick any of two rows joined to one log).
+    const firsts = new Map<number, CallLogCompletionEntry>();
+    for (const entry of entries) if (!firsts.has(entry.id)) firsts.set(entry.id, entry);
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `UPDATE call_logs c SET outcome = e.outcome, ended_reason = e.ended_reason,
+              provider_call_id = coalesce(c.provider_call_id, e.provider_call_id),
+              call_categorization = e.call_categorization, agent_data = e.agent_data,
+              post_call_data = e.post_call_data, qa = e.qa, transcripts = e.transcripts,
+              recording_urls = e.recording_urls, ended_at = e.ended_at,
+              duration_seconds = e.duration_seconds, output_data = e.output_data,
+              subcategory = e.subcategory, deadline_at = NULL
+         FROM jsonb_to_recordset($1::jsonb) AS e(id bigint, outcome text, ended_reason text,
+              provider_call_id text, call_categorization jsonb, agent_data jsonb,
+              post_call_data jsonb, qa jsonb, transcripts jsonb, recording_urls text[],
+              ended_at timestamptz, duration_seconds integer, output_data jsonb, subcategory text)
+        WHERE c.id = e.id AND c.ended_at IS NULL
+        RETURNING c.id`,
+      [
+        JSON.stringify(
+          // In id order, so concurrent batches sharing rows lock them in one order (the
+          // plan walks the list).
+          [...firsts.values()]
+            .sort((a, b) => a.id - b.id)
+            .map(({ id, completion: c }) => ({
+              id,
+              outcome: c.outcome,
+              ended_reason: c.endedReason,
+              provider_call_id: c.providerCallId,
+              call_categorization: c.callCategorization,
+              agent_data: c.agentData,
+              post_call_data: c.postCallData,
+              qa: c.qa,
+              transcripts: c.transcripts,
+              recording_urls: c.recordingUrls,
+              ended_at: c.endedAt.toISOString(),
+              duration_seconds: c.durationSeconds,
+              output_data: c.outputData,
+              subcategory: c.subcategory,
+            })),
+        ),
+      ],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  async recordProviderCallId(
+    tx: Tx | null,
+    id: number,
+    providerCallId: string,
+    deadlineAt: Date,
+  ): Promise<boolean> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `UPDATE call_logs SET provider_call_id = $2, deadline_at = $3
+        WHERE id = $1 AND ended_at IS NULL AND provider_call_id IS NULL RETURNING id`,
+      [id, providerCallId, deadlineAt],
+    );
+    return rows.length === 1;
+  }
+
+  async recordProviderCallIds(
+    entries: { id: number; providerCallId: string; deadlineAt: Date }[],
+    tx: Tx | null = null,
+  ): Promise<number[]> {
+    if (entries.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `UPDATE call_logs c SET provider_call_id = e.provider_call_id, deadline_at = e.deadline_at
+         FROM unnest($1::bigint[], $2::text[], $3::timestamptz[]) AS e(id, provider_call_id, deadline_at)
+        WHERE c.id = e.id AND c.ended_at IS NULL AND c.provider_call_id IS NULL
+        RETURNING c.id`,
+      [
+        entries.map((e) => e.id),
+        entries.map((e) => e.providerCallId),
+        entries.map((e) => e.deadlineAt),
+      ],
+    );
+    return rows.map((r) => Number(r.id));
+  }
+
+  async claimOverdue(now: Date, retryAt: Date, limit: number): Promise<CallLog[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
+      `WITH overdue AS MATERIALIZED (
+         SELECT id FROM call_logs WHERE ended_at IS NULL AND deadline_at < $1
+          ORDER BY deadline_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       UPDATE call_logs c SET deadline_at = $2 FROM overdue WHERE c.id = overdue.id
+       RETURNING ${COLUMNS.replace(/(\w+)/g, 'c.$1')}`,
+      [now, retryAt, limit],
+    );
+    return rows.map(callLogFromRow);
+  }
+
+  async findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
+    if (!Number.isSafeInteger(id) || id < 0) return null;
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? callLogFromRow(rows[0]) : null;
+  }
+
+  async findByIds(ids: number[], tx: Tx | null = null): Promise<CallLog[]> {
+    const valid = ids.filter((id) => Number.isSafeInteger(id) && id >= 0);
+    if (valid.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE id = ANY($1::bigint[])`,
+      [valid],
+    );
+    return rows.map(callLogFromRow);
+  }
+
+  async findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+    const [condition, value] =
+      'id' in lookup
+        ? ['id = $2', lookup.id]
+        : 'to' in lookup
+          ? ['to_number = $2', lookup.to]
+          : ['target_id = ANY($2::uuid[])', lookup.targetIds];
+    const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE organization_id = $1 AND ${condition}
+        ORDER BY ended_at IS NULL DESC, started_at DESC, id DESC LIMIT 1`,
+      [organizationId, value],
+    );
+    return rows.length > 0 ? callLogFromRow(rows[0]) : null;
+  }
+
+  async findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {
+    if (providerCallIds.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
+      `SELECT ${COLUMNS} FROM call_logs WHERE provider = $1 AND provider_call_id = ANY($2::text[])`,
+      [provider, providerCallIds],
+    );
+    return rows.map(callLogFromRow);
+  }
+
+  async list(
+    filter: CallLogFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: CallLog[]; total: number }> {
+    const params: unknown[] = [filter.organizationId];
+    const where = ['organization_id = $1'];
+    if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
+    if (filter.from) where.push(`created_at >= $${params.push(filter.from)}`);
+    // Inclusive to the millisecond: a date-only bound ends at .999 and rows carry microseconds.
+    if (filter.to)
+      where.push(`created_at < $${params.push(filter.to)}::timestamptz + interval '1 millisecond'`);
+    const condition = where.join(' AND ');
+    const byDates = Boolean(filter.from || filter.to);
+
+    // One snapshot for the count and the page, so they agree (see the target list).
+    const { page, deltaRows, hourRows } = await this.dataSource.transaction(
+      'REPEATABLE READ',
+      async (manager) => {
+        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
+        // with dates, from the hour deltas and the window's partial hours.
+        const counted = byDates
+          ? await this.countWindow(sql, filter)
+          : await this.countAll(sql, condition, params);
+        const total = counted.total;
+        const extra = { deltaRows: counted.deltaRows, hourRows: counted.hourRows };
+        if (offset >= total) return { page: { items: [], total }, ...extra };
+        // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
+        const rest = total - offset;
+        const backward = offset > rest;
+        const take = backward ? Math.min(limit, rest) : limit;
+        const skip = backward ? rest - take : offset;
+        const order = backward ? 'DESC' : 'ASC';
+        const n = params.length;
+        const { rows } = await sql.query<CallLogRow>(
+          `SELECT ${JOINED_COLUMNS} FROM (
+             SELECT id FROM call_logs WHERE ${condition}
+             ORDER BY id ${order} LIMIT $${n + 1} OFFSET $${n + 2}) p
+           JOIN call_logs c ON c.id = p.id
+           ORDER BY c.id ${order}`,
+          [...params, take, String(skip)],
+        );
+        if (backward) rows.reverse();
+        return { page: { items: rows.map(callLogFromRow), total }, ...extra };
+      },
+    );
+    if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(filter.organizationId);
+    if (hourRows > COMPACT_HOURS_AFTER_EXTRA_ROWS) await this.compactHours(filter);
+    return page;
+  }
+
+  /** The organization's (or campaign's) logs, from the count deltas. */
+  private async countAll(sql: SqlExecutor, condition: string, params: unknown[]): Promise<Counted> {
+    const { rows } = await sql.query<{ total: string; delta_rows: string }>(
+      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows
+         FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_count_deltas
+               WHERE ${condition} GROUP BY ${CALL_LOG_COUNT_GROUP}) groups`,
+      params,
+    );
+    return { total: Number(rows[0].total), deltaRows: Number(rows[0].delta_rows), hourRows: 0 };
+  }
+
+  /**
+   * The logs of a date window: the hour deltas of its whole hours, plus the logs of the partial hours
+   * at its ends, counted on `call_logs_created_idx` (a part of the window, so never more than counting
+   * the window). A window inside one or two partial hours is counted directly.
+   */
+  private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<Counted> {
+    const { from, end, hoursFrom, hoursTo } = hoursOf(filter);
+
+    const params: unknown[] = [filter.organizationId];
+    const scope = ['organization_id = $1'];
+    if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
+    const logsBetween = (lo: Date | null, hi: Date | null) =>
+      `(SELECT count(*) FROM call_logs WHERE ${[
+        ...scope,
+        ...(lo ? [`created_at >= $${params.push(lo)}`] : []),
+        ...(hi ? [`created_at < $${params.push(hi)}`] : []),
+      ].join(' AND ')})`;
+
+    if (hoursFrom && hoursTo && hoursFrom >= hoursTo) {
+      const { rows } = await sql.query<{ n: string }>(
+        `SELECT ${logsBetween(from, end)} AS n`,
+        params,
+      );
+      return { total: Number(rows[0].n), deltaRows: 0, hourRows: 0 };
+    }
+    const hours = [...scope];
+    if (hoursFrom) hours.push(`created_hour >= $${params.push(hoursFrom)}`);
+    if (hoursTo) hours.push(`created_hour < $${params.push(hoursTo)}`);
+    const edges = [
+      ...(from && hoursFrom && hoursFrom > from ? [logsBetween(from, hoursFrom)] : []),
+      ...(end && hoursTo && end > hoursTo ? [logsBetween(hoursTo, end)] : []),
+    ];
+    const { rows } = await sql.query<{ total: string; hour_rows: string }>(
+      `SELECT coalesce(sum(n), 0) ${edges.map((e) => `+ ${e}`).join(' ')} AS total,
+              coalesce(sum(n_rows) - count(*), 0) AS hour_rows
+         FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_hour_deltas
+               WHERE ${hours.join(' AND ')} GROUP BY campaign_id, created_hour) groups`,
+      params,
+    );
+    return { total: Number(rows[0].total), deltaRows: 0, hourRows: Number(rows[0].hour_rows) };
+  }
+
+  /**
+   * Folds the hour deltas a windowed count read (the organization's, in the window's hours) to one row
+   * per campaign and hour, in one statement: only what piled up where lists look is rewritten.
+   */
+  private async compactHours(filter: CallLogFilter): Promise<void> {
+    const { hoursFrom, hoursTo } = hoursOf(filter);
+    await sqlExecutor(this.dataSource, null).query<NoRows>(
+      `WITH gone AS (
+         DELETE FROM call_log_hour_deltas WHERE organization_id = $1
+            AND ($2::timestamptz IS NULL OR created_hour >= $2)
+            AND ($3::timestamptz IS NULL OR created_hour < $3)
+         RETURNING campaign_id, created_hour, delta)
+       INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)
+       SELECT $1, campaign_id, created_hour, sum(delta) FROM gone
+       GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`,
+      [filter.organizationId, hoursFrom, hoursTo],
+    );
+  }
+
+  /** Folds an organization's count deltas, in one statement (see the target adapter's compactCounts). */
+  private async compactCounts(organizationId: string): Promise<void> {
+    await sqlExecutor(this.dataSource, null).query<NoRows>(
+      `WITH gone AS (
+         DELETE FROM call_log_count_deltas WHERE organization_id = $1
+         RETURNING ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)
+       INSERT INTO call_log_count_deltas (organization_id, ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)
+       SELECT $1, ${CALL_LOG_COUNT_GROUP}, sum(delta), sum(timed), sum(duration_seconds) FROM gone
+       GROUP BY ${CALL_LOG_COUNT_GROUP}
+       HAVING sum(delta) <> 0 OR sum(timed) <> 0 OR sum(duration_seconds) <> 0`,
+      [organizationId],
+    );
+  }
+}
+
+/**
+ * Past this many delta rows beyond one per group in one count, the list or the stats fold the
+ * organization's deltas (folding leaves one row per group).
+ */
+const COMPACT_AFTER_DELTA_ROWS = 64;
+/**
+ * Past this many hour-delta rows beyond one per campaign and hour in one windowed count, the list folds
+ * the organization's hour deltas. Higher than for the counts: calls are placed in many small
+ * statements, and an extra row costs a windowed count about half a microsecond.
+ */
+const COMPACT_HOURS_AFTER_EXTRA_ROWS = 1000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * A date window's bounds (`end` exclusive: bounds are inclusive to the millisecond) and its whole
+ * hours, `[hoursFrom, hoursTo)`; null for a bound not given. Hours start on the epoch's, as
+ * `date_bin('1 hour', created_at, timestamptz 'epoch')` in migration 1768860000000.
+ */
+function hoursOf(filter: CallLogFilter) {
+  const from = filter.from ?? null;
+  const end = filter.to ? new Date(filter.to.getTime() + 1) : null;
+  return {
+    from,
+    end,
+    hoursFrom: from && new Date(Math.ceil(from.getTime() / HOUR_MS) * HOUR_MS),
+    hoursTo: end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS),
+  };
+}
+
+interface Counted {
+  total: number;
+  /** Rows beyond one per group: what folding the count deltas, or the hour deltas, would remove. */
+  deltaRows: number;
+  hourRows: number;
+}
+
+/** What call_log_count_deltas keeps a row per, in an organization (`call-logs.triggers.sql.ts`). */
+const CALL_LOG_COUNT_GROUP = 'campaign_id, ended, outcome';

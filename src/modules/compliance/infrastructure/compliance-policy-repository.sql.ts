@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import { CompliancePolicyRepository } from '../application/ports/compliance-policy.repository.js';
+import type { CompliancePolicy } from '../domain/compliance-policy.js';
+import { policyFromStored, storedPolicy, type StoredPolicy } from './compliance.rows.js';
+
+@Injectable()
+export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async find(organizationId: string): Promise<CompliancePolicy | null> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{ policy: StoredPolicy }>(
+      `SELECT policy FROM compliance_policies WHERE organization_id = $1`,
+      [organizationId],
+    );
+    return rows.length > 0 ? policyFromStored(rows[0].policy) : null;
+  }
+
+  async save(
+    organizationId: string,
+    policy: CompliancePolicy,
+    at: Date,
+    apiKeyId: string | null,
+  ): Promise<void> {
+    await sqlExecutor(this.dataSource, null).query<NoRows>(
+      `INSERT INTO compliance_policies (organization_id, policy, updated_at, updated_by_key_id)
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id) DO UPDATE
+         SET policy = EXCLUDED.policy, updated_at = EXCLUDED.updated_at,
+             updated_by_key_id = EXCLUDED.updated_by_key_id`,
+      [organizationId, JSON.stringify(storedPolicy(policy)), at, apiKeyId],
+    );
+  }
+}

@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.sql.js';
+import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { OrganizationRepository } from '../application/ports/organization.repository.js';
+import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key.js';
+
+interface OrganizationRow {
+  id: string;
+  name: string;
+  created_at: Date;
+}
+
+interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  name: string;
+  key_prefix: string;
+  created_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+const ORGANIZATION_COLUMNS = 'id, name, created_at';
+/** Never the hash: nothing outside the lookup needs it. */
+const API_KEY_COLUMNS =
+  'id, organization_id, name, key_prefix, created_at, last_used_at, revoked_at';
+
+const organizationFromRow = (r: OrganizationRow): Organization => ({
+  id: r.id,
+  name: r.name,
+  createdAt: r.created_at,
+});
+
+const apiKeyFromRow = (r: ApiKeyRow): ApiKeyRecord => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  keyPrefix: r.key_prefix,
+  createdAt: r.created_at,
+  lastUsedAt: r.last_used_at,
+  revokedAt: r.revoked_at,
+});
+
+@Injectable()
+export class SqlOrganizationRepository extends OrganizationRepository {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  private get sql() {
+    return sqlExecutor(this.dataSource, null);
+  }
+
+  async createOrganization(name: string, now: Date): Promise<Organization> {
+    const { rows } = await onUniqueViolation(
+      () =>
+        this.sql.query<OrganizationRow>(
+          `INSERT INTO organizations (name, created_at) VALUES ($1, $2)
+           RETURNING ${ORGANIZATION_COLUMNS}`,
+          [name, now],
+        ),
+      { organizations_name_key: `Organization "${name}" already exists` },
+    );
+    return organizationFromRow(rows[0]);
+  }
+
+  async findOrganizationById(id: string): Promise<Organization | null> {
+    const { rows } = await this.sql.query<OrganizationRow>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE id = $1`,
+      [id],
+    );
+    return rows[0] ? organizationFromRow(rows[0]) : null;
+  }
+
+  async findOrganizationByName(name: string): Promise<Organization | null> {
+    const { rows } = await this.sql.query<OrganizationRow>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM organizations WHERE name = $1`,
+      [name],
+    );
+    return rows[0] ? organizationFromRow(rows[0]) : null;
+  }
+
+  async listOrganizations(): Promise<Organization[]> {
+    const { rows } = await this.sql.query<OrganizationRow>(
+      `SELECT ${ORGANIZATION_COLUMNS} FROM organizations ORDER BY created_at, id`,
+    );
+    return rows.map(organizationFromRow);
+  }
+
+  async saveApiKey(
+    key: {
+      organizationId: string;
+      name: string;
+      keyPrefix: string;
+      keyHash: string;
+    },
+    now: Date,
+  ): Promise<ApiKeyRecord> {
+    // Insert unless the hash exists, and return the stored row either way, in one statement.
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `WITH inserted AS (
+         INSERT INTO api_keys (organization_id, name, key_prefix, key_hash, created_at)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (key_hash) DO NOTHING
+         RETURNING ${API_KEY_COLUMNS}
+       )
+       SELECT ${API_KEY_COLUMNS} FROM inserted
+       UNION ALL
+       SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $4
+       LIMIT 1`,
+      [key.organizationId, key.name, key.keyPrefix, key.keyHash, now],
+    );
+    return apiKeyFromRow(rows[0]);
+  }
+
+  async findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL`,
+      [keyHash],
+    );
+    return rows[0] ? apiKeyFromRow(rows[0]) : null;
+  }
+
+  async listApiKeys(organizationId: string): Promise<ApiKeyRecord[]> {
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at, id`,
+      [organizationId],
+    );
+    return rows.map(apiKeyFromRow);
+  }
+
+  async touchApiKey(id: string, now: Date): Promise<void> {
+    // The condition is re-checked under the row lock: concurrent requests make one write, not many.
+    await this.sql.query<NoRows>(
+      `UPDATE api_keys SET last_used_at = $3
+        WHERE id = $1
+          AND (last_used_at IS NULL
+               OR last_used_at <= $3::timestamptz - $2 * interval '1 millisecond')`,
+      [id, LAST_USED_PRECISION_MS, now],
+    );
+  }
+
+  async revokeApiKey(id: string, now: Date, organizationId?: string): Promise<boolean> {
+    const { rowCount } = await this.sql.query<NoRows>(
+      // Every process's key cache hears of it when this commits (SqlApiKeyRevocations).
+      `UPDATE api_keys SET revoked_at = $4
+        WHERE id = $1 AND revoked_at IS NULL AND ($2::uuid IS NULL OR organization_id = $2)
+        RETURNING pg_notify($3, 'revoked')`,
+      [id, organizationId ?? null, API_KEYS_REVOKED_CHANNEL, now],
+    );
+    return rowCount > 0;
+  }
+}
