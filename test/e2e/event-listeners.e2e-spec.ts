@@ -8,6 +8,7 @@ import {
   UnitOfWork,
 } from '../../src/index.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { scenarioTargetEvents } from '../support/target-event-scenario.js';
 
 /** A team's audit trail, told of events in-process (`forRoot({ listeners })`). */
 class AuditListener extends CampaignEventListener {
@@ -184,66 +185,9 @@ describe('event listeners (CampaignCallingModule.forRoot({ listeners }))', () =>
       at: expect.any(Date),
       actor: { type: 'api_key', id: key.id },
     });
-    expect(told.filter((e) => e.targetId === first)).toEqual([
-      {
-        ...of(first),
-        kind: 'added',
-        status: 'Waiting',
-        reason: 'added, waiting for step labs',
-        data: { step: 'labs' },
-      },
-      {
-        ...of(first),
-        kind: 'step_data',
-        status: null,
-        reason: 'step labs data received',
-        data: { step: 'labs', keys: ['hba1c'] },
-      },
-      {
-        ...of(first),
-        kind: 'status_changed',
-        status: 'Pending',
-        reason: 'step labs data received',
-        data: { from: 'Waiting' },
-      },
-      {
-        ...of(first),
-        kind: 'input_edited',
-        status: null,
-        reason: 'input data edited',
-        data: { keys: ['note'] },
-      },
-      {
-        ...of(first),
-        kind: 'status_changed',
-        status: 'Scheduled',
-        reason: 'calls triggered',
-        data: { from: 'Pending', scheduled_time: expect.any(String) },
-      },
-      {
-        ...of(first),
-        kind: 'deleted',
-        status: null,
-        reason: 'deleted through the API',
-        data: { last_status: 'Scheduled' },
-      },
-    ]);
-    expect(told.filter((e) => e.targetId === second)).toEqual([
-      {
-        ...of(second),
-        kind: 'added',
-        status: 'Waiting',
-        reason: 'added, waiting for step labs',
-        data: { step: 'labs' },
-      },
-      {
-        ...of(second),
-        kind: 'deleted',
-        status: null,
-        reason: 'deleted through the API',
-        data: { last_status: 'Waiting' },
-      },
-    ]);
+    const expected = scenarioTargetEvents(of, first, second);
+    expect(told.filter((e) => e.targetId === first)).toEqual(expected.first);
+    expect(told.filter((e) => e.targetId === second)).toEqual(expected.second);
     // Exactly the timeline's events, ids and times included.
     const timeline = await t.sql<{ id: string; at: Date }>(
       `SELECT id::text AS id, at FROM target_events WHERE target_id = $1 ORDER BY target_events.id`,

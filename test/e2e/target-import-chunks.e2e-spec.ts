@@ -5,66 +5,14 @@
  * src/modules/target/application/target-import.service.spec.ts, the same on a database in
  * target-import.e2e-spec.ts.
  */
-import { FakeClock } from '../../src/testing/fake-clock.js';
-import { InMemoryCampaignReader } from '../../src/testing/in-memory-campaign-reader.js';
-import {
-  InMemoryTargetImportRepository,
-  RecordingImportFinishedOutbox,
-} from '../../src/testing/in-memory-target-import.repository.js';
 import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository.js';
-import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions.js';
-import { InMemoryTargetEventLog } from '../../src/testing/in-memory-target-event-log.js';
-import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
-import { RecordingJobQueue } from '../../src/testing/recording-job-queue.js';
-import { aCampaign, aNewTarget } from '../../src/testing/test-data.js';
+import { aNewTarget } from '../../src/testing/test-data.js';
 import {
   IMPORT_CHUNK_ROWS,
   SYNC_IMPORT_MAX_ROWS,
 } from '../../src/modules/target/domain/target-import.js';
-import {
-  IMPORT_QUEUE,
-  ImportRecord,
-  TargetImportService,
-} from '../../src/modules/target/application/target-import.service.js';
-
-const ORG = '00000000-0000-4000-8000-00000000a001';
-const CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
-const NOW = new Date('2026-01-05T15:00:00.000Z');
-const OPTIONS = { dryRun: false, launch: false, allowDuplicates: true };
-
-function setup() {
-  const targets = new InMemoryTargetRepository();
-  const imports = new InMemoryTargetImportRepository(targets);
-  const campaigns = new InMemoryCampaignReader();
-  campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG }));
-  const outbox = new RecordingImportFinishedOutbox();
-  const jobs = new RecordingJobQueue();
-  const service = new TargetImportService(
-    imports,
-    targets,
-    new InMemoryTargetTransitions(() => targets.table()),
-    new InMemoryTargetEventLog(),
-    campaigns,
-    outbox,
-    jobs,
-    new InMemoryUnitOfWork(targets, imports, outbox),
-    new FakeClock(NOW),
-  );
-  return { targets, imports, outbox, jobs, service };
-}
-
-async function* records(count: number, externalId = (i: number) => `EXT-${i}`) {
-  for (let i = 0; i < count; i++) {
-    const record: ImportRecord = {
-      row: i + 2,
-      input: { phoneNumber: `+1555${String(1000000 + i)}`, externalId: externalId(i) },
-      errors: [],
-      idColumn: null,
-      externalIdColumn: 'external_id',
-    };
-    yield record;
-  }
-}
+import { IMPORT_QUEUE } from '../../src/modules/target/application/target-import.service.js';
+import { CAMPAIGN, NOW, OPTIONS, ORG, records, setup } from '../support/target-import-fixture.js';
 
 describe('TargetImportService, files of several chunks (in-memory fakes)', () => {
   it('queues a large file; the job is safe to run twice', async () => {

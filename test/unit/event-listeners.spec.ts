@@ -8,6 +8,7 @@ import {
   type TargetTimelineEvent,
 } from '../../src/index.js';
 import { CampaignCallingTestingModule, waitUntil } from '../../src/testing/index.js';
+import { scenarioTargetEvents } from '../support/target-event-scenario.js';
 
 const API_KEY = 'test-key-0123456789abcdef0123456789';
 
@@ -155,66 +156,9 @@ describe('event listeners on CampaignCallingTestingModule', () => {
       at: expect.any(Date),
       actor: key,
     });
-    expect(told.filter((e) => e.targetId === first)).toEqual([
-      {
-        ...of(first),
-        kind: 'added',
-        status: 'Waiting',
-        reason: 'added, waiting for step labs',
-        data: { step: 'labs' },
-      },
-      {
-        ...of(first),
-        kind: 'step_data',
-        status: null,
-        reason: 'step labs data received',
-        data: { step: 'labs', keys: ['hba1c'] },
-      },
-      {
-        ...of(first),
-        kind: 'status_changed',
-        status: 'Pending',
-        reason: 'step labs data received',
-        data: { from: 'Waiting' },
-      },
-      {
-        ...of(first),
-        kind: 'input_edited',
-        status: null,
-        reason: 'input data edited',
-        data: { keys: ['note'] },
-      },
-      {
-        ...of(first),
-        kind: 'status_changed',
-        status: 'Scheduled',
-        reason: 'calls triggered',
-        data: { from: 'Pending', scheduled_time: expect.any(String) },
-      },
-      {
-        ...of(first),
-        kind: 'deleted',
-        status: null,
-        reason: 'deleted through the API',
-        data: { last_status: 'Scheduled' },
-      },
-    ]);
-    expect(told.filter((e) => e.targetId === second)).toEqual([
-      {
-        ...of(second),
-        kind: 'added',
-        status: 'Waiting',
-        reason: 'added, waiting for step labs',
-        data: { step: 'labs' },
-      },
-      {
-        ...of(second),
-        kind: 'deleted',
-        status: null,
-        reason: 'deleted through the API',
-        data: { last_status: 'Waiting' },
-      },
-    ]);
+    const expected = scenarioTargetEvents(of, first, second);
+    expect(told.filter((e) => e.targetId === first)).toEqual(expected.first);
+    expect(told.filter((e) => e.targetId === second)).toEqual(expected.second);
     // The same events as the timeline shows, with the same ids.
     const timeline = await as(http().get(`/api/v1/targets/${first}/events?limit=50`));
     expect(told.filter((e) => e.targetId === first).map((e) => [e.id, e.kind, e.reason])).toEqual(

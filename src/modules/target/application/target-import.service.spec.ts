@@ -1,58 +1,16 @@
 import { InterruptedError, NotFoundError } from '../../../common/errors/domain-errors.js';
-import { FakeClock } from '../../../testing/fake-clock.js';
-import { InMemoryCampaignReader } from '../../../testing/in-memory-campaign-reader.js';
-import {
-  InMemoryTargetImportRepository,
-  RecordingImportFinishedOutbox,
-} from '../../../testing/in-memory-target-import.repository.js';
-import { InMemoryTargetRepository } from '../../../testing/in-memory-target.repository.js';
-import { InMemoryTargetTransitions } from '../../../testing/in-memory-target-transitions.js';
-import { InMemoryTargetEventLog } from '../../../testing/in-memory-target-event-log.js';
-import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
-import { RecordingJobQueue } from '../../../testing/recording-job-queue.js';
-import { aCampaign } from '../../../testing/test-data.js';
 import { SYNC_IMPORT_MAX_ROWS, UploadInterruptedError } from '../domain/target-import.js';
-import { IMPORT_QUEUE, ImportRecord, TargetImportService } from './target-import.service.js';
+import { IMPORT_QUEUE } from './target-import.service.js';
+import {
+  CAMPAIGN,
+  NOW,
+  OPTIONS,
+  ORG,
+  records,
+  setup,
+} from '../../../../test/support/target-import-fixture.js';
 
-const ORG = '00000000-0000-4000-8000-00000000a001';
 const OTHER_ORG = '00000000-0000-4000-8000-00000000a002';
-const CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
-const NOW = new Date('2026-01-05T15:00:00.000Z');
-const OPTIONS = { dryRun: false, launch: false, allowDuplicates: true };
-
-function setup() {
-  const targets = new InMemoryTargetRepository();
-  const imports = new InMemoryTargetImportRepository(targets);
-  const campaigns = new InMemoryCampaignReader();
-  campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG }));
-  const outbox = new RecordingImportFinishedOutbox();
-  const jobs = new RecordingJobQueue();
-  const service = new TargetImportService(
-    imports,
-    targets,
-    new InMemoryTargetTransitions(() => targets.table()),
-    new InMemoryTargetEventLog(),
-    campaigns,
-    outbox,
-    jobs,
-    new InMemoryUnitOfWork(targets, imports, outbox),
-    new FakeClock(NOW),
-  );
-  return { targets, imports, outbox, jobs, service };
-}
-
-async function* records(count: number, externalId = (i: number) => `EXT-${i}`) {
-  for (let i = 0; i < count; i++) {
-    const record: ImportRecord = {
-      row: i + 2,
-      input: { phoneNumber: `+1555${String(1000000 + i)}`, externalId: externalId(i) },
-      errors: [],
-      idColumn: null,
-      externalIdColumn: 'external_id',
-    };
-    yield record;
-  }
-}
 
 describe('TargetImportService', () => {
   it('processes a small file in the request and records import.finished once', async () => {
