@@ -11,6 +11,7 @@ import { dataSourceOptions } from './database/data-source.options.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
 import { runMigrationsLocked } from './database/migrations-runner.js';
 import { CampaignCallingModule } from './campaign-calling.module.js';
+import { Clock, SystemClock } from './common/clock/clock.js';
 import {
   ORGANIZATION_ADAPTERS,
   OrganizationModule,
@@ -66,8 +67,13 @@ class CliModule {
         }),
         OrganizationModule,
       ],
-      providers: [{ provide: AppConfig, useValue: config }, ...ORGANIZATION_ADAPTERS],
-      exports: [AppConfig, ...ORGANIZATION_ADAPTERS.map(providedToken)],
+      // The organization module's needs: its adapters, and the clock its records are stamped with.
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useClass: SystemClock },
+        ...ORGANIZATION_ADAPTERS,
+      ],
+      exports: [AppConfig, Clock, ...ORGANIZATION_ADAPTERS.map(providedToken)],
     };
   }
 }
