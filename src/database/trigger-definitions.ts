@@ -21,7 +21,10 @@ export const TRIGGER_DEFINITIONS: Readonly<Record<string, string>> = {
  * install's place in the history, before a column it needs exists. An older install that a database
  * ran in its time stays applied; the last one replaces what it installed.
  */
-export const TRIGGER_INSTALLS = ['InstallTriggerDefinitions1769400000000'];
+export const TRIGGER_INSTALLS = [
+  'InstallTriggerDefinitions1769400000000',
+  'InstallTriggerDefinitions1769600000001',
+];
 
 /** Runs every table's definitions, in one transaction with the migration (TypeORM's `transaction: 'each'`). */
 export async function installTriggerDefinitions(q: QueryRunner): Promise<void> {

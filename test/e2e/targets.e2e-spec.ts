@@ -810,26 +810,48 @@ describe('targets API', () => {
       expect([res.body.page_count, idsOf(res)]).toEqual([1, later]);
     });
 
-    /** The campaign's position deltas, summed per second, against its targets counted per second. */
-    const positionsPerSecond = async (campaignId: string) => {
-      const second = `extract(epoch FROM date_bin('1 second', created_at, timestamptz 'epoch'))::bigint`;
-      const [fromDeltas, fromTargets] = await Promise.all([
-        t.sql<{ second: string; n: string }>(
-          `SELECT extract(epoch FROM created_second)::bigint AS second, sum(delta) AS n
-             FROM target_position_deltas WHERE campaign_id = $1
-            GROUP BY created_second HAVING sum(delta) <> 0 ORDER BY 1`,
+    /**
+     * The campaign's position counts merged into disjoint spans, as the list reads them, each with its
+     * count per status; and the targets counted per status inside the same spans. Equal when every
+     * target is counted once, in the span holding its creation time.
+     */
+    const positionSpansAgainstTargets = async (campaignId: string) => {
+      const spans = `WITH marked AS (
+           SELECT created_from, created_until, status, delta,
+                  coalesce(created_from >= max(created_until) OVER (ORDER BY created_from
+                    RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP), true) AS starts
+             FROM target_position_counts WHERE campaign_id = $1),
+         in_spans AS (
+           SELECT *, max(created_from) FILTER (WHERE starts) OVER (ORDER BY created_from) AS span_from
+             FROM marked),
+         spans AS (SELECT span_from, max(created_until) AS span_until FROM in_spans GROUP BY span_from)`;
+      const [fromCounts, fromTargets] = await Promise.all([
+        t.sql<{ span_from: Date; status: string; n: string }>(
+          `${spans} SELECT span_from, status, sum(delta) AS n FROM in_spans
+            GROUP BY span_from, status HAVING sum(delta) <> 0 ORDER BY 1, 2`,
           [campaignId],
         ),
-        t.sql<{ second: string; n: string }>(
-          `SELECT ${second} AS second, count(*) AS n FROM targets WHERE campaign_id = $1
-            GROUP BY 1 ORDER BY 1`,
+        t.sql<{ span_from: Date; status: string; n: string }>(
+          `${spans} SELECT s.span_from, t.status, count(*) AS n FROM targets t
+             LEFT JOIN spans s ON t.created_at >= s.span_from AND t.created_at < s.span_until
+            WHERE t.campaign_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`,
           [campaignId],
         ),
       ]);
-      return { fromDeltas, fromTargets };
+      return { fromCounts, fromTargets };
     };
 
-    it('deep pages, found from the seconds of creation, list what the index order has there', async () => {
+    /** How many spans and rows the campaign's position counts have. */
+    const positionRows = async (campaignId: string) => {
+      const [r] = await t.sql<{ rows: string; stretches: string }>(
+        `SELECT count(*) AS rows, count(DISTINCT (created_from, created_until)) AS stretches
+           FROM target_position_counts WHERE campaign_id = $1`,
+        [campaignId],
+      );
+      return { rows: Number(r.rows), stretches: Number(r.stretches) };
+    };
+
+    it('deep pages and creation windows, found from the spans of creation, list what the index order has there', async () => {
       const c = await tenant();
       await c.add({ targets: phones(5000) });
       // Every target Pending: that status's list is the campaign's, its deep pages found the same way.
@@ -876,8 +898,8 @@ describe('targets API', () => {
             ]);
           }
         }
-        const { fromDeltas, fromTargets } = await positionsPerSecond(c.campaignId);
-        expect(fromDeltas).toEqual(fromTargets);
+        const { fromCounts, fromTargets } = await positionSpansAgainstTargets(c.campaignId);
+        expect(fromCounts).toEqual(fromTargets);
         await expectWindowsAsOrdered();
       };
       // Creation windows (bounds inside a second, on one, or one bound only): counted and paged from
@@ -940,9 +962,7 @@ describe('targets API', () => {
       // One request: one second holding all 5,000, walked from the nearer edge of the second.
       await expectPagesAsOrdered();
 
-      // Spread over 52 seconds, 97 a second, two by two on one instant (ties broken by id). The UPDATE
-      // appends two position rows per target (the row trigger), more than a deep page may sum
-      // (skip / 8): these pages are walked from the nearer end, as without the deltas.
+      // Spread over 52 seconds, 97 a second, two by two on one instant (ties broken by id).
       await t.sql(
         `UPDATE targets t SET created_at = timestamptz '2026-01-05 08:00:00+00'
                 + (s.n / 97) * interval '1 second' + (s.n % 97 / 2) * interval '7 milliseconds'
@@ -954,32 +974,41 @@ describe('targets API', () => {
       await expectPagesAsOrdered();
 
       // 500 deleted in 70 requests through the API, which piles up deltas past compaction; then 300
-      // more targets. Folded, the 53 seconds are summed: pages start at their second.
+      // more targets. Folded into blocks of about a thousand targets, one row per block and status.
       const doomed = (await order()).filter((_, i) => i % 10 === 0);
       for (let round = 0; round < 70; round++)
         expect((await c.remove(doomed.filter((_, i) => i % 70 === round))).status).toBe(200);
       await c.add({ targets: phones(300, 6000) });
       await expectPagesAsOrdered();
-      // The list folded the deltas: one row per second left.
-      const rows = await t.sql<{ n: string }>(
-        `SELECT count(*) AS n FROM target_position_deltas WHERE campaign_id = $1`,
+      const folded = await positionRows(c.campaignId);
+      expect(folded.stretches).toBeLessThanOrEqual(2 * Math.ceil(4800 / 1024) + 1);
+      expect(folded.rows).toBeLessThanOrEqual(2 * folded.stretches);
+
+      // Fed a target at a time: every target in a second of its own, a week apart from the first
+      // to the last, with spread statuses. The first list folds the 4,800 seconds into blocks.
+      await t.sql(
+        `UPDATE targets t SET created_at = timestamptz '2026-02-01 00:00:00+00'
+                + s.n * interval '127 seconds' + (s.n % 1000) * interval '1 millisecond',
+                status = (ARRAY['Pending', 'Failed', 'Finished', 'To review'])[1 + s.n % 4]
+           FROM (SELECT id, row_number() OVER (ORDER BY created_at DESC, id) - 1 AS n
+                   FROM targets WHERE campaign_id = $1) s
+          WHERE t.id = s.id`,
         [c.campaignId],
       );
-      expect(Number(rows[0].n)).toBe((await positionsPerSecond(c.campaignId)).fromTargets.length);
-
-      // A campaign fed a target at a time has a row a second: 4,000 such rows (empty ones here, so
-      // nothing else changes) before its targets make a bound sum the later side; as many after them
-      // too, and the windows are counted by walking their entries.
-      const pad = (at: string) =>
-        t.sql(
-          `INSERT INTO target_position_deltas (campaign_id, created_second, delta)
-           SELECT $1, timestamptz '${at}' + n * interval '1 second', 0 FROM generate_series(1, 4000) n`,
-          [c.campaignId],
-        );
-      await pad('2000-01-01 00:00:00+00');
-      await expectWindowsAsOrdered();
-      await pad('2100-01-01 00:00:00+00');
-      await expectWindowsAsOrdered();
+      expect((await positionRows(c.campaignId)).stretches).toBeGreaterThan(4000);
+      expect((await c.list({ limit: 1 })).body.page_count).toBe(4800);
+      expect((await positionRows(c.campaignId)).stretches).toBeLessThanOrEqual(
+        2 * Math.ceil(4800 / 1024) + 1,
+      );
+      await expectPagesAsOrdered();
+      // Changes inside the blocks, read before the next compaction: their rows name seconds inside
+      // a block, and the list merges them into it.
+      const inside = (await order()).filter((_, i) => i % 97 === 5);
+      expect((await c.remove(inside.slice(0, 10))).status).toBe(200);
+      await t.sql(`UPDATE targets SET status = 'Finished' WHERE id = ANY($1::uuid[])`, [
+        inside.slice(10, 30),
+      ]);
+      await expectPagesAsOrdered();
     });
 
     it('a cursor walk lists each target exactly once, in order, while targets are added and deleted', async () => {
@@ -1099,9 +1128,9 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(summed[0].n)).toBe(total);
-      const { fromDeltas, fromTargets } = await positionsPerSecond(c.campaignId);
-      expect(fromDeltas).toEqual(fromTargets);
-      // Creation windows are counted from the position deltas: exact too, a bound inside a second.
+      const { fromCounts, fromTargets } = await positionSpansAgainstTargets(c.campaignId);
+      expect(fromCounts).toEqual(fromTargets);
+      // Creation windows are counted from the position counts: exact too, a bound inside a span.
       const [{ at }] = await t.sql<{ at: Date }>(
         `SELECT created_at AS at FROM targets WHERE campaign_id = $1
           ORDER BY created_at, id OFFSET 120 LIMIT 1`,

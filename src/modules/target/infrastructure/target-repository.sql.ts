@@ -16,6 +16,7 @@ import {
   TargetListFilter,
   TargetPage,
   TargetPageRequest,
+  TargetPosition,
   TargetRepository,
 } from '../application/ports/target.repository.js';
 import { freshTargetState, NewTarget } from '../domain/new-targets.js';
@@ -29,12 +30,13 @@ import { EventCause, TargetEventLog } from '../application/ports/target-event-lo
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import {
   bucketsOfBounds,
-  SecondCount,
+  Span,
   spanAmong,
+  spanHolding,
   startAmong,
-  walkInSecond,
-  WalkStart,
+  targetsBefore,
 } from './target-walk.js';
+import { compactPositionCounts, positionSpans } from './target-position-counts.js';
 import {
   COMPACT_AFTER_EXTRA_ROWS,
   compactTargetCounts,
@@ -368,116 +370,292 @@ export class SqlTargetRepository extends TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
   ): Promise<TargetPage> {
-    // A campaign's targets all carry its organization. The counters are kept per organization too, so
-    // the count is scoped; once it is not zero, the campaign is the caller's and the walks below name
-    // only the campaign, which keeps them inside an index (index-only scans). The final fetch checks the
-    // organization again all the same.
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
-    const { result, deltaRows } = await this.dataSource.transaction(
+    const { found, compact } = await this.dataSource.transaction(
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+        // The counters are kept per organization: a campaign of another organization counts none,
+        // and once they count some, the campaign is the caller's and the reads below name only the
+        // campaign (index-only). The page's fetch checks the organization again all the same.
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        // A status every target has (a fresh campaign's Pending ones) leaves nothing out: the list is
-        // the campaign's, whose deep pages start at their second of creation.
-        const everyTarget = filter.status !== undefined && counted.total === counted.campaignTotal;
-        const { where, params } = listConditions(
-          campaignId,
-          everyTarget ? { ...filter, status: undefined } : filter,
-        );
-        const status = everyTarget ? undefined : filter.status;
-        // Dates and external id are not in the counters: with any of them, the matching rows are counted.
-        const byDatesToo = where.length > (status !== undefined ? 2 : 1);
-        // One last-call bound, alone or with a status, splits the (status's) called targets, a
-        // counter, in two: count the smaller side.
-        const lastCallSplit =
-          where.length === (status !== undefined ? 3 : 2) ? lastCallSplitOf(filter) : null;
-        const byLastCall = filter.lastCallFrom !== undefined || filter.lastCallTo !== undefined;
-        // A creation window, alone or with a status: its ends are positions in the campaign's order.
-        const byCreatedAndStatusAtMost =
-          (filter.createdFrom !== undefined || filter.createdTo !== undefined) &&
-          filter.externalId === undefined &&
-          !byLastCall;
-
-        const created =
-          byCreatedAndStatusAtMost && counted.total > 0
-            ? await this.windowOf(
-                sql,
-                campaignId,
-                CREATION_ORDER,
-                filter.createdFrom,
-                filter.createdTo,
-                counted.campaignTotal,
-              )
-            : null;
-        // Last-call bounds alone: their matches per second of creation, from the last-call deltas
-        // between the bounds; the sum is the count, and a page's walk starts at its second.
-        const byLastCallOnly =
-          byLastCall &&
-          status === undefined &&
-          where.length === 1 + (filter.lastCallFrom ? 1 : 0) + (filter.lastCallTo ? 1 : 0);
-        const matchesBySecond =
-          byLastCallOnly && counted.called > 0
-            ? await this.lastCallMatchesBySecond(
-                sql,
-                campaignId,
-                filter.lastCallFrom,
-                filter.lastCallTo,
-              )
-            : null;
-        // Too many rows between the bounds: each bound's place among the called targets (the
-        // timeline's whole), from the minutes on its fewer side.
-        const lastCallWindow =
-          byLastCallOnly && counted.called > 0 && !matchesBySecond
-            ? await this.windowOf(
-                sql,
-                campaignId,
-                LAST_CALLS,
-                filter.lastCallFrom,
-                filter.lastCallTo,
-                counted.called,
-              )
-            : null;
-        // Without a status, the window's pages are the campaign's pages from its start.
-        const window = status === undefined ? created : null;
-        if (window) counted.total = window.count;
-        else if (created && created.count * 2 > counted.campaignTotal)
-          counted.total -= await this.countOutsideWindow(sql, params, filter);
-        else if (byLastCallOnly && counted.called === 0) counted.total = 0;
-        else if (matchesBySecond)
-          counted.total = matchesBySecond.reduce((sum, s) => sum + s.targets, 0);
-        else if (lastCallWindow) counted.total = lastCallWindow.count;
-        else if (lastCallSplit && counted.total > 0)
-          counted.total = await this.countLastCallSplit(
+        const countsDue = counted.deltaRows > COMPACT_AFTER_EXTRA_ROWS;
+        if (counted.campaignTotal === 0)
+          return { found: { targets: [], next: null, total: 0 }, compact: null };
+        if (filter.externalId !== undefined) {
+          const found = await this.withExternalId(sql, organizationId, campaignId, filter, page);
+          return { found, compact: countsDue ? ('all' as const) : null };
+        }
+        if (filter.lastCallFrom === undefined && filter.lastCallTo === undefined) {
+          const { found, positionsDue } = await this.inCreationOrder(
             sql,
-            where,
-            params,
-            counted.called,
-            lastCallSplit,
+            organizationId,
+            campaignId,
+            filter,
+            page,
           );
-        else if (byDatesToo && counted.total > 0)
-          counted.total = await this.countMatching(sql, where, params);
-        // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked
-        // (alone, unless the seconds holding the page's matches hold few other targets: pageOf).
-        const sortMatches =
-          byLastCall && counted.total <= fewMatchesOf(counted.campaignTotal, 100_000);
-        const found = await this.pageOf(
+          const compact = countsDue ? 'all' : positionsDue ? 'positions' : null;
+          return { found, compact };
+        }
+        const found = await this.withLastCall(
           sql,
           organizationId,
-          where,
-          params,
+          campaignId,
+          filter,
           page,
-          counted.total,
-          window,
-          sortMatches,
-          matchesBySecond,
+          counted,
         );
-        return { result: { ...found, total: counted.total }, deltaRows: counted.deltaRows };
+        return { found, compact: countsDue ? ('all' as const) : null };
       },
     );
-    if (deltaRows > COMPACT_AFTER_EXTRA_ROWS)
-      await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
-    return result;
+    const outside = sqlExecutor(this.dataSource, null);
+    if (compact === 'all') await compactTargetCounts(outside, campaignId);
+    else if (compact === 'positions') await compactPositionCounts(outside, campaignId);
+    return found;
+  }
+
+  /**
+   * No filter, a status, a creation window, or a status and a window: the list is a stretch of the
+   * (status's) creation order. Its ends are places in that order (the spans before a bound, plus the
+   * targets of the span it cuts, counted), and a page starts in the span holding its first target.
+   * Reads the campaign's spans (about one per thousand targets) and at most a span's index entries
+   * per bound and per page.
+   */
+  private async inCreationOrder(
+    sql: SqlExecutor,
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: TargetPageRequest,
+  ): Promise<{ found: TargetPage; positionsDue: boolean }> {
+    const status = filter.status ?? null;
+    const { spans, total: ofStatus, compact } = await positionSpans(sql, campaignId, status);
+    // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
+    const to = filter.createdTo ? new Date(filter.createdTo.getTime() + 1) : undefined;
+    const [before, through] = await this.placesOf(sql, campaignId, status, spans, [
+      filter.createdFrom,
+      to,
+    ]);
+    const total = Math.max(0, (to ? through : ofStatus) - (filter.createdFrom ? before : 0));
+    const first = filter.createdFrom ? before : 0;
+    if ('after' in page) {
+      const { where, params } = listConditions(campaignId, filter);
+      const found = await this.afterCursor(sql, organizationId, where, params, page, total);
+      return { found, positionsDue: compact };
+    }
+    if (page.offset >= total) return { found: { targets: [], next: null, total }, positionsDue: compact };
+    const take = Math.min(page.limit, total - page.offset);
+    // Inside the list, so inside the spans: never null.
+    const start = startAmong(spans, 'ASC', first + page.offset, take)!;
+    const { where, params } = listConditions(campaignId, { status: filter.status });
+    params.push(start.from);
+    where.push(`created_at ${start.side} to_timestamp($${params.length}::bigint)`);
+    const rows = await this.fetchPage(sql, organizationId, where, params, {
+      order: start.order,
+      skip: start.skip,
+      take,
+    });
+    return {
+      found: { ...pageOf(rows, page.limit, page.offset + page.limit < total), total },
+      positionsDue: compact,
+    };
+  }
+
+  /**
+   * The places of `instants` in the (status's) creation order: the targets of the spans that end by
+   * each, plus those of the span it cuts created before it (an index range inside one span), all in
+   * one statement. An undefined instant's place is 0 (unused).
+   */
+  private async placesOf(
+    sql: SqlExecutor,
+    campaignId: string,
+    status: string | null,
+    spans: Span[],
+    instants: (Date | undefined)[],
+  ): Promise<number[]> {
+    const args: unknown[] = [campaignId];
+    const statusCondition = status === null ? '' : `AND status = $${args.push(status)}`;
+    const cuts: string[] = [];
+    const places = instants.map((instant) => {
+      if (!instant) {
+        cuts.push('0');
+        return 0;
+      }
+      const second = instant.getTime() / 1000;
+      const cut = spanHolding(spans, second);
+      if (cut && Number(cut.from) < second) {
+        args.push(cut.from.toString(), instant);
+        cuts.push(
+          `(SELECT count(*) FROM targets WHERE campaign_id = $1 ${statusCondition}
+              AND created_at >= to_timestamp($${args.length - 1}::bigint) AND created_at < $${args.length})`,
+        );
+      } else cuts.push('0');
+      return targetsBefore(spans, second);
+    });
+    if (cuts.every((c) => c === '0')) return places;
+    const { rows } = await sql.query<Record<string, string>>(
+      `SELECT ${cuts.map((c, i) => `${c} AS cut${i}`).join(', ')}`,
+      args,
+    );
+    return places.map((p, i) => p + Number(rows[0][`cut${i}`]));
+  }
+
+  /** An external id names at most one target of the campaign: counted and listed with the rest of the filter. */
+  private async withExternalId(
+    sql: SqlExecutor,
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: TargetPageRequest,
+  ): Promise<TargetPage> {
+    const { where, params } = listConditions(campaignId, filter);
+    const total = await this.countMatching(sql, where, params);
+    if ('after' in page) return this.afterCursor(sql, organizationId, where, params, page, total);
+    if (page.offset >= total) return { targets: [], next: null, total };
+    const rows = await this.fetchPage(sql, organizationId, where, params, {
+      order: 'ASC',
+      skip: page.offset,
+      take: page.limit,
+    });
+    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
+  }
+
+  /** A cursor's page: the walk starts just after the cursor's target, in any filter's own index. */
+  private async afterCursor(
+    sql: SqlExecutor,
+    organizationId: string,
+    where: string[],
+    params: unknown[],
+    page: { limit: number; after: TargetPosition },
+    total: number,
+  ): Promise<TargetPage> {
+    const args = [...params, String(page.after.createdMicros), page.after.id];
+    const conditions = [
+      ...where,
+      `(created_at, id) > (${EPOCH_PLUS_MICROS(`$${args.length - 1}`)}, $${args.length}::uuid)`,
+    ];
+    // One more tells whether another page follows.
+    const rows = await this.fetchPage(sql, organizationId, conditions, args, {
+      order: 'ASC',
+      skip: 0,
+      take: page.limit + 1,
+    });
+    return { ...pageOf(rows, page.limit, rows.length > page.limit), total };
+  }
+
+  /**
+   * Deferred join: the page's ids come from an index-only walk, and only those rows are read from the
+   * table. `sorted` reads every match and sorts it (an expression of created_at, in the same order,
+   * keeps the planner from walking the creation order for the ORDER BY). Rows come back ascending.
+   */
+  private async fetchPage(
+    sql: SqlExecutor,
+    organizationId: string,
+    where: string[],
+    params: unknown[],
+    walk: { order: 'ASC' | 'DESC'; skip: number; take: number; sorted?: boolean },
+  ): Promise<PageRow[]> {
+    const args = [...params, walk.take, String(walk.skip), organizationId];
+    const n = args.length;
+    const { order } = walk;
+    const sortedBy = walk.sorted ? `created_at + interval '0'` : 'created_at';
+    const { rows } = await sql.query<PageRow>(
+      `SELECT ${columnList(TARGET_COLUMNS, 't')}, p.position_micros FROM (
+         SELECT id, created_at, ${MICROS_OF('created_at')} AS position_micros FROM targets
+         WHERE ${where.join(' AND ')}
+         ORDER BY ${sortedBy} ${order}, id ${order} LIMIT $${n - 2} OFFSET $${n - 1}) p
+       JOIN targets t ON t.id = p.id AND t.organization_id = $${n}
+       ORDER BY p.created_at ${order}, p.id ${order}`,
+      args,
+    );
+    if (order === 'DESC') rows.reverse();
+    return rows;
+  }
+
+  /**
+   * Last-call bounds, alone or with a status or a creation window. Last calls are not in the creation
+   * order: the count comes from the last-call deltas or the last-call indexes, counting the smaller
+   * side, and a page starts at the second holding its first match when the deltas name it, or sorts
+   * few matches wherever they lie.
+   */
+  private async withLastCall(
+    sql: SqlExecutor,
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: TargetPageRequest,
+    counted: { total: number; called: number; campaignTotal: number },
+  ): Promise<TargetPage> {
+    // A status every target has (a fresh campaign's Pending ones) leaves nothing out.
+    const everyTarget = filter.status !== undefined && counted.total === counted.campaignTotal;
+    const { where, params } = listConditions(
+      campaignId,
+      everyTarget ? { ...filter, status: undefined } : filter,
+    );
+    const status = everyTarget ? undefined : filter.status;
+    let total = counted.total;
+    // Last-call bounds alone: their matches per second of creation, from the last-call deltas
+    // between the bounds; the sum is the count, and a page's walk starts at its second.
+    const boundsOnly =
+      status === undefined &&
+      filter.createdFrom === undefined &&
+      filter.createdTo === undefined;
+    const matchesBySecond =
+      boundsOnly && counted.called > 0
+        ? await this.lastCallMatchesBySecond(sql, campaignId, filter.lastCallFrom, filter.lastCallTo)
+        : null;
+    // One last-call bound, alone or with a status, splits the (status's) called targets, a counter,
+    // in two: count the smaller side.
+    const lastCallSplit =
+      filter.createdFrom === undefined && filter.createdTo === undefined
+        ? lastCallSplitOf(filter)
+        : null;
+    if (boundsOnly && counted.called === 0) total = 0;
+    else if (matchesBySecond) total = matchesBySecond.reduce((sum, s) => sum + s.targets, 0);
+    else if (boundsOnly)
+      // Too many rows between the bounds: each bound's place among the called targets (the
+      // timeline's whole), from the minutes on its fewer side.
+      total =
+        (await this.lastCallWindow(sql, campaignId, filter, counted.called)) ??
+        (await this.countMatching(sql, where, params));
+    else if (lastCallSplit && total > 0)
+      total = await this.countLastCallSplit(sql, where, params, counted.called, lastCallSplit);
+    else if (total > 0) total = await this.countMatching(sql, where, params);
+    if ('after' in page) return this.afterCursor(sql, organizationId, where, params, page, total);
+    if (page.offset >= total) return { targets: [], next: null, total };
+    // From whichever end is nearer (the count is exact).
+    const rest = total - page.offset;
+    const take = Math.min(page.limit, rest);
+    let order: 'ASC' | 'DESC' = page.offset > rest ? 'DESC' : 'ASC';
+    let skip = order === 'DESC' ? rest - take : page.offset;
+    // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked
+    // (unless the seconds holding the page's matches hold few other targets, below).
+    let sorted = total <= fewMatchesOf(counted.campaignTotal, 100_000);
+    const conditions = [...where];
+    const args = [...params];
+    // Bounds alone: the walk starts at the second holding the page's first match, not across every
+    // earlier target (a bound at the middle of the calls: half the campaign).
+    const start = matchesBySecond && startAmong(matchesBySecond, order, skip, take);
+    if (start) {
+      // Few matches may still lie far apart (early targets called again among the latest calls): a
+      // walk between them crosses every target created in between. Walked when that is at most
+      // twice the matches, else sorted (from the same start: the page is the same).
+      if (sorted) {
+        const span = spanAmong(matchesBySecond, order, skip, take);
+        sorted = !span || (await this.createdIn(sql, campaignId, span)) > 2 * total;
+      }
+      args.push(start.from);
+      conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
+      order = start.order;
+      skip = start.skip;
+    }
+    const rows = await this.fetchPage(sql, organizationId, conditions, args, {
+      order,
+      skip,
+      take,
+      sorted,
+    });
+    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
   /**
@@ -516,100 +694,61 @@ export class SqlTargetRepository extends TargetRepository {
   }
 
   /**
-   * A window of a timeline (creation times, or last calls) as positions in it: how many of its
-   * targets come before the window and after it, from the timeline's deltas. Null when a bound has
-   * too many buckets on both sides to sum cheaply: the window's entries are counted then.
+   * Last-call bounds alone, counted as a window of the last-call timeline: how many called targets
+   * come before each bound, from the last-call minutes on its fewer side. Null when both sides have
+   * too many minutes to sum cheaply.
    */
-  private async windowOf(
+  private async lastCallWindow(
     sql: SqlExecutor,
     campaignId: string,
-    timeline: DeltaTimeline,
-    from: Date | undefined,
-    to: Date | undefined,
-    timelineTotal: number,
-  ): Promise<TimelineWindow | null> {
-    const before = from
-      ? await this.targetsBefore(sql, campaignId, timeline, from, timelineTotal)
+    filter: TargetListFilter,
+    called: number,
+  ): Promise<number | null> {
+    const before = filter.lastCallFrom
+      ? await this.calledBefore(sql, campaignId, filter.lastCallFrom, called)
       : 0;
     if (before === null) return null;
-    // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
-    const through = to
-      ? await this.targetsBefore(
-          sql,
-          campaignId,
-          timeline,
-          new Date(to.getTime() + 1),
-          timelineTotal,
-        )
-      : timelineTotal;
+    const through = filter.lastCallTo
+      ? await this.calledBefore(sql, campaignId, new Date(filter.lastCallTo.getTime() + 1), called)
+      : called;
     if (through === null) return null;
-    const count = Math.max(0, through - before);
-    return { count, before, after: timelineTotal - before - count };
+    return Math.max(0, through - before);
   }
 
   /**
-   * With a status and a creation window holding most of the campaign, the status's targets outside the
-   * window are likely the fewer: those are counted (two ranges of the status index) and taken from
-   * the status's count. Exact either way; only which entries are walked depends on the guess.
+   * How many of the campaign's called targets had their last call before `instant`: the deltas of the
+   * whole minutes before it (or, when those are more than MINUTES_SUMMED_AT_MOST rows, of those after
+   * it, taken from the called targets), plus the targets of its own minute before it. Null when both
+   * sides have more rows than that.
    */
-  private async countOutsideWindow(
-    sql: SqlExecutor,
-    params: unknown[],
-    filter: TargetListFilter,
-  ): Promise<number> {
-    const args = [params[0], filter.status];
-    const ranges: string[] = [];
-    if (filter.createdFrom) ranges.push(`created_at < $${args.push(filter.createdFrom)}`);
-    if (filter.createdTo)
-      ranges.push(
-        `created_at >= $${args.push(filter.createdTo)}::timestamptz + interval '1 millisecond'`,
-      );
-    const { rows } = await sql.query<{ n: string }>(
-      `SELECT ${ranges
-        .map(
-          (r) => `(SELECT count(*) FROM targets WHERE campaign_id = $1 AND status = $2 AND ${r})`,
-        )
-        .join(' + ')} AS n`,
-      args,
-    );
-    return Number(rows[0].n);
-  }
-
-  /**
-   * How many of the campaign's targets come before `instant` in a timeline: the deltas of the whole
-   * buckets before it (or, when those are more than BUCKETS_SUMMED_AT_MOST rows, of those after it,
-   * taken from the timeline's total), plus the targets of its own bucket that come before it (an
-   * index-only walk inside one bucket). Null when both sides have more rows than that.
-   */
-  private async targetsBefore(
+  private async calledBefore(
     sql: SqlExecutor,
     campaignId: string,
-    { table, bucket, bucketMs, column }: DeltaTimeline,
     instant: Date,
-    timelineTotal: number,
+    called: number,
   ): Promise<number | null> {
-    // The bound's bucket as a parameter, not an expression over one: a range of the deltas' index.
-    const start = new Date(Math.floor(instant.getTime() / bucketMs) * bucketMs);
+    // The bound's minute as a parameter, not an expression over one: a range of the deltas' index.
+    const start = new Date(Math.floor(instant.getTime() / 60_000) * 60_000);
     const sideOf = (condition: string, order: 'ASC' | 'DESC') =>
       `(SELECT count(*) AS read, coalesce(sum(delta), 0) AS targets FROM (
-          SELECT delta FROM ${table} WHERE campaign_id = $1 AND ${bucket} ${condition}
-           ORDER BY ${bucket} ${order} LIMIT $3) side)`;
-    const { rows } = await sql.query<{ read: string; targets: string; in_bucket: string }>(
+          SELECT delta FROM target_last_call_deltas WHERE campaign_id = $1 AND last_call_minute ${condition}
+           ORDER BY last_call_minute ${order} LIMIT $3) side)`;
+    const { rows } = await sql.query<{ read: string; targets: string; in_minute: string }>(
       `SELECT side.read, side.targets,
-              (SELECT count(*) FROM targets WHERE campaign_id = $1 AND ${column} >= $2
-                  AND ${column} < $4) AS in_bucket
+              (SELECT count(*) FROM targets WHERE campaign_id = $1 AND last_call_date >= $2
+                  AND last_call_date < $4) AS in_minute
          FROM ${sideOf('< $2', 'ASC')} side`,
-      [campaignId, start, BUCKETS_SUMMED_AT_MOST, instant],
+      [campaignId, start, MINUTES_SUMMED_AT_MOST, instant],
     );
-    const inBucket = Number(rows[0].in_bucket);
+    const inMinute = Number(rows[0].in_minute);
     // Fewer rows than the limit: the side was read whole.
-    if (Number(rows[0].read) < BUCKETS_SUMMED_AT_MOST) return Number(rows[0].targets) + inBucket;
+    if (Number(rows[0].read) < MINUTES_SUMMED_AT_MOST) return Number(rows[0].targets) + inMinute;
     const later = await sql.query<{ read: string; targets: string }>(
       `SELECT side.read, side.targets FROM ${sideOf('>= $2', 'DESC')} side`,
-      [campaignId, start, BUCKETS_SUMMED_AT_MOST],
+      [campaignId, start, MINUTES_SUMMED_AT_MOST],
     );
-    if (Number(later.rows[0].read) < BUCKETS_SUMMED_AT_MOST)
-      return timelineTotal - Number(later.rows[0].targets) + inBucket;
+    if (Number(later.rows[0].read) < MINUTES_SUMMED_AT_MOST)
+      return called - Number(later.rows[0].targets) + inMinute;
     return null;
   }
 
@@ -643,7 +782,6 @@ export class SqlTargetRepository extends TargetRepository {
     if (leftOut < half) return called - leftOut;
     return this.countMatching(sql, where, params);
   }
-
   /** The targets matching `where`, counted up to `limit` (a walk of index entries stopped there). */
   private async countUpTo(
     sql: SqlExecutor,
@@ -658,7 +796,6 @@ export class SqlTargetRepository extends TargetRepository {
     );
     return Number(rows[0].n);
   }
-
   /**
    * Date bounds are not in the counters: these count the matching index entries (index-only on
    * `targets_campaign_created_lc_idx` or the status index), never the table's rows.
@@ -674,57 +811,6 @@ export class SqlTargetRepository extends TargetRepository {
     );
     return Number(rows[0].total);
   }
-
-  /**
-   * The second of creation time that holds the target `skip` places from the `order` end, from a
-   * running sum over the campaign's position deltas (migration 1768850000000), read in the list's
-   * snapshot. The walk then starts at that second's near edge, or at its far edge when the page lies
-   * in the second's far half (a campaign added in one request is one second).
-   *
-   * A delta row costs about three index entries to sum (0.5 against 0.18 µs, measured), so at most
-   * `skip / 8` rows are read: a campaign with more seconds than that before the page (targets added
-   * one a second) is walked as before, at a third more at worst. Null then.
-   */
-  private async startOfWalk(
-    sql: SqlExecutor,
-    campaignId: string,
-    order: 'ASC' | 'DESC',
-    skip: number,
-    take: number,
-  ): Promise<WalkStart | null> {
-    const readAtMost = Math.ceil(skip / 8);
-    const { rows } = await sql.query<{
-      second: string;
-      targets: string;
-      through: string;
-      partial: boolean;
-    }>(
-      `WITH read AS (
-         SELECT created_second, delta FROM target_position_deltas WHERE campaign_id = $1
-          ORDER BY created_second ${order} LIMIT $3),
-       seconds AS (
-         -- sum(integer) is a bigint: the running sum stays in integer arithmetic.
-         SELECT created_second, sum(delta) AS targets,
-                sum(sum(delta)::integer) OVER (ORDER BY created_second ${order}) AS through
-           FROM read GROUP BY created_second HAVING sum(delta) <> 0)
-       SELECT extract(epoch FROM created_second)::bigint AS second, targets, through,
-              -- The last second read may have rows past the limit.
-              (SELECT count(*) FROM read) = $3 AND created_second = (
-                SELECT ${order === 'ASC' ? 'max' : 'min'}(created_second) FROM read) AS partial
-         FROM seconds WHERE through > $2 ORDER BY created_second ${order} LIMIT 1`,
-      [campaignId, skip, readAtMost],
-    );
-    if (!rows[0] || rows[0].partial) return null;
-    return walkInSecond(
-      BigInt(rows[0].second),
-      Number(rows[0].targets),
-      Number(rows[0].through),
-      order,
-      skip,
-      take,
-    );
-  }
-
   /**
    * The targets matching last-call bounds alone, per second of creation (ascending), from the
    * last-call deltas (migration 1768880000000): the whole minutes inside the bounds are summed per
@@ -738,8 +824,8 @@ export class SqlTargetRepository extends TargetRepository {
     campaignId: string,
     from: Date | undefined,
     to: Date | undefined,
-  ): Promise<SecondCount[] | null> {
-    const { whole, parts } = bucketsOfBounds(from, to, LAST_CALLS.bucketMs);
+  ): Promise<Span[] | null> {
+    const { whole, parts } = bucketsOfBounds(from, to, 60_000);
     const timestampOf = (ms: number) =>
       Number.isFinite(ms) ? new Date(ms) : ms < 0 ? '-infinity' : 'infinity';
     const args: unknown[] = [
@@ -777,134 +863,24 @@ export class SqlTargetRepository extends TargetRepository {
     if (Number(rows[0].whole_rows) >= LAST_CALL_DELTA_ROWS_READ_AT_MOST) return null;
     return rows
       .filter((r) => r.second !== null)
-      .map((r) => ({ second: BigInt(r.second as string), targets: Number(r.matches) }));
+      .map((r) => {
+        const second = BigInt(r.second as string);
+        return { from: second, until: second + 1n, targets: Number(r.matches) };
+      });
   }
-
   /**
-   * How many of the campaign's targets were created in the seconds from `first` to `last`, from the
-   * position deltas; Infinity once more than `enough` rows are read (the sum would cost more than the
-   * sort it decides on).
+   * How many of the campaign's targets were created in the stretch of seconds [from, until), from its
+   * position spans: those of every span it touches (at most two spans more than it holds).
    */
   private async createdIn(
     sql: SqlExecutor,
     campaignId: string,
-    { first, last }: { first: bigint; last: bigint },
-    enough: number,
+    { from, until }: { from: bigint; until: bigint },
   ): Promise<number> {
-    const { rows } = await sql.query<{ read: string; targets: string }>(
-      `SELECT count(*) AS read, coalesce(sum(delta), 0) AS targets FROM (
-         SELECT delta FROM target_position_deltas WHERE campaign_id = $1
-            AND created_second >= to_timestamp($2::bigint) AND created_second <= to_timestamp($3::bigint)
-          LIMIT $4) seconds`,
-      [campaignId, first.toString(), last.toString(), enough + 1],
-    );
-    return Number(rows[0].read) > enough ? Infinity : Number(rows[0].targets);
-  }
-
-  /**
-   * Deferred join: the page's ids come from an index-only walk of (created_at, id), and only those
-   * rows are read from the table. A deep page walks from whichever end is nearer (the count is exact),
-   * so the last page costs what the first does and the middle costs half a walk.
-   */
-  private async pageOf(
-    sql: SqlExecutor,
-    organizationId: string,
-    where: string[],
-    params: unknown[],
-    page: TargetPageRequest,
-    total: number,
-    window: TimelineWindow | null = null,
-    sortMatches = false,
-    matchesBySecond: SecondCount[] | null = null,
-  ): Promise<Omit<TargetPage, 'total'>> {
-    let conditions = [...where];
-    let args = [...params];
-    let sorted = sortMatches;
-    let order: 'ASC' | 'DESC' = 'ASC';
-    let skip = 0;
-    let take: number;
-    let hasMore: (returned: number) => boolean;
-    if ('after' in page) {
-      args.push(String(page.after.createdMicros), page.after.id);
-      conditions.push(
-        `(created_at, id) > (${EPOCH_PLUS_MICROS(`$${args.length - 1}`)}, $${args.length}::uuid)`,
-      );
-      take = page.limit + 1; // one more tells whether another page follows
-      hasMore = (returned) => returned > page.limit;
-    } else {
-      if (page.offset >= total) return { targets: [], next: null };
-      const rest = total - page.offset;
-      if (page.offset > rest) {
-        order = 'DESC';
-        take = Math.min(page.limit, rest);
-        skip = rest - take;
-      } else {
-        // Never past the list's end: a window's walk below may drop the window's own bounds.
-        take = Math.min(page.limit, rest);
-        skip = page.offset;
-      }
-      hasMore = () => page.offset + page.limit < total;
-      // Only the campaign's own order has position deltas; a filtered list walks its own index,
-      // except a creation window, which is a stretch of that order (its ends are known positions).
-      if ((where.length === 1 || window) && skip >= WALK_FROM_SECOND_AFTER) {
-        const fromEnd = window ? (order === 'ASC' ? window.before : window.after) : 0;
-        const start = await this.startOfWalk(sql, params[0] as string, order, fromEnd + skip, take);
-        if (start) {
-          // The page lies inside the window by its position: the walk needs only the campaign.
-          conditions = [where[0]];
-          args = [params[0]];
-          args.push(start.from);
-          conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
-          order = start.order;
-          skip = start.skip;
-        }
-      }
-      // Last-call bounds alone: the walk starts at the second holding the page's first match, not
-      // across every earlier target (a bound at the middle of the calls: half the campaign).
-      const start = matchesBySecond && startAmong(matchesBySecond, order, skip, take);
-      if (start) {
-        // Few matches may still lie far apart (early targets called again among the latest calls):
-        // a walk between them crosses every target created in between. Walked when that is at most
-        // twice the matches, else sorted (from the same start: the page is the same).
-        if (sorted) {
-          const span = spanAmong(matchesBySecond, order, skip, take);
-          sorted =
-            !span || (await this.createdIn(sql, params[0] as string, span, 2 * total)) > 2 * total;
-        }
-        args.push(start.from);
-        conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
-        order = start.order;
-        skip = start.skip;
-      }
-    }
-    args.push(take, String(skip), organizationId);
-    const n = args.length;
-    // A last-call bound leaves out targets anywhere in the creation order, and calls go roughly in
-    // that order: a recent bound matches the latest targets, and a walk of that order crosses every
-    // earlier one before its first match (a poll for the last hundredth's calls of a 1M campaign:
-    // ~990,000 entries). Few matches (fewMatchesOf) are read from a last-call index (which carries
-    // created_at and id) and sorted instead, wherever they lie; an expression of created_at, in the
-    // same order, keeps the planner from walking the creation order for the ORDER BY. More are
-    // walked: the walk stops at the page, the sort would read every match. Bounds alone start
-    // at the second holding the page's first match (above), walked or sorted.
-    const sortedBy = sorted ? `created_at + interval '0'` : 'created_at';
-    const { rows } = await sql.query<TargetRow & { position_micros: string }>(
-      `SELECT t.*, p.position_micros FROM (
-         SELECT id, created_at, ${MICROS_OF('created_at')} AS position_micros FROM targets
-         WHERE ${conditions.join(' AND ')}
-         ORDER BY ${sortedBy} ${order}, id ${order} LIMIT $${n - 2} OFFSET $${n - 1}) p
-       JOIN targets t ON t.id = p.id AND t.organization_id = $${n}
-       ORDER BY p.created_at ${order}, p.id ${order}`,
-      args,
-    );
-    if (order === 'DESC') rows.reverse();
-    const more = hasMore(rows.length);
-    const listed = rows.slice(0, page.limit);
-    const last = listed[listed.length - 1];
-    return {
-      targets: listed.map(targetFromRow),
-      next: more && last ? { createdMicros: Number(last.position_micros), id: last.id } : null,
-    };
+    const { spans } = await positionSpans(sql, campaignId, null);
+    return spans
+      .filter((s) => s.until > from && s.from < until)
+      .reduce((sum, s) => sum + s.targets, 0);
   }
 }
 
@@ -925,48 +901,23 @@ function fewMatchesOf(of: number, atMost: number): number {
  */
 const LAST_CALL_DELTA_ROWS_READ_AT_MOST = 8000;
 
-/** Deeper than this many targets from the nearer end, an unfiltered page starts at its second. */
-const WALK_FROM_SECOND_AFTER = 2000;
-
 /**
- * A bound with more buckets of deltas than this on both sides is not summed (a bucket's rows cost
- * about three index entries to sum): the window's entries are counted instead.
+ * Rows of last-call minutes summed at most on one side of a bound (a row costs about three index
+ * entries to sum): past that on both sides, the matches are counted instead.
  */
-const BUCKETS_SUMMED_AT_MOST = 4000;
+const MINUTES_SUMMED_AT_MOST = 4000;
 
-/**
- * A timeline the targets triggers keep deltas of: per bucket of `column`, how many of a campaign's
- * targets it gained or lost (only those with a value).
- */
-interface DeltaTimeline {
-  table: string;
-  bucket: string;
-  bucketMs: number;
-  column: string;
-}
+/** A page's rows: a target's columns and its place in the creation order. */
+type PageRow = TargetRow & { position_micros: string };
 
-/** Creation times, per second (migration 1768850000000): targets are added in requests, a second each. */
-const CREATION_ORDER: DeltaTimeline = {
-  table: 'target_position_deltas',
-  bucket: 'created_second',
-  bucketMs: 1000,
-  column: 'created_at',
-};
-
-/** Last calls, per minute (migration 1768880000000): calls start continuously, in rounds. */
-const LAST_CALLS: DeltaTimeline = {
-  table: 'target_last_call_deltas',
-  bucket: 'last_call_minute',
-  bucketMs: 60_000,
-  column: 'last_call_date',
-};
-
-/** A window of a timeline, in positions: a creation window is a stretch of the campaign's (created_at, id) order. */
-interface TimelineWindow {
-  count: number;
-  /** The campaign's targets before the window, and after it. */
-  before: number;
-  after: number;
+/** A page from its rows (ascending), `more` when another page follows. */
+function pageOf(rows: PageRow[], limit: number, more: boolean): Omit<TargetPage, 'total'> {
+  const listed = rows.slice(0, limit);
+  const last = listed[listed.length - 1];
+  return {
+    targets: listed.map(targetFromRow),
+    next: more && last ? { createdMicros: Number(last.position_micros), id: last.id } : null,
+  };
 }
 
 /**

@@ -253,51 +253,60 @@ CREATE TRIGGER targets_count_update AFTER UPDATE ON targets
 REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_update();
 
--- target_position_deltas: +1/-1 per target by (campaign, second of creation).
-CREATE OR REPLACE FUNCTION target_position_deltas_insert() RETURNS trigger LANGUAGE plpgsql
+-- target_position_counts: +1/-1 per target by (campaign, status, second of creation), each row
+-- naming its stretch of creation time [created_from, created_until): a second here; compaction
+-- (target-position-counts.ts) folds consecutive stretches into blocks of about a thousand targets.
+-- Groups that net to zero (an update that moves no status) append nothing.
+CREATE OR REPLACE FUNCTION target_position_counts_insert() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
-  INSERT INTO target_position_deltas (campaign_id, created_second, delta)
-  SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'), count(*)
-    FROM new_rows GROUP BY 1, 2;
+  INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
+  SELECT campaign_id, created_second, created_second + interval '1 second', status, count(*)
+    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                 status FROM new_rows) moves
+   GROUP BY campaign_id, created_second, status;
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE FUNCTION target_position_deltas_delete() RETURNS trigger LANGUAGE plpgsql
+CREATE OR REPLACE FUNCTION target_position_counts_delete() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
-  INSERT INTO target_position_deltas (campaign_id, created_second, delta)
-  SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'), -count(*)
-    FROM old_rows GROUP BY 1, 2;
+  INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
+  SELECT campaign_id, created_second, created_second + interval '1 second', status, -count(*)
+    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                 status FROM old_rows) moves
+   GROUP BY campaign_id, created_second, status;
   RETURN NULL;
 END $$;
 
--- A row trigger with a column list: it stays off every UPDATE that names neither column (all of the
--- service's); a statement trigger with transition tables cannot have a column list.
-CREATE OR REPLACE FUNCTION target_position_deltas_move() RETURNS trigger LANGUAGE plpgsql
+CREATE OR REPLACE FUNCTION target_position_counts_update() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
-  INSERT INTO target_position_deltas (campaign_id, created_second, delta)
-  VALUES (OLD.campaign_id, date_bin('1 second', OLD.created_at, timestamptz 'epoch'), -1),
-         (NEW.campaign_id, date_bin('1 second', NEW.created_at, timestamptz 'epoch'), 1);
+  INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
+  SELECT campaign_id, created_second, created_second + interval '1 second', status, sum(delta)
+    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                 status, -1 AS delta FROM old_rows
+          UNION ALL
+          SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'), status, 1
+            FROM new_rows) moves
+   GROUP BY campaign_id, created_second, status HAVING sum(delta) <> 0;
   RETURN NULL;
 END $$;
 
 DROP TRIGGER IF EXISTS targets_position_insert ON targets;
 CREATE TRIGGER targets_position_insert AFTER INSERT ON targets
 REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_position_deltas_insert();
+FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_insert();
 
 DROP TRIGGER IF EXISTS targets_position_delete ON targets;
 CREATE TRIGGER targets_position_delete AFTER DELETE ON targets
 REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_position_deltas_delete();
+FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_delete();
 
-DROP TRIGGER IF EXISTS targets_position_move ON targets;
-CREATE TRIGGER targets_position_move AFTER UPDATE OF campaign_id, created_at ON targets
-FOR EACH ROW
-WHEN (OLD.campaign_id IS DISTINCT FROM NEW.campaign_id OR OLD.created_at IS DISTINCT FROM NEW.created_at)
-EXECUTE FUNCTION target_position_deltas_move();
+DROP TRIGGER IF EXISTS targets_position_update ON targets;
+CREATE TRIGGER targets_position_update AFTER UPDATE ON targets
+REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_update();
 
 -- target_last_call_deltas: +1/-1 per called target by (campaign, minute of last call, second of
 -- creation). Targets whose minute did not change cancel out and append nothing.

@@ -1,0 +1,58 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Target lists whatever a campaign's shape (issue 33): counts per stretch of creation time and status
+ * (`target_position_counts`) replace the counts per second of creation (`target_position_deltas`).
+ *
+ * A deep page, a creation window and a status's page all need a target's place in the campaign's
+ * (created_at, id) order. Counted per second, a campaign fed one patient at a time has a row per
+ * target, and the running sum cost what the walk it saved did. Here each row names its stretch of
+ * creation time [created_from, created_until). The triggers append a second's rows, as before, and
+ * compaction folds consecutive stretches into blocks of about a thousand targets (see
+ * target-position-counts.ts): a 1M-target campaign keeps about a thousand blocks, however its
+ * targets arrived. The status is a dimension too, so a status's deep pages and windows are found the
+ * same way.
+ *
+ * The new triggers are installed by the trigger install that follows (1769600000001); this one
+ * replaces the table and drops the old triggers and functions. Rows start per second and are
+ * folded by the first list that reads them.
+ */
+export class TargetPositionCounts1769600000000 implements MigrationInterface {
+  name = 'TargetPositionCounts1769600000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`LOCK TABLE targets IN SHARE MODE`);
+    await q.query(`
+      CREATE TABLE target_position_counts (
+        campaign_id uuid NOT NULL,
+        created_from timestamptz NOT NULL,
+        created_until timestamptz NOT NULL,
+        status text NOT NULL,
+        -- integer: sums stay in integer arithmetic (sum(bigint) is a numeric).
+        delta integer NOT NULL
+      )`);
+    // A list reads all of a campaign's rows, index-only, in creation order.
+    await q.query(
+      `CREATE INDEX target_position_counts_campaign_idx ON target_position_counts (campaign_id, created_from) INCLUDE (created_until, status, delta)`,
+    );
+    await q.query(`
+      INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
+      SELECT campaign_id, created_second, created_second + interval '1 second', status, count(*)
+        FROM (SELECT campaign_id, status,
+                     date_bin('1 second', created_at, timestamptz 'epoch') AS created_second
+                FROM targets) t
+       GROUP BY campaign_id, created_second, status`);
+    await q.query(`DROP TRIGGER IF EXISTS targets_position_insert ON targets`);
+    await q.query(`DROP TRIGGER IF EXISTS targets_position_delete ON targets`);
+    await q.query(`DROP TRIGGER IF EXISTS targets_position_move ON targets`);
+    for (const kind of ['insert', 'delete', 'move'])
+      await q.query(`DROP FUNCTION IF EXISTS target_position_deltas_${kind}()`);
+    await q.query(`DROP TABLE target_position_deltas`);
+  }
+
+  async down(): Promise<void> {
+    throw new Error(
+      'TargetPositionCounts1769600000000 cannot be reverted: restore from a backup taken before it',
+    );
+  }
+}

@@ -1,0 +1,113 @@
+import { NoRows, SqlExecutor } from '../../../database/sql.js';
+import { Span } from './target-walk.js';
+
+/**
+ * `target_position_counts`: how many of a campaign's targets of each status were created in a
+ * stretch of creation time [created_from, created_until). The targets triggers
+ * (`targets.triggers.sql.ts`) append a second's rows per statement; compaction folds consecutive
+ * stretches into blocks of about POSITION_BLOCK_TARGETS targets, whatever the campaign's shape (a
+ * bulk load's second of 10,000 targets stays one stretch; a campaign fed one patient at a time gets
+ * a block per thousand patients, not a row each).
+ *
+ * A row appended after a compaction may name a second inside a block (a target deleted, a status
+ * moved). Readers merge overlapping stretches into disjoint spans (`SPANS`), so such a row counts in
+ * its block's span until the next compaction folds it in. Every target lies in exactly one span, the
+ * one whose stretch holds its created_at: a span's count is exact.
+ */
+export const POSITION_BLOCK_TARGETS = 1024;
+
+/**
+ * From `rows` (a relation of created_from, created_until, status, delta): the same rows with
+ * `span_from`, the start of the disjoint span each belongs to. A row starts a span when no row
+ * starting earlier reaches past its start.
+ */
+const SPANS = (rows: string) => `
+  marked AS (
+    SELECT created_from, created_until, status, delta,
+           coalesce(created_from >= max(created_until) OVER (
+             ORDER BY created_from RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP),
+             true) AS starts
+      FROM ${rows}),
+  in_spans AS (
+    SELECT created_from, created_until, status, delta,
+           max(created_from) FILTER (WHERE starts) OVER (ORDER BY created_from) AS span_from
+      FROM marked)`;
+
+/** A campaign's spans, and whether its rows are due a compaction. */
+export interface PositionSpans {
+  /** Ascending; `targets` counts the status asked for (all when none). */
+  spans: Span[];
+  /** The campaign's targets of that status. */
+  total: number;
+  compact: boolean;
+}
+
+/**
+ * The campaign's spans with the targets of `status` (every status when null) in each, in one
+ * index-only read of its rows. Compaction is due when many spans are small (stretches appended since
+ * the last one) or rows pile up inside spans.
+ */
+export async function positionSpans(
+  sql: SqlExecutor,
+  campaignId: string,
+  status: string | null,
+): Promise<PositionSpans> {
+  const { rows } = await sql.query<{
+    from_second: string;
+    until_second: string;
+    targets: number;
+    every_status: number;
+    rows: number;
+  }>(
+    `WITH ${SPANS(`target_position_counts WHERE campaign_id = $1`)}
+     SELECT extract(epoch FROM span_from)::bigint AS from_second,
+            extract(epoch FROM max(created_until))::bigint AS until_second,
+            coalesce(sum(delta) FILTER (WHERE $2::text IS NULL OR status = $2), 0)::int AS targets,
+            sum(delta)::int AS every_status, count(*)::int AS rows
+       FROM in_spans GROUP BY span_from ORDER BY span_from`,
+    [campaignId, status],
+  );
+  let total = 0;
+  let small = 0;
+  let read = 0;
+  const spans: Span[] = [];
+  for (const r of rows) {
+    read += r.rows;
+    if (r.every_status < POSITION_BLOCK_TARGETS / 2) small++;
+    if (r.targets === 0) continue;
+    total += r.targets;
+    spans.push({ from: BigInt(r.from_second), until: BigInt(r.until_second), targets: r.targets });
+  }
+  return { spans, total, compact: small > 64 || read > 8 * rows.length + 64 };
+}
+
+/**
+ * Folds the campaign's rows into blocks of about POSITION_BLOCK_TARGETS targets, one row per block
+ * and status, in one statement: consecutive spans join a block until it holds that many (a span is
+ * never split: its targets' times within it are not kept). A reader sees the old rows or the blocks;
+ * a concurrent compaction finds the rows gone and adds nothing.
+ */
+export async function compactPositionCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
+  await sql.query<NoRows>(
+    `WITH gone AS (
+       DELETE FROM target_position_counts WHERE campaign_id = $1
+       RETURNING created_from, created_until, status, delta),
+     ${SPANS('gone')},
+     spans AS (
+       SELECT span_from, max(created_until) AS span_until, sum(delta) AS targets
+         FROM in_spans GROUP BY span_from),
+     blocked AS (
+       SELECT span_from, span_until,
+              coalesce(sum(targets) OVER (ORDER BY span_from
+                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint / $2 AS block
+         FROM spans),
+     blocks AS (
+       SELECT block, min(span_from) AS block_from, max(span_until) AS block_until
+         FROM blocked GROUP BY block)
+     INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
+     SELECT $1, b.block_from, b.block_until, r.status, sum(r.delta)
+       FROM in_spans r JOIN blocked s USING (span_from) JOIN blocks b USING (block)
+      GROUP BY b.block_from, b.block_until, r.status HAVING sum(r.delta) <> 0`,
+    [campaignId, POSITION_BLOCK_TARGETS],
+  );
+}
