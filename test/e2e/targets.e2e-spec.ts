@@ -722,7 +722,58 @@ describe('targets API', () => {
       }
     });
 
-    it('last call bounds alone start their walks at the seconds of creation holding their matches, every page from either end', async () => {
+    /**
+     * The campaign's last-call cells merged into disjoint creation blocks and last-call stretches, as
+     * the list reads them, each pair with its count; and the called targets counted inside the same
+     * pairs. Equal when every called target is counted once, in the cell holding it.
+     */
+    const lastCallCellsAgainstTargets = async (campaignId: string) => {
+      const merged = (lo: string, hi: string, name: string) => `
+        ${name}_reach AS (SELECT ${lo}, max(${hi}) AS reach FROM cells GROUP BY ${lo}),
+        ${name}_starts AS (SELECT ${lo}, coalesce(${lo} >= max(reach) OVER (ORDER BY ${lo}
+            ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), true) AS starts FROM ${name}_reach),
+        ${name}_of AS (SELECT ${lo}, max(${lo}) FILTER (WHERE starts) OVER (ORDER BY ${lo}) AS ${name}
+            FROM ${name}_starts)`;
+      const cells = `WITH cells AS (SELECT * FROM target_last_call_counts WHERE campaign_id = $1),
+         ${merged('created_from', 'created_until', 'block_from')},
+         ${merged('called_from', 'called_until', 'stretch_from')},
+         m AS (SELECT c.*, b.block_from, s.stretch_from FROM cells c
+                 JOIN block_from_of b USING (created_from) JOIN stretch_from_of s USING (called_from)),
+         blocks AS (SELECT block_from, max(created_until) AS block_until FROM m GROUP BY 1),
+         stretches AS (SELECT stretch_from, max(called_until) AS stretch_until FROM m GROUP BY 1)`;
+      const asText = (rows: { block_from: Date | null; stretch_from: Date | null; n: string }[]) =>
+        rows.map((r) => [r.block_from?.toISOString(), r.stretch_from?.toISOString(), Number(r.n)]);
+      const [fromCells, fromTargets] = await Promise.all([
+        t.sql<{ block_from: Date; stretch_from: Date; n: string }>(
+          `${cells} SELECT block_from, stretch_from, sum(delta) AS n FROM m
+            GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2`,
+          [campaignId],
+        ),
+        t.sql<{ block_from: Date; stretch_from: Date; n: string }>(
+          `${cells} SELECT b.block_from, s.stretch_from, count(*) AS n FROM targets t
+             LEFT JOIN blocks b ON t.created_at >= b.block_from AND t.created_at < b.block_until
+             LEFT JOIN stretches s
+               ON t.last_call_date >= s.stretch_from AND t.last_call_date < s.stretch_until
+            WHERE t.campaign_id = $1 AND t.last_call_date IS NOT NULL
+            GROUP BY 1, 2 ORDER BY 1, 2`,
+          [campaignId],
+        ),
+      ]);
+      return { fromCells: asText(fromCells), fromTargets: asText(fromTargets) };
+    };
+
+    /** The campaign's last-call cells, and how many distinct stretches they name on each axis. */
+    const lastCallRows = async (campaignId: string) => {
+      const [r] = await t.sql<{ rows: string; blocks: string; stretches: string }>(
+        `SELECT count(*) AS rows, count(DISTINCT (created_from, created_until)) AS blocks,
+                count(DISTINCT (called_from, called_until)) AS stretches
+           FROM target_last_call_counts WHERE campaign_id = $1`,
+        [campaignId],
+      );
+      return { rows: Number(r.rows), blocks: Number(r.blocks), stretches: Number(r.stretches) };
+    };
+
+    it('last call bounds alone start their walks at the creation blocks holding their matches, every page from either end', async () => {
       const c = await tenant();
       const ids: string[] = (await c.add({ targets: phones(60) })).body.target_ids;
       // Five seconds of creation, twelve targets each, in the order added; calls follow that order,
@@ -785,8 +836,8 @@ describe('targets API', () => {
       }
 
       // 70 calls placed one statement each, each target's last call moved a minute later: the
-      // deltas pile up past compaction, and the next list folds them to one row per minute and
-      // second, still counting right.
+      // count deltas pile up past compaction, and the next list folds the last-call cells too,
+      // still counting right.
       for (let i = 0; i < 70; i++)
         await t.sql(
           `UPDATE targets SET last_call_date = last_call_date + interval '1 minute',
@@ -798,14 +849,8 @@ describe('targets API', () => {
       expect((await c.list({ from_last_call_date: at(20), limit: 1 })).body.page_count).toBe(
         later.length,
       );
-      const [{ rows, groups }] = await t.sql<{ rows: string; groups: string }>(
-        `SELECT (SELECT count(*) FROM target_last_call_deltas WHERE campaign_id = $1) AS rows,
-                (SELECT count(DISTINCT (date_bin('1 minute', last_call_date, timestamptz 'epoch'),
-                                        date_bin('1 second', created_at, timestamptz 'epoch')))
-                   FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL) AS groups`,
-        [c.campaignId],
-      );
-      expect(Number(rows)).toBe(Number(groups));
+      const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
+      expect(fromCells).toEqual(fromTargets);
       const res = await c.list({ from_last_call_date: at(20), limit: 100 });
       expect([res.body.page_count, idsOf(res)]).toEqual([1, later]);
     });
@@ -1264,36 +1309,14 @@ describe('targets API', () => {
         [c.campaignId],
       );
       expect(Number(summed[0].n)).toBe(called);
-      // And the last-call deltas, per minute of last call and second of creation.
-      const pairs = (sql: string) =>
-        t
-          .sql<{ minute: Date; second: Date; n: string }>(sql, [c.campaignId])
-          .then((rows) =>
-            rows.map(({ minute, second, n }) => [
-              minute.toISOString(),
-              second.toISOString(),
-              Number(n),
-            ]),
-          );
-      expect(
-        await pairs(
-          `SELECT last_call_minute AS minute, created_second AS second, sum(delta) AS n
-             FROM target_last_call_deltas WHERE campaign_id = $1
-            GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2`,
-        ),
-      ).toEqual(
-        await pairs(
-          `SELECT date_bin('1 minute', last_call_date, timestamptz 'epoch') AS minute,
-                  date_bin('1 second', created_at, timestamptz 'epoch') AS second, count(*) AS n
-             FROM targets WHERE campaign_id = $1 AND last_call_date IS NOT NULL
-            GROUP BY 1, 2 ORDER BY 1, 2`,
-        ),
-      );
+      // And the last-call cells, per creation block and stretch of last calls.
+      const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
+      expect(fromCells).toEqual(fromTargets);
     });
 
-    it('last call bounds among more minutes of calls than are read count and list exactly, from the minutes between them, one side or the entries', async () => {
+    it('last call bounds count and list exactly over months of calls, folded into stretches of a few thousand calls that a bound cuts one of', async () => {
       const c = await tenant();
-      // 9,000 targets, one call a minute: 9,000 rows of last-call deltas.
+      // 9,000 targets, one call a minute: 9,000 cells, then a few stretches once folded.
       const ids: string[] = (await c.add({ targets: phones(9000) })).body.target_ids;
       await t.sql(
         `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute'
@@ -1302,7 +1325,7 @@ describe('targets API', () => {
       );
       const minute = (n: number, second = 30) =>
         new Date(Date.parse('2026-01-01T00:00:00Z') + n * 60_000 + second * 1000).toISOString();
-      const expectListed = async (cases: (readonly [Record<string, string>, number])[]) => {
+      const expectListed = async (cases: readonly (readonly [Record<string, string>, number])[]) => {
         for (const [query, expected] of cases) {
           const matching = await lastCallMatches(
             c.campaignId,
@@ -1310,47 +1333,47 @@ describe('targets API', () => {
             query.to_last_call_date ?? null,
           );
           const pages = Math.ceil(expected / 3);
+          const middle = Math.floor(pages / 2);
           const first = await c.list({ ...query, limit: 3 });
+          const inside = await c.list({ ...query, limit: 3, page: middle });
           const last = await c.list({ ...query, limit: 3, page: pages - 1 });
-          expect([query, first.status, first.body.page_count, idsOf(first), idsOf(last)]).toEqual([
+          expect([
+            query,
+            first.status,
+            first.body.page_count,
+            idsOf(first),
+            idsOf(inside),
+            idsOf(last),
+          ]).toEqual([
             query,
             200,
             pages,
             matching.slice(0, 3),
+            matching.slice(middle * 3, middle * 3 + 3),
             matching.slice((pages - 1) * 3),
           ]);
           expect([query, matching.length]).toEqual([query, expected]);
         }
       };
-      await expectListed([
-        // Fewer than 8,000 rows between the bounds: read, per second of creation.
+      const cases = [
         [{ from_last_call_date: minute(8990) }, 11],
         [{ to_last_call_date: minute(100, 29) }, 99],
         [{ from_last_call_date: minute(4500) }, 4501],
         [{ to_last_call_date: minute(4500) }, 4500],
         [{ from_last_call_date: minute(4500, 31), to_last_call_date: minute(4510) }, 10],
-        // More between them: the minutes of the bounds' other side are summed (fewer than 4,000).
         [{ from_last_call_date: minute(100, 30) }, 8901],
         [{ to_last_call_date: minute(8990) }, 8990],
-      ]);
-      // 4,000 more rows (empty, so nothing else changes) before every call and after: a bound in the
-      // middle has more than 8,000 rows on its side and more than 4,000 on the other, and the matches
-      // are counted from the index (the called targets split, or a window's entries).
-      const pad = (at: string) =>
-        t.sql(
-          `INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
-           SELECT $1, timestamptz '${at}' + n * interval '1 minute', timestamptz '${at}', 0
-             FROM generate_series(1, 4000) n`,
-          [c.campaignId],
-        );
-      await pad('2025-01-01 00:00:00+00');
-      await pad('2027-01-01 00:00:00+00');
-      await expectListed([
-        [{ from_last_call_date: minute(4500) }, 4501],
-        [{ to_last_call_date: minute(4500) }, 4500],
         [{ from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 8981],
-        [{ from_last_call_date: minute(4500, 31), to_last_call_date: minute(4510) }, 10],
-      ]);
+      ] as const;
+      // Read as appended: a cell a minute.
+      expect((await lastCallRows(c.campaignId)).stretches).toBe(9000);
+      await expectListed(cases);
+      // The list found the cells due and folded them: about 9,000 / 4,096 stretches.
+      const folded = await lastCallRows(c.campaignId);
+      expect([folded.blocks, folded.stretches <= 4]).toEqual([1, true]);
+      await expectListed(cases);
+      const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
+      expect(fromCells).toEqual(fromTargets);
     });
 
     it("a status with a last call bound splits that status's called targets, not the campaign's", async () => {

@@ -33,7 +33,7 @@ import { CreateMessages1769000000000 } from './1769000000000-create-messages.js'
 import { CallLogNumberIndex1769300000000 } from './1769300000000-call-log-number-index.js';
 import { TargetEventTransactions1769310000000 } from './1769310000000-target-event-transactions.js';
 import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-trigger-definitions.js';
-import { TargetPositionCounts1769600000000 } from './1769600000000-target-position-counts.js';
+import { TargetListCounts1769600000000 } from './1769600000000-target-list-counts.js';
 import { InstallTriggerDefinitions1769600000001 } from './1769600000001-install-trigger-definitions.js';
 
 export const MIGRATIONS = [
@@ -68,6 +68,6 @@ export const MIGRATIONS = [
   CallLogNumberIndex1769300000000,
   TargetEventTransactions1769310000000,
   InstallTriggerDefinitions1769400000000,
-  TargetPositionCounts1769600000000,
+  TargetListCounts1769600000000,
   InstallTriggerDefinitions1769600000001,
 ];

@@ -1,4 +1,5 @@
 import { NoRows, SqlExecutor } from '../../../database/sql.js';
+import { compactLastCallCounts } from './target-last-call-counts.js';
 import { compactPositionCounts } from './target-position-counts.js';
 
 /**
@@ -16,23 +17,15 @@ export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, cal
 /**
  * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the
  * old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
- * Its position counts (`target_position_counts`, into blocks: target-position-counts.ts) and its
- * last-call deltas (`target_last_call_deltas`, per minute and second) are folded with them: every
+ * Its position counts (`target_position_counts`: target-position-counts.ts) and last-call counts
+ * (`target_last_call_counts`: target-last-call-counts.ts) are folded into blocks with them: every
  * statement that appends those (adds, deletes, call starts) moves a counted dimension (a call start
  * moves the status to In Progress) and appends count deltas too, so the count deltas piling up is a
  * sign for all three. The list folds the position counts alone when their own rows pile up.
  */
 export async function compactTargetCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
   await compactPositionCounts(sql, campaignId);
-  await sql.query<NoRows>(
-    `WITH gone AS (
-       DELETE FROM target_last_call_deltas WHERE campaign_id = $1
-       RETURNING last_call_minute, created_second, delta)
-     INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
-     SELECT $1, last_call_minute, created_second, sum(delta) FROM gone
-     GROUP BY last_call_minute, created_second HAVING sum(delta) <> 0`,
-    [campaignId],
-  );
+  await compactLastCallCounts(sql, campaignId);
   await sql.query<NoRows>(
     `WITH gone AS (
        DELETE FROM target_count_deltas WHERE campaign_id = $1

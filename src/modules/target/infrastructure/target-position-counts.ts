@@ -22,16 +22,27 @@ export const POSITION_BLOCK_TARGETS = 1024;
  * starting earlier reaches past its start.
  */
 const SPANS = (rows: string) => `
-  marked AS (
-    SELECT created_from, created_until, status, delta,
-           coalesce(created_from >= max(created_until) OVER (
-             ORDER BY created_from RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE GROUP),
-             true) AS starts
-      FROM ${rows}),
+  counted AS (SELECT created_from, created_until, status, delta FROM ${rows}),
+  ${SPAN_STARTS('counted', 'created_from', 'created_until', 'span_from')},
   in_spans AS (
-    SELECT created_from, created_until, status, delta,
-           max(created_from) FILTER (WHERE starts) OVER (ORDER BY created_from) AS span_from
-      FROM marked)`;
+    SELECT c.created_from, c.created_until, c.status, c.delta, s.span_from
+      FROM counted c JOIN span_from_of s USING (created_from))`;
+
+/**
+ * `<name>_of` from a relation with stretches [lo, hi): per distinct `lo`, `name`, the start of the
+ * merged span it lies in. A start begins a span when no stretch starting earlier reaches past it.
+ * Over the distinct starts, so each window runs once over them (an aggregate whose frame starts at
+ * the first row is carried along, never recomputed).
+ */
+export const SPAN_STARTS = (rows: string, lo: string, hi: string, name: string) => `
+  ${name}_reach AS (SELECT ${lo}, max(${hi}) AS reach FROM ${rows} GROUP BY ${lo}),
+  ${name}_starts AS (
+    SELECT ${lo}, coalesce(${lo} >= max(reach) OVER (
+             ORDER BY ${lo} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), true) AS starts
+      FROM ${name}_reach),
+  ${name}_of AS (
+    SELECT ${lo}, max(${lo}) FILTER (WHERE starts) OVER (ORDER BY ${lo}) AS ${name}
+      FROM ${name}_starts)`;
 
 /** A campaign's spans, and whether its rows are due a compaction. */
 export interface PositionSpans {

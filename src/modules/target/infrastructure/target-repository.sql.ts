@@ -29,7 +29,6 @@ import {
 import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import {
-  bucketsOfBounds,
   Span,
   spanAmong,
   spanHolding,
@@ -37,6 +36,7 @@ import {
   targetsBefore,
 } from './target-walk.js';
 import { compactPositionCounts, positionSpans } from './target-position-counts.js';
+import { compactLastCallCounts, lastCallMatchesPerBlock } from './target-last-call-counts.js';
 import {
   COMPACT_AFTER_EXTRA_ROWS,
   compactTargetCounts,
@@ -373,7 +373,7 @@ export class SqlTargetRepository extends TargetRepository {
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
     const { found, compact } = await this.dataSource.transaction(
       'REPEATABLE READ',
-      async (manager) => {
+      async (manager): Promise<{ found: TargetPage; compact: Compaction | null }> => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         // The counters are kept per organization: a campaign of another organization counts none,
         // and once they count some, the campaign is the caller's and the reads below name only the
@@ -384,7 +384,7 @@ export class SqlTargetRepository extends TargetRepository {
           return { found: { targets: [], next: null, total: 0 }, compact: null };
         if (filter.externalId !== undefined) {
           const found = await this.withExternalId(sql, organizationId, campaignId, filter, page);
-          return { found, compact: countsDue ? ('all' as const) : null };
+          return { found, compact: countsDue ? 'all' : null };
         }
         if (filter.lastCallFrom === undefined && filter.lastCallTo === undefined) {
           const { found, positionsDue } = await this.inCreationOrder(
@@ -394,10 +394,9 @@ export class SqlTargetRepository extends TargetRepository {
             filter,
             page,
           );
-          const compact = countsDue ? 'all' : positionsDue ? 'positions' : null;
-          return { found, compact };
+          return { found, compact: countsDue ? 'all' : positionsDue ? 'positions' : null };
         }
-        const found = await this.withLastCall(
+        const { found, lastCallsDue } = await this.withLastCall(
           sql,
           organizationId,
           campaignId,
@@ -405,12 +404,13 @@ export class SqlTargetRepository extends TargetRepository {
           page,
           counted,
         );
-        return { found, compact: countsDue ? ('all' as const) : null };
+        return { found, compact: countsDue ? 'all' : lastCallsDue ? 'last calls' : null };
       },
     );
     const outside = sqlExecutor(this.dataSource, null);
     if (compact === 'all') await compactTargetCounts(outside, campaignId);
     else if (compact === 'positions') await compactPositionCounts(outside, campaignId);
+    else if (compact === 'last calls') await compactLastCallCounts(outside, campaignId);
     return found;
   }
 
@@ -573,10 +573,11 @@ export class SqlTargetRepository extends TargetRepository {
   }
 
   /**
-   * Last-call bounds, alone or with a status or a creation window. Last calls are not in the creation
-   * order: the count comes from the last-call deltas or the last-call indexes, counting the smaller
-   * side, and a page starts at the second holding its first match when the deltas name it, or sorts
-   * few matches wherever they lie.
+   * Last-call bounds, alone or with a creation window: the matches per creation block, from the
+   * last-call counts (target-last-call-counts.ts), are the count and where a page starts; a window
+   * keeps the blocks inside it and counts the matches of the two it cuts. With a status too, the
+   * status's last-call index counts the smaller side of a bound, and a page sorts few matches or
+   * walks the status's creation order.
    */
   private async withLastCall(
     sql: SqlExecutor,
@@ -585,78 +586,130 @@ export class SqlTargetRepository extends TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
     counted: { total: number; called: number; campaignTotal: number },
-  ): Promise<TargetPage> {
+  ): Promise<{ found: TargetPage; lastCallsDue: boolean }> {
     // A status every target has (a fresh campaign's Pending ones) leaves nothing out.
     const everyTarget = filter.status !== undefined && counted.total === counted.campaignTotal;
-    const { where, params } = listConditions(
+    const unfiltered = everyTarget ? { ...filter, status: undefined } : filter;
+    if (unfiltered.status !== undefined) {
+      const found = await this.withStatusAndLastCall(
+        sql,
+        organizationId,
+        campaignId,
+        filter,
+        page,
+        counted,
+      );
+      return { found, lastCallsDue: false };
+    }
+    const { where, params } = listConditions(campaignId, unfiltered);
+    const { blocks: matches, compact } =
+      counted.called === 0
+        ? { blocks: [], compact: false }
+        : await this.lastCallMatchesInWindow(sql, campaignId, unfiltered);
+    const total = matches.reduce((sum, b) => sum + b.targets, 0);
+    const done = (found: TargetPage) => ({ found, lastCallsDue: compact });
+    if ('after' in page)
+      return done(await this.afterCursor(sql, organizationId, where, params, page, total));
+    if (page.offset >= total) return done({ targets: [], next: null, total });
+    // From whichever end is nearer.
+    const rest = total - page.offset;
+    const take = Math.min(page.limit, rest);
+    const order = page.offset > rest ? 'DESC' : 'ASC';
+    // Inside the list, so inside the blocks: never null.
+    const start = startAmong(matches, order, order === 'DESC' ? rest - take : page.offset, take)!;
+    // Few matches may still lie far apart (early targets called again among the latest calls): a
+    // walk between them crosses every target created in between. Sorted when that is more than
+    // twice the matches (read from the last-call index, from the same start: the page is the same).
+    const stretch = spanAmong(matches, order, order === 'DESC' ? rest - take : page.offset, take);
+    const sorted =
+      total <= fewMatchesOf(counted.campaignTotal, 100_000) &&
+      stretch !== null &&
+      (await this.createdIn(sql, campaignId, stretch)) > 2 * total;
+    params.push(start.from);
+    where.push(`created_at ${start.side} to_timestamp($${params.length}::bigint)`);
+    const rows = await this.fetchPage(sql, organizationId, where, params, {
+      order: start.order,
+      skip: start.skip,
+      take,
+      sorted,
+    });
+    return done({ ...pageOf(rows, page.limit, page.offset + page.limit < total), total });
+  }
+
+  /**
+   * The matches of last-call bounds per creation block, within a creation window if one is given:
+   * blocks outside it are left out, and the two it cuts are counted from the creation index (a
+   * block's entries at most).
+   */
+  private async lastCallMatchesInWindow(
+    sql: SqlExecutor,
+    campaignId: string,
+    filter: TargetListFilter,
+  ): Promise<{ blocks: Span[]; compact: boolean }> {
+    const until = filter.lastCallTo ? new Date(filter.lastCallTo.getTime() + 1) : null;
+    const matched = await lastCallMatchesPerBlock(
+      sql,
       campaignId,
-      everyTarget ? { ...filter, status: undefined } : filter,
+      filter.lastCallFrom ?? null,
+      until,
     );
-    const status = everyTarget ? undefined : filter.status;
-    let total = counted.total;
-    // Last-call bounds alone: their matches per second of creation, from the last-call deltas
-    // between the bounds; the sum is the count, and a page's walk starts at its second.
-    const boundsOnly =
-      status === undefined &&
-      filter.createdFrom === undefined &&
-      filter.createdTo === undefined;
-    const matchesBySecond =
-      boundsOnly && counted.called > 0
-        ? await this.lastCallMatchesBySecond(sql, campaignId, filter.lastCallFrom, filter.lastCallTo)
-        : null;
-    // One last-call bound, alone or with a status, splits the (status's) called targets, a counter,
-    // in two: count the smaller side.
+    if (!filter.createdFrom && !filter.createdTo) return matched;
+    const { blocks } = matched;
+    const lo = filter.createdFrom ? filter.createdFrom.getTime() / 1000 : -Infinity;
+    const hi = filter.createdTo ? (filter.createdTo.getTime() + 1) / 1000 : Infinity;
+    const inside = blocks.filter((b) => Number(b.until) > lo && Number(b.from) < hi);
+    const cut = inside.filter((b) => Number(b.from) < lo || Number(b.until) > hi);
+    if (cut.length > 0) {
+      const { where, params } = listConditions(campaignId, filter);
+      const counts = cut.map((b) => {
+        params.push(b.from.toString(), b.until.toString());
+        return `(SELECT count(*) FROM targets WHERE ${where.join(' AND ')}
+                    AND created_at >= to_timestamp($${params.length - 1}::bigint)
+                    AND created_at < to_timestamp($${params.length}::bigint))::int`;
+      });
+      const { rows } = await sql.query<{ n: number[] }>(`SELECT ARRAY[${counts.join(', ')}] AS n`, params);
+      cut.forEach((b, i) => (b.targets = rows[0].n[i]));
+    }
+    return { blocks: inside.filter((b) => b.targets > 0), compact: matched.compact };
+  }
+
+  /**
+   * A status and last-call bounds (and maybe a creation window): counted on the status's last-call
+   * index, the smaller side of a single bound; a page sorts few matches, or walks the status's
+   * creation order from the nearer end.
+   */
+  private async withStatusAndLastCall(
+    sql: SqlExecutor,
+    organizationId: string,
+    campaignId: string,
+    filter: TargetListFilter,
+    page: TargetPageRequest,
+    counted: { total: number; called: number; campaignTotal: number },
+  ): Promise<TargetPage> {
+    const { where, params } = listConditions(campaignId, filter);
     const lastCallSplit =
       filter.createdFrom === undefined && filter.createdTo === undefined
         ? lastCallSplitOf(filter)
         : null;
-    if (boundsOnly && counted.called === 0) total = 0;
-    else if (matchesBySecond) total = matchesBySecond.reduce((sum, s) => sum + s.targets, 0);
-    else if (boundsOnly)
-      // Too many rows between the bounds: each bound's place among the called targets (the
-      // timeline's whole), from the minutes on its fewer side.
-      total =
-        (await this.lastCallWindow(sql, campaignId, filter, counted.called)) ??
-        (await this.countMatching(sql, where, params));
-    else if (lastCallSplit && total > 0)
+    let total = counted.total;
+    if (lastCallSplit && total > 0)
       total = await this.countLastCallSplit(sql, where, params, counted.called, lastCallSplit);
     else if (total > 0) total = await this.countMatching(sql, where, params);
     if ('after' in page) return this.afterCursor(sql, organizationId, where, params, page, total);
     if (page.offset >= total) return { targets: [], next: null, total };
-    // From whichever end is nearer (the count is exact).
     const rest = total - page.offset;
     const take = Math.min(page.limit, rest);
-    let order: 'ASC' | 'DESC' = page.offset > rest ? 'DESC' : 'ASC';
-    let skip = order === 'DESC' ? rest - take : page.offset;
-    // A last-call bound's few matches may lie anywhere in the creation order: sorted, not walked
-    // (unless the seconds holding the page's matches hold few other targets, below).
-    let sorted = total <= fewMatchesOf(counted.campaignTotal, 100_000);
-    const conditions = [...where];
-    const args = [...params];
-    // Bounds alone: the walk starts at the second holding the page's first match, not across every
-    // earlier target (a bound at the middle of the calls: half the campaign).
-    const start = matchesBySecond && startAmong(matchesBySecond, order, skip, take);
-    if (start) {
-      // Few matches may still lie far apart (early targets called again among the latest calls): a
-      // walk between them crosses every target created in between. Walked when that is at most
-      // twice the matches, else sorted (from the same start: the page is the same).
-      if (sorted) {
-        const span = spanAmong(matchesBySecond, order, skip, take);
-        sorted = !span || (await this.createdIn(sql, campaignId, span)) > 2 * total;
-      }
-      args.push(start.from);
-      conditions.push(`created_at ${start.side} to_timestamp($${args.length}::bigint)`);
-      order = start.order;
-      skip = start.skip;
-    }
-    const rows = await this.fetchPage(sql, organizationId, conditions, args, {
+    const order = page.offset > rest ? 'DESC' : 'ASC';
+    const rows = await this.fetchPage(sql, organizationId, where, params, {
       order,
-      skip,
+      skip: order === 'DESC' ? rest - take : page.offset,
       take,
-      sorted,
+      // A bound's few matches may lie anywhere in the creation order: sorted, not walked.
+      sorted: total <= fewMatchesOf(counted.campaignTotal, 100_000),
     });
     return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
+
 
   /**
    * Exact, from the counters the targets triggers keep (see target-count-deltas.ts): the targets of
@@ -693,64 +746,9 @@ export class SqlTargetRepository extends TargetRepository {
     };
   }
 
-  /**
-   * Last-call bounds alone, counted as a window of the last-call timeline: how many called targets
-   * come before each bound, from the last-call minutes on its fewer side. Null when both sides have
-   * too many minutes to sum cheaply.
-   */
-  private async lastCallWindow(
-    sql: SqlExecutor,
-    campaignId: string,
-    filter: TargetListFilter,
-    called: number,
-  ): Promise<number | null> {
-    const before = filter.lastCallFrom
-      ? await this.calledBefore(sql, campaignId, filter.lastCallFrom, called)
-      : 0;
-    if (before === null) return null;
-    const through = filter.lastCallTo
-      ? await this.calledBefore(sql, campaignId, new Date(filter.lastCallTo.getTime() + 1), called)
-      : called;
-    if (through === null) return null;
-    return Math.max(0, through - before);
-  }
 
-  /**
-   * How many of the campaign's called targets had their last call before `instant`: the deltas of the
-   * whole minutes before it (or, when those are more than MINUTES_SUMMED_AT_MOST rows, of those after
-   * it, taken from the called targets), plus the targets of its own minute before it. Null when both
-   * sides have more rows than that.
-   */
-  private async calledBefore(
-    sql: SqlExecutor,
-    campaignId: string,
-    instant: Date,
-    called: number,
-  ): Promise<number | null> {
-    // The bound's minute as a parameter, not an expression over one: a range of the deltas' index.
-    const start = new Date(Math.floor(instant.getTime() / 60_000) * 60_000);
-    const sideOf = (condition: string, order: 'ASC' | 'DESC') =>
-      `(SELECT count(*) AS read, coalesce(sum(delta), 0) AS targets FROM (
-          SELECT delta FROM target_last_call_deltas WHERE campaign_id = $1 AND last_call_minute ${condition}
-           ORDER BY last_call_minute ${order} LIMIT $3) side)`;
-    const { rows } = await sql.query<{ read: string; targets: string; in_minute: string }>(
-      `SELECT side.read, side.targets,
-              (SELECT count(*) FROM targets WHERE campaign_id = $1 AND last_call_date >= $2
-                  AND last_call_date < $4) AS in_minute
-         FROM ${sideOf('< $2', 'ASC')} side`,
-      [campaignId, start, MINUTES_SUMMED_AT_MOST, instant],
-    );
-    const inMinute = Number(rows[0].in_minute);
-    // Fewer rows than the limit: the side was read whole.
-    if (Number(rows[0].read) < MINUTES_SUMMED_AT_MOST) return Number(rows[0].targets) + inMinute;
-    const later = await sql.query<{ read: string; targets: string }>(
-      `SELECT side.read, side.targets FROM ${sideOf('>= $2', 'DESC')} side`,
-      [campaignId, start, MINUTES_SUMMED_AT_MOST],
-    );
-    if (Number(later.rows[0].read) < MINUTES_SUMMED_AT_MOST)
-      return called - Number(later.rows[0].targets) + inMinute;
-    return null;
-  }
+
+
 
   /**
    * Exact count for a single last-call bound, with or without a status (`where` is the campaign, the
@@ -811,63 +809,7 @@ export class SqlTargetRepository extends TargetRepository {
     );
     return Number(rows[0].total);
   }
-  /**
-   * The targets matching last-call bounds alone, per second of creation (ascending), from the
-   * last-call deltas (migration 1768880000000): the whole minutes inside the bounds are summed per
-   * second, and the targets of the bounds' own minutes, on their side, are read from
-   * `targets_campaign_last_call_idx`. Null when the whole minutes hold more than
-   * LAST_CALL_DELTA_ROWS_READ_AT_MOST rows (calls that do not follow the creation order): the matches are
-   * counted and walked as before then.
-   */
-  private async lastCallMatchesBySecond(
-    sql: SqlExecutor,
-    campaignId: string,
-    from: Date | undefined,
-    to: Date | undefined,
-  ): Promise<Span[] | null> {
-    const { whole, parts } = bucketsOfBounds(from, to, 60_000);
-    const timestampOf = (ms: number) =>
-      Number.isFinite(ms) ? new Date(ms) : ms < 0 ? '-infinity' : 'infinity';
-    const args: unknown[] = [
-      campaignId,
-      timestampOf(whole[0]),
-      timestampOf(whole[1]),
-      LAST_CALL_DELTA_ROWS_READ_AT_MOST,
-    ];
-    const partsSql = parts
-      .map(([lo, hi]) => {
-        args.push(timestampOf(lo), timestampOf(hi));
-        return `SELECT created_at FROM targets WHERE campaign_id = $1
-                   AND last_call_date >= $${args.length - 1} AND last_call_date < $${args.length}`;
-      })
-      .join(' UNION ALL ');
-    const { rows } = await sql.query<{
-      whole_rows: string;
-      second: string | null;
-      matches: string | null;
-    }>(
-      `WITH whole AS (
-         SELECT created_second, delta FROM target_last_call_deltas
-          WHERE campaign_id = $1 AND last_call_minute >= $2 AND last_call_minute < $3 LIMIT $4)
-       SELECT w.whole_rows, s.second, s.matches
-         FROM (SELECT count(*) AS whole_rows FROM whole) w
-         LEFT JOIN (
-           SELECT extract(epoch FROM created_second)::bigint AS second, sum(delta) AS matches
-             FROM (SELECT created_second, delta FROM whole
-                   ${partsSql ? `UNION ALL SELECT ${CREATED_SECOND_OF('created_at')}, 1 FROM (${partsSql}) p` : ''}
-                  ) m
-            GROUP BY created_second HAVING sum(delta) <> 0) s ON true
-        ORDER BY s.second`,
-      args,
-    );
-    if (Number(rows[0].whole_rows) >= LAST_CALL_DELTA_ROWS_READ_AT_MOST) return null;
-    return rows
-      .filter((r) => r.second !== null)
-      .map((r) => {
-        const second = BigInt(r.second as string);
-        return { from: second, until: second + 1n, targets: Number(r.matches) };
-      });
-  }
+
   /**
    * How many of the campaign's targets were created in the stretch of seconds [from, until), from its
    * position spans: those of every span it touches (at most two spans more than it holds).
@@ -895,17 +837,8 @@ function fewMatchesOf(of: number, atMost: number): number {
   return Math.min(atMost, Math.floor(of / 8));
 }
 
-/**
- * Rows of last-call deltas read at most for one list: a row costs about three index entries to read
- * and sum (measured on the position deltas), and 8,000 of them about 4 ms.
- */
-const LAST_CALL_DELTA_ROWS_READ_AT_MOST = 8000;
-
-/**
- * Rows of last-call minutes summed at most on one side of a bound (a row costs about three index
- * entries to sum): past that on both sides, the matches are counted instead.
- */
-const MINUTES_SUMMED_AT_MOST = 4000;
+/** Which of a campaign's counts a list found due a compaction. */
+type Compaction = 'all' | 'positions' | 'last calls';
 
 /** A page's rows: a target's columns and its place in the creation order. */
 type PageRow = TargetRow & { position_micros: string };
@@ -958,10 +891,6 @@ function lastCallSplitOf(filter: TargetListFilter): string | null {
   if (filter.lastCallTo && !filter.lastCallFrom) return `last_call_date >= ${LAST_CALL_TO}`;
   return null;
 }
-
-/** The whole second of creation a target is counted in by the deltas (migration 1768850000000). */
-const CREATED_SECOND_OF = (column: string) =>
-  `date_bin('1 second', ${column}, timestamptz 'epoch')`;
 
 /** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
 const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;

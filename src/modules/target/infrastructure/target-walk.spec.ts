@@ -1,5 +1,4 @@
 import {
-  bucketsOfBounds,
   spanAmong,
   spanHolding,
   startAmong,
@@ -66,45 +65,6 @@ describe('target walks', () => {
       expect([spanHolding(apart, 99), targetsBefore(apart, 99)]).toEqual([null, 0]);
       expect([spanHolding(apart, 103), targetsBefore(apart, 103)]).toEqual([null, 4]);
       expect([spanHolding(apart, 106), targetsBefore(apart, 106)]).toEqual([null, 7]);
-    });
-  });
-
-  describe('bucketsOfBounds', () => {
-    const minute = 60_000;
-    const at = (iso: string) => new Date(iso);
-    const ms = (iso: string) => Date.parse(iso);
-
-    it('splits bounds into whole minutes and the parts of their own minutes, ending a millisecond after `to`', () => {
-      expect(
-        bucketsOfBounds(at('2026-01-01T10:00:30.000Z'), at('2026-01-01T10:05:10.000Z'), minute),
-      ).toEqual({
-        whole: [ms('2026-01-01T10:01:00Z'), ms('2026-01-01T10:05:00Z')],
-        parts: [
-          [ms('2026-01-01T10:00:30Z'), ms('2026-01-01T10:01:00Z')],
-          [ms('2026-01-01T10:05:00Z'), ms('2026-01-01T10:05:10.001Z')],
-        ],
-      });
-    });
-
-    it('leaves out empty parts: a bound on a minute, a missing bound', () => {
-      expect(bucketsOfBounds(at('2026-01-01T10:00:00.000Z'), undefined, minute)).toEqual({
-        whole: [ms('2026-01-01T10:00:00Z'), Infinity],
-        parts: [],
-      });
-      expect(bucketsOfBounds(undefined, at('2026-01-01T10:00:59.999Z'), minute)).toEqual({
-        whole: [-Infinity, ms('2026-01-01T10:01:00Z')],
-        parts: [],
-      });
-    });
-
-    it('has no whole minute when both bounds lie in one minute or two adjacent ones', () => {
-      for (const [from, to] of [
-        ['2026-01-01T10:00:10.000Z', '2026-01-01T10:00:50.000Z'],
-        ['2026-01-01T10:00:10.000Z', '2026-01-01T10:01:50.000Z'],
-      ]) {
-        const { whole, parts } = bucketsOfBounds(at(from), at(to), minute);
-        expect([whole[0] === whole[1], parts]).toEqual([true, [[ms(from), ms(to) + 1]]]);
-      }
     });
   });
 });

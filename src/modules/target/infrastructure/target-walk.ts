@@ -120,34 +120,3 @@ export function targetsBefore(spans: Span[], second: number): number {
 function inWalkOrder(spans: Span[], order: 'ASC' | 'DESC'): Span[] {
   return order === 'ASC' ? spans : [...spans].reverse();
 }
-
-/**
- * Last-call bounds (inclusive to the millisecond; either may be absent) split on whole buckets of
- * `bucketMs`: the whole buckets inside them, [from, to) in milliseconds (possibly infinite, empty
- * when from equals to), and the parts of the bounds' own buckets inside them, read from the targets.
- */
-export function bucketsOfBounds(
-  from: Date | undefined,
-  to: Date | undefined,
-  bucketMs: number,
-): { whole: [number, number]; parts: [number, number][] } {
-  const fromMs = from ? from.getTime() : -Infinity;
-  // The bounds end one millisecond after `to`.
-  const endMs = to ? to.getTime() + 1 : Infinity;
-  const wholeFrom = Math.ceil(fromMs / bucketMs) * bucketMs;
-  const wholeTo = Math.floor(endMs / bucketMs) * bucketMs;
-  // Both bounds in one bucket, or in two adjacent ones: no whole bucket between them.
-  if (wholeFrom >= wholeTo)
-    return { whole: [wholeFrom, wholeFrom], parts: nonEmpty([[fromMs, endMs]]) };
-  return {
-    whole: [wholeFrom, wholeTo],
-    parts: nonEmpty([
-      [fromMs, wholeFrom],
-      [wholeTo, endMs],
-    ]),
-  };
-}
-
-function nonEmpty(ranges: [number, number][]): [number, number][] {
-  return ranges.filter(([lo, hi]) => lo < hi);
-}

@@ -308,60 +308,68 @@ CREATE TRIGGER targets_position_update AFTER UPDATE ON targets
 REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_update();
 
--- target_last_call_deltas: +1/-1 per called target by (campaign, minute of last call, second of
--- creation). Targets whose minute did not change cancel out and append nothing.
-CREATE OR REPLACE FUNCTION target_last_call_deltas_insert() RETURNS trigger LANGUAGE plpgsql
+-- target_last_call_counts: +1/-1 per called target by (campaign, second of creation, minute of last
+-- call), each row naming its two stretches [created_from, created_until) and [called_from,
+-- called_until); compaction (target-last-call-counts.ts) folds them into the campaign's creation
+-- blocks and stretches of last calls. Targets whose cell did not change cancel out and append nothing.
+CREATE OR REPLACE FUNCTION target_last_call_counts_insert() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
-  INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
-  SELECT campaign_id, last_call_minute, created_second, sum(delta)
-    FROM (SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch') AS last_call_minute,
-                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, 1 AS delta
+  INSERT INTO target_last_call_counts
+    (campaign_id, created_from, created_until, called_from, called_until, delta)
+  SELECT campaign_id, created_second, created_second + interval '1 second',
+         called_minute, called_minute + interval '1 minute', count(*)
+    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
             FROM new_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, last_call_minute, created_second HAVING sum(delta) <> 0;
+   GROUP BY campaign_id, created_second, called_minute;
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE FUNCTION target_last_call_deltas_delete() RETURNS trigger LANGUAGE plpgsql
+CREATE OR REPLACE FUNCTION target_last_call_counts_delete() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
-  INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
-  SELECT campaign_id, last_call_minute, created_second, sum(delta)
-    FROM (SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch') AS last_call_minute,
-                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, -1 AS delta
+  INSERT INTO target_last_call_counts
+    (campaign_id, created_from, created_until, called_from, called_until, delta)
+  SELECT campaign_id, created_second, created_second + interval '1 second',
+         called_minute, called_minute + interval '1 minute', -count(*)
+    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
             FROM old_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, last_call_minute, created_second HAVING sum(delta) <> 0;
+   GROUP BY campaign_id, created_second, called_minute;
   RETURN NULL;
 END $$;
 
-CREATE OR REPLACE FUNCTION target_last_call_deltas_update() RETURNS trigger LANGUAGE plpgsql
+CREATE OR REPLACE FUNCTION target_last_call_counts_update() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
-  INSERT INTO target_last_call_deltas (campaign_id, last_call_minute, created_second, delta)
-  SELECT campaign_id, last_call_minute, created_second, sum(delta)
-    FROM (SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch') AS last_call_minute,
-                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, -1 AS delta
+  INSERT INTO target_last_call_counts
+    (campaign_id, created_from, created_until, called_from, called_until, delta)
+  SELECT campaign_id, created_second, created_second + interval '1 second',
+         called_minute, called_minute + interval '1 minute', sum(delta)
+    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute, -1 AS delta
             FROM old_rows WHERE last_call_date IS NOT NULL
           UNION ALL
-          SELECT campaign_id, date_bin('1 minute', last_call_date, timestamptz 'epoch'),
-                 date_bin('1 second', created_at, timestamptz 'epoch'), 1
+          SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'),
+                 date_bin('1 minute', last_call_date, timestamptz 'epoch'), 1
             FROM new_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, last_call_minute, created_second HAVING sum(delta) <> 0;
+   GROUP BY campaign_id, created_second, called_minute HAVING sum(delta) <> 0;
   RETURN NULL;
 END $$;
 
 DROP TRIGGER IF EXISTS targets_last_call_insert ON targets;
 CREATE TRIGGER targets_last_call_insert AFTER INSERT ON targets
 REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_deltas_insert();
+FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_counts_insert();
 
 DROP TRIGGER IF EXISTS targets_last_call_delete ON targets;
 CREATE TRIGGER targets_last_call_delete AFTER DELETE ON targets
 REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_deltas_delete();
+FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_counts_delete();
 
 DROP TRIGGER IF EXISTS targets_last_call_update ON targets;
 CREATE TRIGGER targets_last_call_update AFTER UPDATE ON targets
 REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_deltas_update();
+FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_counts_update();
 `;

@@ -2,7 +2,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Target lists whatever a campaign's shape (issue 33): counts per stretch of creation time and status
- * (`target_position_counts`) replace the counts per second of creation (`target_position_deltas`).
+ * (`target_position_counts`) replace the counts per second of creation (`target_position_deltas`),
+ * and counts per stretch of creation time and stretch of last calls (`target_last_call_counts`)
+ * replace those per second of creation and minute of last call (`target_last_call_deltas`).
  *
  * A deep page, a creation window and a status's page all need a target's place in the campaign's
  * (created_at, id) order. Counted per second, a campaign fed one patient at a time has a row per
@@ -11,14 +13,15 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * compaction folds consecutive stretches into blocks of about a thousand targets (see
  * target-position-counts.ts): a 1M-target campaign keeps about a thousand blocks, however its
  * targets arrived. The status is a dimension too, so a status's deep pages and windows are found the
- * same way.
+ * same way. Last calls are counted per creation block and stretch of last calls holding a few
+ * thousand calls, so a last-call bound cuts one stretch, whose calls are read from the index.
  *
  * The new triggers are installed by the trigger install that follows (1769600000001); this one
  * replaces the table and drops the old triggers and functions. Rows start per second and are
  * folded by the first list that reads them.
  */
-export class TargetPositionCounts1769600000000 implements MigrationInterface {
-  name = 'TargetPositionCounts1769600000000';
+export class TargetListCounts1769600000000 implements MigrationInterface {
+  name = 'TargetListCounts1769600000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`LOCK TABLE targets IN SHARE MODE`);
@@ -48,11 +51,38 @@ export class TargetPositionCounts1769600000000 implements MigrationInterface {
     for (const kind of ['insert', 'delete', 'move'])
       await q.query(`DROP FUNCTION IF EXISTS target_position_deltas_${kind}()`);
     await q.query(`DROP TABLE target_position_deltas`);
+
+    await q.query(`
+      CREATE TABLE target_last_call_counts (
+        campaign_id uuid NOT NULL,
+        created_from timestamptz NOT NULL,
+        created_until timestamptz NOT NULL,
+        called_from timestamptz NOT NULL,
+        called_until timestamptz NOT NULL,
+        delta integer NOT NULL
+      )`);
+    await q.query(
+      `CREATE INDEX target_last_call_counts_campaign_idx ON target_last_call_counts (campaign_id, called_from) INCLUDE (called_until, created_from, delta)`,
+    );
+    await q.query(`
+      INSERT INTO target_last_call_counts
+        (campaign_id, created_from, created_until, called_from, called_until, delta)
+      SELECT campaign_id, created_second, created_second + interval '1 second',
+             called_minute, called_minute + interval '1 minute', count(*)
+        FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+                     date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
+                FROM targets WHERE last_call_date IS NOT NULL) t
+       GROUP BY campaign_id, created_second, called_minute`);
+    for (const kind of ['insert', 'delete', 'update']) {
+      await q.query(`DROP TRIGGER IF EXISTS targets_last_call_${kind} ON targets`);
+      await q.query(`DROP FUNCTION IF EXISTS target_last_call_deltas_${kind}()`);
+    }
+    await q.query(`DROP TABLE target_last_call_deltas`);
   }
 
   async down(): Promise<void> {
     throw new Error(
-      'TargetPositionCounts1769600000000 cannot be reverted: restore from a backup taken before it',
+      'TargetListCounts1769600000000 cannot be reverted: restore from a backup taken before it',
     );
   }
 }
