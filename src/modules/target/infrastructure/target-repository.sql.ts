@@ -268,11 +268,11 @@ export class SqlTargetRepository extends TargetRepository {
       // the trigger reads it at the statement's end.
       const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
         `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
-                time_zone = CASE WHEN $12::boolean THEN $13::text ELSE time_zone END,
-                scheduled_time = CASE WHEN $12::boolean AND status = 'Scheduled'
+                time_zone = CASE WHEN $13::boolean THEN $14::text ELSE time_zone END,
+                scheduled_time = CASE WHEN $13::boolean AND status = 'Scheduled'
                                       THEN least(scheduled_time, $5) ELSE scheduled_time END,
-                hold_rule = CASE WHEN $12::boolean THEN NULL ELSE hold_rule END,
-                hold_reason = CASE WHEN $12::boolean THEN NULL ELSE hold_reason END
+                hold_rule = CASE WHEN $13::boolean THEN NULL ELSE hold_rule END,
+                hold_reason = CASE WHEN $13::boolean THEN NULL ELSE hold_reason END
            FROM ${CAUSE_FROM(7)}
          WHERE id = $1 AND organization_id = $2
            AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
@@ -342,20 +342,11 @@ export class SqlTargetRepository extends TargetRepository {
            WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
            FOR UPDATE),
          gone AS (
-           DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)},
-             -- The time of the deleted events (target_events_delete reads it).
-             (SELECT set_config('calling.deleted_at', $10::text, true)) AS deleted_at
+           DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)}
            WHERE t.id = l.id AND t.organization_id = $1 AND NOT (l.status = ANY($4::text[]))
            RETURNING t.id)
          SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
-        [
-          organizationId,
-          campaignId,
-          ids,
-          IN_FLIGHT_STATUSES,
-          ...causeParams(cause),
-          now.toISOString(),
-        ],
+        [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause, now)],
       );
       return {
         deleted: rows.filter((r) => r.deleted).map((r) => r.id),
