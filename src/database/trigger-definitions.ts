@@ -24,6 +24,7 @@ export const TRIGGER_DEFINITIONS: Readonly<Record<string, string>> = {
 export const TRIGGER_INSTALLS = [
   'InstallTriggerDefinitions1769400000000',
   'InstallTriggerDefinitions1769600000001',
+  'InstallTriggerDefinitions1769610000000',
 ];
 
 /** Runs every table's definitions, in one transaction with the migration (TypeORM's `transaction: 'each'`). */

@@ -37,9 +37,10 @@ interface RelayedEventRow extends Omit<TargetEventRow, 'at_micros' | 'sort_key'>
 const SYSTEM_CAUSE: EventCause = { actor: { type: 'system', id: null } };
 
 /**
- * A cause is five transaction-local settings, which the triggers on `targets` read when a statement
+ * A cause is six transaction-local settings, which the triggers on `targets` read when a statement
  * ends (each through one function: `target_event_actor()`, `target_event_reason()`, ... in
- * `targets.triggers.sql.ts`). In this order: who, why, why per target, the step payload, who per target.
+ * `targets.triggers.sql.ts`). In this order: who, why, why per target, the step payload, who per
+ * target, and when targets were deleted (a deletion leaves no row to carry its time).
  */
 const CAUSE_SETTINGS = [
   'calling.actor',
@@ -47,22 +48,28 @@ const CAUSE_SETTINGS = [
   'calling.reasons',
   'calling.step_data',
   'calling.actors',
+  'calling.deleted_at',
 ] as const;
 
-/** The values of a cause's settings, in `CAUSE_SETTINGS` order (empty: not set). */
-export function causeParams(cause: EventCause = SYSTEM_CAUSE): string[] {
+/**
+ * The values of a cause's settings, in `CAUSE_SETTINGS` order (empty: not set). `deletedAt` is the
+ * time of the `deleted` events of a statement that deletes targets (the service's clock); without
+ * it they take the transaction's.
+ */
+export function causeParams(cause: EventCause = SYSTEM_CAUSE, deletedAt?: Date): string[] {
   return [
     JSON.stringify(cause.actor),
     cause.reason ?? '',
     cause.reasonsByTarget ? JSON.stringify(cause.reasonsByTarget) : '',
     cause.stepData ? JSON.stringify(cause.stepData) : '',
     cause.actorsByTarget ? JSON.stringify(cause.actorsByTarget) : '',
+    deletedAt?.toISOString() ?? '',
   ];
 }
 
 /**
  * The one way a cause is set: a one-row FROM item that sets the settings from parameters
- * `$n`..`$n+4` (see `causeParams`). Alone (`attributeChanges`) it sets them for the rest of a
+ * `$n`..`$n+5` (see `causeParams`). Alone (`attributeChanges`) it sets them for the rest of a
  * transaction; inside a statement that has no transaction of its own around it (an edit, a delete),
  * for that statement, without a BEGIN, a SET and a COMMIT around it.
  */

@@ -108,81 +108,81 @@ export class SqlTargetRepository extends TargetRepository {
   ): Promise<string[]> {
     if (targets.length === 0) return [];
     return this.events.relay(tx, async () => {
-    if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
-    // One JSON parameter, as small as it can be: PostgreSQL parses all of it into jsonb before the
-    // statement runs (at 10,000 targets that parse was a fifth of the insert). So a record leaves out
-    // what is null and the organization and campaign when they are the batch's (they always are for
-    // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
-    const [{ organizationId, campaignId }] = targets;
-    const records = targets.map((t) =>
-      withoutNulls({
-        id: t.id,
-        organization_id: t.organizationId === organizationId ? null : t.organizationId,
-        campaign_id: t.campaignId === campaignId ? null : t.campaignId,
-        external_id: t.externalId,
-        phone_number: t.phoneNumber,
-        phone_operating_hours: t.phoneOperatingHours,
-        fallback_phone_number: t.fallbackPhoneNumber,
-        fallback_operating_hours: t.fallbackOperatingHours,
-        time_zone: t.timeZone,
-        patient: t.patient,
-        pre_call_data: t.preCallData,
-        input_data: t.inputData,
-        status: t.status,
-        current_step: t.currentStep,
-        scheduled_time: t.scheduledTime?.toISOString() ?? null,
-      }),
-    );
-    // A new target's starting values come from the domain; the columns this leaves out start NULL,
-    // as they do there.
-    const fresh = freshTargetState();
-    const onConflict = options.skipTakenExternalIds
-      ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
-      : '';
-    const { rows } = await onUniqueViolation(
-      () =>
-        sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-          `INSERT INTO targets (
-           id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-           fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
-           output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
-         SELECT r.id, coalesce(r.organization_id, $3::uuid), coalesce(r.campaign_id, $4::uuid),
-                r.external_id, r.phone_number, r.phone_operating_hours,
-                r.fallback_phone_number, r.fallback_operating_hours, r.time_zone, r.patient, r.pre_call_data,
-                r.input_data,
-                $5::jsonb, r.status, r.current_step, r.scheduled_time, $6::int,
-                $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
-         FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
-           id uuid, organization_id uuid, campaign_id uuid, external_id text,
-           phone_number text, phone_operating_hours jsonb, fallback_phone_number text,
-           fallback_operating_hours jsonb, time_zone text, patient jsonb, pre_call_data jsonb,
-           input_data jsonb, status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
-           id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-           fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
-           status, current_step, scheduled_time, ord)
-         ORDER BY r.ord
-         ${onConflict}
-         RETURNING id`,
-          [
-            JSON.stringify(records),
-            options.now,
-            organizationId,
-            campaignId,
-            JSON.stringify(fresh.outputData),
-            fresh.attempts,
-          ],
-        ),
-      {
-        [EXTERNAL_ID_KEY]:
-          'A target with one of these external ids was added to the campaign meanwhile',
-      },
-      'A target with one of these ids already exists',
-    );
-    // Launched targets are due now: wake the calling engine's dispatchers when this commits.
-    if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
-      await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
-    }
-    return rows.map((r) => r.id);
+      if (options.cause) await attributeChanges(sqlExecutor(this.dataSource, tx), options.cause);
+      // One JSON parameter, as small as it can be: PostgreSQL parses all of it into jsonb before the
+      // statement runs (at 10,000 targets that parse was a fifth of the insert). So a record leaves out
+      // what is null and the organization and campaign when they are the batch's (they always are for
+      // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
+      const [{ organizationId, campaignId }] = targets;
+      const records = targets.map((t) =>
+        withoutNulls({
+          id: t.id,
+          organization_id: t.organizationId === organizationId ? null : t.organizationId,
+          campaign_id: t.campaignId === campaignId ? null : t.campaignId,
+          external_id: t.externalId,
+          phone_number: t.phoneNumber,
+          phone_operating_hours: t.phoneOperatingHours,
+          fallback_phone_number: t.fallbackPhoneNumber,
+          fallback_operating_hours: t.fallbackOperatingHours,
+          time_zone: t.timeZone,
+          patient: t.patient,
+          pre_call_data: t.preCallData,
+          input_data: t.inputData,
+          status: t.status,
+          current_step: t.currentStep,
+          scheduled_time: t.scheduledTime?.toISOString() ?? null,
+        }),
+      );
+      // A new target's starting values come from the domain; the columns this leaves out start NULL,
+      // as they do there.
+      const fresh = freshTargetState();
+      const onConflict = options.skipTakenExternalIds
+        ? `ON CONFLICT (campaign_id, external_id) WHERE external_id IS NOT NULL DO NOTHING`
+        : '';
+      const { rows } = await onUniqueViolation(
+        () =>
+          sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+            `INSERT INTO targets (
+             id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
+             fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
+             output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
+           SELECT r.id, coalesce(r.organization_id, $3::uuid), coalesce(r.campaign_id, $4::uuid),
+                  r.external_id, r.phone_number, r.phone_operating_hours,
+                  r.fallback_phone_number, r.fallback_operating_hours, r.time_zone, r.patient, r.pre_call_data,
+                  r.input_data,
+                  $5::jsonb, r.status, r.current_step, r.scheduled_time, $6::int,
+                  $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
+           FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
+             id uuid, organization_id uuid, campaign_id uuid, external_id text,
+             phone_number text, phone_operating_hours jsonb, fallback_phone_number text,
+             fallback_operating_hours jsonb, time_zone text, patient jsonb, pre_call_data jsonb,
+             input_data jsonb, status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
+             id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
+             fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
+             status, current_step, scheduled_time, ord)
+           ORDER BY r.ord
+           ${onConflict}
+           RETURNING id`,
+            [
+              JSON.stringify(records),
+              options.now,
+              organizationId,
+              campaignId,
+              JSON.stringify(fresh.outputData),
+              fresh.attempts,
+            ],
+          ),
+        {
+          [EXTERNAL_ID_KEY]:
+            'A target with one of these external ids was added to the campaign meanwhile',
+        },
+        'A target with one of these ids already exists',
+      );
+      // Launched targets are due now: wake the calling engine's dispatchers when this commits.
+      if (rows.length > 0 && targets.some((t) => t.status === 'Scheduled')) {
+        await notifyTargetsDue(sqlExecutor(this.dataSource, tx));
+      }
+      return rows.map((r) => r.id);
     });
   }
 
@@ -267,30 +267,30 @@ export class SqlTargetRepository extends TargetRepository {
       // The attribution rides in the statement (no transaction of its own unless listeners need one):
       // the trigger reads it at the statement's end.
       const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
-              time_zone = CASE WHEN $12::boolean THEN $13::text ELSE time_zone END,
-              scheduled_time = CASE WHEN $12::boolean AND status = 'Scheduled'
-                                    THEN least(scheduled_time, $5) ELSE scheduled_time END,
-              hold_rule = CASE WHEN $12::boolean THEN NULL ELSE hold_rule END,
-              hold_reason = CASE WHEN $12::boolean THEN NULL ELSE hold_reason END
-         FROM ${CAUSE_FROM(7)}
-       WHERE id = $1 AND organization_id = $2
-         AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
-                                  AND coalesce(cardinality(call_log_ids), 0) = 0))
-       RETURNING ${columnList(TARGET_COLUMNS, 'targets')}`,
-      [
-        id,
-        organizationId,
-        JSON.stringify(patch),
-        options.onlyIfNotStarted,
-        options.now,
-        NOT_STARTED_STATUSES,
-        ...causeParams(options.cause),
-        options.timeZone !== undefined,
-        options.timeZone ?? null,
-      ],
-    );
-    return rows.length > 0 ? targetFromRow(rows[0]) : null;
+        `UPDATE targets SET input_data = input_data || $3::jsonb, updated_at = $5,
+                time_zone = CASE WHEN $13::boolean THEN $14::text ELSE time_zone END,
+                scheduled_time = CASE WHEN $13::boolean AND status = 'Scheduled'
+                                      THEN least(scheduled_time, $5) ELSE scheduled_time END,
+                hold_rule = CASE WHEN $13::boolean THEN NULL ELSE hold_rule END,
+                hold_reason = CASE WHEN $13::boolean THEN NULL ELSE hold_reason END
+           FROM ${CAUSE_FROM(7)}
+         WHERE id = $1 AND organization_id = $2
+           AND (NOT $4::boolean OR (status = ANY($6::text[]) AND attempts = 0
+                                    AND coalesce(cardinality(call_log_ids), 0) = 0))
+         RETURNING ${columnList(TARGET_COLUMNS, 'targets')}`,
+        [
+          id,
+          organizationId,
+          JSON.stringify(patch),
+          options.onlyIfNotStarted,
+          options.now,
+          NOT_STARTED_STATUSES,
+          ...causeParams(options.cause),
+          options.timeZone !== undefined,
+          options.timeZone ?? null,
+        ],
+      );
+      return rows.length > 0 ? targetFromRow(rows[0]) : null;
     });
   }
 
@@ -302,23 +302,23 @@ export class SqlTargetRepository extends TargetRepository {
   ): Promise<string[]> {
     if (ids.length === 0) return [];
     return this.events.relay(tx, async () => {
-    const sql = sqlExecutor(this.dataSource, tx);
-    const { rows } = await sql.query<{ id: string }>(
-      `DELETE FROM targets
-       WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
-         AND NOT (status = ANY($4::text[]))
-       RETURNING id`,
-      [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
-    );
-    if (rows.length === 0) return [];
-    const withdrawn = rows.map((r) => r.id);
-    // A separate statement: the delete trigger writes the `deleted` events when the delete ends.
-    await sql.query<NoRows>(
-      `DELETE FROM target_events
-       WHERE organization_id = $1 AND campaign_id = $2 AND target_id = ANY($3::uuid[])`,
-      [organizationId, campaignId, withdrawn],
-    );
-    return withdrawn;
+      const sql = sqlExecutor(this.dataSource, tx);
+      const { rows } = await sql.query<{ id: string }>(
+        `DELETE FROM targets
+         WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
+           AND NOT (status = ANY($4::text[]))
+         RETURNING id`,
+        [organizationId, campaignId, ids, IN_FLIGHT_STATUSES],
+      );
+      if (rows.length === 0) return [];
+      const withdrawn = rows.map((r) => r.id);
+      // A separate statement: the delete trigger writes the `deleted` events when the delete ends.
+      await sql.query<NoRows>(
+        `DELETE FROM target_events
+         WHERE organization_id = $1 AND campaign_id = $2 AND target_id = ANY($3::uuid[])`,
+        [organizationId, campaignId, withdrawn],
+      );
+      return withdrawn;
     });
   }
 
@@ -330,37 +330,28 @@ export class SqlTargetRepository extends TargetRepository {
     cause?: EventCause,
   ): Promise<DeleteOutcome> {
     return this.events.relay(null, async (tx) => {
-    // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
-    // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
-    // locked rows, so a target that is starting its call is reported in flight, never missing.
+      // One statement. The rows are locked first: a row a dispatcher is moving to In Progress is read
+      // again once that commits (FOR UPDATE sees the latest version), and both lists come from the
+      // locked rows, so a target that is starting its call is reported in flight, never missing.
       const { rows } = await sqlExecutor(this.dataSource, tx).query<{
-      id: string;
-      deleted: boolean;
-    }>(
-      `WITH locked AS (
-         SELECT id, status FROM targets
-         WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
-         FOR UPDATE),
-       gone AS (
-         DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)},
-           -- The time of the deleted events (target_events_delete reads it).
-           (SELECT set_config('calling.deleted_at', $10::text, true)) AS deleted_at
-         WHERE t.id = l.id AND t.organization_id = $1 AND NOT (l.status = ANY($4::text[]))
-         RETURNING t.id)
-       SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
-      [
-        organizationId,
-        campaignId,
-        ids,
-        IN_FLIGHT_STATUSES,
-        ...causeParams(cause),
-        now.toISOString(),
-      ],
-    );
-    return {
-      deleted: rows.filter((r) => r.deleted).map((r) => r.id),
-      inFlight: rows.filter((r) => !r.deleted).map((r) => r.id),
-    };
+        id: string;
+        deleted: boolean;
+      }>(
+        `WITH locked AS (
+           SELECT id, status FROM targets
+           WHERE organization_id = $1 AND campaign_id = $2 AND id = ANY($3::uuid[])
+           FOR UPDATE),
+         gone AS (
+           DELETE FROM targets t USING locked l, ${CAUSE_FROM(5)}
+           WHERE t.id = l.id AND t.organization_id = $1 AND NOT (l.status = ANY($4::text[]))
+           RETURNING t.id)
+         SELECT l.id, NOT (l.status = ANY($4::text[])) AS deleted FROM locked l`,
+        [organizationId, campaignId, ids, IN_FLIGHT_STATUSES, ...causeParams(cause, now)],
+      );
+      return {
+        deleted: rows.filter((r) => r.deleted).map((r) => r.id),
+        inFlight: rows.filter((r) => !r.deleted).map((r) => r.id),
+      };
     });
   }
 

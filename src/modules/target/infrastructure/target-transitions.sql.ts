@@ -56,62 +56,62 @@ export class SqlTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<TriggerClaim> {
     return this.events.relay(tx, async () => {
-    const sql = sqlExecutor(this.dataSource, tx);
-    let claim: TriggerClaim;
-    if ('count' in selection) {
-      // SKIP LOCKED: concurrent triggers each take different Pending targets instead of waiting.
-      const order = selection.oldestFirst ? 'created_at, id' : 'random()';
-      const { rows } = await sql.query<{ id: string }>(
-        // A materialized CTE runs the locking pick exactly once (an IN subquery may be re-run per row).
-        // The update finds each picked row by its whole primary key (id, organization_id) and
-        // nothing else: with `t.campaign_id = $1` beside `t.id`, statistics taken before a bulk add
-        // let the planner walk the campaign's index once per row (6 s for 10,000).
-        // The answer is ordered by the timestamps PostgreSQL stores (microseconds): ordered in
-        // JavaScript, two targets created within one millisecond would fall back to id order.
-        `WITH picked AS MATERIALIZED (
-           SELECT id, organization_id FROM targets WHERE campaign_id = $1 AND status = 'Pending'
-            ORDER BY ${order} LIMIT $2 FOR UPDATE SKIP LOCKED),
-         claimed AS (
-           UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
-             FROM picked WHERE t.id = picked.id AND t.organization_id = picked.organization_id
-           RETURNING t.id, t.created_at)
-         SELECT id::text AS id FROM claimed ORDER BY created_at, id`,
-        [campaignId, selection.count, now],
-      );
-      claim = { scheduled: rows.map((r) => r.id), notFound: [], notPending: [] };
-    } else {
+      const sql = sqlExecutor(this.dataSource, tx);
+      let claim: TriggerClaim;
+      if ('count' in selection) {
+        // SKIP LOCKED: concurrent triggers each take different Pending targets instead of waiting.
+        const order = selection.oldestFirst ? 'created_at, id' : 'random()';
+        const { rows } = await sql.query<{ id: string }>(
+          // A materialized CTE runs the locking pick exactly once (an IN subquery may be re-run per row).
+          // The update finds each picked row by its whole primary key (id, organization_id) and
+          // nothing else: with `t.campaign_id = $1` beside `t.id`, statistics taken before a bulk add
+          // let the planner walk the campaign's index once per row (6 s for 10,000).
+          // The answer is ordered by the timestamps PostgreSQL stores (microseconds): ordered in
+          // JavaScript, two targets created within one millisecond would fall back to id order.
+          `WITH picked AS MATERIALIZED (
+             SELECT id, organization_id FROM targets WHERE campaign_id = $1 AND status = 'Pending'
+              ORDER BY ${order} LIMIT $2 FOR UPDATE SKIP LOCKED),
+           claimed AS (
+             UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
+               FROM picked WHERE t.id = picked.id AND t.organization_id = picked.organization_id
+             RETURNING t.id, t.created_at)
+           SELECT id::text AS id FROM claimed ORDER BY created_at, id`,
+          [campaignId, selection.count, now],
+        );
+        claim = { scheduled: rows.map((r) => r.id), notFound: [], notPending: [] };
+      } else {
         if (selection.targetIds.length === 0)
           return { scheduled: [], notFound: [], notPending: [] };
-      // Locks in id order (no deadlock between overlapping triggers); a row changed by a concurrent
-      // transaction is re-checked after its commit, so a target is claimed by one trigger only.
-      const { rows } = await sql.query<{ id: string; found: boolean; scheduled: boolean }>(
-        // Rows are found by the whole primary key (the campaign's organization and the id); the
-        // campaign is checked on the rows found, not used to find them (see the count case above).
-        `WITH owner AS MATERIALIZED (SELECT organization_id FROM campaigns WHERE id = $1),
-         claimed AS (
-           UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
-             FROM (SELECT l.id, l.organization_id FROM targets l, owner o
-                    WHERE l.id = ANY($2::uuid[]) AND l.organization_id = o.organization_id
-                      AND l.campaign_id = $1 AND l.status = 'Pending'
-                    ORDER BY l.id FOR UPDATE OF l) AS locked
-            WHERE t.id = locked.id AND t.organization_id = locked.organization_id
-            RETURNING t.id)
-         SELECT r.id::text AS id, coalesce(x.campaign_id = $1, false) AS found,
-                c.id IS NOT NULL AS scheduled
-           FROM unnest($2::uuid[]) AS r(id)
-           LEFT JOIN owner o ON true
-           LEFT JOIN targets x ON x.id = r.id AND x.organization_id = o.organization_id
-           LEFT JOIN claimed c ON c.id = r.id`,
-        [campaignId, selection.targetIds, now],
-      );
-      claim = {
-        scheduled: rows.filter((r) => r.scheduled).map((r) => r.id),
-        notFound: rows.filter((r) => !r.found).map((r) => r.id),
-        notPending: rows.filter((r) => r.found && !r.scheduled).map((r) => r.id),
-      };
-    }
-    if (claim.scheduled.length > 0) await notifyTargetsDue(sql);
-    return claim;
+        // Locks in id order (no deadlock between overlapping triggers); a row changed by a concurrent
+        // transaction is re-checked after its commit, so a target is claimed by one trigger only.
+        const { rows } = await sql.query<{ id: string; found: boolean; scheduled: boolean }>(
+          // Rows are found by the whole primary key (the campaign's organization and the id); the
+          // campaign is checked on the rows found, not used to find them (see the count case above).
+          `WITH owner AS MATERIALIZED (SELECT organization_id FROM campaigns WHERE id = $1),
+           claimed AS (
+             UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
+               FROM (SELECT l.id, l.organization_id FROM targets l, owner o
+                      WHERE l.id = ANY($2::uuid[]) AND l.organization_id = o.organization_id
+                        AND l.campaign_id = $1 AND l.status = 'Pending'
+                      ORDER BY l.id FOR UPDATE OF l) AS locked
+              WHERE t.id = locked.id AND t.organization_id = locked.organization_id
+              RETURNING t.id)
+           SELECT r.id::text AS id, coalesce(x.campaign_id = $1, false) AS found,
+                  c.id IS NOT NULL AS scheduled
+             FROM unnest($2::uuid[]) AS r(id)
+             LEFT JOIN owner o ON true
+             LEFT JOIN targets x ON x.id = r.id AND x.organization_id = o.organization_id
+             LEFT JOIN claimed c ON c.id = r.id`,
+          [campaignId, selection.targetIds, now],
+        );
+        claim = {
+          scheduled: rows.filter((r) => r.scheduled).map((r) => r.id),
+          notFound: rows.filter((r) => !r.found).map((r) => r.id),
+          notPending: rows.filter((r) => r.found && !r.scheduled).map((r) => r.id),
+        };
+      }
+      if (claim.scheduled.length > 0) await notifyTargetsDue(sql);
+      return claim;
     });
   }
 
@@ -125,21 +125,21 @@ export class SqlTargetTransitions extends TargetTransitions {
   ): Promise<string[]> {
     if (targetIds.length === 0) return [];
     return this.events.relay(tx, async () => {
-    const sql = sqlExecutor(this.dataSource, tx);
-    // The WHERE clause is the guard: a target that left `Waiting` meanwhile is not moved twice.
-    const { rows } = await sql.query<{ id: string }>(
-      `UPDATE targets SET
-         status = $5::text,
-         current_step = NULL,
-         scheduled_time = CASE WHEN $5::text = 'Scheduled' THEN $6::timestamptz ELSE scheduled_time END,
-         updated_at = $6::timestamptz
-       WHERE id = ANY($3::uuid[]) AND organization_id = $1::uuid AND campaign_id = $2::uuid
-         AND status = 'Waiting' AND current_step = $4::text
-       RETURNING id`,
-      [scope.organizationId, scope.campaignId, targetIds, friendlyId, to, now],
-    );
-    if (to === 'Scheduled' && rows.length > 0) await notifyTargetsDue(sql);
-    return rows.map((r) => r.id);
+      const sql = sqlExecutor(this.dataSource, tx);
+      // The WHERE clause is the guard: a target that left `Waiting` meanwhile is not moved twice.
+      const { rows } = await sql.query<{ id: string }>(
+        `UPDATE targets SET
+           status = $5::text,
+           current_step = NULL,
+           scheduled_time = CASE WHEN $5::text = 'Scheduled' THEN $6::timestamptz ELSE scheduled_time END,
+           updated_at = $6::timestamptz
+         WHERE id = ANY($3::uuid[]) AND organization_id = $1::uuid AND campaign_id = $2::uuid
+           AND status = 'Waiting' AND current_step = $4::text
+         RETURNING id`,
+        [scope.organizationId, scope.campaignId, targetIds, friendlyId, to, now],
+      );
+      if (to === 'Scheduled' && rows.length > 0) await notifyTargetsDue(sql);
+      return rows.map((r) => r.id);
     });
   }
 
@@ -219,23 +219,23 @@ export class SqlTargetTransitions extends TargetTransitions {
   async defer(tx: Tx, organizationId: string, deferrals: Deferral[], now: Date): Promise<string[]> {
     if (deferrals.length === 0) return [];
     return this.events.relay(tx, async () => {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `UPDATE targets t SET scheduled_time = d.until, hold_rule = d.rule, hold_reason = d.reason,
-              updated_at = $6
-         FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::text[], $5::text[])
-              AS d(id, until, organization_id, rule, reason)
-        WHERE t.id = d.id AND t.organization_id = d.organization_id AND t.status = 'Scheduled'
-        RETURNING t.id`,
-      [
-        deferrals.map((d) => d.targetId),
-        deferrals.map((d) => d.until),
-        deferrals.map(() => organizationId),
-        deferrals.map((d) => d.hold?.rule ?? null),
-        deferrals.map((d) => d.hold?.reason ?? null),
-        now,
-      ],
-    );
-    return rows.map((r) => r.id);
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+        `UPDATE targets t SET scheduled_time = d.until, hold_rule = d.rule, hold_reason = d.reason,
+                updated_at = $6
+           FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::text[], $5::text[])
+                AS d(id, until, organization_id, rule, reason)
+          WHERE t.id = d.id AND t.organization_id = d.organization_id AND t.status = 'Scheduled'
+          RETURNING t.id`,
+        [
+          deferrals.map((d) => d.targetId),
+          deferrals.map((d) => d.until),
+          deferrals.map(() => organizationId),
+          deferrals.map((d) => d.hold?.rule ?? null),
+          deferrals.map((d) => d.hold?.reason ?? null),
+          now,
+        ],
+      );
+      return rows.map((r) => r.id);
     });
   }
 
@@ -251,118 +251,118 @@ export class SqlTargetTransitions extends TargetTransitions {
   ): Promise<Target[]> {
     if (calls.length === 0) return [];
     return this.events.relay(tx, async () => {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
-              call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
-              call_started_at = $3, last_call_date = $3, updated_at = $3,
-              hold_rule = NULL, hold_reason = NULL
-         FROM unnest($1::uuid[], $2::bigint[], $4::uuid[]) AS c(id, call_log_id, organization_id)
-        WHERE t.id = c.id AND t.organization_id = c.organization_id AND t.status = 'Scheduled'
-        RETURNING ${T_COLUMNS}`,
-      [
-        calls.map((c) => c.targetId),
-        calls.map((c) => c.callLogId),
-        now,
-        calls.map(() => organizationId),
-      ],
-    );
-    return rows.map(targetFromRow);
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
+        `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
+                call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
+                call_started_at = $3, last_call_date = $3, updated_at = $3,
+                hold_rule = NULL, hold_reason = NULL
+           FROM unnest($1::uuid[], $2::bigint[], $4::uuid[]) AS c(id, call_log_id, organization_id)
+          WHERE t.id = c.id AND t.organization_id = c.organization_id AND t.status = 'Scheduled'
+          RETURNING ${T_COLUMNS}`,
+        [
+          calls.map((c) => c.targetId),
+          calls.map((c) => c.callLogId),
+          now,
+          calls.map(() => organizationId),
+        ],
+      );
+      return rows.map(targetFromRow);
     });
   }
 
   async finishAttempts(tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
     if (attempts.length === 0) return [];
     return this.events.relay(tx, async () => {
-    // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
-    const firsts = new Map<string, TargetAttempt>();
-    for (const a of attempts) {
-      const key = `${a.organizationId}:${a.targetId}:${a.callLogId}`;
-      if (!firsts.has(key)) firsts.set(key, a);
-    }
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
-              subcategory = e.subcategory, outcome = e.outcome,
-              scheduled_time = coalesce(e.retry_at, t.scheduled_time),
-              output_data = t.output_data || e.output_data,
-              execution_seconds = coalesce(t.execution_seconds, 0) + e.duration_seconds,
-              categorization = e.categorization,
-              statistics = coalesce(t.statistics, '{}'::jsonb) || jsonb_build_object(
-                'attempts', t.attempts,
-                'execution_seconds', coalesce(t.execution_seconds, 0) + e.duration_seconds,
-                'last_call_outcome', e.categorization -> 'outcome',
-                'last_call_log_id', e.call_log_id),
-              call_started_at = NULL,
-              updated_at = e.now
-         FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, call_log_id bigint, status text,
-              resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
-              output_data jsonb, duration_seconds integer, categorization jsonb, now timestamptz)
-        WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status IN ${IN_FLIGHT}
-          AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
-        RETURNING ${T_COLUMNS}, pg_notify($2, '') AS notified`,
-      [
-        JSON.stringify(
-          // In id order, so concurrent batches sharing targets lock them in one order (the
-          // plan walks the list).
-          [...firsts.values()]
-            .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
-            .map((a) => ({
-              organization_id: a.organizationId,
-              target_id: a.targetId,
-              call_log_id: a.callLogId,
-              status: a.status,
-              resolution: a.resolution,
-              category: a.category,
-              subcategory: a.subcategory,
-              outcome: a.outcome,
-              retry_at: a.retryAt?.toISOString() ?? null,
-              output_data: a.outputData ?? {},
-              duration_seconds: a.durationSeconds,
-              categorization: a.categorization,
-              now: a.now.toISOString(),
-            })),
-        ),
-        TARGETS_DUE_CHANNEL,
-      ],
-    );
-    // RETURNING notified (no extra round trip; one notification per transaction reaches listeners):
-    // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
-    // look again.
-    return rows.map(targetFromRow);
+      // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
+      const firsts = new Map<string, TargetAttempt>();
+      for (const a of attempts) {
+        const key = `${a.organizationId}:${a.targetId}:${a.callLogId}`;
+        if (!firsts.has(key)) firsts.set(key, a);
+      }
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
+        `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
+                subcategory = e.subcategory, outcome = e.outcome,
+                scheduled_time = coalesce(e.retry_at, t.scheduled_time),
+                output_data = t.output_data || e.output_data,
+                execution_seconds = coalesce(t.execution_seconds, 0) + e.duration_seconds,
+                categorization = e.categorization,
+                statistics = coalesce(t.statistics, '{}'::jsonb) || jsonb_build_object(
+                  'attempts', t.attempts,
+                  'execution_seconds', coalesce(t.execution_seconds, 0) + e.duration_seconds,
+                  'last_call_outcome', e.categorization -> 'outcome',
+                  'last_call_log_id', e.call_log_id),
+                call_started_at = NULL,
+                updated_at = e.now
+           FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, call_log_id bigint, status text,
+                resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
+                output_data jsonb, duration_seconds integer, categorization jsonb, now timestamptz)
+          WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status IN ${IN_FLIGHT}
+            AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
+          RETURNING ${T_COLUMNS}, pg_notify($2, '') AS notified`,
+        [
+          JSON.stringify(
+            // In id order, so concurrent batches sharing targets lock them in one order (the
+            // plan walks the list).
+            [...firsts.values()]
+              .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
+              .map((a) => ({
+                organization_id: a.organizationId,
+                target_id: a.targetId,
+                call_log_id: a.callLogId,
+                status: a.status,
+                resolution: a.resolution,
+                category: a.category,
+                subcategory: a.subcategory,
+                outcome: a.outcome,
+                retry_at: a.retryAt?.toISOString() ?? null,
+                output_data: a.outputData ?? {},
+                duration_seconds: a.durationSeconds,
+                categorization: a.categorization,
+                now: a.now.toISOString(),
+              })),
+          ),
+          TARGETS_DUE_CHANNEL,
+        ],
+      );
+      // RETURNING notified (no extra round trip; one notification per transaction reaches listeners):
+      // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
+      // look again.
+      return rows.map(targetFromRow);
     });
   }
 
   async continueAfterTexts(tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
     if (continuations.length === 0) return [];
     return this.events.relay(tx, async () => {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
-              subcategory = e.subcategory, outcome = e.outcome,
-              scheduled_time = coalesce(e.retry_at, t.scheduled_time), updated_at = e.now
-         FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, status text,
-              resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
-              now timestamptz)
-        WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status = 'SMS Scheduled'
-        RETURNING ${T_COLUMNS}, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
-      [
-        JSON.stringify(
-          [...continuations]
-            .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
-            .map((c) => ({
-              organization_id: c.organizationId,
-              target_id: c.targetId,
-              status: c.status,
-              resolution: c.resolution,
-              category: c.category,
-              subcategory: c.subcategory,
-              outcome: c.outcome,
-              retry_at: c.retryAt?.toISOString() ?? null,
-              now: c.now.toISOString(),
-            })),
-        ),
-        TARGETS_DUE_CHANNEL,
-      ],
-    );
-    return rows.map(targetFromRow);
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
+        `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
+                subcategory = e.subcategory, outcome = e.outcome,
+                scheduled_time = coalesce(e.retry_at, t.scheduled_time), updated_at = e.now
+           FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, status text,
+                resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
+                now timestamptz)
+          WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status = 'SMS Scheduled'
+          RETURNING ${T_COLUMNS}, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
+        [
+          JSON.stringify(
+            [...continuations]
+              .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
+              .map((c) => ({
+                organization_id: c.organizationId,
+                target_id: c.targetId,
+                status: c.status,
+                resolution: c.resolution,
+                category: c.category,
+                subcategory: c.subcategory,
+                outcome: c.outcome,
+                retry_at: c.retryAt?.toISOString() ?? null,
+                now: c.now.toISOString(),
+              })),
+          ),
+          TARGETS_DUE_CHANNEL,
+        ],
+      );
+      return rows.map(targetFromRow);
     });
   }
 
@@ -374,12 +374,12 @@ export class SqlTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<Target | null> {
     return this.events.relay(tx, async () => {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
-              categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
-              updated_at = $7
-        WHERE id = $1 AND organization_id = $8 AND status = 'Scheduled'
-        RETURNING *`,
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
+        `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
+                categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
+                updated_at = $7
+          WHERE id = $1 AND organization_id = $8 AND status = 'Scheduled'
+          RETURNING *`,
         [
           targetId,
           d.status,
@@ -390,50 +390,50 @@ export class SqlTargetTransitions extends TargetTransitions {
           now,
           organizationId,
         ],
-    );
-    return rows[0] ? targetFromRow(rows[0]) : null;
+      );
+      return rows[0] ? targetFromRow(rows[0]) : null;
     });
   }
 
   async cancelOpen(tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
     return this.events.relay(tx, async () => {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
-              current_step = NULL,
-              categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
-              updated_at = $7
-        WHERE campaign_id = $1 AND status = ANY($8::text[])
-        RETURNING ${COLUMNS}`,
-      [
-        campaignId,
-        d.status,
-        d.resolution,
-        d.category,
-        d.subcategory,
-        d.outcome,
-        now,
-        [...CANCELLABLE_STATUSES],
-      ],
-    );
-    return rows.map(targetFromRow);
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
+        `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
+                current_step = NULL,
+                categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
+                updated_at = $7
+          WHERE campaign_id = $1 AND status = ANY($8::text[])
+          RETURNING ${COLUMNS}`,
+        [
+          campaignId,
+          d.status,
+          d.resolution,
+          d.category,
+          d.subcategory,
+          d.outcome,
+          now,
+          [...CANCELLABLE_STATUSES],
+        ],
+      );
+      return rows.map(targetFromRow);
     });
   }
 
   async review(tx: Tx, r: TargetReview): Promise<Target | null> {
     return this.events.relay(tx, async () => {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-      `UPDATE targets SET
-              status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
-              scheduled_time = CASE WHEN $3::text = 'requeue' THEN $4::timestamptz ELSE scheduled_time END,
-              statistics = coalesce(statistics, '{}'::jsonb)
-                || jsonb_build_object('review', jsonb_build_object('action', $3::text, 'at', $6::text)),
-              updated_at = $4::timestamptz
-        WHERE id = $1 AND organization_id = $2 AND status = 'To review'
-        RETURNING ${COLUMNS}, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
-      [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
-    );
-    // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
-    return rows[0] ? targetFromRow(rows[0]) : null;
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
+        `UPDATE targets SET
+                status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
+                scheduled_time = CASE WHEN $3::text = 'requeue' THEN $4::timestamptz ELSE scheduled_time END,
+                statistics = coalesce(statistics, '{}'::jsonb)
+                  || jsonb_build_object('review', jsonb_build_object('action', $3::text, 'at', $6::text)),
+                updated_at = $4::timestamptz
+          WHERE id = $1 AND organization_id = $2 AND status = 'To review'
+          RETURNING ${COLUMNS}, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
+        [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
+      );
+      // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
+      return rows[0] ? targetFromRow(rows[0]) : null;
     });
   }
 

@@ -20,6 +20,8 @@ export const TARGETS_TRIGGERS = /* sql */ `
 --   calling.reason     words for every change of the next statements
 --   calling.reasons    JSON {target id: words}: per target, over calling.reason
 --   calling.step_data  JSON: the input data change is a step payload (recorded as step_data)
+--   calling.deleted_at ISO 8601 instant: when the next statements' deleted targets were deleted
+--                      (the writer's clock; a deletion leaves no row to carry its time)
 CREATE OR REPLACE FUNCTION target_event_actor() RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT coalesce(nullif(current_setting('calling.actor', true), '')::jsonb,
                   '{"type": "system", "id": null}'::jsonb)
@@ -39,6 +41,10 @@ $$;
 
 CREATE OR REPLACE FUNCTION target_event_step_data() RETURNS jsonb LANGUAGE sql STABLE AS $$
   SELECT nullif(current_setting('calling.step_data', true), '')::jsonb
+$$;
+
+CREATE OR REPLACE FUNCTION target_event_deleted_at() RETURNS timestamptz LANGUAGE sql STABLE AS $$
+  SELECT nullif(current_setting('calling.deleted_at', true), '')::timestamptz
 $$;
 
 -- Instants in event data as the API writes them (ISO 8601, UTC, milliseconds, Z).
@@ -77,13 +83,12 @@ DECLARE
   actor jsonb := target_event_actor();
   actors jsonb := target_event_actors();
   reason text := target_event_reason();
+  -- A delete that sets no time (a campaign's targets going with it) takes the transaction's.
+  deleted_at timestamptz := coalesce(target_event_deleted_at(), now());
 BEGIN
   INSERT INTO target_events (target_id, organization_id, campaign_id, at, kind, status,
                              actor_type, actor_id, reason, data)
-  -- The writer's time (calling.deleted_at, from the service's clock): a deletion leaves no row to
-  -- carry it. A delete that sets none (a campaign's targets going with it) takes the transaction's.
-  SELECT o.id, o.organization_id, o.campaign_id,
-         coalesce(nullif(current_setting('calling.deleted_at', true), '')::timestamptz, now()), 'deleted', NULL,
+  SELECT o.id, o.organization_id, o.campaign_id, deleted_at, 'deleted', NULL,
          coalesce(actors -> o.id::text, actor) ->> 'type', coalesce(actors -> o.id::text, actor) ->> 'id',
          coalesce(reason, 'deleted'),
          jsonb_build_object('last_status', o.status)
