@@ -23,7 +23,6 @@ export const TRIGGER_DEFINITIONS: Readonly<Record<string, string>> = {
  */
 export const TRIGGER_INSTALLS = [
   'InstallTriggerDefinitions1769400000000',
-  'InstallTriggerDefinitions1769600000001',
   'InstallTriggerDefinitions1769610000000',
 ];
 

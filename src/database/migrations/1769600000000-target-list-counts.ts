@@ -16,7 +16,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * same way. Last calls are counted per creation block and stretch of last calls holding a few
  * thousand calls, so a last-call bound cuts one stretch, whose calls are read from the index.
  *
- * The new triggers are installed by the trigger install that follows (1769600000001); this one
+ * The new triggers are installed by the trigger install that follows (1769610000000); this one
  * replaces the table and drops the old triggers and functions. Rows start per second and are
  * folded by the first list that reads them.
  */

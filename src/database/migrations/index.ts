@@ -34,7 +34,6 @@ import { CallLogNumberIndex1769300000000 } from './1769300000000-call-log-number
 import { TargetEventTransactions1769310000000 } from './1769310000000-target-event-transactions.js';
 import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-trigger-definitions.js';
 import { TargetListCounts1769600000000 } from './1769600000000-target-list-counts.js';
-import { InstallTriggerDefinitions1769600000001 } from './1769600000001-install-trigger-definitions.js';
 import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-trigger-definitions.js';
 
 export const MIGRATIONS = [
@@ -70,6 +69,5 @@ export const MIGRATIONS = [
   TargetEventTransactions1769310000000,
   InstallTriggerDefinitions1769400000000,
   TargetListCounts1769600000000,
-  InstallTriggerDefinitions1769600000001,
   InstallTriggerDefinitions1769610000000,
 ];

@@ -28,13 +28,7 @@ import {
 } from '../domain/target.js';
 import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
-import {
-  Span,
-  spanAmong,
-  spanHolding,
-  startAmong,
-  targetsBefore,
-} from './target-walk.js';
+import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './target-walk.js';
 import { compactPositionCounts, positionSpans } from './target-position-counts.js';
 import { compactLastCallCounts, lastCallMatchesPerBlock } from './target-last-call-counts.js';
 import {
@@ -434,7 +428,8 @@ export class SqlTargetRepository extends TargetRepository {
       const found = await this.afterCursor(sql, organizationId, where, params, page, total);
       return { found, positionsDue: compact };
     }
-    if (page.offset >= total) return { found: { targets: [], next: null, total }, positionsDue: compact };
+    if (page.offset >= total)
+      return { found: { targets: [], next: null, total }, positionsDue: compact };
     const take = Math.min(page.limit, total - page.offset);
     // Inside the list, so inside the spans: never null.
     const start = startAmong(spans, 'ASC', first + page.offset, take)!;
@@ -658,7 +653,10 @@ export class SqlTargetRepository extends TargetRepository {
                     AND created_at >= to_timestamp($${params.length - 1}::bigint)
                     AND created_at < to_timestamp($${params.length}::bigint))::int`;
       });
-      const { rows } = await sql.query<{ n: number[] }>(`SELECT ARRAY[${counts.join(', ')}] AS n`, params);
+      const { rows } = await sql.query<{ n: number[] }>(
+        `SELECT ARRAY[${counts.join(', ')}] AS n`,
+        params,
+      );
       cut.forEach((b, i) => (b.targets = rows[0].n[i]));
     }
     return { blocks: inside.filter((b) => b.targets > 0), compact: matched.compact };
@@ -701,7 +699,6 @@ export class SqlTargetRepository extends TargetRepository {
     return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
-
   /**
    * Exact, from the counters the targets triggers keep (see target-count-deltas.ts): the targets of
    * `status` (all when undefined), those of them with a last call, and the whole campaign's.
@@ -736,10 +733,6 @@ export class SqlTargetRepository extends TargetRepository {
       deltaRows: Number(rows[0].delta_rows),
     };
   }
-
-
-
-
 
   /**
    * Exact count for a single last-call bound, with or without a status (`where` is the campaign, the

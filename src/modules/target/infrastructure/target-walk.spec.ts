@@ -1,10 +1,4 @@
-import {
-  spanAmong,
-  spanHolding,
-  startAmong,
-  targetsBefore,
-  walkInSpan,
-} from './target-walk.js';
+import { spanAmong, spanHolding, startAmong, targetsBefore, walkInSpan } from './target-walk.js';
 
 // Spans [100, 101), [101, 105) and [105, 106) hold 4, 10 and 3 targets (17 in all).
 const spans = [
