@@ -1,6 +1,4 @@
 import { NoRows, SqlExecutor } from '../../../database/sql.js';
-import { compactLastCallCounts } from './target-last-call-counts.js';
-import { compactPositionCounts } from './target-position-counts.js';
 
 /**
  * `target_count_deltas`: the triggers on `targets` (`targets.triggers.sql.ts`) append each
@@ -17,15 +15,10 @@ export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, cal
 /**
  * Folds a campaign's count deltas into one row per group, in one statement: a reader sees either the
  * old rows or their sum, and a concurrent compaction finds the rows already gone and adds nothing.
- * Its position counts (`target_position_counts`: target-position-counts.ts) and last-call counts
- * (`target_last_call_counts`: target-last-call-counts.ts) are folded into blocks with them: every
- * statement that appends those (adds, deletes, call starts) moves a counted dimension (a call start
- * moves the status to In Progress) and appends count deltas too, so the count deltas piling up is a
- * sign for all three. The list folds the position counts alone when their own rows pile up.
+ * The position and last-call counts (target-position-counts.ts, target-last-call-counts.ts) are
+ * folded by the target list when it finds their own rows due: they grow at other rates.
  */
 export async function compactTargetCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
-  await compactPositionCounts(sql, campaignId);
-  await compactLastCallCounts(sql, campaignId);
   await sql.query<NoRows>(
     `WITH gone AS (
        DELETE FROM target_count_deltas WHERE campaign_id = $1

@@ -53,10 +53,10 @@ export async function lastCallMatchesPerBlock(
   const lo = from ?? '-infinity';
   const hi = until ?? 'infinity';
   // Three kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
-  // bounds cut, as the part of it inside them; and how many blocks and stretches are small (cells
-  // appended since the last compaction).
+  // bounds cut, as the part of it inside them; and whether a compaction is due: many small blocks or
+  // stretches, or many cells inside them, appended since the last one.
   const { rows } = await sql.query<{
-    kind: 'block' | 'cut' | 'small';
+    kind: 'block' | 'cut' | 'due';
     from_second: string | null;
     until_second: string | null;
     n: number;
@@ -80,20 +80,23 @@ export async function lastCallMatchesPerBlock(
        FROM stretches
       WHERE stretch_from < $3 AND stretch_until > $2 AND (stretch_from < $2 OR stretch_until > $3)
      UNION ALL
-     SELECT 'small', NULL, NULL,
-            ((SELECT count(*) FROM block_sizes WHERE n < $4 / 4)
-             + (SELECT count(*) FROM stretch_sizes WHERE n < $5 / 4))::int, NULL, NULL
+     SELECT 'due', NULL, NULL,
+            ((SELECT count(*) FROM block_sizes WHERE n < $4 / 4) > 64
+             OR (SELECT count(*) FROM stretch_sizes WHERE n < $5 / 4) > 64
+             OR (SELECT count(*) FROM merged
+                  WHERE created_from <> block_from OR called_from <> stretch_from) > 1024)::int,
+            NULL, NULL
      ORDER BY 2`,
     [campaignId, lo, hi, LAST_CALL_BLOCK_TARGETS, LAST_CALL_STRETCH_CALLS],
   );
   const blocks: Span[] = [];
   const cuts: [Date, Date][] = [];
-  let small = 0;
+  let due = false;
   for (const r of rows) {
     if (r.kind === 'block')
       blocks.push({ from: BigInt(r.from_second!), until: BigInt(r.until_second!), targets: r.n });
     else if (r.kind === 'cut') cuts.push([r.cut_from!, r.cut_until!]);
-    else small = r.n;
+    else due = r.n === 1;
   }
   if (cuts.length > 0 && blocks.length > 0) {
     // The cut stretches' calls within the bounds, each placed in its block by its creation time.
@@ -111,7 +114,7 @@ export async function lastCallMatchesPerBlock(
     // width_bucket counts from 1; 0 is before the first block (no called target is).
     for (const { block, n } of placed.rows) if (block > 0) blocks[block - 1].targets += n;
   }
-  return { blocks: blocks.filter((b) => b.targets > 0), compact: small > 64 };
+  return { blocks: blocks.filter((b) => b.targets > 0), compact: due };
 }
 
 /**

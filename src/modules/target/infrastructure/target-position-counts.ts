@@ -55,8 +55,8 @@ export interface PositionSpans {
 
 /**
  * The campaign's spans with the targets of `status` (every status when null) in each, in one
- * index-only read of its rows. Compaction is due when many spans are small (stretches appended since
- * the last one) or rows pile up inside spans.
+ * index-only read of its rows. Compaction is due when many spans are small (seconds appended since
+ * the last one) or many rows were appended inside spans (deletions, status moves).
  */
 export async function positionSpans(
   sql: SqlExecutor,
@@ -68,28 +68,29 @@ export async function positionSpans(
     until_second: string;
     targets: number;
     every_status: number;
-    rows: number;
+    appended: number;
   }>(
     `WITH ${SPANS(`target_position_counts WHERE campaign_id = $1`)}
      SELECT extract(epoch FROM span_from)::bigint AS from_second,
             extract(epoch FROM max(created_until))::bigint AS until_second,
             coalesce(sum(delta) FILTER (WHERE $2::text IS NULL OR status = $2), 0)::int AS targets,
-            sum(delta)::int AS every_status, count(*)::int AS rows
+            sum(delta)::int AS every_status,
+            count(*) FILTER (WHERE created_from <> span_from)::int AS appended
        FROM in_spans GROUP BY span_from ORDER BY span_from`,
     [campaignId, status],
   );
   let total = 0;
   let small = 0;
-  let read = 0;
+  let appended = 0;
   const spans: Span[] = [];
   for (const r of rows) {
-    read += r.rows;
+    appended += r.appended;
     if (r.every_status < POSITION_BLOCK_TARGETS / 2) small++;
     if (r.targets === 0) continue;
     total += r.targets;
     spans.push({ from: BigInt(r.from_second), until: BigInt(r.until_second), targets: r.targets });
   }
-  return { spans, total, compact: small > 64 || read > 8 * rows.length + 64 };
+  return { spans, total, compact: small > 64 || appended > 1024 };
 }
 
 /**

@@ -356,20 +356,21 @@ export class SqlTargetRepository extends TargetRepository {
     page: TargetPageRequest,
   ): Promise<TargetPage> {
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
-    const { found, compact } = await this.dataSource.transaction(
+    const { found, due } = await this.dataSource.transaction(
       'REPEATABLE READ',
-      async (manager): Promise<{ found: TargetPage; compact: Compaction | null }> => {
+      async (manager): Promise<{ found: TargetPage; due: Set<Compaction> }> => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         // The counters are kept per organization: a campaign of another organization counts none,
         // and once they count some, the campaign is the caller's and the reads below name only the
         // campaign (index-only). The page's fetch checks the organization again all the same.
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        const countsDue = counted.deltaRows > COMPACT_AFTER_EXTRA_ROWS;
+        const due = new Set<Compaction>();
+        if (counted.deltaRows > COMPACT_AFTER_EXTRA_ROWS) due.add('counts');
         if (counted.campaignTotal === 0)
-          return { found: { targets: [], next: null, total: 0 }, compact: null };
+          return { found: { targets: [], next: null, total: 0 }, due };
         if (filter.externalId !== undefined) {
           const found = await this.withExternalId(sql, organizationId, campaignId, filter, page);
-          return { found, compact: countsDue ? 'all' : null };
+          return { found, due };
         }
         if (filter.lastCallFrom === undefined && filter.lastCallTo === undefined) {
           const { found, positionsDue } = await this.inCreationOrder(
@@ -379,7 +380,8 @@ export class SqlTargetRepository extends TargetRepository {
             filter,
             page,
           );
-          return { found, compact: countsDue ? 'all' : positionsDue ? 'positions' : null };
+          if (positionsDue) due.add('positions');
+          return { found, due };
         }
         const { found, lastCallsDue } = await this.withLastCall(
           sql,
@@ -389,13 +391,15 @@ export class SqlTargetRepository extends TargetRepository {
           page,
           counted,
         );
-        return { found, compact: countsDue ? 'all' : lastCallsDue ? 'last calls' : null };
+        if (lastCallsDue) due.add('last calls');
+        return { found, due };
       },
     );
+    // After the snapshot: a compaction commits on its own.
     const outside = sqlExecutor(this.dataSource, null);
-    if (compact === 'all') await compactTargetCounts(outside, campaignId);
-    else if (compact === 'positions') await compactPositionCounts(outside, campaignId);
-    else if (compact === 'last calls') await compactLastCallCounts(outside, campaignId);
+    if (due.has('counts')) await compactTargetCounts(outside, campaignId);
+    if (due.has('positions')) await compactPositionCounts(outside, campaignId);
+    if (due.has('last calls')) await compactLastCallCounts(outside, campaignId);
     return found;
   }
 
@@ -822,7 +826,7 @@ function fewMatchesOf(of: number, atMost: number): number {
 }
 
 /** Which of a campaign's counts a list found due a compaction. */
-type Compaction = 'all' | 'positions' | 'last calls';
+type Compaction = 'counts' | 'positions' | 'last calls';
 
 /** A page's rows: a target's columns and its place in the creation order. */
 type PageRow = TargetRow & { position_micros: string };
