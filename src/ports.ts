@@ -35,7 +35,7 @@ import { ProviderTextClients } from './modules/provider-connection/application/p
 /**
  * The ports the root module binds to adapters (outbound I/O: the database, the queue, the clock,
  * HTTP senders), each replaceable through `forRoot({ adapters })` or `overrideProvider`. Every one
- * has a fake in `campaign-calling-service/testing` (test/unit/ports.spec.ts holds that to be so).
+ * has a fake in `campaign-calling-service/testing` (test/unit/app-on-fakes.spec.ts holds that to be so).
  */
 export const PORTS = [
   Clock,

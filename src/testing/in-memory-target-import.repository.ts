@@ -381,12 +381,26 @@ export class InMemoryTargetImportRepository
     };
   }
 
+  /**
+   * Every change here replaces an import's or a row's field (a row's errors and draft included), never
+   * changes a field's value in place: copying the objects is a snapshot, at a fraction of a deep
+   * clone's cost (every unit of work takes one, and an import of 10,000 rows runs many).
+   */
   snapshot(): State {
-    return clone(this.state);
+    return {
+      imports: new Map([...this.state.imports].map(([id, imp]) => [id, { ...imp }])),
+      rows: new Map(
+        [...this.state.rows].map(([id, rows]) => [
+          id,
+          new Map([...rows].map(([row, staged]) => [row, { ...staged }])),
+        ]),
+      ),
+    };
   }
 
+  /** Puts back a snapshot, which is the unit of work's alone and not used again. */
   restore(state: State): void {
-    this.state = clone(state);
+    this.state = state;
   }
 
   private sorted(importId: string): Row[] {

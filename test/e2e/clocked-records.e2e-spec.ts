@@ -5,7 +5,7 @@ import { CREATED_AT, expectClockedRecords, recordEverything } from '../support/c
 import { createTestApp, TestApp } from '../support/test-app.js';
 
 // The SQL adapters and the triggers take every time they record from the service's clock, never from
-// the database's now(): the same story as test/unit/clocked-records.spec.ts on the fakes.
+// the database's now(): the same story as test/unit/app-on-fakes.spec.ts tells on the fakes.
 describe('the Clock port on a real database', () => {
   let t: TestApp;
   const clock = new FakeClock(CREATED_AT);

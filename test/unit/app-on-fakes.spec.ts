@@ -1,17 +1,38 @@
-// The README's "The whole service on in-memory fakes" example, kept true by running it.
+// The whole service on its in-memory fakes (CampaignCallingTestingModule, `./testing`), and the ports
+// it binds them to. One file, not one per story: each test file loads the service's whole module graph
+// afresh, about a second of the unit project's time.
+import { existsSync, readFileSync } from 'fs';
+import { join } from 'path';
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
-import { Clock, WebhookSender } from '../../src/index.js';
+import { providedToken } from '../../src/common/adapters/adapter-binding.js';
+import { DOMAIN_MODULES } from '../../src/campaign-calling.module.js';
+import { DATABASE_ADAPTERS } from '../../src/database/database.module.js';
+import { METRICS_ADAPTERS } from '../../src/metrics/metrics.module.js';
+import * as root from '../../src/index.js';
+import {
+  BlacklistModule,
+  BlacklistService,
+  CallFinishedEvent,
+  CampaignEventListener,
+  Clock,
+  type TargetTimelineEvent,
+  WebhookSender,
+} from '../../src/index.js';
+import * as testing from '../../src/testing/index.js';
 import {
   CampaignCallingTestingModule,
   FakeClock,
   RecordingWebhookSender,
   waitUntil,
 } from '../../src/testing/index.js';
+import { CREATED_AT, expectClockedRecords, recordEverything } from '../support/clocked-records.js';
+import { scenarioTargetEvents } from '../support/target-event-scenario.js';
 
 const API_KEY = 'test-key-0123456789abcdef0123456789';
 
+// The README's "The whole service on in-memory fakes" example, kept true by running it.
 describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', () => {
   let app: INestApplication;
   const clock = new FakeClock('2026-03-02T14:00:00Z');
@@ -77,4 +98,311 @@ describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', 
     await app.close();
     expect(timersBefore()).toBeLessThanOrEqual(timers);
   });
+});
+
+// A test that sets the clock sets every time the service records (issue 30): created_at included.
+describe('the Clock port on the in-memory fakes (CampaignCallingTestingModule)', () => {
+  let app: INestApplication;
+  const clock = new FakeClock(CREATED_AT);
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        CampaignCallingTestingModule.forRoot({
+          apiKey: API_KEY,
+          clock,
+        }),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  it('stamps every object an organization creates and changes with the clock', async () => {
+    const records = await recordEverything(app, clock);
+    expectClockedRecords(records);
+  });
+});
+
+/** A team's audit trail: what it was told, in the order it was told. */
+class AuditListener extends CampaignEventListener {
+  readonly calls: CallFinishedEvent[] = [];
+  readonly changes: TargetTimelineEvent[] = [];
+  override onCallFinished(event: CallFinishedEvent): void {
+    this.calls.push(event);
+  }
+  override onTargetEvent(event: TargetTimelineEvent): void {
+    this.changes.push(event);
+  }
+}
+
+/** An EHR write-back whose server is down: every event throws. */
+class BrokenListener extends CampaignEventListener {
+  told = 0;
+  override async onCallFinished(): Promise<void> {
+    this.told++;
+    throw new Error('EHR unreachable');
+  }
+}
+
+// In-process listeners (`listeners` of forRoot) on the whole service running on its fakes.
+describe('event listeners on CampaignCallingTestingModule', () => {
+  let app: INestApplication;
+  const broken = new BrokenListener();
+  const audit = new AuditListener();
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        CampaignCallingTestingModule.forRoot({ apiKey: API_KEY, listeners: [broken, audit] }),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const as = (req: request.Test) => req.set('X-API-Key', API_KEY);
+  const http = () => request(app.getHttpServer());
+
+  it("tells a listener of each of a call's attempts in order, whatever another listener throws", async () => {
+    const campaign = await as(http().post('/api/v1/campaigns')).send({
+      name: 'Reminders',
+      type: 'patient',
+      max_attempts: 2,
+      retry_delay_minutes: 0,
+    });
+    expect(campaign.status).toBe(201);
+    // 0000: the simulator's no-answer call, so the first attempt is retried and the second ends it.
+    const added = await as(http().post(`/api/v1/campaigns/${campaign.body.id}/targets`)).send({
+      targets: [{ phone_number: '+1 555 010 0000' }],
+      launch: true,
+    });
+    const [id] = added.body.target_ids;
+
+    const ended = await waitUntil(
+      () => as(http().get(`/api/v1/targets/${id}`)),
+      (res) => res.body.status === 'Finished',
+    );
+    expect(ended.body).toMatchObject({ status: 'Finished' });
+    await waitUntil(
+      async () => audit.calls.length,
+      (n) => n === 2,
+    );
+    const common = {
+      organizationId: expect.any(String),
+      campaignId: campaign.body.id,
+      targetId: id,
+      callLogId: expect.any(Number),
+      maxAttempts: 2,
+    };
+    expect(audit.calls).toEqual([
+      expect.objectContaining({ ...common, attempt: 1, status: 'Scheduled' }),
+      expect.objectContaining({ ...common, attempt: 2, status: 'Finished' }),
+    ]);
+    expect(broken.told).toBe(2);
+    // The target's changes as its timeline (the fake event log) recorded them, calls included.
+    const timeline = await as(http().get(`/api/v1/targets/${id}/events?limit=50`));
+    const recorded = [...timeline.body.items]
+      .reverse()
+      .filter((e: { kind: string }) => e.kind !== 'notification')
+      .map((e: { id: string; kind: string; status: string | null }) => [e.id, e.kind, e.status]);
+    expect(recorded.map(([, kind]) => kind)).toEqual([
+      'added',
+      'call_started',
+      'call_ended',
+      'call_started',
+      'call_ended',
+    ]);
+    const told = await waitUntil(
+      async () => audit.changes.filter((e) => e.targetId === id),
+      (events) => events.length === recorded.length,
+    );
+    expect(told.map((e) => [e.id, e.kind, e.status])).toEqual(recorded);
+  });
+
+  it("tells a listener of each target's changes as its timeline records them, in order", async () => {
+    const campaign = await as(http().post('/api/v1/campaigns')).send({
+      name: 'Labs first',
+      type: 'patient',
+      steps: [{ friendly_id: 'labs', type: 'webhook', on_receive: 'merge' }],
+      entry_step: 'labs',
+    });
+    expect(campaign.status).toBe(201);
+    const campaignId: string = campaign.body.id;
+    // Paused: the triggered target stays Scheduled, no call starts.
+    expect((await as(http().post(`/api/v1/campaigns/${campaignId}/pause`))).status).toBe(200);
+    const added = await as(http().post(`/api/v1/campaigns/${campaignId}/targets`)).send({
+      targets: [{ phone_number: '+1 555 010 1001' }, { phone_number: '+1 555 010 1002' }],
+      launch: true,
+    });
+    const [first, second] = added.body.target_ids as string[];
+    const step = await as(
+      http().post(`/api/v1/campaigns/${campaignId}/targets/${first}/step/labs`),
+    ).send({ hba1c: 6.1 });
+    expect(step.status).toBe(200);
+    const edited = await as(http().patch(`/api/v1/targets/${first}`)).send({
+      input_data: { note: 'x' },
+    });
+    expect(edited.status).toBe(200);
+    const triggered = await as(http().post(`/api/v1/campaigns/${campaignId}/calls`)).send({
+      target_ids: [first],
+    });
+    expect(triggered.body.scheduled).toEqual([first]);
+    const deleted = await as(http().delete(`/api/v1/campaigns/${campaignId}/targets`)).send({
+      target_ids: [first, second],
+    });
+    expect(deleted.body.deleted).toEqual(expect.arrayContaining([first, second]));
+
+    const told = await waitUntil(
+      async () => audit.changes.filter((e) => e.campaignId === campaignId),
+      (events) => events.filter((e) => e.kind === 'deleted').length === 2,
+    );
+    const key = { type: 'api_key', id: expect.any(String) };
+    const of = (targetId: string) => ({
+      id: expect.any(String),
+      organizationId: campaign.body.organization_id,
+      campaignId,
+      targetId,
+      at: expect.any(Date),
+      actor: key,
+    });
+    const expected = scenarioTargetEvents(of, first, second);
+    expect(told.filter((e) => e.targetId === first)).toEqual(expected.first);
+    expect(told.filter((e) => e.targetId === second)).toEqual(expected.second);
+    // The same events as the timeline shows, with the same ids.
+    const timeline = await as(http().get(`/api/v1/targets/${first}/events?limit=50`));
+    expect(told.filter((e) => e.targetId === first).map((e) => [e.id, e.kind, e.reason])).toEqual(
+      [...timeline.body.items]
+        .reverse()
+        .filter((e: { kind: string }) => e.kind !== 'notification')
+        .map((e: { id: string; kind: string; reason: string }) => [e.id, e.kind, e.reason]),
+    );
+  });
+});
+
+// A domain module imported alone, its ports bound by the testing module: the routes of that module
+// (and of those it imports) answer as the service's; no other module's do.
+describe('BlacklistModule imported alone', () => {
+  const API_KEY = 'alone-key-0123456789abcdef0123456789';
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        CampaignCallingTestingModule.forRoot({ apiKey: API_KEY, modules: [BlacklistModule] }),
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  const as = (req: request.Test) => req.set('X-API-Key', API_KEY);
+
+  it('serves its routes with the service answers, and no route of another module', async () => {
+    const created = await as(request(app.getHttpServer()).post('/api/v1/blacklists')).send({
+      name: 'Opted out',
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'Opted out' });
+    const bad = await as(request(app.getHttpServer()).post('/api/v1/blacklists')).send({});
+    expect(bad.status).toBe(422);
+    expect(bad.body.detail[0]).toMatchObject({ type: 'missing', loc: ['body', 'name'] });
+    expect(app.get(BlacklistService)).toBeInstanceOf(BlacklistService);
+    const campaigns = await as(request(app.getHttpServer()).get('/api/v1/campaigns'));
+    expect(campaigns.status).toBe(404);
+    expect(campaigns.body).toEqual({ detail: 'Not Found' });
+  });
+});
+
+/**
+ * Where each port's fake is held equal to its real adapter: every port whose adapter is SQL has a
+ * contract suite in test/contracts. A port whose adapter talks to the outside (HTTP, the system clock,
+ * the job queue's workers, encryption) is proved by the suite named here instead, against local
+ * emulators or the real thing.
+ */
+const CONTRACTS: Record<string, string> = {
+  Clock:
+    'src/modules/calling/domain/calling-rules.spec.ts (FakeClock drives the rules) and every e2e on SystemClock',
+  UnitOfWork:
+    'test/contracts/* (every SQL suite runs in TypeOrmUnitOfWork, every fake suite in InMemoryUnitOfWork)',
+  JobQueue: 'test/e2e/webhooks.e2e-spec.ts and test/e2e/pg-boss-upgrade.e2e-spec.ts (pg-boss)',
+  ExclusiveRunner: 'test/e2e/concurrency.e2e-spec.ts (advisory locks)',
+  Metrics: 'test/e2e/operations.e2e-spec.ts (/metrics)',
+  OrganizationRepository: 'test/contracts/organization-repository.contract.ts',
+  ApiKeyRevocations: 'test/contracts/api-key-revocations.contract.ts',
+  BlacklistRepository: 'test/contracts/blacklist-repository.contract.ts',
+  CompliancePolicyRepository: 'test/contracts/compliance.contract.ts',
+  CallLedger: 'test/contracts/compliance.contract.ts',
+  DecisionLog: 'test/contracts/compliance.contract.ts',
+  DoNotCallRepository: 'test/contracts/do-not-call-repository.contract.ts',
+  RecipientLocks: 'test/contracts/compliance.contract.ts',
+  CampaignRepository: 'test/contracts/campaign-repository.contract.ts',
+  TargetRepository: 'test/contracts/target-repository.contract.ts',
+  TargetTransitions: 'test/contracts/target-transitions.contract.ts',
+  TargetEventLog: 'test/contracts/target-event-log.contract.ts',
+  TargetImportRepository: 'test/contracts/target-import-repository.contract.ts',
+  CallLogRepository: 'test/contracts/call-log-repository.contract.ts',
+  CallEventStore: 'test/contracts/calling-stores.contract.ts',
+  PlacementRate: 'test/contracts/calling-stores.contract.ts',
+  SimulatedCallStore: 'test/contracts/calling-stores.contract.ts',
+  CallProviders: 'src/modules/calling/infrastructure/connection-call-providers.spec.ts',
+  TargetStepData: 'test/contracts/target-step-data.contract.ts',
+  WebhookDeliveryRepository: 'test/contracts/webhook-delivery-repository.contract.ts',
+  TargetNotifications: 'test/contracts/webhook-delivery-repository.contract.ts',
+  WebhookSender: 'test/e2e/webhooks.e2e-spec.ts and webhooks-ssrf.e2e-spec.ts (a local receiver)',
+  ProviderConnectionRepository: 'test/contracts/provider-connection-repository.contract.ts',
+  ProviderCallClients: 'test/e2e/provider-clients.e2e-spec.ts (against the provider emulators)',
+  ProviderDestinations: 'test/e2e/provider-connections.e2e-spec.ts (private addresses refused)',
+  SecretBox: 'src/modules/provider-connection/infrastructure/aes-gcm-secret-box.spec.ts',
+  MessageRepository: 'test/contracts/message-repository.contract.ts',
+  ProviderTextClients:
+    'test/e2e/providers-twilio-messaging.e2e-spec.ts (against the Twilio Messaging emulator)',
+};
+
+const repo = join(import.meta.dirname, '..', '..');
+const exportedTesting = Object.values(testing).filter((v) => typeof v === 'function');
+
+describe('the ports the package exports', () => {
+  const bound = new Set(
+    [...DATABASE_ADAPTERS, ...METRICS_ADAPTERS, ...DOMAIN_MODULES.flatMap((d) => d.adapters)].map(
+      providedToken,
+    ),
+  );
+
+  it('are exactly the ones the root module binds, each exported from the root by its name', () => {
+    expect(new Set(root.PORTS)).toEqual(bound);
+    for (const port of root.PORTS) expect((root as Record<string, unknown>)[port.name]).toBe(port);
+  });
+
+  // What the testing module runs on: a fake exported from ./testing for every port it binds.
+  const fakes = new Map(testing.inMemoryAdapters(new testing.FakeClock()));
+
+  it.each(root.PORTS.map((p) => [p.name, p] as const))('%s has a fake in ./testing', (_, port) => {
+    const bound = fakes.get(port) as { useValue?: object } | undefined;
+    const fake = bound?.useValue?.constructor;
+    const candidates = fake
+      ? [fake]
+      : exportedTesting.filter((v) => (v as { prototype?: object }).prototype instanceof port);
+    expect(candidates.length).toBeGreaterThan(0);
+    for (const c of candidates) expect(exportedTesting).toContain(c);
+  });
+
+  it.each(root.PORTS.map((p) => [p.name] as const))(
+    '%s has a suite holding its fake to its adapter',
+    (name) => {
+      const where = CONTRACTS[name];
+      expect(where).toBeDefined();
+      const file = where.split(' ')[0];
+      const path = file.endsWith('*') ? join(repo, 'test/contracts') : join(repo, file);
+      expect(existsSync(path)).toBe(true);
+      // A suite file of its own must name the port (a folder of suites is checked by the line above).
+      const ownFile = file.startsWith('test/contracts/') && !file.endsWith('*');
+      expect(ownFile ? readFileSync(path, 'utf8') : name).toContain(name);
+    },
+  );
 });

@@ -10,3 +10,11 @@ export function canonicalUuid(value: string): string | null {
   const groups = UUID_DIGITS.exec(value);
   return groups ? groups.slice(1).join('-').toLowerCase() : null;
 }
+
+/**
+ * True when `value` is a UUID in a form PostgreSQL reads. Here, not among the request validators, so
+ * that a service checking an id does not load class-validator and Swagger.
+ */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_DIGITS.test(value);
+}

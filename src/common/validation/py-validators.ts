@@ -13,6 +13,7 @@ import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
 import { pydantic, PydanticError } from './pydantic-errors.js';
 import { rawOf } from './transform-safe.js';
+import { unstorableJsonError } from './storable.js';
 
 export const RANK_MISSING = 0;
 export const RANK_TYPE = 1;
@@ -367,12 +368,6 @@ export function PyModelList(
   );
 }
 
-const UUID_RE = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID_RE.test(value);
-}
-
 const UUID_GROUP_LENGTHS = [8, 4, 4, 4, 12];
 
 /** Why `v` is not a UUID, in the words of the Rust `uuid` crate pydantic uses; null when it is one. */
@@ -518,6 +513,11 @@ export function PyValueRule(
     const message = rule(v, args.object);
     return message === null ? null : pydantic.valueError(message);
   });
+}
+
+/** A `value_error` for values PostgreSQL could not store (see `unstorableJsonError`). */
+export function PyStorable(): PropertyDecorator {
+  return PyValueRule('pyStorable', (v) => unstorableJsonError(v));
 }
 
 /** A string that normalises to an E.164 number (`common/phone`), else `value_error` with the rule. */

@@ -1,4 +1,5 @@
-import { PyValueRule } from './py-validators.js';
+// Checks only; the PyStorable decorator is with the request validators (py-validators.ts), so a service
+// keeping a provider's values loads this without class-validator.
 import { item, Loc, pydantic, PydanticErrorItem } from './pydantic-errors.js';
 
 /** Deeper JSON than this is refused: PostgreSQL's jsonb parser would fail on it with a 500. */
@@ -39,11 +40,6 @@ export function unstorableJsonError(value: unknown, depth = 0): string | null {
     if (error !== null) return error;
   }
   return null;
-}
-
-/** A `value_error` for values PostgreSQL could not store (see `unstorableJsonError`). */
-export function PyStorable(): PropertyDecorator {
-  return PyValueRule('pyStorable', (v) => unstorableJsonError(v));
 }
 
 /**

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { normalizedPhoneNumberAt } from '../../../common/phone/phone-number.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 import { BlacklistRepository } from './ports/blacklist.repository.js';
 

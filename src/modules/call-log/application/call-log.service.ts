@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import { CallLog, CallLogCompletion, NewCallLog } from '../domain/call-log.js';
 import {
   CallLogCompletionEntry,

@@ -309,7 +309,7 @@ describe('decideCall', () => {
           return decision.kind === 'refuse';
         },
       ),
-      { numRuns: 500, seed: 29 },
+      { numRuns: 200, seed: 29 },
     );
   });
 });

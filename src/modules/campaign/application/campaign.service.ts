@@ -5,7 +5,7 @@ import {
   NotFoundError,
 } from '../../../common/errors/domain-errors.js';
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import { BlacklistService } from '../../blacklist/application/blacklist.service.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
 import { CampaignReader } from './ports/campaign-reader.js';

@@ -8,7 +8,7 @@ import {
   UnauthorizedError,
 } from '../../../common/errors/domain-errors.js';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
   ApiKeyRecord,
   displayPrefix,

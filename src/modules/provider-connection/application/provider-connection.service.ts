@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
   ConnectionSettings,
   ConnectionType,

@@ -43,7 +43,8 @@ describe('step rules', () => {
     });
 
     it('merging in order equals posting one after the other (property)', () => {
-      const obj = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), fc.jsonValue());
+      // The merge is shallow (a key's value replaced whole): values nested deeper prove nothing more.
+      const obj = fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), fc.jsonValue({ maxDepth: 1 }));
       fc.assert(
         fc.property(obj, fc.array(obj, { maxLength: 5 }), (start, patches) => {
           const target = aTarget({ id: ID, inputData: start });

@@ -15,8 +15,7 @@ import {
   WeekSchedule,
   weekScheduleError,
 } from '../../../common/schedule/week-schedule.js';
-import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { canonicalUuid, isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
   effectiveExternalId,
   IgnoredTarget,

@@ -7,7 +7,7 @@ import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Metrics, WebhookAttemptOutcome } from '../../../common/metrics/metrics.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
-import { isUuid } from '../../../common/validation/py-validators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import { CampaignService } from '../../campaign/application/campaign.service.js';
 import {
   AttemptOutcome,

@@ -82,7 +82,7 @@ describe('BatchStepDto', () => {
             : single.detail.map((d) => ({ ...d, loc: ['body', 'updates', 0, ...d.loc.slice(1)] })),
         );
       }),
-      { numRuns: 300 },
+      { numRuns: 100 },
     );
   });
 });

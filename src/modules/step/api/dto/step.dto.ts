@@ -13,10 +13,11 @@ import {
   PyStr,
   RANK_TYPE,
   RANK_VALUE,
+  PyStorable,
 } from '../../../../common/validation/py-validators.js';
 import { pydantic } from '../../../../common/validation/pydantic-errors.js';
 import { isPlainJson } from '../../../../common/validation/plain-json.js';
-import { PyStorable, unstorableJsonError } from '../../../../common/validation/storable.js';
+import { unstorableJsonError } from '../../../../common/validation/storable.js';
 import { rawOf, withoutUnsafeKeys } from '../../../../common/validation/transform-safe.js';
 import { TargetWithEhrIdsResponseDto } from '../../../target/api/dto/target-response.dto.js';
 import { TARGET_REF_REQUIRED } from '../../application/step.service.js';

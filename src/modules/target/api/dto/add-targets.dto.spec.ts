@@ -158,7 +158,7 @@ describe('AddTargetsDto', () => {
               },
         );
       }),
-      { numRuns: 400 },
+      { numRuns: 150 },
     );
   });
 });

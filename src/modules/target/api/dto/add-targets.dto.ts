@@ -15,8 +15,8 @@ import {
   pyLength,
   PyUuid,
   uuidError,
+  PyStorable,
 } from '../../../../common/validation/py-validators.js';
-import { PyStorable } from '../../../../common/validation/storable.js';
 import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located.js';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;

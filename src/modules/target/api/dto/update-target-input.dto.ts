@@ -6,9 +6,9 @@ import {
   PyRequired,
   PyStr,
   PyValueRule,
+  PyStorable,
 } from '../../../../common/validation/py-validators.js';
 import { timeZoneError } from '../../../../common/schedule/week-schedule.js';
-import { PyStorable } from '../../../../common/validation/storable.js';
 
 export class UpdateTargetInputDataDto {
   // Required, as in the reference (send {} to change only the time zone).
