@@ -2,10 +2,47 @@
 // or older than the sources (the service from src/, the operator console from console/ and the typed
 // client it uses).
 import { execSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
+
+// Test files running at once on Jest's workers (the built service's, the browser's) may both find dist/
+// stale: one builds while the others wait for it, then find dist/ fresh. Two builds at once would each
+// empty dist/ under the other (`nest build` deletes its output directory first).
+const lock = join(root, 'node_modules', '.cache', 'ensure-built.lock');
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+function acquireLock() {
+  mkdirSync(dirname(lock), { recursive: true });
+  for (;;) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+    }
+    // A holder killed mid-build leaves its file behind. (An empty file is one being written.)
+    let holder = 0;
+    try {
+      holder = Number(readFileSync(lock, 'utf8'));
+    } catch (err) {
+      if (err.code === 'ENOENT') continue;
+      throw err;
+    }
+    if (holder > 0 && !alive(holder)) rmSync(lock, { force: true });
+    else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+  }
+}
+acquireLock();
+process.on('exit', () => rmSync(lock, { force: true }));
+
 function newest(dir) {
   let t = 0;
   for (const e of readdirSync(dir, { withFileTypes: true })) {

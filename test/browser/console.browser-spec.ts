@@ -6,13 +6,14 @@
  * Without Chromium the suite reports one skipped test saying why (`.ci/run` installs it, so CI never
  * skips).
  */
-import { execFileSync } from 'child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'fs';
-import { AddressInfo, createServer } from 'net';
+import { spawnSync } from 'child_process';
+import { existsSync, mkdirSync } from 'fs';
+import { AddressInfo } from 'net';
 import { join } from 'path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/modules/console/console-static.js';
 import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
+import { freePort } from '../support/run-process.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -20,33 +21,17 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-results', 'console');
 const hasChromium = existsSync(CHROMIUM);
 
-function newest(dir: string): number {
-  let t = 0;
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, e.name);
-    t = Math.max(t, e.isDirectory() ? newest(p) : statSync(p).mtimeMs);
-  }
-  return t;
-}
-
-/** Builds dist/console when it is missing or older than its sources (as `npm start` does). */
-function ensureConsoleBuilt(): void {
-  const index = join(ROOT, 'dist', 'console', 'index.html');
-  const sources = ['console/src', 'console/static', 'clients/typescript/src'].map((d) =>
-    join(ROOT, d),
-  );
-  if (existsSync(index) && statSync(index).mtimeMs >= Math.max(...sources.map(newest))) return;
-  execFileSync(process.execPath, [join(ROOT, 'console', 'build.js')], { stdio: 'pipe' });
-}
-
-/** A local port nothing listens on: webhook deliveries to it fail at once (connection refused). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
+/**
+ * Builds dist/ when it is missing or older than the sources, as `npm start` does: the service too, not
+ * only the console, so that the built service's suite, running at the same time on another Jest worker,
+ * finds it fresh and does not rebuild dist/ (emptying dist/console) under this one.
+ */
+function ensureBuilt(): void {
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
+    cwd: ROOT,
+    encoding: 'utf8',
   });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
 }
 
 if (!hasChromium) {
@@ -100,7 +85,7 @@ if (!hasChromium) {
       })()`);
 
     beforeAll(async () => {
-      ensureConsoleBuilt();
+      ensureBuilt();
       mkdirSync(SHOTS, { recursive: true });
       // Calls take a moment, so the page can show them in progress.
       service = await createTestApp({ env: { SIMULATED_CALL_SECONDS: '1' } });
@@ -131,7 +116,7 @@ if (!hasChromium) {
       page.on('console', (m) => {
         if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
       });
-    });
+    }, 300_000); // a build of dist/ when it is stale
 
     afterAll(async () => {
       await browser?.close();
@@ -254,7 +239,7 @@ if (!hasChromium) {
 
     it('triggers calls from the campaign page and shows progress moving without a reload', async () => {
       // Every call's notification goes to a closed port, so the webhooks page has failed deliveries.
-      const hook = `http://127.0.0.1:${await closedPort()}/hook`;
+      const hook = `http://127.0.0.1:${await freePort()}/hook`;
       const patched = await api('patch', `/api/v1/campaigns/${demo.campaignId}`, {
         webhook_url: hook,
       });

@@ -35,7 +35,8 @@ onPostgres('a LISTEN connection (PostgreSQL)', () => {
       const listening = () =>
         admin
           .query(
-            `SELECT pid FROM pg_stat_activity WHERE application_name = $1 AND query ILIKE 'LISTEN%'`,
+            `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1
+               AND query ILIKE 'LISTEN%'`,
             [LISTENER_NAME],
           )
           .then((r) => r.rows as { pid: number }[]);

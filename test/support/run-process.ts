@@ -55,11 +55,29 @@ export function exited(child: ChildProcess): Promise<number | null> {
     : new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-/** A loopback port nothing listens on right now, for a child process (or a stub) to take. */
+/**
+ * A loopback port nothing listens on right now, for a child process (or a stub) to take a moment later.
+ * It is drawn below the kernel's ephemeral range (32768-60999 on Linux, 49152-65535 on macOS), where
+ * listen(0) and outgoing connections never pick ports, so no other listener of the suite (a PGlite
+ * server, an emulator, an app on port 0) takes it in between; and each Jest worker draws from a stripe
+ * of its own, so two test files running at once never draw the same port.
+ */
 export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID ?? 1);
+  const stripes = 16;
+  const first = 10_000;
+  const slots = Math.floor((32_768 - first) / stripes);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = first + Math.floor(Math.random() * slots) * stripes + ((worker - 1) % stripes);
+    if (await canListen(port)) return port;
+  }
+  throw new Error('freePort: no free loopback port found below the ephemeral range');
+}
+
+function canListen(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
 }
