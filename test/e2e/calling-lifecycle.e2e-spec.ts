@@ -94,7 +94,7 @@ describe('1,000 calls in flight on one worker', () => {
     t = await createTestApp({ env: { ROLE: 'api' } });
     worker = startWorkerProcess(t, { SIMULATED_CALL_SECONDS: '60' });
     await worker.ready;
-  }, 60_000);
+  });
   afterAll(async () => {
     await worker?.kill();
     await t?.close();

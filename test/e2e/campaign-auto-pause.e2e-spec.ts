@@ -13,7 +13,7 @@ describe('campaign auto_pause (circuit breaker)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-  }, 60_000);
+  });
   afterAll(async () => {
     await receivers.closeAll();
     await t?.close();

@@ -57,7 +57,7 @@ describe('campaign control during a run (two dispatchers)', () => {
     t = await createTestApp({ env: { SIMULATED_CALL_SECONDS: '1' } });
     worker = startWorkerProcess(t);
     await worker.ready;
-  }, 60_000);
+  });
   afterAll(async () => {
     await worker?.kill();
     await t?.close();

@@ -22,7 +22,7 @@ describe('concurrency (two worker processes)', () => {
     });
     workers = [startWorkerProcess(t), startWorkerProcess(t)];
     await Promise.all(workers.map((w) => w.ready));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.kill()));

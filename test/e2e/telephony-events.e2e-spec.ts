@@ -306,7 +306,7 @@ describe('telephony events across processes (CALL_PROVIDER=http)', () => {
         CALL_PLACING_DEADLINE_SECONDS: '2',
       },
     });
-  }, 60_000);
+  });
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.kill()));
     await t?.close();
