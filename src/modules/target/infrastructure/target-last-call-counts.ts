@@ -1,5 +1,5 @@
 import { NoRows, SqlExecutor } from '../../../database/sql.js';
-import { SPAN_STARTS } from './target-position-counts.js';
+import { MERGE_STRETCHES } from './target-position-counts.js';
 import { Span } from './target-walk.js';
 
 /**
@@ -22,22 +22,21 @@ import { Span } from './target-walk.js';
 export const LAST_CALL_BLOCK_TARGETS = 8192;
 export const LAST_CALL_STRETCH_CALLS = 4096;
 
+const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, delta';
+
 /**
- * From `rows` (created_from, created_until, called_from, called_until, delta): the same rows with
- * `block_from` and `stretch_from`, the starts of the disjoint creation block and last-call stretch
- * each belongs to.
+ * From `rows` (created_from, created_until, called_from, called_until, delta): `merged`, the same rows
+ * with the creation block (`block_from`, `block_until`) and the last-call stretch (`stretch_from`,
+ * `stretch_until`) each lies in, overlapping stretches merged on each axis. Windows only.
  */
 const MERGED = (rows: string) => `
-  cells AS (SELECT created_from, created_until, called_from, called_until, delta FROM ${rows}),
-  ${SPAN_STARTS('cells', 'created_from', 'created_until', 'block_from')},
-  ${SPAN_STARTS('cells', 'called_from', 'called_until', 'stretch_from')},
+  ${MERGE_STRETCHES(rows, CELL_COLUMNS, 'created_from', 'created_until', 'block_from')},
+  ${MERGE_STRETCHES('block_from_merged', `${CELL_COLUMNS}, block_from`, 'called_from', 'called_until', 'stretch_from')},
   merged AS (
-    SELECT c.created_from, c.created_until, c.called_from, c.called_until, c.delta, b.block_from,
-           s.stretch_from
-      FROM cells c JOIN block_from_of b USING (created_from) JOIN stretch_from_of s USING (called_from)),
-  blocks AS (SELECT block_from, max(created_until) AS block_until FROM merged GROUP BY block_from),
-  stretches AS (
-    SELECT stretch_from, max(called_until) AS stretch_until FROM merged GROUP BY stretch_from)`;
+    SELECT ${CELL_COLUMNS}, block_from, stretch_from,
+           max(created_until) OVER (PARTITION BY block_from) AS block_until,
+           max(called_until) OVER (PARTITION BY stretch_from) AS stretch_until
+      FROM stretch_from_merged)`;
 
 /**
  * The campaign's called targets last called within [from, until), per creation block (ascending,
@@ -63,26 +62,22 @@ export async function lastCallMatchesPerBlock(
     cut_from: Date | null;
     cut_until: Date | null;
   }>(
-    `WITH ${MERGED('target_last_call_counts WHERE campaign_id = $1')},
-     per_block AS (
-       SELECT m.block_from, sum(m.delta) AS inside FROM merged m JOIN stretches s USING (stretch_from)
-        WHERE s.stretch_from >= $2 AND s.stretch_until <= $3 GROUP BY m.block_from),
-     block_sizes AS (SELECT block_from, sum(delta) AS n FROM merged GROUP BY block_from),
-     stretch_sizes AS (SELECT stretch_from, sum(delta) AS n FROM merged GROUP BY stretch_from)
-     SELECT 'block' AS kind, extract(epoch FROM b.block_from)::bigint AS from_second,
-            extract(epoch FROM b.block_until)::bigint AS until_second,
-            coalesce(p.inside, 0)::int AS n, NULL::timestamptz AS cut_from,
-            NULL::timestamptz AS cut_until
-       FROM blocks b LEFT JOIN per_block p USING (block_from)
+    `WITH ${MERGED('target_last_call_counts WHERE campaign_id = $1')}
+     SELECT 'block' AS kind, extract(epoch FROM block_from)::bigint AS from_second,
+            extract(epoch FROM max(block_until))::bigint AS until_second,
+            coalesce(sum(delta) FILTER (WHERE stretch_from >= $2 AND stretch_until <= $3), 0)::int AS n,
+            NULL::timestamptz AS cut_from, NULL::timestamptz AS cut_until
+       FROM merged GROUP BY block_from
      UNION ALL
-     SELECT 'cut', NULL, NULL, 0, greatest(stretch_from, $2::timestamptz),
+     SELECT DISTINCT 'cut', NULL::bigint, NULL::bigint, 0, greatest(stretch_from, $2::timestamptz),
             least(stretch_until, $3::timestamptz)
-       FROM stretches
+       FROM merged
       WHERE stretch_from < $3 AND stretch_until > $2 AND (stretch_from < $2 OR stretch_until > $3)
      UNION ALL
      SELECT 'due', NULL, NULL,
-            ((SELECT count(*) FROM block_sizes WHERE n < $4 / 4) > 64
-             OR (SELECT count(*) FROM stretch_sizes WHERE n < $5 / 4) > 64
+            ((SELECT count(*) FROM (SELECT FROM merged GROUP BY block_from HAVING sum(delta) < $4 / 4) b) > 64
+             OR (SELECT count(*) FROM (SELECT FROM merged GROUP BY stretch_from
+                                        HAVING sum(delta) < $5 / 4) s) > 64
              OR (SELECT count(*) FROM merged
                   WHERE created_from <> block_from OR called_from <> stretch_from) > 1024)::int,
             NULL, NULL
@@ -126,34 +121,29 @@ export async function lastCallMatchesPerBlock(
 export async function compactLastCallCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
   await sql.query<NoRows>(
     `WITH gone AS (
-       DELETE FROM target_last_call_counts WHERE campaign_id = $1
-       RETURNING created_from, created_until, called_from, called_until, delta),
+       DELETE FROM target_last_call_counts WHERE campaign_id = $1 RETURNING ${CELL_COLUMNS}),
      ${MERGED('gone')},
-     block_sizes AS (
-       SELECT block_from, sum(delta) AS n FROM merged GROUP BY block_from),
-     stretch_sizes AS (
-       SELECT stretch_from, sum(delta) AS n FROM merged GROUP BY stretch_from),
-     block_groups AS (
-       SELECT b.block_from, b.block_until,
-              coalesce(sum(s.n) OVER (ORDER BY b.block_from
-                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint / $2 AS grp
-         FROM blocks b JOIN block_sizes s USING (block_from)),
-     stretch_groups AS (
-       SELECT t.stretch_from, t.stretch_until,
-              coalesce(sum(s.n) OVER (ORDER BY t.stretch_from
-                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint / $3 AS grp
-         FROM stretches t JOIN stretch_sizes s USING (stretch_from)),
-     block_bounds AS (
-       SELECT grp, min(block_from) AS lo, max(block_until) AS hi FROM block_groups GROUP BY grp),
-     stretch_bounds AS (
-       SELECT grp, min(stretch_from) AS lo, max(stretch_until) AS hi FROM stretch_groups GROUP BY grp)
-     INSERT INTO target_last_call_counts
-       (campaign_id, created_from, created_until, called_from, called_until, delta)
-     SELECT $1, bb.lo, bb.hi, sb.lo, sb.hi, sum(m.delta)
-       FROM merged m
-       JOIN block_groups bg USING (block_from) JOIN block_bounds bb ON bb.grp = bg.grp
-       JOIN stretch_groups sg USING (stretch_from) JOIN stretch_bounds sb ON sb.grp = sg.grp
-      GROUP BY bb.lo, bb.hi, sb.lo, sb.hi HAVING sum(m.delta) <> 0`,
+     -- Each block's and stretch's calls; the calls before each (through it, less its own), by group.
+     sized AS (
+       SELECT delta, block_from, block_until, stretch_from, stretch_until,
+              sum(delta) OVER (PARTITION BY block_from) AS block_calls,
+              sum(delta) OVER (PARTITION BY stretch_from) AS stretch_calls
+         FROM merged),
+     grouped AS (
+       SELECT delta, block_from, block_until, stretch_from, stretch_until,
+              (sum(delta) OVER (ORDER BY block_from) - block_calls)::bigint / $2 AS block_group,
+              (sum(delta) OVER (ORDER BY stretch_from) - stretch_calls)::bigint / $3 AS stretch_group
+         FROM sized),
+     bounded AS (
+       SELECT delta,
+              min(block_from) OVER (PARTITION BY block_group) AS created_from,
+              max(block_until) OVER (PARTITION BY block_group) AS created_until,
+              min(stretch_from) OVER (PARTITION BY stretch_group) AS called_from,
+              max(stretch_until) OVER (PARTITION BY stretch_group) AS called_until
+         FROM grouped)
+     INSERT INTO target_last_call_counts (campaign_id, ${CELL_COLUMNS})
+     SELECT $1, created_from, created_until, called_from, called_until, sum(delta) FROM bounded
+      GROUP BY created_from, created_until, called_from, called_until HAVING sum(delta) <> 0`,
     [campaignId, LAST_CALL_BLOCK_TARGETS, LAST_CALL_STRETCH_CALLS],
   );
 }

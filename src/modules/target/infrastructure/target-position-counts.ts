@@ -17,32 +17,36 @@ import { Span } from './target-walk.js';
 export const POSITION_BLOCK_TARGETS = 1024;
 
 /**
- * From `rows` (a relation of created_from, created_until, status, delta): the same rows with
- * `span_from`, the start of the disjoint span each belongs to. A row starts a span when no row
- * starting earlier reaches past its start.
+ * `<named>` from `rows`, a relation whose rows name stretches [lo, hi): the same rows (`columns`) with
+ * `named`, the start of the disjoint span each lies in (overlapping stretches merged). A row starts a
+ * span when no row with an earlier `lo` reaches past its `lo`; rows sharing a `lo` share the span.
+ * Windows only, no join: each is one sort, and an aggregate whose frame starts at the first row is
+ * carried along, never recomputed.
  */
-const SPANS = (rows: string) => `
-  counted AS (SELECT created_from, created_until, status, delta FROM ${rows}),
-  ${SPAN_STARTS('counted', 'created_from', 'created_until', 'span_from')},
-  in_spans AS (
-    SELECT c.created_from, c.created_until, c.status, c.delta, s.span_from
-      FROM counted c JOIN span_from_of s USING (created_from))`;
+export const MERGE_STRETCHES = (
+  rows: string,
+  columns: string,
+  lo: string,
+  hi: string,
+  named: string,
+) => `
+  ${named}_marked AS (
+    SELECT ${columns}, coalesce(${lo} >= max(${hi}) OVER (
+             ORDER BY ${lo} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), true) AS starts
+      FROM ${rows}),
+  ${named}_merged AS (
+    SELECT ${columns}, max(${lo}) FILTER (WHERE starts) OVER (ORDER BY ${lo}) AS ${named}
+      FROM ${named}_marked)`;
+
+const COUNT_COLUMNS = 'created_from, created_until, status, delta';
 
 /**
- * `<name>_of` from a relation with stretches [lo, hi): per distinct `lo`, `name`, the start of the
- * merged span it lies in. A start begins a span when no stretch starting earlier reaches past it.
- * Over the distinct starts, so each window runs once over them (an aggregate whose frame starts at
- * the first row is carried along, never recomputed).
+ * From `rows` (created_from, created_until, status, delta): `in_spans`, the same rows with `span_from`,
+ * the start of the disjoint span each belongs to.
  */
-export const SPAN_STARTS = (rows: string, lo: string, hi: string, name: string) => `
-  ${name}_reach AS (SELECT ${lo}, max(${hi}) AS reach FROM ${rows} GROUP BY ${lo}),
-  ${name}_starts AS (
-    SELECT ${lo}, coalesce(${lo} >= max(reach) OVER (
-             ORDER BY ${lo} ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), true) AS starts
-      FROM ${name}_reach),
-  ${name}_of AS (
-    SELECT ${lo}, max(${lo}) FILTER (WHERE starts) OVER (ORDER BY ${lo}) AS ${name}
-      FROM ${name}_starts)`;
+const SPANS = (rows: string) => `
+  ${MERGE_STRETCHES(rows, COUNT_COLUMNS, 'created_from', 'created_until', 'span_from')},
+  in_spans AS (SELECT ${COUNT_COLUMNS}, span_from FROM span_from_merged)`;
 
 /** A campaign's spans, and whether its rows are due a compaction. */
 export interface PositionSpans {
@@ -102,24 +106,26 @@ export async function positionSpans(
 export async function compactPositionCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
   await sql.query<NoRows>(
     `WITH gone AS (
-       DELETE FROM target_position_counts WHERE campaign_id = $1
-       RETURNING created_from, created_until, status, delta),
+       DELETE FROM target_position_counts WHERE campaign_id = $1 RETURNING ${COUNT_COLUMNS}),
      ${SPANS('gone')},
-     spans AS (
-       SELECT span_from, max(created_until) AS span_until, sum(delta) AS targets
-         FROM in_spans GROUP BY span_from),
+     -- Each span's end and targets; the targets before it (through it, less its own), by block.
+     sized AS (
+       SELECT ${COUNT_COLUMNS}, span_from,
+              max(created_until) OVER (PARTITION BY span_from) AS span_until,
+              sum(delta) OVER (PARTITION BY span_from) AS span_targets
+         FROM in_spans),
      blocked AS (
-       SELECT span_from, span_until,
-              coalesce(sum(targets) OVER (ORDER BY span_from
-                ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint / $2 AS block
-         FROM spans),
-     blocks AS (
-       SELECT block, min(span_from) AS block_from, max(span_until) AS block_until
-         FROM blocked GROUP BY block)
+       SELECT ${COUNT_COLUMNS}, span_until,
+              (sum(delta) OVER (ORDER BY span_from) - span_targets)::bigint / $2 AS block,
+              span_from
+         FROM sized),
+     bounded AS (
+       SELECT status, delta, min(span_from) OVER (PARTITION BY block) AS block_from,
+              max(span_until) OVER (PARTITION BY block) AS block_until
+         FROM blocked)
      INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
-     SELECT $1, b.block_from, b.block_until, r.status, sum(r.delta)
-       FROM in_spans r JOIN blocked s USING (span_from) JOIN blocks b USING (block)
-      GROUP BY b.block_from, b.block_until, r.status HAVING sum(r.delta) <> 0`,
+     SELECT $1, block_from, block_until, status, sum(delta) FROM bounded
+      GROUP BY block_from, block_until, status HAVING sum(delta) <> 0`,
     [campaignId, POSITION_BLOCK_TARGETS],
   );
 }
