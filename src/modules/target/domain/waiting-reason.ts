@@ -14,8 +14,10 @@ import type { Target } from './target.js';
 const WEEKDAY_WORDS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 // One formatter per zone: making an Intl.DateTimeFormat costs far more than formatting with it, and
-// a timeline words every event in its campaign's zone.
+// a timeline words every event in its campaign's zone. At most 1,000 kept (Intl reads zone names in
+// any case, so spellings of valid zones are unbounded).
 const weekdayClocks = new Map<string, Intl.DateTimeFormat>();
+const MAX_WEEKDAY_CLOCKS = 1_000;
 
 function weekdayClock(tz: string): Intl.DateTimeFormat {
   let clock = weekdayClocks.get(tz);
@@ -27,6 +29,7 @@ function weekdayClock(tz: string): Intl.DateTimeFormat {
       hour: '2-digit',
       minute: '2-digit',
     });
+    if (weekdayClocks.size >= MAX_WEEKDAY_CLOCKS) weekdayClocks.clear();
     weekdayClocks.set(tz, clock);
   }
   return clock;
