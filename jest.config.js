@@ -10,11 +10,13 @@ import path from 'node:path';
  * - browser: `test/browser`: the operator console in headless Chromium (playwright-core) against the
  *   real app; one skipped test saying why when no Chromium is installed.
  * `npm run test:unit` runs the first alone on two workers, meant to take under 10 s on a quiet 2-core
- * machine; measured on a shared one at load 15: 25 s of CPU (user+sys), 35 s wall, an estimated 12 s
- * wall when quiet (not yet under 10 s). Most of it is loading each file's modules (Jest evaluates a
- * test file's whole ES module graph, Nest and class-validator included, in a fresh registry per
- * file), not the tests: keep a unit file's imports to the code it tests (a service's graph has no
- * class-validator), and give the whole app on its fakes one file (test/unit/app-on-fakes.spec.ts).
+ * machine; measured on a shared one at load 3 to 6: 22 to 27 s of CPU (user+sys), 15 to 23 s wall, so
+ * not yet under 10 s even when quiet. Most of it is per file, not the tests: Jest compiles its own
+ * jest-circus, expect and jest-snapshot into each file's context (0.1 to 0.2 s a file) and evaluates
+ * the file's whole module graph afresh (under load: @nestjs/common about 0.3 s, class-validator 0.4 s,
+ * TypeORM's index more). So keep a unit file's imports to the code it tests (a service's graph has no
+ * class-validator), and give specs that share a heavy graph one file: the whole app on its fakes
+ * (test/unit/app-on-fakes.spec.ts), request validation (test/unit/request-validation.spec.ts).
  */
 // The project is ES modules (NestJS 12 and pg-boss 12 are), and Jest loads ES modules only in its
 // native ESM mode: `npm test` runs it with `node --experimental-vm-modules`. ts-jest transpiles each

@@ -1,5 +1,6 @@
 import { stdSerializers } from 'pino';
-import { QueryFailedError } from 'typeorm';
+// The error class alone, not TypeORM's index: the index loads all of TypeORM, most of this file's time.
+import { QueryFailedError } from 'typeorm/error/QueryFailedError.js';
 import { serializeError } from './error-serializer.js';
 
 describe('serializeError', () => {

@@ -25,13 +25,22 @@ export const DEFAULT_TZ = 'US/Eastern';
 /** A local `HH:MM` time of a schedule, `24:00` ending the day. */
 export const HH_MM = /^([01]\d|2[0-3]):[0-5]\d$|^24:00$/;
 
+// The zones found valid: every schedule a request, a row or a target carries is checked, and making
+// an Intl.DateTimeFormat to ask costs far more than a look-up. Only valid ones, and at most 1,000:
+// Intl reads zone names in any case, so even valid spellings are as many as clients care to send.
+const validTimeZones = new Set<string>();
+const MAX_REMEMBERED_ZONES = 1_000;
+
 export function isValidTimeZone(tz: string): boolean {
+  if (validTimeZones.has(tz)) return true;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
   } catch {
     return false;
   }
+  if (validTimeZones.size >= MAX_REMEMBERED_ZONES) validTimeZones.clear();
+  validTimeZones.add(tz);
+  return true;
 }
 
 /**

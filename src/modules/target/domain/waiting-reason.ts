@@ -13,6 +13,28 @@ import type { Target } from './target.js';
 
 const WEEKDAY_WORDS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
+// One formatter per zone: making an Intl.DateTimeFormat costs far more than formatting with it, and
+// a timeline words every event in its campaign's zone. At most 1,000 kept (Intl reads zone names in
+// any case, so spellings of valid zones are unbounded).
+const weekdayClocks = new Map<string, Intl.DateTimeFormat>();
+const MAX_WEEKDAY_CLOCKS = 1_000;
+
+function weekdayClock(tz: string): Intl.DateTimeFormat {
+  let clock = weekdayClocks.get(tz);
+  if (!clock) {
+    clock = new Intl.DateTimeFormat('en-US', {
+      timeZone: tz,
+      hourCycle: 'h23',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+    });
+    if (weekdayClocks.size >= MAX_WEEKDAY_CLOCKS) weekdayClocks.clear();
+    weekdayClocks.set(tz, clock);
+  }
+  return clock;
+}
+
 /** `2026-11-23 14:05 UTC` */
 export function utcWords(at: Date): string {
   return `${at.toISOString().slice(0, 10)} ${at.toISOString().slice(11, 16)} UTC`;
@@ -20,13 +42,7 @@ export function utcWords(at: Date): string {
 
 /** `Mon 09:00 US/Eastern`: the weekday and wall time of `at` in `tz`. */
 export function localWords(at: Date, tz: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone: tz,
-    hourCycle: 'h23',
-    weekday: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(at);
+  const parts = weekdayClock(tz).formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   const weekday = WEEKDAY_WORDS.find((d) => d === part('weekday')) ?? part('weekday');
   return `${weekday} ${part('hour')}:${part('minute')} ${tz}`;
