@@ -96,14 +96,16 @@ export async function lastCallMatchesPerBlock(
   if (cuts.length > 0 && blocks.length > 0) {
     // The cut stretches' calls within the bounds, each placed in its block by its creation time.
     const args: unknown[] = [campaignId, blocks.map((b) => b.from.toString())];
+    // One range scan of the last-call index per cut (an OR of ranges may be planned as one scan of
+    // the campaign's whole creation index instead).
     const ranges = cuts.map(([lo, hi]) => {
       args.push(lo, hi);
-      return `(last_call_date >= $${args.length - 1} AND last_call_date < $${args.length})`;
+      return `SELECT width_bucket(extract(epoch FROM created_at), $2::float8[]) AS block
+                FROM targets WHERE campaign_id = $1
+                 AND last_call_date >= $${args.length - 1} AND last_call_date < $${args.length}`;
     });
     const placed = await sql.query<{ block: number; n: number }>(
-      `SELECT width_bucket(extract(epoch FROM created_at), $2::float8[]) AS block, count(*)::int AS n
-         FROM targets WHERE campaign_id = $1 AND (${ranges.join(' OR ')})
-        GROUP BY 1`,
+      `SELECT block, count(*)::int AS n FROM (${ranges.join(' UNION ALL ')}) cut GROUP BY block`,
       args,
     );
     // width_bucket counts from 1; 0 is before the first block (no called target is).
