@@ -372,27 +372,12 @@ export class SqlTargetRepository extends TargetRepository {
           const found = await this.withExternalId(sql, organizationId, campaignId, filter, page);
           return { found, due };
         }
-        if (filter.lastCallFrom === undefined && filter.lastCallTo === undefined) {
-          const { found, positionsDue } = await this.inCreationOrder(
-            sql,
-            organizationId,
-            campaignId,
-            filter,
-            page,
-          );
-          if (positionsDue) due.add('positions');
-          return { found, due };
-        }
-        const { found, lastCallsDue } = await this.withLastCall(
-          sql,
-          organizationId,
-          campaignId,
-          filter,
-          page,
-          counted,
-        );
-        if (lastCallsDue) due.add('last calls');
-        return { found, due };
+        const listed =
+          filter.lastCallFrom === undefined && filter.lastCallTo === undefined
+            ? await this.inCreationOrder(sql, organizationId, campaignId, filter, page)
+            : await this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
+        if (listed.due) due.add(listed.due);
+        return { found: listed.found, due };
       },
     );
     // After the snapshot: a compaction commits on its own.
@@ -416,7 +401,7 @@ export class SqlTargetRepository extends TargetRepository {
     campaignId: string,
     filter: TargetListFilter,
     page: TargetPageRequest,
-  ): Promise<{ found: TargetPage; positionsDue: boolean }> {
+  ): Promise<{ found: TargetPage; due: Compaction | null }> {
     const status = filter.status ?? null;
     const { spans, total: ofStatus, compact } = await positionSpans(sql, campaignId, status);
     // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
@@ -430,10 +415,10 @@ export class SqlTargetRepository extends TargetRepository {
     if ('after' in page) {
       const { where, params } = listConditions(campaignId, filter);
       const found = await this.afterCursor(sql, organizationId, where, params, page, total);
-      return { found, positionsDue: compact };
+      return { found, due: compact ? 'positions' : null };
     }
     if (page.offset >= total)
-      return { found: { targets: [], next: null, total }, positionsDue: compact };
+      return { found: { targets: [], next: null, total }, due: compact ? 'positions' : null };
     const take = Math.min(page.limit, total - page.offset);
     // Inside the list, so inside the spans: never null.
     const start = startAmong(spans, 'ASC', first + page.offset, take)!;
@@ -447,7 +432,7 @@ export class SqlTargetRepository extends TargetRepository {
     });
     return {
       found: { ...pageOf(rows, page.limit, page.offset + page.limit < total), total },
-      positionsDue: compact,
+      due: compact ? 'positions' : null,
     };
   }
 
@@ -576,7 +561,7 @@ export class SqlTargetRepository extends TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
     counted: { total: number; called: number; campaignTotal: number },
-  ): Promise<{ found: TargetPage; lastCallsDue: boolean }> {
+  ): Promise<{ found: TargetPage; due: Compaction | null }> {
     // A status every target has (a fresh campaign's Pending ones) leaves nothing out.
     const everyTarget = filter.status !== undefined && counted.total === counted.campaignTotal;
     const unfiltered = everyTarget ? { ...filter, status: undefined } : filter;
@@ -589,7 +574,7 @@ export class SqlTargetRepository extends TargetRepository {
         page,
         counted,
       );
-      return { found, lastCallsDue: false };
+      return { found, due: null };
     }
     const { where, params } = listConditions(campaignId, unfiltered);
     const { blocks: matches, compact } =
@@ -597,7 +582,7 @@ export class SqlTargetRepository extends TargetRepository {
         ? { blocks: [], compact: false }
         : await this.lastCallMatchesInWindow(sql, campaignId, unfiltered);
     const total = matches.reduce((sum, b) => sum + b.targets, 0);
-    const done = (found: TargetPage) => ({ found, lastCallsDue: compact });
+    const done = (found: TargetPage) => ({ found, due: compact ? ('last calls' as const) : null });
     if ('after' in page)
       return done(await this.afterCursor(sql, organizationId, where, params, page, total));
     if (page.offset >= total) return done({ targets: [], next: null, total });
