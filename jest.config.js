@@ -9,11 +9,10 @@ import path from 'node:path';
  * - e2e: `test/e2e`: the real app on a real database, worker and CLI child processes.
  * - browser: `test/browser`: the operator console in headless Chromium (playwright-core) against the
  *   real app; one skipped test saying why when no Chromium is installed.
- * `npm run test:unit` runs the first alone on two workers, meant to take under 10 s on a quiet 2-core
- * machine; measured on a shared one at load 3 to 6: 22 to 27 s of CPU (user+sys), 15 to 23 s wall, so
- * not yet under 10 s even when quiet. Most of it is per file, not the tests: Jest compiles its own
- * jest-circus, expect and jest-snapshot into each file's context (0.1 to 0.2 s a file) and evaluates
- * the file's whole module graph afresh (under load: @nestjs/common about 0.3 s, class-validator 0.4 s,
+ * `npm run test:unit` runs the first alone on two workers: under 10 s on a quiet 2-core machine (at
+ * load about 1, 6 s wall with the transform cache, 10 s on a fresh clone), 15 to 23 s at load 3 to 6.
+ * Most of it is per file, not the tests: Jest compiles its own jest-circus, expect and jest-snapshot
+ * into each file's context (0.1 to 0.2 s a file) and evaluates the file's whole module graph afresh (under load: @nestjs/common about 0.3 s, class-validator 0.4 s,
  * TypeORM's index more). So keep a unit file's imports to the code it tests (a service's graph has no
  * class-validator), and give specs that share a heavy graph one file: the whole app on its fakes
  * (test/unit/app-on-fakes.spec.ts), request validation (test/unit/request-validation.spec.ts).

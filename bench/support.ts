@@ -27,7 +27,7 @@ export interface BenchContext {
 /**
  * Creates a database on the DATABASE_URL server, starts the service on it with `env` (on top of
  * process.env and a quiet, random-port, no-demo base), runs `fn`, then stops everything and drops
- * the database.
+ * the database (unless BENCH_KEEP_DATABASE is set: then it prints its URL and keeps it).
  */
 export async function withBenchService(
   env: BenchEnv,
@@ -54,7 +54,9 @@ export async function withBenchService(
   } finally {
     await raw.end();
     await service.close();
-    await database.drop();
+    // Kept for profiling the benchmark's data by hand (EXPLAIN on the raw queries); dropped otherwise.
+    if (process.env.BENCH_KEEP_DATABASE) console.error(`kept ${databaseUrl}`);
+    else await database.drop();
   }
 }
 
