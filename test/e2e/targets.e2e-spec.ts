@@ -724,8 +724,9 @@ describe('targets API', () => {
 
     /**
      * The campaign's last-call cells merged into disjoint creation blocks and last-call stretches, as
-     * the list reads them, each pair with its count; and the called targets counted inside the same
-     * pairs. Equal when every called target is counted once, in the cell holding it.
+     * the list reads them, each pair with its count per status; and the called targets counted per
+     * status inside the same pairs. Equal when every called target is counted once, in the cell of
+     * its status holding it.
      */
     const lastCallCellsAgainstTargets = async (campaignId: string) => {
       const merged = (lo: string, hi: string, name: string) => `
@@ -741,21 +742,27 @@ describe('targets API', () => {
                  JOIN block_from_of b USING (created_from) JOIN stretch_from_of s USING (called_from)),
          blocks AS (SELECT block_from, max(created_until) AS block_until FROM m GROUP BY 1),
          stretches AS (SELECT stretch_from, max(called_until) AS stretch_until FROM m GROUP BY 1)`;
-      const asText = (rows: { block_from: Date | null; stretch_from: Date | null; n: string }[]) =>
-        rows.map((r) => [r.block_from?.toISOString(), r.stretch_from?.toISOString(), Number(r.n)]);
+      type Cell = { block_from: Date | null; stretch_from: Date | null; status: string; n: string };
+      const asText = (rows: Cell[]) =>
+        rows.map((r) => [
+          r.block_from?.toISOString(),
+          r.stretch_from?.toISOString(),
+          r.status,
+          Number(r.n),
+        ]);
       const [fromCells, fromTargets] = await Promise.all([
-        t.sql<{ block_from: Date; stretch_from: Date; n: string }>(
-          `${cells} SELECT block_from, stretch_from, sum(delta) AS n FROM m
-            GROUP BY 1, 2 HAVING sum(delta) <> 0 ORDER BY 1, 2`,
+        t.sql<Cell>(
+          `${cells} SELECT block_from, stretch_from, status, sum(delta) AS n FROM m
+            GROUP BY 1, 2, 3 HAVING sum(delta) <> 0 ORDER BY 1, 2, 3`,
           [campaignId],
         ),
-        t.sql<{ block_from: Date; stretch_from: Date; n: string }>(
-          `${cells} SELECT b.block_from, s.stretch_from, count(*) AS n FROM targets t
+        t.sql<Cell>(
+          `${cells} SELECT b.block_from, s.stretch_from, t.status, count(*) AS n FROM targets t
              LEFT JOIN blocks b ON t.created_at >= b.block_from AND t.created_at < b.block_until
              LEFT JOIN stretches s
                ON t.last_call_date >= s.stretch_from AND t.last_call_date < s.stretch_until
             WHERE t.campaign_id = $1 AND t.last_call_date IS NOT NULL
-            GROUP BY 1, 2 ORDER BY 1, 2`,
+            GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
           [campaignId],
         ),
       ]);
@@ -1309,12 +1316,14 @@ describe('targets API', () => {
       expect(fromCells).toEqual(fromTargets);
     });
 
-    it('last call bounds count and list exactly over months of calls, folded into stretches of a few thousand calls that a bound cuts one of', async () => {
+    it('last call bounds, with and without a status, count and list exactly over months of calls, folded into stretches that a bound cuts', async () => {
       const c = await tenant();
-      // 9,000 targets, one call a minute: 9,000 cells, then a few stretches once folded.
+      // 9,000 targets, one call a minute, every third one Failed and the rest Finished: 9,000 cells,
+      // then one block and one stretch once folded (9,000 calls fit in one of 16,384).
       const ids: string[] = (await c.add({ targets: phones(9000) })).body.target_ids;
       await t.sql(
-        `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute'
+        `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute',
+                status = CASE WHEN n % 3 = 0 THEN 'Failed' ELSE 'Finished' END
            FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
         [ids],
       );
@@ -1326,6 +1335,7 @@ describe('targets API', () => {
             c.campaignId,
             query.from_last_call_date ?? null,
             query.to_last_call_date ?? null,
+            query.status ?? null,
           );
           const pages = Math.ceil(expected / 3);
           const middle = Math.floor(pages / 2);
@@ -1359,13 +1369,16 @@ describe('targets API', () => {
         [{ from_last_call_date: minute(100, 30) }, 8901],
         [{ to_last_call_date: minute(8990) }, 8990],
         [{ from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 8981],
+        [{ status: 'Failed', from_last_call_date: minute(4500) }, 1501],
+        [{ status: 'Finished', to_last_call_date: minute(100, 29) }, 66],
+        [{ status: 'Failed', from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 2993],
+        [{ status: 'Finished', from_last_call_date: minute(8990) }, 7],
       ] as const;
       // Read as appended: a cell a minute.
       expect((await lastCallRows(c.campaignId)).stretches).toBe(9000);
       await expectListed(cases);
-      // The list found the cells due and folded them: about 9,000 / 4,096 stretches.
-      const folded = await lastCallRows(c.campaignId);
-      expect([folded.blocks, folded.stretches <= 4]).toEqual([1, true]);
+      // The list found the cells due and folded them, a cell per status.
+      expect(await lastCallRows(c.campaignId)).toEqual({ rows: 2, blocks: 1, stretches: 1 });
       await expectListed(cases);
       const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
       expect(fromCells).toEqual(fromTargets);

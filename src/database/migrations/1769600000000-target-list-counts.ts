@@ -13,8 +13,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * compaction folds consecutive stretches into blocks of about a thousand targets (see
  * target-position-counts.ts): a 1M-target campaign keeps about a thousand blocks, however its
  * targets arrived. The status is a dimension too, so a status's deep pages and windows are found the
- * same way. Last calls are counted per creation block and stretch of last calls holding a few
- * thousand calls, so a last-call bound cuts one stretch, whose calls are read from the index.
+ * same way. Last calls are counted per creation block, stretch of last calls (each holding some
+ * thousands of calls) and status, so a last-call bound, with or without a status, cuts one stretch,
+ * whose calls are read from the index. The status's creation index carries last_call_date, so a
+ * status's walk with last-call bounds reads the index alone.
  *
  * The new triggers are installed by the trigger install that follows (1769610000000); this one
  * replaces the table and drops the old triggers and functions. Rows start per second and are
@@ -59,20 +61,29 @@ export class TargetListCounts1769600000000 implements MigrationInterface {
         created_until timestamptz NOT NULL,
         called_from timestamptz NOT NULL,
         called_until timestamptz NOT NULL,
+        status text NOT NULL,
         delta integer NOT NULL
       )`);
+    // A list reads a campaign's cells, or those of one status, index-only.
     await q.query(
-      `CREATE INDEX target_last_call_counts_campaign_idx ON target_last_call_counts (campaign_id, called_from) INCLUDE (called_until, created_from, delta)`,
+      `CREATE INDEX target_last_call_counts_campaign_idx ON target_last_call_counts (campaign_id, status) INCLUDE (created_from, created_until, called_from, called_until, delta)`,
     );
     await q.query(`
       INSERT INTO target_last_call_counts
-        (campaign_id, created_from, created_until, called_from, called_until, delta)
+        (campaign_id, created_from, created_until, called_from, called_until, status, delta)
       SELECT campaign_id, created_second, created_second + interval '1 second',
-             called_minute, called_minute + interval '1 minute', count(*)
-        FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+             called_minute, called_minute + interval '1 minute', status, count(*)
+        FROM (SELECT campaign_id, status,
+                     date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
                      date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
                 FROM targets WHERE last_call_date IS NOT NULL) t
-       GROUP BY campaign_id, created_second, called_minute`);
+       GROUP BY campaign_id, created_second, called_minute, status`);
+    // A status's walk with last-call bounds filters its creation order on last_call_date: in the
+    // index, that walk reads no table row.
+    await q.query(
+      `CREATE INDEX targets_campaign_status_created_lc_idx ON targets (campaign_id, status, created_at, id) INCLUDE (last_call_date)`,
+    );
+    await q.query(`DROP INDEX targets_campaign_status_created_idx`);
     for (const kind of ['insert', 'delete', 'update']) {
       await q.query(`DROP TRIGGER IF EXISTS targets_last_call_${kind} ON targets`);
       await q.query(`DROP FUNCTION IF EXISTS target_last_call_deltas_${kind}()`);

@@ -3,26 +3,35 @@ import { MERGE_STRETCHES } from './target-position-counts.js';
 import { Span } from './target-walk.js';
 
 /**
- * `target_last_call_counts`: how many of a campaign's called targets were created in a stretch of
- * creation time [created_from, created_until) and last called in a stretch of last-call time
- * [called_from, called_until). The targets triggers (`targets.triggers.sql.ts`) append cells of a
- * second of creation by a minute of last call; compaction folds them into creation blocks of about
+ * `target_last_call_counts`: how many of a campaign's called targets of a status were created in a
+ * stretch of creation time [created_from, created_until) and last called in a stretch of last-call
+ * time [called_from, called_until). The targets triggers (`targets.triggers.sql.ts`) append cells of
+ * a second of creation by a minute of last call; compaction folds them into creation blocks of about
  * LAST_CALL_BLOCK_TARGETS called targets by stretches of about LAST_CALL_STRETCH_CALLS last calls,
- * whatever the campaign's shape (a bulk load called in minutes, or patients fed one at a time and
- * called, retried and recalled over months).
+ * the same for every status, whatever the campaign's shape (a bulk load called in minutes, or
+ * patients fed one at a time and called, retried and recalled over months).
  *
- * A list with last-call bounds reads every cell: a bound cuts at most one stretch, whose calls on the
- * bound's side are read from `targets_campaign_last_call_idx`; every other stretch lies inside the
- * bounds or outside them. That gives the matches per creation block, exactly, so a page starts in
- * the block holding its first match and walks at most a block of index entries.
+ * A list with last-call bounds reads the cells (of its status, if it has one): a bound cuts at most
+ * one stretch, whose calls on the bound's side are read from `targets_campaign_last_call_idx` (or
+ * the status's); every other stretch lies inside the bounds or outside them. That gives the matches
+ * per creation block, exactly, so a page starts in the block holding its first match and walks at
+ * most a block of index entries.
+ *
+ * The sizes weigh the cells a list reads (about a thousand, times the statuses of called targets, at
+ * 1,000,000 targets fed one a second over months) against the index entries a cut stretch and a
+ * block's walk read (tens of thousands, index-only): both cost a few milliseconds.
  *
  * Cells appended after a compaction name a second and a minute inside a block and a stretch (or
  * beyond them). Readers merge overlapping stretches on each axis, as for the position counts.
+ * Compaction never splits a stretch: calls land at the end of the last one, since a target's last
+ * call is when it was called.
  */
-export const LAST_CALL_BLOCK_TARGETS = 8192;
-export const LAST_CALL_STRETCH_CALLS = 4096;
+export const LAST_CALL_BLOCK_TARGETS = 32768;
+export const LAST_CALL_STRETCH_CALLS = 16384;
+/** Cells appended (a second by a minute) beyond which a list folds the campaign's cells. */
+export const LAST_CALL_APPENDED_CELLS = 1024;
 
-const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, delta';
+const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, status, delta';
 
 /**
  * From `rows` (created_from, created_until, called_from, called_until, delta): `merged`, the same rows
@@ -39,21 +48,24 @@ const MERGED = (rows: string) => `
       FROM stretch_from_merged)`;
 
 /**
- * The campaign's called targets last called within [from, until), per creation block (ascending,
- * those with none left out): the cells of the stretches inside the bounds, plus the calls of the
- * stretches the bounds cut, read from the targets. Two statements, in the caller's snapshot.
+ * The campaign's called targets (of `status`, or all) last called within [from, until), per creation
+ * block (ascending, those with none left out): the cells of the stretches inside the bounds, plus the
+ * calls of the stretches the bounds cut, read from the targets. Two statements, in the caller's
+ * snapshot. The blocks and stretches are those of the cells read: a status's merge alone.
  */
 export async function lastCallMatchesPerBlock(
   sql: SqlExecutor,
   campaignId: string,
+  status: string | null,
   from: Date | null,
   until: Date | null,
 ): Promise<{ blocks: Span[]; compact: boolean }> {
   const lo = from ?? '-infinity';
   const hi = until ?? 'infinity';
+  const ofStatus = status === null ? '' : 'AND status = $5';
   // Three kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
-  // bounds cut, as the part of it inside them; and whether a compaction is due: many small blocks or
-  // stretches, or many cells inside them, appended since the last one.
+  // bounds cut, as the part of it inside them; and whether a compaction is due: many cells appended
+  // (a second by a minute) since the last one.
   const { rows } = await sql.query<{
     kind: 'block' | 'cut' | 'due';
     from_second: string | null;
@@ -62,7 +74,7 @@ export async function lastCallMatchesPerBlock(
     cut_from: Date | null;
     cut_until: Date | null;
   }>(
-    `WITH ${MERGED('target_last_call_counts WHERE campaign_id = $1')}
+    `WITH ${MERGED(`target_last_call_counts WHERE campaign_id = $1 ${ofStatus}`)}
      SELECT 'block' AS kind, extract(epoch FROM block_from)::bigint AS from_second,
             extract(epoch FROM max(block_until))::bigint AS until_second,
             coalesce(sum(delta) FILTER (WHERE stretch_from >= $2 AND stretch_until <= $3), 0)::int AS n,
@@ -75,14 +87,11 @@ export async function lastCallMatchesPerBlock(
       WHERE stretch_from < $3 AND stretch_until > $2 AND (stretch_from < $2 OR stretch_until > $3)
      UNION ALL
      SELECT 'due', NULL, NULL,
-            ((SELECT count(*) FROM (SELECT FROM merged GROUP BY block_from HAVING sum(delta) < $4 / 4) b) > 64
-             OR (SELECT count(*) FROM (SELECT FROM merged GROUP BY stretch_from
-                                        HAVING sum(delta) < $5 / 4) s) > 64
-             OR (SELECT count(*) FROM merged
-                  WHERE created_from <> block_from OR called_from <> stretch_from) > 1024)::int,
+            ((SELECT count(*) FROM merged WHERE created_until - created_from <= interval '1 second'
+                AND called_until - called_from <= interval '1 minute') > $4)::int,
             NULL, NULL
      ORDER BY 2`,
-    [campaignId, lo, hi, LAST_CALL_BLOCK_TARGETS, LAST_CALL_STRETCH_CALLS],
+    [campaignId, lo, hi, LAST_CALL_APPENDED_CELLS, ...(status === null ? [] : [status])],
   );
   const blocks: Span[] = [];
   const cuts: [Date, Date][] = [];
@@ -96,12 +105,13 @@ export async function lastCallMatchesPerBlock(
   if (cuts.length > 0 && blocks.length > 0) {
     // The cut stretches' calls within the bounds, each placed in its block by its creation time.
     const args: unknown[] = [campaignId, blocks.map((b) => b.from.toString())];
-    // One range scan of the last-call index per cut (an OR of ranges may be planned as one scan of
-    // the campaign's whole creation index instead).
+    const cutOfStatus = status === null ? '' : `AND status = $${args.push(status)}`;
+    // One range scan of the (status's) last-call index per cut (an OR of ranges may be planned as
+    // one scan of the campaign's whole creation index instead).
     const ranges = cuts.map(([lo, hi]) => {
       args.push(lo, hi);
       return `SELECT width_bucket(extract(epoch FROM created_at), $2::float8[]) AS block
-                FROM targets WHERE campaign_id = $1
+                FROM targets WHERE campaign_id = $1 ${cutOfStatus}
                  AND last_call_date >= $${args.length - 1} AND last_call_date < $${args.length}`;
     });
     const placed = await sql.query<{ block: number; n: number }>(
@@ -116,9 +126,10 @@ export async function lastCallMatchesPerBlock(
 
 /**
  * Folds the campaign's cells into creation blocks of about LAST_CALL_BLOCK_TARGETS called targets by
- * stretches of about LAST_CALL_STRETCH_CALLS last calls, in one statement: consecutive merged
- * stretches join until that many on each axis. A reader sees the old cells or the folded ones; a
- * concurrent compaction finds the cells gone and adds nothing.
+ * stretches of about LAST_CALL_STRETCH_CALLS last calls (counting every status), a cell per block,
+ * stretch and status, in one statement: consecutive merged stretches join until that many on each
+ * axis. A reader sees the old cells or the folded ones; a concurrent compaction finds the cells gone
+ * and adds nothing.
  */
 export async function compactLastCallCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
   await sql.query<NoRows>(
@@ -127,25 +138,26 @@ export async function compactLastCallCounts(sql: SqlExecutor, campaignId: string
      ${MERGED('gone')},
      -- Each block's and stretch's calls; the calls before each (through it, less its own), by group.
      sized AS (
-       SELECT delta, block_from, block_until, stretch_from, stretch_until,
+       SELECT status, delta, block_from, block_until, stretch_from, stretch_until,
               sum(delta) OVER (PARTITION BY block_from) AS block_calls,
               sum(delta) OVER (PARTITION BY stretch_from) AS stretch_calls
          FROM merged),
      grouped AS (
-       SELECT delta, block_from, block_until, stretch_from, stretch_until,
+       SELECT status, delta, block_from, block_until, stretch_from, stretch_until,
               (sum(delta) OVER (ORDER BY block_from) - block_calls)::bigint / $2 AS block_group,
               (sum(delta) OVER (ORDER BY stretch_from) - stretch_calls)::bigint / $3 AS stretch_group
          FROM sized),
      bounded AS (
-       SELECT delta,
+       SELECT status, delta,
               min(block_from) OVER (PARTITION BY block_group) AS created_from,
               max(block_until) OVER (PARTITION BY block_group) AS created_until,
               min(stretch_from) OVER (PARTITION BY stretch_group) AS called_from,
               max(stretch_until) OVER (PARTITION BY stretch_group) AS called_until
          FROM grouped)
      INSERT INTO target_last_call_counts (campaign_id, ${CELL_COLUMNS})
-     SELECT $1, created_from, created_until, called_from, called_until, sum(delta) FROM bounded
-      GROUP BY created_from, created_until, called_from, called_until HAVING sum(delta) <> 0`,
+     SELECT $1, created_from, created_until, called_from, called_until, status, sum(delta)
+       FROM bounded
+      GROUP BY created_from, created_until, called_from, called_until, status HAVING sum(delta) <> 0`,
     [campaignId, LAST_CALL_BLOCK_TARGETS, LAST_CALL_STRETCH_CALLS],
   );
 }

@@ -548,11 +548,10 @@ export class SqlTargetRepository extends TargetRepository {
   }
 
   /**
-   * Last-call bounds, alone or with a creation window: the matches per creation block, from the
-   * last-call counts (target-last-call-counts.ts), are the count and where a page starts; a window
-   * keeps the blocks inside it and counts the matches of the two it cuts. With a status too, the
-   * status's last-call index counts the smaller side of a bound, and a page sorts few matches or
-   * walks the status's creation order.
+   * Last-call bounds, alone or with a status, a creation window or both: the matches per creation
+   * block, from the last-call counts (target-last-call-counts.ts; a status's own cells), are the
+   * count and where a page starts; a window keeps the blocks inside it and counts the matches of the
+   * two it cuts.
    */
   private async withLastCall(
     sql: SqlExecutor,
@@ -562,25 +561,11 @@ export class SqlTargetRepository extends TargetRepository {
     page: TargetPageRequest,
     counted: { total: number; called: number; campaignTotal: number },
   ): Promise<{ found: TargetPage; due: Compaction | null }> {
-    // A status every target has (a fresh campaign's Pending ones) leaves nothing out.
-    const everyTarget = filter.status !== undefined && counted.total === counted.campaignTotal;
-    const unfiltered = everyTarget ? { ...filter, status: undefined } : filter;
-    if (unfiltered.status !== undefined) {
-      const found = await this.withStatusAndLastCall(
-        sql,
-        organizationId,
-        campaignId,
-        filter,
-        page,
-        counted,
-      );
-      return { found, due: null };
-    }
-    const { where, params } = listConditions(campaignId, unfiltered);
+    const { where, params } = listConditions(campaignId, filter);
     const { blocks: matches, compact } =
       counted.called === 0
         ? { blocks: [], compact: false }
-        : await this.lastCallMatchesInWindow(sql, campaignId, unfiltered);
+        : await this.lastCallMatchesInWindow(sql, campaignId, filter);
     const total = matches.reduce((sum, b) => sum + b.targets, 0);
     const done = (found: TargetPage) => ({ found, due: compact ? ('last calls' as const) : null });
     if ('after' in page)
@@ -593,13 +578,14 @@ export class SqlTargetRepository extends TargetRepository {
     // Inside the list, so inside the blocks: never null.
     const start = startAmong(matches, order, order === 'DESC' ? rest - take : page.offset, take)!;
     // Few matches may still lie far apart (early targets called again among the latest calls): a
-    // walk between them crosses every target created in between. Sorted when that is more than
-    // twice the matches (read from the last-call index, from the same start: the page is the same).
+    // walk between them crosses every target (of the status) created in between. Sorted when that
+    // is more than twice the matches (read from the last-call index, from the same start: the page
+    // is the same).
     const stretch = spanAmong(matches, order, order === 'DESC' ? rest - take : page.offset, take);
     const sorted =
       total <= fewMatchesOf(counted.campaignTotal, 100_000) &&
       stretch !== null &&
-      (await this.createdIn(sql, campaignId, stretch)) > 2 * total;
+      (await this.createdIn(sql, campaignId, filter.status ?? null, stretch)) > 2 * total;
     params.push(start.from);
     where.push(`created_at ${start.side} to_timestamp($${params.length}::bigint)`);
     const rows = await this.fetchPage(sql, organizationId, where, params, {
@@ -625,6 +611,7 @@ export class SqlTargetRepository extends TargetRepository {
     const matched = await lastCallMatchesPerBlock(
       sql,
       campaignId,
+      filter.status ?? null,
       filter.lastCallFrom ?? null,
       until,
     );
@@ -649,43 +636,6 @@ export class SqlTargetRepository extends TargetRepository {
       cut.forEach((b, i) => (b.targets = rows[0].n[i]));
     }
     return { blocks: inside.filter((b) => b.targets > 0), compact: matched.compact };
-  }
-
-  /**
-   * A status and last-call bounds (and maybe a creation window): counted on the status's last-call
-   * index, the smaller side of a single bound; a page sorts few matches, or walks the status's
-   * creation order from the nearer end.
-   */
-  private async withStatusAndLastCall(
-    sql: SqlExecutor,
-    organizationId: string,
-    campaignId: string,
-    filter: TargetListFilter,
-    page: TargetPageRequest,
-    counted: { total: number; called: number; campaignTotal: number },
-  ): Promise<TargetPage> {
-    const { where, params } = listConditions(campaignId, filter);
-    const lastCallSplit =
-      filter.createdFrom === undefined && filter.createdTo === undefined
-        ? lastCallSplitOf(filter)
-        : null;
-    let total = counted.total;
-    if (lastCallSplit && total > 0)
-      total = await this.countLastCallSplit(sql, where, params, counted.called, lastCallSplit);
-    else if (total > 0) total = await this.countMatching(sql, where, params);
-    if ('after' in page) return this.afterCursor(sql, organizationId, where, params, page, total);
-    if (page.offset >= total) return { targets: [], next: null, total };
-    const rest = total - page.offset;
-    const take = Math.min(page.limit, rest);
-    const order = page.offset > rest ? 'DESC' : 'ASC';
-    const rows = await this.fetchPage(sql, organizationId, where, params, {
-      order,
-      skip: order === 'DESC' ? rest - take : page.offset,
-      take,
-      // A bound's few matches may lie anywhere in the creation order: sorted, not walked.
-      sorted: total <= fewMatchesOf(counted.campaignTotal, 100_000),
-    });
-    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
   /**
@@ -724,50 +674,6 @@ export class SqlTargetRepository extends TargetRepository {
   }
 
   /**
-   * Exact count for a single last-call bound, with or without a status (`where` is the campaign, the
-   * status if any and that bound, last; `otherSide` the targets that bound leaves out): the (status's) called targets are split by it, and only the smaller
-   * side is walked, index-only, on `targets_campaign_last_call_idx` or, with a status,
-   * `targets_campaign_status_last_call_idx`. The matches are first counted up to a few
-   * (fewMatchesOf the called targets); past that, the other side is probed with a walk stopped at
-   * half the called targets: if it ends sooner, it was the smaller side and the count is the
-   * difference; else the matching side is at most the other half and is counted. Never walks more
-   * than that few beyond what counting the matches would.
-   */
-  private async countLastCallSplit(
-    sql: SqlExecutor,
-    where: string[],
-    params: unknown[],
-    called: number,
-    otherSide: string,
-  ): Promise<number> {
-    if (called === 0) return 0;
-    // A recent bound's few matches (a poll for the latest calls) are counted whole first: probing the
-    // other side would walk half the called targets.
-    const fewAtMost = fewMatchesOf(called, 50_000);
-    const few = await this.countUpTo(sql, where, params, fewAtMost + 1);
-    if (few <= fewAtMost) return few;
-    const half = Math.ceil(called / 2);
-    // The same conditions with the bound's last one turned to the other side, on the same parameter.
-    const others = [...where.slice(0, -1), otherSide.replace('?', `$${params.length}`)];
-    const leftOut = await this.countUpTo(sql, others, params, half);
-    if (leftOut < half) return called - leftOut;
-    return this.countMatching(sql, where, params);
-  }
-  /** The targets matching `where`, counted up to `limit` (a walk of index entries stopped there). */
-  private async countUpTo(
-    sql: SqlExecutor,
-    where: string[],
-    params: unknown[],
-    limit: number,
-  ): Promise<number> {
-    const { rows } = await sql.query<{ n: string }>(
-      `SELECT count(*) AS n FROM (
-         SELECT 1 FROM targets WHERE ${where.join(' AND ')} LIMIT $${params.length + 1}) counted`,
-      [...params, limit],
-    );
-    return Number(rows[0].n);
-  }
-  /**
    * Date bounds are not in the counters: these count the matching index entries (index-only on
    * `targets_campaign_created_lc_idx` or the status index), never the table's rows.
    */
@@ -784,15 +690,17 @@ export class SqlTargetRepository extends TargetRepository {
   }
 
   /**
-   * How many of the campaign's targets were created in the stretch of seconds [from, until), from its
-   * position spans: those of every span it touches (at most two spans more than it holds).
+   * How many of the campaign's targets (of `status`, or all) were created in the stretch of seconds
+   * [from, until), from its position spans: those of every span it touches (at most two spans more
+   * than it holds).
    */
   private async createdIn(
     sql: SqlExecutor,
     campaignId: string,
+    status: string | null,
     { from, until }: { from: bigint; until: bigint },
   ): Promise<number> {
-    const { spans } = await positionSpans(sql, campaignId, null);
+    const { spans } = await positionSpans(sql, campaignId, status);
     return spans
       .filter((s) => s.until > from && s.from < until)
       .reduce((sum, s) => sum + s.targets, 0);
@@ -803,8 +711,7 @@ export class SqlTargetRepository extends TargetRepository {
  * A last-call bound's few matches among `of` targets: at most an eighth of them (a walk of the
  * creation order would cross eight entries or more per match) and at most `atMost`. A page sorts up
  * to 100,000 matches (about 15 ms at 1M targets, measured; a walk across the campaign's middle
- * costs 35-60 ms); a count first counts up to 50,000 (about 5 ms, paid by every bound that matches
- * more).
+ * costs 35-60 ms).
  */
 function fewMatchesOf(of: number, atMost: number): number {
   return Math.min(atMost, Math.floor(of / 8));
@@ -854,16 +761,6 @@ function listConditions(
 
 /** The exclusive end of an inclusive last-call upper bound (bounds are inclusive to the millisecond). */
 const LAST_CALL_TO = "?::timestamptz + interval '1 millisecond'";
-
-/**
- * With a single last-call bound, the called targets it leaves out (`?` is the bound). A null
- * last_call_date matches neither side.
- */
-function lastCallSplitOf(filter: TargetListFilter): string | null {
-  if (filter.lastCallFrom && !filter.lastCallTo) return 'last_call_date < ?';
-  if (filter.lastCallTo && !filter.lastCallFrom) return `last_call_date >= ${LAST_CALL_TO}`;
-  return null;
-}
 
 /** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
 const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;

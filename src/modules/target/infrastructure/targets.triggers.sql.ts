@@ -314,20 +314,21 @@ REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
 FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_update();
 
 -- target_last_call_counts: +1/-1 per called target by (campaign, second of creation, minute of last
--- call), each row naming its two stretches [created_from, created_until) and [called_from,
+-- call, status), each row naming its two stretches [created_from, created_until) and [called_from,
 -- called_until); compaction (target-last-call-counts.ts) folds them into the campaign's creation
 -- blocks and stretches of last calls. Targets whose cell did not change cancel out and append nothing.
 CREATE OR REPLACE FUNCTION target_last_call_counts_insert() RETURNS trigger LANGUAGE plpgsql
 SET jit = off AS $$
 BEGIN
   INSERT INTO target_last_call_counts
-    (campaign_id, created_from, created_until, called_from, called_until, delta)
+    (campaign_id, created_from, created_until, called_from, called_until, status, delta)
   SELECT campaign_id, created_second, created_second + interval '1 second',
-         called_minute, called_minute + interval '1 minute', count(*)
-    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+         called_minute, called_minute + interval '1 minute', status, count(*)
+    FROM (SELECT campaign_id, status,
+                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
                  date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
             FROM new_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, created_second, called_minute;
+   GROUP BY campaign_id, created_second, called_minute, status;
   RETURN NULL;
 END $$;
 
@@ -335,13 +336,14 @@ CREATE OR REPLACE FUNCTION target_last_call_counts_delete() RETURNS trigger LANG
 SET jit = off AS $$
 BEGIN
   INSERT INTO target_last_call_counts
-    (campaign_id, created_from, created_until, called_from, called_until, delta)
+    (campaign_id, created_from, created_until, called_from, called_until, status, delta)
   SELECT campaign_id, created_second, created_second + interval '1 second',
-         called_minute, called_minute + interval '1 minute', -count(*)
-    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+         called_minute, called_minute + interval '1 minute', status, -count(*)
+    FROM (SELECT campaign_id, status,
+                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
                  date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
             FROM old_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, created_second, called_minute;
+   GROUP BY campaign_id, created_second, called_minute, status;
   RETURN NULL;
 END $$;
 
@@ -349,17 +351,18 @@ CREATE OR REPLACE FUNCTION target_last_call_counts_update() RETURNS trigger LANG
 SET jit = off AS $$
 BEGIN
   INSERT INTO target_last_call_counts
-    (campaign_id, created_from, created_until, called_from, called_until, delta)
+    (campaign_id, created_from, created_until, called_from, called_until, status, delta)
   SELECT campaign_id, created_second, created_second + interval '1 second',
-         called_minute, called_minute + interval '1 minute', sum(delta)
-    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
+         called_minute, called_minute + interval '1 minute', status, sum(delta)
+    FROM (SELECT campaign_id, status,
+                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
                  date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute, -1 AS delta
             FROM old_rows WHERE last_call_date IS NOT NULL
           UNION ALL
-          SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'),
+          SELECT campaign_id, status, date_bin('1 second', created_at, timestamptz 'epoch'),
                  date_bin('1 minute', last_call_date, timestamptz 'epoch'), 1
             FROM new_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, created_second, called_minute HAVING sum(delta) <> 0;
+   GROUP BY campaign_id, created_second, called_minute, status HAVING sum(delta) <> 0;
   RETURN NULL;
 END $$;
 
