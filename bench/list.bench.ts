@@ -13,13 +13,15 @@
  *    of targets), then statuses and last calls set as a calling engine reaching them in creation
  *    order would leave them.
  *  - trickled: created one at a time over four months, as a campaign an EHR feeds one patient at a
- *    time (business hours heavier; at 1,000,000 targets one every ~10 s on average, so almost no two
- *    share a second of creation; fewer targets keep the four months, further apart), then called over the same months: first calls minutes to hours
- *    after creation within calling hours, some retried over the next days, some recalled weeks later;
- *    most end Finished, Failed or To review, the latest ones are still Pending or Scheduled. This
- *    shape is written in SQL on the bench's raw connection, in set-based statements (INSERT ...
- *    SELECT generate_series, then one UPDATE per day of creation) that fire the `targets` triggers
- *    as the service's own writes do, with the columns the service writes (see
+ *    time (business hours heavier; at 1,000,000 targets one every ~10 s on average, so almost no
+ *    two share a second of creation; fewer targets keep the four months, further apart), then
+ *    called over the same months: first calls minutes to hours after creation within calling hours,
+ *    some retried over the next days, some recalled weeks later; most end Finished, Failed or To
+ *    review, the latest ones are still Pending or Scheduled. The calls are replayed in time order,
+ *    a day of calls at a time, so no target's last call is ever later than the day being written.
+ *    This shape is written in SQL on the bench's raw connection, in set-based statements
+ *    (INSERT ... SELECT generate_series, then one UPDATE per day of call time) that fire the
+ *    `targets` triggers as the service's own writes do, with the columns the service writes (see
  *    targets.triggers.sql.ts and the target transitions adapter). Not through the API: the API
  *    stamps a target's creation time with the service's clock, so months of creation cannot come
  *    through it, and one request per target would take hours at this scale.
@@ -143,9 +145,10 @@ async function measureShape(ctx: ShapeContext): Promise<ShapeResult> {
    * What months of a campaign's life do to its counts as it grows: lists fold what was appended (a
    * list without a last-call bound the position counts, one with a bound the last-call cells), and
    * autovacuum frees the rows folded for the next appends (by hand: the machines this runs on may
-   * have autovacuum off). The trickled build writes months in a few dozen statements, so it folds
-   * after each; without that, its tables would hold every row ever appended as dead space, which a
-   * campaign folded every few dozen changes never does.
+   * have autovacuum off). The trickled build writes months in a few hundred statements, so it folds
+   * after each INSERT and after each week of days of calls; without that, its tables would hold
+   * every row ever appended as dead space, which a campaign folded every few dozen changes never
+   * does.
    */
   const fold = async () => {
     await get({ limit: LIMIT });
@@ -554,14 +557,23 @@ async function trickle(
 }
 
 /**
- * The trickled shape's calls, one UPDATE per day of creation (through the triggers, as the
- * engine's own writes; the columns its start and finish of a call set). Per target, from draws keyed
- * by its external id: 4% are never launched (stay Pending); the rest plan one call (55%), two (25%)
- * or three (20%): the first 2 minutes to 8 hours after creation, each next one 1 to 48 hours later,
- * all within calling hours; 6% are recalled 1 to 6 weeks after their last planned call. The calls up
- * to the campaign's end were made: a target with calls left is Scheduled for the next one (or, never
- * called yet, half Pending: not launched yet); one with none left ended Finished (62%), Failed (20%)
- * or To review (18%). last_call_date is its latest call's start.
+ * The trickled shape's calls, replayed in time order (through the triggers, as the engine's own
+ * writes; the columns its start and finish of a call set). Per target, from draws keyed by its
+ * external id: 4% are never launched (stay Pending); the rest plan one call (55%), two (25%) or three
+ * (20%): the first 2 minutes to 8 hours after creation, each next one 1 to 48 hours later, all within
+ * calling hours; 6% are recalled 1 to 6 weeks after their last planned call. The calls up to the
+ * campaign's end were made: a target with calls left is Scheduled for the next one (or, never called
+ * yet, half Pending: not launched yet); one with none left ended Finished (62%), Failed (20%) or To
+ * review (18%). last_call_date is its latest call's start.
+ *
+ * Every target's plan is drawn once, then time moves forward a day at a time: one UPDATE per day of
+ * call time writes the targets called that day as that day's calls leave them (last call, attempts so
+ * far, Scheduled for the next call or ended), so no target ever has a last call later than the day
+ * being written, as in a campaign where a last call is set when it is made. The lists fold after each
+ * week of days. The calls are replayed after every target was created (the bench measures the
+ * campaign all Pending first); a target is never called before its creation, and creation times do
+ * not bear on the last-call counts. The targets scheduled at the end with no call made yet are
+ * written last, in one UPDATE that sets no last call.
  */
 async function callOverMonths(
   raw: Client,
@@ -569,92 +581,111 @@ async function callOverMonths(
   fold: () => Promise<void>,
 ): Promise<void> {
   const end = trickleEnd();
+  // Each launched target's plan: its calls in time order (each later than the one before: calling
+  // hours only move a time later) and the draws its end depends on.
+  await raw.query(
+    `CREATE TEMP TABLE trickle_plans AS
+     WITH drawn AS MATERIALIZED (
+       SELECT id, organization_id, created_at, substr(external_id, 5)::bigint AS n,
+              pg_temp.bench_draw('launch:' || external_id) < 0.04 AS never_launched,
+              pg_temp.bench_draw('calls:' || external_id) AS u_calls,
+              pg_temp.bench_draw('first:' || external_id) AS u_first,
+              pg_temp.bench_draw('second:' || external_id) AS u_second,
+              pg_temp.bench_draw('third:' || external_id) AS u_third,
+              pg_temp.bench_draw('hour:' || external_id) AS u_hour,
+              pg_temp.bench_draw('recall:' || external_id) AS u_recall,
+              pg_temp.bench_draw('recall delay:' || external_id) AS u_recall_delay,
+              pg_temp.bench_draw('wait:' || external_id) AS u_wait,
+              pg_temp.bench_draw('status:' || external_id) AS u_status,
+              pg_temp.bench_draw('outcome:' || external_id) AS u_outcome
+         FROM targets WHERE campaign_id = $1),
+     planned AS MATERIALIZED (
+       SELECT d.*, (ARRAY[a1.c1, a2.c2, a3.c3])[1:1 + (d.u_calls >= 0.55)::int + (d.u_calls >= 0.8)::int]
+                AS calls
+         FROM drawn d
+        CROSS JOIN LATERAL (SELECT pg_temp.bench_calling_hours(
+          d.created_at + interval '2 minutes' + d.u_first ^ 3 * interval '8 hours', d.u_hour) AS c1) a1
+        CROSS JOIN LATERAL (SELECT pg_temp.bench_calling_hours(
+          a1.c1 + interval '1 hour' + d.u_second ^ 2 * interval '47 hours', d.u_hour) AS c2) a2
+        CROSS JOIN LATERAL (SELECT pg_temp.bench_calling_hours(
+          a2.c2 + interval '1 hour' + d.u_third ^ 2 * interval '47 hours', d.u_hour) AS c3) a3
+        WHERE NOT d.never_launched)
+     SELECT p.id, p.organization_id, p.n, p.u_wait, p.u_status, p.u_outcome,
+            CASE WHEN p.u_recall < 0.06
+              THEN p.calls || pg_temp.bench_calling_hours(p.calls[cardinality(p.calls)]
+                     + interval '7 days' + p.u_recall_delay * interval '35 days', p.u_hour)
+              ELSE p.calls END AS all_calls
+       FROM planned p`,
+    [campaignId],
+  );
+  await raw.query('ALTER TABLE trickle_plans ADD PRIMARY KEY (id)');
+  // The calls made by the campaign's end, numbered in each target's order.
+  await raw.query(
+    `CREATE TEMP TABLE trickle_calls AS
+     SELECT p.id, c.k::int AS k, c.at
+       FROM trickle_plans p CROSS JOIN LATERAL unnest(p.all_calls) WITH ORDINALITY AS c(at, k)
+      WHERE c.at <= $1`,
+    [end.toISOString()],
+  );
+  await raw.query('CREATE INDEX ON trickle_calls (at)');
+  await raw.query('ANALYZE trickle_plans, trickle_calls');
   const {
     rows: [{ first }],
   } = await raw.query(`SELECT min(created_at) AS first FROM targets WHERE campaign_id = $1`, [
     campaignId,
   ]);
   for (let day = new Date(first).getTime(); day <= end.getTime(); day += 86_400_000) {
+    // The targets called this day, as their calls so far leave them: `made` is the number of their
+    // latest call this day (their calls are in time order).
     await raw.query(
-      `WITH drawn AS MATERIALIZED (
-         SELECT id, organization_id, created_at, substr(external_id, 5)::bigint AS n,
-                pg_temp.bench_draw('launch:' || external_id) < 0.04 AS never_launched,
-                pg_temp.bench_draw('calls:' || external_id) AS u_calls,
-                pg_temp.bench_draw('first:' || external_id) AS u_first,
-                pg_temp.bench_draw('second:' || external_id) AS u_second,
-                pg_temp.bench_draw('third:' || external_id) AS u_third,
-                pg_temp.bench_draw('hour:' || external_id) AS u_hour,
-                pg_temp.bench_draw('recall:' || external_id) AS u_recall,
-                pg_temp.bench_draw('recall delay:' || external_id) AS u_recall_delay,
-                pg_temp.bench_draw('wait:' || external_id) AS u_wait,
-                pg_temp.bench_draw('status:' || external_id) AS u_status,
-                pg_temp.bench_draw('outcome:' || external_id) AS u_outcome
-           FROM targets WHERE campaign_id = $1 AND created_at >= $2 AND created_at < $3),
-       planned AS MATERIALIZED (
-         SELECT d.*, (ARRAY[a1.c1, a2.c2, a3.c3])[1:1 + (d.u_calls >= 0.55)::int + (d.u_calls >= 0.8)::int]
-                  AS calls
-           FROM drawn d
-          CROSS JOIN LATERAL (SELECT pg_temp.bench_calling_hours(
-            d.created_at + interval '2 minutes' + d.u_first ^ 3 * interval '8 hours', d.u_hour) AS c1) a1
-          CROSS JOIN LATERAL (SELECT pg_temp.bench_calling_hours(
-            a1.c1 + interval '1 hour' + d.u_second ^ 2 * interval '47 hours', d.u_hour) AS c2) a2
-          CROSS JOIN LATERAL (SELECT pg_temp.bench_calling_hours(
-            a2.c2 + interval '1 hour' + d.u_third ^ 2 * interval '47 hours', d.u_hour) AS c3) a3),
-       recalled AS MATERIALIZED (
-         SELECT p.*, CASE WHEN p.u_recall < 0.06
-                       THEN p.calls || pg_temp.bench_calling_hours(p.calls[cardinality(p.calls)]
-                              + interval '7 days' + p.u_recall_delay * interval '35 days', p.u_hour)
-                       ELSE p.calls END AS all_calls
-           FROM planned p),
-       made AS MATERIALIZED (
-         SELECT r.*, (SELECT count(*)::int FROM unnest(r.all_calls) AS c WHERE c <= $4) AS made
-           FROM recalled r),
+      `WITH called AS MATERIALIZED (
+         SELECT id, max(k) AS made FROM trickle_calls WHERE at >= $1 AND at < $2 GROUP BY id),
        ended AS MATERIALIZED (
-         SELECT m.*, CASE WHEN m.never_launched THEN 'Pending'
-                          WHEN m.made = 0 AND m.u_wait < 0.5 THEN 'Pending'
-                          WHEN m.made < cardinality(m.all_calls) THEN 'Scheduled'
-                          WHEN m.u_status < 0.62 THEN 'Finished'
-                          WHEN m.u_status < 0.82 THEN 'Failed'
-                          ELSE 'To review' END AS status
-           FROM made m),
+         SELECT p.*, c.made, CASE WHEN c.made < cardinality(p.all_calls) THEN 'Scheduled'
+                                  WHEN p.u_status < 0.62 THEN 'Finished'
+                                  WHEN p.u_status < 0.82 THEN 'Failed'
+                                  ELSE 'To review' END AS status
+           FROM called c JOIN trickle_plans p ON p.id = c.id),
        outcome AS MATERIALIZED (
-         SELECT e.*, CASE WHEN e.made = 0 THEN NULL
-                          WHEN e.status = 'Scheduled' THEN 'NO_RESPONSE'
+         SELECT e.*, CASE WHEN e.status = 'Scheduled' THEN 'NO_RESPONSE'
                           WHEN e.status = 'Finished' THEN
                             CASE WHEN e.u_outcome < 0.7 THEN 'GOOD'
                                  WHEN e.u_outcome < 0.85 THEN 'VOICEMAIL' ELSE 'NO_RESPONSE' END
                           WHEN e.status = 'Failed' THEN 'TECHNICAL_FAILURE'
                           ELSE 'NEEDS_REVIEW' END AS category
-           FROM ended e WHERE e.status <> 'Pending')
+           FROM ended e)
        UPDATE targets t
-          SET status = o.status, attempts = o.made, retries = nullif(o.made, 0) - 1,
-              call_log_ids = CASE WHEN o.made > 0 THEN ARRAY(
-                SELECT o.n * 8 + i FROM generate_series(1, o.made) AS i) END,
-              last_call_date = o.all_calls[nullif(o.made, 0)],
+          SET status = o.status, attempts = o.made, retries = o.made - 1,
+              call_log_ids = ARRAY(SELECT o.n * 8 + i FROM generate_series(1, o.made) AS i),
+              last_call_date = o.all_calls[o.made],
               scheduled_time = CASE WHEN o.status = 'Scheduled' THEN o.all_calls[o.made + 1] END,
-              execution_seconds = CASE WHEN o.made > 0 THEN o.made * (20 + (o.u_outcome * 160)::int) END,
+              execution_seconds = o.made * (20 + (o.u_outcome * 160)::int),
               resolution = CASE o.status WHEN 'Finished' THEN
                              CASE WHEN o.u_outcome < 0.7 THEN 'successful' ELSE 'unsuccessful' END
                            WHEN 'Failed' THEN 'unsuccessful' END,
               category = o.category, outcome = o.category,
-              categorization = CASE WHEN o.made > 0 THEN jsonb_build_object(
-                'category', o.category, 'outcome', o.category, 'call_log_id', o.n * 8 + o.made) END,
-              statistics = CASE WHEN o.made > 0 THEN jsonb_build_object(
+              categorization = jsonb_build_object(
+                'category', o.category, 'outcome', o.category, 'call_log_id', o.n * 8 + o.made),
+              statistics = jsonb_build_object(
                 'attempts', o.made, 'last_call_outcome', o.category,
-                'last_call_log_id', o.n * 8 + o.made) END,
-              updated_at = coalesce(o.all_calls[nullif(o.made, 0)] + interval '3 minutes', t.created_at)
+                'last_call_log_id', o.n * 8 + o.made),
+              updated_at = o.all_calls[o.made] + interval '3 minutes'
          FROM outcome o
         WHERE t.id = o.id AND t.organization_id = o.organization_id`,
-      [
-        campaignId,
-        new Date(day).toISOString(),
-        new Date(day + 86_400_000).toISOString(),
-        end.toISOString(),
-      ],
+      [new Date(day).toISOString(), new Date(day + 86_400_000).toISOString()],
     );
     // A week of calls at a time.
     if (Math.round((day - new Date(first).getTime()) / 86_400_000) % 7 === 6) await fold();
   }
+  // Launched, first call still to come at the end: half Scheduled for it, half not launched yet.
+  await raw.query(
+    `UPDATE targets t SET status = 'Scheduled', scheduled_time = p.all_calls[1]
+       FROM trickle_plans p
+      WHERE t.id = p.id AND t.organization_id = p.organization_id
+        AND p.all_calls[1] > $1 AND p.u_wait >= 0.5`,
+    [end.toISOString()],
+  );
+  await raw.query('DROP TABLE trickle_plans, trickle_calls');
 }
 
 /** What the campaign looks like once called: its spans, statuses, and how many targets share a second of creation. */
