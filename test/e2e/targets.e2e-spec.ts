@@ -1126,6 +1126,61 @@ describe('targets API', () => {
       }
     });
 
+    it('a list folds the count rows appended since the last fold once they are more than 64 and an eighth of the folded ones, and counts exactly either way', async () => {
+      const c = await tenant();
+      const ids: string[] = (await c.add({ targets: phones(40) })).body.target_ids;
+      const rows = async () => {
+        const [r] = await t.sql<{ appended: number; folded: number; sum: number; groups: number }>(
+          `SELECT count(*) FILTER (WHERE NOT folded)::int AS appended,
+                  count(*) FILTER (WHERE folded)::int AS folded, sum(delta)::int AS sum,
+                  count(DISTINCT (status, category, resolution, due_minute, called))::int AS groups
+             FROM target_count_deltas WHERE campaign_id = $1`,
+          [c.campaignId],
+        );
+        return r;
+      };
+      const scheduledNow = async () =>
+        Number(
+          (
+            await t.sql<{ n: string }>(
+              `SELECT count(*) AS n FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'`,
+              [c.campaignId],
+            )
+          )[0].n,
+        );
+      // Each statement schedules one target a minute later than the last: a group (due minute) of
+      // its own, and two rows appended (its old group -1, the new one +1).
+      const schedule = (from: number, to: number) =>
+        Promise.all(
+          ids.slice(from, to).map((id, i) =>
+            t.sql(
+              `UPDATE targets SET status = 'Scheduled',
+                      scheduled_time = timestamptz '2026-03-01T00:00:00Z' + $2 * interval '1 minute'
+                WHERE id = $1`,
+              [id, from + i],
+            ),
+          ),
+        );
+      await schedule(0, 30);
+      // The insert's row and 60 appended: not due yet (the list reads them as they are).
+      expect(await rows()).toEqual({ appended: 61, folded: 0, sum: 40, groups: 31 });
+      expect((await c.list({ limit: 1, status: 'Scheduled' })).body.page_count).toBe(30);
+      expect((await rows()).appended).toBe(61);
+      await schedule(30, 33);
+      // 67 appended: due; the list answers from them and folds them after, a row per group.
+      expect((await c.list({ limit: 1, status: 'Scheduled' })).body.page_count).toBe(33);
+      expect(await rows()).toEqual({ appended: 0, folded: 34, sum: 40, groups: 34 });
+      await schedule(33, 40);
+      expect([
+        (await c.list({ limit: 1, status: 'Scheduled' })).body.page_count,
+        (await c.list({ limit: 1 })).body.page_count,
+        await scheduledNow(),
+      ]).toEqual([40, 40, 40]);
+      // 14 appended, under 64: kept as they are until more pile up (Pending's group, now summing to
+      // zero, among them).
+      expect(await rows()).toEqual({ appended: 14, folded: 34, sum: 40, groups: 41 });
+    });
+
     it('page_count stays exact under concurrent adds, deletes, status moves and rollbacks', async () => {
       const c = await tenant();
       const statuses = ['Pending', 'Scheduled', 'Finished', 'Failed', 'To review'];

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Target lists whatever a campaign's shape (issue 33): counts per stretch of creation time and status
+ * Target lists whatever a campaign's shape: counts per stretch of creation time and status
  * (`target_position_counts`) replace the counts per second of creation (`target_position_deltas`),
  * and counts per stretch of creation time and stretch of last calls (`target_last_call_counts`)
  * replace those per second of creation and minute of last call (`target_last_call_deltas`).
@@ -27,6 +27,16 @@ export class TargetListCounts1769600000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`LOCK TABLE targets IN SHARE MODE`);
+    // Rows written by a compaction are marked folded: a list tells a campaign's rows due from the
+    // count of those appended since, in the same pass that sums them (no grouping). Existing rows
+    // count as appended, so the first read folds them.
+    await q.query(
+      `ALTER TABLE target_count_deltas ADD COLUMN folded boolean NOT NULL DEFAULT false`,
+    );
+    await q.query(
+      `CREATE INDEX target_count_deltas_campaign_status_idx ON target_count_deltas (campaign_id, status) INCLUDE (organization_id, called, folded, delta)`,
+    );
+    await q.query(`DROP INDEX target_count_deltas_campaign_idx`);
     await q.query(`
       CREATE TABLE target_position_counts (
         campaign_id uuid NOT NULL,

@@ -4,10 +4,20 @@ import { NoRows, SqlExecutor } from '../../../database/sql.js';
  * `target_count_deltas`: the triggers on `targets` (`targets.triggers.sql.ts`) append each
  * statement's net change per (campaign, status, category, resolution, due minute, called = has a
  * last_call_date); a count is a sum.
- * Both readers (the target list and the campaign stats) fold a campaign's rows with `compactTargetCounts`
- * once a count met more than `COMPACT_AFTER_EXTRA_ROWS` rows beyond one per group.
+ * Both readers (the target list and the campaign stats) fold a campaign's rows with
+ * `compactTargetCounts` once they are due (`countsDue`). A compaction's rows are marked `folded`, so
+ * a reader counts the rows appended since in the same pass that sums them, without grouping: a
+ * campaign whose Scheduled targets are due over thousands of minutes keeps a folded row per minute.
  */
-export const COMPACT_AFTER_EXTRA_ROWS = 64;
+
+/**
+ * Due once the rows appended since the last compaction are more than 64 and more than an eighth of
+ * the folded ones: a compaction rewrites the folded rows, so it runs at most once per eighth of them
+ * appended, and a reader reads at most an eighth more rows than a folded campaign has.
+ */
+export function countsDue(appended: number, folded: number): boolean {
+  return appended > Math.max(64, folded / 8);
+}
 
 /** The columns a folded campaign has one row per (with the campaign and organization). */
 export const TARGET_COUNT_GROUP = 'status, category, resolution, due_minute, called';
@@ -23,8 +33,9 @@ export async function compactTargetCounts(sql: SqlExecutor, campaignId: string):
     `WITH gone AS (
        DELETE FROM target_count_deltas WHERE campaign_id = $1
        RETURNING organization_id, ${TARGET_COUNT_GROUP}, delta)
-     INSERT INTO target_count_deltas (organization_id, campaign_id, ${TARGET_COUNT_GROUP}, delta)
-     SELECT organization_id, $1, ${TARGET_COUNT_GROUP}, sum(delta) FROM gone
+     INSERT INTO target_count_deltas
+       (organization_id, campaign_id, ${TARGET_COUNT_GROUP}, delta, folded)
+     SELECT organization_id, $1, ${TARGET_COUNT_GROUP}, sum(delta), true FROM gone
      GROUP BY organization_id, ${TARGET_COUNT_GROUP} HAVING sum(delta) <> 0`,
     [campaignId],
   );

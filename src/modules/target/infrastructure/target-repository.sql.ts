@@ -31,11 +31,7 @@ import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sq
 import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './target-walk.js';
 import { compactPositionCounts, positionSpans } from './target-position-counts.js';
 import { compactLastCallCounts, lastCallMatchesPerBlock } from './target-last-call-counts.js';
-import {
-  COMPACT_AFTER_EXTRA_ROWS,
-  compactTargetCounts,
-  TARGET_COUNT_GROUP,
-} from './target-count-deltas.js';
+import { countsDue, compactTargetCounts } from './target-count-deltas.js';
 import { notifyTargetsDue } from './target-transitions.sql.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
@@ -365,7 +361,7 @@ export class SqlTargetRepository extends TargetRepository {
         // campaign (index-only). The page's fetch checks the organization again all the same.
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
         const due = new Set<Compaction>();
-        if (counted.deltaRows > COMPACT_AFTER_EXTRA_ROWS) due.add('counts');
+        if (countsDue(counted.appended, counted.folded)) due.add('counts');
         if (counted.campaignTotal === 0)
           return { found: { targets: [], next: null, total: 0 }, due };
         if (filter.externalId !== undefined) {
@@ -647,29 +643,37 @@ export class SqlTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     status: string | undefined,
-  ): Promise<{ total: number; called: number; campaignTotal: number; deltaRows: number }> {
-    // delta_rows: the rows beyond one per group, what folding would remove. called: those with a
-    // last_call_date.
+  ): Promise<{
+    total: number;
+    called: number;
+    campaignTotal: number;
+    appended: number;
+    folded: number;
+  }> {
+    // One pass over the campaign's rows, index-only, no grouping. called: targets with a
+    // last_call_date; appended and folded: the rows since and of the last compaction.
     const { rows } = await sql.query<{
-      total: string;
-      called: string;
-      campaign_total: string;
-      delta_rows: string;
+      total: number;
+      called: number;
+      campaign_total: number;
+      appended: number;
+      folded: number;
     }>(
-      `SELECT coalesce(sum(n) FILTER (WHERE $3::text IS NULL OR status = $3), 0) AS total,
-              coalesce(sum(n) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0) AS called,
-              coalesce(sum(n), 0) AS campaign_total,
-              coalesce(sum(n_rows) - count(*), 0) AS delta_rows FROM (
-         SELECT status, called, sum(delta) AS n, count(*) AS n_rows FROM target_count_deltas
-         WHERE campaign_id = $1 AND organization_id = $2
-         GROUP BY ${TARGET_COUNT_GROUP}) groups`,
+      `SELECT coalesce(sum(delta) FILTER (WHERE $3::text IS NULL OR status = $3), 0)::int AS total,
+              coalesce(sum(delta) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0)::int
+                AS called,
+              coalesce(sum(delta), 0)::int AS campaign_total,
+              count(*) FILTER (WHERE NOT folded)::int AS appended,
+              count(*) FILTER (WHERE folded)::int AS folded
+         FROM target_count_deltas WHERE campaign_id = $1 AND organization_id = $2`,
       [campaignId, organizationId, status ?? null],
     );
     return {
-      total: Number(rows[0].total),
-      called: Number(rows[0].called),
-      campaignTotal: Number(rows[0].campaign_total),
-      deltaRows: Number(rows[0].delta_rows),
+      total: rows[0].total,
+      called: rows[0].called,
+      campaignTotal: rows[0].campaign_total,
+      appended: rows[0].appended,
+      folded: rows[0].folded,
     };
   }
 

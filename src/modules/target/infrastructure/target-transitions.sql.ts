@@ -20,11 +20,7 @@ import {
 } from '../application/ports/target-transitions.js';
 import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target.js';
 import { TargetEventLog } from '../application/ports/target-event-log.js';
-import {
-  COMPACT_AFTER_EXTRA_ROWS,
-  compactTargetCounts,
-  TARGET_COUNT_GROUP,
-} from './target-count-deltas.js';
+import { countsDue, compactTargetCounts } from './target-count-deltas.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const COLUMNS = columnList(TARGET_COLUMNS);
@@ -444,11 +440,11 @@ export class SqlTargetTransitions extends TargetTransitions {
   async countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts> {
     const thisMinute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
     // One snapshot for the counters and the two index reads, so they add up.
-    const { counts, extraRows } = await this.dataSource.transaction(
+    const { counts, due } = await this.dataSource.transaction(
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // Counter groups folded in SQL to one row per (status, category, resolution, before or from
+        // Counter rows summed in SQL to one row per (status, category, resolution, before or from
         // this minute): a few dozen rows, however many minutes targets are scheduled over.
         const { rows: groups } = await sql.query<{
           status: string;
@@ -456,14 +452,14 @@ export class SqlTargetTransitions extends TargetTransitions {
           resolution: string | null;
           due: 'before' | 'from' | null;
           n: string;
-          extra_rows: string;
+          appended: number;
+          folded: number;
         }>(
           `SELECT status, category, resolution,
                   CASE WHEN due_minute < $2 THEN 'before' WHEN due_minute >= $2 THEN 'from' END AS due,
-                  sum(n) AS n, sum(n_rows - 1) AS extra_rows
-             FROM (SELECT ${TARGET_COUNT_GROUP}, sum(delta) AS n, count(*) AS n_rows
-                     FROM target_count_deltas WHERE campaign_id = $1
-                    GROUP BY ${TARGET_COUNT_GROUP}) grouped
+                  sum(delta) AS n, count(*) FILTER (WHERE NOT folded)::int AS appended,
+                  count(*) FILTER (WHERE folded)::int AS folded
+             FROM target_count_deltas WHERE campaign_id = $1
             GROUP BY 1, 2, 3, 4`,
           [campaignId, thisMinute],
         );
@@ -487,12 +483,14 @@ export class SqlTargetTransitions extends TargetTransitions {
         );
         return {
           counts: foldTargetCounts(groups, edges[0]),
-          extraRows: groups.reduce((sum, g) => sum + Number(g.extra_rows), 0),
+          due: countsDue(
+            groups.reduce((sum, g) => sum + g.appended, 0),
+            groups.reduce((sum, g) => sum + g.folded, 0),
+          ),
         };
       },
     );
-    if (extraRows > COMPACT_AFTER_EXTRA_ROWS)
-      await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
+    if (due) await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
     return counts;
   }
 
