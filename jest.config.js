@@ -9,6 +9,8 @@ import path from 'node:path';
  * - e2e: `test/e2e`: the real app on a real database, worker and CLI child processes.
  * - browser: `test/browser`: the operator console in headless Chromium (playwright-core) against the
  *   real app; one skipped test saying why when no Chromium is installed.
+ * The last three give each test app a database of its own, copied from one migrated once per set of
+ * migrations (test/support/test-database.ts).
  * `npm run test:unit` runs the first alone on two workers, meant to take under 10 s on a quiet 2-core
  * machine; measured on a shared one at load 3 to 6: 22 to 27 s of CPU (user+sys), 15 to 23 s wall, so
  * not yet under 10 s even when quiet. Most of it is per file, not the tests: Jest compiles its own
