@@ -77,11 +77,11 @@ function databaseUrl(adminUrl: string, name: string): string {
 
 /**
  * A hash of what decides the migrated schema: the sources of the migrations and of the code that runs
- * them, every file data-source.options.ts and migrations-runner.ts import, transitively (relative
- * imports; packages are pinned by the lock file).
+ * them, every file data-source.options.ts and migrations-runner.ts import, transitively, and the
+ * version of TypeORM, which records what is applied.
  */
 function migrationsKey(): string {
-  const hash = createHash('sha256');
+  const hash = createHash('sha256').update(`typeorm ${packageVersion('typeorm')}\0`);
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -97,22 +97,33 @@ function migrationsKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+function packageVersion(name: string): string {
+  const file = join(ROOT, 'node_modules', ...name.split('/'), 'package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+}
+
 const TEMPLATE_PREFIX = 'ccs_test_template_';
 /** A template of another set of migrations is dropped once it is this old (a branch since left). */
 const TEMPLATE_KEPT_MS = 24 * 60 * 60 * 1000;
 
+/** The template this test file's databases were copied from: known to exist, not looked up again. */
+let knownTemplate: string | undefined;
+
 /** Creates database `name` as a copy of the migrated template, made first if there is none. */
 async function copyTemplate(adminUrl: string, name: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    const template = await migratedTemplate(adminUrl);
-    try {
-      await withClient(adminUrl, (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
-      return;
-    } catch (err) {
-      // 3D000: dropped as too old by a run of another checkout between the look-up and the copy.
-      if ((err as { code?: string }).code !== '3D000' || attempt > 1) throw err;
+  await withClient(adminUrl, async (c) => {
+    for (let attempt = 1; ; attempt++) {
+      knownTemplate ??= await migratedTemplate(c, adminUrl);
+      try {
+        await c.query(`CREATE DATABASE ${name} TEMPLATE ${knownTemplate}`);
+        return;
+      } catch (err) {
+        knownTemplate = undefined;
+        // 3D000: dropped as too old by a run of another checkout since it was looked up.
+        if ((err as { code?: string }).code !== '3D000' || attempt > 1) throw err;
+      }
     }
-  }
+  });
 }
 
 /**
@@ -122,32 +133,30 @@ async function copyTemplate(adminUrl: string, name: string): Promise<void> {
  * name and renamed when complete, so no run copies a half-migrated one. It takes no connections
  * (copying a database needs it to have none).
  */
-async function migratedTemplate(adminUrl: string): Promise<string> {
+async function migratedTemplate(c: Client, adminUrl: string): Promise<string> {
   const key = migrationsKey();
   const template = `${TEMPLATE_PREFIX}${key}`;
-  const exists = async (c: Client) =>
+  const exists = async () =>
     (await c.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [template])).rowCount === 1;
-  return withClient(adminUrl, async (c) => {
-    if (await exists(c)) return template;
-    const lock = BigInt(`0x${key.slice(0, 15)}`).toString();
-    await c.query(`SELECT pg_advisory_lock($1)`, [lock]);
-    try {
-      if (await exists(c)) return template;
-      const building = `${template}_building`;
-      // What a run killed while building left.
-      await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-      await c.query(`CREATE DATABASE ${building}`);
-      await migrate(databaseUrl(adminUrl, building));
-      await c.query(`ALTER DATABASE ${building} WITH ALLOW_CONNECTIONS false`);
-      await c.query(`COMMENT ON DATABASE ${building} IS '${new Date().toISOString()}'`);
-      await c.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
-      await c.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE true`);
-      await dropOldTemplates(c, template);
-      return template;
-    } finally {
-      await c.query(`SELECT pg_advisory_unlock($1)`, [lock]);
-    }
-  });
+  if (await exists()) return template;
+  const lock = BigInt(`0x${key.slice(0, 15)}`).toString();
+  await c.query(`SELECT pg_advisory_lock($1)`, [lock]);
+  try {
+    if (await exists()) return template;
+    const building = `${template}_building`;
+    // What a run killed while building left.
+    await c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+    await c.query(`CREATE DATABASE ${building}`);
+    await migrate(databaseUrl(adminUrl, building));
+    await c.query(`ALTER DATABASE ${building} WITH ALLOW_CONNECTIONS false`);
+    await c.query(`COMMENT ON DATABASE ${building} IS '${new Date().toISOString()}'`);
+    await c.query(`ALTER DATABASE ${building} RENAME TO ${template}`);
+    await c.query(`ALTER DATABASE ${template} WITH IS_TEMPLATE true`);
+    await dropOldTemplates(c, template);
+    return template;
+  } finally {
+    await c.query(`SELECT pg_advisory_unlock($1)`, [lock]);
+  }
 }
 
 /** Migrates the database at `url` as the app does when it starts. */
@@ -192,9 +201,7 @@ const PGLITE_SNAPSHOTS = join(ROOT, 'node_modules', '.cache', 'test-databases');
  * write it whole under a name of their own and rename it.
  */
 async function pgliteSnapshot(migrated: boolean): Promise<string> {
-  const { version } = JSON.parse(
-    readFileSync(join(ROOT, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'),
-  ) as { version: string };
+  const version = packageVersion('@electric-sql/pglite');
   const names = {
     migrated: `pglite-${version}-migrated-${migrationsKey()}.tar`,
     empty: `pglite-${version}-empty.tar`,
