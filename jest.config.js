@@ -9,12 +9,14 @@ import path from 'node:path';
  * - e2e: `test/e2e`: the real app on a real database, worker and CLI child processes.
  * - browser: `test/browser`: the operator console in headless Chromium (playwright-core) against the
  *   real app; one skipped test saying why when no Chromium is installed.
+ * The last three give each test app a database of its own, copied from one migrated once per set of
+ * migrations (test/support/test-database.ts).
  * `npm run test:unit` runs the first alone on two workers: under 10 s on a quiet 2-core machine (at
  * load about 1, 6 s wall with the transform cache, 10 s on a fresh clone), 15 to 23 s at load 3 to 6.
  * Most of it is per file, not the tests: Jest compiles its own jest-circus, expect and jest-snapshot
- * into each file's context (0.1 to 0.2 s a file) and evaluates the file's whole module graph afresh (under load: @nestjs/common about 0.3 s, class-validator 0.4 s,
- * TypeORM's index more). So keep a unit file's imports to the code it tests (a service's graph has no
- * class-validator), and give specs that share a heavy graph one file: the whole app on its fakes
+ * into each file's context (0.1 to 0.2 s a file) and evaluates the file's whole module graph afresh
+ * (under load: @nestjs/common about 0.3 s, class-validator 0.4 s, TypeORM's index more). So keep a
+ * unit file's imports to the code it tests (a service's graph has no class-validator), and give specs that share a heavy graph one file: the whole app on its fakes
  * (test/unit/app-on-fakes.spec.ts), request validation (test/unit/request-validation.spec.ts).
  */
 // The project is ES modules (NestJS 12 and pg-boss 12 are), and Jest loads ES modules only in its

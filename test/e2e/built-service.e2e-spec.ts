@@ -23,7 +23,8 @@ describe('the built service (dist/main.js, as npm start runs it)', () => {
       encoding: 'utf8',
     });
     if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-    database = await createTestDatabase();
+    // Empty: the bundle's own migrations make the schema, as on a first `npm start`.
+    database = await createTestDatabase({ empty: true });
   }, 300_000);
   afterAll(() => database?.drop());
 

@@ -53,7 +53,7 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
 
 describe('what a process says when it starts', () => {
   it('logs its role, port and database (no credentials), the migrations, and how to make the first key', async () => {
-    const database = await createTestDatabase();
+    const database = await createTestDatabase({ empty: true }); // so the process migrates it
     try {
       const port = await freePort();
       // A password in the URL must never reach the log (trust authentication ignores it here).

@@ -44,7 +44,7 @@ describe('trigger definitions', () => {
   let migrated: Definitions;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    database = await createTestDatabase({ empty: true }); // migrated below, by the runner itself
     db = new DataSource(dataSourceOptions(database.url, 2));
     await db.initialize();
     await runMigrationsLocked(db);

@@ -2,14 +2,21 @@
 // load PGlite (it imports its WASM bundle dynamically), and a separate process lets worker child
 // processes share the database too. Prints {"url": ...} once listening; exits when its parent does.
 // It runs the service's own server (src/database/pglite-server.ts), so tests meet the same protocol
-// handling as `npm start`. Started through scripts/register-ts.js (see `tsEntry`).
+// handling as `npm start`. Started through scripts/register-ts.js (see `tsEntry`). Its argument, if
+// any, is a data directory to start from (a migrated one: pglite-snapshot.main.ts); else it is empty.
+import { readFileSync } from 'fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PgliteServer } from '../../src/database/pglite-server.js';
 
-const db = await PGlite.create();
+const snapshot = process.argv[2];
+const db = await PGlite.create(
+  snapshot ? { loadDataDir: new Blob([readFileSync(snapshot)]) } : undefined,
+);
 const server = new PgliteServer(db);
 const port = await server.listen();
-process.stdout.write(JSON.stringify({ url: `postgres://postgres@127.0.0.1:${port}/postgres` }) + '\n');
+process.stdout.write(
+  JSON.stringify({ url: `postgres://postgres@127.0.0.1:${port}/postgres` }) + '\n',
+);
 const stop = async () => {
   await server.close().catch(() => undefined);
   await db.close().catch(() => undefined);

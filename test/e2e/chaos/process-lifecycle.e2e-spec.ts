@@ -21,7 +21,7 @@ describeOnPostgres(
     });
 
     it('one process migrates and creates the queues, the others wait; all three run and stop with 0', async () => {
-      database = await createTestDatabase();
+      database = await createTestDatabase({ empty: true }); // the processes migrate it
       const port = await freePort();
       const env = { ...TEST_ENV, DATABASE_URL: database.url, MIGRATIONS_RUN: 'true' };
       const api = startProcess('main.ts', { ...env, ROLE: 'api', PORT: String(port) });
