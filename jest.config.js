@@ -16,8 +16,9 @@ import path from 'node:path';
  * Most of it is per file, not the tests: Jest compiles its own jest-circus, expect and jest-snapshot
  * into each file's context (0.1 to 0.2 s a file) and evaluates the file's whole module graph afresh
  * (under load: @nestjs/common about 0.3 s, class-validator 0.4 s, TypeORM's index more). So keep a
- * unit file's imports to the code it tests (a service's graph has no class-validator), and give specs that share a heavy graph one file: the whole app on its fakes
- * (test/unit/app-on-fakes.spec.ts), request validation (test/unit/request-validation.spec.ts).
+ * unit file's imports to the code it tests (a service's graph has no class-validator), and give specs
+ * that share a heavy graph one file: the whole app on its fakes (test/unit/app-on-fakes.spec.ts),
+ * request validation (test/unit/request-validation.spec.ts).
  */
 // The project is ES modules (NestJS 12 and pg-boss 12 are), and Jest loads ES modules only in its
 // native ESM mode: `npm test` runs it with `node --experimental-vm-modules`. ts-jest transpiles each
