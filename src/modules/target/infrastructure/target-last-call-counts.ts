@@ -50,8 +50,9 @@ const MERGED = (rows: string) => `
 /**
  * The campaign's called targets (of `status`, or all) last called within [from, until), per creation
  * block (ascending, those with none left out): the cells of the stretches inside the bounds, plus the
- * calls of the stretches the bounds cut, read from the targets. Two statements, in the caller's
- * snapshot. The blocks and stretches are those of the cells read: a status's merge alone.
+ * calls of the stretches the bounds cut, read from the targets (the smaller side of each cut, by
+ * time). Two statements, in the caller's snapshot. The blocks and stretches are those of the cells
+ * read: a status's merge alone.
  */
 export async function lastCallMatchesPerBlock(
   sql: SqlExecutor,
@@ -63,28 +64,31 @@ export async function lastCallMatchesPerBlock(
   const lo = from ?? '-infinity';
   const hi = until ?? 'infinity';
   const ofStatus = status === null ? '' : 'AND status = $5';
-  // Three kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
-  // bounds cut, as the part of it inside them; and whether a compaction is due: many cells appended
-  // (a second by a minute) since the last one.
+  // Four kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
+  // bounds cut; a block's calls in a cut stretch; and whether a compaction is due: many cells
+  // appended (a second by a minute) since the last one.
   const { rows } = await sql.query<{
-    kind: 'block' | 'cut' | 'due';
+    kind: 'block' | 'cut' | 'share' | 'due';
     from_second: string | null;
     until_second: string | null;
     n: number;
-    cut_from: Date | null;
-    cut_until: Date | null;
+    stretch_from: Date | null;
+    stretch_until: Date | null;
   }>(
-    `WITH ${MERGED(`target_last_call_counts WHERE campaign_id = $1 ${ofStatus}`)}
+    `WITH ${MERGED(`target_last_call_counts WHERE campaign_id = $1 ${ofStatus}`)},
+     cut AS (
+       SELECT * FROM merged
+        WHERE stretch_from < $3 AND stretch_until > $2 AND (stretch_from < $2 OR stretch_until > $3))
      SELECT 'block' AS kind, extract(epoch FROM block_from)::bigint AS from_second,
             extract(epoch FROM max(block_until))::bigint AS until_second,
             coalesce(sum(delta) FILTER (WHERE stretch_from >= $2 AND stretch_until <= $3), 0)::int AS n,
-            NULL::timestamptz AS cut_from, NULL::timestamptz AS cut_until
+            NULL::timestamptz AS stretch_from, NULL::timestamptz AS stretch_until
        FROM merged GROUP BY block_from
      UNION ALL
-     SELECT DISTINCT 'cut', NULL::bigint, NULL::bigint, 0, greatest(stretch_from, $2::timestamptz),
-            least(stretch_until, $3::timestamptz)
-       FROM merged
-      WHERE stretch_from < $3 AND stretch_until > $2 AND (stretch_from < $2 OR stretch_until > $3)
+     SELECT DISTINCT 'cut', NULL::bigint, NULL::bigint, 0, stretch_from, stretch_until FROM cut
+     UNION ALL
+     SELECT 'share', extract(epoch FROM block_from)::bigint, NULL, sum(delta)::int, stretch_from, NULL
+       FROM cut GROUP BY block_from, stretch_from
      UNION ALL
      SELECT 'due', NULL, NULL,
             ((SELECT count(*) FROM merged WHERE created_until - created_from <= interval '1 second'
@@ -94,32 +98,61 @@ export async function lastCallMatchesPerBlock(
     [campaignId, lo, hi, LAST_CALL_APPENDED_CELLS, ...(status === null ? [] : [status])],
   );
   const blocks: Span[] = [];
-  const cuts: [Date, Date][] = [];
+  const blockAt = new Map<string, Span>();
+  const cuts: { from: Date; until: Date; shares: { block: Span; n: number }[] }[] = [];
   let due = false;
   for (const r of rows) {
-    if (r.kind === 'block')
-      blocks.push({ from: BigInt(r.from_second!), until: BigInt(r.until_second!), targets: r.n });
-    else if (r.kind === 'cut') cuts.push([r.cut_from!, r.cut_until!]);
-    else due = r.n === 1;
+    if (r.kind === 'block') {
+      const block = { from: BigInt(r.from_second!), until: BigInt(r.until_second!), targets: r.n };
+      blocks.push(block);
+      blockAt.set(r.from_second!, block);
+    } else if (r.kind === 'cut')
+      cuts.push({ from: r.stretch_from!, until: r.stretch_until!, shares: [] });
+    else if (r.kind === 'due') due = r.n === 1;
   }
-  if (cuts.length > 0 && blocks.length > 0) {
-    // The cut stretches' calls within the bounds, each placed in its block by its creation time.
+  for (const r of rows)
+    if (r.kind === 'share')
+      cuts
+        .find((c) => c.from.getTime() === r.stretch_from!.getTime())!
+        .shares.push({ block: blockAt.get(r.from_second!)!, n: r.n });
+  if (cuts.length > 0) {
+    // Each cut stretch's calls within the bounds, placed in their blocks by creation time: read
+    // from the (status's) last-call index, or, when the bounds hold the larger part of the stretch
+    // (by time), its calls outside them read and taken from the stretch's calls per block.
     const args: unknown[] = [campaignId, blocks.map((b) => b.from.toString())];
     const cutOfStatus = status === null ? '' : `AND status = $${args.push(status)}`;
-    // One range scan of the (status's) last-call index per cut (an OR of ranges may be planned as
-    // one scan of the campaign's whole creation index instead).
-    const ranges = cuts.map(([lo, hi]) => {
-      args.push(lo, hi);
-      return `SELECT width_bucket(extract(epoch FROM created_at), $2::float8[]) AS block
-                FROM targets WHERE campaign_id = $1 ${cutOfStatus}
-                 AND last_call_date >= $${args.length - 1} AND last_call_date < $${args.length}`;
-    });
-    const placed = await sql.query<{ block: number; n: number }>(
-      `SELECT block, count(*)::int AS n FROM (${ranges.join(' UNION ALL ')}) cut GROUP BY block`,
-      args,
-    );
-    // width_bucket counts from 1; 0 is before the first block (no called target is).
-    for (const { block, n } of placed.rows) if (block > 0) blocks[block - 1].targets += n;
+    // One range scan of the index per range read (an OR of ranges may be planned as one scan of
+    // the campaign's whole creation index instead); `sign` adds or takes away.
+    const ranges: string[] = [];
+    const read = (rangeFrom: Date, rangeUntil: Date, sign: 1 | -1) => {
+      args.push(rangeFrom, rangeUntil);
+      ranges.push(
+        `SELECT width_bucket(extract(epoch FROM created_at), $2::float8[]) AS block, ${sign} AS sign
+           FROM targets WHERE campaign_id = $1 ${cutOfStatus}
+            AND last_call_date >= $${args.length - 1} AND last_call_date < $${args.length}`,
+      );
+    };
+    const low = from?.getTime() ?? -Infinity;
+    const high = until?.getTime() ?? Infinity;
+    for (const cut of cuts) {
+      const [a, b] = [cut.from.getTime(), cut.until.getTime()];
+      const inside = Math.min(b, high) - Math.max(a, low);
+      if (inside <= b - a - inside) {
+        read(new Date(Math.max(a, low)), new Date(Math.min(b, high)), 1);
+        continue;
+      }
+      for (const { block, n } of cut.shares) block.targets += n;
+      if (low > a) read(cut.from, from!, -1);
+      if (high < b) read(until!, cut.until, -1);
+    }
+    if (ranges.length > 0) {
+      const placed = await sql.query<{ block: number; n: number }>(
+        `SELECT block, sum(sign)::int AS n FROM (${ranges.join(' UNION ALL ')}) cut GROUP BY block`,
+        args,
+      );
+      // width_bucket counts from 1; 0 is before the first block (no called target is).
+      for (const { block, n } of placed.rows) if (block > 0) blocks[block - 1].targets += n;
+    }
   }
   return { blocks: blocks.filter((b) => b.targets > 0), compact: due };
 }

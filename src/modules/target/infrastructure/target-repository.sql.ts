@@ -557,15 +557,16 @@ export class SqlTargetRepository extends TargetRepository {
     page: TargetPageRequest,
     counted: { total: number; called: number; campaignTotal: number },
   ): Promise<{ found: TargetPage; due: Compaction | null }> {
-    const { where, params } = listConditions(campaignId, filter);
     const { blocks: matches, compact } =
       counted.called === 0
         ? { blocks: [], compact: false }
         : await this.lastCallMatchesInWindow(sql, campaignId, filter);
     const total = matches.reduce((sum, b) => sum + b.targets, 0);
     const done = (found: TargetPage) => ({ found, due: compact ? ('last calls' as const) : null });
-    if ('after' in page)
+    if ('after' in page) {
+      const { where, params } = listConditions(campaignId, filter);
       return done(await this.afterCursor(sql, organizationId, where, params, page, total));
+    }
     if (page.offset >= total) return done({ targets: [], next: null, total });
     // From whichever end is nearer.
     const rest = total - page.offset;
@@ -582,6 +583,9 @@ export class SqlTargetRepository extends TargetRepository {
       total <= fewMatchesOf(counted.campaignTotal, 100_000) &&
       stretch !== null &&
       (await this.createdIn(sql, campaignId, filter.status ?? null, stretch)) > 2 * total;
+    // A walk keeps the bounds out of the planner's reach: estimating a bound's matches low, it would
+    // read them all from the last-call index and sort them (100,000 for a tenth of the calls).
+    const { where, params } = listConditions(campaignId, filter, sorted ? 'indexed' : 'filtered');
     params.push(start.from);
     where.push(`created_at ${start.side} to_timestamp($${params.length}::bigint)`);
     const rows = await this.fetchPage(sql, organizationId, where, params, {
@@ -739,11 +743,13 @@ function pageOf(rows: PageRow[], limit: number, more: boolean): Omit<TargetPage,
 
 /**
  * A list's conditions, `$1` the campaign: only the filters given become conditions, so the planner
- * sees plain predicates for the indexes.
+ * sees plain predicates for the indexes. `lastCall` 'filtered' writes the last-call bounds on an
+ * expression no index has, for a walk of the creation order that filters on them.
  */
 function listConditions(
   campaignId: string,
   filter: TargetListFilter,
+  lastCall: 'indexed' | 'filtered' = 'indexed',
 ): { where: string[]; params: unknown[] } {
   const params: unknown[] = [campaignId];
   const where = ['campaign_id = $1'];
@@ -758,8 +764,10 @@ function listConditions(
   // Bounds are inclusive to the millisecond (JS dates); rows carry microseconds (see date-bounds).
   if (filter.createdTo)
     add("created_at < ?::timestamptz + interval '1 millisecond'", filter.createdTo);
-  if (filter.lastCallFrom) add('last_call_date >= ?', filter.lastCallFrom);
-  if (filter.lastCallTo) add(`last_call_date < ${LAST_CALL_TO}`, filter.lastCallTo);
+  const lastCallDate =
+    lastCall === 'indexed' ? 'last_call_date' : "(last_call_date + interval '0')";
+  if (filter.lastCallFrom) add(`${lastCallDate} >= ?`, filter.lastCallFrom);
+  if (filter.lastCallTo) add(`${lastCallDate} < ${LAST_CALL_TO}`, filter.lastCallTo);
   return { where, params };
 }
 
