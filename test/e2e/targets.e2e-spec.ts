@@ -1,5 +1,7 @@
 import { randomUUID } from 'crypto';
 import { Pool, PoolClient } from 'pg';
+import { SqlExecutor } from '../../src/database/sql.js';
+import { compactLastCallCounts } from '../../src/modules/target/infrastructure/target-last-call-counts.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 
@@ -605,9 +607,23 @@ describe('targets API', () => {
         for (let round = 0; round < 10; round++)
           expect((await c.remove(seed.slice(round * 5, round * 5 + 5))).status).toBe(200);
       };
+      // Each answer's page_count agrees with its rows: full pages before the last, a partial or
+      // full last one, none after (a count and a page from two snapshots would break this).
       const reader = async () => {
-        for (let round = 0; round < 20; round++)
-          expect((await c.list(query(round))).status).toBe(200);
+        for (let round = 0; round < 20; round++) {
+          const q = query(round);
+          const res = await c.list(q);
+          const [limit, page] = [Number(q.limit ?? 10), Number(q.page ?? 0)];
+          const { page_count: pages, targets } = res.body;
+          const rows = targets.length;
+          const fits =
+            page < pages - 1
+              ? rows === limit
+              : page === pages - 1
+                ? rows > 0 && rows <= limit
+                : rows === 0;
+          expect([q, res.status, pages, rows, fits]).toEqual([q, 200, pages, rows, true]);
+        }
       };
       try {
         await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
@@ -685,8 +701,8 @@ describe('targets API', () => {
           matching('0', '2026-01-19T23', 'Failed'),
         ],
         [{ from_last_call_date: '2026-01-01' }, matching('2026-01-01', '9')],
-        // Few matches (an eighth of the campaign at most), wherever they lie: with a status, sorted;
-        // alone, from the seconds holding them (walked, or sorted when far apart).
+        // Few matches (an eighth of the campaign at most), wherever they lie, with a status or not:
+        // from the blocks holding them (walked, or sorted when far apart).
         [{ from_last_call_date: '2026-01-18' }, matching('2026-01-18', '9')],
         [
           { status: 'Failed', from_last_call_date: '2026-01-15' },
@@ -1274,7 +1290,7 @@ describe('targets API', () => {
         { to_last_call_date: '2026-01-19T00:00:00.000Z' }, // most
         { from_last_call_date: '2026-01-10' },
         { to_last_call_date: '2026-01-10' },
-        // With a status, the status's called targets are split.
+        // With a status, the status's own cells count.
         { status: 'Failed', from_last_call_date: '2026-01-02T00:00:00.000Z' },
         { status: 'Failed', from_last_call_date: '2026-01-19T00:00:00.001Z' },
         { status: 'Finished', to_last_call_date: '2026-01-02T00:00:00.000Z' },
@@ -1351,8 +1367,7 @@ describe('targets API', () => {
         const patient = await c.list({ limit: 1, ...bound }, true);
         expect([bound, patient.body.page_count]).toEqual([bound, n]);
       }
-      // Both sides of the split were taken, with and without a status: some bounds match most
-      // called targets, some few.
+      // With and without a status, some bounds match most called targets, some few.
       for (const withStatus of [false, true]) {
         const taken = sizes.filter((_, i) => (bounds[i].status !== undefined) === withStatus);
         expect([withStatus, taken.some(({ n, of }) => n > of / 2)]).toEqual([withStatus, true]);
@@ -1384,7 +1399,9 @@ describe('targets API', () => {
       );
       const minute = (n: number, second = 30) =>
         new Date(Date.parse('2026-01-01T00:00:00Z') + n * 60_000 + second * 1000).toISOString();
-      const expectListed = async (cases: readonly (readonly [Record<string, string>, number])[]) => {
+      const expectListed = async (
+        cases: readonly (readonly [Record<string, string>, number])[],
+      ) => {
         for (const [query, expected] of cases) {
           const matching = await lastCallMatches(
             c.campaignId,
@@ -1426,7 +1443,10 @@ describe('targets API', () => {
         [{ from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 8981],
         [{ status: 'Failed', from_last_call_date: minute(4500) }, 1501],
         [{ status: 'Finished', to_last_call_date: minute(100, 29) }, 66],
-        [{ status: 'Failed', from_last_call_date: minute(10), to_last_call_date: minute(8990) }, 2993],
+        [
+          { status: 'Failed', from_last_call_date: minute(10), to_last_call_date: minute(8990) },
+          2993,
+        ],
         [{ status: 'Finished', from_last_call_date: minute(8990) }, 7],
       ] as const;
       // Read as appended: a cell a minute.
@@ -1439,7 +1459,129 @@ describe('targets API', () => {
       expect(fromCells).toEqual(fromTargets);
     });
 
-    it("a status with a last call bound splits that status's called targets, not the campaign's", async () => {
+    it('last call bounds, with a status and a creation window or not, list exactly from many folded blocks and stretches, each cut read on either side', async () => {
+      const c = await tenant();
+      const ids: string[] = (await c.add({ targets: phones(3000) })).body.target_ids;
+      // One target a second, last called in an order unlike the creation order (the 37n-th minute,
+      // mod 3,000), every third one Failed and the rest Finished.
+      await t.sql(
+        `UPDATE targets t
+            SET created_at = timestamptz '2026-02-01T00:00:00.25Z' + n * interval '1 second',
+                last_call_date = timestamptz '2026-03-01T00:00:30Z' + ((n * 37) % 3000) * interval '1 minute',
+                status = CASE WHEN n % 3 = 0 THEN 'Failed' ELSE 'Finished' END
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
+        [ids],
+      );
+      // Folded as the service folds a large campaign, at sizes that give this one many blocks and
+      // stretches.
+      const sql = {
+        query: async (text: string, params?: unknown[]) => {
+          const rows = await t.sql(text, params);
+          return { rows, rowCount: rows.length };
+        },
+      } as unknown as SqlExecutor;
+      await compactLastCallCounts(sql, c.campaignId, { blockTargets: 256, stretchCalls: 128 });
+      const folded = await lastCallRows(c.campaignId);
+      expect([folded.blocks >= 10, folded.stretches >= 20]).toEqual([true, true]);
+      const cellsMatch = async () => {
+        const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
+        expect(fromCells).toEqual(fromTargets);
+      };
+      await cellsMatch();
+
+      const minute = (n: number, second = 30) =>
+        new Date(Date.parse('2026-03-01T00:00:00Z') + n * 60_000 + second * 1000).toISOString();
+      const createdAt = (n: number) => new Date(Date.parse('2026-02-01T00:00:00.25Z') + n * 1000);
+      const [, edge] = (
+        await t.sql<{ at: Date }>(
+          `SELECT DISTINCT called_from AS at FROM target_last_call_counts WHERE campaign_id = $1
+            ORDER BY 1 OFFSET 5 LIMIT 2`,
+          [c.campaignId],
+        )
+      ).map((r) => r.at);
+      type Query = Record<string, string>;
+      const matching = async (query: Query) =>
+        (
+          await t.sql<{ id: string }>(
+            `SELECT id FROM targets WHERE campaign_id = $1
+                AND ($2::text IS NULL OR status = $2)
+                AND ($3::timestamptz IS NULL OR created_at >= $3)
+                AND ($4::timestamptz IS NULL OR created_at < $4::timestamptz + interval '1 millisecond')
+                AND ($5::timestamptz IS NULL OR last_call_date >= $5)
+                AND ($6::timestamptz IS NULL OR last_call_date < $6::timestamptz + interval '1 millisecond')
+              ORDER BY created_at, id`,
+            [
+              c.campaignId,
+              query.status ?? null,
+              query.from_date ?? null,
+              query.to_date ?? null,
+              query.from_last_call_date ?? null,
+              query.to_last_call_date ?? null,
+            ],
+          )
+        ).map((r) => r.id);
+      const bounds: Query[] = [
+        // At a stretch's first minute, and just before it.
+        { from_last_call_date: edge.toISOString() },
+        { to_last_call_date: new Date(edge.getTime() - 1).toISOString() },
+        // Inside stretches: near an edge (the smaller side inside) and mid-stretch.
+        { from_last_call_date: minute(2995) },
+        { to_last_call_date: minute(3, 29) },
+        { from_last_call_date: minute(1000) },
+        { to_last_call_date: minute(1000) },
+        // Both ends inside one stretch, and a wide window cutting two.
+        { from_last_call_date: minute(1500), to_last_call_date: minute(1505) },
+        { from_last_call_date: minute(5), to_last_call_date: minute(2990) },
+      ];
+      const window = {
+        from_date: createdAt(700).toISOString(),
+        to_date: createdAt(2300).toISOString(),
+      };
+      const cases: Query[] = bounds.flatMap((bound) => [
+        bound,
+        { status: 'Failed', ...bound },
+        { status: 'Finished', ...bound, ...window },
+      ]);
+      const expectListed = async () => {
+        for (const query of cases) {
+          const expected = await matching(query);
+          const pages = Math.max(1, Math.ceil(expected.length / 7));
+          const middle = Math.floor(pages / 2);
+          const first = await c.list({ ...query, limit: 7 });
+          const inside = await c.list({ ...query, limit: 7, page: middle });
+          const last = await c.list({ ...query, limit: 7, page: pages - 1 });
+          expect([query, first.body.page_count, idsOf(first), idsOf(inside), idsOf(last)]).toEqual([
+            query,
+            Math.ceil(expected.length / 7),
+            expected.slice(0, 7),
+            expected.slice(middle * 7, middle * 7 + 7),
+            expected.slice((pages - 1) * 7, pages * 7),
+          ]);
+        }
+      };
+      await expectListed();
+      // Some would match every bound, some none: both ends of the arithmetic are taken.
+      expect((await matching(cases[6])).length).toBeGreaterThan(0);
+      expect((await matching({ status: 'Failed', ...bounds[7] })).length).toBeGreaterThan(500);
+
+      // Then 300 targets are called again after every other call and 150 more change status: cells
+      // appended inside the folded blocks and stretches, and after them, read before any fold.
+      await t.sql(
+        `UPDATE targets SET last_call_date = timestamptz '2026-03-03T03:00:00Z' + (n % 50) * interval '1 minute'
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE targets.id = o.id`,
+        [ids.filter((_, i) => i % 10 === 0)],
+      );
+      await t.sql(
+        `UPDATE targets SET status = CASE status WHEN 'Failed' THEN 'Finished' ELSE 'Failed' END
+          WHERE id = ANY($1::uuid[])`,
+        [ids.filter((_, i) => i % 20 === 7)],
+      );
+      expect((await lastCallRows(c.campaignId)).rows).toBeGreaterThan(folded.rows);
+      await expectListed();
+      await cellsMatch();
+    });
+
+    it("a status with a last call bound counts that status's called targets, not the campaign's", async () => {
       const c = await tenant();
       const ids: string[] = (await c.add({ targets: phones(14) })).body.target_ids;
       const set = (at: string, status: string, some: string[]) =>
@@ -1449,8 +1591,7 @@ describe('targets API', () => {
           status,
         ]);
       // Failed: 9 called on the 10th, 1 on the 1st, 1 never. Scheduled: 2 called on the 1st, so the
-      // campaign's called targets before the 2nd (3) are fewer than half the Failed ones (5) but
-      // more than the Failed ones there (1).
+      // campaign's called targets before the 2nd (3) are more than the Failed ones there (1).
       await set('2026-01-10T12:00:00Z', 'Failed', ids.slice(0, 9));
       await set('2026-01-01T12:00:00Z', 'Failed', ids.slice(9, 10));
       await t.sql(`UPDATE targets SET status = 'Failed' WHERE id = $1`, [ids[10]]);

@@ -12,19 +12,22 @@ import { Span } from './target-walk.js';
  * patients fed one at a time and called, retried and recalled over months).
  *
  * A list with last-call bounds reads the cells (of its status, if it has one): a bound cuts at most
- * one stretch, whose calls on the bound's side are read from `targets_campaign_last_call_idx` (or
- * the status's); every other stretch lies inside the bounds or outside them. That gives the matches
- * per creation block, exactly, so a page starts in the block holding its first match and walks at
- * most a block of index entries.
+ * one stretch, whose calls on the smaller side of the bound (by time) are read from
+ * `targets_campaign_last_call_idx` (or the status's); every other stretch lies inside the bounds or
+ * outside them. That gives the matches per creation block, exactly, so a page starts in the block
+ * holding its first match and walks at most a block of index entries.
  *
  * The sizes weigh the cells a list reads (about a thousand, times the statuses of called targets, at
- * 1,000,000 targets fed one a second over months) against the index entries a cut stretch and a
- * block's walk read (tens of thousands, index-only): both cost a few milliseconds.
+ * 1,000,000 targets fed one every ~10 s over four months, most of them called) against the index
+ * entries a cut stretch and a block's walk read (tens of thousands, index-only): both cost a few
+ * milliseconds. Blocks count called targets, and a walk crosses the uncalled ones created among
+ * them too: a campaign that calls few of its targets walks more entries per block.
  *
  * Cells appended after a compaction name a second and a minute inside a block and a stretch (or
  * beyond them). Readers merge overlapping stretches on each axis, as for the position counts.
- * Compaction never splits a stretch: calls land at the end of the last one, since a target's last
- * call is when it was called.
+ * Compaction never splits a stretch, and a folded stretch does not grow: a target's last call is
+ * when it was called, so new calls land in the newest stretch, and older ones only lose calls (to
+ * targets called again) or see their calls change status.
  */
 export const LAST_CALL_BLOCK_TARGETS = 32768;
 export const LAST_CALL_STRETCH_CALLS = 16384;
@@ -34,7 +37,7 @@ export const LAST_CALL_APPENDED_CELLS = 1024;
 const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, status, delta';
 
 /**
- * From `rows` (created_from, created_until, called_from, called_until, delta): `merged`, the same rows
+ * From `rows` (created_from, created_until, called_from, called_until, status, delta): `merged`, the same rows
  * with the creation block (`block_from`, `block_until`) and the last-call stretch (`stretch_from`,
  * `stretch_until`) each lies in, overlapping stretches merged on each axis. Windows only.
  */
@@ -66,7 +69,8 @@ export async function lastCallMatchesPerBlock(
   const ofStatus = status === null ? '' : 'AND status = $5';
   // Four kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
   // bounds cut; a block's calls in a cut stretch; and whether a compaction is due: many cells
-  // appended (a second by a minute) since the last one.
+  // appended (a second by a minute) since the last one, of any status (a list of one status folds
+  // the others' too).
   const { rows } = await sql.query<{
     kind: 'block' | 'cut' | 'share' | 'due';
     from_second: string | null;
@@ -91,7 +95,8 @@ export async function lastCallMatchesPerBlock(
        FROM cut GROUP BY block_from, stretch_from
      UNION ALL
      SELECT 'due', NULL, NULL,
-            ((SELECT count(*) FROM merged WHERE created_until - created_from <= interval '1 second'
+            ((SELECT count(*) FROM target_last_call_counts WHERE campaign_id = $1
+                AND created_until - created_from <= interval '1 second'
                 AND called_until - called_from <= interval '1 minute') > $4)::int,
             NULL, NULL
      ORDER BY 2`,
@@ -164,7 +169,12 @@ export async function lastCallMatchesPerBlock(
  * axis. A reader sees the old cells or the folded ones; a concurrent compaction finds the cells gone
  * and adds nothing.
  */
-export async function compactLastCallCounts(sql: SqlExecutor, campaignId: string): Promise<void> {
+export async function compactLastCallCounts(
+  sql: SqlExecutor,
+  campaignId: string,
+  // The service's sizes; a test folds a small campaign into many blocks and stretches.
+  sizes = { blockTargets: LAST_CALL_BLOCK_TARGETS, stretchCalls: LAST_CALL_STRETCH_CALLS },
+): Promise<void> {
   await sql.query<NoRows>(
     `WITH gone AS (
        DELETE FROM target_last_call_counts WHERE campaign_id = $1 RETURNING ${CELL_COLUMNS}),
@@ -191,6 +201,6 @@ export async function compactLastCallCounts(sql: SqlExecutor, campaignId: string
      SELECT $1, created_from, created_until, called_from, called_until, status, sum(delta)
        FROM bounded
       GROUP BY created_from, created_until, called_from, called_until, status HAVING sum(delta) <> 0`,
-    [campaignId, LAST_CALL_BLOCK_TARGETS, LAST_CALL_STRETCH_CALLS],
+    [campaignId, sizes.blockTargets, sizes.stretchCalls],
   );
 }

@@ -555,7 +555,7 @@ export class SqlTargetRepository extends TargetRepository {
     campaignId: string,
     filter: TargetListFilter,
     page: TargetPageRequest,
-    counted: { total: number; called: number; campaignTotal: number },
+    counted: { called: number; campaignTotal: number },
   ): Promise<{ found: TargetPage; due: Compaction | null }> {
     const { blocks: matches, compact } =
       counted.called === 0
@@ -564,7 +564,10 @@ export class SqlTargetRepository extends TargetRepository {
     const total = matches.reduce((sum, b) => sum + b.targets, 0);
     const done = (found: TargetPage) => ({ found, due: compact ? ('last calls' as const) : null });
     if ('after' in page) {
-      const { where, params } = listConditions(campaignId, filter);
+      // Many matches (an eighth of the campaign or more) are walked from the cursor in creation
+      // order; fewer are left to the planner, which may read them from the last-call index.
+      const walked = total > fewMatchesOf(counted.campaignTotal, 100_000);
+      const { where, params } = listConditions(campaignId, filter, walked ? 'filtered' : 'indexed');
       return done(await this.afterCursor(sql, organizationId, where, params, page, total));
     }
     if (page.offset >= total) return done({ targets: [], next: null, total });
@@ -622,7 +625,7 @@ export class SqlTargetRepository extends TargetRepository {
     const inside = blocks.filter((b) => Number(b.until) > lo && Number(b.from) < hi);
     const cut = inside.filter((b) => Number(b.from) < lo || Number(b.until) > hi);
     if (cut.length > 0) {
-      const { where, params } = listConditions(campaignId, filter);
+      const { where, params } = listConditions(campaignId, filter, 'filtered');
       const counts = cut.map((b) => {
         params.push(b.from.toString(), b.until.toString());
         return `(SELECT count(*) FROM targets WHERE ${where.join(' AND ')}

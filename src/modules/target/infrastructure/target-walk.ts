@@ -1,6 +1,6 @@
 /**
  * Where a target page's index walk starts, from counts per stretch of creation time (the campaign's
- * position spans, or a last-call bound's matches per second): pure arithmetic, kept apart so it is
+ * position spans, or a last-call bound's matches per creation block): pure arithmetic, kept apart so it is
  * unit-tested.
  */
 
