@@ -29,7 +29,7 @@ import { Span } from './target-walk.js';
  * when it was called, so new calls land in the newest stretch, and older ones only lose calls (to
  * targets called again) or see their calls change status.
  */
-export const LAST_CALL_BLOCK_TARGETS = 32768;
+export const LAST_CALL_BLOCK_TARGETS = 16384;
 export const LAST_CALL_STRETCH_CALLS = 16384;
 /** Cells appended (a second by a minute) beyond which a list folds the campaign's cells. */
 export const LAST_CALL_APPENDED_CELLS = 1024;
