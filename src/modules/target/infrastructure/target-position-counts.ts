@@ -98,6 +98,27 @@ export async function positionSpans(
 }
 
 /**
+ * About how many of the campaign's targets (of `status`, or all) were created in the stretch of
+ * seconds [from, until): those of every row whose stretch overlaps it, so at least those created in
+ * it and at most those of the spans it touches. One aggregate, no merge: what a walk across the
+ * stretch would cross, to choose between walking and sorting.
+ */
+export async function createdAround(
+  sql: SqlExecutor,
+  campaignId: string,
+  status: string | null,
+  { from, until }: { from: bigint; until: bigint },
+): Promise<number> {
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT coalesce(sum(delta), 0)::int AS n FROM target_position_counts
+      WHERE campaign_id = $1 AND created_from < to_timestamp($3::bigint)
+        AND created_until > to_timestamp($2::bigint) AND ($4::text IS NULL OR status = $4)`,
+    [campaignId, from.toString(), until.toString(), status],
+  );
+  return rows[0].n;
+}
+
+/**
  * Folds the campaign's rows into blocks of about POSITION_BLOCK_TARGETS targets, one row per block
  * and status, in one statement: consecutive spans join a block until it holds that many (a span is
  * never split: its targets' times within it are not kept). A reader sees the old rows or the blocks;

@@ -29,7 +29,7 @@ import {
 import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './target-walk.js';
-import { compactPositionCounts, positionSpans } from './target-position-counts.js';
+import { compactPositionCounts, createdAround, positionSpans } from './target-position-counts.js';
 import { compactLastCallCounts, lastCallMatchesPerBlock } from './target-last-call-counts.js';
 import { countsDue, compactTargetCounts } from './target-count-deltas.js';
 import { notifyTargetsDue } from './target-transitions.sql.js';
@@ -585,7 +585,7 @@ export class SqlTargetRepository extends TargetRepository {
     const sorted =
       total <= fewMatchesOf(counted.campaignTotal, 100_000) &&
       stretch !== null &&
-      (await this.createdIn(sql, campaignId, filter.status ?? null, stretch)) > 2 * total;
+      (await createdAround(sql, campaignId, filter.status ?? null, stretch)) > 2 * total;
     // A walk keeps the bounds out of the planner's reach: estimating a bound's matches low, it would
     // read them all from the last-call index and sort them (100,000 for a tenth of the calls).
     const { where, params } = listConditions(campaignId, filter, sorted ? 'indexed' : 'filtered');
@@ -698,23 +698,6 @@ export class SqlTargetRepository extends TargetRepository {
       params,
     );
     return Number(rows[0].total);
-  }
-
-  /**
-   * How many of the campaign's targets (of `status`, or all) were created in the stretch of seconds
-   * [from, until), from its position spans: those of every span it touches (at most two spans more
-   * than it holds).
-   */
-  private async createdIn(
-    sql: SqlExecutor,
-    campaignId: string,
-    status: string | null,
-    { from, until }: { from: bigint; until: bigint },
-  ): Promise<number> {
-    const { spans } = await positionSpans(sql, campaignId, status);
-    return spans
-      .filter((s) => s.until > from && s.from < until)
-      .reduce((sum, s) => sum + s.targets, 0);
   }
 }
 
