@@ -643,31 +643,24 @@ export class SqlTargetRepository extends TargetRepository {
 
   /**
    * Exact, from the counters the targets triggers keep (see target-count-deltas.ts): the targets of
-   * `status` (all when undefined), those of them with a last call, and the whole campaign's.
+   * `status` (all when undefined) with a last call, and the whole campaign's (a status's own count
+   * comes from its position spans).
    */
   private async countFromDeltas(
     sql: SqlExecutor,
     organizationId: string,
     campaignId: string,
     status: string | undefined,
-  ): Promise<{
-    total: number;
-    called: number;
-    campaignTotal: number;
-    appended: number;
-    folded: number;
-  }> {
+  ): Promise<{ called: number; campaignTotal: number; appended: number; folded: number }> {
     // One pass over the campaign's rows, index-only, no grouping. called: targets with a
     // last_call_date; appended and folded: the rows since and of the last compaction.
     const { rows } = await sql.query<{
-      total: number;
       called: number;
       campaign_total: number;
       appended: number;
       folded: number;
     }>(
-      `SELECT coalesce(sum(delta) FILTER (WHERE $3::text IS NULL OR status = $3), 0)::int AS total,
-              coalesce(sum(delta) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0)::int
+      `SELECT coalesce(sum(delta) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0)::int
                 AS called,
               coalesce(sum(delta), 0)::int AS campaign_total,
               count(*) FILTER (WHERE NOT folded)::int AS appended,
@@ -676,7 +669,6 @@ export class SqlTargetRepository extends TargetRepository {
       [campaignId, organizationId, status ?? null],
     );
     return {
-      total: rows[0].total,
       called: rows[0].called,
       campaignTotal: rows[0].campaign_total,
       appended: rows[0].appended,
