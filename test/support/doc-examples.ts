@@ -3,7 +3,7 @@ import { join } from 'path';
 
 /**
  * The shell examples of the README and docs/*.md, read by the convention test/e2e/doc-examples.e2e-spec.ts
- * runs them by (and docs/api.md, "The examples", tells writers):
+ * runs them by (the README's "Tests" tells writers):
  *
  * - Every ```bash (or ```sh) block is run, in the order of its document, in one bash per document.
  * - A ```json block right after it (only blank lines between) is what it prints: the JSON values its
@@ -60,7 +60,11 @@ export function shellBlocks(root: string, doc: string): ShellBlock[] {
     }
     let above = fence.line - 1;
     while (above >= 0 && lines[above].trim() === '') above--;
-    const marker = above >= 0 ? MARKER.exec(lines[above].trim()) : null;
+    const comment = above >= 0 && lines[above].trim().startsWith('<!-- doc-example');
+    const marker = comment ? MARKER.exec(lines[above].trim()) : null;
+    if (comment && !marker) {
+      throw new Error(`${doc}:${above + 1}: not a doc-example marker: ${lines[above].trim()}`);
+    }
     if (marker?.[1] === 'not run' && !/^:\s*\S/.test(marker[2].trim() ? marker[2] : '')) {
       throw new Error(`${doc}:${above + 1}: say why: <!-- doc-example: not run: <why> -->`);
     }
