@@ -38,12 +38,15 @@ const DOCUMENT_TIMEOUT_MS = 90_000;
 const SEPARATOR = '\n@@doc-example-block-end@@\n';
 
 const blocks = DOCS.flatMap((doc) => shellBlocks(ROOT, doc));
-const documentsToRun = DOCS.filter((doc) =>
-  blocks.some((b) => b.doc === doc && b.mode === 'run'),
-);
+const documentsToRun = DOCS.filter((doc) => blocks.some((b) => b.doc === doc && b.mode === 'run'));
 
 describe('the shell examples of the README and docs', () => {
   beforeAll(() => {
+    for (const tool of ['curl', 'jq']) {
+      if (spawnSync(tool, ['--version']).status !== 0) {
+        throw new Error(`the doc examples need ${tool} (apt-get install ${tool}; .ci/run does)`);
+      }
+    }
     const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -69,20 +72,22 @@ describe('the shell examples of the README and docs', () => {
     async (doc) => {
       const run = blocks.filter((b) => b.doc === doc && b.mode === 'run');
       const { outputs, failure } = await runDocument(run);
-      for (const [i, block] of run.entries()) {
-        const label = `${doc}:${block.line}`;
-        if (i >= outputs.length) throw new Error(`${label}: this block failed: ${failure}`);
-        const actual = parse(label, outputs[i]);
-        if (block.shown === null) {
-          expect({ block: label, printed: actual }).toEqual({ block: label, printed: [] });
-          continue;
-        }
-        const shown = parse(`${doc}:${block.shownLine} (shown)`, block.shown);
-        expect({ block: label, printed: actual }).toEqual({
-          block: label,
-          printed: resolvePlaceholders(shown, actual),
-        });
-      }
+      // One comparison for the page: every block's output beside what the page shows after it (a
+      // block that prints must show it, one that prints nothing shows nothing), and the failure of
+      // the block bash stopped at.
+      const printed = run.map((block, i) => ({
+        block: `${doc}:${block.line}`,
+        printed: i < outputs.length ? parse(`${doc}:${block.line}`, outputs[i]) : failure,
+      }));
+      const shown = run.map((block, i) => {
+        const values =
+          block.shown === null ? [] : parse(`${doc}:${block.shownLine} (shown)`, block.shown);
+        return {
+          block: `${doc}:${block.line}`,
+          printed: resolvePlaceholders(values, printed[i].printed),
+        };
+      });
+      expect(printed).toEqual(shown);
     },
     DOCUMENT_TIMEOUT_MS + 150_000,
   );
@@ -92,7 +97,7 @@ function parse(label: string, text: string): unknown[] {
   try {
     return jsonValues(text);
   } catch (err) {
-    throw new Error(`${label}: ${(err as Error).message}`);
+    throw new Error(`${label}: ${(err as Error).message}`, { cause: err });
   }
 }
 

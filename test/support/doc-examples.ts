@@ -91,7 +91,8 @@ export function variableNames(block: ShellBlock): string[] {
     .filter((l) => l.trim() && !l.trim().startsWith('#'))
     .map((l) => {
       const m = /^export ([A-Z_][A-Z0-9_]*)=/.exec(l.trim());
-      if (!m) throw new Error(`${block.doc}:${block.line}: a variables block holds export lines only`);
+      if (!m)
+        throw new Error(`${block.doc}:${block.line}: a variables block holds export lines only`);
       return m[1];
     });
 }
@@ -182,7 +183,9 @@ export function resolvePlaceholders(shown: unknown, actual: unknown): unknown {
     return shown;
   }
   if (Array.isArray(shown)) {
-    return shown.map((v, i) => resolvePlaceholders(v, Array.isArray(actual) ? actual[i] : undefined));
+    return shown.map((v, i) =>
+      resolvePlaceholders(v, Array.isArray(actual) ? actual[i] : undefined),
+    );
   }
   if (shown && typeof shown === 'object') {
     const a = (actual && typeof actual === 'object' ? actual : {}) as Record<string, unknown>;

@@ -52,8 +52,22 @@ describe('doc examples: reading the markdown', () => {
         shown: null,
         shownLine: null,
       },
-      { doc: name, line: 7, code: 'curl -s $BASE/x', mode: 'run', shown: '{"a": 1}', shownLine: 11 },
-      { doc: name, line: 17, code: 'docker compose up', mode: 'not run', shown: null, shownLine: null },
+      {
+        doc: name,
+        line: 7,
+        code: 'curl -s $BASE/x',
+        mode: 'run',
+        shown: '{"a": 1}',
+        shownLine: 11,
+      },
+      {
+        doc: name,
+        line: 17,
+        code: 'docker compose up',
+        mode: 'not run',
+        shown: null,
+        shownLine: null,
+      },
     ]);
     expect(variableNames(blocks[0])).toEqual(['BASE', 'KEY']);
   });
@@ -109,6 +123,9 @@ describe('doc examples: comparing output', () => {
         { id: 'not-a-uuid', at: 'yesterday', n: 7, reason: 'failed at 10:00' },
       ),
     ).toEqual({ id: '<uuid>', at: '<timestamp>', n: '<uuid>', reason: 'done at <time>' });
-    expect(resolvePlaceholders(['<id>', { a: '<x>' }], [1, { a: null }])).toEqual([1, { a: '<x>' }]);
+    expect(resolvePlaceholders(['<id>', { a: '<x>' }], [1, { a: null }])).toEqual([
+      1,
+      { a: '<x>' },
+    ]);
   });
 });
