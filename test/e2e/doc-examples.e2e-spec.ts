@@ -18,7 +18,10 @@ import { createTestDatabase } from '../support/test-database.js';
  * The shell examples of the README and docs/*.md give what the docs show. Each document's run blocks
  * (the convention: test/support/doc-examples.ts) run in order in one bash against a service started
  * for that document alone, as a reader's fresh `npm start`: the built dist/main.js on a new database
- * (PGlite, or DATABASE_URL's PostgreSQL) with the demo seed, its printed key and campaign in KEY and
+ * (createTestDatabase's: PGlite in a server process of its own, already migrated, which saves the
+ * 5-20 s an in-process first start spends migrating; or DATABASE_URL's PostgreSQL), with what the
+ * embedded start turns on set explicitly (demo seed, local webhooks, SECRETS_KEY); the demo's printed
+ * key and campaign in KEY and
  * CAMPAIGN and its address in BASE, the variables the README tells readers to set. The demo
  * organization's calling rules are off (the demo seed sets them so), and the examples' campaigns have no
  * calling window, so no answer depends on the hour. What a block prints is compared with the ```json
