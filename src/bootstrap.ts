@@ -1,9 +1,11 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Server } from 'http';
+import { DataSource } from 'typeorm';
 import { CampaignCallingModule } from './campaign-calling.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig, loadConfig } from './config/app-config.js';
+import { DEMO_SEED_LOCK, withAdvisoryLock } from './database/advisory-lock-exclusive-runner.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { demoBanner, DemoSeeder } from './modules/demo/demo-seeder.js';
@@ -76,7 +78,11 @@ export async function startService(
       await app.listen(config.get('PORT'), config.get('HOST'));
       started.log(startupReport(config));
       if (config.get('DEMO_SEED')) {
-        const demo = await app.get(DemoSeeder).seed();
+        // Several API processes may seed at once: one at a time, so that each finds what the one
+        // before it made (one demo organization, campaign and policy).
+        const demo = await withAdvisoryLock(app.get(DataSource), DEMO_SEED_LOCK, () =>
+          app.get(DemoSeeder).seed(),
+        );
         process.stdout.write(demoBanner(config.get('PUBLIC_BASE_URL'), demo) + '\n');
       }
     }
