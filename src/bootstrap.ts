@@ -49,11 +49,13 @@ export async function startService(
     let healthServer: Server | null = null;
     const healthPort = config.get('HEALTH_PORT');
     if (config.get('ROLE') === 'worker' && healthPort) {
-      healthServer = await startWorkerHealthServer(
-        app.get(HealthService),
-        app.get(PrometheusMetrics),
-        healthPort,
-        config.get('HOST'),
+      healthServer = await onFreePort('HEALTH_PORT', healthPort, config.get('HOST'), () =>
+        startWorkerHealthServer(
+          app.get(HealthService),
+          app.get(PrometheusMetrics),
+          healthPort,
+          config.get('HOST'),
+        ),
       );
     }
     await configureApp(app, config);
@@ -75,7 +77,9 @@ export async function startService(
     }
     if (config.get('ROLE') !== 'worker') {
       (app.getHttpServer() as Server).requestTimeout = config.get('HTTP_REQUEST_TIMEOUT');
-      await app.listen(config.get('PORT'), config.get('HOST'));
+      await onFreePort('PORT', config.get('PORT'), config.get('HOST'), () =>
+        app.listen(config.get('PORT'), config.get('HOST')),
+      );
       started.log(startupReport(config));
       if (config.get('DEMO_SEED')) {
         // Several API processes may seed at once: one at a time, so that each finds what the one
@@ -83,7 +87,12 @@ export async function startService(
         const demo = await withAdvisoryLock(app.get(DataSource), DEMO_SEED_LOCK, () =>
           app.get(DemoSeeder).seed(),
         );
-        process.stdout.write(demoBanner(config.get('PUBLIC_BASE_URL'), demo) + '\n');
+        const listening = {
+          baseUrl: config.get('PUBLIC_BASE_URL'),
+          host: config.get('HOST'),
+          privateWebhooks: config.get('WEBHOOK_ALLOW_PRIVATE'),
+        };
+        process.stdout.write(demoBanner(listening, demo) + '\n');
       }
     }
     let closing: Promise<void> | null = null;
@@ -103,6 +112,26 @@ export async function startService(
   } catch (err) {
     await embedded?.stop();
     throw err;
+  }
+}
+
+/** A port another process holds: the operator's to fix, told in one line (see main.ts). */
+export class PortInUseError extends Error {}
+
+/** `listen`, with EADDRINUSE told as which port is taken and which setting moves it. */
+async function onFreePort<T>(
+  setting: 'PORT' | 'HEALTH_PORT',
+  port: number,
+  host: string,
+  listen: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new PortInUseError(
+      `port ${port} on ${host} is already in use by another process: stop that process, or set ${setting} to a free port`,
+    );
   }
 }
 
