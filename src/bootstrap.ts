@@ -91,6 +91,7 @@ export async function startService(
           baseUrl: config.get('PUBLIC_BASE_URL'),
           host: config.get('HOST'),
           privateWebhooks: config.get('WEBHOOK_ALLOW_PRIVATE'),
+          cliReachesDatabase: database.kind === 'postgres' || database.dataDir !== null,
         };
         process.stdout.write(demoBanner(listening, demo) + '\n');
       }

@@ -85,6 +85,7 @@ describe('DemoSeeder', () => {
       baseUrl: 'http://localhost:3000',
       host: '127.0.0.1',
       privateWebhooks: true,
+      cliReachesDatabase: true,
     };
     const first = await seeder(organizations, null, compliance).seed();
     expect(first.policy).toEqual(UNRESTRICTED_POLICY);
@@ -92,6 +93,14 @@ describe('DemoSeeder', () => {
       '  calling rules      off for the demo organization (simulated calls at any hour) (GET /api/v1/compliance/policy; docs/compliance.md)',
       '  listening on       127.0.0.1 only: this machine (HOST=0.0.0.0 opens it to the network)',
     ]);
+
+    // An in-memory database is this process's alone: no CLI tip then.
+    expect(demoBanner(listening, first)).toContain(
+      `  another key        npm run cli -- apikey:create --org ${first.organizationId}   (works while this runs)\n`,
+    );
+    expect(demoBanner({ ...listening, cliReachesDatabase: false }, first)).not.toContain(
+      'apikey:create',
+    );
 
     const set = {
       ...DEFAULT_POLICY,

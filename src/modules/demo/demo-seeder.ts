@@ -25,6 +25,8 @@ export interface DemoListening {
   host: string;
   /** WEBHOOK_ALLOW_PRIVATE: notifications may go to loopback and private addresses. */
   privateWebhooks: boolean;
+  /** False for an in-memory database, which no other process (the CLI) can open. */
+  cliReachesDatabase: boolean;
 }
 
 /**
@@ -116,7 +118,11 @@ export function demoBanner(listening: DemoListening, demo: DemoInfo): string {
     `  operator console   ${baseUrl}/console/   (sign in with the demo API key below)`,
     `  demo organization  ${demo.organizationId}`,
     `  demo API key       ${demo.apiKey}   (the same at every start)`,
-    `  another key        npm run cli -- apikey:create --org ${demo.organizationId}   (works while this runs)`,
+    ...(listening.cliReachesDatabase
+      ? [
+          `  another key        npm run cli -- apikey:create --org ${demo.organizationId}   (works while this runs)`,
+        ]
+      : []),
     `  demo campaign      ${demo.campaignId}`,
     ...callingRulesLines(demo.policy),
     ...listeningLines(listening),
