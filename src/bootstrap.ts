@@ -1,9 +1,11 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Server } from 'http';
+import { DataSource } from 'typeorm';
 import { CampaignCallingModule } from './campaign-calling.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig, loadConfig } from './config/app-config.js';
+import { DEMO_SEED_LOCK, withAdvisoryLock } from './database/advisory-lock-exclusive-runner.js';
 import { EmbeddedPostgres } from './database/embedded-postgres.js';
 import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
 import { demoBanner, DemoSeeder } from './modules/demo/demo-seeder.js';
@@ -47,11 +49,13 @@ export async function startService(
     let healthServer: Server | null = null;
     const healthPort = config.get('HEALTH_PORT');
     if (config.get('ROLE') === 'worker' && healthPort) {
-      healthServer = await startWorkerHealthServer(
-        app.get(HealthService),
-        app.get(PrometheusMetrics),
-        healthPort,
-        config.get('HOST'),
+      healthServer = await onFreePort('HEALTH_PORT', healthPort, config.get('HOST'), () =>
+        startWorkerHealthServer(
+          app.get(HealthService),
+          app.get(PrometheusMetrics),
+          healthPort,
+          config.get('HOST'),
+        ),
       );
     }
     await configureApp(app, config);
@@ -73,11 +77,23 @@ export async function startService(
     }
     if (config.get('ROLE') !== 'worker') {
       (app.getHttpServer() as Server).requestTimeout = config.get('HTTP_REQUEST_TIMEOUT');
-      await app.listen(config.get('PORT'), config.get('HOST'));
+      await onFreePort('PORT', config.get('PORT'), config.get('HOST'), () =>
+        app.listen(config.get('PORT'), config.get('HOST')),
+      );
       started.log(startupReport(config));
       if (config.get('DEMO_SEED')) {
-        const demo = await app.get(DemoSeeder).seed();
-        process.stdout.write(demoBanner(config.get('PUBLIC_BASE_URL'), demo) + '\n');
+        // Several API processes may seed at once: one at a time, so that each finds what the one
+        // before it made (one demo organization, campaign and policy).
+        const demo = await withAdvisoryLock(app.get(DataSource), DEMO_SEED_LOCK, () =>
+          app.get(DemoSeeder).seed(),
+        );
+        const listening = {
+          baseUrl: config.get('PUBLIC_BASE_URL'),
+          host: config.get('HOST'),
+          privateWebhooks: config.get('WEBHOOK_ALLOW_PRIVATE'),
+          cliReachesDatabase: database.kind === 'postgres' || database.dataDir !== null,
+        };
+        process.stdout.write(demoBanner(listening, demo) + '\n');
       }
     }
     let closing: Promise<void> | null = null;
@@ -97,6 +113,26 @@ export async function startService(
   } catch (err) {
     await embedded?.stop();
     throw err;
+  }
+}
+
+/** A port another process holds: the operator's to fix, told in one line (see main.ts). */
+export class PortInUseError extends Error {}
+
+/** `listen`, with EADDRINUSE told as which port is taken and which setting moves it. */
+async function onFreePort<T>(
+  setting: 'PORT' | 'HEALTH_PORT',
+  port: number,
+  host: string,
+  listen: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await listen();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    throw new PortInUseError(
+      `port ${port} on ${host} is already in use by another process: stop that process, or set ${setting} to a free port`,
+    );
   }
 }
 

@@ -8,7 +8,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfig, loadConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source.options.js';
-import { EmbeddedPostgres } from './database/embedded-postgres.js';
+import { EmbeddedDatabase, EmbeddedPostgres } from './database/embedded-postgres.js';
 import { runMigrationsLocked } from './database/migrations-runner.js';
 import { CampaignCallingModule } from './campaign-calling.module.js';
 import { Clock, SystemClock } from './common/clock/clock.js';
@@ -43,7 +43,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints
                  [--dry-run] [--launch] [--no-duplicates] [--columns <Header:field,...>] <file.csv>
                                            import a CSV file of targets through the service's API,
                                            showing progress; prints the import report
-The database is DATABASE_URL's, as for the service (default: embedded PGlite in ./.data/pglite).
+The database is DATABASE_URL's, as for the service (default: embedded PGlite in ./.data/pglite;
+while the service runs on it, the CLI uses it through the service).
 targets:import talks to a running service instead: --url (default $SERVICE_URL or
 http://localhost:$PORT, 3000) and --key (default $API_KEY).`;
 
@@ -256,7 +257,7 @@ async function main(): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return argv.length === 0 ? 2 : 0;
   }
-  let embedded: EmbeddedPostgres | null = null;
+  let embedded: EmbeddedDatabase | null = null;
   let ctx: INestApplicationContext | undefined;
   try {
     const { command, args, options } = parseCommandLine(argv);
@@ -266,7 +267,9 @@ async function main(): Promise<number> {
     if (command === 'targets:import') return await importTargets(args, options);
     const config = loadConfig({ ...process.env, DEMO_SEED: 'false' });
     const database = config.get('database');
-    embedded = database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
+    // While the service runs on the embedded database, the CLI uses it through the service's port.
+    embedded =
+      database.kind === 'pglite' ? await EmbeddedPostgres.startOrJoin(database.dataDir) : null;
     const url = embedded?.url ?? (database as { url: string }).url;
     const module = usesService(command)
       ? CampaignCallingModule.forRoot({

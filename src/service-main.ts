@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { existsSync } from 'fs';
-import { startService } from './bootstrap.js';
+import { PortInUseError, startService } from './bootstrap.js';
 import { ConfigError } from './config/app-config.js';
 import { isDatabaseUnavailable } from './database/connection-errors.js';
 import { EmbeddedDatabaseInUseError } from './database/embedded-postgres.js';
@@ -51,7 +51,11 @@ function guardAgainstLostConnections(): void {
 
 main().catch((err) => {
   // Problems that are the operator's to fix: what is wrong, one line each, no stack trace.
-  if (err instanceof ConfigError || err instanceof EmbeddedDatabaseInUseError) {
+  if (
+    err instanceof ConfigError ||
+    err instanceof EmbeddedDatabaseInUseError ||
+    err instanceof PortInUseError
+  ) {
     process.stderr.write(`${err.message}\n`);
   } else console.error(err);
   process.exit(1);

@@ -587,3 +587,29 @@ DIFFERENCES = {
         "body": j({"detail": [{"type": "json_invalid", "loc": ["body", 72], "msg": "JSON decode error", "input": {}, "ctx": {"error": "JSON must not be nested more than 64 levels deep"}}]}),
     },
 }
+
+CONTENT_TYPE_HINT = (
+    "A body sent with another content type than JSON is read as text, which no schema accepts. FastAPI "
+    "says only that the input is not an object; the service says in the same item which content type "
+    "the text was sent as and which one to send (src/common/http/json-body.ts, docs/api.md)."
+)
+HINT = ": the body was sent as text/plain; send JSON with the header Content-Type: application/json"
+TEXT_PLAIN_BODIES = {
+    "model_attributes_type": (
+        "Input should be a valid dictionary or object to extract fields from",
+        "hello",
+        [
+            "create blacklist", "add blacklist numbers", "remove blacklist numbers", "trigger calls",
+            "create campaign", "update campaign", "batch step", "ehr event", "add targets",
+            "delete targets", "update target", "rerun failed webhooks",
+        ],
+    ),
+    "dict_type": ("Input should be a valid dictionary", "a=1", ["webhook step"]),
+}
+for error_type, (msg, text, prefixes) in TEXT_PLAIN_BODIES.items():
+    for prefix in prefixes:
+        DIFFERENCES[f"{prefix}: text/plain body"] = {
+            "reason": CONTENT_TYPE_HINT,
+            "status": 422,
+            "body": j({"detail": [{"type": error_type, "loc": ["body"], "msg": msg + HINT, "input": text}]}),
+        }

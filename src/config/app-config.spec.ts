@@ -10,6 +10,9 @@ describe('configuration', () => {
     expect(config.get('WEBHOOK_ALLOW_PRIVATE')).toBe(true);
     expect(config.get('PROVIDER_ALLOW_PRIVATE')).toBe(true);
     expect(config.get('PUBLIC_BASE_URL')).toBe('http://localhost:3000');
+    // The demo allows private webhook targets: it listens on this machine only unless told.
+    expect(config.get('HOST')).toBe('127.0.0.1');
+    expect(loadConfig({ HOST: '0.0.0.0' }).get('HOST')).toBe('0.0.0.0');
   });
 
   it('turns the demo and private webhook targets off on PostgreSQL unless asked', () => {
@@ -19,6 +22,7 @@ describe('configuration', () => {
     expect(pg.get('WEBHOOK_ALLOW_PRIVATE')).toBe(false);
     expect(pg.get('PROVIDER_ALLOW_PRIVATE')).toBe(false);
     expect(pg.get('PUBLIC_BASE_URL')).toBe('http://localhost:8080');
+    expect(pg.get('HOST')).toBe('0.0.0.0');
     const asked = loadConfig({
       DATABASE_URL: 'postgres://u@db/app',
       WEBHOOK_ALLOW_PRIVATE: 'true',

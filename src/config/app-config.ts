@@ -18,7 +18,12 @@ import { bool, duration, httpUrl, int, num, readWith, size } from './env-decorat
 /** Every environment variable the service reads; `.env.example` lists the same, with their defaults. */
 export class EnvVars {
   @IsOptional() @int() @IsInt() @Min(0) @Max(65535) PORT = 3000;
-  @IsOptional() @IsString() HOST = '0.0.0.0';
+  /**
+   * The address the API (and a worker's HEALTH_PORT) listens on: all interfaces on PostgreSQL; only
+   * loopback (127.0.0.1) on embedded PGlite, the local demo, whose webhooks and provider connections
+   * may reach private addresses.
+   */
+  @IsOptional() @IsString() HOST?: string;
   /** `postgres://...` for PostgreSQL; unset, `pglite://<dir>` or `pglite://memory` for embedded PGlite. */
   @IsOptional()
   @readWith(
@@ -161,8 +166,10 @@ export interface AppConfigValues extends Omit<
   | 'PUBLIC_BASE_URL'
   | 'WEBHOOK_ALLOW_PRIVATE'
   | 'PROVIDER_ALLOW_PRIVATE'
+  | 'HOST'
 > {
   database: DatabaseTarget;
+  HOST: string;
   DEMO_SEED: boolean;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   PROVIDER_ALLOW_PRIVATE: boolean;
@@ -255,6 +262,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return new AppConfig({
     ...rest,
     database,
+    HOST: vars.HOST ?? (database.kind === 'pglite' ? '127.0.0.1' : '0.0.0.0'),
     DEMO_SEED: vars.DEMO_SEED ?? database.kind === 'pglite',
     WEBHOOK_ALLOW_PRIVATE: vars.WEBHOOK_ALLOW_PRIVATE ?? database.kind === 'pglite',
     PROVIDER_ALLOW_PRIVATE: vars.PROVIDER_ALLOW_PRIVATE ?? database.kind === 'pglite',

@@ -8,6 +8,8 @@ import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
  * pg-boss's queue creation deadlocks, so every process takes this lock and the others wait.
  */
 export const SCHEMA_LOCK = 727_001;
+/** The demo seed (organization, key, campaign, policy): one process seeds at a time. */
+export const DEMO_SEED_LOCK = 727_002;
 
 /** Runs `work` while this session holds `pg_advisory_lock(key)`; other processes wait for it. */
 export async function withAdvisoryLock<T>(

@@ -3,12 +3,18 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
 import type { PgliteServer } from './pglite-server.js';
 
+/** A database URL to connect to, and what to do once done with it. */
+export interface EmbeddedDatabase {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
 /**
  * PGlite (PostgreSQL compiled to WASM) inside this process, served on a loopback port through
  * pglite-socket's protocol handler, so the service talks to it with the same `pg` driver and SQL as to
  * a real PostgreSQL. `PgliteServer` multiplexes the connections onto PGlite's single session.
  */
-export class EmbeddedPostgres {
+export class EmbeddedPostgres implements EmbeddedDatabase {
   private constructor(
     private readonly db: PGlite,
     private readonly server: PgliteServer,
@@ -28,12 +34,23 @@ export class EmbeddedPostgres {
     const db = await PGlite.create(dataDir ?? undefined);
     const server = new PgliteServer(db);
     const port = await server.listen();
-    return new EmbeddedPostgres(
-      db,
-      server,
-      `postgres://postgres@127.0.0.1:${port}/postgres`,
-      lockFile,
-    );
+    const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+    // Published beside the pid, so a command-line tool can use the database while this process runs.
+    if (lockFile) writeFileSync(lockFile, `${process.pid}\n${url}\n`);
+    return new EmbeddedPostgres(db, server, url, lockFile);
+  }
+
+  /**
+   * For the CLI: the database of the process that holds `dataDir` (through the loopback port it
+   * serves it on), or, when none does, a PGlite of its own as `start` makes. A process that holds the
+   * directory but serves it on no port yet (still starting) is refused as by `start`.
+   */
+  static async startOrJoin(dataDir: string | null): Promise<EmbeddedDatabase> {
+    const holder = dataDir ? readLock(lockFileOf(dataDir)) : null;
+    if (holder?.url && holder.pid !== process.pid && isAlive(holder.pid)) {
+      return { url: holder.url, stop: async () => {} };
+    }
+    return EmbeddedPostgres.start(dataDir);
   }
 
   async stop(): Promise<void> {
@@ -52,20 +69,33 @@ export class EmbeddedDatabaseInUseError extends Error {}
  */
 function lockDataDir(dataDir: string): string {
   mkdirSync(dataDir, { recursive: true });
-  const lockFile = `${resolve(dataDir)}.lock`;
-  try {
-    const pid = Number(readFileSync(lockFile, 'utf8'));
-    if (pid && pid !== process.pid && isAlive(pid)) {
-      throw new EmbeddedDatabaseInUseError(
-        `another process (pid ${pid}) holds the embedded database at ${resolve(dataDir)}; ` +
-          `stop it or set DATABASE_URL to a PostgreSQL server to run several processes`,
-      );
-    }
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  const lockFile = lockFileOf(dataDir);
+  const holder = readLock(lockFile);
+  if (holder && holder.pid !== process.pid && isAlive(holder.pid)) {
+    throw new EmbeddedDatabaseInUseError(
+      `another process (pid ${holder.pid}) holds the embedded database at ${resolve(dataDir)}; ` +
+        `stop it or set DATABASE_URL to a PostgreSQL server to run several processes`,
+    );
   }
   writeFileSync(lockFile, String(process.pid));
   return lockFile;
+}
+
+const lockFileOf = (dataDir: string) => `${resolve(dataDir)}.lock`;
+
+/** The lock file's pid and, once its process serves the database, the URL it serves it on. */
+function readLock(lockFile: string): { pid: number; url: string | null } | null {
+  let text: string;
+  try {
+    text = readFileSync(lockFile, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  const [pid, url] = text.split('\n');
+  return Number(pid)
+    ? { pid: Number(pid), url: url?.startsWith('postgres://') ? url : null }
+    : null;
 }
 
 function isAlive(pid: number): boolean {

@@ -65,7 +65,10 @@ describe('CampaignCallingModule imported alone', () => {
   it('refuses a request without a key with 401', async () => {
     const res = await http().get('/api/v1/campaigns');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: 'Not authenticated' });
+    expect(res.body).toEqual({
+      detail:
+        'Not authenticated: send your API key in the X-API-Key header (or Authorization: Bearer <key>)',
+    });
   });
 
   it('uses the adapter chosen for a port', () => {

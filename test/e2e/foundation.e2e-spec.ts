@@ -21,7 +21,10 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
   it('refuses a missing or unknown key with 401', async () => {
     const missing = await t.http().get('/api/v1/campaigns');
     expect(missing.status).toBe(401);
-    expect(missing.body).toEqual({ detail: 'Not authenticated' });
+    expect(missing.body).toEqual({
+      detail:
+        'Not authenticated: send your API key in the X-API-Key header (or Authorization: Bearer <key>)',
+    });
     const wrong = await t.http().get('/api/v1/campaigns').set('X-API-Key', 'nope');
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ detail: 'Invalid API key' });
@@ -91,6 +94,35 @@ describe('foundation: health, auth, errors, OpenAPI', () => {
     });
   });
 
+  it('says which Content-Type to send when a JSON body came as another type (curl -d, fetch of a string)', async () => {
+    const asForm = await t
+      .http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789')
+      .set('Content-Type', 'application/x-www-form-urlencoded')
+      .send('{"name":"Flu shots","type":"patient"}');
+    expect(asForm.status).toBe(422);
+    expect(asForm.body).toEqual({
+      detail: [
+        {
+          type: 'model_attributes_type',
+          loc: ['body'],
+          msg:
+            'Input should be a valid dictionary or object to extract fields from: the body was sent as ' +
+            'application/x-www-form-urlencoded; send JSON with the header Content-Type: application/json',
+          input: '{"name":"Flu shots","type":"patient"}',
+        },
+      ],
+    });
+    // No Content-Type at all reads the body as JSON (as FastAPI does): the same text is accepted.
+    const untyped = await t
+      .http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', 'acme-key-1-0123456789abcdef0123456789')
+      .unset('Content-Type')
+      .send(Buffer.from('{"name":"Flu shots","type":"patient"}'));
+    expect(untyped.status).toBe(201);
+  });
   it('reports every invalid field of a campaign, one error each, as pydantic words them', async () => {
     const res = await t
       .http()

@@ -1,4 +1,6 @@
+import { once } from 'events';
 import { mkdtempSync, rmSync } from 'fs';
+import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
@@ -9,26 +11,39 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'ccs-start-'));
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('starts, prints a working demo key and campaign, and stops cleanly on SIGTERM', async () => {
-    const port = await freePort();
-    const env = {
-      PORT: String(port),
-      DATABASE_URL: `pglite://${dataDir}/db`,
-      LOG_LEVEL: 'warn',
-      SIMULATED_CALL_SECONDS: '0',
-    };
-    const service = startProcess('main.ts', env);
+  const env = (port: number) => ({
+    PORT: String(port),
+    DATABASE_URL: `pglite://${dataDir}/db`,
+    LOG_LEVEL: 'warn',
+    SIMULATED_CALL_SECONDS: '0',
+  });
+
+  async function start(port: number) {
+    const service = startProcess('main.ts', env(port));
     const output = await waitFor(
       async () => service.output(),
       (o) => o.includes('demo campaign') || service.exitCode !== null,
       90_000,
       200,
     );
+    return { service, output };
+  }
+
+  it('starts, prints a working demo key and campaign, and stops cleanly on SIGTERM', async () => {
+    const port = await freePort();
+    const { service, output } = await start(port);
     const key = /demo API key\s+(ccs_\S+)/.exec(output)?.[1];
     const campaign = /demo campaign\s+(\S+)/.exec(output)?.[1];
+    const organization = /demo organization\s+(\S+)/.exec(output)?.[1];
     expect(key).toBeDefined();
     expect(output).toContain(
       `curl -s -X POST http://localhost:${port}/api/v1/campaigns/${campaign}/targets`,
+    );
+    // The rules the seed set (none: the simulator calls nobody), and who can reach the demo.
+    expect(output).toContain(
+      '  calling rules      off for the demo organization (simulated calls at any hour) ' +
+        '(GET /api/v1/compliance/policy; docs/compliance.md)\n' +
+        '  listening on       127.0.0.1 only: this machine (HOST=0.0.0.0 opens it to the network)\n',
     );
 
     const base = `http://127.0.0.1:${port}`;
@@ -38,16 +53,81 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ id: campaign, name: 'Demo campaign' });
 
-    // A second process on the same data directory is refused: PGlite is single-process.
-    const second = runCli(['org:list'], { DATABASE_URL: `pglite://${dataDir}/db` });
-    expect(second.status).toBe(1);
-    expect(second.stderr).toMatch(
+    // The banner's tip works while the service holds the embedded database: the CLI uses it
+    // through the service's port, and the key it prints authenticates at once.
+    expect(output).toContain(
+      `  another key        npm run cli -- apikey:create --org ${organization}   (works while this runs)`,
+    );
+    const created = runCli(['apikey:create', '--org', organization!, '--name', 'second'], {
+      DATABASE_URL: `pglite://${dataDir}/db`,
+    });
+    expect(created).toMatchObject({
+      status: 0,
+      stdout: {
+        organization_id: organization,
+        name: 'second',
+        key: expect.stringMatching(/^ccs_/),
+      },
+    });
+    const withNewKey = await fetch(`${base}/api/v1/campaigns/${campaign}`, {
+      headers: { 'X-API-Key': created.stdout.key },
+    });
+    expect(withNewKey.status).toBe(200);
+
+    // A second service on the same data directory is still refused: PGlite is single-process.
+    const second = startProcess('main.ts', env(await freePort()));
+    expect(await exited(second)).toBe(1);
+    expect(second.output()).toMatch(
       /another process \(pid \d+\) holds the embedded database at .+; stop it or set DATABASE_URL/,
     );
-    expect(second.stderr).not.toMatch(/\n\s+at /);
+    expect(second.output()).not.toMatch(/\n\s+at /);
 
+    // Calling rules set through the API are what the next start prints.
+    const policy = await fetch(`${base}/api/v1/compliance/policy`, {
+      method: 'PUT',
+      headers: { 'X-API-Key': key!, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        quiet_hours: { start: '09:00', end: '20:00' },
+        state_rules: true,
+        max_calls_per_number: { per_24h: 2, per_7d: null },
+        restricted_dates: [{ date: '2026-12-25', reason: 'Christmas Day' }],
+        default_time_zone: 'America/New_York',
+      }),
+    });
+    expect(policy.status).toBe(200);
     service.kill('SIGTERM');
     expect(await exited(service)).toBe(0);
+
+    const restarted = await start(port);
+    try {
+      expect(restarted.output).toContain(
+        "  calling rules      calls 09:00-20:00 in the recipient's zone, state rules on, " +
+          'at most 2 calls per number per 24 h, 1 restricted date\n' +
+          '                     for the demo organization (GET /api/v1/compliance/policy; docs/compliance.md)\n',
+      );
+    } finally {
+      restarted.service.kill('SIGTERM');
+      expect(await exited(restarted.service)).toBe(0);
+    }
+  }, 240_000);
+
+  it('says in one line which port is taken and which setting moves it, and exits 1', async () => {
+    const port = await freePort();
+    const taken = createServer().listen(port, '127.0.0.1');
+    await once(taken, 'listening');
+    try {
+      const service = startProcess('main.ts', {
+        PORT: String(port),
+        DATABASE_URL: 'pglite://memory',
+        LOG_LEVEL: 'error',
+      });
+      expect(await exited(service)).toBe(1);
+      expect(service.output()).toBe(
+        `port ${port} on 127.0.0.1 is already in use by another process: stop that process, or set PORT to a free port\n`,
+      );
+    } finally {
+      taken.close();
+    }
   }, 120_000);
 });
 

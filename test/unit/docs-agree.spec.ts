@@ -89,6 +89,13 @@ describe('the docs agree with the code', () => {
     expect(unknown).toEqual([]);
   });
 
+  it("npm scripts run on the `node` dev dependency's Node, as the quick start's EBADENGINE note says", () => {
+    // npm checks engines against the Node that runs npm; the packages run on this one.
+    const pkg = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> };
+    expect(process.version).toBe(`v${pkg.devDependencies.node}`);
+    expect(read('README.md')).toContain('`npm warn EBADENGINE Unsupported engine`');
+  });
+
   it('every file path the docs name exists', () => {
     const missing = spans
       .map(({ doc, text }) => ({ doc, path: text.replace(/^\.\//, '').replace(/[:#].*$/, '') }))

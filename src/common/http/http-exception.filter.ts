@@ -8,6 +8,7 @@ import {
   isDatabaseUnavailable,
   UNAVAILABLE_RETRY_AFTER_SECONDS,
 } from '../../database/connection-errors.js';
+import { withContentTypeHint } from './json-body.js';
 import { RouteTable } from './route-table.js';
 
 const STATUS_TEXT: Record<number, string> = {
@@ -36,7 +37,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const req = ctx.getRequest<Request>();
     if (res.headersSent) return;
     if (exception instanceof RequestValidationError) {
-      res.status(422).type('application/json').send(validationBodyJson(exception.items));
+      const items = withContentTypeHint(exception.items, req.headers['content-type']);
+      res.status(422).type('application/json').send(validationBodyJson(items));
       return;
     }
     const { status, body, headers } = this.toResponse(exception, req);

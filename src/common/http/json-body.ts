@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { item, pydantic } from '../validation/pydantic-errors.js';
+import { item, pydantic, PydanticErrorItem } from '../validation/pydantic-errors.js';
 import { RequestValidationError } from '../validation/request-validation.error.js';
 import { notePlainJson } from '../validation/plain-json.js';
 import { MAX_JSON_DEPTH } from '../validation/storable.js';
@@ -64,6 +64,31 @@ export function isJsonContentType(header: string | undefined): boolean {
   const mediaType = header.split(';')[0].trim().toLowerCase();
   const [main, sub] = mediaType.split('/');
   return main === 'application' && sub !== undefined && (sub === 'json' || sub.endsWith('+json'));
+}
+
+/**
+ * A body sent with another content type than JSON (curl's `-d` sends
+ * `application/x-www-form-urlencoded`, `fetch` a string as `text/plain`) is read as text, which no
+ * JSON schema accepts. FastAPI answers only that the input is not an object; ours also says which
+ * content type the text was sent as and which one to send, in the same item.
+ */
+export function withContentTypeHint(
+  items: PydanticErrorItem[],
+  contentType: string | undefined,
+): PydanticErrorItem[] {
+  if (isJsonContentType(contentType)) return items;
+  const sentAs = contentType!.split(';')[0].trim().toLowerCase() || contentType!.trim();
+  return items.map((i) =>
+    i.loc.length === 1 &&
+    i.loc[0] === 'body' &&
+    typeof i.input === 'string' &&
+    (i.type === 'model_attributes_type' || i.type === 'dict_type')
+      ? {
+          ...i,
+          msg: `${i.msg}: the body was sent as ${sentAs}; send JSON with the header Content-Type: application/json`,
+        }
+      : i,
+  );
 }
 
 function jsonInvalid(message: string, position: number): RequestValidationError {

@@ -8,7 +8,11 @@ const BOOT_CONTEXTS = new Set([
   'NestFactory',
 ]);
 
-/** Forwards to the JSON logger, minus Nest's informational start-up lines (warnings and errors stay). */
+/**
+ * Forwards to the JSON logger, minus Nest's informational start-up lines (warnings and errors stay),
+ * and minus Nest's own log of a taken port: the start reports it as one line naming the port and
+ * the setting that moves it (`PortInUseError`, src/bootstrap.ts).
+ */
 export class QuietNestLogger implements LoggerService {
   constructor(private readonly inner: LoggerService) {}
 
@@ -17,6 +21,12 @@ export class QuietNestLogger implements LoggerService {
     this.inner.log(message, ...rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
+    if (
+      rest[rest.length - 1] === 'NestApplication' &&
+      String(message).startsWith('Error: listen EADDRINUSE')
+    ) {
+      return;
+    }
     this.inner.error(message, ...rest);
   }
   warn(message: unknown, ...rest: unknown[]): void {

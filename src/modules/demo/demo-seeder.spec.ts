@@ -10,7 +10,8 @@ import { inMemoryProviderConnections } from '../../testing/in-memory-provider-co
 import { BlacklistService } from '../blacklist/application/blacklist.service.js';
 import { CampaignService } from '../campaign/application/campaign.service.js';
 import { OrganizationService } from '../organization/application/organization.service.js';
-import { DemoSeeder } from './demo-seeder.js';
+import { demoBanner, DemoSeeder } from './demo-seeder.js';
+import { DEFAULT_POLICY, UNRESTRICTED_POLICY } from '../compliance/domain/compliance-policy.js';
 import { FakeClock } from '../../testing/fake-clock.js';
 import { inMemoryCompliance } from '../../testing/in-memory-compliance.js';
 
@@ -18,7 +19,11 @@ describe('DemoSeeder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-demo-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function seeder(organizations: OrganizationService, dataDir: string | null) {
+  function seeder(
+    organizations: OrganizationService,
+    dataDir: string | null,
+    compliance = inMemoryCompliance(new FakeClock('2026-11-26T12:00:00Z')).service,
+  ) {
     const campaigns = new CampaignService(
       new InMemoryCampaignRepository(),
       new BlacklistService(new InMemoryBlacklistRepository()),
@@ -27,7 +32,6 @@ describe('DemoSeeder', () => {
     const config = loadConfig({
       DATABASE_URL: dataDir ? `pglite://${dataDir}` : 'pglite://memory',
     });
-    const compliance = inMemoryCompliance(new FakeClock('2026-11-26T12:00:00Z')).service;
     return new DemoSeeder(organizations, campaigns, compliance, config);
   }
 
@@ -70,4 +74,58 @@ describe('DemoSeeder', () => {
     expect(second.apiKey).not.toBe(first.apiKey);
     await expect(organizations.authenticate(first.apiKey)).rejects.toThrow();
   });
+
+  it('prints the calling rules in force for the demo organization: off as seeded, then as set since', async () => {
+    const organizations = new OrganizationService(
+      new InMemoryOrganizationRepository(),
+      new InMemoryApiKeyRevocations(),
+    );
+    const compliance = inMemoryCompliance(new FakeClock('2026-11-26T12:00:00Z')).service;
+    const listening = {
+      baseUrl: 'http://localhost:3000',
+      host: '127.0.0.1',
+      privateWebhooks: true,
+      cliReachesDatabase: true,
+    };
+    const first = await seeder(organizations, null, compliance).seed();
+    expect(first.policy).toEqual(UNRESTRICTED_POLICY);
+    expect(bannerLines(demoBanner(listening, first), 'calling rules', 'listening on')).toEqual([
+      '  calling rules      off for the demo organization (simulated calls at any hour) (GET /api/v1/compliance/policy; docs/compliance.md)',
+      '  listening on       127.0.0.1 only: this machine (HOST=0.0.0.0 opens it to the network)',
+    ]);
+
+    // An in-memory database is this process's alone: no CLI tip then.
+    expect(demoBanner(listening, first)).toContain(
+      `  another key        npm run cli -- apikey:create --org ${first.organizationId}   (works while this runs)\n`,
+    );
+    expect(demoBanner({ ...listening, cliReachesDatabase: false }, first)).not.toContain(
+      'apikey:create',
+    );
+
+    const set = {
+      ...DEFAULT_POLICY,
+      maxCallsPerNumber: { per24h: 3, per7d: 10 },
+      restrictedDates: [
+        { date: '2026-12-25', reason: 'Christmas Day' },
+        { date: '2027-01-01', reason: "New Year's Day" },
+      ],
+    };
+    await compliance.setPolicy(first.organizationId, set, null);
+    const next = await seeder(organizations, null, compliance).seed();
+    expect(next.policy).toEqual(set);
+    const open = { ...listening, host: '0.0.0.0' };
+    expect(bannerLines(demoBanner(open, next), 'calling rules', 'LISTENING ON')).toEqual([
+      "  calling rules      calls 08:00-21:00 in the recipient's zone, state rules on, at most 3 calls per number per 24 h, at most 10 calls per number per 7 days, 2 restricted dates",
+      '                     for the demo organization (GET /api/v1/compliance/policy; docs/compliance.md)',
+      '  LISTENING ON       0.0.0.0: OPEN TO THE NETWORK, and webhooks may reach private addresses (WEBHOOK_ALLOW_PRIVATE); HOST=127.0.0.1 keeps the demo on this machine',
+    ]);
+  });
 });
+
+/** The banner's lines from the one starting with `from` to the one starting with `to`. */
+function bannerLines(banner: string, from: string, to: string): string[] {
+  const lines = banner.split('\n');
+  const start = lines.findIndex((l) => l.trimStart().startsWith(from));
+  const end = lines.findIndex((l) => l.trimStart().startsWith(to));
+  return lines.slice(start, end + 1);
+}

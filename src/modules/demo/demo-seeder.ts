@@ -4,7 +4,7 @@ import { resolve } from 'path';
 import { AppConfig } from '../../config/app-config.js';
 import { CampaignService } from '../campaign/application/campaign.service.js';
 import { ComplianceService } from '../compliance/application/compliance.service.js';
-import { UNRESTRICTED_POLICY } from '../compliance/domain/compliance-policy.js';
+import { CompliancePolicy, UNRESTRICTED_POLICY } from '../compliance/domain/compliance-policy.js';
 import { OrganizationService } from '../organization/application/organization.service.js';
 
 export const DEMO_ORGANIZATION = 'Demo';
@@ -15,6 +15,18 @@ export interface DemoInfo {
   organizationId: string;
   apiKey: string;
   campaignId: string;
+  /** The calling rules in force for the demo organization, as stored (set through the API or console). */
+  policy: CompliancePolicy;
+}
+
+/** Where the demo listens, as the banner tells it. */
+export interface DemoListening {
+  baseUrl: string;
+  host: string;
+  /** WEBHOOK_ALLOW_PRIVATE: notifications may go to loopback and private addresses. */
+  privateWebhooks: boolean;
+  /** False for an in-memory database, which no other process (the CLI) can open. */
+  cliReachesDatabase: boolean;
 }
 
 /**
@@ -57,7 +69,12 @@ export class DemoSeeder {
         maxAttempts: 2,
         retryDelayMinutes: 1,
       }));
-    return { organizationId: organization.id, apiKey, campaignId: campaign.id };
+    return {
+      organizationId: organization.id,
+      apiKey,
+      campaignId: campaign.id,
+      policy: await this.compliance.policy(organization.id),
+    };
   }
 
   private async demoKey(organizationId: string): Promise<string> {
@@ -81,7 +98,8 @@ export class DemoSeeder {
   }
 }
 
-export function demoBanner(baseUrl: string, demo: DemoInfo): string {
+export function demoBanner(listening: DemoListening, demo: DemoInfo): string {
+  const { baseUrl } = listening;
   const targets = `${baseUrl}/api/v1/campaigns/${demo.campaignId}/targets`;
   const body = JSON.stringify({
     launch: true,
@@ -99,10 +117,15 @@ export function demoBanner(baseUrl: string, demo: DemoInfo): string {
     `Campaign Calling Service is up on ${baseUrl}  (API docs: ${baseUrl}/docs)`,
     `  operator console   ${baseUrl}/console/   (sign in with the demo API key below)`,
     `  demo organization  ${demo.organizationId}`,
-    `  demo API key       ${demo.apiKey}   (the same at every start; more: npm run cli -- apikey:create --org ${demo.organizationId})`,
+    `  demo API key       ${demo.apiKey}   (the same at every start)`,
+    ...(listening.cliReachesDatabase
+      ? [
+          `  another key        npm run cli -- apikey:create --org ${demo.organizationId}   (works while this runs)`,
+        ]
+      : []),
     `  demo campaign      ${demo.campaignId}`,
-    '  calling rules      off for the demo organization (simulated calls at any hour); a real',
-    '                     organization starts with 08:00-21:00 in the recipient zone: docs/compliance.md',
+    ...callingRulesLines(demo.policy),
+    ...listeningLines(listening),
     '',
     'Try it: add two targets and call them at once (the simulator answers; a number ending in 0004 needs a person):',
     `  curl -s -X POST ${targets} -H "X-API-Key: ${demo.apiKey}" -H 'Content-Type: application/json' -d '${body}'`,
@@ -111,4 +134,58 @@ export function demoBanner(baseUrl: string, demo: DemoInfo): string {
     `  curl -s ${baseUrl}/api/v1/call-logs -H "X-API-Key: ${demo.apiKey}"`,
     '',
   ].join('\n');
+}
+
+/**
+ * The demo organization's calling rules as stored, in words: what a visitor's calls will meet. The
+ * seed turns them off for the simulator; whatever was set since (API, console) is what is printed.
+ */
+export function callingRulesLines(policy: CompliancePolicy): string[] {
+  const where = '(GET /api/v1/compliance/policy; docs/compliance.md)';
+  const caps = policy.maxCallsPerNumber;
+  const off =
+    policy.quietHours === null &&
+    !policy.stateRules &&
+    caps.per24h === null &&
+    caps.per7d === null &&
+    policy.restrictedDates.length === 0;
+  if (off) {
+    return [
+      '  calling rules      off for the demo organization (simulated calls at any hour) ' + where,
+    ];
+  }
+  const rules = [
+    policy.quietHours
+      ? `calls ${policy.quietHours.start}-${policy.quietHours.end} in the recipient's zone`
+      : 'QUIET HOURS OFF (calls at any hour)',
+    policy.stateRules ? 'state rules on' : 'STATE RULES OFF',
+  ];
+  if (caps.per24h !== null) rules.push(`at most ${caps.per24h} calls per number per 24 h`);
+  if (caps.per7d !== null) rules.push(`at most ${caps.per7d} calls per number per 7 days`);
+  if (policy.restrictedDates.length > 0) {
+    const n = policy.restrictedDates.length;
+    rules.push(`${n} restricted date${n === 1 ? '' : 's'}`);
+  }
+  return [
+    `  calling rules      ${rules.join(', ')}`,
+    `                     for the demo organization ${where}`,
+  ];
+}
+
+/** Who can reach the demo: this machine only, or (said loudly) the network. */
+function listeningLines({ host, privateWebhooks }: DemoListening): string[] {
+  if (isLoopback(host)) {
+    return [
+      `  listening on       ${host} only: this machine (HOST=0.0.0.0 opens it to the network)`,
+    ];
+  }
+  return [
+    `  LISTENING ON       ${host}: OPEN TO THE NETWORK${
+      privateWebhooks ? ', and webhooks may reach private addresses (WEBHOOK_ALLOW_PRIVATE)' : ''
+    }; HOST=127.0.0.1 keeps the demo on this machine`,
+  ];
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }

@@ -18,6 +18,10 @@ import {
   Organization,
 } from '../domain/api-key.js';
 import { ApiKeyRevocations } from './ports/api-key-revocations.js';
+
+/** FastAPI's words for a request without credentials, and which header carries them here. */
+export const NOT_AUTHENTICATED =
+  'Not authenticated: send your API key in the X-API-Key header (or Authorization: Bearer <key>)';
 import { OrganizationRepository } from './ports/organization.repository.js';
 
 export interface IssuedApiKey extends ApiKeyRecord {
@@ -84,7 +88,7 @@ export class OrganizationService {
   }
 
   async authenticate(key: string | undefined): Promise<AuthContext> {
-    if (!key) throw new UnauthorizedError('Not authenticated');
+    if (!key) throw new UnauthorizedError(NOT_AUTHENTICATED);
     const hash = hashApiKey(key);
     const record = await this.activeKey(hash);
     if (!record) throw new UnauthorizedError('Invalid API key');

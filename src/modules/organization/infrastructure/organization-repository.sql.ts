@@ -97,19 +97,21 @@ export class SqlOrganizationRepository extends OrganizationRepository {
     },
     now: Date,
   ): Promise<ApiKeyRecord> {
-    // Insert unless the hash exists, and return the stored row either way, in one statement.
-    const { rows } = await this.sql.query<ApiKeyRow>(
-      `WITH inserted AS (
-         INSERT INTO api_keys (organization_id, name, key_prefix, key_hash, created_at)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (key_hash) DO NOTHING
-         RETURNING ${API_KEY_COLUMNS}
-       )
-       SELECT ${API_KEY_COLUMNS} FROM inserted
-       UNION ALL
-       SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $4
-       LIMIT 1`,
+    // Insert unless the hash exists. A conflict means the other row is committed (the insert waited
+    // for its transaction), but a statement's snapshot is taken before that wait: a read in the same
+    // statement (a CTE's UNION) would miss a row another process committed meanwhile. So the stored
+    // row is read by a statement of its own, whose snapshot has it.
+    const inserted = await this.sql.query<ApiKeyRow>(
+      `INSERT INTO api_keys (organization_id, name, key_prefix, key_hash, created_at)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (key_hash) DO NOTHING
+       RETURNING ${API_KEY_COLUMNS}`,
       [key.organizationId, key.name, key.keyPrefix, key.keyHash, now],
+    );
+    if (inserted.rows[0]) return apiKeyFromRow(inserted.rows[0]);
+    const { rows } = await this.sql.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = $1`,
+      [key.keyHash],
     );
     return apiKeyFromRow(rows[0]);
   }
