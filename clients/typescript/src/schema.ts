@@ -880,7 +880,11 @@ export interface components {
             phone_number: string;
             /** @default  */
             reason?: string | null;
-            /** @default  */
+            /**
+             * @description `organization` (any case): the entry holds for every campaign of the organization, whether or not it names this blacklist. Anything else: only for the campaigns naming this blacklist in `blacklist_ids`.
+             * @default
+             * @example organization
+             */
             level?: string | null;
             /** @default  */
             name?: string | null;
