@@ -35,6 +35,60 @@ export function estimateCompletion(
   return null;
 }
 
+/** Remaining targets that cannot be called before `at`: a calling rule holds them (`rule`), or a retry. */
+export interface LaterStart {
+  at: Date;
+  targets: number;
+  /** The calling rule holding them (`quiet_hours`), null for a target simply scheduled later. */
+  rule: string | null;
+}
+
+export interface HonestEstimate {
+  /** When the remaining calls are done, never before the last of them may start (null: unknown). */
+  at: Date | null;
+  /**
+   * The latest time a calling rule holds a remaining target to, when the end is later than the rate
+   * alone gives (or that is unknown); else null.
+   */
+  heldUntil: Date | null;
+  /** Then the targets the rules hold, by rule (`quiet_hours`: 3); else empty. */
+  heldByRule: Record<string, number>;
+}
+
+/**
+ * When `remainingCalls` calls are done at `callsPerMinute` in the calling window, when some of them
+ * cannot start before their `laterStarts`: the calls are served in the order they may start, so the
+ * end is the latest of, for each start time T, T plus the time the calls that may start only at T or
+ * later take (the first of them: `now` and every call). The rate alone would end earlier whenever
+ * calls held to the same time pile up behind it.
+ */
+export function honestCompletion(
+  window: WeekSchedule | null,
+  now: Date,
+  remainingCalls: number,
+  callsPerMinute: number | null,
+  laterStarts: LaterStart[],
+): HonestEstimate {
+  const rateOnly = estimateCompletion(window, now, remainingCalls, callsPerMinute);
+  const held = laterStarts.filter((s) => s.at > now && s.targets > 0);
+  const starts = [...new Set(held.map((s) => s.at.getTime()))].sort((a, b) => b - a);
+  let at = rateOnly;
+  let following = 0;
+  for (const start of starts) {
+    following += held.filter((s) => s.at.getTime() === start).reduce((n, s) => n + s.targets, 0);
+    if (at === null) break;
+    const end = estimateCompletion(window, new Date(start), following, callsPerMinute);
+    at = end === null ? null : end > at ? end : at;
+  }
+  // The rules' holds are said when the end is later than the rate alone gives, or that is unknown.
+  const later = rateOnly === null || at === null || at > rateOnly;
+  const ruled = later ? held.filter((s) => s.rule !== null) : [];
+  const heldByRule: Record<string, number> = {};
+  for (const s of ruled) heldByRule[s.rule!] = (heldByRule[s.rule!] ?? 0) + s.targets;
+  const latest = ruled.reduce<Date | null>((m, s) => (m === null || s.at > m ? s.at : m), null);
+  return { at, heldUntil: latest, heldByRule };
+}
+
 /**
  * Calls a minute the campaign is expected to make: the rate of its recent calls, or, before any, what
  * `max_concurrent_calls` calls of the average length make (null: neither is known).
