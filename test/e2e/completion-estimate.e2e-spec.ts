@@ -46,8 +46,7 @@ describe('the estimated end of a campaign', () => {
       t.http().get(`/api/v1/campaigns/${campaign.id}/stats`).set('X-API-Key', apiKey);
     const settled = await waitFor(
       stats,
-      (r) =>
-        r.body.targets?.by_status?.Finished === 7 && r.body.held_by_rule?.quiet_hours === 3,
+      (r) => r.body.targets?.by_status?.Finished === 7 && r.body.held_by_rule?.quiet_hours === 3,
       30_000,
     );
     const heldTargets = await Promise.all(
@@ -57,11 +56,13 @@ describe('the estimated end of a campaign', () => {
       }),
     );
     expect(heldTargets).toEqual(
-      ids.slice(7).map(() => [
-        'Scheduled',
-        '2026-01-05T20:00:00.000Z',
-        'quiet hours: 12:55 in America/Chicago, calls from 14:00',
-      ]),
+      ids
+        .slice(7)
+        .map(() => [
+          'Scheduled',
+          '2026-01-05T20:00:00.000Z',
+          'quiet hours: 12:55 in America/Chicago, calls from 14:00',
+        ]),
     );
     // 7 calls started in the last 15 minutes: 7/15 a minute. The 3 held calls at that rate take
     // 6 min 26 s: from now that would be 19:01:26, but they may start only at 20:00.
