@@ -62,6 +62,30 @@ describe('honestCompletion', () => {
     });
   });
 
+  it('is, for each start time, that time plus the calls that may start only then or later: the latest', () => {
+    const now = at('2026-01-05T15:00:00.000Z');
+    // 60 start times, 7 minutes apart, 1 to 5 calls each, and 30 calls free to start now.
+    const holds = Array.from({ length: 60 }, (_, i) => ({
+      at: new Date(now.getTime() + (i + 1) * 7 * 60_000),
+      targets: 1 + (i % 5),
+      rule: 'organization_limit',
+    }));
+    const remaining = 30 + holds.reduce((n, h) => n + h.targets, 0);
+    const ends = [
+      estimateCompletion(null, now, remaining, 0.7)!,
+      ...holds.map((h, i) =>
+        estimateCompletion(
+          null,
+          h.at,
+          holds.slice(i).reduce((n, x) => n + x.targets, 0),
+          0.7,
+        )!,
+      ),
+    ];
+    const latest = new Date(Math.max(...ends.map((d) => d.getTime())));
+    expect(honestCompletion(null, now, remaining, 0.7, holds).at).toEqual(latest);
+  });
+
   it('a retry scheduled later (no rule) bounds the end without being reported as a hold', () => {
     const now = at('2026-01-05T15:00:00.000Z');
     expect(
