@@ -25,7 +25,7 @@ import {
   StatusCounts,
   usePoll,
 } from './ui.js';
-import { messageWords } from './words.js';
+import { heldWords, messageWords } from './words.js';
 
 /**
  * One campaign: its state with pause/resume/cancel, progress and counts (from the stats endpoint),
@@ -126,11 +126,17 @@ function StatsDetails({ progress }: { progress: Progress | null }) {
         {item('average_call_seconds', 'Average call', seconds(s.average_call_seconds))}
         {item('due_now', 'Due now', s.due_now)}
         {item('due_later', 'Due later', s.due_later)}
-        {item(
-          'estimated_completion_at',
-          'Estimated end',
-          s.estimated_completion_at ? when(s.estimated_completion_at) : '—',
-        )}
+        <div>
+          <dt>Estimated end</dt>
+          <dd data-stat="estimated_completion_at">
+            {s.estimated_completion_at ? when(s.estimated_completion_at) : '—'}
+          </dd>
+          {s.estimate_held_until ? (
+            <dd class="held" data-stat="estimate_held_until">
+              {heldWords(when(s.estimate_held_until), s.estimate_held_by_rule)}
+            </dd>
+          ) : null}
+        </div>
       </dl>
       {categories.length || resolutions.length ? (
         <div class="by-category">

@@ -85,6 +85,17 @@ export function codeWords(code: string): string {
   return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }
 
+/**
+ * Why a campaign's estimated end is as late as it is: `held by quiet hours (3) until <until>` from the
+ * stats' `estimate_held_by_rule` and `estimate_held_until` (already in the operator's local time).
+ */
+export function heldWords(until: string, byRule: Record<string, number>): string {
+  const rules = Object.entries(byRule)
+    .map(([rule, n]) => `${codeWords(rule).toLowerCase()} (${n})`)
+    .join(', ');
+  return `held by ${rules || 'calling rules'} until ${until}`;
+}
+
 /** A validation message for a person: pydantic's `Value error, ` (or `Assertion failed, `) prefix dropped. */
 export function messageWords(msg: string): string {
   return msg.replace(/^(Value error|Assertion failed), /, '');

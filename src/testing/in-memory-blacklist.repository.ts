@@ -1,6 +1,10 @@
 import { randomUUID } from 'crypto';
 import { BlacklistRepository } from '../modules/blacklist/application/ports/blacklist.repository.js';
-import { Blacklist, BlacklistEntry } from '../modules/blacklist/domain/blacklist.js';
+import {
+  Blacklist,
+  BlacklistEntry,
+  holdsForOrganization,
+} from '../modules/blacklist/domain/blacklist.js';
 
 export class InMemoryBlacklistRepository extends BlacklistRepository {
   readonly blacklists = new Map<string, Blacklist>();
@@ -57,10 +61,15 @@ export class InMemoryBlacklistRepository extends BlacklistRepository {
     return { items: all.slice(skip, skip + limit).map((e) => ({ ...e })), total: all.length };
   }
 
-  async findBlacklisted(blacklistIds: string[], phoneNumbers: string[]) {
+  async findBlacklisted(organizationId: string, blacklistIds: string[], phoneNumbers: string[]) {
     const found = new Set<string>();
-    for (const id of blacklistIds) {
-      for (const p of phoneNumbers) if (this.entries.get(id)?.has(p)) found.add(p);
+    for (const [id, entries] of this.entries) {
+      if (this.blacklists.get(id)?.organizationId !== organizationId) continue;
+      const named = blacklistIds.includes(id);
+      for (const p of phoneNumbers) {
+        const entry = entries.get(p);
+        if (entry && (named || holdsForOrganization(entry.level))) found.add(p);
+      }
     }
     return found;
   }

@@ -348,7 +348,10 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       dueLater: 0,
       nextScheduledAt: null,
       heldByRule: {},
+      heldUntil: [],
+      lastScheduledAt: null,
     };
+    const heldUntil = new Map<string, { rule: string; until: Date; targets: number }>();
     const add = (m: Record<string, number>, k: string | null) => {
       if (k !== null) m[k] = (m[k] ?? 0) + 1;
     };
@@ -360,15 +363,28 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       add(counts.byResolution, t.resolution);
       if (IN_FLIGHT_STATUSES.includes(t.status)) counts.inFlight++;
       if (t.status === 'Scheduled' && t.scheduledTime) {
+        if (!counts.lastScheduledAt || t.scheduledTime > counts.lastScheduledAt)
+          counts.lastScheduledAt = t.scheduledTime;
         if (t.scheduledTime <= now) counts.dueNow++;
         else {
           counts.dueLater++;
-          if (t.hold) add(counts.heldByRule, t.hold.rule);
+          if (t.hold) {
+            add(counts.heldByRule, t.hold.rule);
+            // Rounded up to the minute, as the adapter groups them.
+            const until = new Date(Math.ceil(t.scheduledTime.getTime() / 60_000) * 60_000);
+            const key = `${until.toISOString()} ${t.hold.rule}`;
+            const group = heldUntil.get(key) ?? { rule: t.hold.rule, until, targets: 0 };
+            group.targets++;
+            heldUntil.set(key, group);
+          }
           if (!counts.nextScheduledAt || t.scheduledTime < counts.nextScheduledAt)
             counts.nextScheduledAt = t.scheduledTime;
         }
       }
     }
+    counts.heldUntil = [...heldUntil.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([, group]) => group);
     return counts;
   }
 

@@ -659,6 +659,48 @@ if (!hasChromium) {
       await shot('campaign-409');
     });
 
+    it('says under the estimated end which rule holds targets past it, and until when', async () => {
+      const id = await campaignWith('Held', []);
+      const called = await api('post', `/api/v1/campaigns/${id}/targets`, {
+        launch: true,
+        targets: ['+15550102501', '+15550102502', '+15550102503'].map((phone_number) => ({
+          phone_number,
+        })),
+      });
+      expect(called.status).toBe(200);
+      await waitFor(
+        () => api('get', `/api/v1/campaigns/${id}/stats`),
+        (r) => r.body.targets.by_status.Finished === 3,
+        30_000,
+      );
+      // One more target, held by quiet hours for three hours, as the dispatcher defers one.
+      const [heldId] = (
+        await api('post', `/api/v1/campaigns/${id}/targets`, {
+          targets: [{ phone_number: '+15550102504' }],
+        })
+      ).body.target_ids;
+      const until = new Date(Math.ceil((Date.now() + 3 * 3600_000) / 60_000) * 60_000);
+      await service.sql(
+        `UPDATE targets SET status = 'Scheduled', scheduled_time = $2, hold_rule = 'quiet_hours',
+                hold_reason = 'quiet hours: 03:00 in Etc/GMT+5, calls from 08:00'
+          WHERE id = $1`,
+        [heldId, until],
+      );
+      await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
+      const held = page.locator('dd[data-stat="estimate_held_until"]');
+      await held.waitFor();
+      const local = await page.evaluate<string>(`new Date(${until.getTime()}).toLocaleString()`);
+      await expect(held.textContent()).resolves.toBe(`held by quiet hours (1) until ${local}`);
+      // The estimate itself is after the hold: 3 calls in 15 minutes, one more call from then.
+      const end = await page.locator('dd[data-stat="estimated_completion_at"]').textContent();
+      const stats = (await api('get', `/api/v1/campaigns/${id}/stats`)).body;
+      expect(Date.parse(stats.estimated_completion_at)).toBe(until.getTime() + 5 * 60_000);
+      await expect(
+        page.evaluate<string>(`new Date('${stats.estimated_completion_at}').toLocaleString()`),
+      ).resolves.toBe(end);
+      await shot('campaign-held');
+    });
+
     it('cancels a campaign after a confirmation in a dialog', async () => {
       const id = await campaignWith('Cancelled', ['+15550102501', '+15550102502']);
       await page.goto(`${baseUrl}/console/#/campaigns/${id}`);

@@ -87,8 +87,47 @@ export function blacklistRepositoryContract(ctx: BlacklistContractContext): void
     expect(
       await ctx
         .repository()
-        .findBlacklisted([a.id, b.id], ['+15550000001', '+15550000002', '+15550000003']),
+        .findBlacklisted(org, [a.id, b.id], ['+15550000001', '+15550000002', '+15550000003']),
     ).toEqual(new Set(['+15550000001', '+15550000002']));
-    expect(await ctx.repository().findBlacklisted([a.id], ['+15550000002'])).toEqual(new Set());
+    expect(await ctx.repository().findBlacklisted(org, [a.id], ['+15550000002'])).toEqual(
+      new Set(),
+    );
+  });
+
+  it('finds an organization-level entry of any of the organization’s blacklists, named or not', async () => {
+    const org = await ctx.organizationId();
+    const other = await ctx.organizationId();
+    const named = await ctx.repository().create(org, 'named', null, T0);
+    const unnamed = await ctx.repository().create(org, 'do not call', null, T0);
+    const theirs = await ctx.repository().create(other, 'theirs', null, T0);
+    const at_ = (phone: string, level: string) => ({ ...entry(phone), level });
+    await ctx
+      .repository()
+      .upsertEntries(
+        unnamed.id,
+        [
+          at_('+15550000011', 'organization'),
+          at_('+15550000012', 'Organization'),
+          at_('+15550000013', 'campaign'),
+          at_('+15550000014', ''),
+        ],
+        at(1),
+      );
+    await ctx.repository().upsertEntries(theirs.id, [at_('+15550000015', 'organization')], at(1));
+    const numbers = [
+      '+15550000011',
+      '+15550000012',
+      '+15550000013',
+      '+15550000014',
+      '+15550000015',
+    ];
+    const expected = new Set(['+15550000011', '+15550000012']);
+    expect(await ctx.repository().findBlacklisted(org, [named.id], numbers)).toEqual(expected);
+    expect(await ctx.repository().findBlacklisted(org, [], numbers)).toEqual(expected);
+    // Another organization's entries never hold, even at its organization level or when named.
+    expect(await ctx.repository().findBlacklisted(org, [theirs.id], numbers)).toEqual(expected);
+    expect(await ctx.repository().findBlacklisted(other, [], numbers)).toEqual(
+      new Set(['+15550000015']),
+    );
   });
 }

@@ -572,6 +572,8 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         dueLater: 3,
         nextScheduledAt: at(30),
         heldByRule: {},
+        heldUntil: [],
+        lastScheduledAt: at(600),
       });
     });
 
@@ -597,7 +599,7 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
             { targetId: quiet, until: at(3600), hold },
             {
               targetId: capped,
-              until: at(60),
+              until: at(61),
               hold: { rule: 'organization_limit', reason: 'cap' },
             },
             { targetId: window, until: at(60), hold: null },
@@ -611,10 +613,14 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         updatedAt: deferredAt,
       });
       expect(await find(window)).toMatchObject({ hold: null, updatedAt: deferredAt });
-      expect((await f.transitions.countCampaign(mine.campaignId, T0)).heldByRule).toEqual({
-        organization_limit: 1,
-        quiet_hours: 1,
-      });
+      const held = await f.transitions.countCampaign(mine.campaignId, T0);
+      expect(held.heldByRule).toEqual({ organization_limit: 1, quiet_hours: 1 });
+      // By the time each is held to, rounded up to the minute, earliest first.
+      expect(held.heldUntil).toEqual([
+        { rule: 'organization_limit', until: at(120), targets: 1 },
+        { rule: 'quiet_hours', until: at(3600), targets: 1 },
+      ]);
+      expect(held.lastScheduledAt).toEqual(at(3600));
       // Due again: no rule holds it now, and a started call clears what held it.
       expect((await f.transitions.countCampaign(mine.campaignId, at(120))).heldByRule).toEqual({
         quiet_hours: 1,

@@ -414,6 +414,59 @@ describe('calling (trigger, dispatch, simulator)', () => {
       expect(logs[0].n).toBe(0);
     });
 
+    it('never dials an organization-level entry, even from a campaign not naming its blacklist', async () => {
+      const { apiKey, campaignId } = await setup({ type: 'payor' });
+      const blacklist = await t
+        .http()
+        .post('/api/v1/blacklists')
+        .set('X-API-Key', apiKey)
+        .send({ name: 'Do not call' });
+      const added = await t
+        .http()
+        .post(`/api/v1/blacklists/${blacklist.body.id}/phone-numbers`)
+        .set('X-API-Key', apiKey)
+        .send({
+          phone_numbers: [
+            { phone_number: '+1 555 010 7010', reason: 'asked', level: 'organization' },
+            { phone_number: '+15550107011', reason: 'wrong clinic', level: 'campaign' },
+          ],
+        });
+      expect([added.status, added.body]).toEqual([200, { added: 2, updated: 0 }]);
+      const [orgLevel, campaignLevel, unlisted] = await addTargets(apiKey, campaignId, [
+        { phone_number: '+15550107010' },
+        { phone_number: '+15550107011' },
+        { phone_number: '+15550107012' },
+      ]);
+      // Another organization's campaign is not held by this organization's list.
+      const stranger = await setup({ type: 'payor' });
+      const [theirs] = await addTargets(stranger.apiKey, stranger.campaignId, [
+        { phone_number: '+15550107010' },
+      ]);
+      await trigger(apiKey, campaignId, { target_ids: [orgLevel, campaignLevel, unlisted] });
+      await trigger(stranger.apiKey, stranger.campaignId, { target_ids: [theirs] });
+      const done = await waitFinal(apiKey, [orgLevel, campaignLevel, unlisted]);
+      const [theirsDone] = await waitFinal(stranger.apiKey, [theirs]);
+      expect(
+        [...done, theirsDone].map((x) => [
+          x.phone_number,
+          x.status,
+          x.resolution,
+          x.category,
+          x.call_log_ids?.length ?? 0,
+        ]),
+      ).toEqual([
+        ['+15550107010', 'Finished', 'not_retrieved', 'BLACKLISTED_PHONE', 0],
+        ['+15550107011', 'Finished', 'retrieved', 'GOOD', 1],
+        ['+15550107012', 'Finished', 'retrieved', 'GOOD', 1],
+        ['+15550107010', 'Finished', 'retrieved', 'GOOD', 1],
+      ]);
+      const logs = await t.sql(
+        `SELECT to_number FROM call_logs WHERE campaign_id = $1 ORDER BY 1`,
+        [campaignId],
+      );
+      expect(logs.map((l) => l.to_number)).toEqual(['+15550107011', '+15550107012']);
+    });
+
     it('outside the calling window the target waits Scheduled until the next opening', async () => {
       const window = closedWindow();
       const { apiKey, campaignId } = await setup({ calling_window: window });

@@ -420,6 +420,9 @@ describe('campaign stats', () => {
       next_scheduled_time: next,
       recent_calls_per_minute: Math.round((logs.length / 15) * 10_000) / 10_000,
       estimated_completion_at: ISO,
+      // Retries, scheduled later, are held by no calling rule.
+      estimate_held_until: null,
+      estimate_held_by_rule: {},
     });
     // The mix is what the simulator's table makes of these numbers.
     expect(byStatus.Pending).toBe(4);

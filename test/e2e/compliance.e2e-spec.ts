@@ -224,6 +224,72 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
       });
     });
 
+    it('says an Indian number’s zone by its current name, Asia/Kolkata, in the target, its wait and the decision', async () => {
+      const { apiKey, campaignId } = await setup();
+      // Quiet hours that hold India now: calls only in an hour of Kolkata's day that is not this one.
+      const kolkataOffsetMs = 5.5 * 3600_000;
+      const now = Date.now();
+      const kolkataHour = new Date(now + kolkataOffsetMs).getUTCHours();
+      const [from, until] = kolkataHour >= 12 ? ['01:00', '02:00'] : ['22:00', '23:00'];
+      const policy = await put(apiKey, {
+        ...DEFAULT_BODY,
+        quiet_hours: { start: from, end: until },
+      });
+      expect(policy.status).toBe(200);
+      const local = new Date(now + kolkataOffsetMs);
+      let opens =
+        Date.UTC(
+          local.getUTCFullYear(),
+          local.getUTCMonth(),
+          local.getUTCDate(),
+          Number(from.slice(0, 2)),
+        ) - kolkataOffsetMs;
+      if (opens <= now) opens += 24 * 3600_000;
+
+      const [id] = await t.addTargets(apiKey, campaignId, {
+        launch: true,
+        targets: [{ phone_number: '+91 98765 43210' }],
+      });
+      const held = await waitFor(
+        () => getTarget(apiKey, id),
+        (x) => x.waiting_reason?.startsWith('quiet hours') ?? false,
+      );
+      const localTime = held.waiting_reason.slice(
+        'quiet hours: '.length,
+        'quiet hours: '.length + 5,
+      );
+      expect(held).toMatchObject({
+        status: 'Scheduled',
+        phone_number: '+919876543210',
+        scheduled_time: new Date(opens).toISOString(),
+        waiting_reason: `quiet hours: ${localTime} in Asia/Kolkata, calls from ${from}`,
+        time_zones: ['Asia/Kolkata'],
+        time_zone_source: 'phone_number',
+        region: null,
+      });
+      const decisions = await t
+        .http()
+        .get(`/api/v1/compliance/decisions?campaign_id=${campaignId}`)
+        .set('X-API-Key', apiKey);
+      expect(decisions.body).toEqual({
+        total: 1,
+        decisions: [
+          {
+            id: expect.any(Number),
+            campaign_id: campaignId,
+            target_id: id,
+            rule: 'quiet_hours',
+            action: 'deferred',
+            reason: held.waiting_reason,
+            time_zone: 'Asia/Kolkata',
+            local_time: expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\d ${localTime}$`)),
+            deferred_until: new Date(opens).toISOString(),
+            decided_at: expect.any(String),
+          },
+        ],
+      });
+    });
+
     it('takes the zone from a CSV column and from PATCH, where a held target is decided again', async () => {
       const { apiKey, campaignId } = await setup();
       const closed = zoneWhereClockReads(3);

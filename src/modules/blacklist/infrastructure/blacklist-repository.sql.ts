@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NoRows, onUniqueViolation, pageWithTotal, sqlExecutor } from '../../../database/sql.js';
-import { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
+import { Blacklist, BlacklistEntry, ORGANIZATION_LEVEL } from '../domain/blacklist.js';
 import { BlacklistRepository } from '../application/ports/blacklist.repository.js';
 import {
   BLACKLIST_COLUMNS,
@@ -113,11 +113,20 @@ export class SqlBlacklistRepository extends BlacklistRepository {
     return { items: rows, total };
   }
 
-  async findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>> {
+  async findBlacklisted(
+    organizationId: string,
+    blacklistIds: string[],
+    phoneNumbers: string[],
+  ): Promise<Set<string>> {
+    // By number first (its index), then the entry's list: named, or the organization's at its level.
     const { rows } = await this.sql.query<{ phone_number: string }>(
-      `SELECT DISTINCT phone_number FROM blacklist_phone_numbers
-        WHERE blacklist_id = ANY($1::uuid[]) AND phone_number = ANY($2::text[])`,
-      [blacklistIds, phoneNumbers],
+      `SELECT DISTINCT e.phone_number
+         FROM blacklist_phone_numbers e
+         JOIN blacklists b ON b.id = e.blacklist_id
+        WHERE e.phone_number = ANY($3::text[])
+          AND b.organization_id = $1
+          AND (e.blacklist_id = ANY($2::uuid[]) OR lower(e.level) = $4)`,
+      [organizationId, blacklistIds, phoneNumbers, ORGANIZATION_LEVEL],
     );
     return new Set(rows.map((r) => r.phone_number));
   }

@@ -127,5 +127,7 @@ export function presentStats(s: CampaignStats): CampaignStatsResponseDto {
     next_scheduled_time: s.nextScheduledAt?.toISOString() ?? null,
     recent_calls_per_minute: s.recentCallsPerMinute,
     estimated_completion_at: s.estimatedCompletionAt?.toISOString() ?? null,
+    estimate_held_until: s.estimateHeldUntil?.toISOString() ?? null,
+    estimate_held_by_rule: s.estimateHeldByRule,
   };
 }

@@ -2,8 +2,10 @@ import { presentCallLogDetail } from '../../call-log/api/call-log.presenter.js';
 import type { LiveCall } from '../application/live-call.service.js';
 
 /**
- * The reference's flat snapshot: one level, a nested value's path joined by dots
- * (`input_data.patient.first_name`, `transcripts.0.message`). An empty object or list stays a value.
+ * The reference's flat snapshot: "a single-level dict with dotted keys for any nested values". Every
+ * value is a string, number, boolean or null; an object's fields and a list's items (by index from 0)
+ * are keys joined by dots (`input_data.patient.first_name`, `transcripts.0.message`). An empty object
+ * or list holds no value, so it gives no key.
  */
 export function presentLiveCall(call: LiveCall): Record<string, unknown> {
   const { log, target } = call;
@@ -30,13 +32,10 @@ export function presentLiveCall(call: LiveCall): Record<string, unknown> {
 function flatten(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const walk = (v: unknown, key: string) => {
-    const entries = Array.isArray(v)
-      ? v.map((x, i) => [String(i), x] as const)
-      : typeof v === 'object' && v !== null
-        ? Object.entries(v)
-        : [];
-    if (entries.length === 0) out[key] = v;
-    else for (const [k, x] of entries) walk(x, `${key}.${k}`);
+    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${key}.${i}`));
+    else if (typeof v === 'object' && v !== null)
+      for (const [k, x] of Object.entries(v)) walk(x, `${key}.${k}`);
+    else out[key] = v;
   };
   for (const [key, v] of Object.entries(value)) walk(v, key);
   return out;

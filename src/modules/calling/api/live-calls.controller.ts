@@ -19,11 +19,19 @@ export class LiveCallsController {
       'A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the ' +
       "number called), or `key` + `value` (a field of the target's input data; dots reach nested " +
       'fields). The first of these given is used. A call not ended yet comes first (`source` ' +
-      '`live_calls`), else the latest ended (`call_logs`). One level: nested values have dotted keys.',
+      '`live_calls`), else the latest ended (`call_logs`). One level: every value is a string, number, ' +
+      "boolean or null; an object's fields and a list's items (by index from 0) have dotted keys " +
+      '(`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key.',
   })
   @ApiResponse({
     status: 200,
-    schema: { type: 'object', additionalProperties: true, title: 'Response Get Live Call' },
+    schema: {
+      type: 'object',
+      additionalProperties: {
+        oneOf: [{ type: 'string', nullable: true }, { type: 'number' }, { type: 'boolean' }],
+      },
+      title: 'Response Get Live Call',
+    },
   })
   @ApiResponse({ status: 404, description: 'No call of the organization matches' })
   @ApiResponse({

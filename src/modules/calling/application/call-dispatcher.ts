@@ -539,10 +539,13 @@ export class CallDispatcher {
       plans.set(target.id, plan);
       if (plan.kind === 'call') toCheck.push({ target, number: dial.number });
     }
-    if (campaign.blacklistIds.length > 0 && toCheck.length > 0) {
-      const blacklisted = await this.blacklist.findBlacklisted(campaign.blacklistIds, [
-        ...new Set(toCheck.map((c) => c.number)),
-      ]);
+    // Also a campaign naming no blacklist: an organization-level entry holds for all its campaigns.
+    if (toCheck.length > 0) {
+      const blacklisted = await this.blacklist.findBlacklisted(
+        campaign.organizationId,
+        campaign.blacklistIds,
+        [...new Set(toCheck.map((c) => c.number))],
+      );
       for (const { target, number } of toCheck) {
         if (blacklisted.has(number)) {
           const decision = blacklistedDecision(campaign.type);

@@ -318,8 +318,11 @@ describe('campaign control (fakes)', () => {
       heldByRule: {},
       nextScheduledAt: new Date(Date.parse(T0) + 3600_000),
       recentCallsPerMinute: 0.2,
-      // 2 calls at 0.2 a minute, no calling window: 10 minutes from now.
-      estimatedCompletionAt: new Date(Date.parse(T0) + 10 * 60_000),
+      // 2 calls at 0.2 a minute take 10 minutes, but the last may start only in 2 hours: 5 more.
+      estimatedCompletionAt: new Date(Date.parse(T0) + 125 * 60_000),
+      // No calling rule holds them: a retry and a target scheduled later.
+      estimateHeldUntil: null,
+      estimateHeldByRule: {},
     });
     expect(later.status).toBe('Scheduled');
   });

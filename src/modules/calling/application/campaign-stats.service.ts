@@ -6,7 +6,11 @@ import type { CampaignState } from '../../campaign/domain/campaign.js';
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import { TARGET_STATUS_FILTERS } from '../../target/domain/target.js';
 import type { CallOutcome } from '../domain/call-outcome.js';
-import { estimateCompletion, expectedCallsPerMinute } from '../domain/completion-estimate.js';
+import {
+  expectedCallsPerMinute,
+  honestCompletion,
+  LaterStart,
+} from '../domain/completion-estimate.js';
 
 /** Outcomes that reached someone: the numerator of the connect rate and what the mean length is of. */
 export const CONNECTED_OUTCOMES: readonly CallOutcome[] = ['GOOD', 'HUMAN_ONLY', 'DNC_REQUESTED'];
@@ -36,6 +40,10 @@ export interface CampaignStats {
   heldByRule: Record<string, number>;
   recentCallsPerMinute: number;
   estimatedCompletionAt: Date | null;
+  /** The latest time a calling rule holds a remaining target to, when that makes the end later. */
+  estimateHeldUntil: Date | null;
+  /** Then the targets the rules hold, by rule. */
+  estimateHeldByRule: Record<string, number>;
 }
 
 /**
@@ -67,11 +75,25 @@ export class CampaignStatsService {
       campaign.maxConcurrentCalls,
       calls.averageConnectedSeconds,
     );
-    // Only an active campaign progresses; each Scheduled target needs at least one more call.
-    const estimatedCompletionAt =
+    // Only an active campaign progresses; each Scheduled target needs at least one more call, none
+    // before the time the rules hold it to, nor the last before its scheduled time (a retry's).
+    const laterStarts: LaterStart[] = t.heldUntil.map((h) => ({
+      at: h.until,
+      targets: h.targets,
+      rule: h.rule,
+    }));
+    if (t.lastScheduledAt && !laterStarts.some((s) => s.at >= t.lastScheduledAt!))
+      laterStarts.push({ at: t.lastScheduledAt, targets: 1, rule: null });
+    const estimate =
       campaign.state === 'active'
-        ? estimateCompletion(campaign.callingWindow, now, t.dueNow + t.dueLater + t.inFlight, rate)
-        : null;
+        ? honestCompletion(
+            campaign.callingWindow,
+            now,
+            t.dueNow + t.dueLater + t.inFlight,
+            rate,
+            laterStarts,
+          )
+        : { at: null, heldUntil: null, heldByRule: {} };
     return {
       campaignId: campaign.id,
       state: campaign.state,
@@ -94,7 +116,9 @@ export class CampaignStatsService {
       nextScheduledAt: t.nextScheduledAt,
       heldByRule: sortedKeys(t.heldByRule),
       recentCallsPerMinute: round4(recentCallsPerMinute),
-      estimatedCompletionAt,
+      estimatedCompletionAt: estimate.at,
+      estimateHeldUntil: estimate.heldUntil,
+      estimateHeldByRule: sortedKeys(estimate.heldByRule),
     };
   }
 }

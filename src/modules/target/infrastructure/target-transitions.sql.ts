@@ -468,17 +468,29 @@ export class SqlTargetTransitions extends TargetTransitions {
         const { rows: edges } = await sql.query<{
           due_this_minute: number;
           next_at: Date | null;
+          last_at: Date | null;
           held: Record<string, number>;
+          held_until: { rule: string; until: string; targets: number }[];
         }>(
           `SELECT (SELECT count(*)::int FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
                       AND scheduled_time >= $2 AND scheduled_time <= $3) AS due_this_minute,
                   (SELECT min(scheduled_time) FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
                       AND scheduled_time > $3) AS next_at,
+                  (SELECT max(scheduled_time) FROM targets WHERE campaign_id = $1
+                      AND status = 'Scheduled') AS last_at,
                   (SELECT coalesce(jsonb_object_agg(hold_rule, n), '{}'::jsonb)
                      FROM (SELECT hold_rule, count(*)::int AS n FROM targets
                             WHERE campaign_id = $1 AND hold_rule IS NOT NULL AND status = 'Scheduled'
                               AND scheduled_time > $3
-                            GROUP BY hold_rule) held) AS held`,
+                            GROUP BY hold_rule) held) AS held,
+                  (SELECT coalesce(jsonb_agg(jsonb_build_object('rule', hold_rule, 'until', until,
+                            'targets', n) ORDER BY until, hold_rule), '[]'::jsonb)
+                     FROM (SELECT hold_rule, count(*)::int AS n,
+                                  date_trunc('minute', scheduled_time + interval '59.999999 seconds') AS until
+                             FROM targets
+                            WHERE campaign_id = $1 AND hold_rule IS NOT NULL AND status = 'Scheduled'
+                              AND scheduled_time > $3
+                            GROUP BY hold_rule, until) held) AS held_until`,
           [campaignId, thisMinute, now],
         );
         return {
@@ -512,7 +524,13 @@ function foldTargetCounts(
     due: 'before' | 'from' | null;
     n: string;
   }[],
-  edges: { due_this_minute: number; next_at: Date | null; held: Record<string, number> },
+  edges: {
+    due_this_minute: number;
+    next_at: Date | null;
+    last_at: Date | null;
+    held: Record<string, number>;
+    held_until: { rule: string; until: string; targets: number }[];
+  },
 ): CampaignTargetCounts {
   // The current minute's targets due by now move from "later" to "now".
   const counts: CampaignTargetCounts = {
@@ -525,6 +543,8 @@ function foldTargetCounts(
     dueLater: -edges.due_this_minute,
     nextScheduledAt: edges.next_at,
     heldByRule: edges.held,
+    heldUntil: edges.held_until.map((h) => ({ ...h, until: new Date(h.until) })),
+    lastScheduledAt: edges.last_at,
   };
   const add = (m: Record<string, number>, key: string | null, n: number) => {
     if (key !== null) m[key] = (m[key] ?? 0) + n;

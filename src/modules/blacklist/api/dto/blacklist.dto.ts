@@ -33,7 +33,14 @@ export class BlacklistEntryDto {
   @PyOptional({ nullable: true })
   @PyStr({ max: 500 })
   reason?: string;
-  @ApiPropertyOptional({ default: '' })
+  @ApiPropertyOptional({
+    default: '',
+    example: 'organization',
+    description:
+      '`organization` (any case): the entry holds for every campaign of the organization, whether ' +
+      'or not it names this blacklist. Anything else: only for the campaigns naming this blacklist ' +
+      'in `blacklist_ids`.',
+  })
   @PyOptional({ nullable: true })
   @PyStr({ max: 100 })
   level?: string;

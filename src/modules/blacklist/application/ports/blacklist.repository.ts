@@ -31,6 +31,13 @@ export abstract class BlacklistRepository {
     skip: number,
     limit: number,
   ): Promise<{ items: BlacklistEntry[]; total: number }>;
-  /** Of these numbers, those on any of these blacklists. */
-  abstract findBlacklisted(blacklistIds: string[], phoneNumbers: string[]): Promise<Set<string>>;
+  /**
+   * Of these numbers, those on any of these blacklists, or in an entry of level `organization` of any
+   * blacklist of the organization.
+   */
+  abstract findBlacklisted(
+    organizationId: string,
+    blacklistIds: string[],
+    phoneNumbers: string[],
+  ): Promise<Set<string>>;
 }

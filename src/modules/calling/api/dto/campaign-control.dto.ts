@@ -89,8 +89,26 @@ export class CampaignStatsResponseDto {
     description:
       'When the Scheduled and in-flight targets are expected to be done: one call each at the recent ' +
       'call rate (before any: max_concurrent_calls calls of the average length), counting only time ' +
-      'the calling window is open. null when paused or cancelled, with nothing left, with no rate ' +
-      'known yet, or beyond 60 days.',
+      'the calling window is open, and none before the time a calling rule holds it to or its ' +
+      'scheduled time: never before the last remaining call may start. null when paused or ' +
+      'cancelled, with nothing left, with no rate known yet, or beyond 60 days.',
   })
   estimated_completion_at: string | null;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description:
+      'When calling rules make the estimate later than the call rate alone would (or it is unknown): ' +
+      'the latest time a rule holds a remaining target to (rounded up to the minute); else null',
+  })
+  estimate_held_until: string | null;
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { quiet_hours: 3 },
+    description:
+      'With estimate_held_until: the targets the rules hold, by rule (as held_by_rule); else {}',
+  })
+  estimate_held_by_rule: Record<string, number>;
 }

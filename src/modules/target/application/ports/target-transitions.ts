@@ -76,6 +76,13 @@ export interface CampaignTargetCounts {
   nextScheduledAt: Date | null;
   /** `Scheduled` targets a calling rule holds past `now`, by rule (`quiet_hours`: 12). */
   heldByRule: Record<string, number>;
+  /**
+   * The same held targets by rule and the time they are held to, rounded up to the minute (a few
+   * rows however many targets), earliest first, then by rule.
+   */
+  heldUntil: { rule: string; until: Date; targets: number }[];
+  /** The latest `scheduled_time` of a `Scheduled` target (null: none). */
+  lastScheduledAt: Date | null;
 }
 
 /** What a person decided about a target `To review` (`POST /targets/{id}/review`). */
