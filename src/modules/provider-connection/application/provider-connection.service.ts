@@ -55,8 +55,11 @@ export class ProviderConnectionService {
     private readonly destinations: ProviderDestinations,
     private readonly voiceProviders: VoiceProviders = new VoiceProviders(),
     private readonly clock: Clock = new SystemClock(),
-    /** Which provider types this installation can reach (their SDKs are optional packages). */
-    @Optional() private readonly clients: ProviderCallClients | null = null,
+    /**
+     * Which provider types this installation can reach (their SDKs are optional packages). Optional
+     * as `?:`, not `| null`: a union would be emitted as `Object` in the injection metadata.
+     */
+    @Optional() private readonly clients?: ProviderCallClients,
   ) {}
 
   /** The credentials a type needs: a built-in type's, or a registered carrier's. */
