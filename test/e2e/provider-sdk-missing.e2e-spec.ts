@@ -20,7 +20,7 @@ const policy = { allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' };
 describe('a provider SDK that is not installed', () => {
   let t: TestApp;
   let key: string;
-  const packages = { ...PROVIDER_SDK_PACKAGES };
+  const packages: Record<keyof typeof PROVIDER_SDK_PACKAGES, string> = { ...PROVIDER_SDK_PACKAGES };
   const sdks = new ProviderSdks(nodePackageLoader, packages);
   beforeAll(async () => {
     t = await createTestApp({
