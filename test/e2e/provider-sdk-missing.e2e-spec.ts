@@ -7,7 +7,7 @@ import {
 } from '../../src/modules/provider-connection/infrastructure/clients/provider-sdks.js';
 import { SdkProviderCallClients } from '../../src/modules/provider-connection/infrastructure/clients/sdk-provider-call-clients.js';
 import { SdkProviderTextClients } from '../../src/modules/provider-connection/infrastructure/clients/sdk-provider-text-clients.js';
-import { createTestApp, TestApp } from '../support/test-app.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * An installation without a provider's SDK (an optional peer dependency): the packages' names are
@@ -96,5 +96,38 @@ describe('a provider SDK that is not installed', () => {
         `connections of type 'twilio' need the npm package '${ABSENT}', which is not installed: ` +
         `run \`npm install ${ABSENT}\` where the service runs`,
     });
+  });
+  it('ends a call placed through an existing connection as a provider error', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/provider-connections')
+      .set('X-API-Key', key)
+      .send({
+        type: 'retell',
+        name: 'Retell',
+        credentials: { api_key: 'key_retell_1' },
+        settings: { agent_id: 'agent_1', from_number: '+15550100001' },
+      });
+    expect(created.status).toBe(201);
+    packages.retell = ABSENT;
+
+    const campaign = await t.createCampaign(key, {
+      max_attempts: 1,
+      caller_id: '+15550009999',
+      provider_connection_id: created.body.id,
+    });
+    const [targetId] = await t.addTargets(key, campaign.id, {
+      targets: [{ phone_number: '+15553000001' }],
+      launch: true,
+    });
+    const [log] = await waitFor(
+      () =>
+        t.sql<{ provider: string; ended_reason: string | null }>(
+          `SELECT provider, ended_reason FROM call_logs WHERE target_id = $1 AND ended_at IS NOT NULL`,
+          [targetId],
+        ),
+      (rows) => rows.length === 1,
+    );
+    expect(log).toEqual({ provider: created.body.id, ended_reason: 'provider-error' });
   });
 });
