@@ -4,7 +4,12 @@
  * compile), and a service can be reused from a CLI or a worker unchanged.
  */
 export type DomainErrorCode =
-  'not_found' | 'conflict' | 'invalid_input' | 'unauthorized' | 'interrupted';
+  | 'not_found'
+  | 'conflict'
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'interrupted'
+  | 'package_missing';
 
 export abstract class DomainError extends Error {
   abstract readonly code: DomainErrorCode;
@@ -50,4 +55,22 @@ export class UnauthorizedError extends DomainError {
 /** The input stopped before its end (an upload cut off): nothing was done with it. */
 export class InterruptedError extends DomainError {
   readonly code = 'interrupted';
+}
+
+/**
+ * An optional npm package the request needs is not installed where the service runs (a provider's
+ * SDK: see docs/providers.md). The operator fixes it (`npm install <package>`); the client cannot.
+ */
+export class PackageMissingError extends DomainError {
+  readonly code = 'package_missing';
+  constructor(
+    readonly packageName: string,
+    /** What needs it, for the message: `connections of type 'twilio'`. */
+    neededBy: string,
+  ) {
+    super(
+      `${neededBy} need the npm package '${packageName}', which is not installed: ` +
+        `run \`npm install ${packageName}\` where the service runs`,
+    );
+  }
 }

@@ -100,6 +100,10 @@ function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
     // Rarely read (the client is usually gone), but a proxy that buffered the upload passes it on.
     case 'interrupted':
       return detail(400, error.message);
+    // The service cannot do this until its operator installs the package; a provider's webhook
+    // retried later may succeed.
+    case 'package_missing':
+      return detail(503, error.message);
     case 'invalid_input': {
       const { field, input } = error as InvalidInputError;
       const loc = httpLoc(field, req);

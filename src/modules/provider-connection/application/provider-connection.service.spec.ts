@@ -1,8 +1,9 @@
 import { randomBytes } from 'crypto';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { InMemoryProviderConnectionRepository } from '../../../testing/in-memory-provider-connection.repository.js';
 import { AesGcmSecretBox } from '../infrastructure/aes-gcm-secret-box.js';
 import { ResolvingProviderDestinations } from '../infrastructure/resolving-provider-destinations.js';
+import { ProviderCallClients } from './ports/provider-call-clients.js';
 import { SecretsKeyMissingError, SecretUnreadableError } from './ports/secret-box.js';
 import { ProviderConnectionService } from './provider-connection.service.js';
 
@@ -38,7 +39,50 @@ const twilio = {
   isDefault: true,
 };
 
+/** Clients of an installation that has every provider SDK but Twilio's. */
+class ClientsWithoutTwilio extends ProviderCallClients {
+  forConnection() {
+    return null;
+  }
+  agentFetch() {
+    return fetch;
+  }
+  override missingPackage(type: string) {
+    return type === 'twilio' ? 'twilio' : null;
+  }
+}
+
 describe('ProviderConnectionService', () => {
+  it("refuses a connection of a type whose SDK is not installed, naming the package on 'type'", async () => {
+    const repository = new InMemoryProviderConnectionRepository();
+    const box = new AesGcmSecretBox({ kind: 'configured', key: randomBytes(32) });
+    const connections = new ProviderConnectionService(
+      repository,
+      box,
+      destinations,
+      undefined,
+      undefined,
+      new ClientsWithoutTwilio(),
+    );
+    const refused = connections.create(ORG, twilio);
+    await expect(refused).rejects.toBeInstanceOf(InvalidInputError);
+    await expect(refused).rejects.toMatchObject({
+      field: ['type'],
+      input: 'twilio',
+      message:
+        "connections of type 'twilio' need the npm package 'twilio', which is not installed: " +
+        'run `npm install twilio` where the service runs',
+    });
+    expect(await connections.list(ORG, 0, 10)).toMatchObject({ total: 0 });
+    const simulated = await connections.create(ORG, {
+      ...twilio,
+      type: 'simulated',
+      credentials: {},
+      settings: {},
+    });
+    expect(simulated.type).toBe('simulated');
+  });
+
   it('stores credentials sealed and shows them masked; adapters get them in clear', async () => {
     const { repository, connections } = service();
     const created = await connections.create(ORG, twilio);

@@ -1,7 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import {
+  InvalidInputError,
+  NotFoundError,
+  PackageMissingError,
+} from '../../../common/errors/domain-errors.js';
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
   ConnectionSettings,
@@ -20,6 +24,7 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from './ports/provider-connection.repository.js';
+import { ProviderCallClients } from './ports/provider-call-clients.js';
 import { ProviderDestinations } from './ports/provider-destinations.js';
 import { SecretBox, SecretUnreadableError } from './ports/secret-box.js';
 import { VoiceProviders } from './ports/voice-provider.js';
@@ -50,6 +55,11 @@ export class ProviderConnectionService {
     private readonly destinations: ProviderDestinations,
     private readonly voiceProviders: VoiceProviders = new VoiceProviders(),
     private readonly clock: Clock = new SystemClock(),
+    /**
+     * Which provider types this installation can reach (their SDKs are optional packages). Optional
+     * as `?:`, not `| null`: a union would be emitted as `Object` in the injection metadata.
+     */
+    @Optional() private readonly clients?: ProviderCallClients,
   ) {}
 
   /** The credentials a type needs: a built-in type's, or a registered carrier's. */
@@ -59,6 +69,7 @@ export class ProviderConnectionService {
   }
 
   async create(organizationId: string, input: CreateConnection): Promise<ProviderConnection> {
+    this.checkPackageInstalled(input.type);
     await this.checkDestination(input.settings.api_base_url);
     const id = randomUUID();
     const hasCredentials = Object.keys(input.credentials).length > 0;
@@ -159,6 +170,18 @@ export class ProviderConnectionService {
   }
 
   /** An `api_base_url` receives the connection's credentials: never one the address policy refuses. */
+  /**
+   * A connection whose provider's SDK is not installed could store, but never call: refused on the
+   * `type` the client chose, with the package to install named (the client can pick another type).
+   */
+  private checkPackageInstalled(type: ConnectionType): void {
+    const missing = this.clients?.missingPackage(type) ?? null;
+    if (missing) {
+      const { message } = new PackageMissingError(missing, `connections of type '${type}'`);
+      throw new InvalidInputError(message, ['type'], type);
+    }
+  }
+
   private async checkDestination(url: unknown): Promise<void> {
     if (typeof url !== 'string') return;
     const refusal = await this.destinations.refusal(url);

@@ -1,5 +1,5 @@
 import type { CallProvider } from '../../../calling/application/ports/call-provider.js';
-import { ResolvedConnection } from '../../domain/provider-connection.js';
+import { ConnectionType, ResolvedConnection } from '../../domain/provider-connection.js';
 
 /**
  * The providers' clients, for the calling engine: the `CallProvider` of a resolved connection's
@@ -14,4 +14,13 @@ export abstract class ProviderCallClients {
    * under the same destination policy as the providers' clients (PROVIDER_ALLOW_PRIVATE).
    */
   abstract agentFetch(): typeof fetch;
+
+  /**
+   * The npm package connections of `type` are reached through when it is not installed here (a
+   * provider's SDK is an optional peer dependency), else null. Creating such a connection is refused
+   * with a message naming it. Clients that need no package keep this default.
+   */
+  missingPackage(_type: ConnectionType): string | null {
+    return null;
+  }
 }

@@ -11,6 +11,7 @@ import {
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome.js';
 import { parseJsonBody } from './json-body.js';
+import { ProviderSdks, providerSdks } from './provider-sdks.js';
 import { fillPlaceholders } from '../../domain/twiml-template.js';
 
 /**
@@ -28,17 +29,18 @@ export class RetellCallClient extends CallProvider {
     private readonly connection: ResolvedConnection,
     /** How the SDK reaches Retell: only where the destination policy allows (see pinned-fetch.ts). */
     private readonly fetch: typeof globalThis.fetch,
+    private readonly sdks: ProviderSdks = providerSdks,
   ) {
     super();
     this.name = connection.id;
   }
 
   /**
-   * The SDK is loaded on first use, not at start, like Vapi's and Twilio's: most deployments never
-   * call Retell (see docs/architecture.md, "Cold start").
+   * The SDK is loaded on first use, not at start, like Vapi's and Twilio's: it is an optional peer
+   * dependency (see provider-sdks.ts).
    */
   private client(): Promise<Retell> {
-    return (this.sdkClient ??= retellSdk().then(
+    return (this.sdkClient ??= this.retellSdk().then(
       (Sdk) =>
         new Sdk({
           apiKey: this.connection.credentials.api_key,
@@ -103,9 +105,11 @@ export class RetellCallClient extends CallProvider {
   async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
     const raw = req.rawBody.toString('utf8');
     const signature = req.headers['x-retell-signature'] ?? '';
-    // A malformed signature header may make the verifier throw: it is as bad as a wrong one.
-    const valid = await retellSdk()
-      .then((Sdk) => Sdk.verify(raw, this.connection.credentials.api_key, signature))
+    // A missing SDK is the operator's to fix (PackageMissingError), not a bad signature; a malformed
+    // signature header may make the verifier throw: it is as bad as a wrong one.
+    const Sdk = await this.retellSdk();
+    const valid = await Promise.resolve()
+      .then(() => Sdk.verify(raw, this.connection.credentials.api_key, signature))
       .catch(() => false);
     if (!valid) {
       throw new UnauthorizedError('Invalid Retell signature');
@@ -123,6 +127,11 @@ export class RetellCallClient extends CallProvider {
       return [this.ended(call, callLogId, timestamp(call.end_timestamp))];
     }
     return [];
+  }
+
+  /** `retell-sdk`'s client class (also its signature verifier), loaded on the first call or webhook. */
+  private retellSdk(): Promise<typeof Retell> {
+    return this.sdks.load<{ default: typeof Retell }>('retell').then((m) => m.default);
   }
 
   private started(call: Record<string, unknown>, callLogId: number | null, at: Date | null) {
@@ -167,10 +176,4 @@ function dynamicVariables(inputData: Record<string, unknown>): Record<string, st
   return Object.fromEntries(
     Object.entries(inputData).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
   );
-}
-
-let sdk: Promise<typeof Retell> | null = null;
-/** `retell-sdk`'s client class, required once, on the first Retell call or webhook. */
-function retellSdk(): Promise<typeof Retell> {
-  return (sdk ??= import('retell-sdk').then((m) => m.default));
 }

@@ -1,6 +1,7 @@
 import type twilio from 'twilio';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
+import { ProviderSdks, providerSdks } from './provider-sdks.js';
 import { loadTwilio, twilioRestClient, verifiedTwilioParams } from './twilio-sdk.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { callLogIdOf } from '../../domain/provider-call.js';
@@ -43,13 +44,14 @@ export class TwilioCallClient extends CallProvider {
   constructor(
     private readonly connection: ResolvedConnection,
     private readonly destinations: DestinationPolicy,
+    private readonly sdks: ProviderSdks = providerSdks,
   ) {
     super();
     this.name = connection.id;
   }
 
   private client(): Promise<ReturnType<typeof twilio>> {
-    return (this.sdkClient ??= twilioRestClient(this.connection, this.destinations));
+    return (this.sdkClient ??= twilioRestClient(this.connection, this.destinations, this.sdks));
   }
 
   async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
@@ -116,7 +118,11 @@ export class TwilioCallClient extends CallProvider {
    * reads a status callback (or an asynchronous AMD result, which only refines the final one).
    */
   async readEvents(req: ProviderRequest): Promise<CallEvent[]> {
-    const params = await verifiedTwilioParams(this.connection.credentials.auth_token, req);
+    const params = await verifiedTwilioParams(
+      this.connection.credentials.auth_token,
+      req,
+      this.sdks,
+    );
     if (!params) throw new UnauthorizedError('Invalid Twilio signature');
     const url = new URL(req.url);
     const callLogId = callLogIdOf(url.searchParams.get('call_log_id'));
@@ -172,7 +178,7 @@ export class TwilioCallClient extends CallProvider {
    */
   override async reply(req: ProviderRequest): Promise<ProviderReply | null> {
     if (!new URL(req.url).searchParams.has(VOICEMAIL_PLAYED_PARAM)) return null;
-    const sdk = await loadTwilio();
+    const sdk = await loadTwilio(this.sdks);
     const twiml = new sdk.twiml.VoiceResponse();
     twiml.hangup();
     return { contentType: 'text/xml', body: twiml.toString() };
@@ -201,7 +207,7 @@ export class TwilioCallClient extends CallProvider {
   ): Promise<void> {
     const action = twilioVoicemailAction(answeredBy);
     if (!action) return;
-    const sdk = await loadTwilio();
+    const sdk = await loadTwilio(this.sdks);
     const twiml = new sdk.twiml.VoiceResponse();
     if (action === 'play') {
       twiml.say(message);

@@ -5,20 +5,19 @@ import {
   resolveDestination,
 } from '../../../../common/net/outbound-destination.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
+import { ProviderSdks } from './provider-sdks.js';
 
-/**
- * The SDK is loaded on first use, not at start: most deployments never call Twilio, and loading it is
- * a noticeable part of a cold start (see docs/architecture.md, "Cold start").
- */
-let twilioSdk: Promise<typeof twilio> | null = null;
-export const loadTwilio = () => (twilioSdk ??= import('twilio').then((m) => m.default));
+/** The `twilio` package, loaded on first use (an optional peer dependency: see provider-sdks.ts). */
+export const loadTwilio = (sdks: ProviderSdks): Promise<typeof twilio> =>
+  sdks.load<{ default: typeof twilio }>('twilio').then((m) => m.default);
 
 /** The official client of a connection: its account, its `api_base_url`, its destination policy. */
 export async function twilioRestClient(
   connection: ResolvedConnection,
   destinations: DestinationPolicy,
+  sdks: ProviderSdks,
 ): Promise<ReturnType<typeof twilio>> {
-  const sdk = await loadTwilio();
+  const sdk = await loadTwilio(sdks);
   const { account_sid, auth_token } = connection.credentials;
   const client = sdk(account_sid, auth_token);
   client.api.baseUrl = String(connection.settings.api_base_url);
@@ -39,9 +38,10 @@ export async function twilioRestClient(
 export async function verifiedTwilioParams(
   authToken: string,
   req: { rawBody: Buffer; headers: Record<string, string>; url: string },
+  sdks: ProviderSdks,
 ): Promise<Record<string, string> | null> {
   const params = Object.fromEntries(new URLSearchParams(req.rawBody.toString('utf8')));
   const signature = req.headers['x-twilio-signature'] ?? '';
-  const sdk = await loadTwilio();
+  const sdk = await loadTwilio(sdks);
   return sdk.validateRequest(authToken, signature, req.url, params) ? params : null;
 }

@@ -10,6 +10,7 @@ import type {
   ProviderTextResult,
 } from '../../domain/provider-text.js';
 import { twilioTextError, twilioTextStatus } from '../../domain/twilio-message-status.js';
+import { ProviderSdks, providerSdks } from './provider-sdks.js';
 import { twilioRestClient, verifiedTwilioParams } from './twilio-sdk.js';
 
 /**
@@ -24,10 +25,11 @@ export class TwilioTextClient implements ProviderTextClient {
   constructor(
     private readonly connection: ResolvedConnection,
     private readonly destinations: DestinationPolicy,
+    private readonly sdks: ProviderSdks = providerSdks,
   ) {}
 
   private client(): Promise<ReturnType<typeof twilio>> {
-    return (this.sdkClient ??= twilioRestClient(this.connection, this.destinations));
+    return (this.sdkClient ??= twilioRestClient(this.connection, this.destinations, this.sdks));
   }
 
   async send(req: ProviderTextRequest): Promise<ProviderTextResult> {
@@ -51,7 +53,11 @@ export class TwilioTextClient implements ProviderTextClient {
   }
 
   async readMessageRequest(req: ProviderRequest): Promise<ProviderTextReport | null> {
-    const params = await verifiedTwilioParams(this.connection.credentials.auth_token, req);
+    const params = await verifiedTwilioParams(
+      this.connection.credentials.auth_token,
+      req,
+      this.sdks,
+    );
     if (!params) throw new UnauthorizedError('Invalid Twilio signature');
     const sid = params.MessageSid ?? params.SmsSid;
     if (!sid) return null;

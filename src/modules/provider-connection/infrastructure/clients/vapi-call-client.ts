@@ -1,3 +1,4 @@
+import type * as VapiSdk from '@vapi-ai/server-sdk';
 import type { VapiClient } from '@vapi-ai/server-sdk';
 import { timingSafeEqual } from 'crypto';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
@@ -12,6 +13,7 @@ import {
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome.js';
 import { parseJsonBody } from './json-body.js';
+import { ProviderSdks, providerSdks } from './provider-sdks.js';
 import { fillPlaceholders } from '../../domain/twiml-template.js';
 
 /**
@@ -29,17 +31,18 @@ export class VapiCallClient extends CallProvider {
     private readonly connection: ResolvedConnection,
     /** How the SDK reaches Vapi: only where the destination policy allows (see pinned-fetch.ts). */
     private readonly fetch: typeof globalThis.fetch,
+    private readonly sdks: ProviderSdks = providerSdks,
   ) {
     super();
     this.name = connection.id;
   }
 
   /**
-   * The SDK is loaded on first use, not at start: it is about 2,500 modules, half of what the whole
-   * service loads, and most deployments never call Vapi (see docs/architecture.md, "Cold start").
+   * The SDK is loaded on first use, not at start: it is an optional peer dependency, and about 2,500
+   * modules, half of what the whole service loads (see provider-sdks.ts).
    */
   private client(): Promise<VapiClient> {
-    return (this.sdkClient ??= import('@vapi-ai/server-sdk').then(
+    return (this.sdkClient ??= this.sdks.load<typeof VapiSdk>('vapi').then(
       ({ VapiClient }) =>
         new VapiClient({
           token: this.connection.credentials.api_key,
