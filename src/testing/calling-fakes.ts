@@ -49,11 +49,7 @@ export class RecordingCampaignPausedOutbox extends CampaignPausedOutbox {
 export class InMemoryCallEventStore extends CallEventStore {
   stored = new Map<string, CallEvent & { connection: string; callLogId: number }>();
 
-  async storeNew(
-    _tx: Tx,
-    connection: string,
-    events: ReceivedCallEvent[],
-  ): Promise<Set<string>> {
+  async storeNew(_tx: Tx, connection: string, events: ReceivedCallEvent[]): Promise<Set<string>> {
     const added = new Set<string>();
     for (const e of events) {
       const id = `${connection}\u0000${e.key}`;

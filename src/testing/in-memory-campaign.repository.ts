@@ -40,9 +40,16 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     return c ? copy(c) : null;
   }
 
-  async list(organizationId: string, offset: number, limit: number) {
+  async list(
+    organizationId: string,
+    offset: number,
+    limit: number,
+    campaignIds: string[] | null = null,
+  ) {
     const all = [...this.campaigns.values()]
-      .filter((c) => c.organizationId === organizationId)
+      .filter(
+        (c) => c.organizationId === organizationId && (!campaignIds || campaignIds.includes(c.id)),
+      )
       // Stable: campaigns created in the same millisecond keep their creation order, as the
       // adapter's microsecond timestamps do.
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());

@@ -1,6 +1,7 @@
 import { randomUUID } from 'crypto';
 import { OrganizationRepository } from '../modules/organization/application/ports/organization.repository.js';
 import {
+  ApiKeyGrant,
   ApiKeyRecord,
   lastUseIsStale,
   Organization,
@@ -35,18 +36,14 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
   }
 
   async saveApiKey(
-    key: {
-      organizationId: string;
-      name: string;
-      keyPrefix: string;
-      keyHash: string;
-    },
+    key: { organizationId: string; keyPrefix: string; keyHash: string } & ApiKeyGrant,
     now: Date,
   ) {
     const existing = [...this.apiKeys.values()].find((k) => k.keyHash === key.keyHash);
     if (existing) return strip(existing);
     const record = {
       ...key,
+      campaignIds: key.campaignIds ? [...key.campaignIds] : null,
       id: randomUUID(),
       createdAt: now,
       lastUsedAt: null,
@@ -79,5 +76,5 @@ export class InMemoryOrganizationRepository extends OrganizationRepository {
 }
 
 function strip({ keyHash: _hash, ...record }: ApiKeyRecord & { keyHash: string }): ApiKeyRecord {
-  return { ...record };
+  return { ...record, campaignIds: record.campaignIds ? [...record.campaignIds] : null };
 }

@@ -2,6 +2,9 @@ import { randomBytes } from 'crypto';
 import { OrganizationRepository } from '../../src/modules/organization/application/ports/organization.repository.js';
 import { LAST_USED_PRECISION_MS } from '../../src/modules/organization/domain/api-key.js';
 
+/** What a key made before roles existed, or by the CLI, is given. */
+const ADMIN = { role: 'admin' as const, campaignIds: null, expiresAt: null, createdBy: null };
+
 export function organizationRepositoryContract(repository: () => OrganizationRepository): void {
   const unique = (prefix: string) => `${prefix}-${randomBytes(6).toString('hex')}`;
   const at = new Date('2026-03-01T10:00:00.123Z');
@@ -23,7 +26,13 @@ export function organizationRepositoryContract(repository: () => OrganizationRep
 
   it('saves a key once per hash and finds it while it is active', async () => {
     const o = await repository().createOrganization(unique('keys'), at);
-    const key = { organizationId: o.id, name: 'k', keyPrefix: 'ccs_abc', keyHash: unique('hash') };
+    const key = {
+      organizationId: o.id,
+      name: 'k',
+      keyPrefix: 'ccs_abc',
+      keyHash: unique('hash'),
+      ...ADMIN,
+    };
     const saved = await repository().saveApiKey(key, at);
     expect(saved).toEqual({
       id: expect.any(String),
@@ -33,6 +42,7 @@ export function organizationRepositoryContract(repository: () => OrganizationRep
       createdAt: at,
       lastUsedAt: null,
       revokedAt: null,
+      ...ADMIN,
     });
     expect(await repository().saveApiKey({ ...key, name: 'again' }, later(1))).toEqual(saved);
     expect(await repository().findActiveApiKeyByHash(key.keyHash)).toEqual(saved);
@@ -45,10 +55,51 @@ export function organizationRepositoryContract(repository: () => OrganizationRep
     expect(await repository().listApiKeys(o.id)).toEqual([{ ...saved, revokedAt: later(3) }]);
   });
 
+  it('keeps a key’s role, campaigns, expiry and creator', async () => {
+    const o = await repository().createOrganization(unique('grant'), at);
+    const creator = await repository().saveApiKey(
+      {
+        organizationId: o.id,
+        name: 'admin',
+        keyPrefix: 'ccs_abc',
+        keyHash: unique('hash'),
+        ...ADMIN,
+      },
+      at,
+    );
+    const grant = {
+      role: 'integration' as const,
+      campaignIds: ['00000000-0000-4000-8000-000000000001'],
+      expiresAt: later(60_000),
+      createdBy: creator.id,
+    };
+    const saved = await repository().saveApiKey(
+      {
+        organizationId: o.id,
+        name: 'ehr',
+        keyPrefix: 'ccs_def',
+        keyHash: unique('hash'),
+        ...grant,
+      },
+      later(1),
+    );
+    expect(saved).toEqual({
+      id: expect.any(String),
+      organizationId: o.id,
+      name: 'ehr',
+      keyPrefix: 'ccs_def',
+      createdAt: later(1),
+      lastUsedAt: null,
+      revokedAt: null,
+      ...grant,
+    });
+    expect(await repository().listApiKeys(o.id)).toEqual([creator, saved]);
+  });
+
   it('records a key’s last use at the given time, at most once a minute', async () => {
     const o = await repository().createOrganization(unique('used'), at);
     const saved = await repository().saveApiKey(
-      { organizationId: o.id, name: 'k', keyPrefix: 'ccs_abc', keyHash: unique('hash') },
+      { organizationId: o.id, name: 'k', keyPrefix: 'ccs_abc', keyHash: unique('hash'), ...ADMIN },
       at,
     );
     await repository().touchApiKey(saved.id, later(5));

@@ -8,6 +8,7 @@ export type DomainErrorCode =
   | 'conflict'
   | 'invalid_input'
   | 'unauthorized'
+  | 'forbidden'
   | 'interrupted'
   | 'package_missing';
 
@@ -50,6 +51,11 @@ export class InvalidInputError extends DomainError {
 
 export class UnauthorizedError extends DomainError {
   readonly code = 'unauthorized';
+}
+
+/** The credential is known but its role (or its campaign scope) does not allow the action. */
+export class ForbiddenError extends DomainError {
+  readonly code = 'forbidden';
 }
 
 /** The input stopped before its end (an upload cut off): nothing was done with it. */

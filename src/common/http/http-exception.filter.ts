@@ -97,6 +97,8 @@ function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
       return detail(409, error.message);
     case 'unauthorized':
       return { ...detail(401, error.message), headers: { 'WWW-Authenticate': 'Bearer' } };
+    case 'forbidden':
+      return detail(403, error.message);
     // Rarely read (the client is usually gone), but a proxy that buffered the upload passes it on.
     case 'interrupted':
       return detail(400, error.message);

@@ -35,6 +35,7 @@ import { TargetEventTransactions1769310000000 } from './1769310000000-target-eve
 import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-trigger-definitions.js';
 import { TargetListCounts1769600000000 } from './1769600000000-target-list-counts.js';
 import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-trigger-definitions.js';
+import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -70,4 +71,5 @@ export const MIGRATIONS = [
   InstallTriggerDefinitions1769400000000,
   TargetListCounts1769600000000,
   InstallTriggerDefinitions1769610000000,
+  ApiKeyRoles1769700000000,
 ];

@@ -1,6 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
 import { BlacklistService } from '../application/blacklist.service.js';
 import { Blacklist } from '../domain/blacklist.js';
@@ -31,6 +35,7 @@ const present = (b: Blacklist) => ({
 export class BlacklistController {
   constructor(private readonly blacklists: BlacklistService) {}
 
+  @RequiresPermission('blacklists.write')
   @Post()
   @HttpCode(201)
   @ApiOperation({
@@ -46,6 +51,7 @@ export class BlacklistController {
     );
   }
 
+  @RequiresPermission('blacklists.read')
   @Get()
   @ApiOperation({
     operationId: 'list_blacklists_api_v1_blacklists_get',
@@ -62,6 +68,7 @@ export class BlacklistController {
     return { blacklists: items.map(present), ...pageEnvelope(query, total) };
   }
 
+  @RequiresPermission('blacklists.read')
   @Get(':blacklist_id')
   @ApiOperation({
     operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get',
@@ -73,6 +80,7 @@ export class BlacklistController {
     return present(await this.blacklists.get(auth.organizationId, blacklistId));
   }
 
+  @RequiresPermission('blacklists.write')
   @Post(':blacklist_id/phone-numbers')
   @HttpCode(200)
   @ApiOperation({
@@ -91,6 +99,7 @@ export class BlacklistController {
     return this.blacklists.addNumbers(auth.organizationId, blacklistId, body.phone_numbers);
   }
 
+  @RequiresPermission('blacklists.remove')
   @Delete(':blacklist_id/phone-numbers')
   @ApiOperation({
     operationId:
@@ -107,6 +116,7 @@ export class BlacklistController {
     return this.blacklists.removeNumbers(auth.organizationId, blacklistId, body.phone_numbers);
   }
 
+  @RequiresPermission('blacklists.read')
   @Get(':blacklist_id/phone-numbers')
   @ApiOperation({
     operationId: 'list_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_get',

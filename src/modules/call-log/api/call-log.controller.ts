@@ -1,6 +1,10 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
 import { CallLogService } from '../application/call-log.service.js';
@@ -18,6 +22,7 @@ import {
 export class CallLogController {
   constructor(private readonly callLogs: CallLogService) {}
 
+  @RequiresPermission('call_logs.read')
   @Get()
   @ApiOperation({
     operationId: 'list_call_logs_api_v1_call_logs_get',
@@ -38,6 +43,7 @@ export class CallLogController {
     return { call_logs: items.map(presentCallLog), ...pageEnvelope(q, total) };
   }
 
+  @RequiresPermission('call_logs.read')
   @Get(':call_log_id')
   @ApiOperation({
     operationId: 'get_call_log_api_v1_call_logs__call_log_id__get',

@@ -1,7 +1,11 @@
 import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { TriggerService } from '../application/trigger.service.js';
 import { TriggerCallsDto, TriggerCallsResponseDto } from './dto/trigger-calls.dto.js';
 
@@ -10,6 +14,7 @@ import { TriggerCallsDto, TriggerCallsResponseDto } from './dto/trigger-calls.dt
 export class CallsController {
   constructor(private readonly triggers: TriggerService) {}
 
+  @RequiresPermission('calls.trigger')
   @Post()
   @HttpCode(200)
   @ApiOperation({

@@ -1,7 +1,11 @@
 import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { presentCampaign } from '../../campaign/api/campaign.presenter.js';
 import { CampaignResponseDto } from '../../campaign/api/dto/campaign-response.dto.js';
 import { CampaignControl } from '../application/campaign-control.js';
@@ -22,6 +26,7 @@ export class CampaignControlController {
     private readonly worker: CallingWorker,
   ) {}
 
+  @RequiresPermission('campaigns.control')
   @Post('pause')
   @HttpCode(200)
   @ApiOperation({
@@ -42,6 +47,7 @@ export class CampaignControlController {
     );
   }
 
+  @RequiresPermission('campaigns.control')
   @Post('resume')
   @HttpCode(200)
   @ApiOperation({
@@ -67,6 +73,7 @@ export class CampaignControlController {
     return presentCampaign(campaign);
   }
 
+  @RequiresPermission('campaigns.control')
   @Post('cancel')
   @HttpCode(200)
   @ApiOperation({
@@ -87,6 +94,7 @@ export class CampaignControlController {
     );
   }
 
+  @RequiresPermission('campaigns.read')
   @Get('stats')
   @ApiOperation({
     operationId: 'campaign_stats_api_v1_campaigns__campaign_id__stats_get',

@@ -1,6 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { CampaignVariablesService } from '../application/campaign-variables.service.js';
 import { presentCampaignVariables } from './campaign-variables.presenter.js';
 import { CampaignVariablesResponseDto } from './dto/campaign-variables.dto.js';
@@ -11,6 +15,7 @@ import { CampaignVariablesResponseDto } from './dto/campaign-variables.dto.js';
 export class CampaignVariablesController {
   constructor(private readonly variables: CampaignVariablesService) {}
 
+  @RequiresPermission('campaigns.read')
   @Get()
   @ApiOperation({
     operationId: 'get_required_variables_api_v1_campaigns__campaign_id__variables_get',

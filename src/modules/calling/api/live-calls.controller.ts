@@ -1,6 +1,10 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { LiveCallService } from '../application/live-call.service.js';
 import { LiveCallQueryDto } from './dto/live-call.dto.js';
 import { presentLiveCall } from './live-call.presenter.js';
@@ -11,6 +15,7 @@ import { presentLiveCall } from './live-call.presenter.js';
 export class LiveCallsController {
   constructor(private readonly liveCalls: LiveCallService) {}
 
+  @RequiresPermission('live_calls.read')
   @Get()
   @ApiOperation({
     operationId: 'get_live_call_api_v1_live_calls_get',

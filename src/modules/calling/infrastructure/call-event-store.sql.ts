@@ -10,11 +10,7 @@ export class SqlCallEventStore extends CallEventStore {
     super();
   }
 
-  async storeNew(
-    tx: Tx,
-    connection: string,
-    events: ReceivedCallEvent[],
-  ): Promise<Set<string>> {
+  async storeNew(tx: Tx, connection: string, events: ReceivedCallEvent[]): Promise<Set<string>> {
     if (events.length === 0) return new Set();
     // A key twice in one batch: the first is stored (ON CONFLICT cannot see rows of its own statement).
     const firsts = new Map<string, ReceivedCallEvent>();

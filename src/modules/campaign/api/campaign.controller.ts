@@ -1,6 +1,11 @@
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+  CampaignScope,
+} from '../../../common/http/auth.decorators.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
 import { CampaignService } from '../application/campaign.service.js';
 import { presentCampaign, toCampaignChanges, toCreateCampaign } from './campaign.presenter.js';
@@ -18,6 +23,7 @@ import {
 export class CampaignController {
   constructor(private readonly campaigns: CampaignService) {}
 
+  @RequiresPermission('campaigns.create')
   @Post()
   @HttpCode(201)
   @ApiOperation({
@@ -40,6 +46,8 @@ export class CampaignController {
     );
   }
 
+  @RequiresPermission('campaigns.read')
+  @CampaignScope('filtered')
   @Get()
   @ApiOperation({
     operationId: 'list_campaigns_api_v1_campaigns_get',
@@ -48,10 +56,15 @@ export class CampaignController {
   })
   @ApiOkResponse({ type: CampaignPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListCampaignsQueryDto) {
-    const { items, total } = await this.campaigns.list(auth.organizationId, query);
+    const { items, total } = await this.campaigns.list(
+      auth.organizationId,
+      query,
+      auth.campaignIds,
+    );
     return { campaigns: items.map((c) => presentCampaign(c)), ...pageEnvelope(query, total) };
   }
 
+  @RequiresPermission('campaigns.read')
   @Get(':campaign_id')
   @ApiOperation({
     operationId: 'get_campaign_api_v1_campaigns__campaign_id__get',
@@ -63,6 +76,7 @@ export class CampaignController {
     return presentCampaign(await this.campaigns.get(auth.organizationId, campaignId));
   }
 
+  @RequiresPermission('campaigns.write')
   @Patch(':campaign_id')
   @ApiOperation({
     operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch',

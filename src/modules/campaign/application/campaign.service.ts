@@ -102,11 +102,13 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
     );
   }
 
+  /** `campaignIds`: only those (a credential limited to them), or null for all. */
   async list(
     organizationId: string,
     page: PageRequest,
+    campaignIds: string[] | null = null,
   ): Promise<{ items: Campaign[]; total: number }> {
-    return this.repository.list(organizationId, offsetOf(page), page.limit);
+    return this.repository.list(organizationId, offsetOf(page), page.limit, campaignIds);
   }
 
   async update(

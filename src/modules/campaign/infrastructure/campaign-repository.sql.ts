@@ -96,13 +96,18 @@ export class SqlCampaignRepository extends CampaignRepository {
     return rows.length > 0 ? campaignFromRow(rows[0]) : null;
   }
 
-  async list(organizationId: string, offset: number, limit: number) {
+  async list(
+    organizationId: string,
+    offset: number,
+    limit: number,
+    campaignIds: string[] | null = null,
+  ) {
     const { rows, total } = await pageWithTotal<CampaignRow>(this.sql, {
       columns: CAMPAIGN_COLUMNS,
       from: 'campaigns',
-      where: 'organization_id = $1',
+      where: 'organization_id = $1 AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))',
       orderBy: 'created_at, id',
-      params: [organizationId],
+      params: [organizationId, campaignIds],
       offset,
       limit,
     });

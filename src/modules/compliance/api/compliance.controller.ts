@@ -3,7 +3,11 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { ComplianceService } from '../application/compliance.service.js';
 import { policyWarnings, type CompliancePolicy } from '../domain/compliance-policy.js';
 import type { ComplianceDecision, DecisionQuery } from '../domain/compliance-decision.js';
@@ -86,6 +90,7 @@ export class ComplianceController {
     };
   }
 
+  @RequiresPermission('compliance.read')
   @Get('policy')
   @ApiOperation({
     operationId: 'get_compliance_policy_api_v1_compliance_policy_get',
@@ -99,6 +104,7 @@ export class ComplianceController {
     return this.present(await this.compliance.policy(auth.organizationId));
   }
 
+  @RequiresPermission('compliance.write')
   @Put('policy')
   @ApiOperation({
     operationId: 'put_compliance_policy_api_v1_compliance_policy_put',
@@ -115,6 +121,7 @@ export class ComplianceController {
     return this.present(policy);
   }
 
+  @RequiresPermission('compliance.read')
   @Get('decisions')
   @ApiOperation({
     operationId: 'list_compliance_decisions_api_v1_compliance_decisions_get',

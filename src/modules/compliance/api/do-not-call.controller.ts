@@ -1,6 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { DoNotCallService } from '../application/do-not-call.service.js';
 import type { DoNotCallEntry } from '../domain/do-not-call.js';
 import {
@@ -50,6 +54,7 @@ const present = (e: DoNotCallEntry) => ({
 export class DoNotCallController {
   constructor(private readonly doNotCall: DoNotCallService) {}
 
+  @RequiresPermission('do_not_call.read')
   @Get()
   @ApiOperation({
     operationId: 'list_do_not_call_api_v1_compliance_do_not_call_get',
@@ -70,6 +75,7 @@ export class DoNotCallController {
     return { phone_numbers: items.map(present), total };
   }
 
+  @RequiresPermission('do_not_call.add')
   @Post()
   @HttpCode(200)
   @ApiOperation({
@@ -89,6 +95,7 @@ export class DoNotCallController {
     return { added: added.map(present), already_listed: alreadyListed.map(present) };
   }
 
+  @RequiresPermission('do_not_call.remove')
   @Delete()
   @ApiOperation({
     operationId: 'remove_do_not_call_api_v1_compliance_do_not_call_delete',

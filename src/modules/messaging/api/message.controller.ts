@@ -1,6 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { MessagingService } from '../application/messaging.service.js';
 import { MessageResponseDto, TargetMessagesResponseDto } from './dto/message-response.dto.js';
 import { presentMessage } from './message.presenter.js';
@@ -10,6 +14,7 @@ import { presentMessage } from './message.presenter.js';
 export class MessageController {
   constructor(private readonly messaging: MessagingService) {}
 
+  @RequiresPermission('messages.read')
   @Get('targets/:target_id/messages')
   @ApiOperation({
     operationId: 'list_target_messages_api_v1_targets__target_id__messages_get',
@@ -25,6 +30,7 @@ export class MessageController {
     return { messages: messages.map(presentMessage) };
   }
 
+  @RequiresPermission('messages.read')
   @Get('messages/:message_id')
   @ApiOperation({
     operationId: 'retrieve_message_api_v1_messages__message_id__get',

@@ -1,26 +1,90 @@
-import { Controller, Delete, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { lowerBound } from '../../../common/dates/date-bounds.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { OrganizationService } from '../application/organization.service.js';
+import type { ApiKeyRecord } from '../domain/api-key.js';
+import {
+  ApiKeyListResponseDto,
+  ApiKeyResponseDto,
+  CreateApiKeyDto,
+  CreatedApiKeyResponseDto,
+} from './dto/api-key.dto.js';
 
 class RevokedApiKeyResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
   @ApiProperty({ type: 'string', enum: ['revoked'] }) status: 'revoked';
 }
 
+function presentApiKey(k: ApiKeyRecord): ApiKeyResponseDto {
+  return {
+    id: k.id,
+    name: k.name,
+    role: k.role,
+    campaign_ids: k.campaignIds,
+    key_prefix: k.keyPrefix,
+    created_at: k.createdAt.toISOString(),
+    last_used_at: k.lastUsedAt?.toISOString() ?? null,
+    expires_at: k.expiresAt?.toISOString() ?? null,
+    created_by: k.createdBy,
+  };
+}
+
+/** The organization's API keys: admin only (see docs/access.md). */
 @ApiTags('api-keys')
 @Controller('api/v1/api-keys')
 export class ApiKeyController {
   constructor(private readonly organizations: OrganizationService) {}
 
+  @Post()
+  @HttpCode(201)
+  @RequiresPermission('api_keys.manage')
+  @ApiOperation({
+    operationId: 'create_api_key_api_v1_api_keys_post',
+    summary: 'Create Api Key',
+    description:
+      "A new key of the caller's organization with a role, optionally limited to some campaigns and " +
+      'expiring. The answer carries the secret `key`: shown here only, never again.',
+  })
+  @ApiResponse({ status: 201, type: CreatedApiKeyResponseDto })
+  async create(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto) {
+    const issued = await this.organizations.createApiKey(auth.organizationId, {
+      name: body.name,
+      role: body.role,
+      campaignIds: body.campaign_ids ?? null,
+      expiresAt: lowerBound(body.expires_at),
+      createdBy: auth.apiKeyId,
+    });
+    return { ...presentApiKey(issued), key: issued.key };
+  }
+
+  @Get()
+  @RequiresPermission('api_keys.manage')
+  @ApiOperation({
+    operationId: 'list_api_keys_api_v1_api_keys_get',
+    summary: 'List Api Keys',
+    description:
+      "The caller's organization's keys that are not revoked, oldest first, without their secrets.",
+  })
+  @ApiOkResponse({ type: ApiKeyListResponseDto })
+  async list(@Auth() auth: AuthContext) {
+    const keys = await this.organizations.listApiKeys(auth.organizationId);
+    return { api_keys: keys.filter((k) => !k.revokedAt).map(presentApiKey) };
+  }
+
   /** Revokes one of the caller's organization's keys (the calling key too, if it names itself). */
   @Delete(':api_key_id')
+  @RequiresPermission('api_keys.manage')
   @ApiOperation({
     operationId: 'delete_api_key_api_v1_api_keys__api_key_id__delete',
     summary: 'Delete Api Key',
     description:
       "Revokes one of the caller's organization's API keys at once (the calling key too, if it names " +
-      'itself). Keys are created with the CLI.',
+      'itself).',
   })
   @ApiOkResponse({ type: RevokedApiKeyResponseDto })
   async revoke(@Auth() auth: AuthContext, @Param('api_key_id') apiKeyId: string) {

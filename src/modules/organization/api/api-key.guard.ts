@@ -2,8 +2,26 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { UnauthorizedError } from '../../../common/errors/domain-errors.js';
-import { AuthContext, IS_PUBLIC } from '../../../common/http/auth.decorators.js';
+import {
+  mayDo,
+  ORGANIZATION_WIDE,
+  type Permission,
+  roleRefusal,
+  scopeRefusal,
+} from '../../../common/auth/access.js';
+import { reachesCampaign } from '../../../common/auth/auth-context.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../../common/errors/domain-errors.js';
+import {
+  AuthContext,
+  CAMPAIGN_SCOPE,
+  IS_PUBLIC,
+  REQUIRED_PERMISSION,
+} from '../../../common/http/auth.decorators.js';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
   AuthFailureLimiter,
   clientAddress,
@@ -20,6 +38,10 @@ import { displayPrefix } from '../domain/api-key.js';
  * - AUTH_FAILURE_LIMIT failed authentications per window for each client address and for each key
  *   prefix (`AuthFailureLimiter`); past it those failures get 429. The key is always looked at
  *   first: a valid key is never refused for anyone's failures.
+ *
+ * Then the route's permission against the key's role (403), and a campaign-limited key's campaigns:
+ * a `campaign_id` in the path it does not reach is 404, as a campaign of another organization is.
+ * This is the one place access is decided (where an audit of refusals would hook in).
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -56,7 +78,37 @@ export class ApiKeyGuard implements CanActivate {
       throw err;
     }
     await this.limitKey(req.auth.apiKeyId, res);
+    this.authorize(context, req as Request & { auth: AuthContext });
     return true;
+  }
+
+  private authorize(context: ExecutionContext, req: Request & { auth: AuthContext }): void {
+    const targets = [context.getHandler(), context.getClass()];
+    const permission = this.reflector.getAllAndOverride<Permission | undefined>(
+      REQUIRED_PERMISSION,
+      targets,
+    );
+    // Fails closed: a route someone forgot to declare is refused, and the route-table test fails.
+    if (!permission) {
+      throw new ForbiddenError(
+        `${req.method} ${req.path} declares no permission: refused to every role`,
+      );
+    }
+    const { auth } = req;
+    if (!mayDo(auth.role, permission)) throw new ForbiddenError(roleRefusal(auth.role, permission));
+    if (auth.campaignIds === null) return;
+    if (ORGANIZATION_WIDE.has(permission)) throw new ForbiddenError(scopeRefusal(permission));
+    const campaignId = (req.params as Record<string, string | undefined>).campaign_id;
+    if (campaignId !== undefined) {
+      // A malformed id goes on to validation: it names no campaign anyway.
+      if (isUuid(campaignId) && !reachesCampaign(auth, campaignId)) {
+        throw new NotFoundError(`Campaign ${campaignId} not found`);
+      }
+      return;
+    }
+    if (!this.reflector.getAllAndOverride<string | undefined>(CAMPAIGN_SCOPE, targets)) {
+      throw new ForbiddenError(scopeRefusal(permission));
+    }
   }
 
   private async limitKey(apiKeyId: string, res: Response): Promise<void> {

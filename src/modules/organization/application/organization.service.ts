@@ -10,10 +10,12 @@ import {
 import type { AuthContext } from '../../../common/auth/auth-context.js';
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
+  ApiKeyGrant,
   ApiKeyRecord,
   displayPrefix,
   generateApiKey,
   hashApiKey,
+  hasExpired,
   lastUseIsStale,
   Organization,
 } from '../domain/api-key.js';
@@ -60,12 +62,46 @@ export class OrganizationService {
     return this.repository.listOrganizations();
   }
 
-  async createApiKey(organizationId: string, name = 'default'): Promise<IssuedApiKey> {
+  /**
+   * A new key: admin of the whole organization, never expiring, unless `grant` says otherwise (a
+   * string is its name alone).
+   */
+  async createApiKey(
+    organizationId: string,
+    grantOrName: Partial<ApiKeyGrant> | string = {},
+  ): Promise<IssuedApiKey> {
+    const grant = typeof grantOrName === 'string' ? { name: grantOrName } : grantOrName;
     await this.requireOrganization(organizationId);
+    const now = this.clock.now();
+    const name = (grant.name ?? 'default').trim();
+    if (!name) throw new InvalidInputError('name must not be empty', ['name'], grant.name);
+    if (grant.campaignIds && grant.campaignIds.length === 0) {
+      throw new InvalidInputError(
+        'campaign_ids must name at least one campaign (leave it out for every campaign)',
+        ['campaign_ids'],
+        grant.campaignIds,
+      );
+    }
+    if (grant.expiresAt && grant.expiresAt.getTime() <= now.getTime()) {
+      throw new InvalidInputError(
+        'expires_at must be in the future',
+        ['expires_at'],
+        grant.expiresAt.toISOString(),
+      );
+    }
     const key = generateApiKey();
     const record = await this.repository.saveApiKey(
-      { organizationId, name, keyPrefix: displayPrefix(key), keyHash: hashApiKey(key) },
-      this.clock.now(),
+      {
+        organizationId,
+        name,
+        role: grant.role ?? 'admin',
+        campaignIds: grant.campaignIds ? [...new Set(grant.campaignIds)] : null,
+        expiresAt: grant.expiresAt ?? null,
+        createdBy: grant.createdBy ?? null,
+        keyPrefix: displayPrefix(key),
+        keyHash: hashApiKey(key),
+      },
+      now,
     );
     return { ...record, key };
   }
@@ -93,13 +129,20 @@ export class OrganizationService {
     const record = await this.activeKey(hash);
     if (!record) throw new UnauthorizedError('Invalid API key');
     const now = this.clock.now();
+    if (hasExpired(record, now)) throw new UnauthorizedError('API key expired');
     if (lastUseIsStale(record, now)) {
       // Bookkeeping: a failed write must not refuse a valid key. The cached copy is stamped too, so
       // the next requests do not write again.
       record.lastUsedAt = now;
       await this.repository.touchApiKey(record.id, now).catch(() => undefined);
     }
-    return { organizationId: record.organizationId, apiKeyId: record.id };
+    return {
+      organizationId: record.organizationId,
+      apiKeyId: record.id,
+      principal: { kind: 'api_key', id: record.id, name: record.name },
+      role: record.role,
+      campaignIds: record.campaignIds,
+    };
   }
 
   // Real time, not the clock: how long a cached key is honoured is bounded by how fast revocations
@@ -128,6 +171,10 @@ export class OrganizationService {
       {
         organizationId: organization.id,
         name: 'bootstrap',
+        role: 'admin',
+        campaignIds: null,
+        expiresAt: null,
+        createdBy: null,
         keyPrefix: displayPrefix(key),
         keyHash: hashApiKey(key),
       },

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'crypto';
+import type { Role } from '../../../common/auth/access.js';
 
 /** Keys are 256 random bits, so a fast hash at rest is enough: there is nothing to brute-force. */
 export const API_KEY_PREFIX = 'ccs_';
@@ -31,6 +32,26 @@ export interface ApiKeyRecord {
   /** Kept to the minute: at most one write a minute per key (see LAST_USED_PRECISION_MS). */
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  role: Role;
+  /** The only campaigns the key reaches, or null for all of its organization's. */
+  campaignIds: string[] | null;
+  /** From then on the key is refused. */
+  expiresAt: Date | null;
+  /** The key that created this one over the API (null for the CLI, the demo and BOOTSTRAP_API_KEYS). */
+  createdBy: string | null;
+}
+
+/** What a new key is given besides its secret. */
+export interface ApiKeyGrant {
+  name: string;
+  role: Role;
+  campaignIds: string[] | null;
+  expiresAt: Date | null;
+  createdBy: string | null;
+}
+
+export function hasExpired(key: ApiKeyRecord, now: Date): boolean {
+  return key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime();
 }
 
 /** `last_used_at` is refreshed when it is older than this, so a busy key costs one write a minute. */

@@ -3,7 +3,13 @@ import { DataSource } from 'typeorm';
 import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.sql.js';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import { OrganizationRepository } from '../application/ports/organization.repository.js';
-import { ApiKeyRecord, LAST_USED_PRECISION_MS, Organization } from '../domain/api-key.js';
+import type { Role } from '../../../common/auth/access.js';
+import {
+  ApiKeyGrant,
+  ApiKeyRecord,
+  LAST_USED_PRECISION_MS,
+  Organization,
+} from '../domain/api-key.js';
 
 interface OrganizationRow {
   id: string;
@@ -19,12 +25,16 @@ interface ApiKeyRow {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  role: Role;
+  campaign_ids: string[] | null;
+  expires_at: Date | null;
+  created_by: string | null;
 }
 
 const ORGANIZATION_COLUMNS = 'id, name, created_at';
 /** Never the hash: nothing outside the lookup needs it. */
 const API_KEY_COLUMNS =
-  'id, organization_id, name, key_prefix, created_at, last_used_at, revoked_at';
+  'id, organization_id, name, key_prefix, created_at, last_used_at, revoked_at, role, campaign_ids, expires_at, created_by';
 
 const organizationFromRow = (r: OrganizationRow): Organization => ({
   id: r.id,
@@ -40,6 +50,10 @@ const apiKeyFromRow = (r: ApiKeyRow): ApiKeyRecord => ({
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
   revokedAt: r.revoked_at,
+  role: r.role,
+  campaignIds: r.campaign_ids,
+  expiresAt: r.expires_at,
+  createdBy: r.created_by,
 });
 
 @Injectable()
@@ -89,12 +103,7 @@ export class SqlOrganizationRepository extends OrganizationRepository {
   }
 
   async saveApiKey(
-    key: {
-      organizationId: string;
-      name: string;
-      keyPrefix: string;
-      keyHash: string;
-    },
+    key: { organizationId: string; keyPrefix: string; keyHash: string } & ApiKeyGrant,
     now: Date,
   ): Promise<ApiKeyRecord> {
     // Insert unless the hash exists. A conflict means the other row is committed (the insert waited
@@ -102,11 +111,22 @@ export class SqlOrganizationRepository extends OrganizationRepository {
     // statement (a CTE's UNION) would miss a row another process committed meanwhile. So the stored
     // row is read by a statement of its own, whose snapshot has it.
     const inserted = await this.sql.query<ApiKeyRow>(
-      `INSERT INTO api_keys (organization_id, name, key_prefix, key_hash, created_at)
-       VALUES ($1, $2, $3, $4, $5)
+      `INSERT INTO api_keys (organization_id, name, key_prefix, key_hash, created_at,
+                             role, campaign_ids, expires_at, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::uuid[], $8, $9)
        ON CONFLICT (key_hash) DO NOTHING
        RETURNING ${API_KEY_COLUMNS}`,
-      [key.organizationId, key.name, key.keyPrefix, key.keyHash, now],
+      [
+        key.organizationId,
+        key.name,
+        key.keyPrefix,
+        key.keyHash,
+        now,
+        key.role,
+        key.campaignIds,
+        key.expiresAt,
+        key.createdBy,
+      ],
     );
     if (inserted.rows[0]) return apiKeyFromRow(inserted.rows[0]);
     const { rows } = await this.sql.query<ApiKeyRow>(

@@ -10,7 +10,11 @@ import {
 } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
 import { validate } from 'class-validator';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
 import { toItems } from '../../../common/validation/pydantic-validation.pipe.js';
 import { RequestValidationError } from '../../../common/validation/request-validation.error.js';
@@ -45,6 +49,7 @@ export class ProviderConnectionController {
     private readonly carriers: VoiceProviders,
   ) {}
 
+  @RequiresPermission('provider_connections.write')
   @Post()
   @HttpCode(201)
   @ApiOperation({
@@ -84,6 +89,7 @@ export class ProviderConnectionController {
     return presentConnection(created);
   }
 
+  @RequiresPermission('provider_connections.read')
   @Get()
   @ApiOperation({
     operationId: 'list_provider_connections_api_v1_provider_connections_get',
@@ -100,6 +106,7 @@ export class ProviderConnectionController {
     return { provider_connections: items.map(presentConnection), ...pageEnvelope(query, total) };
   }
 
+  @RequiresPermission('provider_connections.read')
   @Get(':connection_id')
   @ApiOperation({
     operationId: 'get_provider_connection_api_v1_provider_connections__connection_id__get',
@@ -111,6 +118,7 @@ export class ProviderConnectionController {
     return presentConnection(await this.connections.get(auth.organizationId, id));
   }
 
+  @RequiresPermission('provider_connections.write')
   @Patch(':connection_id')
   @ApiOperation({
     operationId: 'update_provider_connection_api_v1_provider_connections__connection_id__patch',
@@ -170,6 +178,7 @@ export class ProviderConnectionController {
     return presentConnection(updated);
   }
 
+  @RequiresPermission('provider_connections.write')
   @Delete(':connection_id')
   @HttpCode(204)
   @ApiOperation({

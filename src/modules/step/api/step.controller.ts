@@ -1,7 +1,11 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { unstorableJsonError } from '../../../common/validation/storable.js';
 import { OptionalJsonObject } from '../../../common/validation/pydantic-validation.pipe.js';
@@ -28,6 +32,7 @@ export class StepController {
     private readonly config: AppConfig,
   ) {}
 
+  @RequiresPermission('steps.write')
   @Post('targets/:target_id/step/:friendly_id')
   @HttpCode(200)
   @ApiOperation({
@@ -71,6 +76,7 @@ export class StepController {
     return presentTarget(target, this.config.get('PUBLIC_BASE_URL'), true);
   }
 
+  @RequiresPermission('steps.write')
   @Post('targets/step/:friendly_id')
   @HttpCode(200)
   @ApiOperation({
@@ -94,6 +100,7 @@ export class StepController {
     return this.steps.receiveWebhookStepBatch(auth, campaignId, friendlyId, body.updates);
   }
 
+  @RequiresPermission('steps.write')
   @Post('ehr-event/:friendly_id')
   @HttpCode(200)
   @ApiOperation({

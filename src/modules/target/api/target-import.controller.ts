@@ -8,7 +8,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import.js';
 import { TargetImportService } from '../application/target-import.service.js';
 import { csvRecords, parseColumnMapping } from './csv-records.js';
@@ -32,6 +36,7 @@ export function isCsvImport(req: { url?: string; headers: Record<string, unknown
 export class TargetImportController {
   constructor(private readonly imports: TargetImportService) {}
 
+  @RequiresPermission('targets.import')
   @Post('campaigns/:campaign_id/targets/import')
   @HttpCode(200)
   @ApiOperation({
@@ -101,6 +106,7 @@ export class TargetImportController {
     return presentImport(report);
   }
 
+  @RequiresPermission('targets.read')
   @Get('imports/:import_id')
   @ApiOperation({
     operationId: 'retrieve_import_api_v1_imports__import_id__get',

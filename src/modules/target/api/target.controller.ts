@@ -1,6 +1,13 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { reachesCampaign } from '../../../common/auth/auth-context.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+  CampaignScope,
+} from '../../../common/http/auth.decorators.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
 import { AppConfig } from '../../../config/app-config.js';
@@ -40,6 +47,7 @@ export class TargetController {
     private readonly compliance: ComplianceService,
   ) {}
 
+  @RequiresPermission('targets.write')
   @Post('campaigns/:campaign_id/targets')
   @HttpCode(200)
   @ApiOperation({
@@ -76,6 +84,7 @@ export class TargetController {
     };
   }
 
+  @RequiresPermission('targets.write')
   @Delete('campaigns/:campaign_id/targets')
   @HttpCode(200)
   @ApiOperation({
@@ -102,6 +111,7 @@ export class TargetController {
     return { deleted: result.deleted, not_found: result.notFound, skipped: result.skipped };
   }
 
+  @RequiresPermission('targets.read')
   @Get('campaigns/:campaign_id/targets')
   @ApiOperation({
     operationId: 'get_campaign_targets_api_v1_campaigns__campaign_id__targets_get',
@@ -120,6 +130,7 @@ export class TargetController {
     return this.page(auth, campaignId, query);
   }
 
+  @RequiresPermission('targets.read')
   @Get('campaigns/:campaign_id/patient/targets')
   @ApiOperation({
     operationId: 'get_patient_campaign_targets_api_v1_campaigns__campaign_id__patient_targets_get',
@@ -137,6 +148,8 @@ export class TargetController {
     return this.page(auth, campaignId, query);
   }
 
+  @RequiresPermission('targets.read')
+  @CampaignScope('handler')
   @Get('targets/:target_id')
   @ApiOperation({
     operationId: 'retrieve_target_api_v1_targets__target_id__get',
@@ -149,6 +162,7 @@ export class TargetController {
   @ApiResponse({ status: 200, type: TargetDetailResponseDto })
   async get(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
     const target = await this.targets.get(auth.organizationId, targetId);
+    requireReach(auth, target, targetId);
     const policy = await this.compliance.policy(auth.organizationId);
     const place = this.compliance.place(target.timeZone, target.phoneNumber, policy);
     return {
@@ -160,6 +174,8 @@ export class TargetController {
     };
   }
 
+  @RequiresPermission('targets.read')
+  @CampaignScope('handler')
   @Get('targets/:target_id/events')
   @ApiOperation({
     operationId: 'list_target_events_api_v1_targets__target_id__events_get',
@@ -177,6 +193,7 @@ export class TargetController {
     @Param('target_id') targetId: string,
     @Query() query: ListTargetEventsQueryDto,
   ) {
+    await this.requireReach(auth, targetId);
     // The DTO refused any cursor that does not decode.
     const before = query.cursor !== undefined ? decodeTimelineCursor(query.cursor)! : null;
     const page = await this.timelines.timeline(auth.organizationId, targetId, before, query.limit);
@@ -186,6 +203,8 @@ export class TargetController {
     };
   }
 
+  @RequiresPermission('targets.write')
+  @CampaignScope('handler')
   @Patch('targets/:target_id')
   @ApiOperation({
     operationId: 'update_target_input_data_api_v1_targets__target_id__patch',
@@ -207,6 +226,7 @@ export class TargetController {
     @Param('target_id') targetId: string,
     @Body() body: UpdateTargetInputDataDto,
   ) {
+    await this.requireReach(auth, targetId);
     const target = await this.targets.updateInputData(
       auth.organizationId,
       targetId,
@@ -218,6 +238,8 @@ export class TargetController {
     return presentTarget(target, this.baseUrl, true);
   }
 
+  @RequiresPermission('targets.review')
+  @CampaignScope('handler')
   @Post('targets/:target_id/review')
   @HttpCode(200)
   @ApiOperation({
@@ -247,6 +269,7 @@ export class TargetController {
     @Param('target_id') targetId: string,
     @Body() body: ReviewTargetDto,
   ) {
+    await this.requireReach(auth, targetId);
     const target = await this.targets.review(
       auth.organizationId,
       targetId,
@@ -254,6 +277,12 @@ export class TargetController {
       apiKeyActor(auth.apiKeyId),
     );
     return presentTarget(target, this.baseUrl);
+  }
+
+  /** Before acting for a campaign-limited key: its target's campaign (a target never moves). */
+  private async requireReach(auth: AuthContext, targetId: string): Promise<void> {
+    if (auth.campaignIds === null) return;
+    requireReach(auth, await this.targets.get(auth.organizationId, targetId), targetId);
   }
 
   private async page(auth: AuthContext, campaignId: string, query: ListTargetsQueryDto) {
@@ -284,5 +313,12 @@ export class TargetController {
 
   private get baseUrl(): string {
     return this.config.get('PUBLIC_BASE_URL');
+  }
+}
+
+/** Outside a campaign-limited key's campaigns a target does not exist, as in another organization. */
+function requireReach(auth: AuthContext, target: { campaignId: string }, targetId: string): void {
+  if (!reachesCampaign(auth, target.campaignId)) {
+    throw new NotFoundError(`Target ${targetId} not found`);
   }
 }

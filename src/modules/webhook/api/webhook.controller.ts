@@ -1,6 +1,10 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { Auth, type AuthContext } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
 import { WebhookDeliveryService } from '../application/webhook-delivery.service.js';
 import {
@@ -26,6 +30,7 @@ const CAMPAIGN_ID = { name: 'campaign_id', description: 'The ID of the campaign.
 export class WebhookController {
   constructor(private readonly webhooks: WebhookDeliveryService) {}
 
+  @RequiresPermission('webhooks.rerun')
   @Post('campaigns/:campaign_id/webhooks/rerun-failed')
   @HttpCode(202)
   @ApiOperation({
@@ -55,6 +60,7 @@ export class WebhookController {
     return { requeued };
   }
 
+  @RequiresPermission('webhooks.read')
   @Get('campaigns/:campaign_id/webhooks/deliveries')
   @ApiOperation({
     operationId: 'list_webhook_deliveries_api_v1_campaigns__campaign_id__webhooks_deliveries_get',
@@ -79,6 +85,7 @@ export class WebhookController {
     return { deliveries: items.map(presentDelivery), ...pageEnvelope(query, total) };
   }
 
+  @RequiresPermission('webhooks.read')
   @Get('webhook-deliveries/:delivery_id')
   @ApiOperation({
     operationId: 'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
@@ -97,6 +104,7 @@ export class WebhookController {
     return presentDeliveryDetail(await this.webhooks.get(auth.organizationId, deliveryId));
   }
 
+  @RequiresPermission('webhooks.rotate_secret')
   @Post('campaigns/:campaign_id/webhook-secret/rotate')
   @HttpCode(200)
   @ApiOperation({

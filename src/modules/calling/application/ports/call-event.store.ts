@@ -7,9 +7,5 @@ export type ReceivedCallEvent = CallEvent & { callLogId: number; at: Date };
 /** Provider events, stored once per (connection, key): the idempotency of the events route. */
 export abstract class CallEventStore {
   /** Stores those not stored yet (with the call log they belong to); returns the keys it stored. */
-  abstract storeNew(
-    tx: Tx,
-    connection: string,
-    events: ReceivedCallEvent[],
-  ): Promise<Set<string>>;
+  abstract storeNew(tx: Tx, connection: string, events: ReceivedCallEvent[]): Promise<Set<string>>;
 }

@@ -30,11 +30,15 @@ export abstract class CampaignRepository {
   abstract create(campaign: NewCampaign, now: Date): Promise<Campaign>;
   /** `tx`: read inside that transaction (embedded PGlite runs one session at a time). */
   abstract findById(id: string, tx?: Tx | null): Promise<Campaign | null>;
-  /** A page of the organization's campaigns in (created_at, id) order, and their total. */
+  /**
+   * A page of the organization's campaigns in (created_at, id) order, and their total; only those in
+   * `campaignIds` when it is given.
+   */
   abstract list(
     organizationId: string,
     offset: number,
     limit: number,
+    campaignIds?: string[] | null,
   ): Promise<{ items: Campaign[]; total: number }>;
   /**
    * Applies the changes in one conditional statement, so that concurrent updates cannot leave the

@@ -1,4 +1,4 @@
-import { ApiKeyRecord, Organization } from '../../domain/api-key.js';
+import { ApiKeyGrant, ApiKeyRecord, Organization } from '../../domain/api-key.js';
 
 /** `now` arguments are the times recorded (the service's clock, so that a test's clock moves them). */
 export abstract class OrganizationRepository {
@@ -12,12 +12,7 @@ export abstract class OrganizationRepository {
    * `now`: a new key's created_at.
    */
   abstract saveApiKey(
-    key: {
-      organizationId: string;
-      name: string;
-      keyPrefix: string;
-      keyHash: string;
-    },
+    key: { organizationId: string; keyPrefix: string; keyHash: string } & ApiKeyGrant,
     now: Date,
   ): Promise<ApiKeyRecord>;
   abstract findActiveApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
