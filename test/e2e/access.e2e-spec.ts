@@ -1,0 +1,294 @@
+import { randomUUID } from 'crypto';
+import {
+  mayDo,
+  PERMISSIONS,
+  type Role,
+  ROLES,
+  roleRefusal,
+  scopeRefusal,
+} from '../../src/common/auth/access.js';
+import { Clock } from '../../src/common/clock/clock.js';
+import { FakeClock } from '../../src/testing/fake-clock.js';
+import { declaredRoutes, type DeclaredRoute } from '../support/declared-routes.js';
+import { createTestApp, TestApp } from '../support/test-app.js';
+
+const NOW = '2026-03-02T12:00:00.000Z';
+
+/** Path parameters filled with ids that name nothing: an allowed call answers 404 or 422, never 403. */
+function concretePath(route: DeclaredRoute): string {
+  return route.path.replace(/:[A-Za-z_]+/g, () => randomUUID());
+}
+
+describe('roles and API keys', () => {
+  let t: TestApp;
+  let admin: string;
+  let organizationId: string;
+  const clock = new FakeClock(NOW);
+  const keys = {} as Record<Role, string>;
+
+  beforeAll(async () => {
+    t = await createTestApp({ customize: (b) => b.overrideProvider(Clock).useValue(clock) });
+    ({ apiKey: admin, organizationId } = await t.createOrganization());
+    for (const role of ROLES) {
+      const res = await t
+        .http()
+        .post('/api/v1/api-keys')
+        .set('X-API-Key', admin)
+        .send({ name: `${role} key`, role });
+      expect(res.status).toBe(201);
+      keys[role] = res.body.key;
+    }
+  });
+  afterAll(() => t?.close());
+
+  it('finds every route declaring a permission, or public on purpose', () => {
+    const routes = declaredRoutes(t.app);
+    expect(routes.length).toBeGreaterThan(50);
+    const undeclared = routes.filter((r) => !r.isPublic && !r.permission);
+    expect(undeclared).toEqual([]);
+    for (const r of routes) {
+      if (r.permission) expect(Object.keys(PERMISSIONS)).toContain(r.permission);
+    }
+    expect(routes.filter((r) => r.isPublic).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v1/health',
+      'GET /api/v1/health/live',
+      'GET /api/v1/health/ready',
+      'POST /api/v1/telephony/:connection_id/messages',
+      'POST /api/v1/telephony/:connection/events',
+      'GET /metrics',
+    ]);
+  });
+
+  it('answers each role on each route as the role table says', async () => {
+    const routes = declaredRoutes(t.app).filter((r) => !r.isPublic);
+    const mismatches: string[] = [];
+    for (const route of routes) {
+      for (const role of ROLES) {
+        const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
+        let req = t.http()[method](concretePath(route)).set('X-API-Key', keys[role]);
+        if (method !== 'get') req = req.send({});
+        const res = await req;
+        const allowed = mayDo(role, route.permission!);
+        const what = `${role} ${route.method} ${route.path}: ${res.status} ${JSON.stringify(res.body)}`;
+        if (allowed && [401, 403, 500].includes(res.status)) mismatches.push(what);
+        if (
+          !allowed &&
+          (res.status !== 403 ||
+            JSON.stringify(res.body) !==
+              JSON.stringify({ detail: roleRefusal(role, route.permission!) }))
+        ) {
+          mismatches.push(what);
+        }
+      }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+
+  it('names the role and what it may not do in a refusal', async () => {
+    const res = await t
+      .http()
+      .put('/api/v1/compliance/policy')
+      .set('X-API-Key', keys.operator)
+      .send({});
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({
+      detail: 'The operator role may not change the calling-rules policy (needs compliance.write)',
+    });
+  });
+
+  it('creates a key shown once, lists keys without secrets, and revokes one', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: ' EHR ', role: 'integration', expires_at: '2026-04-01T00:00:00Z' });
+    expect(created.status).toBe(201);
+    const adminRow = (
+      await t.sql('SELECT id FROM api_keys WHERE name = $1 AND organization_id = $2', [
+        'test',
+        organizationId,
+      ])
+    )[0];
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      name: 'EHR',
+      role: 'integration',
+      campaign_ids: null,
+      key_prefix: created.body.key.slice(0, 10),
+      created_at: NOW,
+      last_used_at: null,
+      expires_at: '2026-04-01T00:00:00.000Z',
+      created_by: adminRow.id,
+      key: expect.stringMatching(/^ccs_[A-Za-z0-9_-]{43}$/),
+    });
+    const { key, ...listed } = created.body;
+    const used = await t.http().get('/api/v1/call-logs').set('X-API-Key', key);
+    expect(used.status).toBe(200);
+
+    const list = await t.http().get('/api/v1/api-keys').set('X-API-Key', admin);
+    expect(list.status).toBe(200);
+    const mine = list.body.api_keys.find((k: { id: string }) => k.id === listed.id);
+    expect(mine).toEqual({ ...listed, last_used_at: NOW });
+    expect(JSON.stringify(list.body)).not.toContain(key);
+    // Made at one instant of the test's clock: their order among themselves is the ids'.
+    expect(list.body.api_keys.map((k: { name: string }) => k.name).sort()).toEqual(
+      ['test', ...ROLES.map((r) => `${r} key`), 'EHR'].sort(),
+    );
+
+    const revoked = await t.http().delete(`/api/v1/api-keys/${listed.id}`).set('X-API-Key', admin);
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ id: listed.id, status: 'revoked' });
+    const refused = await t.http().get('/api/v1/call-logs').set('X-API-Key', key);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ detail: 'Invalid API key' });
+    const after = await t.http().get('/api/v1/api-keys').set('X-API-Key', admin);
+    expect(after.body.api_keys.map((k: { id: string }) => k.id)).not.toContain(listed.id);
+  });
+
+  it('refuses an expired key with 401, by the clock', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: 'short', role: 'viewer', expires_at: '2026-03-02T13:00:00Z' });
+    expect(created.status).toBe(201);
+    const before = await t.http().get('/api/v1/campaigns').set('X-API-Key', created.body.key);
+    expect(before.status).toBe(200);
+    clock.set('2026-03-02T13:00:00.000Z');
+    try {
+      const after = await t.http().get('/api/v1/campaigns').set('X-API-Key', created.body.key);
+      expect(after.status).toBe(401);
+      expect(after.body).toEqual({ detail: 'API key expired' });
+    } finally {
+      clock.set(NOW);
+    }
+  });
+
+  it('answers 422 FastAPI-style for a bad key request', async () => {
+    const res = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: '', role: 'root', campaign_ids: ['nope'], expires_at: '2020-01-01T00:00:00Z' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual(BAD_KEY_REQUEST);
+    const past = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: 'old', role: 'viewer', expires_at: '2020-01-01T00:00:00Z' });
+    expect(past.status).toBe(422);
+    expect(past.body).toEqual(PAST_EXPIRY);
+  });
+
+  it('keeps a campaign-limited key to its campaigns: others are 404, organization-wide work 403', async () => {
+    const mine = await t.createCampaign(admin, { name: 'Mine' });
+    const theirs = await t.createCampaign(admin, { name: 'Theirs' });
+    const [myTarget] = await t.addTargets(admin, mine.id, {
+      targets: [{ phone_number: '+15550101001' }],
+    });
+    const [theirTarget] = await t.addTargets(admin, theirs.id, {
+      targets: [{ phone_number: '+15550101002' }],
+    });
+    const created = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: 'scoped', role: 'operator', campaign_ids: [mine.id] });
+    expect(created.status).toBe(201);
+    expect(created.body.campaign_ids).toEqual([mine.id]);
+    const scoped = (r: ReturnType<TestApp['http']>['get']) => r.set('X-API-Key', created.body.key);
+    const http = t.http();
+
+    const list = await scoped(http.get('/api/v1/campaigns'));
+    expect(list.status).toBe(200);
+    expect(list.body.campaigns.map((c: { id: string }) => c.id)).toEqual([mine.id]);
+    expect(list.body.page_count).toBe(1);
+
+    expect((await scoped(t.http().get(`/api/v1/campaigns/${mine.id}`))).status).toBe(200);
+    const other = await scoped(t.http().get(`/api/v1/campaigns/${theirs.id}`));
+    const missing = randomUUID();
+    const none = await t.http().get(`/api/v1/campaigns/${missing}`).set('X-API-Key', admin);
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({ detail: `Campaign ${theirs.id} not found` });
+    expect(none.body).toEqual({ detail: `Campaign ${missing} not found` });
+
+    const theirTargets = await scoped(t.http().get(`/api/v1/campaigns/${theirs.id}/targets`));
+    expect(theirTargets.status).toBe(404);
+    expect(theirTargets.body).toEqual({ detail: `Campaign ${theirs.id} not found` });
+    const myTargets = await scoped(t.http().get(`/api/v1/campaigns/${mine.id}/targets`));
+    expect(myTargets.status).toBe(200);
+    expect(myTargets.body.targets.map((x: { id: string }) => x.id)).toEqual([myTarget]);
+
+    expect((await scoped(t.http().get(`/api/v1/targets/${myTarget}`))).status).toBe(200);
+    for (const [method, path, body] of [
+      ['get', `/api/v1/targets/${theirTarget}`, undefined],
+      ['get', `/api/v1/targets/${theirTarget}/events`, undefined],
+      ['patch', `/api/v1/targets/${theirTarget}`, { input_data: { x: 1 } }],
+      ['post', `/api/v1/targets/${theirTarget}/review`, { action: 'done' }],
+    ] as const) {
+      let req = t.http()[method](path).set('X-API-Key', created.body.key);
+      if (body) req = req.send(body);
+      const res = await req;
+      expect([method, path, res.status, res.body]).toEqual([
+        method,
+        path,
+        404,
+        { detail: `Target ${theirTarget} not found` },
+      ]);
+    }
+    const [untouched] = await t.sql('SELECT input_data FROM targets WHERE id = $1', [theirTarget]);
+    expect(untouched.input_data).toEqual({});
+
+    const pause = await scoped(t.http().post(`/api/v1/campaigns/${theirs.id}/pause`));
+    expect(pause.status).toBe(404);
+
+    const create = await scoped(t.http().post('/api/v1/campaigns')).send({
+      name: 'New',
+      type: 'patient',
+    });
+    expect(create.status).toBe(403);
+    expect(create.body).toEqual({ detail: scopeRefusal('campaigns.create') });
+
+    const callLogs = await scoped(t.http().get('/api/v1/call-logs'));
+    expect(callLogs.status).toBe(403);
+    expect(callLogs.body).toEqual({ detail: scopeRefusal('call_logs.read') });
+  });
+});
+
+const BAD_KEY_REQUEST = {
+  detail: [
+    {
+      ctx: { min_length: 1 },
+      input: '',
+      loc: ['body', 'name'],
+      msg: 'String should have at least 1 character',
+      type: 'string_too_short',
+    },
+    {
+      ctx: { expected: "'admin', 'operator', 'viewer' or 'integration'" },
+      input: 'root',
+      loc: ['body', 'role'],
+      msg: "Input should be 'admin', 'operator', 'viewer' or 'integration'",
+      type: 'enum',
+    },
+    {
+      ctx: { error: 'invalid character: found `n` at 1' },
+      input: 'nope',
+      loc: ['body', 'campaign_ids', 0],
+      msg: 'Input should be a valid UUID, invalid character: found `n` at 1',
+      type: 'uuid_parsing',
+    },
+  ],
+};
+const PAST_EXPIRY = {
+  detail: [
+    {
+      ctx: { error: {} },
+      input: '2020-01-01T00:00:00.000Z',
+      loc: ['body', 'expires_at'],
+      msg: 'Value error, expires_at must be in the future',
+      type: 'value_error',
+    },
+  ],
+};
