@@ -24,6 +24,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Api Keys
+         * @description The caller's organization's keys that are not revoked, oldest first, without their secrets.
+         */
+        get: operations["list_api_keys_api_v1_api_keys_get"];
+        put?: never;
+        /**
+         * Create Api Key
+         * @description A new key of the caller's organization with a role, optionally limited to some campaigns and expiring. The answer carries the secret `key`: shown here only, never again.
+         */
+        post: operations["create_api_key_api_v1_api_keys_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys/{api_key_id}": {
         parameters: {
             query?: never;
@@ -36,7 +60,7 @@ export interface paths {
         post?: never;
         /**
          * Delete Api Key
-         * @description Revokes one of the caller's organization's API keys at once (the calling key too, if it names itself). Keys are created with the CLI.
+         * @description Revokes one of the caller's organization's API keys at once (the calling key too, if it names itself).
          */
         delete: operations["delete_api_key_api_v1_api_keys__api_key_id__delete"];
         options?: never;
@@ -844,6 +868,69 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        CreateApiKeyDto: {
+            /** @example EHR integration */
+            name: string;
+            /**
+             * @example integration
+             * @enum {string}
+             */
+            role: "admin" | "operator" | "viewer" | "integration";
+            /** @description The only campaigns the key reaches; left out or null, every campaign. */
+            campaign_ids?: string[] | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working (a date-time in the future); null, never.
+             */
+            expires_at?: string | null;
+        };
+        CreatedApiKeyResponseDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "operator" | "viewer" | "integration";
+            campaign_ids: string[] | null;
+            /** @description Enough of the key to recognise it, never enough to use it */
+            key_prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description The key that created this one (null: made by the CLI or at start-up)
+             */
+            created_by: string | null;
+            /** @description The secret: shown in this answer only, never again */
+            key: string;
+        };
+        ApiKeyResponseDto: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            role: "admin" | "operator" | "viewer" | "integration";
+            campaign_ids: string[] | null;
+            /** @description Enough of the key to recognise it, never enough to use it */
+            key_prefix: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            last_used_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description The key that created this one (null: made by the CLI or at start-up)
+             */
+            created_by: string | null;
+        };
+        ApiKeyListResponseDto: {
+            api_keys: components["schemas"]["ApiKeyResponseDto"][];
+        };
         RevokedApiKeyResponseDto: {
             /** Format: uuid */
             id: string;
@@ -2572,6 +2659,84 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    list_api_keys_api_v1_api_keys_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    create_api_key_api_v1_api_keys_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKeyResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };
