@@ -6,6 +6,7 @@ import {
 } from '../../../common/errors/domain-errors.js';
 import { InMemoryApiKeyRevocations } from '../../../testing/in-memory-api-key-revocations.js';
 import { InMemoryOrganizationRepository } from '../../../testing/in-memory-organization.repository.js';
+import { FakeClock } from '../../../testing/fake-clock.js';
 import { hashApiKey } from '../domain/api-key.js';
 import { OrganizationService } from './organization.service.js';
 
@@ -30,6 +31,9 @@ describe('OrganizationService', () => {
     expect(await service.authenticate(issued.key)).toEqual({
       organizationId: org.id,
       apiKeyId: issued.id,
+      principal: { kind: 'api_key', id: issued.id, name: 'ci' },
+      role: 'admin',
+      campaignIds: null,
     });
   });
 
@@ -76,6 +80,54 @@ describe('OrganizationService', () => {
     const again = await service.ensureOrganizationWithKey('acme', 'key1');
     expect(again.revokedKey).toMatchObject({ id, revokedAt: expect.any(Date) });
     await expect(service.authenticate('key1')).rejects.toThrow(UnauthorizedError);
+  });
+
+  it('issues a key with a role, campaigns and expiry, refused 401 from its expiry on', async () => {
+    const clock = new FakeClock('2026-03-02T12:00:00.000Z');
+    const clocked = new OrganizationService(repository, revocations, clock);
+    const org = await clocked.createOrganization('Acme');
+    const campaign = '00000000-0000-4000-8000-000000000001';
+    const issued = await clocked.createApiKey(org.id, {
+      name: 'EHR',
+      role: 'integration',
+      campaignIds: [campaign, campaign],
+      expiresAt: new Date('2026-03-02T13:00:00.000Z'),
+      createdBy: null,
+    });
+    expect(await clocked.authenticate(issued.key)).toEqual({
+      organizationId: org.id,
+      apiKeyId: issued.id,
+      principal: { kind: 'api_key', id: issued.id, name: 'EHR' },
+      role: 'integration',
+      campaignIds: [campaign],
+    });
+    clock.set('2026-03-02T13:00:00.000Z');
+    await expect(clocked.authenticate(issued.key)).rejects.toThrow(
+      new UnauthorizedError('API key expired'),
+    );
+  });
+
+  it('refuses an expiry not in the future and an empty list of campaigns', async () => {
+    const clock = new FakeClock('2026-03-02T12:00:00.000Z');
+    const clocked = new OrganizationService(repository, revocations, clock);
+    const org = await clocked.createOrganization('Acme');
+    await expect(
+      clocked.createApiKey(org.id, { expiresAt: new Date('2026-03-02T12:00:00.000Z') }),
+    ).rejects.toEqual(
+      new InvalidInputError(
+        'expires_at must be in the future',
+        ['expires_at'],
+        '2026-03-02T12:00:00.000Z',
+      ),
+    );
+    await expect(clocked.createApiKey(org.id, { campaignIds: [] })).rejects.toEqual(
+      new InvalidInputError(
+        'campaign_ids must name at least one campaign (leave it out for every campaign)',
+        ['campaign_ids'],
+        [],
+      ),
+    );
+    expect(repository.apiKeys.size).toBe(0);
   });
 
   it('records when a key was last used, at most once a minute', async () => {
