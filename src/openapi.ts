@@ -200,6 +200,12 @@ function withErrorResponses(document: OpenAPIObject): OpenAPIObject {
         content: json('HTTPValidationError'),
       };
       responses['401'] ??= { description: 'Missing or invalid API key' };
+      if (!path.startsWith('/api/v1/telephony/')) {
+        responses['403'] ??= {
+          description:
+            "The key's role may not call this operation, or it reaches beyond the key's campaigns",
+        };
+      }
       if (path.includes('{')) {
         responses['404'] ??= { description: 'Not found, or owned by another organization' };
       }

@@ -379,6 +379,10 @@ describe('responses conform to openapi.json', () => {
     conforms('get', DNC, await call('get', `${DNC}?include_removed=true`));
     conforms('delete', DNC, await call('delete', DNC, { phone_numbers: ['+15550100007'] }));
 
+    const KEYS = '/api/v1/api-keys';
+    conforms('post', KEYS, await call('post', KEYS, { name: 'ehr', role: 'integration' }));
+    conforms('post', KEYS, await call('post', KEYS, { name: 'ehr', role: 'root' }));
+    conforms('get', KEYS, await call('get', KEYS));
     const KEY = '/api/v1/api-keys/{api_key_id}';
     const spare = await t.app.get(OrganizationService).createApiKey(organizationId, 'spare');
     conforms('delete', KEY, await call('delete', `/api/v1/api-keys/${spare.id}`));
