@@ -178,6 +178,7 @@ export class InMemoryCallLogRepository extends CallLogRepository {
         (l) =>
           l.organizationId === filter.organizationId &&
           (!filter.campaignId || l.campaignId === filter.campaignId) &&
+          (!filter.campaignIds || filter.campaignIds.includes(l.campaignId)) &&
           (!filter.from || l.createdAt >= filter.from) &&
           (!filter.to || l.createdAt <= filter.to),
       )

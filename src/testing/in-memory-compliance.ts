@@ -12,6 +12,7 @@ import type {
   DecisionQuery,
   NewComplianceDecision,
 } from '../modules/compliance/domain/compliance-decision.js';
+import { queriedCampaigns } from '../modules/compliance/domain/compliance-decision.js';
 import { InMemoryUnitOfWork, type Snapshottable } from './in-memory-unit-of-work.js';
 import { Clock } from '../common/clock/clock.js';
 import {
@@ -96,11 +97,12 @@ export class InMemoryDecisionLog
   }
 
   private matching(q: DecisionQuery): ComplianceDecision[] {
+    const campaigns = queriedCampaigns(q);
     return this.decisions
       .filter(
         (d) =>
           d.organizationId === q.organizationId &&
-          (q.campaignId === null || d.campaignId === q.campaignId) &&
+          (campaigns === null || campaigns.includes(d.campaignId)) &&
           (q.from === null || d.decidedAt >= q.from) &&
           (q.to === null || d.decidedAt < q.to),
       )

@@ -1,3 +1,4 @@
+import type { Test } from 'supertest';
 import { randomUUID } from 'crypto';
 import {
   mayDo,
@@ -240,7 +241,7 @@ describe('roles and API keys', () => {
       .send({ name: 'scoped', role: 'operator', campaign_ids: [mine.id] });
     expect(created.status).toBe(201);
     expect(created.body.campaign_ids).toEqual([mine.id]);
-    const scoped = (r: ReturnType<TestApp['http']>['get']) => r.set('X-API-Key', created.body.key);
+    const scoped = (r: Test) => r.set('X-API-Key', created.body.key);
     const http = t.http();
 
     const list = await scoped(http.get('/api/v1/campaigns'));

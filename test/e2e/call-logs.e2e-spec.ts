@@ -451,4 +451,47 @@ describe('call logs', () => {
       expect(listed).toEqual(want);
     }
   });
+
+  it('shows a campaign-limited key only its campaigns’ call logs: others are 404', async () => {
+    const created = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', apiKey)
+      .send({ name: 'limited', role: 'viewer', campaign_ids: [otherCampaignId] });
+    expect(created.status).toBe(201);
+    const limited = created.body.key;
+    // Earlier tests add logs to that campaign too.
+    const otherIds = (
+      await t.sql(`SELECT id FROM call_logs WHERE campaign_id = $1 ORDER BY id`, [otherCampaignId])
+    ).map((r) => String(r.id));
+    expect(otherIds.length).toBeGreaterThan(0);
+    expect(otherIds.length).toBeLessThanOrEqual(50);
+    const today = new Date().toISOString().slice(0, 10);
+    const todayIds = (
+      await t.sql(
+        `SELECT id FROM call_logs WHERE campaign_id = $1 AND created_at >= $2 ORDER BY id`,
+        [otherCampaignId, `${today}T00:00:00Z`],
+      )
+    ).map((r) => String(r.id));
+    for (const [query, want] of [
+      ['', otherIds],
+      [`?from_date=${today}`, todayIds],
+      [`?campaign_id=${otherCampaignId}`, otherIds],
+    ] as const) {
+      const res = await list(query, limited);
+      expect([
+        query,
+        res.status,
+        res.body.call_logs.map((l: any) => l.id),
+        res.body.page_count,
+      ]).toEqual([query, 200, want, Math.ceil(want.length / 50)]);
+    }
+    const mine = await list(`?campaign_id=${campaignId}`, limited);
+    expect(mine.body).toEqual({ call_logs: [], page_count: 0, next_page: null });
+
+    expect((await get(otherIds[0], '', limited)).status).toBe(200);
+    const refused = await get(logIds[0], '', limited);
+    expect(refused.status).toBe(404);
+    expect(refused.body).toEqual({ detail: 'Call log not found' });
+  });
 });

@@ -1,9 +1,12 @@
+import { reachesCampaign } from '../../../common/auth/auth-context.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
   RequiresPermission,
+  CampaignScope,
 } from '../../../common/http/auth.decorators.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
@@ -23,6 +26,7 @@ export class CallLogController {
   constructor(private readonly callLogs: CallLogService) {}
 
   @RequiresPermission('call_logs.read')
+  @CampaignScope('filtered')
   @Get()
   @ApiOperation({
     operationId: 'list_call_logs_api_v1_call_logs_get',
@@ -39,11 +43,13 @@ export class CallLogController {
       from: lowerBound(q.from_date),
       to: upperBound(q.to_date),
       campaignId: q.campaign_id,
+      campaignIds: auth.campaignIds,
     });
     return { call_logs: items.map(presentCallLog), ...pageEnvelope(q, total) };
   }
 
   @RequiresPermission('call_logs.read')
+  @CampaignScope('handler')
   @Get(':call_log_id')
   @ApiOperation({
     operationId: 'get_call_log_api_v1_call_logs__call_log_id__get',
@@ -59,9 +65,9 @@ export class CallLogController {
     @Param() p: CallLogParamsDto,
     @Query() q: GetCallLogQueryDto,
   ) {
-    return presentCallLogDetail(
-      await this.callLogs.get(auth.organizationId, p.call_log_id),
-      q.include_recordings,
-    );
+    const log = await this.callLogs.get(auth.organizationId, p.call_log_id);
+    // Beyond a campaign-limited key's campaigns a call log does not exist, as in another organization.
+    if (!reachesCampaign(auth, log.campaignId)) throw new NotFoundError('Call log not found');
+    return presentCallLogDetail(log, q.include_recordings);
   }
 }

@@ -15,6 +15,8 @@ export interface CallLogQuery extends PageRequest {
   from?: Date | null;
   to?: Date | null;
   campaignId?: string | null;
+  /** Only these campaigns (a credential limited to them); null or absent: every campaign. */
+  campaignIds?: string[] | null;
 }
 
 /** Reading call logs (API) and writing them (the calling engine, inside its transactions). */
@@ -29,7 +31,13 @@ export class CallLogService {
     // A campaign filter that is not a UUID matches nothing (and must not reach a uuid column).
     if (query.campaignId && !isUuid(query.campaignId)) return { items: [], total: 0 };
     return this.repository.list(
-      { organizationId, campaignId: query.campaignId, from: query.from, to: query.to },
+      {
+        organizationId,
+        campaignId: query.campaignId,
+        campaignIds: query.campaignIds ?? null,
+        from: query.from,
+        to: query.to,
+      },
       offsetOf(query),
       query.limit,
     );

@@ -340,6 +340,8 @@ export class SqlCallLogRepository extends CallLogRepository {
     const params: unknown[] = [filter.organizationId];
     const where = ['organization_id = $1'];
     if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
+    if (filter.campaignIds)
+      where.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
     if (filter.from) where.push(`created_at >= $${params.push(filter.from)}`);
     // Inclusive to the millisecond: a date-only bound ends at .999 and rows carry microseconds.
     if (filter.to)
@@ -406,6 +408,8 @@ export class SqlCallLogRepository extends CallLogRepository {
     const params: unknown[] = [filter.organizationId];
     const scope = ['organization_id = $1'];
     if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
+    if (filter.campaignIds)
+      scope.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
     const logsBetween = (lo: Date | null, hi: Date | null) =>
       `(SELECT count(*) FROM call_logs WHERE ${[
         ...scope,

@@ -7,6 +7,7 @@ import {
   Auth,
   type AuthContext,
   RequiresPermission,
+  CampaignScope,
 } from '../../../common/http/auth.decorators.js';
 import { ComplianceService } from '../application/compliance.service.js';
 import { policyWarnings, type CompliancePolicy } from '../domain/compliance-policy.js';
@@ -122,6 +123,7 @@ export class ComplianceController {
   }
 
   @RequiresPermission('compliance.read')
+  @CampaignScope('filtered')
   @Get('decisions')
   @ApiOperation({
     operationId: 'list_compliance_decisions_api_v1_compliance_decisions_get',
@@ -142,6 +144,7 @@ export class ComplianceController {
     const query: DecisionQuery = {
       organizationId: auth.organizationId,
       campaignId: q.campaign_id ?? null,
+      campaignIds: auth.campaignIds,
       from: lowerBound(q.from),
       // Inclusive to the millisecond (see date-bounds): the log compares `decided_at < to`.
       to: to && new Date(to.getTime() + 1),

@@ -19,8 +19,16 @@ export type NewComplianceDecision = Omit<ComplianceDecision, 'id'>;
 export interface DecisionQuery {
   organizationId: string;
   campaignId: string | null;
+  /** Only these campaigns (a credential limited to them); null or absent: every campaign. */
+  campaignIds?: string[] | null;
   /** Decided at or after. */
   from: Date | null;
   /** Decided before. */
   to: Date | null;
+}
+
+/** The campaigns a query reaches, both filters applied: null for all of them, [] for none. */
+export function queriedCampaigns(q: DecisionQuery): string[] | null {
+  if (q.campaignId === null) return q.campaignIds ?? null;
+  return q.campaignIds && !q.campaignIds.includes(q.campaignId) ? [] : [q.campaignId];
 }

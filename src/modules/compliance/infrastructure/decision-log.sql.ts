@@ -8,6 +8,7 @@ import type {
   DecisionQuery,
   NewComplianceDecision,
 } from '../domain/compliance-decision.js';
+import { queriedCampaigns } from '../domain/compliance-decision.js';
 import {
   COMPLIANCE_DECISION_COLUMNS,
   decisionFromRow,
@@ -16,11 +17,11 @@ import {
 
 const COLUMNS = COMPLIANCE_DECISION_COLUMNS.join(', ');
 
-/** The query's conditions from `$1` on (organization, campaign or null, from or null, to or null). */
-const MATCHES = `organization_id = $1 AND ($2::uuid IS NULL OR campaign_id = $2)
+/** The query's conditions from `$1` on (organization, campaigns or null, from or null, to or null). */
+const MATCHES = `organization_id = $1 AND ($2::uuid[] IS NULL OR campaign_id = ANY($2::uuid[]))
   AND ($3::timestamptz IS NULL OR decided_at >= $3) AND ($4::timestamptz IS NULL OR decided_at < $4)`;
 
-const params = (q: DecisionQuery) => [q.organizationId, q.campaignId, q.from, q.to];
+const params = (q: DecisionQuery) => [q.organizationId, queriedCampaigns(q), q.from, q.to];
 
 @Injectable()
 export class SqlDecisionLog extends DecisionLog {

@@ -1,3 +1,5 @@
+import { reachesCampaign } from '../../../common/auth/auth-context.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
@@ -12,6 +14,7 @@ import {
   Auth,
   type AuthContext,
   RequiresPermission,
+  CampaignScope,
 } from '../../../common/http/auth.decorators.js';
 import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import.js';
 import { TargetImportService } from '../application/target-import.service.js';
@@ -107,6 +110,7 @@ export class TargetImportController {
   }
 
   @RequiresPermission('targets.read')
+  @CampaignScope('handler')
   @Get('imports/:import_id')
   @ApiOperation({
     operationId: 'retrieve_import_api_v1_imports__import_id__get',
@@ -116,7 +120,12 @@ export class TargetImportController {
   @ApiParam({ name: 'import_id', description: 'The ID of the import.' })
   @ApiResponse({ status: 200, type: ImportReportDto })
   async get(@Auth() auth: AuthContext, @Param('import_id') importId: string) {
-    return presentImport(await this.imports.report(auth.organizationId, importId));
+    const report = await this.imports.report(auth.organizationId, importId);
+    // Beyond a campaign-limited key's campaigns an import does not exist, as in another organization.
+    if (!reachesCampaign(auth, report.import.campaignId)) {
+      throw new NotFoundError(`Import ${importId} not found`);
+    }
+    return presentImport(report);
   }
 }
 

@@ -1,9 +1,12 @@
+import { reachesCampaign } from '../../../common/auth/auth-context.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
   RequiresPermission,
+  CampaignScope,
 } from '../../../common/http/auth.decorators.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
 import { WebhookDeliveryService } from '../application/webhook-delivery.service.js';
@@ -86,6 +89,7 @@ export class WebhookController {
   }
 
   @RequiresPermission('webhooks.read')
+  @CampaignScope('handler')
   @Get('webhook-deliveries/:delivery_id')
   @ApiOperation({
     operationId: 'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
@@ -101,7 +105,12 @@ export class WebhookController {
     @Auth() auth: AuthContext,
     @Param('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryDetailDto> {
-    return presentDeliveryDetail(await this.webhooks.get(auth.organizationId, deliveryId));
+    const delivery = await this.webhooks.get(auth.organizationId, deliveryId);
+    // Beyond a campaign-limited key's campaigns a delivery does not exist, as in another organization.
+    if (!reachesCampaign(auth, delivery.campaignId)) {
+      throw new NotFoundError(`Webhook delivery ${deliveryId} not found`);
+    }
+    return presentDeliveryDetail(delivery);
   }
 
   @RequiresPermission('webhooks.rotate_secret')

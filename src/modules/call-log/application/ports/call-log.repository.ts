@@ -4,6 +4,8 @@ import { CallLog, CallLogCompletion, NewCallLog } from '../../domain/call-log.js
 export interface CallLogFilter {
   organizationId: string;
   campaignId?: string | null;
+  /** Only these campaigns' logs (a credential limited to them); null or absent: every campaign. */
+  campaignIds?: string[] | null;
   from?: Date | null;
   to?: Date | null;
 }
