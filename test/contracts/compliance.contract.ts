@@ -176,6 +176,15 @@ export function complianceContract(name: string, setup: () => Promise<Compliance
       const c1Only = await h.decisions.page({ ...all, campaignId: c1 }, 1, 1);
       expect(c1Only.total).toBe(3);
       expect(c1Only.decisions.map((d) => d.reason)).toEqual(['decision at minute 2']);
+      // A credential limited to campaigns: its campaigns only, and nothing for a campaign beyond them.
+      const limited = { ...all, campaignIds: [c2] };
+      expect((await h.decisions.page(limited, 0, 10)).decisions).toEqual([page.decisions[0]]);
+      expect(await h.decisions.after(limited, null, 10)).toEqual([page.decisions[0]]);
+      expect(await h.decisions.page({ ...limited, campaignId: c1 }, 0, 10)).toEqual({
+        decisions: [],
+        total: 0,
+      });
+      expect((await h.decisions.page({ ...limited, campaignId: c2 }, 0, 10)).total).toBe(1);
       const windowed = await h.decisions.page(
         { ...all, from: at('2026-11-26T12:02:00Z'), to: at('2026-11-26T12:03:00Z') },
         0,

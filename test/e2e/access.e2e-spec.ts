@@ -294,9 +294,23 @@ describe('roles and API keys', () => {
     expect(create.status).toBe(403);
     expect(create.body).toEqual({ detail: scopeRefusal('campaigns.create') });
 
-    const callLogs = await scoped(t.http().get('/api/v1/call-logs'));
-    expect(callLogs.status).toBe(403);
-    expect(callLogs.body).toEqual({ detail: scopeRefusal('call_logs.read') });
+    const upload = (campaignId: string) =>
+      t
+        .http()
+        .post(`/api/v1/campaigns/${campaignId}/targets/import`)
+        .set('X-API-Key', admin)
+        .set('Content-Type', 'text/csv')
+        .send(Buffer.from('phone_number\n+15550101003\n', 'utf8'));
+    const [myImport, theirImport] = [await upload(mine.id), await upload(theirs.id)];
+    expect([myImport.status, theirImport.status]).toEqual([200, 200]);
+    expect((await scoped(t.http().get(`/api/v1/imports/${myImport.body.id}`))).status).toBe(200);
+    const theirRead = await scoped(t.http().get(`/api/v1/imports/${theirImport.body.id}`));
+    expect(theirRead.status).toBe(404);
+    expect(theirRead.body).toEqual({ detail: `Import ${theirImport.body.id} not found` });
+
+    const liveCalls = await scoped(t.http().get('/api/v1/live-calls'));
+    expect(liveCalls.status).toBe(403);
+    expect(liveCalls.body).toEqual({ detail: scopeRefusal('live_calls.read') });
   });
 });
 

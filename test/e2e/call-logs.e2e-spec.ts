@@ -460,16 +460,19 @@ describe('call logs', () => {
       .send({ name: 'limited', role: 'viewer', campaign_ids: [otherCampaignId] });
     expect(created.status).toBe(201);
     const limited = created.body.key;
-    // Earlier tests add logs to that campaign too.
+    // Earlier tests add logs to that campaign too (some under another organization).
     const otherIds = (
-      await t.sql(`SELECT id FROM call_logs WHERE campaign_id = $1 ORDER BY id`, [otherCampaignId])
+      await t.sql(
+        `SELECT id FROM call_logs WHERE campaign_id = $1 AND organization_id = (SELECT organization_id FROM campaigns WHERE id = $1) ORDER BY id`,
+        [otherCampaignId],
+      )
     ).map((r) => String(r.id));
     expect(otherIds.length).toBeGreaterThan(0);
-    expect(otherIds.length).toBeLessThanOrEqual(50);
     const today = new Date().toISOString().slice(0, 10);
     const todayIds = (
       await t.sql(
-        `SELECT id FROM call_logs WHERE campaign_id = $1 AND created_at >= $2 ORDER BY id`,
+        `SELECT id FROM call_logs WHERE campaign_id = $1 AND created_at >= $2
+            AND organization_id = (SELECT organization_id FROM campaigns WHERE id = $1) ORDER BY id`,
         [otherCampaignId, `${today}T00:00:00Z`],
       )
     ).map((r) => String(r.id));
@@ -478,13 +481,13 @@ describe('call logs', () => {
       [`?from_date=${today}`, todayIds],
       [`?campaign_id=${otherCampaignId}`, otherIds],
     ] as const) {
-      const res = await list(query, limited);
+      const res = await list(`${query}${query ? '&' : '?'}limit=100`, limited);
       expect([
         query,
         res.status,
         res.body.call_logs.map((l: any) => l.id),
         res.body.page_count,
-      ]).toEqual([query, 200, want, Math.ceil(want.length / 50)]);
+      ]).toEqual([query, 200, want.slice(0, 100), Math.ceil(want.length / 100)]);
     }
     const mine = await list(`?campaign_id=${campaignId}`, limited);
     expect(mine.body).toEqual({ call_logs: [], page_count: 0, next_page: null });
