@@ -106,6 +106,29 @@ describe('follow-up texts (simulator)', () => {
     expect([list.status, list.body]).toEqual([200, { messages: [message] }]);
     const one = await get(apiKey, `/api/v1/messages/${list.body.messages[0].id}`);
     expect([one.status, one.body]).toEqual([200, list.body.messages[0]]);
+    // A key limited to the campaign reads its texts; one limited to another campaign finds none.
+    const other = await t.createCampaign(apiKey, { name: 'Other' });
+    const limitedTo = async (campaignId: string) =>
+      (
+        await t
+          .http()
+          .post('/api/v1/api-keys')
+          .set('X-API-Key', apiKey)
+          .send({ name: 'limited', role: 'viewer', campaign_ids: [campaignId] })
+      ).body.key as string;
+    const [inside, outside] = [await limitedTo(campaign.id), await limitedTo(other.id)];
+    expect((await get(inside, `/api/v1/targets/${targetId}/messages`)).body).toEqual(list.body);
+    expect((await get(inside, `/api/v1/messages/${list.body.messages[0].id}`)).status).toBe(200);
+    const hiddenList = await get(outside, `/api/v1/targets/${targetId}/messages`);
+    expect([hiddenList.status, hiddenList.body]).toEqual([
+      404,
+      { detail: `Target ${targetId} not found` },
+    ]);
+    const hiddenOne = await get(outside, `/api/v1/messages/${list.body.messages[0].id}`);
+    expect([hiddenOne.status, hiddenOne.body]).toEqual([
+      404,
+      { detail: `Message ${list.body.messages[0].id} not found` },
+    ]);
     // The retry is due at the call's retry time, not pushed back by the text.
     expect(new Date(target.scheduled_time).getTime()).toBeGreaterThan(Date.now() + 55 * 60_000);
     expect(await statuses(apiKey, targetId)).toEqual(['In Progress', 'SMS Scheduled', 'Scheduled']);

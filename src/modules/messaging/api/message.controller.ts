@@ -1,9 +1,12 @@
+import { reachesCampaign } from '../../../common/auth/auth-context.js';
+import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
   RequiresPermission,
+  CampaignScope,
 } from '../../../common/http/auth.decorators.js';
 import { MessagingService } from '../application/messaging.service.js';
 import { MessageResponseDto, TargetMessagesResponseDto } from './dto/message-response.dto.js';
@@ -15,6 +18,7 @@ export class MessageController {
   constructor(private readonly messaging: MessagingService) {}
 
   @RequiresPermission('messages.read')
+  @CampaignScope('handler')
   @Get('targets/:target_id/messages')
   @ApiOperation({
     operationId: 'list_target_messages_api_v1_targets__target_id__messages_get',
@@ -26,11 +30,16 @@ export class MessageController {
   @ApiParam({ name: 'target_id', description: 'The ID of the target.' })
   @ApiResponse({ status: 200, type: TargetMessagesResponseDto })
   async listForTarget(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
-    const messages = await this.messaging.listForTarget(auth.organizationId, targetId);
+    const messages = await this.messaging.listForTarget(
+      auth.organizationId,
+      targetId,
+      auth.campaignIds,
+    );
     return { messages: messages.map(presentMessage) };
   }
 
   @RequiresPermission('messages.read')
+  @CampaignScope('handler')
   @Get('messages/:message_id')
   @ApiOperation({
     operationId: 'retrieve_message_api_v1_messages__message_id__get',
@@ -40,6 +49,11 @@ export class MessageController {
   @ApiParam({ name: 'message_id', description: 'The ID of the message.' })
   @ApiResponse({ status: 200, type: MessageResponseDto })
   async get(@Auth() auth: AuthContext, @Param('message_id') messageId: string) {
-    return presentMessage(await this.messaging.get(auth.organizationId, messageId));
+    const message = await this.messaging.get(auth.organizationId, messageId);
+    // Beyond a campaign-limited key's campaigns (or of none) a text does not exist.
+    if (auth.campaignIds && !(message.campaignId && reachesCampaign(auth, message.campaignId))) {
+      throw new NotFoundError(`Message ${messageId} not found`);
+    }
+    return presentMessage(message);
   }
 }

@@ -323,9 +323,19 @@ export class MessagingService extends FollowUpTexts {
     return message;
   }
 
-  /** The target's texts, oldest first (NotFoundError: no such target in the organization). */
-  async listForTarget(organizationId: string, targetId: string): Promise<Message[]> {
+  /**
+   * The target's texts, oldest first (NotFoundError: no such target in the organization, or beyond
+   * `campaignIds` when given).
+   */
+  async listForTarget(
+    organizationId: string,
+    targetId: string,
+    campaignIds: string[] | null = null,
+  ): Promise<Message[]> {
     const target = await this.targets.get(organizationId, targetId);
+    if (campaignIds && !campaignIds.includes(target.campaignId)) {
+      throw new NotFoundError(`Target ${targetId} not found`);
+    }
     return this.messages.listForTarget(organizationId, target.id);
   }
 
