@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { providedToken } from './common/adapters/adapter-binding.js';
 import { existsSync } from 'fs';
 import { parseArgs } from 'util';
+import { type Role, ROLES } from './common/auth/access.js';
 import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -26,7 +27,7 @@ import { importTargetsFile } from './cli-import.js';
 const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints JSON)
   org:create --name <name>                 create an organization
   org:list                                 list organizations
-  apikey:create --org <organization id> [--name <label>]
+  apikey:create --org <organization id> [--name <label>] [--role admin|operator|viewer|integration]
                                            issue an API key (the key is shown once)
   apikey:list --org <organization id>      list an organization's keys (never the keys themselves)
   apikey:revoke <api key id>               revoke a key
@@ -81,6 +82,7 @@ class CliModule {
 
 interface CliOptions {
   name?: string;
+  role?: string;
   org?: string;
   campaign?: string;
   url?: string;
@@ -102,6 +104,7 @@ function parseCommandLine(argv: string[]): {
       args: argv,
       options: {
         name: { type: 'string' },
+        role: { type: 'string' },
         org: { type: 'string' },
         campaign: { type: 'string' },
         url: { type: 'string' },
@@ -176,11 +179,17 @@ async function run(
         created_at: o.createdAt.toISOString(),
       }));
     case 'apikey:create': {
-      const k = await organizations.createApiKey(required(options, 'org'), options.name ?? 'cli');
+      const role = options.role ?? 'admin';
+      if (!isRole(role)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+      const k = await organizations.createApiKey(required(options, 'org'), {
+        name: options.name ?? 'cli',
+        role,
+      });
       return {
         id: k.id,
         organization_id: k.organizationId,
         name: k.name,
+        role: k.role,
         key: k.key,
         created_at: k.createdAt.toISOString(),
       };
@@ -189,8 +198,11 @@ async function run(
       return (await organizations.listApiKeys(required(options, 'org'))).map((k) => ({
         id: k.id,
         name: k.name,
+        role: k.role,
+        campaign_ids: k.campaignIds,
         key_prefix: k.keyPrefix,
         created_at: k.createdAt.toISOString(),
+        expires_at: k.expiresAt?.toISOString() ?? null,
         revoked_at: k.revokedAt?.toISOString() ?? null,
       }));
     case 'apikey:revoke': {
@@ -299,3 +311,7 @@ async function main(): Promise<number> {
 }
 
 main().then((code) => process.exit(code));
+
+function isRole(value: string): value is Role {
+  return (ROLES as readonly string[]).includes(value);
+}

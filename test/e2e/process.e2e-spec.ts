@@ -183,12 +183,16 @@ describe('the CLI', () => {
     const env = { DATABASE_URL: t.databaseUrl };
     const org = runCli(['org:create', '--name', 'Cli Corp'], env);
     expect(org).toMatchObject({ status: 0, stdout: { id: expect.any(String), name: 'Cli Corp' } });
-    const key = runCli(['apikey:create', '--org', org.stdout.id, '--name', 'ops'], env);
+    const key = runCli(
+      ['apikey:create', '--org', org.stdout.id, '--name', 'ops', '--role', 'viewer'],
+      env,
+    );
     expect(key.status).toBe(0);
     expect(key.stdout).toEqual({
       id: expect.any(String),
       organization_id: org.stdout.id,
       name: 'ops',
+      role: 'viewer',
       key: expect.stringMatching(/^ccs_/),
       created_at: expect.any(String),
     });
@@ -200,8 +204,11 @@ describe('the CLI', () => {
       {
         id: key.stdout.id,
         name: 'ops',
+        role: 'viewer',
+        campaign_ids: null,
         key_prefix: key.stdout.key.slice(0, 10),
         created_at: key.stdout.created_at,
+        expires_at: null,
         revoked_at: null,
       },
     ]);
