@@ -661,7 +661,7 @@ describe('webhook notifications', () => {
     expect(rerun.operationId).toBe(
       'rerun_failed_webhooks_api_v1_campaigns__campaign_id__webhooks_rerun_failed_post',
     );
-    expect(Object.keys(rerun.responses).sort()).toEqual(['202', '401', '404', '422']);
+    expect(Object.keys(rerun.responses).sort()).toEqual(['202', '401', '403', '404', '422']);
     const bodyRef = rerun.requestBody.content['application/json'].schema.$ref.split('/').pop();
     expect(doc.components.schemas[bodyRef]).toMatchObject({
       required: ['from_date', 'to_date'],
