@@ -15,8 +15,27 @@ export type { Adapter, AdapterBinding, Port } from './common/adapters/adapter-bi
 export { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 export { configureApp } from './app.setup.js';
 export { startService, type RunningService } from './bootstrap.js';
-/** A route's caller (`@Auth() auth: AuthContext`): the organization its API key belongs to. */
-export { Auth, type AuthContext } from './common/http/auth.decorators.js';
+/**
+ * A route's caller (`@Auth() auth: AuthContext`): the organization its API key belongs to, the key's
+ * role and the campaigns it is limited to. Every route declares the permission it needs
+ * (`@RequiresPermission`) or is `@Public()`; see docs/access.md.
+ */
+export {
+  Auth,
+  type AuthContext,
+  CampaignScope,
+  Public,
+  RequiresPermission,
+} from './common/http/auth.decorators.js';
+export { reachesCampaign, type Principal } from './common/auth/auth-context.js';
+export {
+  mayDo,
+  type Permission,
+  PERMISSIONS,
+  type Role,
+  ROLE_PERMISSIONS,
+  ROLES,
+} from './common/auth/access.js';
 
 // The domain modules, each importable alone with the ports it uses bound (docs/extending.md).
 export { BlacklistModule } from './modules/blacklist/blacklist.module.js';

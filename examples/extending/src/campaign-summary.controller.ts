@@ -4,6 +4,7 @@ import {
   type AuthContext,
   CampaignModule,
   CampaignService,
+  RequiresPermission,
   TargetModule,
   TargetService,
 } from 'campaign-calling-service';
@@ -19,6 +20,8 @@ export class CampaignSummaryController {
     private readonly targets: TargetService,
   ) {}
 
+  // Every route declares what a key's role must allow (docs/access.md); without it, none may call it.
+  @RequiresPermission('targets.read')
   @Get(':id/summary')
   async summary(@Auth() auth: AuthContext, @Param('id') id: string) {
     const campaign = await this.campaigns.get(auth.organizationId, id);
