@@ -3,7 +3,7 @@
 // afresh, about a second of the unit project's time.
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { INestApplication } from '@nestjs/common';
+import { Controller, Get, INestApplication, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { providedToken } from '../../src/common/adapters/adapter-binding.js';
@@ -17,6 +17,7 @@ import {
   CallFinishedEvent,
   CampaignEventListener,
   Clock,
+  RequiresPermission,
   type TargetTimelineEvent,
   WebhookSender,
 } from '../../src/index.js';
@@ -366,6 +367,52 @@ const CONTRACTS: Record<string, string> = {
 
 const repo = join(import.meta.dirname, '..', '..');
 const exportedTesting = Object.values(testing).filter((v) => typeof v === 'function');
+
+/** A team's own routes: one forgot its permission, one declares it. */
+@Controller('api/v1/acme')
+class AcmeController {
+  @Get('undeclared')
+  undeclared() {
+    return { ok: true };
+  }
+
+  @RequiresPermission('campaigns.read')
+  @Get('declared')
+  declared() {
+    return { ok: true };
+  }
+}
+
+@Module({ controllers: [AcmeController] })
+class AcmeModule {}
+
+describe('a route of its own that declares no permission', () => {
+  const API_KEY = 'acme-key-0123456789abcdef0123456789';
+  let app: INestApplication;
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        CampaignCallingTestingModule.forRoot({ apiKey: API_KEY, modules: [BlacklistModule] }),
+        AcmeModule,
+      ],
+    }).compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  it('is refused to every key (403), while a declared one answers', async () => {
+    const get = (path: string) => request(app.getHttpServer()).get(path).set('X-API-Key', API_KEY);
+    const refused = await get('/api/v1/acme/undeclared');
+    expect([refused.status, refused.body]).toEqual([
+      403,
+      { detail: 'GET /api/v1/acme/undeclared declares no permission: refused to every role' },
+    ]);
+    const declared = await get('/api/v1/acme/declared');
+    expect([declared.status, declared.body]).toEqual([200, { ok: true }]);
+  });
+});
 
 describe('the ports the package exports', () => {
   const bound = new Set(
