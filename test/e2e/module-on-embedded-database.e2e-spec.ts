@@ -101,11 +101,19 @@ describe('CampaignCallingModule.forRoot with no database URL (embedded PGlite)',
   });
 
   it('answers a bad body with the FastAPI 422 body', async () => {
-    const res = await http().post('/api/v1/campaigns').set('X-API-Key', KEY).send({ type: 'patient' });
+    const res = await http()
+      .post('/api/v1/campaigns')
+      .set('X-API-Key', KEY)
+      .send({ type: 'patient' });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
       detail: [
-        { type: 'missing', loc: ['body', 'name'], msg: 'Field required', input: { type: 'patient' } },
+        {
+          type: 'missing',
+          loc: ['body', 'name'],
+          msg: 'Field required',
+          input: { type: 'patient' },
+        },
       ],
     });
   });
@@ -124,8 +132,7 @@ describe('CampaignCallingModule.forRoot with no database URL (embedded PGlite)',
     const [refused] = added.body.target_ids;
 
     const ended = await waitFor(
-      async () =>
-        (await http().get(`/api/v1/targets/${refused}`).set('X-API-Key', KEY)).body,
+      async () => (await http().get(`/api/v1/targets/${refused}`).set('X-API-Key', KEY)).body,
       (target) => target.status === 'Failed',
     );
     expect(ended).toMatchObject({ status: 'Failed', waiting_reason: null });
