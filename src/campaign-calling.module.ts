@@ -1,6 +1,6 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { LoggerModule, Params as LoggerParams } from 'nestjs-pino';
+import type { Params as LoggerParams } from 'nestjs-pino';
 import { AppConfig, DatabaseTarget, loadConfig, parseDatabaseUrl } from './config/app-config.js';
 import { DATABASE_ADAPTERS, DatabaseModule } from './database/database.module.js';
 import { BLACKLIST_ADAPTERS, BlacklistModule } from './modules/blacklist/blacklist.module.js';
@@ -152,7 +152,11 @@ export class CampaignCallingModule {
       module: CampaignCallingModule,
       global: true,
       imports: [
-        LoggerModule.forRoot(loggerOptions(config)),
+        // Loaded as the module is built, not imported: nestjs-pino is CommonJS requiring
+        // @nestjs/common, which Jest would run too early (common/http/rate-counters.ts).
+        import('nestjs-pino').then(({ LoggerModule }) =>
+          LoggerModule.forRoot(loggerOptions(config)),
+        ),
         DatabaseModule.forRoot(config, database),
         HealthModule,
         ...DOMAIN_MODULES.map((d) => d.module),
