@@ -27,6 +27,7 @@ describe('the service extended with Acme Voice, a consent check and routes of ou
 
   beforeAll(async () => {
     const acmeUrl = await acme.start();
+    // #region testing-module
     const moduleRef = await Test.createTestingModule({
       imports: [
         CampaignCallingTestingModule.forRoot({
@@ -51,6 +52,7 @@ describe('the service extended with Acme Voice, a consent check and routes of ou
     // rawBody: Acme signs the exact bytes of its events.
     app = moduleRef.createNestApplication({ rawBody: true, logger: false });
     await app.listen(0, '127.0.0.1');
+    // #endregion testing-module
     acme.serviceOrigin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
   }, 60_000);
   afterAll(async () => {

@@ -9,6 +9,7 @@ import { EXTENSIONS } from '../src/campaign-calling.options.js';
 
 const API_KEY = 'example-key-0123456789abcdef01234567';
 
+// #region embedded
 /** AppModule's parts, on an in-memory database and a key of the test's own. */
 @Module({
   imports: [
@@ -21,6 +22,7 @@ const API_KEY = 'example-key-0123456789abcdef01234567';
   ],
 })
 class AppOnEmbeddedDatabase {}
+// #endregion embedded
 
 describe('our app on the embedded database', () => {
   let app: INestApplication;

@@ -164,6 +164,7 @@ export class AcmeCallProvider extends CallProvider {
   }
 }
 
+// #region call-providers
 /** Every campaign's calls go through Acme; its events come back on the `acme` connection. */
 export class AcmeCallProviders extends CallProviders {
   constructor(private readonly acme: AcmeCallProvider) {
@@ -178,7 +179,9 @@ export class AcmeCallProviders extends CallProviders {
     return connection === this.acme.name ? this.acme : null;
   }
 }
+// #endregion call-providers
 
+// #region voice-provider
 /**
  * Acme as a connection type: an organization creates a connection with its own Acme key and signing
  * secret (sealed by the service, shown masked) and Acme's API address; campaigns using it call through
@@ -209,3 +212,4 @@ export class AcmeVoiceProvider extends VoiceProvider {
     });
   }
 }
+// #endregion voice-provider
