@@ -141,8 +141,12 @@ function loggerOptions(config: AppConfig): LoggerParams {
 @Module({})
 export class CampaignCallingModule {
   static forRoot(options: CampaignCallingOptions = {}): DynamicModule {
-    const config = configOf(options.config);
-    const database = databaseOf(options.database, config);
+    const given = configOf(options.config);
+    const database = databaseOf(options.database, given);
+    // On an embedded database of its own the module's settings say so: a generated credentials key
+    // is kept beside its data directory (in memory for an in-memory one), as `npm start` keeps it.
+    const config =
+      database.kind === 'pglite' ? new AppConfig({ ...given.values, database }) : given;
     const adapters = withAdapters(
       [...DATABASE_ADAPTERS, ...METRICS_ADAPTERS, ...DOMAIN_MODULES.flatMap((d) => d.adapters)],
       options.adapters,

@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import {
+  AppConfig,
   CallFinishedEvent,
   CampaignCallingModule,
   CampaignEventListener,
@@ -92,6 +93,8 @@ describe('CampaignCallingModule.forRoot with no database URL (embedded PGlite)',
 
   it('runs on an embedded database of its own', () => {
     expect(databaseUrl).toMatch(/^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+    // Its settings say so: a generated credentials key is kept in memory, not in a file.
+    expect(app.get(AppConfig).get('database')).toEqual({ kind: 'pglite', dataDir: null });
   });
 
   it('answers health', async () => {
