@@ -11,10 +11,15 @@ import {
   CallFinishedEvent,
   CampaignCallingModule,
   CampaignEventListener,
+  CampaignEventListeners,
   PreDialCall,
   PreDialCheck,
+  PreDialChecks,
   PreDialVerdict,
+  type RunningService,
+  startService,
 } from '../../src/index.js';
+import { freePort } from '../support/run-process.js';
 import { TEST_ENV, waitFor } from '../support/test-app.js';
 
 const KEY = 'ccs_embedded_module_key_0123456789abcdef';
@@ -56,7 +61,7 @@ class AuditLog {
 
 @Injectable()
 class CallEndings extends CampaignEventListener {
-  constructor(private readonly log: AuditLog) {
+  constructor(readonly log: AuditLog) {
     super();
   }
   override onCallFinished({ targetId, status, callLogId }: CallFinishedEvent): void {
@@ -152,5 +157,40 @@ describe('CampaignCallingModule.forRoot with no database URL (embedded PGlite)',
     const client = new Client({ connectionString: databaseUrl, connectionTimeoutMillis: 3_000 });
     await expect(client.connect()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
     app = undefined as unknown as INestApplication;
+  });
+});
+
+describe('startService with extensions (as npm start, with forRoot options)', () => {
+  let service: RunningService | undefined;
+  afterAll(async () => {
+    await service?.close();
+  });
+
+  it("serves the app with checks and listeners built with the app's own dependencies", async () => {
+    const port = await freePort();
+    service = await startService(
+      {
+        DATABASE_URL: 'pglite://memory',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        DEMO_SEED: 'false',
+        BOOTSTRAP_API_KEYS: `acme=${KEY}`,
+      },
+      {
+        preDialChecks: [ConsentCheck],
+        listeners: [CallEndings],
+        imports: [ConsentModule],
+        providers: [AuditLog],
+      },
+    );
+    const health = await request(`http://127.0.0.1:${port}`).get('/api/v1/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ status: 'ok' });
+    const [check] = service.app.get(PreDialChecks).checks;
+    expect(check).toBeInstanceOf(ConsentCheck);
+    const [listener] = service.app.get(CampaignEventListeners).listeners;
+    expect(listener).toBeInstanceOf(CallEndings);
+    expect((listener as CallEndings).log).toBe(service.app.get(AuditLog));
   });
 });
