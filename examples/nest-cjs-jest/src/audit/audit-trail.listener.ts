@@ -13,15 +13,17 @@ export interface AuditEntry {
   targetId: string;
   attempt: number;
   status: string;
-  /** null when the target ended without a call (e.g. refused by the opt-out check). */
+  /** null when the target ended without a call (e.g. refused by the consent check). */
   callLogId: number | null;
 }
 
 export class AuditTrail extends CampaignEventListener {
   readonly entries: AuditEntry[] = [];
   /** Each target's changes as its timeline records them (added, status changed, deleted, ...). */
-  readonly changes: Pick<TargetTimelineEvent, 'id' | 'targetId' | 'kind' | 'status' | 'reason'>[] =
-    [];
+  readonly changes: Pick<
+    TargetTimelineEvent,
+    'id' | 'targetId' | 'kind' | 'status' | 'reason'
+  >[] = [];
 
   override onCallFinished(event: CallFinishedEvent): void {
     this.entries.push({

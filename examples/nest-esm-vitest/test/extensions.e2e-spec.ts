@@ -1,31 +1,38 @@
+// The service with our extensions on its in-memory fakes (CampaignCallingTestingModule), over HTTP:
+// a carrier of our own (the CallProviders port overridden), the consent check with its injected
+// ConsentService, our audit trail listener, our own routes.
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { CallProviders } from 'campaign-calling-service';
-import { CampaignCallingTestingModule, waitUntil } from 'campaign-calling-service/testing';
-import { AcmeCallProvider, AcmeCallProviders } from '../src/acme-carrier.js';
-import { AcmeRoutesModule } from '../src/campaign-summary.controller.js';
-import { OptOutCheck } from '../src/opt-out.check.js';
-import { AuditTrail } from '../src/audit-trail.listener.js';
+import {
+  CampaignCallingTestingModule,
+  waitUntil,
+} from 'campaign-calling-service/testing';
+import {
+  AcmeCallProvider,
+  AcmeCallProviders,
+} from '../src/acme/acme-carrier.js';
+import { AcmeRoutesModule } from '../src/acme/campaign-summary.controller.js';
+import { AuditTrail } from '../src/audit/audit-trail.listener.js';
+import { EXTENSIONS } from '../src/campaign-calling.options.js';
 import { AcmeEmulator } from './acme-emulator.js';
 
 const API_KEY = 'example-key-0123456789abcdef01234567';
 
-describe('the service extended with Acme Voice, an opt-out check and a route of our own', () => {
+describe('the service extended with Acme Voice, a consent check and routes of our own', () => {
   const acme = new AcmeEmulator();
-  const optOut = new OptOutCheck();
-  const audit = new AuditTrail();
   let app: INestApplication;
 
   beforeAll(async () => {
     const acmeUrl = await acme.start();
+    // #region testing-module
     const moduleRef = await Test.createTestingModule({
       imports: [
         CampaignCallingTestingModule.forRoot({
           apiKey: API_KEY,
-          preDialChecks: [optOut],
-          listeners: [audit],
+          ...EXTENSIONS,
         }),
         AcmeRoutesModule,
       ],
@@ -45,8 +52,9 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
     // rawBody: Acme signs the exact bytes of its events.
     app = moduleRef.createNestApplication({ rawBody: true, logger: false });
     await app.listen(0, '127.0.0.1');
+    // #endregion testing-module
     acme.serviceOrigin = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  });
+  }, 60_000);
   afterAll(async () => {
     await acme.stop();
     await app?.close();
@@ -56,16 +64,24 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
   const http = () => request(app.getHttpServer());
   const target = (id: string) => as(http().get(`/api/v1/targets/${id}`));
 
-  it('calls through Acme over HTTP, refuses an opted-out number, and serves our own route', async () => {
-    optOut.optedOut.add('+15550104444');
+  it('calls through Acme, refuses a number that opted out, and tells our audit trail', async () => {
+    const optedOut = await as(http().post('/api/v1/consent/opt-outs')).send({
+      phone_number: '+15550104444',
+    });
+    expect(optedOut.status).toBe(204);
     const campaign = await as(http().post('/api/v1/campaigns')).send({
       name: 'Acme reminders',
       type: 'patient',
       max_attempts: 1,
     });
     expect(campaign.status).toBe(201);
-    const added = await as(http().post(`/api/v1/campaigns/${campaign.body.id}/targets`)).send({
-      targets: [{ phone_number: '+15550101234' }, { phone_number: '+15550104444' }],
+    const added = await as(
+      http().post(`/api/v1/campaigns/${campaign.body.id}/targets`),
+    ).send({
+      targets: [
+        { phone_number: '+15550101234' },
+        { phone_number: '+15550104444' },
+      ],
       launch: true,
     });
     expect(added.status).toBe(200);
@@ -95,33 +111,53 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
     const timeline = await as(http().get(`/api/v1/targets/${refused}/events`));
     expect(timeline.body.items).toContainEqual(
       expect.objectContaining({
-        reason: 'ended without a call: Refused by a pre-dial check: opt_out: the number opted out',
+        reason:
+          'ended without a call: Refused by a pre-dial check: consent: the patient opted out',
       }),
     );
 
     // Our audit trail was told of both ends, once each, after the service committed them.
+    const audit = app.get(AuditTrail);
     await waitUntil(
       async () => audit.entries.length,
       (n) => n === 2,
     );
     expect(audit.entries).toEqual(
       expect.arrayContaining([
-        { targetId: called, attempt: 1, status: 'Finished', callLogId: expect.any(Number) },
-        { targetId: refused, attempt: expect.any(Number), status: 'Failed', callLogId: null },
+        {
+          targetId: called,
+          attempt: 1,
+          status: 'Finished',
+          callLogId: expect.any(Number),
+        },
+        {
+          targetId: refused,
+          attempt: expect.any(Number),
+          status: 'Failed',
+          callLogId: null,
+        },
       ]),
     );
     // And of each change of the refused target, as its timeline shows them.
     const recorded = [...timeline.body.items]
       .reverse()
       .filter((e) => e.kind !== 'notification')
-      .map(({ id, kind, status, reason }) => ({ id, targetId: refused, kind, status, reason }));
+      .map(({ id, kind, status, reason }) => ({
+        id,
+        targetId: refused,
+        kind,
+        status,
+        reason,
+      }));
     const heard = await waitUntil(
       async () => audit.changes.filter((c) => c.targetId === refused),
       (changes) => changes.length === recorded.length,
     );
     expect(heard).toEqual(recorded);
 
-    const summary = await as(http().get(`/api/v1/acme/campaigns/${campaign.body.id}/summary`));
+    const summary = await as(
+      http().get(`/api/v1/acme/campaigns/${campaign.body.id}/summary`),
+    );
     expect(summary.status).toBe(200);
     expect(summary.body).toEqual({
       campaign: 'Acme reminders',
@@ -132,12 +168,37 @@ describe('the service extended with Acme Voice, an opt-out check and a route of 
         { phone_number: '+15550104444', status: 'Failed' },
       ]),
     });
+  });
+
+  it('answers our own routes as the service answers its own: 401, 404, 422', async () => {
+    const anonymous = await http()
+      .post('/api/v1/consent/opt-outs')
+      .send({ phone_number: '+15550104444' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ detail: 'Not authenticated' });
     const unknown = await as(
-      http().get('/api/v1/acme/campaigns/00000000-0000-4000-8000-000000000404/summary'),
+      http().get(
+        '/api/v1/acme/campaigns/00000000-0000-4000-8000-000000000404/summary',
+      ),
     );
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({
       detail: 'Campaign 00000000-0000-4000-8000-000000000404 not found',
+    });
+    const invalid = await as(http().post('/api/v1/consent/opt-outs')).send({
+      phone_number: 'tomorrow',
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body).toEqual({
+      detail: [
+        {
+          type: 'value_error',
+          loc: ['body', 'phone_number'],
+          msg: 'Value error, phone_number must be an E.164 number',
+          input: 'tomorrow',
+          ctx: { error: {} },
+        },
+      ],
     });
   });
 

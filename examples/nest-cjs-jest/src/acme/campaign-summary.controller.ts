@@ -32,7 +32,10 @@ export class CampaignSummaryController {
       campaign: campaign.name,
       carrier: 'acme',
       total: page.total,
-      targets: page.targets.map((t) => ({ phone_number: t.phoneNumber, status: t.status })),
+      targets: page.targets.map((t) => ({
+        phone_number: t.phoneNumber,
+        status: t.status,
+      })),
     };
   }
 }

@@ -35,7 +35,11 @@ export class AcmeEmulator {
       }
       if (req.method === 'POST' && req.url === '/v1/calls') {
         const request = JSON.parse(body);
-        const call: AcmeCall = { call_id: `acme-${randomUUID()}`, ...request, events: [] };
+        const call: AcmeCall = {
+          call_id: `acme-${randomUUID()}`,
+          ...request,
+          events: [],
+        };
         this.calls.push(call);
         res.writeHead(201, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ call_id: call.call_id }));
@@ -44,7 +48,9 @@ export class AcmeEmulator {
       }
       res.writeHead(404).end();
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) =>
+      this.server!.listen(0, '127.0.0.1', resolve),
+    );
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
   }
 
@@ -71,14 +77,20 @@ export class AcmeEmulator {
       duration_seconds: answered ? 42 : 0,
       transcript: answered
         ? [
-            { speaker: 'agent', text: 'Hello, this is Acme calling about your appointment.' },
+            {
+              speaker: 'agent',
+              text: 'Hello, this is Acme calling about your appointment.',
+            },
             { speaker: 'callee', text: 'Yes, I will be there.' },
           ]
         : [],
     });
   }
 
-  private async post(call: AcmeCall, event: Record<string, unknown>): Promise<void> {
+  private async post(
+    call: AcmeCall,
+    event: Record<string, unknown>,
+  ): Promise<void> {
     const body = JSON.stringify({
       event_id: randomUUID(),
       call_id: call.call_id,
@@ -86,12 +98,16 @@ export class AcmeEmulator {
       ...event,
     });
     const url = new URL(call.callback_url);
-    const target = this.serviceOrigin ? `${this.serviceOrigin}${url.pathname}` : url.toString();
+    const target = this.serviceOrigin
+      ? `${this.serviceOrigin}${url.pathname}`
+      : url.toString();
     const res = await fetch(target, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'acme-signature': createHmac('sha256', this.signingSecret).update(body).digest('hex'),
+        'acme-signature': createHmac('sha256', this.signingSecret)
+          .update(body)
+          .digest('hex'),
       },
       body,
     });

@@ -1,7 +1,9 @@
 /**
- * A voice provider for Acme Voice, an imaginary carrier: it places calls over Acme's REST API and reads
- * the events Acme posts back, signed with HMAC-SHA256. Nothing of the service is edited: the carrier is
- * a `CallProvider`, and `AcmeCallProviders` (the `CallProviders` port) sends every campaign's calls to it.
+ * Acme Voice, an imaginary carrier: calls placed over Acme's REST API, the events Acme posts back read
+ * and checked (HMAC-SHA256). Nothing of the service is edited. The carrier is a `CallProvider`; as
+ * `AcmeVoiceProvider` it is a connection type organizations create connections of
+ * (`POST /api/v1/provider-connections` with `type: "acme"`), and as `AcmeCallProviders` (the
+ * `CallProviders` port) it takes every campaign's calls without connections (the tests bind it so).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
@@ -10,13 +12,19 @@ import {
   CallProvider,
   CallProviders,
   CallResult,
+  type ConnectionSettings,
   InvalidInputError,
   ProviderRequest,
+  type ResolvedConnection,
+  type SettingProblem,
   StartCallRequest,
   UnauthorizedError,
+  VoiceProvider,
 } from 'campaign-calling-service';
 
 export interface AcmeSettings {
+  /** The `{connection}` of its events route (`/api/v1/telephony/{connection}/events`). */
+  name?: string;
   /** Acme's API, e.g. `https://api.acme-voice.example`. */
   baseUrl: string;
   apiKey: string;
@@ -44,29 +52,42 @@ const OUTCOMES: Record<NonNullable<AcmeEvent['disposition']>, CallOutcome> = {
 };
 
 /** Acme's settings checked before use: a clear error naming the field, not a failed call later. */
-export function checkAcmeSettings(settings: Partial<AcmeSettings>): AcmeSettings {
+export function checkAcmeSettings(
+  settings: Partial<AcmeSettings>,
+): AcmeSettings {
   for (const field of ['baseUrl', 'apiKey', 'signingSecret'] as const) {
     if (typeof settings[field] !== 'string' || settings[field] === '') {
-      throw new InvalidInputError('Field required', ['acme', field], settings[field]);
+      throw new InvalidInputError(
+        'Field required',
+        ['acme', field],
+        settings[field],
+      );
     }
   }
   if (!/^https?:\/\//.test(settings.baseUrl!)) {
-    throw new InvalidInputError('must be an http(s) URL', ['acme', 'baseUrl'], settings.baseUrl);
+    throw new InvalidInputError(
+      'must be an http(s) URL',
+      ['acme', 'baseUrl'],
+      settings.baseUrl,
+    );
   }
   return settings as AcmeSettings;
 }
 
 export class AcmeCallProvider extends CallProvider {
-  /** The `{connection}` of the events route: Acme posts to /api/v1/telephony/acme/events. */
-  readonly name = 'acme';
+  /** Acme posts to /api/v1/telephony/{name}/events: `acme`, or a connection's id. */
+  readonly name: string;
   private readonly settings: AcmeSettings;
 
   constructor(settings: Partial<AcmeSettings>) {
     super();
     this.settings = checkAcmeSettings(settings);
+    this.name = settings.name ?? 'acme';
   }
 
-  async startCall(request: StartCallRequest): Promise<{ providerCallId: string }> {
+  async startCall(
+    request: StartCallRequest,
+  ): Promise<{ providerCallId: string }> {
     const res = await fetch(`${this.settings.baseUrl}/v1/calls`, {
       method: 'POST',
       headers: {
@@ -82,7 +103,8 @@ export class AcmeCallProvider extends CallProvider {
       }),
     });
     // Throwing ends the attempt as a technical failure (the service retries as the campaign says).
-    if (res.status !== 201) throw new Error(`Acme refused the call: ${res.status}`);
+    if (res.status !== 201)
+      throw new Error(`Acme refused the call: ${res.status}`);
     const body = (await res.json()) as { call_id: string };
     return { providerCallId: body.call_id };
   }
@@ -92,9 +114,12 @@ export class AcmeCallProvider extends CallProvider {
     callLogId: number;
   }): Promise<CallEvent | null> {
     if (!ref.providerCallId) return null;
-    const res = await fetch(`${this.settings.baseUrl}/v1/calls/${ref.providerCallId}`, {
-      headers: { authorization: `Bearer ${this.settings.apiKey}` },
-    });
+    const res = await fetch(
+      `${this.settings.baseUrl}/v1/calls/${ref.providerCallId}`,
+      {
+        headers: { authorization: `Bearer ${this.settings.apiKey}` },
+      },
+    );
     if (res.status === 404) return null;
     const call = (await res.json()) as { last_event: AcmeEvent | null };
     return call.last_event ? this.toEvent(call.last_event) : null;
@@ -139,6 +164,7 @@ export class AcmeCallProvider extends CallProvider {
   }
 }
 
+// #region call-providers
 /** Every campaign's calls go through Acme; its events come back on the `acme` connection. */
 export class AcmeCallProviders extends CallProviders {
   constructor(private readonly acme: AcmeCallProvider) {
@@ -153,3 +179,37 @@ export class AcmeCallProviders extends CallProviders {
     return connection === this.acme.name ? this.acme : null;
   }
 }
+// #endregion call-providers
+
+// #region voice-provider
+/**
+ * Acme as a connection type: an organization creates a connection with its own Acme key and signing
+ * secret (sealed by the service, shown masked) and Acme's API address; campaigns using it call through
+ * Acme, and Acme posts that connection's events to its `events_url_path`.
+ */
+export class AcmeVoiceProvider extends VoiceProvider {
+  readonly type = 'acme';
+  readonly credentialFields = ['api_key', 'signing_secret'];
+  readonly settingFields = ['api_base_url'];
+
+  checkSettings(settings: ConnectionSettings): SettingProblem[] {
+    return /^https?:\/\//.test(String(settings.api_base_url ?? ''))
+      ? []
+      : [
+          {
+            field: 'api_base_url',
+            message: "Acme's API address, an http(s) URL, is required",
+          },
+        ];
+  }
+
+  connect(connection: ResolvedConnection): CallProvider {
+    return new AcmeCallProvider({
+      name: connection.id,
+      baseUrl: String(connection.settings.api_base_url),
+      apiKey: connection.credentials.api_key,
+      signingSecret: connection.credentials.signing_secret,
+    });
+  }
+}
+// #endregion voice-provider
