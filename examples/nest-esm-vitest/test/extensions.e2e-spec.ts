@@ -175,7 +175,10 @@ describe('the service extended with Acme Voice, a consent check and routes of ou
       .post('/api/v1/consent/opt-outs')
       .send({ phone_number: '+15550104444' });
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ detail: 'Not authenticated' });
+    expect(anonymous.body).toEqual({
+      detail:
+        'Not authenticated: send your API key in the X-API-Key header (or Authorization: Bearer <key>)',
+    });
     const unknown = await as(
       http().get(
         '/api/v1/acme/campaigns/00000000-0000-4000-8000-000000000404/summary',
