@@ -15,8 +15,8 @@ const key = randomBytes(32);
 const box = () => new AesGcmSecretBox({ kind: 'configured', key });
 
 describe('AesGcmSecretBox', () => {
-  // The generated-key warning is expected here (the process test checks that it is logged); Jest
-  // gives each test file its own modules, so this silences no other file.
+  // The generated-key warning is expected here (the process test checks that it is logged); each
+  // test file runs in a process of its own (vitest.config.ts), so this silences no other file.
   beforeAll(() => Logger.overrideLogger(false));
 
   it('opens what it sealed, and the ciphertext holds nothing of the plaintext', () => {
