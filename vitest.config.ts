@@ -12,7 +12,8 @@ import { defineConfig } from 'vitest/config';
  * The last three give each test app a database of its own, copied from one migrated once per run and
  * set of migrations: test/support/test-databases.global-setup.ts makes it before any test file starts
  * (test/support/test-database.ts). Their apps boot in hooks and some start child processes, which
- * takes seconds: 120 s per test and per hook.
+ * takes seconds, and the heaviest (tens of thousands of rows) take a minute or two on a quiet machine
+ * while another file has the other core: 240 s per test and per hook.
  *
  * TypeScript is transpiled by Vite's own transform (Oxc), which reads tsconfig.json's
  * `experimentalDecorators` and `emitDecoratorMetadata`: Nest's injection by type and class-validator
@@ -25,8 +26,8 @@ import { defineConfig } from 'vitest/config';
  * them from seeing each other. docs/benchmarks.md has the times and what else was measured.
  */
 const database = {
-  testTimeout: 120_000,
-  hookTimeout: 120_000,
+  testTimeout: 240_000,
+  hookTimeout: 240_000,
   globalSetup: ['test/support/test-databases.global-setup.ts'],
 };
 
