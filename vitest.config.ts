@@ -20,10 +20,13 @@ import { defineConfig } from 'vitest/config';
  * need that metadata (test/unit/decorator-metadata.spec.ts checks it). Packages in node_modules are
  * loaded by Node itself, as in production.
  *
- * Every file runs in a child process of its own (pool `forks`, `isolate`), two at a time (the
- * development machines and CI have two cores): the e2e files start apps, PGlite servers and child
- * processes, replace Nest's global logger, and read process.env, so a fresh process per file keeps
- * them from seeing each other. docs/benchmarks.md has the times and what else was measured.
+ * Files run in child processes (pool `forks`), two at a time (the development machines and CI have
+ * two cores). The files of the database projects each get a process of their own (`isolate`): they
+ * start apps, PGlite servers and child processes and read process.env, and a fresh process keeps them
+ * from seeing each other. The unit files share their worker's modules (`isolate: false`): a fresh
+ * module graph per file was most of the project's time (22 s against 8.5 s at load 5); a unit file
+ * that changes something global (Nest's logger) puts it back in `afterAll`. docs/benchmarks.md has
+ * the times and what else was measured (the `threads` pool was no faster).
  */
 const database = {
   testTimeout: 240_000,
@@ -47,6 +50,7 @@ export default defineConfig({
           include: ['src/**/*.spec.ts', 'test/unit/**/*.spec.ts'],
           testTimeout: 5_000,
           hookTimeout: 5_000,
+          isolate: false,
         },
       },
       { extends: true, test: { name: 'contract', include: ['test/contracts/**/*.spec.ts'], ...database } },
