@@ -2,7 +2,7 @@
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
-import jest from 'eslint-plugin-jest';
+import vitest from '@vitest/eslint-plugin';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.data/**', '**/*.js', '**/*.mjs'] },
@@ -22,10 +22,10 @@ export default tseslint.config(
   },
   {
     files: ['test/**/*.ts', 'src/**/*.spec.ts'],
-    ...jest.configs['flat/recommended'],
+    plugins: { vitest },
     rules: {
-      ...jest.configs['flat/recommended'].rules,
-      'jest/expect-expect': [
+      ...vitest.configs.recommended.rules,
+      'vitest/expect-expect': [
         'error',
         {
           // Our assertion helpers: expectNo5xx, expectErrorShape, ...; property tests (fast-check fails
@@ -35,12 +35,7 @@ export default tseslint.config(
         },
       ],
       // A suite named from data (the golden cases' groups) is a string at run time.
-      'jest/valid-title': ['error', { ignoreTypeOfDescribeName: true }],
+      'vitest/valid-title': ['error', { ignoreTypeOfDescribeName: true }],
     },
-  },
-  {
-    // Contract suites are functions that test files call, once per implementation: they export.
-    files: ['test/contracts/*.contract.ts'],
-    rules: { 'jest/no-export': 'off' },
   },
 );

@@ -1,7 +1,16 @@
 /**
- * Type-checks the TypeScript examples of the docs (`npm run typecheck` runs it): every ```ts block of
- * the files below is compiled as a module of its own against the package's sources, the way a reader
- * would paste it into a project that installed the package.
+ * Keeps the TypeScript examples of the docs true (`npm run typecheck` runs it).
+ *
+ * docs/extending.md: every ```ts block is a file of a consumer project (examples/nest-esm-vitest), or a
+ * `// #region <name>` of one, named by the comment line before the block:
+ * `<!-- example: examples/nest-esm-vitest/src/app.module.ts -->` (the whole file) or
+ * `<!-- example: examples/nest-esm-vitest/src/acme/acme-carrier.ts#voice-provider -->` (a region). The
+ * block must be that text, exactly (`--write` copies the files into the doc); the project compiles and
+ * runs it (its typecheck and tests, in .ci/run). The CommonJS project (examples/nest-cjs-jest) holds the
+ * same sources, its relative imports without `.js`: checked here too.
+ *
+ * README.md: every ```ts block is compiled as a module of its own against the package's sources, the
+ * way a reader would paste it into a project that installed the package.
  *
  * - `campaign-calling-service` and `campaign-calling-service/testing` resolve to `src/index.ts` and
  *   `src/testing/index.ts`, so an example can only use what the package exports.
@@ -13,12 +22,15 @@
  *
  *   node --import ./scripts/register-ts.js scripts/check-doc-examples.ts
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 const ROOT = join(import.meta.dirname, '..');
-const DOCS = ['README.md', 'docs/extending.md'];
+const DOCS = ['README.md'];
+const CONSUMER_DOC = 'docs/extending.md';
+const ESM_PROJECT = 'examples/nest-esm-vitest';
+const CJS_PROJECT = 'examples/nest-cjs-jest';
 const ENTRIES = {
   'campaign-calling-service': join(ROOT, 'src/index.ts'),
   'campaign-calling-service/testing': join(ROOT, 'src/testing/index.ts'),
@@ -87,7 +99,96 @@ function identifiers(code: string): Set<string> {
   return names;
 }
 
+/** A region's lines (`// #region name` to `// #endregion name`), dedented; the whole file without one. */
+function exampleText(source: string): string {
+  const [file, region] = source.split('#');
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  if (!region) return text.trimEnd();
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l.trim() === `// #region ${region}`);
+  const end = lines.findIndex((l, i) => i > start && l.trim() === `// #endregion ${region}`);
+  if (start < 0 || end < 0) throw new Error(`${file}: no region ${region}`);
+  const body = lines.slice(start + 1, end);
+  const indent = Math.min(...body.filter((l) => l.trim()).map((l) => /^ */.exec(l)![0].length));
+  return body.map((l) => l.slice(indent)).join('\n').trimEnd();
+}
+
+/** docs/extending.md's blocks against the consumer project's files; with `write`, copied into it. */
+function checkConsumerDoc(write: boolean): number {
+  const lines = readFileSync(join(ROOT, CONSUMER_DOC), 'utf8').split('\n');
+  let failures = 0;
+  let blocks = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (lines[i].trim() !== '```ts') continue;
+    const end = lines.findIndex((l, j) => j > i && l.trim() === '```');
+    blocks++;
+    const marker = /^<!-- example: (\S+) -->$/.exec(lines[i - 1]?.trim() ?? '');
+    if (!marker) {
+      failures++;
+      console.error(
+        `${CONSUMER_DOC}:${i + 1}: a ts block must be a file of ${ESM_PROJECT}: put <!-- example: ${ESM_PROJECT}/<file>[#region] --> before it`,
+      );
+    } else {
+      const expected = exampleText(marker[1]);
+      if (lines.slice(i + 1, end).join('\n').trimEnd() !== expected) {
+        if (write) {
+          lines.splice(i + 1, end - i - 1, ...expected.split('\n'));
+          i += expected.split('\n').length;
+          continue;
+        }
+        failures++;
+        console.error(
+          `${CONSUMER_DOC}:${i + 1}: the block is not ${marker[1]} as it is (npm run typecheck:docs -- --write copies it)`,
+        );
+      }
+    }
+    i = end;
+  }
+  if (write) writeFileSync(join(ROOT, CONSUMER_DOC), lines.join('\n'));
+  console.log(
+    `${blocks} TypeScript examples in ${CONSUMER_DOC}: ${failures ? `${failures} not from ${ESM_PROJECT}` : `all files of ${ESM_PROJECT}`}`,
+  );
+  return failures;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => relative(join(ROOT, dir), join(e.parentPath, e.name)))
+    .sort();
+}
+
+/** The CommonJS project's sources are the ES module project's, relative imports without `.js`. */
+function checkProjectsAgree(): number {
+  let failures = 0;
+  for (const dir of ['src', 'test']) {
+    const esm = sourceFiles(join(ESM_PROJECT, dir));
+    const cjs = sourceFiles(join(CJS_PROJECT, dir));
+    for (const file of new Set([...esm, ...cjs])) {
+      if (!esm.includes(file) || !cjs.includes(file)) {
+        failures++;
+        console.error(`${dir}/${file}: in one of ${ESM_PROJECT} and ${CJS_PROJECT} only`);
+        continue;
+      }
+      const expected = readFileSync(join(ROOT, ESM_PROJECT, dir, file), 'utf8')
+        .replace(/(from '\.{1,2}\/[^']*)\.js'/g, "$1'")
+        // CommonJS has no top-level await (src/main.ts).
+        .replace(/^await bootstrap\(\);$/m, 'void bootstrap();');
+      if (readFileSync(join(ROOT, CJS_PROJECT, dir, file), 'utf8') !== expected) {
+        failures++;
+        console.error(
+          `${CJS_PROJECT}/${dir}/${file}: not ${ESM_PROJECT}'s with its relative imports without .js`,
+        );
+      }
+    }
+  }
+  return failures;
+}
+
 function main(): void {
+  if (checkConsumerDoc(process.argv.includes('--write')) + checkProjectsAgree() > 0) {
+    process.exitCode = 1;
+  }
   const { config } = ts.readConfigFile(join(ROOT, 'tsconfig.json'), ts.sys.readFile);
   const { options } = ts.convertCompilerOptionsFromJson(config.compilerOptions, ROOT);
   const compilerOptions: ts.CompilerOptions = {

@@ -7,9 +7,9 @@ import { dirname, join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 
-// Test files running at once on Jest's workers (the built service's, the browser's) may both find dist/
-// stale: one builds while the others wait for it, then find dist/ fresh. Two builds at once would each
-// empty dist/ under the other (`nest build` deletes its output directory first).
+// Test files running at once on parallel workers (the built service's, the browser's) may both find
+// dist/ stale: one builds while the others wait for it, then find dist/ fresh. Two builds at once would
+// each empty dist/ under the other (`nest build` deletes its output directory first).
 const lock = join(root, 'node_modules', '.cache', 'ensure-built.lock');
 function alive(pid) {
   try {

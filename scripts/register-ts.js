@@ -2,9 +2,9 @@
 // processes and the benchmarks do: `node --import ./scripts/register-ts.js src/main.ts`.
 //
 // Neither Node's own type stripping nor an esbuild-based runner (tsx) can run it: Nest's dependency
-// injection needs the decorator metadata (`emitDecoratorMetadata`) that only the TypeScript compiler
-// emits. So each .ts file is transpiled alone with TypeScript's `transpileModule` and the project's
-// compiler options (as ts-jest does for the tests), and a relative `./x.js` import from a .ts file
+// injection needs the decorator metadata (`emitDecoratorMetadata`) that neither emits (the tests
+// themselves run on Vite's transform, which does). So each .ts file is transpiled alone with
+// TypeScript's `transpileModule` and the project's compiler options, and a relative `./x.js` import from a .ts file
 // resolves to `./x.ts` when no .js file is there (the specifiers `nodenext` asks us to write).
 // Child processes start often in the tests (a worker, the CLI, a PGlite server per test database), each
 // importing hundreds of the same files: so each file's output is cached on disk under

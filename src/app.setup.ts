@@ -1,6 +1,5 @@
 import { INestApplication } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config.js';
 import { RouteTable } from './common/http/route-table.js';
 import { setupOpenApi } from './openapi.js';
@@ -21,6 +20,8 @@ import { PrometheusMetrics } from './metrics/prometheus-metrics.js';
  */
 export async function configureApp(app: INestApplication, config: AppConfig): Promise<void> {
   const express = app as NestExpressApplication;
+  // Loaded here, not imported: nestjs-pino is CommonJS requiring @nestjs/common (rate-counters.ts).
+  const { Logger } = await import('nestjs-pino');
   express.useLogger(new QuietNestLogger(app.get(Logger)));
   express.use(assignRequestId);
   express.use(httpMetrics(app.get(PrometheusMetrics)));

@@ -2,7 +2,7 @@ import { INestApplication, Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Server } from 'http';
 import { DataSource } from 'typeorm';
-import { CampaignCallingModule } from './campaign-calling.module.js';
+import { CampaignCallingModule, CampaignCallingOptions } from './campaign-calling.module.js';
 import { configureApp } from './app.setup.js';
 import { AppConfig, loadConfig } from './config/app-config.js';
 import { DEMO_SEED_LOCK, withAdvisoryLock } from './database/advisory-lock-exclusive-runner.js';
@@ -24,12 +24,17 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+/** What `startService` takes besides the environment: `forRoot`'s adapters and extension points. */
+export type ServiceOptions = Omit<CampaignCallingOptions, 'config' | 'database'>;
+
 /**
  * Resolves the database (starting embedded PGlite when no PostgreSQL is configured), builds the app
- * and, unless this process is only a worker, serves HTTP.
+ * (`CampaignCallingModule.forRoot` with `options`: adapters, voice providers, pre-dial checks,
+ * listeners, and the modules they need) and, unless this process is only a worker, serves HTTP.
  */
 export async function startService(
   env: Record<string, string | undefined> = process.env,
+  options: ServiceOptions = {},
 ): Promise<RunningService> {
   const config = loadConfig(env);
   const database = config.get('database');
@@ -38,7 +43,7 @@ export async function startService(
   const databaseUrl = embedded?.url ?? (database as { url: string }).url;
   try {
     const app = await NestFactory.create(
-      CampaignCallingModule.forRoot({ config, database: { url: databaseUrl } }),
+      CampaignCallingModule.forRoot({ ...options, config, database: { url: databaseUrl } }),
       {
         bodyParser: false,
         bufferLogs: true,

@@ -1,7 +1,7 @@
 import { DynamicModule, Module, Provider, Type } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
-import { LoggerModule, Params as LoggerParams } from 'nestjs-pino';
-import { AppConfig, loadConfig } from './config/app-config.js';
+import type { Params as LoggerParams } from 'nestjs-pino';
+import { AppConfig, DatabaseTarget, loadConfig, parseDatabaseUrl } from './config/app-config.js';
 import { DATABASE_ADAPTERS, DatabaseModule } from './database/database.module.js';
 import { BLACKLIST_ADAPTERS, BlacklistModule } from './modules/blacklist/blacklist.module.js';
 import { CALL_LOG_ADAPTERS, CallLogModule } from './modules/call-log/call-log.module.js';
@@ -65,13 +65,28 @@ export interface CampaignCallingOptions extends ExtensionOptions {
    * `loadConfig(env)`, or the variables themselves. `process.env` is not read unless passed here.
    */
   config?: AppConfig | Record<string, string | undefined>;
-  /** The PostgreSQL database; defaults to the configuration's DATABASE_URL. */
-  database?: { url: string };
+  /**
+   * The database; by default the configuration's DATABASE_URL, and with none the embedded PGlite
+   * `npm start` runs on (in `./.data/pglite`). `{ url }` takes `postgres://...`, `pglite://<dir>` or
+   * `pglite://memory`; `{ embedded: true }` is embedded PGlite in memory (or in `dataDir`), started
+   * with the app and stopped by `app.close()`.
+   */
+  database?: { url: string } | { embedded: true; dataDir?: string };
   /**
    * Adapters chosen for ports, each replacing the default one, e.g.
    * `[[WebhookSender, MySender], [Clock, { useValue: myClock }]]`.
    */
   adapters?: readonly AdapterBinding[];
+}
+
+/** Where `forRoot`'s app keeps its data: the `database` option, else the configuration's. */
+export function databaseOf(
+  database: CampaignCallingOptions['database'],
+  config: AppConfig,
+): DatabaseTarget {
+  if (database && 'url' in database) return parseDatabaseUrl(database.url);
+  if (database?.embedded) return { kind: 'pglite', dataDir: database.dataDir ?? null };
+  return config.get('database');
 }
 
 export function configOf(config: CampaignCallingOptions['config']): AppConfig {
@@ -118,21 +133,20 @@ function loggerOptions(config: AppConfig): LoggerParams {
 
 /**
  * The whole service as one module: `CampaignCallingModule.forRoot({ config, database, adapters,
- * voiceProviders, preDialChecks, listeners })`. It is global: it binds every port (its default
- * adapter, or the one chosen in `adapters`) once, for all the domain modules it imports.
+ * voiceProviders, preDialChecks, listeners, imports, providers })`. It is global: it binds every port
+ * (its default adapter, or the one chosen in `adapters`) once, for all the domain modules it imports.
+ * The extension classes are its providers, so they inject the ports and services, and whatever
+ * `imports` (the app's modules) and `providers` give them.
  */
 @Module({})
 export class CampaignCallingModule {
   static forRoot(options: CampaignCallingOptions = {}): DynamicModule {
-    const config = configOf(options.config);
-    const database = config.get('database');
-    const url = options.database?.url ?? (database.kind === 'postgres' ? database.url : undefined);
-    if (!url) {
-      throw new Error(
-        'CampaignCallingModule.forRoot: no database: pass `database: { url }` or set DATABASE_URL ' +
-          '(embedded PGlite is started by the app, `startService`, not by the module)',
-      );
-    }
+    const given = configOf(options.config);
+    const database = databaseOf(options.database, given);
+    // On an embedded database of its own the module's settings say so: a generated credentials key
+    // is kept beside its data directory (in memory for an in-memory one), as `npm start` keeps it.
+    const config =
+      database.kind === 'pglite' ? new AppConfig({ ...given.values, database }) : given;
     const adapters = withAdapters(
       [...DATABASE_ADAPTERS, ...METRICS_ADAPTERS, ...DOMAIN_MODULES.flatMap((d) => d.adapters)],
       options.adapters,
@@ -142,14 +156,19 @@ export class CampaignCallingModule {
       module: CampaignCallingModule,
       global: true,
       imports: [
-        LoggerModule.forRoot(loggerOptions(config)),
-        DatabaseModule.forRoot(config, url),
+        // Loaded as the module is built, not imported: nestjs-pino is CommonJS requiring
+        // @nestjs/common, which Jest would run too early (common/http/rate-counters.ts).
+        import('nestjs-pino').then(({ LoggerModule }) =>
+          LoggerModule.forRoot(loggerOptions(config)),
+        ),
+        DatabaseModule.forRoot(config, database),
         HealthModule,
         ...DOMAIN_MODULES.map((d) => d.module),
         DemoModule,
         MetricsModule,
+        ...(options.imports ?? []),
       ],
-      providers: [...HTTP_ENHANCERS, ...adapters, ...extensions],
+      providers: [...HTTP_ENHANCERS, ...adapters, ...extensions, ...(options.providers ?? [])],
       exports: [RouteTable, ...[...adapters, ...extensions].map(providedToken)],
     };
   }

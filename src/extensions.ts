@@ -1,4 +1,4 @@
-import { Provider, Type } from '@nestjs/common';
+import { ModuleMetadata, Provider, Type } from '@nestjs/common';
 import { PreDialCheck, PreDialChecks } from './modules/calling/application/ports/pre-dial-check.js';
 import {
   VoiceProvider,
@@ -20,6 +20,14 @@ export interface ExtensionOptions {
   voiceProviders?: readonly Extension<VoiceProvider>[];
   /** Told of call, message and target events after they commit, in-process, at most once (docs/extending.md). */
   listeners?: readonly Extension<CampaignEventListener>[];
+  /**
+   * Modules of the app whose exported providers the extension classes inject (as
+   * `TypeOrmModule.forRootAsync({ imports })`): a check that injects a `ConsentClient` names the
+   * module exporting it here, and needs no `@Global()`.
+   */
+  imports?: ModuleMetadata['imports'];
+  /** Providers the extension classes inject that no module of the app exports. */
+  providers?: readonly Provider[];
 }
 
 const isClass = (value: unknown): value is Type => typeof value === 'function';

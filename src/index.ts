@@ -14,7 +14,7 @@ export type { Extension, ExtensionOptions } from './extensions.js';
 export type { Adapter, AdapterBinding, Port } from './common/adapters/adapter-binding.js';
 export { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 export { configureApp } from './app.setup.js';
-export { startService, type RunningService } from './bootstrap.js';
+export { startService, type RunningService, type ServiceOptions } from './bootstrap.js';
 /**
  * A route's caller (`@Auth() auth: AuthContext`): the organization its API key belongs to, the key's
  * role and the campaigns it is limited to. Every route declares the permission it needs

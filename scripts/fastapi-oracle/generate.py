@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from cases import DIFFERENCES, GROUPS  # noqa: E402
 from oracle_app import app  # noqa: E402
 
-# Any value works for the oracle (it validates, then answers a stub); the Jest test uses real ids.
+# Any value works for the oracle (it validates, then answers a stub); the golden test uses real ids.
 PLACEHOLDERS = {
     "{campaign_id}": "c0ffee00-0000-4000-8000-000000000001",
     "{target_id}": "c0ffee00-0000-4000-8000-000000000002",

@@ -1,11 +1,11 @@
 import { DynamicModule, Global, Logger, Module, Provider } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { Clock, SystemClock } from '../common/clock/clock.js';
 import { JobQueue } from '../common/jobs/job-queue.js';
 import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
 import { UnitOfWork } from '../common/persistence/unit-of-work.js';
-import { AppConfig } from '../config/app-config.js';
+import { AppConfig, DatabaseTarget } from '../config/app-config.js';
 import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
 import { AdvisoryLockExclusiveRunner } from './advisory-lock-exclusive-runner.js';
 import { dataSourceOptions, poolOf } from './data-source.options.js';
@@ -13,6 +13,7 @@ import { guardPool } from './pool-guard.js';
 import { enableStatementPreparation } from './sql.js';
 import { runMigrationsLocked } from './migrations-runner.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
+import { EmbeddedPostgres } from './embedded-postgres.js';
 
 /** The core ports' adapters on the database: the root module binds them, unless others are chosen. */
 export const DATABASE_ADAPTERS: Provider[] = [
@@ -23,8 +24,10 @@ export const DATABASE_ADAPTERS: Provider[] = [
 ];
 
 /**
- * The database and what lives on it: TypeORM, the unit of work and the durable job queue. `url` is a
- * real PostgreSQL or the embedded PGlite server (started by `bootstrap` before the app).
+ * The database and what lives on it: TypeORM, the unit of work and the durable job queue, on a real
+ * PostgreSQL or on embedded PGlite. PGlite is started here, as the data source is built (before any
+ * module starts), and stopped once the data source is closed (pg-boss has stopped before that:
+ * `beforeApplicationShutdown`).
  */
 const poolLogger = new Logger('Database');
 const schemaLogger = new Logger('Migrations');
@@ -32,30 +35,45 @@ const schemaLogger = new Logger('Migrations');
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(config: AppConfig, url: string): DynamicModule {
+  static forRoot(config: AppConfig, database: DatabaseTarget): DynamicModule {
+    // Known once the data source is built: the job queue (built after it) connects to it too.
+    let url = database.kind === 'postgres' ? database.url : '';
     return {
       module: DatabaseModule,
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => dataSourceOptions(url, config.get('DB_POOL_SIZE')),
           // Migrations run before any module starts, so no worker or bootstrap sees an old schema.
+          // (Run again on each of TypeORM's retries: PGlite too is started afresh for each.)
           dataSourceFactory: async (options) => {
-            const dataSource = await new DataSource(options!).initialize();
-            guardPool(poolOf(dataSource), (err) =>
-              poolLogger.warn({ err }, 'database connection lost; it is replaced on next use'),
-            );
-            if (config.get('MIGRATIONS_RUN')) {
-              const applied = await runMigrationsLocked(dataSource);
-              schemaLogger.log(
-                applied.length > 0
-                  ? `migrations applied: ${applied.join(', ')}`
-                  : `schema up to date: ${dataSource.migrations.length} migrations applied`,
+            const embedded =
+              database.kind === 'pglite' ? await EmbeddedPostgres.start(database.dataDir) : null;
+            if (embedded) url = embedded.url;
+            const dataSource = new DataSource({ ...options!, url } as DataSourceOptions);
+            if (embedded) stopWithDataSource(dataSource, embedded);
+            try {
+              await dataSource.initialize();
+              guardPool(poolOf(dataSource), (err) =>
+                poolLogger.warn({ err }, 'database connection lost; it is replaced on next use'),
               );
-            } else {
-              schemaLogger.log('MIGRATIONS_RUN=false: no migration run at start');
+              if (config.get('MIGRATIONS_RUN')) {
+                const applied = await runMigrationsLocked(dataSource);
+                schemaLogger.log(
+                  applied.length > 0
+                    ? `migrations applied: ${applied.join(', ')}`
+                    : `schema up to date: ${dataSource.migrations.length} migrations applied`,
+                );
+              } else {
+                schemaLogger.log('MIGRATIONS_RUN=false: no migration run at start');
+              }
+              await enableStatementPreparation(dataSource);
+              return dataSource;
+            } catch (err) {
+              // The app does not start, so nothing else would close the pool (and PGlite's port).
+              if (dataSource.isInitialized) await dataSource.destroy();
+              else await embedded?.stop();
+              throw err;
             }
-            await enableStatementPreparation(dataSource);
-            return dataSource;
           },
         }),
       ],
@@ -82,4 +100,16 @@ export class DatabaseModule {
       exports: [AppConfig, PgBossJobQueue],
     };
   }
+}
+
+/** The embedded database lives as long as the data source on it: closing one stops the other. */
+function stopWithDataSource(dataSource: DataSource, embedded: EmbeddedPostgres): void {
+  const destroy = dataSource.destroy.bind(dataSource);
+  dataSource.destroy = async () => {
+    try {
+      await destroy();
+    } finally {
+      await embedded.stop();
+    }
+  };
 }

@@ -5,7 +5,7 @@ import { TARGETS_TRIGGERS } from '../modules/target/infrastructure/targets.trigg
 /**
  * The current definition of every trigger and trigger function, one SQL text per table, each kept by
  * the module that owns the table (docs/architecture.md, "Triggers"). TypeScript modules rather than
- * `.sql` files: the service runs from `src/` (ts-jest, the TS loader), from `dist/` (the CLI) and
+ * `.sql` files: the service runs from `src/` (the tests' Vite transform, the TS loader), from `dist/` (the CLI) and
  * from one bundled file (`dist/service-main.js`), and an imported string is in all three without a
  * copy step or a path to resolve.
  */

@@ -94,12 +94,14 @@ export class CampaignCallingTestingModule {
           OrganizationModule,
           ...(options.modules ?? DOMAIN_MODULES.map((d) => d.module)),
         ]),
+        ...(options.imports ?? []),
       ],
       providers: [
         { provide: AppConfig, useValue: config },
         ...HTTP_ENHANCERS,
         ...adapters,
         ...extensions,
+        ...(options.providers ?? []),
         {
           provide: TARGET_EVENTS_TO_LISTENERS,
           inject: [TargetEventLog, CampaignEventListeners],

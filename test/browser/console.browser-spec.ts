@@ -23,7 +23,7 @@ const hasChromium = existsSync(CHROMIUM);
 
 /**
  * Builds dist/ when it is missing or older than the sources, as `npm start` does: the service too, not
- * only the console, so that the built service's suite, running at the same time on another Jest worker,
+ * only the console, so that the built service's suite, running at the same time on another worker,
  * finds it fresh and does not rebuild dist/ (emptying dist/console) under this one.
  */
 function ensureBuilt(): void {
@@ -39,11 +39,11 @@ if (!hasChromium) {
   // Said when the file is collected: a skipped test's hooks never run.
   process.stderr.write(`\nBrowser tests SKIPPED: ${why}\n`);
   describe('operator console in a browser', () => {
-    // eslint-disable-next-line jest/no-disabled-tests, jest/expect-expect -- one skipped test saying why
+    // eslint-disable-next-line vitest/no-disabled-tests -- one skipped test saying why
     it.skip(`SKIPPED: the browser tests need Chromium: ${why}`, () => undefined);
   });
 } else {
-  // eslint-disable-next-line jest/no-identical-title -- the other branch of the if: one of the two is defined
+  // eslint-disable-next-line vitest/no-identical-title -- the other branch of the if: one of the two is defined
   describe('operator console in a browser', () => {
     let service: TestApp;
     let baseUrl: string;

@@ -3,7 +3,7 @@
  * request, reads the provider's signed events into the neutral shape (refusing a forged one), and
  * reads a call back for deadline recovery.
  */
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import { UnauthorizedError } from '../../src/common/errors/domain-errors.js';
 import {
   DestinationPolicy,
@@ -458,9 +458,12 @@ describe('the destination policy, checked again when connecting', () => {
   it.each(['twilio', 'vapi', 'retell'] as const)(
     '%s: a loopback API base URL is refused before anything (credentials included) is sent',
     async (type) => {
-      // The Vapi SDK leaves its 60 s request timer running when fetch rejects: keep it off the clock.
+      // The Vapi SDK leaves its 60 s request timer running when fetch rejects: keep it off the clock
+      // (timers and Date only: I/O callbacks, setImmediate and microtasks stay real).
       if (type === 'vapi')
-        jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+        vi.useFakeTimers({
+          toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'],
+        });
       const refusing = { allowPrivate: false, setting: 'PROVIDER_ALLOW_PRIVATE' };
       const before = emulators[type].requests.length;
       const call = clients(refusing)[type].startCall(callRequest('https://example.com/events'));
@@ -473,8 +476,8 @@ describe('the destination policy, checked again when connecting', () => {
         'provider.example.test resolves to 127.0.0.1, a loopback address (PROVIDER_ALLOW_PRIVATE is off)',
       );
       expect(emulators[type].requests.length).toBe(before);
-      jest.clearAllTimers();
-      jest.useRealTimers();
+      vi.clearAllTimers();
+      vi.useRealTimers();
     },
   );
 

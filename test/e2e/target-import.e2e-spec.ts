@@ -782,7 +782,7 @@ describe('CSV target import', () => {
     );
     expect(liveMb).toBeLessThan(200);
     expect(rssMb).toBeLessThan(200);
-  }, 180_000);
+  }, 240_000);
 });
 
 /**
@@ -837,7 +837,7 @@ describe('CSV import across a worker restart', () => {
     );
     expect(events).toEqual([{ status: 'succeeded' }]);
     process.stdout.write(`restart: killed at ${atKill.processed_rows} of ${ROWS} rows\n`);
-  }, 180_000);
+  }, 240_000);
 });
 
 /**

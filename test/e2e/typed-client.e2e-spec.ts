@@ -36,7 +36,7 @@ describe('typed client (clients/typescript)', () => {
         ],
       },
     });
-    // Compared field by field: bodies parsed by fetch are built outside Jest's sandbox.
+    // Field by field: the target ids are generated, their number is what is known.
     expect([
       added.data?.created,
       added.data?.ignored.length,

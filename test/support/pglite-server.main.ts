@@ -1,6 +1,5 @@
-// An in-memory PGlite served on a loopback port, in a process of its own: Jest's module sandbox cannot
-// load PGlite (it imports its WASM bundle dynamically), and a separate process lets worker child
-// processes share the database too. Prints {"url": ...} once listening; exits when its parent does.
+// An in-memory PGlite served on a loopback port, in a process of its own: worker and CLI child
+// processes share the database, and PGlite's WebAssembly Postgres does not run on the test's event loop. Prints {"url": ...} once listening; exits when its parent does.
 // It runs the service's own server (src/database/pglite-server.ts), so tests meet the same protocol
 // handling as `npm start`. Started through scripts/register-ts.js (see `tsEntry`). Its argument, if
 // any, is a data directory to start from (a migrated one: pglite-snapshot.main.ts); else it is empty.

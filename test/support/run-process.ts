@@ -59,11 +59,12 @@ export function exited(child: ChildProcess): Promise<number | null> {
  * A loopback port nothing listens on right now, for a child process (or a stub) to take a moment later.
  * It is drawn below the kernel's ephemeral range (32768-60999 on Linux, 49152-65535 on macOS), where
  * listen(0) and outgoing connections never pick ports, so no other listener of the suite (a PGlite
- * server, an emulator, an app on port 0) takes it in between; and each Jest worker draws from a stripe
- * of its own, so two test files running at once never draw the same port.
+ * server, an emulator, an app on port 0) takes it in between; and each Vitest worker draws from a
+ * stripe of its own (VITEST_POOL_ID, 1 to the number of workers), so two test files running at once
+ * never draw the same port.
  */
 export async function freePort(): Promise<number> {
-  const worker = Number(process.env.JEST_WORKER_ID ?? 1);
+  const worker = Number(process.env.VITEST_POOL_ID ?? 1);
   const stripes = 16;
   const first = 10_000;
   const slots = Math.floor((32_768 - first) / stripes);

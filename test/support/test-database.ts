@@ -28,8 +28,10 @@ export interface TestDatabaseOptions {
  * migrations, not per database: on PostgreSQL into a template database every test database is copied
  * from (`CREATE DATABASE ... TEMPLATE`), on PGlite into a data directory each PGlite server loads.
  * Both are named by a hash of the migrations' sources (`migrationsKey`), so a changed migration is never
- * served from an old copy, and a run with the same migrations reuses the copy a run before made. The
- * app still runs its migrations when it starts, as in production; it finds none pending.
+ * served from an old copy, and a run with the same migrations reuses the copy a run before made. A run
+ * makes it before its first test file starts (`prepareTestDatabases`, Vitest's global setup), so the
+ * files running at once on parallel workers only copy it. The app still runs its migrations when it
+ * starts, as in production; it finds none pending.
  */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   if (usesPglite()) return startPgliteProcess(await pgliteSnapshot(!options.empty));
@@ -50,6 +52,19 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
       await withClient(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
     },
   };
+}
+
+/**
+ * Makes the migrated copy test databases start from, if there is none yet for these migrations: the
+ * PGlite data directory, or the template database on DATABASE_URL's PostgreSQL. Called once per run
+ * before any test file (test-databases.global-setup.ts); a file that finds none makes it itself.
+ */
+export async function prepareTestDatabases(): Promise<void> {
+  if (usesPglite()) await pgliteSnapshot(true);
+  else {
+    const adminUrl = process.env.DATABASE_URL!;
+    await withClient(adminUrl, (c) => migratedTemplate(c, adminUrl));
+  }
 }
 
 /** Tests run on PGlite unless DATABASE_URL names a PostgreSQL server. */
@@ -197,8 +212,9 @@ const PGLITE_SNAPSHOTS = join(ROOT, 'node_modules', '.cache', 'test-databases');
  * node_modules, named by the PGlite version (a data directory is only read by the PGlite that wrote
  * it) and, migrated, by the migrations' hash. Even the empty one saves time: a new PGlite runs initdb
  * (4 to 5 s on a busy machine), loading a data directory takes about 1 s. Made by a child process
- * (pglite-snapshot.main.ts): Jest's sandbox cannot load PGlite. Two runs making one at once each
- * write it whole under a name of their own and rename it.
+ * (pglite-snapshot.main.ts), as the servers are (pglite-server.main.ts). Two processes making one at
+ * once (two checkouts' runs, or two test files asking for the empty one) each write it whole under a
+ * name of their own and rename it.
  */
 async function pgliteSnapshot(migrated: boolean): Promise<string> {
   const version = packageVersion('@electric-sql/pglite');

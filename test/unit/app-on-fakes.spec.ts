@@ -3,11 +3,11 @@
 // afresh, about a second of the unit project's time.
 import { existsSync, readFileSync } from 'fs';
 import { join } from 'path';
-import { Controller, Get, INestApplication, Module } from '@nestjs/common';
+import { Controller, Get, Injectable, INestApplication, Module } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import request from 'supertest';
 import { providedToken } from '../../src/common/adapters/adapter-binding.js';
-import { DOMAIN_MODULES } from '../../src/campaign-calling.module.js';
+import { databaseOf, DOMAIN_MODULES } from '../../src/campaign-calling.module.js';
 import { DATABASE_ADAPTERS } from '../../src/database/database.module.js';
 import { METRICS_ADAPTERS } from '../../src/metrics/metrics.module.js';
 import * as root from '../../src/index.js';
@@ -34,26 +34,28 @@ import { scenarioTargetEvents } from '../support/target-event-scenario.js';
 const API_KEY = 'test-key-0123456789abcdef0123456789';
 
 // The README's "The whole service on in-memory fakes" example, kept true by running it.
+async function appOnFakes(clock: FakeClock): Promise<INestApplication> {
+  const moduleRef = await Test.createTestingModule({
+    imports: [CampaignCallingTestingModule.forRoot({ apiKey: API_KEY })],
+  })
+    .overrideProvider(Clock)
+    .useValue(clock)
+    .overrideProvider(WebhookSender)
+    .useValue(new RecordingWebhookSender())
+    .compile();
+  const app = moduleRef.createNestApplication({ logger: false });
+  await app.init();
+  return app;
+}
+
 describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', () => {
   let app: INestApplication;
   const clock = new FakeClock('2026-03-02T14:00:00Z');
-  const webhooks = new RecordingWebhookSender();
-  const timersBefore = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-  let timers: number;
 
   beforeAll(async () => {
-    timers = timersBefore();
-    const moduleRef = await Test.createTestingModule({
-      imports: [CampaignCallingTestingModule.forRoot({ apiKey: API_KEY })],
-    })
-      .overrideProvider(Clock)
-      .useValue(clock)
-      .overrideProvider(WebhookSender)
-      .useValue(webhooks)
-      .compile();
-    app = moduleRef.createNestApplication({ logger: false });
-    await app.init();
+    app = await appOnFakes(clock);
   });
+  afterAll(() => app.close());
 
   const http = () => request(app.getHttpServer());
   const as = (req: request.Test) => req.set('X-API-Key', API_KEY);
@@ -95,9 +97,17 @@ describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', 
     expect((await http().get('/api/v1/campaigns')).status).toBe(401);
   });
 
+});
+
+// An app of its own, so that closing it is no other test's concern, whatever order tests run in.
+describe('the whole service on in-memory fakes, closed', () => {
+  const timeouts = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+
   it('leaves no timer running once closed', async () => {
+    const before = timeouts();
+    const app = await appOnFakes(new FakeClock('2026-03-02T14:00:00Z'));
     await app.close();
-    expect(timersBefore()).toBeLessThanOrEqual(timers);
+    expect(timeouts()).toBeLessThanOrEqual(before);
   });
 });
 
@@ -452,4 +462,96 @@ describe('the ports the package exports', () => {
       expect(ownFile ? readFileSync(path, 'utf8') : name).toContain(name);
     },
   );
+});
+
+// docs/extending.md, "Giving a check, a carrier or a listener its own dependencies".
+describe('extension classes with dependencies of their own (forRoot({ imports, providers }))', () => {
+  @Injectable()
+  class ConsentClient {
+    async lookup(numbers: string[]) {
+      return Object.fromEntries(numbers.map((n) => [n, 'given']));
+    }
+  }
+  @Module({ providers: [ConsentClient], exports: [ConsentClient] })
+  class ConsentModule {}
+  class Region {
+    readonly name = 'eu';
+  }
+  @Injectable()
+  class ConsentCheck extends root.PreDialCheck {
+    readonly name = 'consent';
+    constructor(
+      readonly consents: ConsentClient,
+      readonly region: Region,
+    ) {
+      super();
+    }
+    async check(calls: root.PreDialCall[]): Promise<root.PreDialVerdict[]> {
+      return calls.map(() => ({ action: 'call' }));
+    }
+  }
+
+  it('builds a check class with a service of an imported module and a provider given', async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [
+        CampaignCallingTestingModule.forRoot({
+          apiKey: API_KEY,
+          preDialChecks: [ConsentCheck],
+          imports: [ConsentModule],
+          providers: [Region],
+        }),
+      ],
+    }).compile();
+    const [check] = moduleRef.get(root.PreDialChecks).checks as ConsentCheck[];
+    expect(check).toBeInstanceOf(ConsentCheck);
+    expect(check.consents).toBe(moduleRef.get(ConsentClient));
+    expect(check.region).toBeInstanceOf(Region);
+    await moduleRef.close();
+  });
+
+  it('fails as Nest does when the dependency is not given', async () => {
+    await expect(
+      Test.createTestingModule({
+        imports: [
+          CampaignCallingTestingModule.forRoot({ apiKey: API_KEY, preDialChecks: [ConsentCheck] }),
+        ],
+      }).compile(),
+    ).rejects.toThrow(/Nest can't resolve dependencies of the ConsentCheck \(\?, Region\)/);
+  });
+});
+
+describe('the database forRoot runs on (databaseOf)', () => {
+  const config = (env: Record<string, string>) => root.loadConfig(env);
+
+  it("is the configuration's DATABASE_URL, and with none the embedded PGlite npm start uses", () => {
+    expect(databaseOf(undefined, config({}))).toEqual({
+      kind: 'pglite',
+      dataDir: './.data/pglite',
+    });
+    expect(databaseOf(undefined, config({ DATABASE_URL: 'pglite://memory' }))).toEqual({
+      kind: 'pglite',
+      dataDir: null,
+    });
+    expect(databaseOf(undefined, config({ DATABASE_URL: 'postgres://db/x' }))).toEqual({
+      kind: 'postgres',
+      url: 'postgres://db/x',
+    });
+  });
+
+  it('is the database option when given: a URL, or embedded (in memory unless a directory is named)', () => {
+    const fromEnv = config({ DATABASE_URL: 'postgres://db/x' });
+    expect(databaseOf({ url: 'postgres://other/y' }, fromEnv)).toEqual({
+      kind: 'postgres',
+      url: 'postgres://other/y',
+    });
+    expect(databaseOf({ url: 'pglite://./data' }, fromEnv)).toEqual({
+      kind: 'pglite',
+      dataDir: './data',
+    });
+    expect(databaseOf({ embedded: true }, fromEnv)).toEqual({ kind: 'pglite', dataDir: null });
+    expect(databaseOf({ embedded: true, dataDir: './d' }, fromEnv)).toEqual({
+      kind: 'pglite',
+      dataDir: './d',
+    });
+  });
 });

@@ -1,10 +1,10 @@
-import { jest } from '@jest/globals';
+import { vi } from 'vitest';
 import { ExpiringCache } from './expiring-cache.js';
 
 describe('ExpiringCache', () => {
   const lookups = (values: Array<string | null>) => {
     let calls = 0;
-    const lookup = jest.fn(async () => values[Math.min(calls++, values.length - 1)]);
+    const lookup = vi.fn(async () => values[Math.min(calls++, values.length - 1)]);
     return lookup;
   };
 

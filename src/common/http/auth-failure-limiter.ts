@@ -1,5 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { ThrottlerStorageService } from '@nestjs/throttler';
+import type { RateCounters } from './rate-counters.js';
 import type { Response } from 'express';
 
 export interface AuthFailureLimits {
@@ -19,7 +19,7 @@ export interface AuthFailureLimits {
  */
 export class AuthFailureLimiter {
   constructor(
-    private readonly counters: ThrottlerStorageService,
+    private readonly counters: RateCounters,
     private readonly limits: AuthFailureLimits,
   ) {}
 

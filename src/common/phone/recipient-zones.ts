@@ -11,17 +11,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { deserialize } from 'bson';
-import type { parsePhoneNumberFromString as Parse } from 'libphonenumber-js/max';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { currentZoneName } from './current-zone-name.js';
 
 type PrefixMap = Record<string, string>;
 
 const require = createRequire(import.meta.url);
-// The CommonJS build: its ES build imports its metadata JSON in a way Jest's ES module runtime warns
-// about on every load (Node reads both alike).
-const { parsePhoneNumberFromString } = require('libphonenumber-js/max') as {
-  parsePhoneNumberFromString: typeof Parse;
-};
 
 let metadata: { zones: PrefixMap; nanpRegions: PrefixMap } | null = null;
 

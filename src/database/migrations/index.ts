@@ -1,6 +1,6 @@
 /**
  * Every migration, oldest first. Listed rather than globbed: ES modules are loaded by import, which a
- * file-name pattern cannot give TypeORM reliably across the built service, ts-jest and the TS loader.
+ * file-name pattern cannot give TypeORM reliably across the built service, Vitest and the TS loader.
  */
 import { CreateCoreSchema1767225600000 } from './1767225600000-create-core-schema.js';
 import { CreateCallLogs1767400000000 } from './1767400000000-create-call-logs.js';

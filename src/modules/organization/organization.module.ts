@@ -1,7 +1,11 @@
 import { Logger, Module, OnApplicationBootstrap, Provider } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import { AuthFailureLimiter } from '../../common/http/auth-failure-limiter.js';
+import {
+  RATE_COUNTERS,
+  RATE_COUNTERS_PROVIDER,
+  type RateCounters,
+} from '../../common/http/rate-counters.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
@@ -22,11 +26,11 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
   providers: [
     OrganizationService,
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
-    ThrottlerStorageService,
+    RATE_COUNTERS_PROVIDER,
     {
       provide: AuthFailureLimiter,
-      inject: [ThrottlerStorageService, AppConfig],
-      useFactory: (counters: ThrottlerStorageService, config: AppConfig) =>
+      inject: [RATE_COUNTERS, AppConfig],
+      useFactory: (counters: RateCounters, config: AppConfig) =>
         new AuthFailureLimiter(counters, {
           limit: config.get('AUTH_FAILURE_LIMIT'),
           windowMs: config.get('RATE_LIMIT_WINDOW'),

@@ -149,7 +149,7 @@ export class CallingWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /**
    * A supervisor that spawned this process with an IPC channel and `CALLING_WORKER_READY_IPC=1` (the
    * tests' worker processes, a process manager) is told when dispatching has started. Opt-in: other
-   * IPC parents (e.g. Jest's workers) must not receive messages they do not expect.
+   * IPC parents (e.g. a test runner's forked workers) must not receive messages they do not expect.
    */
   private announceReady(): void {
     if (process.send && process.env.CALLING_WORKER_READY_IPC === '1')

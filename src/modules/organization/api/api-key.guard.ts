@@ -1,6 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import {
   mayDo,
@@ -27,6 +26,7 @@ import {
   clientAddress,
   tooManyRequests,
 } from '../../../common/http/auth-failure-limiter.js';
+import { RATE_COUNTERS, type RateCounters } from '../../../common/http/rate-counters.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { OrganizationService } from '../application/organization.service.js';
 import { displayPrefix } from '../domain/api-key.js';
@@ -48,7 +48,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly organizations: OrganizationService,
-    private readonly counters: ThrottlerStorageService,
+    @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
     private readonly failures: AuthFailureLimiter,
     private readonly config: AppConfig,
   ) {}

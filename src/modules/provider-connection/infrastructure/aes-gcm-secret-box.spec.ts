@@ -15,9 +15,10 @@ const key = randomBytes(32);
 const box = () => new AesGcmSecretBox({ kind: 'configured', key });
 
 describe('AesGcmSecretBox', () => {
-  // The generated-key warning is expected here (the process test checks that it is logged); Jest
-  // gives each test file its own modules, so this silences no other file.
+  // The generated-key warning is expected here (the process test checks that it is logged). Unit
+  // files share their worker's modules (vitest.config.ts): the logger is given back after.
   beforeAll(() => Logger.overrideLogger(false));
+  afterAll(() => Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']));
 
   it('opens what it sealed, and the ciphertext holds nothing of the plaintext', () => {
     const sealed = box().seal('{"auth_token":"very-secret-token"}', 'connection-1');

@@ -1,2 +1,0 @@
-import '@nestjs/common';
-import '@nestjs/core';

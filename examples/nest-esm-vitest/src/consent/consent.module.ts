@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { ConsentController } from './consent.controller.js';
+import { ConsentService } from './consent.service.js';
+
+/** The team's consent module: not global; `forRoot({ imports: [ConsentModule] })` lends it to the check. */
+@Module({
+  controllers: [ConsentController],
+  providers: [ConsentService],
+  exports: [ConsentService],
+})
+export class ConsentModule {}
