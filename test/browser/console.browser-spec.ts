@@ -6,14 +6,13 @@
  * Without Chromium the suite reports one skipped test saying why (`.ci/run` installs it, so CI never
  * skips).
  */
-import { spawnSync } from 'child_process';
 import { existsSync, mkdirSync } from 'fs';
 import { AddressInfo } from 'net';
 import { join } from 'path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/modules/console/console-static.js';
 import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
-import { freePort } from '../support/run-process.js';
+import { ensureBuilt, freePort } from '../support/run-process.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -21,18 +20,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-results', 'console');
 const hasChromium = existsSync(CHROMIUM);
 
-/**
- * Builds dist/ when it is missing or older than the sources, as `npm start` does: the service too, not
- * only the console, so that the built service's suite, running at the same time on another worker,
- * finds it fresh and does not rebuild dist/ (emptying dist/console) under this one.
- */
-function ensureBuilt(): void {
-  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
-}
 
 if (!hasChromium) {
   const why = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;

@@ -1,8 +1,12 @@
-import { spawn, spawnSync } from 'child_process';
 import { readFileSync } from 'fs';
-import { tmpdir } from 'os';
 import { join } from 'path';
-import { exited, freePort, ROOT } from '../support/run-process.js';
+import {
+  ensureBuilt,
+  exited,
+  freePort,
+  ROOT,
+  startBuiltService,
+} from '../support/run-process.js';
 import { TEST_ENV, waitFor, waitForHealth } from '../support/test-app.js';
 import { createTestDatabase, TestDatabase } from '../support/test-database.js';
 
@@ -17,12 +21,7 @@ import { createTestDatabase, TestDatabase } from '../support/test-database.js';
 describe('the built service (dist/main.js, as npm start runs it)', () => {
   let database: TestDatabase;
   beforeAll(async () => {
-    // Builds dist/ when it is missing or older than the sources, as `npm start` does.
-    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+    ensureBuilt();
     // Empty: the bundle's own migrations make the schema, as on a first `npm start`.
     database = await createTestDatabase({ empty: true });
   }, 300_000);
@@ -30,23 +29,15 @@ describe('the built service (dist/main.js, as npm start runs it)', () => {
 
   it('serves the API, its OpenAPI document, Swagger UI and the console, and stops on SIGTERM', async () => {
     const port = await freePort();
-    const service = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-      cwd: tmpdir(), // no .env of the checkout
-      env: {
-        ...process.env,
-        ...TEST_ENV,
-        DATABASE_URL: database.url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'warn',
-        DEMO_SEED: 'true',
-        NODE_ENV: 'production',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const service = startBuiltService({
+      ...TEST_ENV,
+      DATABASE_URL: database.url,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DEMO_SEED: 'true',
+      NODE_ENV: 'production',
     });
-    let output = '';
-    service.stdout.on('data', (d: Buffer) => (output += d.toString()));
-    service.stderr.on('data', (d: Buffer) => (output += d.toString()));
     const base = `http://127.0.0.1:${port}`;
     try {
       await waitForHealth(base, service);
@@ -78,11 +69,11 @@ describe('the built service (dist/main.js, as npm start runs it)', () => {
       );
 
       await waitFor(
-        async () => output,
+        async () => service.output(),
         (o) => o.includes('demo campaign'),
       );
-      const key = /demo API key\s+(ccs_\S+)/.exec(output)![1];
-      const campaign = /demo campaign\s+(\S+)/.exec(output)![1];
+      const key = /demo API key\s+(ccs_\S+)/.exec(service.output())![1];
+      const campaign = /demo campaign\s+(\S+)/.exec(service.output())![1];
       const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
       const read = await fetch(`${base}/api/v1/campaigns/${campaign}`, { headers });
       expect(read.status).toBe(200);

@@ -1,7 +1,5 @@
-import { ChildProcess, spawn, spawnSync } from 'child_process';
-import { tmpdir } from 'os';
-import { join } from 'path';
-import { exited, freePort, ROOT } from '../support/run-process.js';
+import { ChildProcess } from 'child_process';
+import { ensureBuilt, exited, freePort, startBuiltService } from '../support/run-process.js';
 import { TEST_ENV, waitFor } from '../support/test-app.js';
 import { createTestDatabase, usesPglite, withClient } from '../support/test-database.js';
 
@@ -19,25 +17,17 @@ interface Started {
   output: () => string;
 }
 
-/** `dist/main.js` (as `npm start` runs it) with `env`, its output kept for the failure message. */
+/** `dist/main.js` (as `npm start` runs it) in `role` with `env`, its output kept for the failure message. */
 function startBuilt(role: 'api' | 'worker', env: Record<string, string>, port: number): Started {
-  const child = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: tmpdir(), // no .env of the checkout
-    env: {
-      ...process.env,
-      ...TEST_ENV,
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      ROLE: role,
-      ...(role === 'api' ? { PORT: String(port) } : { HEALTH_PORT: String(port) }),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const child = startBuiltService({
+    ...TEST_ENV,
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    ROLE: role,
+    ...(role === 'api' ? { PORT: String(port) } : { HEALTH_PORT: String(port) }),
+    ...env,
   });
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  return { role, child, health: `http://127.0.0.1:${port}/api/v1/health`, output: () => output };
+  return { role, child, health: `http://127.0.0.1:${port}/api/v1/health`, output: child.output };
 }
 
 const healthStatus = (url: string) =>
@@ -55,12 +45,7 @@ const healthStatus = (url: string) =>
  */
 describe('processes started together on a new database', () => {
   beforeAll(() => {
-    // Builds dist/ when it is missing or older than the sources, as `npm start` does.
-    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+    ensureBuilt();
   }, 300_000);
 
   it(`all stay up, with one organization and one key per bootstrap entry (${ROUNDS} rounds)`, async () => {

@@ -10,7 +10,13 @@ import {
   ShellBlock,
   variableNames,
 } from '../support/doc-examples.js';
-import { exited, freePort, ROOT } from '../support/run-process.js';
+import {
+  ensureBuilt,
+  exited,
+  freePort,
+  ROOT,
+  startBuiltService,
+} from '../support/run-process.js';
 import { TEST_ENV, waitFor, waitForHealth } from '../support/test-app.js';
 import { createTestDatabase } from '../support/test-database.js';
 
@@ -50,11 +56,7 @@ describe('the shell examples of the README and docs', () => {
         throw new Error(`the doc examples need ${tool} (apt-get install ${tool}; .ci/run does)`);
       }
     }
-    const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
-    if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
+    ensureBuilt();
   }, 300_000);
 
   it('are each run or marked, and the README names the variables the others use', () => {
@@ -113,38 +115,30 @@ async function runDocument(
 ): Promise<{ outputs: string[]; failure: string | null }> {
   const database = await createTestDatabase();
   const port = await freePort();
-  const service = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: tmpdir(), // no .env of the checkout
-    env: {
-      ...process.env,
-      ...TEST_ENV,
-      DATABASE_URL: database.url,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // What `npm start` on its embedded database has: the demo (its organization's calling rules
-      // off), notifications to local receivers, and a key for provider credentials. TEST_ENV's
-      // DEFAULT_CALLING_POLICY=unrestricted keeps any other organization an example makes off the
-      // clock too, and its PUBLIC_BASE_URL is npm start's (http://localhost:3000).
-      DEMO_SEED: 'true',
-      SECRETS_KEY: randomBytes(32).toString('hex'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const service = startBuiltService({
+    ...TEST_ENV,
+    DATABASE_URL: database.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    // What `npm start` on its embedded database has: the demo (its organization's calling rules
+    // off), notifications to local receivers, and a key for provider credentials. TEST_ENV's
+    // DEFAULT_CALLING_POLICY=unrestricted keeps any other organization an example makes off the
+    // clock too, and its PUBLIC_BASE_URL is npm start's (http://localhost:3000).
+    DEMO_SEED: 'true',
+    SECRETS_KEY: randomBytes(32).toString('hex'),
   });
-  let log = '';
-  service.stdout.on('data', (d: Buffer) => (log += d.toString()));
-  service.stderr.on('data', (d: Buffer) => (log += d.toString()));
   const base = `http://127.0.0.1:${port}`;
   const workDir = mkdtempSync(join(tmpdir(), 'doc-examples-'));
   try {
     await waitForHealth(base, service);
-    if (service.exitCode !== null) throw new Error(`the service exited:\n${log}`);
+    if (service.exitCode !== null) throw new Error(`the service exited:\n${service.output()}`);
     await waitFor(
-      async () => log,
+      async () => service.output(),
       (o) => o.includes('demo campaign'),
     );
-    const key = /demo API key\s+(ccs_\S+)/.exec(log)![1];
-    const campaign = /demo campaign\s+(\S+)/.exec(log)![1];
+    const key = /demo API key\s+(ccs_\S+)/.exec(service.output())![1];
+    const campaign = /demo campaign\s+(\S+)/.exec(service.output())![1];
     const script = [
       'set -euo pipefail',
       ...run.map((b) => `${b.code}\nprintf '${SEPARATOR.replace(/\n/g, '\\n')}'`),
@@ -168,7 +162,7 @@ async function runDocument(
       code === 0
         ? null
         : `bash exited with ${code ?? `${bash.signalCode} (after ${DOCUMENT_TIMEOUT_MS} ms?)`}; ` +
-          `it printed:\n${outputs.at(-1)}\nstderr:\n${stderr}\nservice log:\n${log.slice(-3000)}`;
+          `it printed:\n${outputs.at(-1)}\nstderr:\n${stderr}\nservice log:\n${service.output().slice(-3000)}`;
     return { outputs: finished, failure };
   } finally {
     if (service.exitCode === null) service.kill('SIGTERM');

@@ -1,5 +1,6 @@
 import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { createServer } from 'net';
+import { tmpdir } from 'os';
 import { join } from 'path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
@@ -34,12 +35,12 @@ export function runCli(args: string[], env: Record<string, string>) {
   return { status: result.status, stdout: parse(result.stdout), stderr: result.stderr };
 }
 
-export function startProcess(
-  entry: string,
-  env: Record<string, string>,
-): ChildProcess & { output: () => string } {
-  const child = spawn(process.execPath, tsEntry(entry), {
-    cwd: ROOT,
+export type StartedProcess = ChildProcess & { output: () => string };
+
+/** A child process of Node with what it prints (stdout and stderr together) kept for the test. */
+function startNode(args: string[], cwd: string, env: Record<string, string>): StartedProcess {
+  const child = spawn(process.execPath, args, {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,6 +48,32 @@ export function startProcess(
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
   return Object.assign(child, { output: () => output });
+}
+
+/** A TypeScript entry of the sources (`src/...`), run from the checkout. */
+export function startProcess(entry: string, env: Record<string, string>): StartedProcess {
+  return startNode(tsEntry(entry), ROOT, env);
+}
+
+/**
+ * The build, `dist/main.js`, as `npm start` runs it, from a folder holding no .env of the checkout.
+ * Call ensureBuilt() first (in a beforeAll).
+ */
+export function startBuiltService(env: Record<string, string>): StartedProcess {
+  return startNode([join(ROOT, 'dist', 'main.js')], tmpdir(), env);
+}
+
+/**
+ * Builds dist/ when it is missing or older than the sources, as `npm start` does: the service and the
+ * console both, so that a suite running at the same time on another worker finds it fresh and does
+ * not rebuild dist/ (emptying dist/console) under another.
+ */
+export function ensureBuilt(): void {
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
 }
 
 export function exited(child: ChildProcess): Promise<number | null> {
