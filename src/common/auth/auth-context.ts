@@ -1,3 +1,4 @@
+import { NotFoundError } from '../errors/domain-errors.js';
 import type { Role } from './access.js';
 
 /**
@@ -21,7 +22,21 @@ export interface AuthContext {
   campaignIds: string[] | null;
 }
 
-/** Whether the credential reaches that campaign. */
-export function reachesCampaign(auth: AuthContext, campaignId: string): boolean {
-  return auth.campaignIds === null || auth.campaignIds.includes(campaignId);
+/** Whether the credential reaches that campaign; what belongs to none, only an unlimited one reaches. */
+export function reachesCampaign(auth: AuthContext, campaignId: string | null): boolean {
+  return (
+    auth.campaignIds === null || (campaignId !== null && auth.campaignIds.includes(campaignId))
+  );
+}
+
+/**
+ * Beyond a campaign-limited credential's campaigns a resource does not exist, as in another
+ * organization: the same not-found its lookup gives for an unknown id (`notFound`, its message).
+ */
+export function requireCampaignReach(
+  auth: AuthContext,
+  campaignId: string | null,
+  notFound: string,
+): void {
+  if (!reachesCampaign(auth, campaignId)) throw new NotFoundError(notFound);
 }

@@ -1,5 +1,4 @@
-import { reachesCampaign } from '../../../common/auth/auth-context.js';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -66,8 +65,7 @@ export class CallLogController {
     @Query() q: GetCallLogQueryDto,
   ) {
     const log = await this.callLogs.get(auth.organizationId, p.call_log_id);
-    // Beyond a campaign-limited key's campaigns a call log does not exist, as in another organization.
-    if (!reachesCampaign(auth, log.campaignId)) throw new NotFoundError('Call log not found');
+    requireCampaignReach(auth, log.campaignId, 'Call log not found');
     return presentCallLogDetail(log, q.include_recordings);
   }
 }

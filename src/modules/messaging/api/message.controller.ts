@@ -1,5 +1,4 @@
-import { reachesCampaign } from '../../../common/auth/auth-context.js';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -50,10 +49,7 @@ export class MessageController {
   @ApiResponse({ status: 200, type: MessageResponseDto })
   async get(@Auth() auth: AuthContext, @Param('message_id') messageId: string) {
     const message = await this.messaging.get(auth.organizationId, messageId);
-    // Beyond a campaign-limited key's campaigns (or of none) a text does not exist.
-    if (auth.campaignIds && !(message.campaignId && reachesCampaign(auth, message.campaignId))) {
-      throw new NotFoundError(`Message ${messageId} not found`);
-    }
+    requireCampaignReach(auth, message.campaignId, `Message ${messageId} not found`);
     return presentMessage(message);
   }
 }

@@ -1,5 +1,4 @@
-import { reachesCampaign } from '../../../common/auth/auth-context.js';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiBody,
@@ -121,10 +120,7 @@ export class TargetImportController {
   @ApiResponse({ status: 200, type: ImportReportDto })
   async get(@Auth() auth: AuthContext, @Param('import_id') importId: string) {
     const report = await this.imports.report(auth.organizationId, importId);
-    // Beyond a campaign-limited key's campaigns an import does not exist, as in another organization.
-    if (!reachesCampaign(auth, report.import.campaignId)) {
-      throw new NotFoundError(`Import ${importId} not found`);
-    }
+    requireCampaignReach(auth, report.import.campaignId, `Import ${importId} not found`);
     return presentImport(report);
   }
 }

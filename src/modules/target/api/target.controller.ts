@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { reachesCampaign } from '../../../common/auth/auth-context.js';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
@@ -162,7 +161,7 @@ export class TargetController {
   @ApiResponse({ status: 200, type: TargetDetailResponseDto })
   async get(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
     const target = await this.targets.get(auth.organizationId, targetId);
-    requireReach(auth, target, targetId);
+    requireCampaignReach(auth, target.campaignId, `Target ${targetId} not found`);
     const policy = await this.compliance.policy(auth.organizationId);
     const place = this.compliance.place(target.timeZone, target.phoneNumber, policy);
     return {
@@ -282,7 +281,8 @@ export class TargetController {
   /** Before acting for a campaign-limited key: its target's campaign (a target never moves). */
   private async requireReach(auth: AuthContext, targetId: string): Promise<void> {
     if (auth.campaignIds === null) return;
-    requireReach(auth, await this.targets.get(auth.organizationId, targetId), targetId);
+    const { campaignId } = await this.targets.get(auth.organizationId, targetId);
+    requireCampaignReach(auth, campaignId, `Target ${targetId} not found`);
   }
 
   private async page(auth: AuthContext, campaignId: string, query: ListTargetsQueryDto) {
@@ -313,12 +313,5 @@ export class TargetController {
 
   private get baseUrl(): string {
     return this.config.get('PUBLIC_BASE_URL');
-  }
-}
-
-/** Outside a campaign-limited key's campaigns a target does not exist, as in another organization. */
-function requireReach(auth: AuthContext, target: { campaignId: string }, targetId: string): void {
-  if (!reachesCampaign(auth, target.campaignId)) {
-    throw new NotFoundError(`Target ${targetId} not found`);
   }
 }

@@ -1,5 +1,4 @@
-import { reachesCampaign } from '../../../common/auth/auth-context.js';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
+import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -106,10 +105,7 @@ export class WebhookController {
     @Param('delivery_id') deliveryId: string,
   ): Promise<WebhookDeliveryDetailDto> {
     const delivery = await this.webhooks.get(auth.organizationId, deliveryId);
-    // Beyond a campaign-limited key's campaigns a delivery does not exist, as in another organization.
-    if (!reachesCampaign(auth, delivery.campaignId)) {
-      throw new NotFoundError(`Webhook delivery ${deliveryId} not found`);
-    }
+    requireCampaignReach(auth, delivery.campaignId, `Webhook delivery ${deliveryId} not found`);
     return presentDeliveryDetail(delivery);
   }
 
