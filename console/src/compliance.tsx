@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, storedKey, when, type Schemas } from './api.js';
-import { href } from './app.js';
+import { TargetLink } from './target-link.js';
+import { decisionReasonWords, decisionWords, ruleWords } from './words.js';
 import { FieldErrors, Notice, Pager, usePoll } from './ui.js';
 
 type Policy = Schemas['CompliancePolicyResponseDto'];
@@ -284,22 +285,26 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
                 <tr>
                   <th scope="col">When</th>
                   <th scope="col">Rule</th>
-                  <th scope="col">Action</th>
+                  <th scope="col">What happened</th>
                   <th scope="col">Why</th>
-                  <th scope="col">Until</th>
-                  <th scope="col">Target</th>
+                  <th scope="col">Who</th>
                 </tr>
               </thead>
               <tbody>
                 {decisions.value.decisions.map((d: Decision) => (
                   <tr key={d.id} data-decision={d.rule}>
                     <td data-label="When">{when(d.decided_at)}</td>
-                    <td data-label="Rule">{d.rule}</td>
-                    <td data-label="Action">{d.action}</td>
-                    <td data-label="Why">{d.reason}</td>
-                    <td data-label="Until">{when(d.deferred_until)}</td>
-                    <td data-label="Target">
-                      <a href={href.target(d.target_id)}>{d.target_id.slice(0, 8)}</a>
+                    <td data-label="Rule">
+                      <span title={d.rule}>{ruleWords(d.rule)}</span>
+                    </td>
+                    <td data-label="What happened">
+                      <span title={d.action}>{decisionWords(d.action, d.deferred_until)}</span>
+                    </td>
+                    <td data-label="Why">
+                      <span title={d.reason}>{decisionReasonWords(d.reason)}</span>
+                    </td>
+                    <td data-label="Who">
+                      <TargetLink client={client} id={d.target_id} />
                     </td>
                   </tr>
                 ))}

@@ -1,9 +1,10 @@
 import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Schemas, type ValidationItem } from './api.js';
-import { href } from './app.js';
 import { FieldErrors, Notice, Pager, usePoll } from './ui.js';
-import { messageWords } from './words.js';
+import { useKeyNames } from './key-names.js';
+import { TargetLink } from './target-link.js';
+import { actorWords, messageWords } from './words.js';
 
 type Entry = Schemas['DoNotCallEntryResponseDto'];
 const PAGE_SIZE = 25;
@@ -61,13 +62,15 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
     [applied, history, page],
     10000,
   );
+  const keyNames = useKeyNames(client);
   const pageCount = list.value ? Math.ceil(list.value.total / PAGE_SIZE) : 0;
   return (
     <>
       <h1>Do not call</h1>
       <p class="muted">
         Numbers no campaign of your organization dials, whatever its blacklists. A call in which the
-        person asks not to be called again (outcome DNC_REQUESTED) adds the number by itself.
+        person asks not to be called again adds the number by itself, and so does a reply STOP to a
+        text.
       </p>
       <AddNumber client={client} onAdded={list.reload} />
       <section aria-labelledby="dnc-list-h">
@@ -118,7 +121,7 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
           </p>
         ) : (
           <div class="table-wrap" tabIndex={0} role="region" aria-label="Do-not-call numbers">
-            <table data-dnc-total={list.value.total}>
+            <table class="stack" data-dnc-total={list.value.total}>
               <thead>
                 <tr>
                   <th scope="col">Number</th>
@@ -135,6 +138,7 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
                     client={client}
                     entry={e}
                     onRemoved={list.reload}
+                    keyNames={keyNames}
                   />
                 ))}
               </tbody>
@@ -156,36 +160,45 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
   );
 }
 
-function Source({ source }: { source: Entry['source'] }) {
+function Source({
+  client,
+  source,
+  keyNames,
+}: {
+  client: CampaignCallingClient;
+  source: Entry['source'];
+  keyNames: ReadonlyMap<string, string>;
+}) {
   if (source.type === 'call') {
     return (
-      <>
-        a call (<a href={href.target(source.target_id)}>target {source.target_id.slice(0, 8)}</a>,
-        call {source.call_log_id})
-      </>
+      <span title={`call ${source.call_log_id}`}>
+        <TargetLink client={client} id={source.target_id} />, who asked on a call not to be called
+      </span>
     );
   }
   if (source.type === 'sms') {
     return source.target_id ? (
       <>
-        an opt-out text (
-        <a href={href.target(source.target_id)}>target {source.target_id.slice(0, 8)}</a>)
+        <TargetLink client={client} id={source.target_id} />, who replied STOP to a text
       </>
     ) : (
-      <>an opt-out text</>
+      <>a reply STOP to a text</>
     );
   }
-  return <>API key {source.api_key_id.slice(0, 8)}</>;
+  const who = actorWords({ type: 'api_key', id: source.api_key_id }, keyNames);
+  return <>{who.charAt(0).toUpperCase() + who.slice(1)}</>;
 }
 
 function EntryRow({
   client,
   entry: e,
   onRemoved,
+  keyNames,
 }: {
   client: CampaignCallingClient;
   entry: Entry;
   onRemoved: () => void;
+  keyNames: ReadonlyMap<string, string>;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
@@ -214,13 +227,13 @@ function EntryRow({
   const id = `dnc-${e.phone_number.replace(/\D/g, '')}-${Date.parse(e.created_at)}`;
   return (
     <tr data-dnc-number={e.phone_number} data-dnc-removed={removed ? 'true' : 'false'}>
-      <td>{e.phone_number}</td>
-      <td>{e.reason}</td>
-      <td>
-        <Source source={e.source} />
+      <td data-label="Number">{e.phone_number}</td>
+      <td data-label="Reason">{e.reason}</td>
+      <td data-label="Added by">
+        <Source client={client} source={e.source} keyNames={keyNames} />
       </td>
-      <td>{when(e.created_at)}</td>
-      <td>
+      <td data-label="Listed">{when(e.created_at)}</td>
+      <td data-label="Removal">
         {removed ? (
           <span class="muted">
             Removed {when(removed.removed_at)}: {removed.reason}

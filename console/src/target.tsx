@@ -10,7 +10,8 @@ import {
 } from './api.js';
 import { CampaignCrumbs } from './crumbs.js';
 import { CodeWords, FieldErrors, Json, Notice, StatusBadge, usePoll } from './ui.js';
-import { callerWords, waitingWords } from './words.js';
+import { actorWords, callerWords, timelineWords, waitingWords } from './words.js';
+import { useKeyNames } from './key-names.js';
 
 const ZONE_SOURCE: Record<string, string> = {
   target: 'given with the target',
@@ -371,31 +372,6 @@ function Messages({ client, id }: { client: CampaignCallingClient; id: string })
 
 const TIMELINE_PAGE = 20;
 
-const KIND_WORDS: Record<string, string> = {
-  added: 'Added',
-  status_changed: 'Status changed',
-  input_edited: 'Input edited',
-  call_started: 'Call started',
-  call_ended: 'Call ended',
-  deferred: 'Deferred',
-  step_data: 'Step data',
-  notification: 'Notification',
-  deleted: 'Deleted',
-};
-
-function actorWords(actor: TimelineEvent['actor']): string {
-  switch (actor.type) {
-    case 'api_key':
-      return actor.id ? `API key ${actor.id.slice(0, 8)}` : 'an API key';
-    case 'worker':
-      return 'the calling worker';
-    case 'provider':
-      return 'the call provider';
-    default:
-      return 'the system';
-  }
-}
-
 /**
  * The target's timeline (`GET /targets/{id}/events`), newest first: read again whenever the target
  * changes (`version`), older events on demand with the API's next_cursor.
@@ -420,6 +396,7 @@ function Timeline({
     return data;
   };
   const first = usePoll(() => page(), [id, version], 0);
+  const keyNames = useKeyNames(client);
   // Older pages belong to the read of the first page they continue; a new read starts over.
   const [older, setOlder] = useState<{
     of: unknown;
@@ -461,8 +438,7 @@ function Timeline({
           {items.map((e) => (
             <li key={e.id} data-kind={e.kind}>
               <p class="timeline-head">
-                <time dateTime={e.at}>{when(e.at)}</time> ·{' '}
-                <strong>{KIND_WORDS[e.kind] ?? e.kind}</strong>
+                <time dateTime={e.at}>{when(e.at)}</time> · <strong>{timelineWords(e)}</strong>
                 {e.status ? (
                   <>
                     {' '}
@@ -470,8 +446,13 @@ function Timeline({
                   </>
                 ) : null}
               </p>
-              <p class="timeline-reason">{e.reason}</p>
-              <p class="muted timeline-actor">by {actorWords(e.actor)}</p>
+              <p class="muted timeline-detail">
+                Detail for support:{' '}
+                <span class="timeline-reason" title={e.kind}>
+                  {e.reason}
+                </span>
+              </p>
+              <p class="muted timeline-actor">by {actorWords(e.actor, keyNames)}</p>
             </li>
           ))}
         </ol>

@@ -5,6 +5,7 @@
  * any other field; a value it cannot show as days (not a JSON object) is left to edit as text.
  */
 import { EditorFieldset, JsonFallback, type FieldEditorProps } from './field-editor.js';
+import { ZoneSelect } from './zone-select.js';
 
 const DAYS = [
   ['monday', 'Monday'],
@@ -71,8 +72,9 @@ function TimeInput(props: {
   );
 }
 
+/** The operator's own zone to start from (a US one when theirs is not, as the API's default is). */
 function browserZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'US/Eastern';
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'America/New_York';
 }
 
 export function WeekScheduleEditor(props: FieldEditorProps) {
@@ -111,14 +113,19 @@ export function WeekScheduleEditor(props: FieldEditorProps) {
         <>
           <div class="field">
             <label for={`${id}-tz`}>Time zone of these hours</label>
-            <input
+            <ZoneSelect
               id={`${id}-tz`}
-              type="text"
-              spellcheck={false}
-              placeholder="US/Eastern"
               value={schedule.tz ?? ''}
-              onInput={(e) => set({ ...schedule, tz: (e.target as HTMLInputElement).value })}
+              describedBy={`${id}-tz-help`}
+              onValue={(tz) => set({ ...schedule, tz })}
             />
+            <p class="muted help" id={`${id}-tz-help`}>
+              These hours are read in this zone: 09:00–17:00 Eastern is 06:00–14:00 for a patient in
+              Los Angeles. On top of them, the calling rules (quiet hours, state rules) are read in
+              the patient’s own zone, from their phone number or the zone given with them: a patient
+              in Honolulu is called only between 08:00 and 21:00 Honolulu time, whatever these hours
+              say.
+            </p>
           </div>
           <ul class="week-days">
             {DAYS.map(([day, name]) => {

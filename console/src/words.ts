@@ -172,3 +172,190 @@ export function waitingWords(reason: string): string {
   }
   return reason.charAt(0).toUpperCase() + reason.slice(1);
 }
+
+/** What each target status means, as a sentence (shown on hover and where a status is explained). */
+const STATUS_SENTENCES: Record<string, string> = {
+  Pending: 'Added but not started: it is called once the campaign’s calls are triggered.',
+  Scheduled: 'Will be called when its planned time comes and the calling rules allow it.',
+  Waiting: 'Waits for a step (a form, an EHR event) to be reported before it is called.',
+  'In Progress': 'Being called now.',
+  'Post-processing': 'The call has ended; its outcome is being read.',
+  'SMS Scheduled': 'A text message is about to be sent; then it goes on as the call decided.',
+  'To review': 'Needs a person: decide in the review queue whether it is done or called again.',
+  Finished: 'Done: no more calls.',
+  Failed: 'No more calls: every attempt was used, or the number cannot be called.',
+};
+
+/** A target status as a sentence; the status itself when unknown. */
+export function statusSentence(status: string): string {
+  return STATUS_SENTENCES[status] ?? status;
+}
+
+/** Who did something: a key by its name (when the names could be read), never by a bare id. */
+export interface Actor {
+  type: string;
+  id: string | null;
+}
+export function actorWords(
+  actor: Actor,
+  keyNames: ReadonlyMap<string, string> = new Map(),
+): string {
+  switch (actor.type) {
+    case 'api_key': {
+      const name = actor.id ? keyNames.get(actor.id) : undefined;
+      return name ? `the API key “${name}”` : 'an API key';
+    }
+    case 'worker':
+      return 'the service (calling on schedule)';
+    case 'provider':
+      return 'the phone call itself';
+    default:
+      return 'the service';
+  }
+}
+
+/** A timeline event's facts, as `GET /targets/{id}/events` gives them. */
+export interface TimelineFacts {
+  kind: string;
+  status: string | null;
+  reason: string;
+  data: Record<string, unknown>;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+const localWhen = (iso: string | null): string | null => {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime())
+    ? iso
+    : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+};
+
+/** After a call or a move, what happens next, from the status the target went to. */
+function nextWords(status: string | null, data: Record<string, unknown>): string {
+  const at = localWhen(str(data.next_attempt_at) ?? str(data.scheduled_time));
+  switch (status) {
+    case 'Scheduled':
+      return at ? `It will be called again ${at}.` : 'It will be called again.';
+    case 'Finished':
+      return 'Done: no more calls.';
+    case 'Failed':
+      return 'No more calls.';
+    case 'To review':
+      return 'It now needs a person: see the review queue.';
+    case 'Waiting':
+      return str(data.step) ? `It waits for the step “${str(data.step)}”.` : 'It waits for a step.';
+    case 'SMS Scheduled':
+      return 'A text message is sent next.';
+    case 'Pending':
+      return 'It is not started.';
+    default:
+      return '';
+  }
+}
+
+/**
+ * A timeline entry as a sentence for a coordinator, built from its kind, status and data (the API's
+ * terse `reason`, e.g. `finished after GOOD (attempt 1 of 2)`, stays the detail line for support).
+ */
+export function timelineWords(e: TimelineFacts): string {
+  const d = e.data ?? {};
+  const outcome = str(d.outcome) ?? str(d.category);
+  switch (e.kind) {
+    case 'added':
+      return e.status === 'Scheduled'
+        ? 'Added to the campaign and scheduled to be called.'
+        : e.status === 'Waiting'
+          ? `Added to the campaign; ${nextWords('Waiting', d).replace(/^It/, 'it')}`
+          : 'Added to the campaign; not started until its calls are triggered.';
+    case 'call_started':
+      return typeof d.attempt === 'number' ? `Call placed (attempt ${d.attempt}).` : 'Call placed.';
+    case 'call_ended':
+      return `Call ended: ${outcome ? codeWords(outcome).toLowerCase() : 'no outcome'}. ${nextWords(e.status, d)}`.trim();
+    case 'status_changed': {
+      if (
+        /^review: done|review done|marked done/i.test(e.reason) ||
+        (d.from === 'To review' && e.status === 'Finished')
+      )
+        return 'Reviewed by a person: marked done.';
+      if (d.from === 'To review' && e.status === 'Scheduled')
+        return 'Reviewed by a person: to be called again.';
+      const lead = outcome ? `${codeWords(outcome)}. ` : '';
+      const next = nextWords(e.status, d);
+      return `${lead}${next || `Now ${e.status ?? 'changed'}.`}`;
+    }
+    case 'input_edited': {
+      const keys = Array.isArray(d.keys) ? (d.keys as string[]) : [];
+      return keys.length ? `Its data was edited (${keys.join(', ')}).` : 'Its data was edited.';
+    }
+    case 'deferred': {
+      const at = localWhen(str(d.scheduled_time));
+      return at ? `Its call was moved to ${at}.` : 'Its call was moved to later.';
+    }
+    case 'step_data':
+      return str(d.step) ? `The step “${str(d.step)}” was reported.` : 'A step was reported.';
+    case 'notification': {
+      const status = d.delivery_status;
+      return status === null || status === undefined
+        ? 'Nothing was sent to your systems: this campaign has no webhook URL.'
+        : `Your systems were notified (${codeWords(String(status)).toLowerCase()}).`;
+    }
+    case 'deleted':
+      return 'Deleted.';
+    default:
+      return e.reason.charAt(0).toUpperCase() + e.reason.slice(1);
+  }
+}
+
+/** A calling-rule decision's rule and action in words (the codes kept for the hover). */
+const RULE_WORDS: Record<string, string> = {
+  quiet_hours: 'Quiet hours where the person is',
+  state_hours: 'The state’s calling hours',
+  state_limit: 'The state’s limit of calls a day',
+  organization_limit: 'Your limit of calls a day to one number',
+  restricted_date: 'A day without calls (holiday)',
+  do_not_call: 'The do-not-call list',
+};
+export function ruleWords(rule: string): string {
+  return RULE_WORDS[rule] ?? codeWords(rule);
+}
+export function decisionWords(action: string, until: string | null): string {
+  if (action === 'refused') return 'Not called';
+  const at = localWhen(until);
+  return at ? `Call moved to ${at}` : 'Call moved to later';
+}
+
+/**
+ * A quiet-hours decision's API words (`quiet hours: 06:12 in America/Los_Angeles, calls from 08:00`) as
+ * a sentence; other rules' words are kept as the service wrote them.
+ */
+export function decisionReasonWords(reason: string): string {
+  const quiet = /^quiet hours: (\d{2}:\d{2}) in (\S+), calls from (\d{2}:\d{2})/.exec(reason);
+  if (quiet)
+    return `It was ${quiet[1]} where the person is (${zoneWords(quiet[2])}); calls start at ${quiet[3]} there.`;
+  return reason.charAt(0).toUpperCase() + reason.slice(1);
+}
+
+/** An IANA zone as people say it: `Pacific/Honolulu` -> `Honolulu time`. */
+export function zoneWords(zone: string): string {
+  const city = zone.split('/').pop()?.replace(/_/g, ' ') ?? zone;
+  return `${city} time`;
+}
+
+/**
+ * How a target is named to a person: the patient's name when it has one, else its external id (an MRN),
+ * else its phone number. Reads `patient` (the API's patient fields) and falls back to input data.
+ */
+export function targetName(t: {
+  patient?: { first_name?: string | null; last_name?: string | null } | null;
+  input_data?: Record<string, unknown>;
+  external_id?: string | null;
+  phone_number?: string | null;
+}): string {
+  const p = t.patient ?? {};
+  const input = t.input_data ?? {};
+  const first = p.first_name ?? str(input.first_name);
+  const last = p.last_name ?? str(input.last_name);
+  const name = [first, last].filter(Boolean).join(' ');
+  return name || t.external_id || t.phone_number || 'this target';
+}
