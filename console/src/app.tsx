@@ -74,6 +74,8 @@ export function App() {
   const [expired, setExpired] = useState(false);
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
+  // On a phone the navigation is a menu behind one button (a row of links would wrap to three lines).
+  const [menuOpen, setMenuOpen] = useState(false);
   const signOut = (why?: 'expired') => {
     storeKey(null);
     setApiKey(null);
@@ -85,6 +87,7 @@ export function App() {
   );
   // A new page: move focus to its main region so keyboard and screen-reader users start there.
   useEffect(() => {
+    setMenuOpen(false);
     main.current?.focus();
   }, [route]);
 
@@ -109,7 +112,16 @@ export function App() {
         <a class="brand" href={href.campaigns()}>
           Campaign Calling · Console
         </a>
-        <nav aria-label="Main">
+        <button
+          type="button"
+          class="menu-button secondary"
+          aria-expanded={menuOpen}
+          aria-controls="main-nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          Menu
+        </button>
+        <nav id="main-nav" aria-label="Main" class={menuOpen ? 'open' : undefined}>
           <a href={href.campaigns()}>Campaigns</a>
           <a href={href.review()}>Review queue</a>
           <a href={href.compliance()}>Calling rules</a>

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, type Schemas } from './api.js';
 import { href } from './app.js';
-import { CampaignField, FIELDS, fromText } from './settings.js';
+import { CampaignField, FIELDS, fromText, stepIdsOf } from './settings.js';
 import { Notice } from './ui.js';
 
 /**
@@ -60,7 +60,8 @@ export function NewCampaignPage({ client }: { client: CampaignCallingClient }) {
     });
     setBusy(false);
     if (data) {
-      if (data.webhook_secret) createdSecrets.set(data.id, data.webhook_secret);
+      // The secret signs the notifications: worth showing only when there is a URL to send them to.
+      if (data.webhook_secret && data.webhook_url) createdSecrets.set(data.id, data.webhook_secret);
       location.hash = href.campaign(data.id);
     } else if (response.status === 422) {
       const { fields, other } = fieldErrors(error);
@@ -86,6 +87,7 @@ export function NewCampaignPage({ client }: { client: CampaignCallingClient }) {
             text={texts[f.name] ?? ''}
             errors={errors[f.name]}
             onText={(text) => setTexts({ ...texts, [f.name]: text })}
+            stepIds={stepIdsOf(texts.steps ?? '')}
           />
         ))}
         {formError.length ? <Notice kind="error">{formError.join(' ')}</Notice> : null}

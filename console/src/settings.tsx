@@ -5,10 +5,21 @@ import { href } from './app.js';
 import { BlacklistPicker } from './blacklist-picker.js';
 import { StepsEditor } from './steps-editor.js';
 import { FieldErrors, Notice } from './ui.js';
+import { SmsFollowUpEditor } from './sms-editor.js';
 import { WeekScheduleEditor } from './week-editor.js';
 
 type Kind =
-  'text' | 'int' | 'json' | 'window' | 'steps' | 'list' | 'blacklists' | 'type' | 'nullable';
+  | 'text'
+  | 'int'
+  | 'json'
+  | 'window'
+  | 'steps'
+  | 'entry'
+  | 'sms'
+  | 'list'
+  | 'blacklists'
+  | 'type'
+  | 'nullable';
 export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
   label: string;
@@ -16,68 +27,97 @@ export interface FieldSpec {
   help?: string;
 }
 
-const CAMPAIGN_TYPES = [
-  'payor',
-  'patient',
-  'provider',
-  'patient_incoming',
-  'patient_incoming_scheduling',
-  'patient_outgoing_scheduling',
-  'patient_billing',
+/** The campaign types in words (the code on hover and in the API). */
+const CAMPAIGN_TYPES: [string, string][] = [
+  ['patient', 'Calls to patients'],
+  ['payor', 'Calls to payors (insurers)'],
+  ['provider', 'Calls to providers (doctors’ offices)'],
+  ['patient_outgoing_scheduling', 'Scheduling calls to patients'],
+  ['patient_billing', 'Billing calls to patients'],
+  ['patient_incoming', 'Patients calling in'],
+  ['patient_incoming_scheduling', 'Patients calling in to schedule'],
 ];
 
 export const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text' },
-  { name: 'type', label: 'Type', kind: 'type' },
+  { name: 'type', label: 'Who is called', kind: 'type' },
   {
     name: 'caller_id',
     label: 'Caller id',
     kind: 'nullable',
-    help: 'The number calls come from; empty for none.',
-  },
-  { name: 'max_attempts', label: 'Max attempts', kind: 'int', help: '1 to 20.' },
-  { name: 'retry_delay_minutes', label: 'Retry delay (minutes)', kind: 'int', help: '0 to 10080.' },
-  { name: 'max_concurrent_calls', label: 'Max concurrent calls', kind: 'int', help: '1 to 1000.' },
-  {
-    name: 'webhook_url',
-    label: 'Webhook URL',
-    kind: 'nullable',
-    help: 'An absolute http(s) URL; empty for none.',
+    help: 'The phone number the people called see, e.g. +16175550100; empty: the test line.',
   },
   {
-    name: 'entry_step',
-    label: 'Entry step',
-    kind: 'nullable',
-    help: 'One of the steps’ friendly ids; empty for none.',
+    name: 'max_attempts',
+    label: 'Max attempts',
+    kind: 'int',
+    help: 'How many times in all a person not reached is called (1 to 20).',
   },
   {
-    name: 'blacklist_ids',
-    label: 'Blacklists',
-    kind: 'blacklists',
-    help: 'Numbers on a chosen blacklist are never called by this campaign.',
+    name: 'retry_delay_minutes',
+    label: 'Retry delay (minutes)',
+    kind: 'int',
+    help: 'How long to wait before calling again after a call that did not reach them (0 to 10080).',
+  },
+  {
+    name: 'max_concurrent_calls',
+    label: 'Max concurrent calls',
+    kind: 'int',
+    help: 'How many calls of this campaign may be in progress at the same time (1 to 1000).',
   },
   {
     name: 'calling_window',
     label: 'Calling window',
     kind: 'window',
-    help: 'Calls start only within these hours, told in its time zone (HH:MM; 24:00 ends the day).',
+    help: 'Calls start only within these hours (HH:MM; 24:00 ends the day).',
   },
   {
     name: 'steps',
     label: 'Steps',
     kind: 'steps',
-    help: 'What the campaign waits for after a call; the entry step above names the first.',
+    help: 'What a target waits for before it is called: a form filled in, an event from your EHR. Each is reported by your systems (an API call, a webhook) under its id.',
+  },
+  {
+    name: 'entry_step',
+    label: 'First step to wait for',
+    kind: 'entry',
+    help: 'New targets wait for this step before their first call; none: they are called without waiting.',
   },
   {
     name: 'sms_follow_up',
-    label: 'Follow-up text (JSON)',
-    kind: 'json',
-    help: '{"on_categories": ["VOICEMAIL", "NO_RESPONSE"], "template": "Hi {{input_data.first_name}}, ...", "after": "each_attempt" or "last_attempt", "provider_connection_id": null}, or null for none. Sent when the calling rules allow it; the target is SMS Scheduled meanwhile.',
+    label: 'Follow-up text message',
+    kind: 'sms',
+  },
+  {
+    name: 'blacklist_ids',
+    label: 'Blacklists',
+    kind: 'blacklists',
+    help: 'Numbers on a chosen blacklist are never called by this campaign (the do-not-call list applies to every campaign).',
+  },
+  {
+    name: 'webhook_url',
+    label: 'Webhook URL',
+    kind: 'nullable',
+    help: 'The address of your system that is told each call’s result (https://…); empty: nothing is sent.',
   },
 ];
 
+/** The step ids in the steps field's text (none when it does not parse). */
+export function stepIdsOf(stepsText: string): string[] {
+  try {
+    const steps: unknown = JSON.parse(stepsText || '[]');
+    return Array.isArray(steps)
+      ? steps
+          .map((st) => (st as { friendly_id?: unknown } | null)?.friendly_id)
+          .filter((v): v is string => typeof v === 'string' && v !== '')
+      : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toText(kind: Kind, value: unknown): string {
-  if (kind === 'json' || kind === 'window' || kind === 'steps')
+  if (kind === 'json' || kind === 'window' || kind === 'steps' || kind === 'sms')
     return JSON.stringify(value ?? null, null, 2);
   if (kind === 'list' || kind === 'blacklists')
     return ((value as string[] | undefined) ?? []).join(', ');
@@ -90,6 +130,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
     case 'int':
       return { value: /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text };
     case 'nullable':
+    case 'entry':
       return { value: text.trim() === '' ? null : text.trim() };
     case 'list':
     case 'blacklists':
@@ -102,6 +143,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
     case 'json':
     case 'window':
     case 'steps':
+    case 'sms':
       try {
         return { value: JSON.parse(text) };
       } catch (err) {
@@ -191,6 +233,7 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
             text={texts[f.name] ?? ''}
             errors={errors[f.name]}
             onText={(text) => setTexts({ ...texts, [f.name]: text })}
+            stepIds={stepIdsOf(texts.steps ?? '')}
           />
         ))}
         {formError.length ? <Notice kind="error">{formError.join(' ')}</Notice> : null}
@@ -219,12 +262,15 @@ export function CampaignField({
   text,
   errors: err,
   onText,
+  stepIds = [],
 }: {
   field: FieldSpec;
   idPrefix: string;
   text: string;
   errors: string[] | undefined;
   onText: (text: string) => void;
+  /** The steps' ids as the form has them now, for the first step's choice. */
+  stepIds?: string[];
 }) {
   const fid = `${idPrefix}-${f.name}`;
   const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : '']
@@ -246,7 +292,9 @@ export function CampaignField({
         ? StepsEditor
         : f.kind === 'blacklists'
           ? BlacklistPicker
-          : null;
+          : f.kind === 'sms'
+            ? SmsFollowUpEditor
+            : null;
   return (
     <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
       {Editor ? (
@@ -265,9 +313,18 @@ export function CampaignField({
         <textarea {...common} rows={5} spellcheck={false} />
       ) : f.kind === 'type' ? (
         <select {...common} onChange={common.onInput}>
-          {CAMPAIGN_TYPES.map((t) => (
-            <option key={t} value={t}>
-              {t}
+          {CAMPAIGN_TYPES.map(([t, words]) => (
+            <option key={t} value={t} title={t}>
+              {words}
+            </option>
+          ))}
+        </select>
+      ) : f.kind === 'entry' ? (
+        <select {...common} onChange={common.onInput}>
+          <option value="">None: call without waiting</option>
+          {[...new Set([...stepIds, ...(text ? [text] : [])])].filter(Boolean).map((step) => (
+            <option key={step} value={step}>
+              {step}
             </option>
           ))}
         </select>

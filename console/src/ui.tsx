@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { TARGET_STATUSES } from './api.js';
 import type { Progress } from './progress.js';
-import { codeWords } from './words.js';
+import { codeWords, statusSentence } from './words.js';
 
 /** Runs `load` now and every `everyMs` while the page is shown (no reload; polling pauses when hidden). */
 export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 3000) {
@@ -45,7 +45,10 @@ const statusClass = (s: string) => `st-${s.toLowerCase().replace(/[^a-z]+/g, '-'
 
 export function StatusBadge({ status }: { status: string }) {
   return (
-    <span class={`badge ${statusClass(status)}`} title={status}>
+    <span
+      class={`badge ${statusClass(status)}`}
+      title={statusSentence(status) === status ? status : `${statusSentence(status)} (${status})`}
+    >
       {codeWords(status)}
     </span>
   );
@@ -74,7 +77,10 @@ export function StateBadge({ state }: { state: string }) {
 export function ProgressBar({ progress, label }: { progress: Progress | null; label: string }) {
   if (!progress) return <div class="bar bar-empty" aria-label={`${label}: loading`} />;
   const { counts, total, done } = progress;
-  const pct = total ? Math.round((done / total) * 100) : 0;
+  // "Done" is what needs nothing more: targets to review still need a person, so they are not done.
+  const toReview = counts['To review'];
+  const ended = done - toReview;
+  const pct = total ? Math.round((ended / total) * 100) : 0;
   const summary = TARGET_STATUSES.filter((s) => counts[s] > 0)
     .map((s) => `${counts[s]} ${s}`)
     .join(', ');
@@ -83,7 +89,7 @@ export function ProgressBar({ progress, label }: { progress: Progress | null; la
       <div
         class="bar"
         role="img"
-        aria-label={`${label}: ${done} of ${total} targets done (${pct}%)${summary ? `; ${summary}` : ''}`}
+        aria-label={`${label}: ${ended} of ${total} targets done (${pct}%)${toReview ? `, ${toReview} to review` : ''}${summary ? `; ${summary}` : ''}`}
         data-done={done}
         data-total={total}
       >
@@ -99,7 +105,9 @@ export function ProgressBar({ progress, label }: { progress: Progress | null; la
             ))}
       </div>
       <div class="bar-text" aria-hidden="true">
-        {total === 0 ? 'No targets yet' : `${done} / ${total} done (${pct}%)`}
+        {total === 0
+          ? 'No targets yet'
+          : `${ended} of ${total} done (${pct}%)${toReview ? ` · ${toReview} to review` : ''}`}
       </div>
     </div>
   );
@@ -115,7 +123,7 @@ export function StatusCounts({ progress }: { progress: Progress | null }) {
       </div>
       {TARGET_STATUSES.map((s) => (
         <div key={s}>
-          <dt>
+          <dt title={statusSentence(s)}>
             <span class={`dot ${statusClass(s)}`} aria-hidden="true" /> {s}
           </dt>
           <dd data-status={s}>{progress.counts[s]}</dd>

@@ -1,6 +1,13 @@
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, fieldErrors, when, type Delivery, type DeliveryDetail } from './api.js';
+import {
+  errorText,
+  fieldErrors,
+  readCampaign,
+  when,
+  type Delivery,
+  type DeliveryDetail,
+} from './api.js';
 import { href } from './app.js';
 import { CampaignCrumbs } from './crumbs.js';
 import { FieldErrors, localToIso, Notice, Pager, StatusBadge, usePoll } from './ui.js';
@@ -12,6 +19,7 @@ type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id: string }) {
   const [status, setStatus] = useState<'' | DeliveryStatus>('');
   const [page, setPage] = useState(0);
+  const campaign = usePoll(() => readCampaign(client, id), [id], 0);
   const list = usePoll(
     async () => {
       const { data, error, response } = await client.GET(
@@ -33,7 +41,17 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
     <>
       <CampaignCrumbs client={client} campaignId={id} />
       <h1>Webhook deliveries</h1>
-      <RerunFailed client={client} id={id} onDone={list.reload} />
+      {campaign.value && !campaign.value.webhook_url ? (
+        <Notice kind="info">
+          <p data-no-webhook>
+            This campaign has no webhook URL, so nothing is sent to your systems and nothing is
+            listed here. To be told of each call’s result, set one in the campaign’s{' '}
+            <a href={href.settings(id)}>settings</a>.
+          </p>
+        </Notice>
+      ) : (
+        <RerunFailed client={client} id={id} onDone={list.reload} />
+      )}
       <section aria-labelledby="deliveries-h">
         <h2 id="deliveries-h">Deliveries</h2>
         <div class="field compact">
@@ -63,7 +81,9 @@ export function WebhooksPage({ client, id }: { client: CampaignCallingClient; id
           <p class="muted" data-empty>
             {status
               ? `No deliveries with status “${codeWords(status)}”.`
-              : 'No deliveries yet: they appear when a call of this campaign ends.'}
+              : campaign.value && !campaign.value.webhook_url
+                ? 'No deliveries.'
+                : 'No deliveries yet: they appear when a call of this campaign ends.'}
           </p>
         ) : (
           <ul class="deliveries">

@@ -167,7 +167,7 @@ if (!hasChromium) {
       await shot('campaign-new-422');
 
       await page.getByLabel('Name').fill('Made in the console');
-      await page.getByLabel('Type').selectOption('payor');
+      await page.getByLabel('Who is called').selectOption('payor');
       await page.getByLabel('Max attempts').fill('4');
       await page.getByLabel('Retry delay (minutes)').fill('30');
       await page.getByLabel('Max concurrent calls').fill('2');
