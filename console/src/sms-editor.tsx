@@ -128,7 +128,7 @@ export function SmsFollowUpEditor(props: FieldEditorProps) {
             ))}
           </fieldset>
           <div class="field">
-            <label for={`${id}-template`}>Message</label>
+            <label for={`${id}-template`}>Message text</label>
             <textarea
               id={`${id}-template`}
               class="prose"

@@ -135,12 +135,15 @@ export function StatusCounts({ progress }: { progress: Progress | null }) {
 
 export function FieldErrors({ id, errors }: { id: string; errors?: string[] }) {
   if (!errors?.length) return null;
+  // The alert is the list's container: a list with role="alert" would no longer be a list.
   return (
-    <ul class="field-error" id={id} role="alert">
-      {errors.map((e) => (
-        <li key={e}>{e}</li>
-      ))}
-    </ul>
+    <div id={id} role="alert">
+      <ul class="field-error">
+        {errors.map((e) => (
+          <li key={e}>{e}</li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

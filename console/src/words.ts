@@ -165,6 +165,11 @@ export function waitingWords(reason: string): string {
         `The campaign already has ${m[1]} of its ${m[2]} calls at once in progress: this one starts when one ends.`,
     ],
     [/^due: /, () => 'Due now: it will be called in a moment.'],
+    [
+      /^quiet hours: (\d{2}:\d{2}) in (\S+), calls from (\d{2}:\d{2})/,
+      (m) =>
+        `Too early or too late where the person lives: it is ${m[1]} there (${zoneWords(m[2])}), and calls start at ${m[3]} their time (your calling rules’ quiet hours).`,
+    ],
   ];
   for (const [pattern, words] of rules) {
     const m = pattern.exec(reason);
@@ -260,7 +265,7 @@ function nextWords(status: string | null, data: Record<string, unknown>): string
  */
 export function timelineWords(e: TimelineFacts): string {
   const d = e.data ?? {};
-  const outcome = str(d.outcome) ?? str(d.category);
+  const outcome = str(d.category) ?? str(d.outcome);
   switch (e.kind) {
     case 'added':
       return e.status === 'Scheduled'
@@ -281,6 +286,10 @@ export function timelineWords(e: TimelineFacts): string {
       if (d.from === 'To review' && e.status === 'Scheduled')
         return 'Reviewed by a person: to be called again.';
       const lead = outcome ? `${codeWords(outcome)}. ` : '';
+      if (!outcome && e.status === 'Scheduled') {
+        const at = localWhen(str(d.scheduled_time));
+        return at ? `Scheduled to be called ${at}.` : 'Scheduled to be called.';
+      }
       const next = nextWords(e.status, d);
       return `${lead}${next || `Now ${e.status ?? 'changed'}.`}`;
     }
@@ -290,7 +299,8 @@ export function timelineWords(e: TimelineFacts): string {
     }
     case 'deferred': {
       const at = localWhen(str(d.scheduled_time));
-      return at ? `Its call was moved to ${at}.` : 'Its call was moved to later.';
+      const moved = at ? `Its call was moved to ${at}` : 'Its call was moved to later';
+      return `${moved}${deferredWhy(e.reason)}.`;
     }
     case 'step_data':
       return str(d.step) ? `The step “${str(d.step)}” was reported.` : 'A step was reported.';
@@ -305,6 +315,15 @@ export function timelineWords(e: TimelineFacts): string {
     default:
       return e.reason.charAt(0).toUpperCase() + e.reason.slice(1);
   }
+}
+
+/** Why a call was moved, from the rule the service named first in its words. */
+function deferredWhy(reason: string): string {
+  if (/^quiet hours/.test(reason)) return ': too early or too late where the person lives';
+  if (/^outside calling window/.test(reason)) return ': outside the campaign’s calling hours';
+  if (/^restricted date/.test(reason)) return ': a day without calls';
+  if (/calls? (in|per) (24|7)/.test(reason)) return ': enough calls to this number for now';
+  return '';
 }
 
 /** A calling-rule decision's rule and action in words (the codes kept for the hover). */
