@@ -12,6 +12,7 @@ import { join } from 'path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { CONSOLE_CSP } from '../../src/modules/console/console-static.js';
 import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
+import { seriousA11yViolations } from '../support/axe.js';
 import { ensureBuilt, freePort } from '../support/run-process.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
@@ -19,7 +20,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-results', 'console');
 const hasChromium = existsSync(CHROMIUM);
-
 
 if (!hasChromium) {
   const why = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
@@ -1197,6 +1197,7 @@ if (!hasChromium) {
           'document.documentElement.scrollWidth - document.documentElement.clientWidth',
         );
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       // The targets table as cards: one block per target, each value under its column's name.
       await expect(
         page.evaluate('getComputedStyle(document.querySelector("tr[data-target-id]")).display'),
@@ -1215,22 +1216,27 @@ if (!hasChromium) {
       await page.goto(`${baseUrl}/console/#/campaigns`);
       await page.locator('.card .bar-text').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await shot('campaigns-phone');
       await page.goto(`${baseUrl}/console/#/targets/${targetIds[0]}`);
       await page.locator('ol.transcript').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await shot('target-phone');
       await page.goto(`${baseUrl}/console/#/review`);
       await page.locator('tr[data-target-id]').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await shot('review-phone');
       await page.goto(`${baseUrl}/console/#/campaigns/new`);
       await page.getByRole('group', { name: 'Calling window' }).waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await shot('campaign-new-phone');
       await page.goto(`${baseUrl}/console/#/do-not-call`);
       await page.locator('tr[data-dnc-number]').first().waitFor();
       await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+      await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       await shot('do-not-call-phone');
       // The pages that remain, so each page of the console is seen on a phone.
       const phonePages: [string, () => Promise<void>][] = [
@@ -1252,6 +1258,7 @@ if (!hasChromium) {
         await ready();
         await shot(`${hash.split('/').pop()}-phone`);
         await expect(overflow()).resolves.toBeLessThanOrEqual(0);
+        await expect(seriousA11yViolations(page)).resolves.toEqual([]);
       }
       expect(foreignRequests).toEqual([]);
       expect(cspViolations).toEqual([]);
