@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, storedKey, when, type Schemas } from './api.js';
 import { TargetLink } from './target-link.js';
+import { ZoneSelect } from './zone-select.js';
 import { decisionReasonWords, decisionWords, ruleWords } from './words.js';
 import { FieldErrors, Notice, Pager, usePoll } from './ui.js';
 
@@ -219,11 +220,12 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
         />
         <FieldErrors id="dates-error" errors={errors.restricted_dates} />
         <label for="zone">Time zone of numbers whose zone is unknown</label>
-        <input
+        <ZoneSelect
           id="zone"
           value={form.zone}
-          aria-invalid={invalid('default_time_zone')}
-          onInput={(e) => set({ zone: (e.target as HTMLInputElement).value })}
+          invalid={invalid('default_time_zone')}
+          describedBy={errors.default_time_zone?.length ? 'zone-error' : undefined}
+          onValue={(zone) => set({ zone })}
         />
         <FieldErrors id="zone-error" errors={errors.default_time_zone} />
         {formError.length ? <Notice kind="error">{formError.join('; ')}</Notice> : null}
