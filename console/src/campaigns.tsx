@@ -4,6 +4,7 @@ import { errorText, when, type Campaign } from './api.js';
 import { href } from './app.js';
 import { loadProgress } from './progress.js';
 import { Notice, Pager, ProgressBar, StateBadge, usePoll } from './ui.js';
+import { CAMPAIGN_TYPE_WORDS } from './words.js';
 
 // Each card's progress is one stats request: 10 cards polled every 10 s (60 a minute) stay well within
 // the service's default per-key rate limit (RATE_LIMIT_REQUESTS=600/min).
@@ -70,7 +71,8 @@ function CampaignCard({ client, campaign }: { client: CampaignCallingClient; cam
         <StateBadge state={progress.value?.stats.state ?? campaign.state} />
       </h2>
       <p class="muted">
-        {campaign.type} · created {when(campaign.created_at)}
+        <span title={campaign.type}>{CAMPAIGN_TYPE_WORDS[campaign.type] ?? campaign.type}</span> ·
+        created {when(campaign.created_at)}
       </p>
       <ProgressBar progress={progress.value} label={`Progress of ${campaign.name}`} />
       {progress.value && progress.value.counts['To review'] > 0 ? (

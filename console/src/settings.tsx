@@ -7,6 +7,7 @@ import { StepsEditor } from './steps-editor.js';
 import { FieldErrors, Notice } from './ui.js';
 import { SmsFollowUpEditor } from './sms-editor.js';
 import { WeekScheduleEditor } from './week-editor.js';
+import { CAMPAIGN_TYPE_WORDS } from './words.js';
 
 type Kind =
   | 'text'
@@ -27,16 +28,7 @@ export interface FieldSpec {
   help?: string;
 }
 
-/** The campaign types in words (the code on hover and in the API). */
-const CAMPAIGN_TYPES: [string, string][] = [
-  ['patient', 'Calls to patients'],
-  ['payor', 'Calls to payors (insurers)'],
-  ['provider', 'Calls to providers (doctors’ offices)'],
-  ['patient_outgoing_scheduling', 'Scheduling calls to patients'],
-  ['patient_billing', 'Billing calls to patients'],
-  ['patient_incoming', 'Patients calling in'],
-  ['patient_incoming_scheduling', 'Patients calling in to schedule'],
-];
+const CAMPAIGN_TYPES = Object.entries(CAMPAIGN_TYPE_WORDS);
 
 export const FIELDS: FieldSpec[] = [
   { name: 'name', label: 'Name', kind: 'text' },

@@ -75,7 +75,7 @@ export function StateBadge({ state }: { state: string }) {
 
 /** A stacked bar of the targets by status, with a text equivalent for screen readers. */
 export function ProgressBar({ progress, label }: { progress: Progress | null; label: string }) {
-  if (!progress) return <div class="bar bar-empty" aria-label={`${label}: loading`} />;
+  if (!progress) return <div class="bar bar-empty" role="img" aria-label={`${label}: loading`} />;
   const { counts, total, done } = progress;
   // "Done" is what needs nothing more: targets to review still need a person, so they are not done.
   const toReview = counts['To review'];

@@ -378,3 +378,14 @@ export function targetName(t: {
   const name = [first, last].filter(Boolean).join(' ');
   return name || t.external_id || t.phone_number || 'this target';
 }
+
+/** The campaign types in words, in the order a create form offers them (the code stays on hover). */
+export const CAMPAIGN_TYPE_WORDS: Record<string, string> = {
+  patient: 'Calls to patients',
+  payor: 'Calls to payors (insurers)',
+  provider: 'Calls to providers (doctors’ offices)',
+  patient_outgoing_scheduling: 'Scheduling calls to patients',
+  patient_billing: 'Billing calls to patients',
+  patient_incoming: 'Patients calling in',
+  patient_incoming_scheduling: 'Patients calling in to schedule',
+};
