@@ -5,7 +5,7 @@
  * text, so saving, "only what changed" and the API's 422 work as for any field.
  */
 import { EditorFieldset, JsonFallback, type FieldEditorProps } from './field-editor.js';
-import { codeWords } from './words.js';
+import { codeWords, previewText } from './words.js';
 
 interface FollowUp {
   on_categories: string[];
@@ -25,20 +25,6 @@ const CATEGORIES = [
   'HUMAN_ONLY',
   'GOOD',
 ];
-
-const SAMPLE: Record<string, string> = {
-  first_name: 'Maria',
-  last_name: 'Lopez',
-  appointment_date: 'March 14',
-  date_of_birth: '1962-03-14',
-};
-
-/** The message as a patient would read it: each `{{input_data.x}}` filled from a sample patient. */
-export function previewText(template: string): string {
-  return template.replace(/\{\{\s*input_data\.([\w.]+)\s*\}\}/g, (_m, key: string) =>
-    key in SAMPLE ? SAMPLE[key] : `[${key.replace(/_/g, ' ')}]`,
-  );
-}
 
 function parse(text: string): FollowUp | null | undefined {
   if (text.trim() === '' || text.trim() === 'null') return null;

@@ -389,3 +389,18 @@ export const CAMPAIGN_TYPE_WORDS: Record<string, string> = {
   patient_incoming: 'Patients calling in',
   patient_incoming_scheduling: 'Patients calling in to schedule',
 };
+
+/** A sample patient's data, to preview a message with placeholders as a patient would read it. */
+const SAMPLE_PATIENT: Record<string, string> = {
+  first_name: 'Maria',
+  last_name: 'Lopez',
+  appointment_date: 'March 14',
+  date_of_birth: '1962-03-14',
+};
+
+/** A message's `{{input_data.x}}` placeholders filled from the sample patient (`[x]` when unknown). */
+export function previewText(template: string): string {
+  return template.replace(/\{\{\s*input_data\.([\w.]+)\s*\}\}/g, (_m, key: string) =>
+    key in SAMPLE_PATIENT ? SAMPLE_PATIENT[key] : `[${key.replace(/_/g, ' ')}]`,
+  );
+}
