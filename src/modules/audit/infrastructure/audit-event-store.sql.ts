@@ -1,0 +1,181 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { columnList, pageWithTotal, sqlExecutor } from '../../../database/sql.js';
+import { type AuditEvent, chainHash } from '../domain/audit-event.js';
+import {
+  AuditEventQuery,
+  AuditEventStore,
+  NewAuditEvent,
+} from '../application/ports/audit-event.store.js';
+import { AUDIT_EVENT_COLUMNS, auditEventFromRow, AuditEventRow } from './audit-event.row.js';
+
+const COLUMNS = columnList(AUDIT_EVENT_COLUMNS);
+
+@Injectable()
+export class SqlAuditEventStore extends AuditEventStore {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  private get sql() {
+    return sqlExecutor(this.dataSource, null);
+  }
+
+  async append(events: NewAuditEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const organizations = [...new Set(events.map((e) => e.organizationId))].sort();
+    await this.dataSource.transaction(async (manager) => {
+      // Each organization's chain has one writer at a time: its lock is held until commit, taken
+      // in id order (the sorted subquery) so that two batches never wait on each other in a cycle.
+      // Whoever comes next reads the head this transaction wrote.
+      await manager.query(
+        `SELECT pg_advisory_xact_lock(hashtextextended('audit_events:' || o::text, 0))
+           FROM (SELECT o FROM unnest($1::uuid[]) AS o ORDER BY o) AS sorted`,
+        [organizations],
+      );
+      const heads = (await manager.query(
+        `SELECT o::text AS organization_id, h.seq, h.hash
+           FROM unnest($1::uuid[]) AS o
+           LEFT JOIN LATERAL (
+             SELECT seq, hash FROM audit_events WHERE organization_id = o ORDER BY seq DESC LIMIT 1
+           ) h ON true`,
+        [organizations],
+      )) as { organization_id: string; seq: string | null; hash: string | null }[];
+      const head = new Map(
+        heads.map((h) => [h.organization_id, { seq: Number(h.seq ?? 0), hash: h.hash }]),
+      );
+      const rows = events.map((e) => {
+        const last = head.get(e.organizationId)!;
+        const content = {
+          organizationId: e.organizationId,
+          seq: last.seq + 1,
+          occurredAt: e.occurredAt,
+          actor: e.actor,
+          action: e.action,
+          resourceType: e.resourceType,
+          resourceId: e.resourceId ?? null,
+          campaignId: e.campaignId ?? null,
+          resourceIds: e.resourceIds ?? [],
+          outcome: e.outcome,
+          clientAddress: e.clientAddress ?? null,
+          requestId: e.requestId ?? null,
+          changedFields: e.changedFields ?? [],
+          changes: e.changes ?? null,
+          detail: e.detail ?? null,
+          prevHash: last.hash,
+        };
+        const hash = chainHash(content);
+        head.set(e.organizationId, { seq: content.seq, hash });
+        return {
+          organization_id: content.organizationId,
+          seq: content.seq,
+          occurred_at: content.occurredAt.toISOString(),
+          actor_kind: content.actor.kind,
+          actor_id: content.actor.id,
+          actor_name: content.actor.name,
+          actor_role: content.actor.role,
+          action: content.action,
+          resource_type: content.resourceType,
+          resource_id: content.resourceId,
+          campaign_id: content.campaignId,
+          resource_ids: content.resourceIds,
+          outcome: content.outcome,
+          client_address: content.clientAddress,
+          request_id: content.requestId,
+          changed_fields: content.changedFields,
+          changes: content.changes,
+          detail: content.detail,
+          prev_hash: content.prevHash,
+          hash,
+        };
+      });
+      // One statement for the whole batch, whatever its size.
+      await manager.query(
+        `INSERT INTO audit_events (organization_id, seq, occurred_at, actor_kind, actor_id,
+                actor_name, actor_role, action, resource_type, resource_id, campaign_id,
+                resource_ids, outcome, client_address, request_id, changed_fields, changes, detail,
+                prev_hash, hash)
+         SELECT r.organization_id, r.seq, r.occurred_at, r.actor_kind, r.actor_id, r.actor_name,
+                r.actor_role, r.action, r.resource_type, r.resource_id, r.campaign_id,
+                ARRAY(SELECT jsonb_array_elements_text(r.resource_ids)), r.outcome,
+                r.client_address, r.request_id,
+                ARRAY(SELECT jsonb_array_elements_text(r.changed_fields)), r.changes, r.detail,
+                r.prev_hash, r.hash
+           FROM jsonb_to_recordset($1::jsonb) AS r(organization_id uuid, seq bigint,
+                occurred_at timestamptz, actor_kind text, actor_id text, actor_name text,
+                actor_role text, action text, resource_type text, resource_id text,
+                campaign_id uuid, resource_ids jsonb, outcome text, client_address text,
+                request_id text, changed_fields jsonb, changes jsonb, detail jsonb,
+                prev_hash text, hash text)`,
+        [JSON.stringify(rows)],
+      );
+    });
+  }
+
+  async page(query: AuditEventQuery, offset: number, limit: number) {
+    const { where, params } = filters(query);
+    const { rows, total } = await pageWithTotal<AuditEventRow>(this.sql, {
+      columns: AUDIT_EVENT_COLUMNS,
+      from: 'audit_events',
+      where,
+      orderBy: 'seq',
+      params,
+      offset,
+      limit,
+    });
+    return { events: rows.map(auditEventFromRow), total };
+  }
+
+  async *all(query: AuditEventQuery, batchSize: number): AsyncIterable<AuditEvent[]> {
+    const { where, params } = filters(query);
+    let after = 0;
+    for (;;) {
+      const { rows } = await this.sql.query<AuditEventRow>(
+        `SELECT ${COLUMNS} FROM audit_events
+          WHERE ${where} AND seq > $${params.length + 1}
+          ORDER BY seq LIMIT $${params.length + 2}`,
+        [...params, after, batchSize],
+      );
+      if (rows.length === 0) return;
+      yield rows.map(auditEventFromRow);
+      after = Number(rows[rows.length - 1].seq);
+      if (rows.length < batchSize) return;
+    }
+  }
+
+  async chainAfter(organizationId: string, afterSeq: number, limit: number) {
+    const { rows } = await this.sql.query<AuditEventRow>(
+      `SELECT ${COLUMNS} FROM audit_events
+        WHERE organization_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+      [organizationId, afterSeq, limit],
+    );
+    return rows.map(auditEventFromRow);
+  }
+
+  async organizationsWithEvents(): Promise<string[]> {
+    const { rows } = await this.sql.query<{ organization_id: string }>(
+      `SELECT DISTINCT organization_id FROM audit_events ORDER BY organization_id`,
+    );
+    return rows.map((r) => r.organization_id);
+  }
+}
+
+/** The WHERE of a query (always one organization's events) and its parameters. */
+function filters(q: AuditEventQuery): { where: string; params: unknown[] } {
+  const params: unknown[] = [q.organizationId];
+  const clauses = ['organization_id = $1'];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${params.length}`));
+  };
+  if (q.actorId) add((n) => `actor_id = ${n}`, q.actorId);
+  if (q.action) add((n) => `action = ${n}`, q.action);
+  if (q.resourceType) add((n) => `resource_type = ${n}`, q.resourceType);
+  if (q.resourceId) {
+    add((n) => `(resource_id = ${n} OR resource_ids @> ARRAY[${n}::text])`, q.resourceId);
+  }
+  if (q.campaignId) add((n) => `campaign_id = ${n}::uuid`, q.campaignId);
+  if (q.from) add((n) => `occurred_at >= ${n}`, q.from);
+  if (q.to) add((n) => `occurred_at < ${n}`, q.to);
+  return { where: clauses.join(' AND '), params };
+}
