@@ -67,3 +67,30 @@ export const Audit = <C = unknown>(spec: AuditSpec<C>) => SetMetadata(AUDIT_SPEC
  * recorded, but for a refusal (403), which is always recorded.
  */
 export const NotAudited = () => SetMetadata(NOT_AUDITED, true);
+
+/** The `field` of each item of the answer's `list` (a list page's ids), for `ids`. */
+export const listedIds =
+  (list: string, field = 'id') =>
+  (_req: AuditedRequest, result: unknown): unknown[] | undefined => {
+    const items = (result as Record<string, unknown> | undefined)?.[list];
+    return Array.isArray(items)
+      ? items.map((item) => (item as Record<string, unknown>)[field])
+      : undefined;
+  };
+
+/** One field of the answer (a created resource's id), for `id` or `campaign`. */
+export const answerField =
+  (field: string) =>
+  (_req: AuditedRequest, result: unknown): string | undefined => {
+    const value = (result as Record<string, unknown> | undefined)?.[field];
+    return value === undefined || value === null ? undefined : String(value);
+  };
+
+/** A list in the request body (the ids a batch change names), or each item's `item` field, for `ids`. */
+export const bodyList =
+  (field: string, item?: string) =>
+  (req: AuditedRequest): unknown[] | undefined => {
+    const value = (req.body as Record<string, unknown> | undefined)?.[field];
+    if (!Array.isArray(value)) return undefined;
+    return item ? value.map((v) => (v as Record<string, unknown> | null)?.[item]) : value;
+  };

@@ -44,7 +44,9 @@ export class CreateAuditEvents1769800000000 implements MigrationInterface {
     await q.query(
       `CREATE INDEX audit_events_resource ON audit_events (organization_id, resource_id, seq)`,
     );
-    await q.query(`CREATE INDEX audit_events_resource_ids ON audit_events USING gin (resource_ids)`);
+    await q.query(
+      `CREATE INDEX audit_events_resource_ids ON audit_events USING gin (resource_ids)`,
+    );
     await q.query(
       `CREATE INDEX audit_events_occurred ON audit_events (organization_id, occurred_at)`,
     );

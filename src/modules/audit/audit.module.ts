@@ -2,7 +2,7 @@ import { Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditEventController } from './api/audit-event.controller.js';
 import { AuditInterceptor } from './api/audit.interceptor.js';
-import { RequestAudit } from './api/request-audit.js';
+import { RequestAudit } from './application/request-audit.service.js';
 import { AuditTrail } from './application/audit-trail.service.js';
 import { AuditEventStore } from './application/ports/audit-event.store.js';
 import { SqlAuditEventStore } from './infrastructure/audit-event-store.sql.js';

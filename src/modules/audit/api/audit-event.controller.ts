@@ -4,7 +4,11 @@ import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Audit } from '../../../common/audit/audit.decorators.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
-import { Auth, type AuthContext, RequiresPermission } from '../../../common/http/auth.decorators.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
 import { AuditTrail } from '../application/audit-trail.service.js';
 import type { AuditEventQuery } from '../application/ports/audit-event.store.js';

@@ -2,9 +2,13 @@ import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nes
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request } from 'express';
 import { concatMap, type Observable } from 'rxjs';
-import { AUDIT_SPEC, type AuditedRequest, type AuditSpec } from '../../../common/audit/audit.decorators.js';
+import {
+  AUDIT_SPEC,
+  type AuditedRequest,
+  type AuditSpec,
+} from '../../../common/audit/audit.decorators.js';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
-import { RequestAudit } from './request-audit.js';
+import { RequestAudit } from '../application/request-audit.service.js';
 
 type AuthedRequest = Request & { auth?: AuthContext };
 
@@ -35,14 +39,12 @@ export class AuditInterceptor implements NestInterceptor {
     }
     const before = await this.valuesBefore(context, spec, authed);
     const action = spec.refine?.(req as unknown as AuditedRequest) ?? spec.action;
-    return next
-      .handle()
-      .pipe(
-        concatMap(async (result: unknown) => {
-          await this.audit.allowed(authed, spec, action, result, before);
-          return result;
-        }),
-      );
+    return next.handle().pipe(
+      concatMap(async (result: unknown) => {
+        await this.audit.allowed(authed, spec, action, result, before);
+        return result;
+      }),
+    );
   }
 
   /** What a change's `values.before` reads (the route's own read of the resource), if declared. */

@@ -70,7 +70,12 @@ export class AuditTrail {
       }
       if (batch.length < VERIFY_BATCH) break;
     }
-    return { valid: true, eventsChecked: checked, lastHash: previous?.hash ?? null, firstMismatch: null };
+    return {
+      valid: true,
+      eventsChecked: checked,
+      lastHash: previous?.hash ?? null,
+      firstMismatch: null,
+    };
   }
 
   /** Every organization's chain (the CLI's `audit:verify` without `--org`). */

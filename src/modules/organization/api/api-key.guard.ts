@@ -29,7 +29,7 @@ import {
 import { RATE_COUNTERS, type RateCounters } from '../../../common/http/rate-counters.js';
 import { AUDIT_SPEC, type AuditSpec } from '../../../common/audit/audit.decorators.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { RequestAudit } from '../../audit/api/request-audit.js';
+import { RequestAudit } from '../../audit/application/request-audit.service.js';
 import { OrganizationService } from '../application/organization.service.js';
 import { displayPrefix } from '../domain/api-key.js';
 

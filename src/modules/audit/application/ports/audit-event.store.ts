@@ -33,7 +33,11 @@ export abstract class AuditEventStore {
   /** Every event the query matches, oldest first, `batchSize` at a time. */
   abstract all(query: AuditEventQuery, batchSize: number): AsyncIterable<AuditEvent[]>;
   /** An organization's events after number `afterSeq`, in chain order. */
-  abstract chainAfter(organizationId: string, afterSeq: number, limit: number): Promise<AuditEvent[]>;
+  abstract chainAfter(
+    organizationId: string,
+    afterSeq: number,
+    limit: number,
+  ): Promise<AuditEvent[]>;
   /** The organizations that have events (for checking every chain). */
   abstract organizationsWithEvents(): Promise<string[]>;
 }

@@ -1,13 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import type { AuditedRequest, AuditSpec } from '../../../common/audit/audit.decorators.js';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
-import { clientAddress } from '../../../common/http/auth-failure-limiter.js';
 import { canonicalJson, type AuditEventInput } from '../domain/audit-event.js';
-import { AuditTrail } from '../application/audit-trail.service.js';
+import { AuditTrail } from './audit-trail.service.js';
 
-/** Express's request as the guard leaves it (`id` set by assignRequestId). */
-type AuthedRequest = Request & { auth: AuthContext };
+/** What this reads of an HTTP request once authenticated (Express's request has all of it). */
+export interface AuthedRequest {
+  auth: AuthContext;
+  method: string;
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+  ip?: string;
+  socket?: { remoteAddress?: string };
+  /** Set by assignRequestId. */
+  id?: unknown;
+}
 
 /**
  * Turns an HTTP request (and its answer) into the audit event its route declares: who (the
@@ -66,7 +74,12 @@ export class RequestAudit {
     });
   }
 
-  private base(req: AuthedRequest, resourceType: string, action: string, outcome: 'allowed' | 'refused') {
+  private base(
+    req: AuthedRequest,
+    resourceType: string,
+    action: string,
+    outcome: 'allowed' | 'refused',
+  ) {
     const { auth } = req;
     return {
       organizationId: auth.organizationId,
@@ -74,8 +87,8 @@ export class RequestAudit {
       action,
       resourceType,
       outcome,
-      clientAddress: clientAddress(req),
-      requestId: (req as { id?: unknown }).id != null ? String((req as { id?: unknown }).id) : null,
+      clientAddress: req.ip ?? req.socket?.remoteAddress ?? null,
+      requestId: req.id != null ? String(req.id) : null,
     };
   }
 }
