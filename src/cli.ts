@@ -24,7 +24,7 @@ import { CampaignStatsService } from './modules/calling/application/campaign-sta
 import { presentStats } from './modules/calling/api/campaign-control.controller.js';
 import { importTargetsFile } from './cli-import.js';
 import { AUDIT_ADAPTERS } from './modules/audit/audit.module.js';
-import { AuditTrail } from './modules/audit/application/audit-trail.service.js';
+import { AuditTrailService } from './modules/audit/application/audit-trail.service.js';
 import { presentVerification } from './modules/audit/api/audit-event.presenter.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints JSON)
@@ -249,7 +249,7 @@ async function run(
       return { applied: appliedAtConnect, schema: rows.map((r) => r.name) };
     }
     case 'audit:verify': {
-      const trail = ctx.get(AuditTrail);
+      const trail = ctx.get(AuditTrailService);
       const results = options.org
         ? [{ organizationId: options.org, verification: await trail.verify(options.org) }]
         : await trail.verifyAll();

@@ -1,6 +1,6 @@
 import { Clock } from '../../src/common/clock/clock.js';
 import { AUDIT_ACTIONS } from '../../src/modules/audit/domain/audit-actions.js';
-import { AuditTrail } from '../../src/modules/audit/application/audit-trail.service.js';
+import { AuditTrailService } from '../../src/modules/audit/application/audit-trail.service.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { declaredRoutes } from '../support/declared-routes.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
@@ -404,7 +404,7 @@ describe('audit trail', () => {
       last_hash: HASH,
       first_mismatch: { id: second.id, seq: 2, reason: 'hash does not match the content' },
     });
-    const trail = t.app.get(AuditTrail);
+    const trail = t.app.get(AuditTrailService);
     expect((await trail.verify(organizationId)).valid).toBe(true);
   });
 

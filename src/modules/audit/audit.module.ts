@@ -2,8 +2,8 @@ import { Module, Provider } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AuditEventController } from './api/audit-event.controller.js';
 import { AuditInterceptor } from './api/audit.interceptor.js';
-import { RequestAudit } from './application/request-audit.service.js';
-import { AuditTrail } from './application/audit-trail.service.js';
+import { RequestAuditService } from './application/request-audit.service.js';
+import { AuditTrailService } from './application/audit-trail.service.js';
 import { AuditEventStore } from './application/ports/audit-event.store.js';
 import { SqlAuditEventStore } from './infrastructure/audit-event-store.sql.js';
 
@@ -15,11 +15,15 @@ export const AUDIT_ADAPTERS: Provider[] = [
 /**
  * The audit trail (`audit_events`): who read which patient and who changed what, chained per
  * organization. Routes declare their action with `@Audit` and the interceptor records it; other
- * modules call `AuditTrail.record`; the API key guard records refusals through `RequestAudit`.
+ * modules call `AuditTrailService.record`; the API key guard records refusals through `RequestAuditService`.
  */
 @Module({
   controllers: [AuditEventController],
-  providers: [AuditTrail, RequestAudit, { provide: APP_INTERCEPTOR, useClass: AuditInterceptor }],
-  exports: [AuditTrail, RequestAudit],
+  providers: [
+    AuditTrailService,
+    RequestAuditService,
+    { provide: APP_INTERCEPTOR, useClass: AuditInterceptor },
+  ],
+  exports: [AuditTrailService, RequestAuditService],
 })
 export class AuditModule {}

@@ -10,7 +10,7 @@ import {
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
-import { AuditTrail } from '../application/audit-trail.service.js';
+import { AuditTrailService } from '../application/audit-trail.service.js';
 import type { AuditEventQuery } from '../application/ports/audit-event.store.js';
 import {
   AUDIT_CSV_COLUMNS,
@@ -27,7 +27,7 @@ import {
 @ApiTags('audit')
 @Controller('api/v1/audit-events')
 export class AuditEventController {
-  constructor(private readonly trail: AuditTrail) {}
+  constructor(private readonly trail: AuditTrailService) {}
 
   @RequiresPermission('audit_events.read')
   @Audit({

@@ -8,7 +8,7 @@ import {
   type AuditSpec,
 } from '../../../common/audit/audit.decorators.js';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
-import { RequestAudit } from '../application/request-audit.service.js';
+import { RequestAuditService } from '../application/request-audit.service.js';
 
 type AuthedRequest = Request & { auth?: AuthContext };
 
@@ -23,7 +23,7 @@ type AuthedRequest = Request & { auth?: AuthContext };
 export class AuditInterceptor implements NestInterceptor {
   constructor(
     private readonly reflector: Reflector,
-    private readonly audit: RequestAudit,
+    private readonly audit: RequestAuditService,
     private readonly moduleRef: ModuleRef,
   ) {}
 

@@ -22,7 +22,7 @@ const VERIFY_BATCH = 1000;
  * not leave without its event). Events recorded at the same moment share one transaction.
  */
 @Injectable()
-export class AuditTrail {
+export class AuditTrailService {
   private readonly writer: CoalescingWriter<NewAuditEvent>;
 
   constructor(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuditedRequest, AuditSpec } from '../../../common/audit/audit.decorators.js';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
 import { canonicalJson, type AuditEventInput } from '../domain/audit-event.js';
-import { AuditTrail } from './audit-trail.service.js';
+import { AuditTrailService } from './audit-trail.service.js';
 
 /** What this reads of an HTTP request once authenticated (Express's request has all of it). */
 export interface AuthedRequest {
@@ -23,8 +23,8 @@ export interface AuthedRequest {
  * resource. Used by the AuditInterceptor for what was answered and by the guard for refusals.
  */
 @Injectable()
-export class RequestAudit {
-  constructor(private readonly trail: AuditTrail) {}
+export class RequestAuditService {
+  constructor(private readonly trail: AuditTrailService) {}
 
   /** An answered request: resolves once its event is committed. */
   allowed(

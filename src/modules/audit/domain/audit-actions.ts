@@ -1,7 +1,7 @@
 /**
  * Every action an audit event may name, with what it records (docs/access.md lists them). Routes
  * declare theirs with `@Audit`; other modules (sign-in, user changes) pass theirs to
- * `AuditTrail.record`. A name is `<resource>.<verb>`.
+ * `AuditTrailService.record`. A name is `<resource>.<verb>`.
  */
 export const AUDIT_ACTIONS = {
   // Reads of patient data
@@ -55,7 +55,7 @@ export const AUDIT_ACTIONS = {
   'api_key.revoke': 'revoke an API key',
   'access.refused':
     'a request refused (403) on a route that declares no audit action of its own (the event names the route)',
-  // Recorded by the modules of people who sign in (through AuditTrail.record)
+  // Recorded by the modules of people who sign in (through AuditTrailService.record)
   'session.sign_in': 'a person signed in',
   'session.sign_in_failed': 'a sign-in failed (the actor is who it claimed to be)',
   'session.sign_out': 'a person signed out',

@@ -10,7 +10,7 @@ export interface AuditActor {
   role: string;
 }
 
-/** What one module hands `AuditTrail.record`: an event before the trail numbers and chains it. */
+/** What one module hands `AuditTrailService.record`: an event before the trail numbers and chains it. */
 export interface AuditEventInput {
   organizationId: string;
   actor: AuditActor;
@@ -116,4 +116,39 @@ export interface ChainVerification {
   eventsChecked: number;
   lastHash: string | null;
   firstMismatch: { id: string; seq: number; reason: string } | null;
+}
+
+/**
+ * The event that follows `head` (the organization's last event, null for its first): numbered,
+ * chained to it and hashed. Every store appends through this, so the fake and the SQL adapter chain
+ * alike.
+ */
+export function nextInChain(
+  input: AuditEventInput & { occurredAt: Date },
+  head: { seq: number; hash: string } | null,
+): Omit<AuditEvent, 'id'> {
+  const content: ChainedContent = {
+    organizationId: input.organizationId,
+    seq: (head?.seq ?? 0) + 1,
+    occurredAt: input.occurredAt,
+    actor: {
+      kind: input.actor.kind,
+      id: input.actor.id,
+      name: input.actor.name,
+      role: input.actor.role,
+    },
+    action: input.action,
+    resourceType: input.resourceType,
+    resourceId: input.resourceId ?? null,
+    campaignId: input.campaignId ?? null,
+    resourceIds: input.resourceIds ?? [],
+    outcome: input.outcome,
+    clientAddress: input.clientAddress ?? null,
+    requestId: input.requestId ?? null,
+    changedFields: input.changedFields ?? [],
+    changes: input.changes ?? null,
+    detail: input.detail ?? null,
+    prevHash: head?.hash ?? null,
+  };
+  return { ...content, hash: chainHash(content) };
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { columnList, pageWithTotal, sqlExecutor } from '../../../database/sql.js';
-import { type AuditEvent, chainHash } from '../domain/audit-event.js';
+import { type AuditEvent, nextInChain } from '../domain/audit-event.js';
 import {
   AuditEventQuery,
   AuditEventStore,
@@ -42,51 +42,35 @@ export class SqlAuditEventStore extends AuditEventStore {
         [organizations],
       )) as { organization_id: string; seq: string | null; hash: string | null }[];
       const head = new Map(
-        heads.map((h) => [h.organization_id, { seq: Number(h.seq ?? 0), hash: h.hash }]),
+        heads.map((h) => [
+          h.organization_id,
+          h.hash === null ? null : { seq: Number(h.seq), hash: h.hash },
+        ]),
       );
       const rows = events.map((e) => {
-        const last = head.get(e.organizationId)!;
-        const content = {
-          organizationId: e.organizationId,
-          seq: last.seq + 1,
-          occurredAt: e.occurredAt,
-          actor: e.actor,
-          action: e.action,
-          resourceType: e.resourceType,
-          resourceId: e.resourceId ?? null,
-          campaignId: e.campaignId ?? null,
-          resourceIds: e.resourceIds ?? [],
-          outcome: e.outcome,
-          clientAddress: e.clientAddress ?? null,
-          requestId: e.requestId ?? null,
-          changedFields: e.changedFields ?? [],
-          changes: e.changes ?? null,
-          detail: e.detail ?? null,
-          prevHash: last.hash,
-        };
-        const hash = chainHash(content);
-        head.set(e.organizationId, { seq: content.seq, hash });
+        const event = nextInChain(e, head.get(e.organizationId) ?? null);
+        head.set(e.organizationId, { seq: event.seq, hash: event.hash });
         return {
-          organization_id: content.organizationId,
-          seq: content.seq,
-          occurred_at: content.occurredAt.toISOString(),
-          actor_kind: content.actor.kind,
-          actor_id: content.actor.id,
-          actor_name: content.actor.name,
-          actor_role: content.actor.role,
-          action: content.action,
-          resource_type: content.resourceType,
-          resource_id: content.resourceId,
-          campaign_id: content.campaignId,
-          resource_ids: content.resourceIds,
-          outcome: content.outcome,
-          client_address: content.clientAddress,
-          request_id: content.requestId,
-          changed_fields: content.changedFields,
-          changes: content.changes,
-          detail: content.detail,
-          prev_hash: content.prevHash,
-          hash,
+          organization_id: event.organizationId,
+          seq: event.seq,
+          occurred_at: event.occurredAt.toISOString(),
+          actor_kind: event.actor.kind,
+          actor_id: event.actor.id,
+          actor_name: event.actor.name,
+          actor_role: event.actor.role,
+          action: event.action,
+          resource_type: event.resourceType,
+          resource_id: event.resourceId,
+          campaign_id: event.campaignId,
+          resource_ids: event.resourceIds,
+          outcome: event.outcome,
+          client_address: event.clientAddress,
+          request_id: event.requestId,
+          changed_fields: event.changedFields,
+          changes: event.changes,
+          detail: event.detail,
+          prev_hash: event.prevHash,
+          hash: event.hash,
         };
       });
       // One statement for the whole batch, whatever its size.

@@ -29,7 +29,7 @@ import {
 import { RATE_COUNTERS, type RateCounters } from '../../../common/http/rate-counters.js';
 import { AUDIT_SPEC, type AuditSpec } from '../../../common/audit/audit.decorators.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { RequestAudit } from '../../audit/application/request-audit.service.js';
+import { RequestAuditService } from '../../audit/application/request-audit.service.js';
 import { OrganizationService } from '../application/organization.service.js';
 import { displayPrefix } from '../domain/api-key.js';
 
@@ -53,7 +53,7 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
     private readonly failures: AuthFailureLimiter,
     private readonly config: AppConfig,
-    private readonly audit: RequestAudit,
+    private readonly audit: RequestAuditService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
