@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CoalescingWriter } from '../../../common/batching/coalescing-writer.js';
+import { GroupCommitWriter } from '../../../common/batching/group-commit-writer.js';
 import { Clock } from '../../../common/clock/clock.js';
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
@@ -19,17 +19,19 @@ const VERIFY_BATCH = 1000;
  *                             resourceId: user.id, outcome: 'allowed', clientAddress, requestId });
  *
  * `record` resolves once the event is committed: await it before answering (the request's data must
- * not leave without its event). Events recorded at the same moment share one transaction.
+ * not leave without its event). Events recorded while a write is in flight share the next one.
  */
 @Injectable()
 export class AuditTrailService {
-  private readonly writer: CoalescingWriter<NewAuditEvent>;
+  private readonly writer: GroupCommitWriter<NewAuditEvent>;
 
   constructor(
     private readonly store: AuditEventStore,
     private readonly clock: Clock,
   ) {
-    this.writer = new CoalescingWriter((events) => this.store.append(events), 500);
+    // One transaction in flight per process (group commit): concurrent requests' events share it, and
+    // audit writes never hold more than one of the pool's connections.
+    this.writer = new GroupCommitWriter((events) => this.store.append(events), 500);
   }
 
   record(event: AuditEventInput): Promise<void> {
