@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { isUuid } from '../../../common/ids/canonical-uuid.js';
+import { poolOf } from '../../../database/data-source.options.js';
 import { columnList, pageWithTotal, sqlExecutor } from '../../../database/sql.js';
 import { type AuditEvent, nextInChain } from '../domain/audit-event.js';
 import {
@@ -11,6 +13,21 @@ import { AUDIT_EVENT_COLUMNS, auditEventFromRow, AuditEventRow } from './audit-e
 
 const COLUMNS = columnList(AUDIT_EVENT_COLUMNS);
 
+/** The rows of a batch, as one JSON array (`$1`), into the table. */
+const INSERT_FROM_JSON = `INSERT INTO audit_events (organization_id, seq, occurred_at, actor_kind,
+    actor_id, actor_name, actor_role, action, resource_type, resource_id, campaign_id, resource_ids,
+    outcome, client_address, request_id, changed_fields, changes, detail, prev_hash, hash)
+  SELECT r.organization_id, r.seq, r.occurred_at, r.actor_kind, r.actor_id, r.actor_name,
+         r.actor_role, r.action, r.resource_type, r.resource_id, r.campaign_id,
+         ARRAY(SELECT jsonb_array_elements_text(r.resource_ids)), r.outcome, r.client_address,
+         r.request_id, ARRAY(SELECT jsonb_array_elements_text(r.changed_fields)), r.changes,
+         r.detail, r.prev_hash, r.hash
+    FROM jsonb_to_recordset($1::jsonb) AS r(organization_id uuid, seq bigint,
+         occurred_at timestamptz, actor_kind text, actor_id text, actor_name text, actor_role text,
+         action text, resource_type text, resource_id text, campaign_id uuid, resource_ids jsonb,
+         outcome text, client_address text, request_id text, changed_fields jsonb, changes jsonb,
+         detail jsonb, prev_hash text, hash text)`;
+
 @Injectable()
 export class SqlAuditEventStore extends AuditEventStore {
   constructor(private readonly dataSource: DataSource) {
@@ -21,31 +38,38 @@ export class SqlAuditEventStore extends AuditEventStore {
     return sqlExecutor(this.dataSource, null);
   }
 
+  /**
+   * Two round trips for a whole batch, as every request waits for its event: (1) BEGIN, each
+   * organization's lock and then its chain head, (2) the insert and COMMIT. Several statements in
+   * one simple query, so the ids are inlined, each checked to be a UUID first; in READ COMMITTED
+   * each statement reads a new snapshot, so the head is read after the lock is held and sees what
+   * the previous holder committed. Locks are taken in id order: two batches never wait on each
+   * other in a cycle.
+   */
   async append(events: NewAuditEvent[]): Promise<void> {
     if (events.length === 0) return;
     const organizations = [...new Set(events.map((e) => e.organizationId))].sort();
-    await this.dataSource.transaction(async (manager) => {
-      // Each organization's chain has one writer at a time: its lock is held until commit, taken
-      // in id order (the sorted subquery) so that two batches never wait on each other in a cycle.
-      // Whoever comes next reads the head this transaction wrote.
-      await manager.query(
-        `SELECT pg_advisory_xact_lock(hashtextextended('audit_events:' || o::text, 0))
-           FROM (SELECT o FROM unnest($1::uuid[]) AS o ORDER BY o) AS sorted`,
-        [organizations],
-      );
-      const heads = (await manager.query(
-        `SELECT o::text AS organization_id, h.seq, h.hash
-           FROM unnest($1::uuid[]) AS o
-           LEFT JOIN LATERAL (
-             SELECT seq, hash FROM audit_events WHERE organization_id = o ORDER BY seq DESC LIMIT 1
-           ) h ON true`,
-        [organizations],
-      )) as { organization_id: string; seq: string | null; hash: string | null }[];
-      const head = new Map(
-        heads.map((h) => [
-          h.organization_id,
-          h.hash === null ? null : { seq: Number(h.seq), hash: h.hash },
-        ]),
+    for (const o of organizations) {
+      if (!isUuid(o)) throw new Error(`not an organization id: ${JSON.stringify(o)}`);
+    }
+    const client = await poolOf(this.dataSource).connect();
+    try {
+      const results = (await client.query(
+        'BEGIN;' +
+          organizations
+            .map(
+              (o) =>
+                `SELECT pg_advisory_xact_lock(hashtextextended('audit_events:${o}', 0));` +
+                `SELECT seq, hash FROM audit_events WHERE organization_id = '${o}'` +
+                ` ORDER BY seq DESC LIMIT 1;`,
+            )
+            .join(''),
+      )) as unknown as { rows: { seq: string; hash: string }[] }[];
+      const head = new Map<string, { seq: number; hash: string } | null>(
+        organizations.map((o, i) => {
+          const [last] = results[2 + 2 * i].rows;
+          return [o, last ? { seq: Number(last.seq), hash: last.hash } : null];
+        }),
       );
       const rows = events.map((e) => {
         const event = nextInChain(e, head.get(e.organizationId) ?? null);
@@ -73,27 +97,20 @@ export class SqlAuditEventStore extends AuditEventStore {
           hash: event.hash,
         };
       });
-      // One statement for the whole batch, whatever its size.
-      await manager.query(
-        `INSERT INTO audit_events (organization_id, seq, occurred_at, actor_kind, actor_id,
-                actor_name, actor_role, action, resource_type, resource_id, campaign_id,
-                resource_ids, outcome, client_address, request_id, changed_fields, changes, detail,
-                prev_hash, hash)
-         SELECT r.organization_id, r.seq, r.occurred_at, r.actor_kind, r.actor_id, r.actor_name,
-                r.actor_role, r.action, r.resource_type, r.resource_id, r.campaign_id,
-                ARRAY(SELECT jsonb_array_elements_text(r.resource_ids)), r.outcome,
-                r.client_address, r.request_id,
-                ARRAY(SELECT jsonb_array_elements_text(r.changed_fields)), r.changes, r.detail,
-                r.prev_hash, r.hash
-           FROM jsonb_to_recordset($1::jsonb) AS r(organization_id uuid, seq bigint,
-                occurred_at timestamptz, actor_kind text, actor_id text, actor_name text,
-                actor_role text, action text, resource_type text, resource_id text,
-                campaign_id uuid, resource_ids jsonb, outcome text, client_address text,
-                request_id text, changed_fields jsonb, changes jsonb, detail jsonb,
-                prev_hash text, hash text)`,
-        [JSON.stringify(rows)],
+      // One statement for the whole batch, whatever its size, and the commit with it.
+      await client.query(
+        `${INSERT_FROM_JSON.replace('$1', client.escapeLiteral(JSON.stringify(rows)))}; COMMIT`,
       );
-    });
+    } catch (err) {
+      // A connection that cannot even roll back is closed rather than returned to the pool.
+      const broken = await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      );
+      client.release(broken);
+      throw err;
+    }
+    client.release();
   }
 
   async page(query: AuditEventQuery, offset: number, limit: number) {
