@@ -3,6 +3,7 @@ import { AUDIT_ACTIONS } from '../../src/modules/audit/domain/audit-actions.js';
 import { AuditTrailService } from '../../src/modules/audit/application/audit-trail.service.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { declaredRoutes } from '../support/declared-routes.js';
+import { runCli } from '../support/run-process.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 
 const NOW = '2026-03-02T12:00:00.000Z';
@@ -373,7 +374,7 @@ describe('audit trail', () => {
     ]);
   });
 
-  it('verifies the chain and names the first event that was tampered with', async () => {
+  it('verifies the chain (API and CLI) and names the first event that was tampered with', async () => {
     const other = await t.createOrganization('Tampered');
     const campaign = await t.createCampaign(other.apiKey, { name: 'Tamper' });
     for (let i = 0; i < 3; i++) {
@@ -385,6 +386,21 @@ describe('audit trail', () => {
       events_checked: 4,
       last_hash: HASH,
       first_mismatch: null,
+    });
+    const cli = () =>
+      runCli(['audit:verify', '--org', other.organizationId], { DATABASE_URL: t.databaseUrl });
+    expect(cli()).toMatchObject({
+      status: 0,
+      // The API's check is itself an event: one more than it counted.
+      stdout: [
+        {
+          organization_id: other.organizationId,
+          valid: true,
+          events_checked: 5,
+          last_hash: HASH,
+          first_mismatch: null,
+        },
+      ],
     });
     const [second] = await t.sql<{ id: string }>(
       'SELECT id FROM audit_events WHERE organization_id = $1 AND seq = 2',
@@ -404,9 +420,14 @@ describe('audit trail', () => {
       last_hash: HASH,
       first_mismatch: { id: second.id, seq: 2, reason: 'hash does not match the content' },
     });
+    // The CLI names the same event, and exits 1.
+    expect(cli()).toMatchObject({
+      status: 1,
+      stdout: [{ organization_id: other.organizationId, ...broken.body }],
+    });
     const trail = t.app.get(AuditTrailService);
     expect((await trail.verify(organizationId)).valid).toBe(true);
-  });
+  }, 120_000);
 
   it('has the database refuse UPDATE, DELETE and TRUNCATE of audit events', async () => {
     for (const statement of [
