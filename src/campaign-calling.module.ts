@@ -8,6 +8,7 @@ import { CALL_LOG_ADAPTERS, CallLogModule } from './modules/call-log/call-log.mo
 import { CALLING_ADAPTERS, CallingModule } from './modules/calling/calling.module.js';
 import { CAMPAIGN_ADAPTERS, CampaignModule } from './modules/campaign/campaign.module.js';
 import { COMPLIANCE_ADAPTERS, ComplianceModule } from './modules/compliance/compliance.module.js';
+import { AUDIT_ADAPTERS, AuditModule } from './modules/audit/audit.module.js';
 import { DemoModule } from './modules/demo/demo.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import {
@@ -38,6 +39,7 @@ import { extensionProviders, ExtensionOptions } from './extensions.js';
  * ports through the root module, which binds them once for all). A new module is one line here.
  */
 export const DOMAIN_MODULES: readonly { module: Type; adapters: readonly Provider[] }[] = [
+  { module: AuditModule, adapters: AUDIT_ADAPTERS },
   { module: OrganizationModule, adapters: ORGANIZATION_ADAPTERS },
   { module: BlacklistModule, adapters: BLACKLIST_ADAPTERS },
   { module: ComplianceModule, adapters: COMPLIANCE_ADAPTERS },

@@ -23,6 +23,9 @@ import { CampaignControl } from './modules/calling/application/campaign-control.
 import { CampaignStatsService } from './modules/calling/application/campaign-stats.service.js';
 import { presentStats } from './modules/calling/api/campaign-control.controller.js';
 import { importTargetsFile } from './cli-import.js';
+import { AUDIT_ADAPTERS } from './modules/audit/audit.module.js';
+import { AuditTrailService } from './modules/audit/application/audit-trail.service.js';
+import { presentVerification } from './modules/audit/api/audit-event.presenter.js';
 
 const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints JSON)
   org:create --name <name>                 create an organization
@@ -32,6 +35,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]   (every command prints
   apikey:list --org <organization id>      list an organization's keys (never the keys themselves)
   apikey:revoke <api key id>               revoke a key
   migration:run                            apply pending database migrations
+  audit:verify [--org <organization id>]   check the audit hash chain (every organization's by
+                                           default); exits 1 naming the first event that does not match
   campaign:pause <campaign id> --org <organization id>
                                            pause a campaign (no new call starts)
   campaign:resume <campaign id> --org <organization id>
@@ -69,13 +74,19 @@ class CliModule {
         }),
         OrganizationModule,
       ],
-      // The organization module's needs: its adapters, and the clock its records are stamped with.
+      // The organization module's needs: its adapters (and the audit trail's, which it records
+      // refusals in), and the clock its records are stamped with.
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useClass: SystemClock },
         ...ORGANIZATION_ADAPTERS,
+        ...AUDIT_ADAPTERS,
       ],
-      exports: [AppConfig, Clock, ...ORGANIZATION_ADAPTERS.map(providedToken)],
+      exports: [
+        AppConfig,
+        Clock,
+        ...[...ORGANIZATION_ADAPTERS, ...AUDIT_ADAPTERS].map(providedToken),
+      ],
     };
   }
 }
@@ -132,6 +143,13 @@ function required(options: CliOptions, name: 'name' | 'org' | 'campaign'): strin
 
 class UsageError extends Error {}
 
+/** A broken audit chain: the report goes to stdout as for a valid one, and the exit code is 1. */
+class ChainBroken extends Error {
+  constructor(readonly report: unknown) {
+    super('the audit chain does not verify');
+  }
+}
+
 /** `<campaign id> --org <organization id>`: the organization is named, as an API key would. */
 function campaignArgs(command: string, args: string[], options: CliOptions): [string, string] {
   const campaignId = args[0];
@@ -147,6 +165,7 @@ const COMMANDS = new Set([
   'apikey:list',
   'apikey:revoke',
   'migration:run',
+  'audit:verify',
   'campaign:pause',
   'campaign:resume',
   'campaign:cancel',
@@ -229,6 +248,18 @@ async function run(
         .query<{ name: string }[]>('SELECT name FROM schema_migrations ORDER BY id');
       return { applied: appliedAtConnect, schema: rows.map((r) => r.name) };
     }
+    case 'audit:verify': {
+      const trail = ctx.get(AuditTrailService);
+      const results = options.org
+        ? [{ organizationId: options.org, verification: await trail.verify(options.org) }]
+        : await trail.verifyAll();
+      const report = results.map((r) => ({
+        organization_id: r.organizationId,
+        ...presentVerification(r.verification),
+      }));
+      if (report.some((r) => !r.valid)) throw new ChainBroken(report);
+      return report;
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -300,6 +331,9 @@ async function main(): Promise<number> {
     return 0;
   } catch (err) {
     // One line an operator can act on; no stack trace (configuration, a held database, a bad id).
+    if (err instanceof ChainBroken) {
+      process.stdout.write(JSON.stringify(err.report, null, 2) + '\n');
+    }
     const message = err instanceof Error ? err.message : String(err);
     process.stderr.write(JSON.stringify({ error: message }) + '\n');
     if (err instanceof UsageError) process.stderr.write(USAGE + '\n');

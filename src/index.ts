@@ -62,6 +62,16 @@ export { StepService } from './modules/step/application/step.service.js';
 export { TargetService } from './modules/target/application/target.service.js';
 export { WebhookDeliveryService } from './modules/webhook/application/webhook-delivery.service.js';
 export { MessagingService } from './modules/messaging/application/messaging.service.js';
+export { AuditTrailService } from './modules/audit/application/audit-trail.service.js';
+export { AUDIT_ACTIONS, type AuditAction } from './modules/audit/domain/audit-actions.js';
+export type {
+  AuditActor,
+  AuditEvent,
+  AuditEventInput,
+  AuditOutcome,
+  ChainVerification,
+} from './modules/audit/domain/audit-event.js';
+export { Audit, NotAudited, type AuditSpec } from './common/audit/audit.decorators.js';
 
 // Ports: each an abstract class that is its own injection token.
 export { PORTS } from './ports.js';
@@ -71,6 +81,11 @@ export * from './common/jobs/job-queue.js';
 export { ExclusiveRunner } from './common/persistence/exclusive-runner.js';
 export { Metrics } from './common/metrics/metrics.js';
 export { BlacklistRepository } from './modules/blacklist/application/ports/blacklist.repository.js';
+export {
+  AuditEventStore,
+  type AuditEventQuery,
+  type NewAuditEvent,
+} from './modules/audit/application/ports/audit-event.store.js';
 export { CallLogRepository } from './modules/call-log/application/ports/call-log.repository.js';
 export { CallEventStore } from './modules/calling/application/ports/call-event.store.js';
 export * from './modules/calling/application/ports/call-provider.js';

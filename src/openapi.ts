@@ -61,6 +61,10 @@ const TAGS: [string, string][] = [
     "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made",
   ],
   ['api-keys', 'API key management (keys are created with the CLI)'],
+  [
+    'audit',
+    'The audit trail (admins): who read which patient and who changed what, hash-chained per organization',
+  ],
   ['health', 'Liveness of the API and its database'],
 ];
 

@@ -4,6 +4,7 @@ import { Metrics } from './common/metrics/metrics.js';
 import { ExclusiveRunner } from './common/persistence/exclusive-runner.js';
 import { UnitOfWork } from './common/persistence/unit-of-work.js';
 import { BlacklistRepository } from './modules/blacklist/application/ports/blacklist.repository.js';
+import { AuditEventStore } from './modules/audit/application/ports/audit-event.store.js';
 import { CallLogRepository } from './modules/call-log/application/ports/call-log.repository.js';
 import { CallEventStore } from './modules/calling/application/ports/call-event.store.js';
 import { PlacementRate } from './modules/calling/application/ports/placement-rate.js';
@@ -46,6 +47,7 @@ export const PORTS = [
   OrganizationRepository,
   ApiKeyRevocations,
   BlacklistRepository,
+  AuditEventStore,
   CompliancePolicyRepository,
   CallLedger,
   DecisionLog,

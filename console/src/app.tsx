@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, makeClient, storedKey, storeKey } from './api.js';
+import { AuditPage } from './audit.js';
 import { ClientContext } from './blacklist-picker.js';
 import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
@@ -22,6 +23,7 @@ export type Route =
   | { page: 'review' }
   | { page: 'compliance' }
   | { page: 'do-not-call' }
+  | { page: 'audit' }
   | { page: 'new-campaign' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
@@ -43,6 +45,7 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && parts[0] === 'review') return { page: 'review' };
   if (parts.length === 1 && parts[0] === 'compliance') return { page: 'compliance' };
   if (parts.length === 1 && parts[0] === 'do-not-call') return { page: 'do-not-call' };
+  if (parts.length === 1 && parts[0] === 'audit') return { page: 'audit' };
   if (parts[0] === 'targets' && parts.length === 2) return { page: 'target', id: parts[1] };
   return { page: 'missing' };
 }
@@ -52,6 +55,7 @@ export const href = {
   review: () => '#/review',
   compliance: () => '#/compliance',
   doNotCall: () => '#/do-not-call',
+  audit: () => '#/audit',
   newCampaign: () => '#/campaigns/new',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
@@ -126,6 +130,7 @@ export function App() {
           <a href={href.review()}>Review queue</a>
           <a href={href.compliance()}>Calling rules</a>
           <a href={href.doNotCall()}>Do not call</a>
+          <a href={href.audit()}>Audit</a>
           <a href="/docs">API docs</a>
           <button type="button" class="link" onClick={() => signOut()}>
             Sign out
@@ -152,6 +157,8 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
       return <CompliancePage client={client} />;
     case 'do-not-call':
       return <DoNotCallPage client={client} />;
+    case 'audit':
+      return <AuditPage client={client} />;
     case 'new-campaign':
       return <NewCampaignPage client={client} />;
     case 'campaign':

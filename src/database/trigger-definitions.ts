@@ -1,6 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { CALL_LOGS_TRIGGERS } from '../modules/call-log/infrastructure/call-logs.triggers.sql.js';
 import { TARGETS_TRIGGERS } from '../modules/target/infrastructure/targets.triggers.sql.js';
+import { AUDIT_EVENTS_TRIGGERS } from '../modules/audit/infrastructure/audit-events.triggers.sql.js';
 
 /**
  * The current definition of every trigger and trigger function, one SQL text per table, each kept by
@@ -12,6 +13,7 @@ import { TARGETS_TRIGGERS } from '../modules/target/infrastructure/targets.trigg
 export const TRIGGER_DEFINITIONS: Readonly<Record<string, string>> = {
   targets: TARGETS_TRIGGERS,
   call_logs: CALL_LOGS_TRIGGERS,
+  audit_events: AUDIT_EVENTS_TRIGGERS,
 };
 
 /**
@@ -24,6 +26,7 @@ export const TRIGGER_DEFINITIONS: Readonly<Record<string, string>> = {
 export const TRIGGER_INSTALLS = [
   'InstallTriggerDefinitions1769400000000',
   'InstallTriggerDefinitions1769610000000',
+  'InstallTriggerDefinitions1769800000001',
 ];
 
 /** Runs every table's definitions, in one transaction with the migration (TypeORM's `transaction: 'each'`). */

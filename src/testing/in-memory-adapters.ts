@@ -5,6 +5,8 @@ import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
 import { UnitOfWork } from '../common/persistence/unit-of-work.js';
 import type { AdapterBinding } from '../common/adapters/adapter-binding.js';
 import { BlacklistRepository } from '../modules/blacklist/application/ports/blacklist.repository.js';
+import { AuditEventStore } from '../modules/audit/application/ports/audit-event.store.js';
+import { InMemoryAuditEventStore } from './in-memory-audit-event.store.js';
 import { CallLogRepository } from '../modules/call-log/application/ports/call-log.repository.js';
 import { CallEventStore } from '../modules/calling/application/ports/call-event.store.js';
 import { PlacementRate } from '../modules/calling/application/ports/placement-rate.js';
@@ -108,6 +110,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [OrganizationRepository, value(new InMemoryOrganizationRepository())],
     [ApiKeyRevocations, value(new InMemoryApiKeyRevocations())],
     [BlacklistRepository, value(new InMemoryBlacklistRepository())],
+    [AuditEventStore, value(new InMemoryAuditEventStore())],
     [CompliancePolicyRepository, value(new InMemoryCompliancePolicyRepository())],
     [CallLedger, value(ledger)],
     [DecisionLog, value(decisions)],

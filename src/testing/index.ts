@@ -7,6 +7,7 @@ export * from './calling-fakes.js';
 export * from './fake-clock.js';
 export * from './fixed-organization.guard.js';
 export * from './in-memory-api-key-revocations.js';
+export * from './in-memory-audit-event.store.js';
 export * from './in-memory-blacklist.repository.js';
 export * from './in-memory-call-log.repository.js';
 export * from './in-memory-campaign-reader.js';

@@ -3,6 +3,11 @@ import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import type { Permission } from '../../src/common/auth/access.js';
 import {
+  AUDIT_SPEC,
+  type AuditSpec,
+  NOT_AUDITED,
+} from '../../src/common/audit/audit.decorators.js';
+import {
   CAMPAIGN_SCOPE,
   IS_PUBLIC,
   REQUIRED_PERMISSION,
@@ -16,6 +21,9 @@ export interface DeclaredRoute {
   isPublic: boolean;
   permission: Permission | undefined;
   campaignScope: string | undefined;
+  /** The audit action it declares (`@Audit`), or that it reads no patient data (`@NotAudited`). */
+  audit: AuditSpec | undefined;
+  notAudited: boolean;
 }
 
 /** Every route the running app serves, read from Nest's registered controllers at runtime. */
@@ -44,6 +52,8 @@ export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
             isPublic: reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true,
             permission: reflector.getAllAndOverride<Permission>(REQUIRED_PERMISSION, targets),
             campaignScope: reflector.getAllAndOverride<string>(CAMPAIGN_SCOPE, targets),
+            audit: reflector.get<AuditSpec | undefined>(AUDIT_SPEC, handler),
+            notAudited: reflector.get<boolean>(NOT_AUDITED, handler) === true,
           });
         }
       }

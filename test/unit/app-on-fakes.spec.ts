@@ -96,7 +96,6 @@ describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', 
     expect(missing.status).toBe(404);
     expect((await http().get('/api/v1/campaigns')).status).toBe(401);
   });
-
 });
 
 // An app of its own, so that closing it is no other test's concern, whatever order tests run in.
@@ -345,6 +344,7 @@ const CONTRACTS: Record<string, string> = {
   ExclusiveRunner: 'test/e2e/concurrency.e2e-spec.ts (advisory locks)',
   Metrics: 'test/e2e/operations.e2e-spec.ts (/metrics)',
   OrganizationRepository: 'test/contracts/organization-repository.contract.ts',
+  AuditEventStore: 'test/contracts/audit-event-store.contract.ts',
   ApiKeyRevocations: 'test/contracts/api-key-revocations.contract.ts',
   BlacklistRepository: 'test/contracts/blacklist-repository.contract.ts',
   CompliancePolicyRepository: 'test/contracts/compliance.contract.ts',

@@ -24,6 +24,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Audit events
+         * @description The organization's audit events, oldest first, a page at a time (admin only); with `Accept: text/csv`, every event the filters match as one CSV file (page and limit ignored).
+         */
+        get: operations["list_audit_events_api_v1_audit_events_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-events/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Verify the audit chain
+         * @description Recomputes the organization's hash chain from its first event and names the first event that does not match (changed, removed or out of place), if any.
+         */
+        get: operations["verify_audit_events_api_v1_audit_events_verify_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -868,6 +908,63 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditActorDto: {
+            /** @example api_key */
+            kind: string;
+            id: string;
+            name: string;
+            /** @example admin */
+            role: string;
+        };
+        AuditEventResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** @description The event's number in its organization's chain */
+            seq: number;
+            /** Format: date-time */
+            occurred_at: string;
+            actor: components["schemas"]["AuditActorDto"];
+            /** @example target.read */
+            action: string;
+            /** @example target */
+            resource_type: string;
+            resource_id: string | null;
+            /** Format: uuid */
+            campaign_id: string | null;
+            resource_ids: string[];
+            /** @enum {string} */
+            outcome: "allowed" | "refused";
+            client_address: string | null;
+            request_id: string | null;
+            changed_fields: string[];
+            changes: {
+                [key: string]: unknown;
+            } | null;
+            detail: {
+                [key: string]: unknown;
+            } | null;
+            prev_hash: string | null;
+            hash: string;
+        };
+        AuditEventPageResponseDto: {
+            /** @description ceil(total / limit) */
+            page_count: number;
+            /** @description page + 1, or null on the last page */
+            next_page: number | null;
+            audit_events: components["schemas"]["AuditEventResponseDto"][];
+        };
+        ChainMismatchDto: {
+            /** Format: uuid */
+            id: string;
+            seq: number;
+            reason: string;
+        };
+        AuditChainResponseDto: {
+            valid: boolean;
+            events_checked: number;
+            last_hash: string | null;
+            first_mismatch: components["schemas"]["ChainMismatchDto"] | (never | null);
+        };
         CreateApiKeyDto: {
             /** @example EHR integration */
             name: string;
@@ -2659,6 +2756,117 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    list_audit_events_api_v1_audit_events_get: {
+        parameters: {
+            query?: {
+                /** @description The page number to get (0-based). */
+                page?: number;
+                /** @description Events per page. */
+                limit?: number;
+                /** @description The actor: an API key id (or a person id). */
+                actor_id?: string | null;
+                /** @description An action name, e.g. target.read. */
+                action?: string | null;
+                /** @description A resource type, e.g. target. */
+                resource_type?: string | null;
+                /** @description The resource, or one of the resources a list page returned. */
+                resource_id?: string | null;
+                campaign_id?: string | null;
+                /** @description At or after (date, date-time or unix time). */
+                from?: string | null;
+                /** @description At or before (a date covers the whole day). */
+                to?: string | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventPageResponseDto"];
+                    "text/csv": components["schemas"]["AuditEventPageResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    verify_audit_events_api_v1_audit_events_verify_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditChainResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -19,12 +19,14 @@ describe('the role table', () => {
     expect(shown).toBe(renderRoleTable());
   });
 
-  it('gives admin everything and viewer exactly the reads', () => {
+  it('gives admin everything and viewer exactly the reads, but the audit trail', () => {
     expect(ALL.filter((p) => !mayDo('admin', p))).toEqual([]);
-    expect(ROLE_PERMISSIONS.viewer).toEqual(ALL.filter((p) => p.endsWith('.read')));
+    expect(ROLE_PERMISSIONS.viewer).toEqual(
+      ALL.filter((p) => p.endsWith('.read') && p !== 'audit_events.read'),
+    );
   });
 
-  it('keeps keys, policy, provider connections and removals from operators', () => {
+  it('keeps keys, policy, provider connections, removals and the audit trail from operators', () => {
     expect(ALL.filter((p) => !mayDo('operator', p))).toEqual([
       'webhooks.rotate_secret',
       'compliance.write',
@@ -32,6 +34,7 @@ describe('the role table', () => {
       'blacklists.remove',
       'provider_connections.write',
       'api_keys.manage',
+      'audit_events.read',
     ]);
   });
 

@@ -36,11 +36,13 @@ export const PERMISSIONS = {
   'provider_connections.read': 'read provider connections',
   'provider_connections.write': 'create, change or delete provider connections',
   'api_keys.manage': 'create, list or revoke API keys',
+  'audit_events.read': 'read, export and verify the audit trail',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
 const ALL = Object.keys(PERMISSIONS) as Permission[];
-const READS = ALL.filter((p) => p.endsWith('.read'));
+// The audit trail says who read which patient: only admins read it.
+const READS = ALL.filter((p) => p.endsWith('.read') && p !== 'audit_events.read');
 
 /** The role -> permissions table: the only place a role's reach is written down. */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
@@ -54,6 +56,7 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
         'provider_connections.write',
         'webhooks.rotate_secret',
         'api_keys.manage',
+        'audit_events.read',
       ].includes(p),
   ),
   viewer: READS,
@@ -73,6 +76,7 @@ export const ORGANIZATION_WIDE: ReadonlySet<Permission> = new Set<Permission>([
   'blacklists.remove',
   'provider_connections.write',
   'api_keys.manage',
+  'audit_events.read',
 ]);
 
 export function mayDo(role: Role, permission: Permission): boolean {

@@ -36,6 +36,8 @@ import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-
 import { TargetListCounts1769600000000 } from './1769600000000-target-list-counts.js';
 import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-trigger-definitions.js';
 import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
+import { CreateAuditEvents1769800000000 } from './1769800000000-create-audit-events.js';
+import { InstallTriggerDefinitions1769800000001 } from './1769800000001-install-trigger-definitions.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -72,4 +74,6 @@ export const MIGRATIONS = [
   TargetListCounts1769600000000,
   InstallTriggerDefinitions1769610000000,
   ApiKeyRoles1769700000000,
+  CreateAuditEvents1769800000000,
+  InstallTriggerDefinitions1769800000001,
 ];

@@ -7,6 +7,7 @@ import {
   type RateCounters,
 } from '../../common/http/rate-counters.js';
 import { AppConfig } from '../../config/app-config.js';
+import { AuditModule } from '../audit/audit.module.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
 import { OrganizationService } from './application/organization.service.js';
@@ -22,6 +23,8 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
 
 /** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
 @Module({
+  // The guard records refusals in the audit trail.
+  imports: [AuditModule],
   controllers: [ApiKeyController],
   providers: [
     OrganizationService,

@@ -1,3 +1,9 @@
+import {
+  Audit,
+  NotAudited,
+  answerField,
+  bodyList,
+} from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -36,6 +42,7 @@ export class BlacklistController {
   constructor(private readonly blacklists: BlacklistService) {}
 
   @RequiresPermission('blacklists.write')
+  @Audit({ action: 'blacklist.create', resource: 'blacklist', id: answerField('id'), values: {} })
   @Post()
   @HttpCode(201)
   @ApiOperation({
@@ -52,6 +59,7 @@ export class BlacklistController {
   }
 
   @RequiresPermission('blacklists.read')
+  @NotAudited()
   @Get()
   @ApiOperation({
     operationId: 'list_blacklists_api_v1_blacklists_get',
@@ -69,6 +77,7 @@ export class BlacklistController {
   }
 
   @RequiresPermission('blacklists.read')
+  @NotAudited()
   @Get(':blacklist_id')
   @ApiOperation({
     operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get',
@@ -81,6 +90,7 @@ export class BlacklistController {
   }
 
   @RequiresPermission('blacklists.write')
+  @Audit({ action: 'blacklist_number.add', resource: 'blacklist', ids: bodyList('phone_numbers') })
   @Post(':blacklist_id/phone-numbers')
   @HttpCode(200)
   @ApiOperation({
@@ -100,6 +110,11 @@ export class BlacklistController {
   }
 
   @RequiresPermission('blacklists.remove')
+  @Audit({
+    action: 'blacklist_number.remove',
+    resource: 'blacklist',
+    ids: bodyList('phone_numbers'),
+  })
   @Delete(':blacklist_id/phone-numbers')
   @ApiOperation({
     operationId:
@@ -117,6 +132,7 @@ export class BlacklistController {
   }
 
   @RequiresPermission('blacklists.read')
+  @Audit({ action: 'blacklist_number.list', resource: 'blacklist' })
   @Get(':blacklist_id/phone-numbers')
   @ApiOperation({
     operationId: 'list_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_get',

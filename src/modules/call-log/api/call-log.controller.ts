@@ -1,3 +1,4 @@
+import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -26,6 +27,7 @@ export class CallLogController {
 
   @RequiresPermission('call_logs.read')
   @CampaignScope('filtered')
+  @Audit({ action: 'call_log.list', resource: 'call_log', ids: listedIds('call_logs') })
   @Get()
   @ApiOperation({
     operationId: 'list_call_logs_api_v1_call_logs_get',
@@ -49,6 +51,11 @@ export class CallLogController {
 
   @RequiresPermission('call_logs.read')
   @CampaignScope('handler')
+  @Audit({
+    action: 'call_log.read',
+    resource: 'call_log',
+    refine: (req) => (String(req.query.include_recordings) === 'true' ? 'recording.read' : null),
+  })
   @Get(':call_log_id')
   @ApiOperation({
     operationId: 'get_call_log_api_v1_call_logs__call_log_id__get',

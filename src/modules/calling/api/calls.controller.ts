@@ -1,3 +1,4 @@
+import { Audit, bodyList } from '../../../common/audit/audit.decorators.js';
 import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -15,6 +16,7 @@ export class CallsController {
   constructor(private readonly triggers: TriggerService) {}
 
   @RequiresPermission('calls.trigger')
+  @Audit({ action: 'call.trigger', resource: 'target', ids: bodyList('target_ids') })
   @Post()
   @HttpCode(200)
   @ApiOperation({

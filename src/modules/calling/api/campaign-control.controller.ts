@@ -1,3 +1,4 @@
+import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
 import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -27,6 +28,7 @@ export class CampaignControlController {
   ) {}
 
   @RequiresPermission('campaigns.control')
+  @Audit({ action: 'campaign.pause', resource: 'campaign' })
   @Post('pause')
   @HttpCode(200)
   @ApiOperation({
@@ -48,6 +50,7 @@ export class CampaignControlController {
   }
 
   @RequiresPermission('campaigns.control')
+  @Audit({ action: 'campaign.resume', resource: 'campaign' })
   @Post('resume')
   @HttpCode(200)
   @ApiOperation({
@@ -74,6 +77,7 @@ export class CampaignControlController {
   }
 
   @RequiresPermission('campaigns.control')
+  @Audit({ action: 'campaign.cancel', resource: 'campaign' })
   @Post('cancel')
   @HttpCode(200)
   @ApiOperation({
@@ -95,6 +99,7 @@ export class CampaignControlController {
   }
 
   @RequiresPermission('campaigns.read')
+  @NotAudited()
   @Get('stats')
   @ApiOperation({
     operationId: 'campaign_stats_api_v1_campaigns__campaign_id__stats_get',

@@ -1,3 +1,4 @@
+import { NotAudited } from '../../../common/audit/audit.decorators.js';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -16,6 +17,7 @@ export class CampaignVariablesController {
   constructor(private readonly variables: CampaignVariablesService) {}
 
   @RequiresPermission('campaigns.read')
+  @NotAudited()
   @Get()
   @ApiOperation({
     operationId: 'get_required_variables_api_v1_campaigns__campaign_id__variables_get',

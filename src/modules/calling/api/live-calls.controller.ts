@@ -1,3 +1,4 @@
+import { Audit, answerField } from '../../../common/audit/audit.decorators.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -16,6 +17,7 @@ export class LiveCallsController {
   constructor(private readonly liveCalls: LiveCallService) {}
 
   @RequiresPermission('live_calls.read')
+  @Audit({ action: 'live_call.read', resource: 'call_log', id: answerField('call_log_id') })
   @Get()
   @ApiOperation({
     operationId: 'get_live_call_api_v1_live_calls_get',

@@ -1,3 +1,4 @@
+import { Audit, NotAudited, answerField } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -24,6 +25,13 @@ export class CampaignController {
   constructor(private readonly campaigns: CampaignService) {}
 
   @RequiresPermission('campaigns.create')
+  @Audit({
+    action: 'campaign.create',
+    resource: 'campaign',
+    id: answerField('id'),
+    campaign: answerField('id'),
+    values: {},
+  })
   @Post()
   @HttpCode(201)
   @ApiOperation({
@@ -48,6 +56,7 @@ export class CampaignController {
 
   @RequiresPermission('campaigns.read')
   @CampaignScope('filtered')
+  @NotAudited()
   @Get()
   @ApiOperation({
     operationId: 'list_campaigns_api_v1_campaigns_get',
@@ -65,6 +74,7 @@ export class CampaignController {
   }
 
   @RequiresPermission('campaigns.read')
+  @NotAudited()
   @Get(':campaign_id')
   @ApiOperation({
     operationId: 'get_campaign_api_v1_campaigns__campaign_id__get',
@@ -77,6 +87,11 @@ export class CampaignController {
   }
 
   @RequiresPermission('campaigns.write')
+  @Audit<CampaignController>({
+    action: 'campaign.update',
+    resource: 'campaign',
+    values: { before: (c, auth, req) => c.get(auth, req.params.campaign_id!) },
+  })
   @Patch(':campaign_id')
   @ApiOperation({
     operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch',

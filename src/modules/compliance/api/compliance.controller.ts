@@ -1,3 +1,4 @@
+import { Audit, NotAudited, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, Headers, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
@@ -92,6 +93,7 @@ export class ComplianceController {
   }
 
   @RequiresPermission('compliance.read')
+  @NotAudited()
   @Get('policy')
   @ApiOperation({
     operationId: 'get_compliance_policy_api_v1_compliance_policy_get',
@@ -106,6 +108,11 @@ export class ComplianceController {
   }
 
   @RequiresPermission('compliance.write')
+  @Audit<ComplianceController>({
+    action: 'policy.update',
+    resource: 'policy',
+    values: { before: (c, auth) => c.getPolicy(auth) },
+  })
   @Put('policy')
   @ApiOperation({
     operationId: 'put_compliance_policy_api_v1_compliance_policy_put',
@@ -124,6 +131,12 @@ export class ComplianceController {
 
   @RequiresPermission('compliance.read')
   @CampaignScope('filtered')
+  @Audit({
+    action: 'compliance_decision.list',
+    resource: 'compliance_decision',
+    csvExport: 'compliance_decision.export',
+    ids: listedIds('decisions'),
+  })
   @Get('decisions')
   @ApiOperation({
     operationId: 'list_compliance_decisions_api_v1_compliance_decisions_get',

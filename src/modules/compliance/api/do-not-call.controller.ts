@@ -1,3 +1,4 @@
+import { Audit, bodyList } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import {
@@ -55,6 +56,7 @@ export class DoNotCallController {
   constructor(private readonly doNotCall: DoNotCallService) {}
 
   @RequiresPermission('do_not_call.read')
+  @Audit({ action: 'do_not_call.list', resource: 'do_not_call' })
   @Get()
   @ApiOperation({
     operationId: 'list_do_not_call_api_v1_compliance_do_not_call_get',
@@ -76,6 +78,11 @@ export class DoNotCallController {
   }
 
   @RequiresPermission('do_not_call.add')
+  @Audit({
+    action: 'do_not_call.add',
+    resource: 'do_not_call',
+    ids: bodyList('phone_numbers', 'phone_number'),
+  })
   @Post()
   @HttpCode(200)
   @ApiOperation({
@@ -96,6 +103,7 @@ export class DoNotCallController {
   }
 
   @RequiresPermission('do_not_call.remove')
+  @Audit({ action: 'do_not_call.remove', resource: 'do_not_call', ids: bodyList('phone_numbers') })
   @Delete()
   @ApiOperation({
     operationId: 'remove_do_not_call_api_v1_compliance_do_not_call_delete',

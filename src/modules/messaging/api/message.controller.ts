@@ -1,3 +1,4 @@
+import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -18,6 +19,7 @@ export class MessageController {
 
   @RequiresPermission('messages.read')
   @CampaignScope('handler')
+  @Audit({ action: 'message.list', resource: 'target', ids: listedIds('messages') })
   @Get('targets/:target_id/messages')
   @ApiOperation({
     operationId: 'list_target_messages_api_v1_targets__target_id__messages_get',
@@ -39,6 +41,7 @@ export class MessageController {
 
   @RequiresPermission('messages.read')
   @CampaignScope('handler')
+  @Audit({ action: 'message.read', resource: 'message' })
   @Get('messages/:message_id')
   @ApiOperation({
     operationId: 'retrieve_message_api_v1_messages__message_id__get',

@@ -1,3 +1,4 @@
+import { Audit, answerField, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { lowerBound } from '../../../common/dates/date-bounds.js';
@@ -40,6 +41,7 @@ function presentApiKey(k: ApiKeyRecord): ApiKeyResponseDto {
 export class ApiKeyController {
   constructor(private readonly organizations: OrganizationService) {}
 
+  @Audit({ action: 'api_key.create', resource: 'api_key', id: answerField('id'), values: {} })
   @Post()
   @HttpCode(201)
   @RequiresPermission('api_keys.manage')
@@ -62,6 +64,7 @@ export class ApiKeyController {
     return { ...presentApiKey(issued), key: issued.key };
   }
 
+  @Audit({ action: 'api_key.list', resource: 'api_key', ids: listedIds('api_keys') })
   @Get()
   @RequiresPermission('api_keys.manage')
   @ApiOperation({
@@ -77,6 +80,7 @@ export class ApiKeyController {
   }
 
   /** Revokes one of the caller's organization's keys (the calling key too, if it names itself). */
+  @Audit({ action: 'api_key.revoke', resource: 'api_key' })
   @Delete(':api_key_id')
   @RequiresPermission('api_keys.manage')
   @ApiOperation({

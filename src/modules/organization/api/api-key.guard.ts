@@ -27,7 +27,9 @@ import {
   tooManyRequests,
 } from '../../../common/http/auth-failure-limiter.js';
 import { RATE_COUNTERS, type RateCounters } from '../../../common/http/rate-counters.js';
+import { AUDIT_SPEC, type AuditSpec } from '../../../common/audit/audit.decorators.js';
 import { AppConfig } from '../../../config/app-config.js';
+import { RequestAuditService } from '../../audit/application/request-audit.service.js';
 import { OrganizationService } from '../application/organization.service.js';
 import { displayPrefix } from '../domain/api-key.js';
 
@@ -41,7 +43,7 @@ import { displayPrefix } from '../domain/api-key.js';
  *
  * Then the route's permission against the key's role (403), and a campaign-limited key's campaigns:
  * a `campaign_id` in the path it does not reach is 404, as a campaign of another organization is.
- * This is the one place access is decided (where an audit of refusals would hook in).
+ * This is the one place access is decided, and so where refusals are recorded in the audit trail.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -51,6 +53,7 @@ export class ApiKeyGuard implements CanActivate {
     @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
     private readonly failures: AuthFailureLimiter,
     private readonly config: AppConfig,
+    private readonly audit: RequestAuditService,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -78,7 +81,17 @@ export class ApiKeyGuard implements CanActivate {
       throw err;
     }
     await this.limitKey(req.auth.apiKeyId, res);
-    this.authorize(context, req as Request & { auth: AuthContext });
+    const authed = req as Request & { auth: AuthContext };
+    try {
+      this.authorize(context, authed);
+    } catch (err) {
+      // Every refusal is in the audit trail, committed before the 403 is answered.
+      if (err instanceof ForbiddenError) {
+        const spec = this.reflector.get<AuditSpec | undefined>(AUDIT_SPEC, context.getHandler());
+        await this.audit.refused(authed, spec, `${req.method} ${routePath(req)}`, err.message);
+      }
+      throw err;
+    }
     return true;
   }
 
@@ -123,6 +136,12 @@ export class ApiKeyGuard implements CanActivate {
     );
     if (isBlocked) tooManyRequests(res, timeToBlockExpire);
   }
+}
+
+/** The route's pattern (`/api/v1/targets/:target_id`), not the path with its ids. */
+function routePath(req: Request): string {
+  const route = (req as { route?: { path?: string } }).route;
+  return (req.baseUrl ?? '') + (route?.path ?? req.path);
 }
 
 function extractKey(req: Request): string | undefined {

@@ -1,3 +1,4 @@
+import { Audit, NotAudited, answerField } from '../../../common/audit/audit.decorators.js';
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
   ApiBody,
@@ -50,6 +51,11 @@ export class ProviderConnectionController {
   ) {}
 
   @RequiresPermission('provider_connections.write')
+  @Audit({
+    action: 'provider_connection.create',
+    resource: 'provider_connection',
+    id: answerField('id'),
+  })
   @Post()
   @HttpCode(201)
   @ApiOperation({
@@ -90,6 +96,7 @@ export class ProviderConnectionController {
   }
 
   @RequiresPermission('provider_connections.read')
+  @NotAudited()
   @Get()
   @ApiOperation({
     operationId: 'list_provider_connections_api_v1_provider_connections_get',
@@ -107,6 +114,7 @@ export class ProviderConnectionController {
   }
 
   @RequiresPermission('provider_connections.read')
+  @NotAudited()
   @Get(':connection_id')
   @ApiOperation({
     operationId: 'get_provider_connection_api_v1_provider_connections__connection_id__get',
@@ -119,6 +127,11 @@ export class ProviderConnectionController {
   }
 
   @RequiresPermission('provider_connections.write')
+  @Audit({
+    action: 'provider_connection.update',
+    resource: 'provider_connection',
+    id: (req) => req.params.connection_id,
+  })
   @Patch(':connection_id')
   @ApiOperation({
     operationId: 'update_provider_connection_api_v1_provider_connections__connection_id__patch',
@@ -179,6 +192,11 @@ export class ProviderConnectionController {
   }
 
   @RequiresPermission('provider_connections.write')
+  @Audit({
+    action: 'provider_connection.delete',
+    resource: 'provider_connection',
+    id: (req) => req.params.connection_id,
+  })
   @Delete(':connection_id')
   @HttpCode(204)
   @ApiOperation({

@@ -1,3 +1,4 @@
+import { Audit, answerField, bodyList } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
@@ -33,6 +34,7 @@ export class StepController {
   ) {}
 
   @RequiresPermission('steps.write')
+  @Audit({ action: 'step.receive', resource: 'target' })
   @Post('targets/:target_id/step/:friendly_id')
   @HttpCode(200)
   @ApiOperation({
@@ -77,6 +79,16 @@ export class StepController {
   }
 
   @RequiresPermission('steps.write')
+  @Audit({
+    action: 'step.receive_batch',
+    resource: 'target',
+    ids: (req) =>
+      (bodyList('updates')(req) ?? []).map(
+        (u) =>
+          (u as { target_id?: string; external_id?: string }).target_id ??
+          (u as { external_id?: string }).external_id,
+      ),
+  })
   @Post('targets/step/:friendly_id')
   @HttpCode(200)
   @ApiOperation({
@@ -101,6 +113,7 @@ export class StepController {
   }
 
   @RequiresPermission('steps.write')
+  @Audit({ action: 'ehr_event.receive', resource: 'target', id: answerField('target_id') })
   @Post('ehr-event/:friendly_id')
   @HttpCode(200)
   @ApiOperation({

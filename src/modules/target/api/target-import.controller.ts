@@ -1,3 +1,4 @@
+import { Audit, answerField } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import {
@@ -39,6 +40,12 @@ export class TargetImportController {
   constructor(private readonly imports: TargetImportService) {}
 
   @RequiresPermission('targets.import')
+  @Audit({
+    action: 'target.import',
+    resource: 'import',
+    id: answerField('id'),
+    fields: () => ['targets'],
+  })
   @Post('campaigns/:campaign_id/targets/import')
   @HttpCode(200)
   @ApiOperation({
@@ -110,6 +117,7 @@ export class TargetImportController {
 
   @RequiresPermission('targets.read')
   @CampaignScope('handler')
+  @Audit({ action: 'import.read', resource: 'import' })
   @Get('imports/:import_id')
   @ApiOperation({
     operationId: 'retrieve_import_api_v1_imports__import_id__get',

@@ -1,3 +1,9 @@
+import {
+  Audit,
+  type AuditedRequest,
+  bodyList,
+  listedIds,
+} from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -47,6 +53,12 @@ export class TargetController {
   ) {}
 
   @RequiresPermission('targets.write')
+  @Audit({
+    action: 'target.create',
+    resource: 'target',
+    ids: (_req, r) => (r as { target_ids?: string[] }).target_ids,
+    fields: targetFields,
+  })
   @Post('campaigns/:campaign_id/targets')
   @HttpCode(200)
   @ApiOperation({
@@ -84,6 +96,7 @@ export class TargetController {
   }
 
   @RequiresPermission('targets.write')
+  @Audit({ action: 'target.delete', resource: 'target', ids: bodyList('target_ids') })
   @Delete('campaigns/:campaign_id/targets')
   @HttpCode(200)
   @ApiOperation({
@@ -111,6 +124,7 @@ export class TargetController {
   }
 
   @RequiresPermission('targets.read')
+  @Audit({ action: 'target.list', resource: 'target', ids: listedIds('targets') })
   @Get('campaigns/:campaign_id/targets')
   @ApiOperation({
     operationId: 'get_campaign_targets_api_v1_campaigns__campaign_id__targets_get',
@@ -130,6 +144,7 @@ export class TargetController {
   }
 
   @RequiresPermission('targets.read')
+  @Audit({ action: 'target.list', resource: 'target', ids: listedIds('targets') })
   @Get('campaigns/:campaign_id/patient/targets')
   @ApiOperation({
     operationId: 'get_patient_campaign_targets_api_v1_campaigns__campaign_id__patient_targets_get',
@@ -149,6 +164,7 @@ export class TargetController {
 
   @RequiresPermission('targets.read')
   @CampaignScope('handler')
+  @Audit({ action: 'target.read', resource: 'target' })
   @Get('targets/:target_id')
   @ApiOperation({
     operationId: 'retrieve_target_api_v1_targets__target_id__get',
@@ -175,6 +191,7 @@ export class TargetController {
 
   @RequiresPermission('targets.read')
   @CampaignScope('handler')
+  @Audit({ action: 'target.timeline', resource: 'target' })
   @Get('targets/:target_id/events')
   @ApiOperation({
     operationId: 'list_target_events_api_v1_targets__target_id__events_get',
@@ -204,6 +221,7 @@ export class TargetController {
 
   @RequiresPermission('targets.write')
   @CampaignScope('handler')
+  @Audit({ action: 'target.update', resource: 'target', fields: inputDataFields })
   @Patch('targets/:target_id')
   @ApiOperation({
     operationId: 'update_target_input_data_api_v1_targets__target_id__patch',
@@ -239,6 +257,7 @@ export class TargetController {
 
   @RequiresPermission('targets.review')
   @CampaignScope('handler')
+  @Audit({ action: 'target.review', resource: 'target' })
   @Post('targets/:target_id/review')
   @HttpCode(200)
   @ApiOperation({
@@ -314,4 +333,26 @@ export class TargetController {
   private get baseUrl(): string {
     return this.config.get('PUBLIC_BASE_URL');
   }
+}
+
+/** The fields targets were added with (names only: their values are patient data). */
+function targetFields(req: AuditedRequest): string[] {
+  const targets = (req.body as { targets?: unknown[] } | undefined)?.targets ?? [];
+  const fields = new Set<string>();
+  for (const t of targets) {
+    if (typeof t !== 'object' || t === null) continue;
+    for (const [key, value] of Object.entries(t)) {
+      if (key === 'input_data' && typeof value === 'object' && value !== null) {
+        Object.keys(value).forEach((k) => fields.add(`input_data.${k}`));
+      } else fields.add(key);
+    }
+  }
+  return [...fields].sort();
+}
+
+/** The input data keys a PATCH merged, and the time zone if it set one. */
+function inputDataFields(req: AuditedRequest): string[] {
+  const body = (req.body ?? {}) as { input_data?: object; time_zone?: unknown };
+  const fields = Object.keys(body.input_data ?? {}).map((k) => `input_data.${k}`);
+  return body.time_zone !== undefined ? [...fields, 'time_zone'] : fields;
 }

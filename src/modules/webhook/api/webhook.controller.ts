@@ -1,3 +1,4 @@
+import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
@@ -33,6 +34,7 @@ export class WebhookController {
   constructor(private readonly webhooks: WebhookDeliveryService) {}
 
   @RequiresPermission('webhooks.rerun')
+  @Audit({ action: 'webhook.rerun', resource: 'campaign' })
   @Post('campaigns/:campaign_id/webhooks/rerun-failed')
   @HttpCode(202)
   @ApiOperation({
@@ -63,6 +65,11 @@ export class WebhookController {
   }
 
   @RequiresPermission('webhooks.read')
+  @Audit({
+    action: 'webhook_delivery.list',
+    resource: 'webhook_delivery',
+    ids: listedIds('deliveries'),
+  })
   @Get('campaigns/:campaign_id/webhooks/deliveries')
   @ApiOperation({
     operationId: 'list_webhook_deliveries_api_v1_campaigns__campaign_id__webhooks_deliveries_get',
@@ -89,6 +96,11 @@ export class WebhookController {
 
   @RequiresPermission('webhooks.read')
   @CampaignScope('handler')
+  @Audit({
+    action: 'webhook_delivery.read',
+    resource: 'webhook_delivery',
+    id: (req) => req.params.delivery_id,
+  })
   @Get('webhook-deliveries/:delivery_id')
   @ApiOperation({
     operationId: 'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
@@ -110,6 +122,7 @@ export class WebhookController {
   }
 
   @RequiresPermission('webhooks.rotate_secret')
+  @Audit({ action: 'webhook_secret.rotate', resource: 'campaign' })
   @Post('campaigns/:campaign_id/webhook-secret/rotate')
   @HttpCode(200)
   @ApiOperation({

@@ -1,0 +1,97 @@
+import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { stringify } from 'csv-stringify/sync';
+import type { Response } from 'express';
+import { Audit } from '../../../common/audit/audit.decorators.js';
+import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
+import {
+  Auth,
+  type AuthContext,
+  RequiresPermission,
+} from '../../../common/http/auth.decorators.js';
+import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
+import { AuditTrailService } from '../application/audit-trail.service.js';
+import type { AuditEventQuery } from '../application/ports/audit-event.store.js';
+import {
+  AUDIT_CSV_COLUMNS,
+  auditEventCsvRow,
+  presentAuditEvent,
+  presentVerification,
+} from './audit-event.presenter.js';
+import {
+  AuditChainResponseDto,
+  AuditEventPageResponseDto,
+  ListAuditEventsQueryDto,
+} from './dto/audit-event.dto.js';
+
+@ApiTags('audit')
+@Controller('api/v1/audit-events')
+export class AuditEventController {
+  constructor(private readonly trail: AuditTrailService) {}
+
+  @RequiresPermission('audit_events.read')
+  @Audit({
+    action: 'audit_event.list',
+    resource: 'audit_event',
+    csvExport: 'audit_event.export',
+    ids: (_req, result) =>
+      (result as { audit_events?: { id: string }[] } | undefined)?.audit_events?.map((e) => e.id),
+  })
+  @Get()
+  @ApiOperation({
+    operationId: 'list_audit_events_api_v1_audit_events_get',
+    summary: 'Audit events',
+    description:
+      "The organization's audit events, oldest first, a page at a time (admin only); with " +
+      '`Accept: text/csv`, every event the filters match as one CSV file (page and limit ignored).',
+  })
+  @ApiProduces('application/json', 'text/csv')
+  @ApiOkResponse({ type: AuditEventPageResponseDto })
+  async list(
+    @Auth() auth: AuthContext,
+    @Query() q: ListAuditEventsQueryDto,
+    @Headers('accept') accept: string | undefined,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const to = upperBound(q.to);
+    const query: AuditEventQuery = {
+      organizationId: auth.organizationId,
+      actorId: q.actor_id ?? undefined,
+      action: q.action ?? undefined,
+      resourceType: q.resource_type ?? undefined,
+      resourceId: q.resource_id ?? undefined,
+      campaignId: q.campaign_id ?? undefined,
+      from: lowerBound(q.from),
+      // Inclusive to the millisecond (see date-bounds); the store compares `occurred_at < to`.
+      to: to && new Date(to.getTime() + 1),
+    };
+    if (/\btext\/csv\b/.test(accept ?? '')) {
+      res.status(200);
+      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.setHeader('Content-Disposition', 'attachment; filename="audit-events.csv"');
+      res.write(stringify([[...AUDIT_CSV_COLUMNS]]));
+      for await (const batch of this.trail.all(query)) {
+        res.write(stringify(batch.map(auditEventCsvRow)));
+      }
+      res.end();
+      return;
+    }
+    const { events, total } = await this.trail.page(query, offsetOf(q), q.limit);
+    return { audit_events: events.map(presentAuditEvent), ...pageEnvelope(q, total) };
+  }
+
+  @RequiresPermission('audit_events.read')
+  @Audit({ action: 'audit_chain.verify', resource: 'audit_chain' })
+  @Get('verify')
+  @ApiOperation({
+    operationId: 'verify_audit_events_api_v1_audit_events_verify_get',
+    summary: 'Verify the audit chain',
+    description:
+      "Recomputes the organization's hash chain from its first event and names the first event " +
+      'that does not match (changed, removed or out of place), if any.',
+  })
+  @ApiOkResponse({ type: AuditChainResponseDto })
+  async verify(@Auth() auth: AuthContext) {
+    return presentVerification(await this.trail.verify(auth.organizationId));
+  }
+}
