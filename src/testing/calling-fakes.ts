@@ -15,7 +15,7 @@ import {
   CallEvent,
   CallProvider,
   CallProviders,
-} from '../modules/calling/application/ports/call-provider.js';
+} from '../modules/telephony/application/ports/call-provider.js';
 import { PlacementRate } from '../modules/calling/application/ports/placement-rate.js';
 
 export class RecordingCallFinishedOutbox extends CallFinishedOutbox {

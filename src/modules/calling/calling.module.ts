@@ -28,7 +28,7 @@ import { CampaignVariablesService } from './application/campaign-variables.servi
 import { LiveCallService } from './application/live-call.service.js';
 import { CallDispatcher } from './application/call-dispatcher.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
-import { CallProvider, CallProviders } from './application/ports/call-provider.js';
+import { CallProvider, CallProviders } from '../telephony/application/ports/call-provider.js';
 import { PlacementRate } from './application/ports/placement-rate.js';
 import { SimulatedCallStore } from './application/ports/simulated-call.store.js';
 import { TriggerService } from './application/trigger.service.js';

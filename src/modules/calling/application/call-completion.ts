@@ -21,12 +21,12 @@ import { TargetTransitions } from '../../target/application/ports/target-transit
 import type { Target } from '../../target/domain/target.js';
 import {
   CAMPAIGN_CANCELLED_OUTCOME,
-  CallOutcome,
   cancelledDecision,
   decideAfterAttempt,
   TargetDecision,
 } from '../domain/call-outcome.js';
-import { CallResult } from './ports/call-provider.js';
+import type { CallOutcome } from '../../telephony/domain/call-outcome.js';
+import { CallResult } from '../../telephony/application/ports/call-provider.js';
 import { FollowUpTexts } from '../../messaging/application/ports/follow-up-texts.js';
 import { followsWithText, type TargetContinuation } from '../../messaging/domain/message.js';
 import { callSeconds, webUrls } from '../domain/provider-report.js';

@@ -35,13 +35,13 @@ import {
   type CallingDecision,
   type CallingRulesInput,
   type Held,
-} from '../domain/calling-rules.js';
-import { chooseNumber } from '../domain/dial-plan.js';
+} from '../../telephony/domain/calling-rules.js';
+import { chooseNumber } from '../../telephony/domain/dial-plan.js';
 import { ComplianceService } from '../../compliance/application/compliance.service.js';
 import type { NewComplianceDecision } from '../../compliance/domain/compliance-decision.js';
 import { CallPlacement, ClaimedCall } from './call-placement.js';
 import { CallingSettings } from './calling-settings.js';
-import { CallProvider, CallProviders, ConnectionUnusableError } from './ports/call-provider.js';
+import { CallProvider, CallProviders, ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
 import { PlacementRate } from './ports/placement-rate.js';
 import { PreDialCall, PreDialChecks, PreDialVerdict } from './ports/pre-dial-check.js';
 import type { TargetHold } from '../../target/domain/target.js';

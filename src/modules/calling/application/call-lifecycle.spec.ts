@@ -31,7 +31,7 @@ import {
   UNUSABLE_CONNECTION_HOLD,
   UNUSABLE_CONNECTION_RETRY_MS,
 } from './call-dispatcher.js';
-import { ConnectionUnusableError } from './ports/call-provider.js';
+import { ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
 import { utcWords } from '../../target/domain/waiting-reason.js';
 import type { CampaignControl } from './campaign-control.js';
 import {
