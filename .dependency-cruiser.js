@@ -65,6 +65,14 @@ export default {
       },
     },
     {
+      name: 'telephony-kernel-is-a-leaf',
+      comment:
+        'The telephony kernel (outcomes, calling window, calling rules, dial plans, the provider port) is what several modules share about a call: it imports no other module, so every module may import it (docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^src/modules/telephony/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/telephony/' },
+    },
+    {
       name: 'common-knows-no-module',
       comment:
         'common/ holds what every module shares (errors, paging, the unit of work, the job queue, the clock); a port of one module lives in that module.',
