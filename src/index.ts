@@ -77,7 +77,7 @@ export * from './modules/telephony/application/ports/call-provider.js';
 export { PlacementRate } from './modules/calling/application/ports/placement-rate.js';
 export * from './modules/calling/application/ports/simulated-call.store.js';
 export * from './modules/calling/application/ports/pre-dial-check.js';
-export * from './modules/webhook/application/ports/campaign-event-listener.js';
+export * from './modules/target/application/ports/campaign-event-listener.js';
 export { CampaignReader } from './modules/campaign/application/ports/campaign-reader.js';
 export { CampaignStateChanges } from './modules/campaign/application/ports/campaign-state-changes.js';
 export { CampaignRepository } from './modules/campaign/application/ports/campaign.repository.js';

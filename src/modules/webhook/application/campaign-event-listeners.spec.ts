@@ -3,7 +3,10 @@ import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { InMemoryWebhookDeliveryRepository } from '../../../testing/in-memory-webhook-delivery.repository.js';
 import { RecordingJobQueue } from '../../../testing/recording-job-queue.js';
-import { CampaignEventListener, CampaignEventListeners } from './ports/campaign-event-listener.js';
+import {
+  CampaignEventListener,
+  CampaignEventListeners,
+} from '../../target/application/ports/campaign-event-listener.js';
 import { MessageEvent } from './ports/message-event-outbox.js';
 import { MessageOutbox } from './webhook-outbox.js';
 

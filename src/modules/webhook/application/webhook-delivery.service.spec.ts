@@ -13,7 +13,7 @@ import { Campaign } from '../../campaign/domain/campaign.js';
 import { GONE_ERROR, WebhookDeliveryService } from './webhook-delivery.service.js';
 import { DELIVERY_QUEUE, WebhookOutbox } from './webhook-outbox.js';
 import { WebhookSettings } from './webhook-settings.js';
-import { CampaignEventListeners } from './ports/campaign-event-listener.js';
+import { CampaignEventListeners } from '../../target/application/ports/campaign-event-listener.js';
 import { WebhookWorker } from '../infrastructure/webhook.worker.js';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { InProcessExclusiveRunner } from '../../../testing/in-process-exclusive-runner.js';

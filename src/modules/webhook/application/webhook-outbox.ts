@@ -17,7 +17,7 @@ import { MessageEvent, MessageEventOutbox } from './ports/message-event-outbox.j
 import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox.js';
 import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox.js';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository.js';
-import { CampaignEventListeners } from './ports/campaign-event-listener.js';
+import { OutboxListeners } from './ports/outbox-listeners.js';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
@@ -38,7 +38,7 @@ export class WebhookOutbox extends CallFinishedOutbox {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
-    private readonly listeners: CampaignEventListeners,
+    private readonly listeners: OutboxListeners,
   ) {
     super();
   }
@@ -109,7 +109,7 @@ export class MessageOutbox extends MessageEventOutbox {
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
-    private readonly listeners: CampaignEventListeners,
+    private readonly listeners: OutboxListeners,
   ) {
     super();
   }
