@@ -27,6 +27,10 @@ import { CampaignStatsService } from './application/campaign-stats.service.js';
 import { CampaignVariablesService } from './application/campaign-variables.service.js';
 import { LiveCallService } from './application/live-call.service.js';
 import { CallDispatcher } from './application/call-dispatcher.js';
+import { CallClaim } from './application/call-claim.js';
+import { CallDecisions } from './application/call-decisions.js';
+import { CallStarts } from './application/call-starts.js';
+import { CampaignBreaker } from './application/campaign-breaker.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
 import { CallProvider, CallProviders } from '../telephony/application/ports/call-provider.js';
 import { PlacementRate } from './application/ports/placement-rate.js';
@@ -148,6 +152,10 @@ export const CALLING_ADAPTERS: Provider[] = [
     CallCompletion,
     CallEventIngestion,
     CallPlacement,
+    CallDecisions,
+    CallStarts,
+    CallClaim,
+    CampaignBreaker,
     CallDispatcher,
     CallRecovery,
     CallingWorker,

@@ -31,6 +31,10 @@ import {
   UNUSABLE_CONNECTION_HOLD,
   UNUSABLE_CONNECTION_RETRY_MS,
 } from './call-dispatcher.js';
+import { CallClaim } from './call-claim.js';
+import { CallDecisions } from './call-decisions.js';
+import { CallStarts } from './call-starts.js';
+import { CampaignBreaker } from './campaign-breaker.js';
 import { ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
 import { utcWords } from '../../target/domain/waiting-reason.js';
 import type { CampaignControl } from './campaign-control.js';
@@ -95,25 +99,35 @@ function engine(
   );
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
   const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow });
-  const dispatcher = new CallDispatcher(
+  const decisions = new CallDecisions(
+    callLogs,
+    compliance.service,
+    blacklists,
+    new PreDialChecks(checks),
+  );
+  const starts = new CallStarts(
     targets,
     callLogs,
-    campaigns,
-    blacklists,
-    outbox,
+    compliance.service,
+    events,
     new InMemoryPlacementRate(),
+    config,
+  );
+  const claims = new CallClaim(targets, campaigns, decisions, starts, events, outbox, uow, clock);
+  const dispatcher = new CallDispatcher(
+    targets,
+    campaigns,
+    claims,
+    new CampaignBreaker(
+      callLogs, // These campaigns have no auto_pause: the breaker never acts (campaign-control.spec tests it).
+      {
+        autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
+      } as unknown as CampaignControl,
+    ),
     placement,
     providers,
-    uow,
     clock,
     config,
-    events,
-    // These campaigns have no auto_pause: the breaker never acts (campaign-control.spec tests it).
-    {
-      autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
-    } as unknown as CampaignControl,
-    compliance.service,
-    new PreDialChecks(checks),
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */

@@ -32,6 +32,10 @@ import { CallingSettings } from './calling-settings.js';
 import { CampaignControl } from './campaign-control.js';
 import { CampaignStatsService } from './campaign-stats.service.js';
 import { CallDispatcher } from './call-dispatcher.js';
+import { CallClaim } from './call-claim.js';
+import { CallDecisions } from './call-decisions.js';
+import { CallStarts } from './call-starts.js';
+import { CampaignBreaker } from './campaign-breaker.js';
 import { PreDialChecks } from './ports/pre-dial-check.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
@@ -96,22 +100,34 @@ function engine(campaign: Partial<Campaign> = {}) {
     events,
     pausedOutbox,
   );
-  const dispatcher = new CallDispatcher(
+  const compliance = inMemoryCompliance(clock, {
+    doNotCall: doNotCall.service,
+    unitOfWork: uow,
+  }).service;
+  const decisions = new CallDecisions(
+    callLogs,
+    compliance,
+    new BlacklistService(new InMemoryBlacklistRepository()),
+    new PreDialChecks(),
+  );
+  const starts = new CallStarts(
     targets,
     callLogs,
-    campaigns,
-    new BlacklistService(new InMemoryBlacklistRepository()),
-    outbox,
+    compliance,
+    events,
     new InMemoryPlacementRate(),
+    settings,
+  );
+  const claims = new CallClaim(targets, campaigns, decisions, starts, events, outbox, uow, clock);
+  const dispatcher = new CallDispatcher(
+    targets,
+    campaigns,
+    claims,
+    new CampaignBreaker(callLogs, control),
     placement,
     providers,
-    uow,
     clock,
     settings,
-    events,
-    control,
-    inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow }).service,
-    new PreDialChecks(),
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {
