@@ -109,13 +109,10 @@ export {
 export { TargetImportRepository } from './modules/target/application/ports/target-import.repository.js';
 export { TargetTransitions } from './modules/target/application/ports/target-transitions.js';
 export { TargetRepository } from './modules/target/application/ports/target.repository.js';
-export * from './modules/webhook/application/ports/call-finished-outbox.js';
-export { CampaignPausedOutbox } from './modules/webhook/application/ports/campaign-paused-outbox.js';
-export { ImportFinishedOutbox } from './modules/webhook/application/ports/import-finished-outbox.js';
+export * from './modules/webhook/application/ports/outbox.js';
 export { TargetNotifications } from './modules/webhook/application/ports/target-notifications.js';
 export { WebhookDeliveryRepository } from './modules/webhook/application/ports/webhook-delivery.repository.js';
 export * from './modules/webhook/application/ports/webhook-sender.js';
-export * from './modules/webhook/application/ports/message-event-outbox.js';
 export { MessageRepository } from './modules/messaging/application/ports/message.repository.js';
 export { FollowUpTexts } from './modules/messaging/application/ports/follow-up-texts.js';
 export * from './modules/messaging/application/ports/text-senders.js';

@@ -11,7 +11,7 @@ import {
   CallProvider,
   ConnectionUnusableError,
 } from '../../telephony/application/ports/call-provider.js';
-import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox.js';
+import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { cancelledDecision } from '../domain/call-outcome.js';
 import { CallDecisions, Plan } from './call-decisions.js';
 import { ClaimedCall } from './call-placement.js';
@@ -51,7 +51,7 @@ export class CallClaim {
     private readonly decisions: CallDecisions,
     private readonly starts: CallStarts,
     private readonly events: TargetEventLog,
-    private readonly outbox: CallFinishedOutbox,
+    private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
   ) {}
@@ -151,7 +151,7 @@ export class CallClaim {
         cancelledDecision(campaign.type),
         this.clock.now(),
       );
-      await this.outbox.recordAll(
+      await this.outbox.record(
         tx,
         ended.map((done) => endedWithoutCall(done, campaign)),
       );
@@ -190,7 +190,7 @@ export class CallClaim {
       );
       if (done) ended.push(done);
     }
-    await this.outbox.recordAll(
+    await this.outbox.record(
       tx,
       ended.map((done) => endedWithoutCall(done, campaign)),
     );

@@ -1,10 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Metrics } from '../../../common/metrics/metrics.js';
 import { Clock } from '../../../common/clock/clock.js';
-import {
-  CallFinishedEvent,
-  CallFinishedOutbox,
-} from '../../webhook/application/ports/call-finished-outbox.js';
+import { Outbox, OutboxEvent } from '../../webhook/application/ports/outbox.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import { DoNotCallService } from '../../compliance/application/do-not-call.service.js';
@@ -84,7 +81,7 @@ export class CallCompletion {
     private readonly callLogs: CallLogService,
     private readonly targets: TargetTransitions,
     private readonly campaigns: CampaignReader,
-    private readonly outbox: CallFinishedOutbox,
+    private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly metrics: Metrics,
@@ -220,7 +217,7 @@ export class CallCompletion {
         ];
       }),
     );
-    const events: CallFinishedEvent[] = [];
+    const events: OutboxEvent[] = [];
     for (const { call, decision, durationSeconds } of ending) {
       const { log, result, completion } = call;
       const target = byCallLog.get(log.id) ?? null;
@@ -243,20 +240,23 @@ export class CallCompletion {
       this.metrics.callEnded(log.provider, result.outcome);
       if (!target) continue;
       events.push({
-        organizationId: target.organizationId,
-        campaignId: target.campaignId,
-        targetId: target.id,
-        callLogId: log.id,
-        attempt: log.attempt,
-        maxAttempts: call.campaign.maxAttempts,
-        nextAttemptScheduled: decision.retryAt,
-        status: target.status,
-        resolution: target.resolution,
-        category: target.category,
-        subcategory: target.subcategory,
+        kind: 'call_finished',
+        event: {
+          organizationId: target.organizationId,
+          campaignId: target.campaignId,
+          targetId: target.id,
+          callLogId: log.id,
+          attempt: log.attempt,
+          maxAttempts: call.campaign.maxAttempts,
+          nextAttemptScheduled: decision.retryAt,
+          status: target.status,
+          resolution: target.resolution,
+          category: target.category,
+          subcategory: target.subcategory,
+        },
       });
     }
-    await this.outbox.recordAll(tx, events);
+    await this.outbox.record(tx, events);
     return ended;
   }
 

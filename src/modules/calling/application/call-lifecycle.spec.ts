@@ -4,7 +4,6 @@ import { Logger } from '@nestjs/common';
 import {
   InMemoryCallEventStore,
   InMemoryPlacementRate,
-  RecordingCallFinishedOutbox,
   SingleCallProviders,
 } from '../../../testing/calling-fakes.js';
 import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
@@ -32,6 +31,7 @@ import {
   UNUSABLE_CONNECTION_RETRY_MS,
 } from './call-dispatcher.js';
 import { CallClaim } from './call-claim.js';
+import { RecordingOutbox } from '../../../testing/recording-outbox.js';
 import { CallDecisions } from './call-decisions.js';
 import { CallStarts } from './call-starts.js';
 import { CampaignBreaker } from './campaign-breaker.js';
@@ -61,7 +61,7 @@ function engine(
   const targets = new InMemoryTargetTransitions(undefined, events);
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
-  const outbox = new RecordingCallFinishedOutbox();
+  const outbox = new RecordingOutbox();
   const store = new InMemoryCallEventStore();
   const doNotCall = inMemoryDoNotCall(clock);
   const uow = new InMemoryUnitOfWork(targets, logRepository, outbox, store, doNotCall.repository);
@@ -418,8 +418,12 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       executionSeconds: 65,
       outputData: { confirmed: true },
     });
-    expect(e.outbox.events).toHaveLength(1);
-    expect(e.outbox.events[0]).toMatchObject({ callLogId: logId, status: 'Finished', attempt: 1 });
+    expect(e.outbox.of('call_finished')).toHaveLength(1);
+    expect(e.outbox.of('call_finished')[0]).toMatchObject({
+      callLogId: logId,
+      status: 'Finished',
+      attempt: 1,
+    });
     // Operators count each call once, placed and ended, whatever the order of its events.
     expect(e.metrics.callsPlaced).toEqual(['scripted']);
     expect(e.metrics.callsEnded).toEqual([{ provider: 'scripted', outcome: 'GOOD' }]);
@@ -478,7 +482,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     const other = { ...e.provider.ended(logId, 'GOOD'), key: 'another-event-id' };
     expect(await e.ingestion.ingest('scripted', [other])).toEqual(['stale']);
     expect(await e.target(t.id)).toMatchObject({ status: 'Finished', category: 'VOICEMAIL' });
-    expect(e.outbox.events).toHaveLength(1);
+    expect(e.outbox.of('call_finished')).toHaveLength(1);
   });
 
   it('a retry is Scheduled at now + retry delay; a late event of attempt 1 never touches attempt 2', async () => {
@@ -501,7 +505,9 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     expect(await e.target(t.id)).toMatchObject({ status: 'In Progress', attempts: 2 });
     await e.ingestion.ingest('scripted', [e.provider.ended(second, 'GOOD')]);
     expect(await e.target(t.id)).toMatchObject({ status: 'Finished', attempts: 2 });
-    expect(e.outbox.events.map((x) => [x.attempt, x.nextAttemptScheduled !== null])).toEqual([
+    expect(
+      e.outbox.of('call_finished').map((x) => [x.attempt, x.nextAttemptScheduled !== null]),
+    ).toEqual([
       [1, true],
       [2, false],
     ]);
@@ -545,7 +551,9 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     expect(e.logs.logs.get(voicemailLog)).toMatchObject({ outcome: 'TECHNICAL_FAILURE' });
     expect(await e.target(endedBefore.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
     expect(
-      e.outbox.events.map((x) => [x.targetId, x.status, x.nextAttemptScheduled !== null]),
+      e.outbox
+        .of('call_finished')
+        .map((x) => [x.targetId, x.status, x.nextAttemptScheduled !== null]),
     ).toEqual([
       [endedBefore.id, 'Finished', false],
       [good.id, 'Finished', false],
@@ -578,7 +586,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       category: null,
     });
     expect(await e.target(good.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
-    expect(e.outbox.events.map((x) => [x.targetId, x.nextAttemptScheduled])).toEqual([
+    expect(e.outbox.of('call_finished').map((x) => [x.targetId, x.nextAttemptScheduled])).toEqual([
       [retried.id, null],
       [good.id, null],
     ]);
@@ -703,7 +711,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       category: 'BLACKLISTED_PHONE',
       callLogIds: null,
     });
-    expect(withList.outbox.events).toMatchObject([
+    expect(withList.outbox.of('call_finished')).toMatchObject([
       { callLogId: null, category: 'BLACKLISTED_PHONE' },
     ]);
     expect(withList.provider.calls).toEqual([]);

@@ -14,7 +14,7 @@ import { TargetEventLog, WORKER } from '../../target/application/ports/target-ev
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import { TargetService } from '../../target/application/target.service.js';
 import type { TargetStatus } from '../../target/domain/target.js';
-import { MessageEventOutbox } from '../../webhook/application/ports/message-event-outbox.js';
+import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { decideText } from '../domain/text-rules.js';
 import {
   FINAL_STATUSES,
@@ -89,7 +89,7 @@ export class MessagingService extends FollowUpTexts {
     private readonly compliance: ComplianceService,
     private readonly doNotCall: DoNotCallService,
     private readonly connections: ProviderConnectionService,
-    private readonly outbox: MessageEventOutbox,
+    private readonly outbox: Outbox,
     private readonly settings: MessagingSettings,
   ) {
     super();
@@ -278,17 +278,20 @@ export class MessagingService extends FollowUpTexts {
         });
       }
       if (message.campaignId && message.targetId) {
-        await this.outbox.recordAll(tx, [
+        await this.outbox.record(tx, [
           {
-            type: 'message.received',
-            organizationId: message.organizationId,
-            campaignId: message.campaignId,
-            targetId: message.targetId,
-            messageId: message.id,
-            direction: 'inbound',
-            status: 'received',
-            errorCode: null,
-            at: now,
+            kind: 'message',
+            event: {
+              type: 'message.received',
+              organizationId: message.organizationId,
+              campaignId: message.campaignId,
+              targetId: message.targetId,
+              messageId: message.id,
+              direction: 'inbound',
+              status: 'received',
+              errorCode: null,
+              at: now,
+            },
           },
         ]);
       }
@@ -400,17 +403,20 @@ export class MessagingService extends FollowUpTexts {
   /** `message.status` for a text that reached its final status (a text of a campaign's target). */
   private async recordFinal(tx: Tx, text: Message, at: Date): Promise<void> {
     if (!text.campaignId || !text.targetId) return;
-    await this.outbox.recordAll(tx, [
+    await this.outbox.record(tx, [
       {
-        type: 'message.status',
-        organizationId: text.organizationId,
-        campaignId: text.campaignId,
-        targetId: text.targetId,
-        messageId: text.id,
-        direction: text.direction,
-        status: text.status,
-        errorCode: text.errorCode,
-        at,
+        kind: 'message',
+        event: {
+          type: 'message.status',
+          organizationId: text.organizationId,
+          campaignId: text.campaignId,
+          targetId: text.targetId,
+          messageId: text.id,
+          direction: text.direction,
+          status: text.status,
+          errorCode: text.errorCode,
+          at,
+        },
       },
     ]);
   }

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
-import type { CallFinishedEvent } from '../../../webhook/application/ports/call-finished-outbox.js';
-import type { MessageEvent } from '../../../webhook/application/ports/message-event-outbox.js';
+import type { CallFinishedEvent } from '../../../webhook/application/ports/outbox.js';
+import type { MessageEvent } from '../../../webhook/application/ports/outbox.js';
 import { OutboxListeners } from '../../../webhook/application/ports/outbox-listeners.js';
 import type { TargetTimelineEvent } from './target-event-log.js';
 

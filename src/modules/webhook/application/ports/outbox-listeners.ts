@@ -1,5 +1,5 @@
-import type { CallFinishedEvent } from './call-finished-outbox.js';
-import type { MessageEvent } from './message-event-outbox.js';
+import type { CallFinishedEvent } from './outbox.js';
+import type { MessageEvent } from './outbox.js';
 
 /**
  * Who the outbox tells, in-process, of the call and message events it recorded, once their
