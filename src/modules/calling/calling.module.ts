@@ -27,7 +27,9 @@ import { CampaignStatsService } from './application/campaign-stats.service.js';
 import { CampaignVariablesService } from './application/campaign-variables.service.js';
 import { LiveCallService } from './application/live-call.service.js';
 import { CallDispatcher } from './application/call-dispatcher.js';
+import { AttemptEndings } from './application/attempt-endings.js';
 import { CallClaim } from './application/call-claim.js';
+import { CallEndingEffects } from './application/call-ending-effects.js';
 import { CallDecisions } from './application/call-decisions.js';
 import { CallStarts } from './application/call-starts.js';
 import { CampaignBreaker } from './application/campaign-breaker.js';
@@ -149,6 +151,8 @@ export const CALLING_ADAPTERS: Provider[] = [
     CampaignStatsService,
     CampaignVariablesService,
     LiveCallService,
+    AttemptEndings,
+    CallEndingEffects,
     CallCompletion,
     CallEventIngestion,
     CallPlacement,

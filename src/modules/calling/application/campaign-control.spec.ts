@@ -30,7 +30,9 @@ import { CallingSettings } from './calling-settings.js';
 import { CampaignControl } from './campaign-control.js';
 import { CampaignStatsService } from './campaign-stats.service.js';
 import { CallDispatcher } from './call-dispatcher.js';
+import { AttemptEndings } from './attempt-endings.js';
 import { CallClaim } from './call-claim.js';
+import { CallEndingEffects } from './call-ending-effects.js';
 import { RecordingOutbox } from '../../../testing/recording-outbox.js';
 import { CallDecisions } from './call-decisions.js';
 import { CallStarts } from './call-starts.js';
@@ -68,15 +70,11 @@ function engine(campaign: Partial<Campaign> = {}) {
   const followUpTexts = new RecordingFollowUpTexts();
   const completion = new CallCompletion(
     callLogs,
-    targets,
     campaigns,
-    outbox,
+    new AttemptEndings(targets, events),
+    new CallEndingEffects(doNotCall.service, followUpTexts, metrics, outbox),
     uow,
     clock,
-    metrics,
-    events,
-    doNotCall.service,
-    followUpTexts,
   );
   const ingestion = new CallEventIngestion(
     callLogs,
