@@ -1,6 +1,37 @@
+/**
+ * The modules in layers, lowest first (docs/architecture.md, "Module layers"): a module imports only
+ * modules of a lower layer, so no two modules import each other and no module cycle can form. A new
+ * module takes the lowest layer above everything it imports.
+ */
+const MODULE_LAYERS = [
+  ['telephony', 'audit'],
+  ['organization', 'blacklist', 'compliance', 'call-log', 'health', 'console'],
+  ['provider-connection'],
+  ['campaign'],
+  ['webhook'],
+  ['target'],
+  ['messaging', 'step'],
+  ['calling'],
+  ['demo'],
+];
+
+const moduleLayerRules = MODULE_LAYERS.flatMap((layer, i) =>
+  layer.map((name) => ({
+    name: 'module-imports-only-lower-layers',
+    comment: `${name} may import only modules of a layer below its own (MODULE_LAYERS).`,
+    severity: 'error',
+    from: { path: `^src/modules/${name}/` },
+    to: {
+      path: `^src/modules/(${MODULE_LAYERS.slice(i).flat().join('|')})/`,
+      pathNot: `^src/modules/${name}/`,
+    },
+  })),
+);
+
 /** Domain and application code stay free of infrastructure: no ORM, driver or HTTP framework. */
 export default {
   forbidden: [
+    ...moduleLayerRules,
     {
       name: 'domain-application-without-infrastructure',
       comment:
@@ -63,6 +94,14 @@ export default {
           '^src/modules/[^/]+/api/dto/[^/]+-response\\.dto\\.ts$',
         ],
       },
+    },
+    {
+      name: 'telephony-kernel-is-a-leaf',
+      comment:
+        'The telephony kernel (outcomes, calling window, calling rules, dial plans, the provider port) is what several modules share about a call: it imports no other module, so every module may import it (docs/architecture.md).',
+      severity: 'error',
+      from: { path: '^src/modules/telephony/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/telephony/' },
     },
     {
       name: 'common-knows-no-module',

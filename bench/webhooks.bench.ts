@@ -11,7 +11,7 @@
  */
 import 'reflect-metadata';
 import { randomUUID } from 'crypto';
-import { CallFinishedOutbox } from '../src/modules/webhook/application/ports/call-finished-outbox.js';
+import { Outbox } from '../src/modules/webhook/application/ports/outbox.js';
 import { JobQueue } from '../src/common/jobs/job-queue.js';
 import { UnitOfWork } from '../src/common/persistence/unit-of-work.js';
 import { CampaignService } from '../src/modules/campaign/application/campaign.service.js';
@@ -69,26 +69,31 @@ async function main(): Promise<void> {
         type: 'patient',
         webhookUrl: receiver.url,
       });
-      const outbox = service.app.get(CallFinishedOutbox);
+      const outbox = service.app.get(Outbox);
       const uow = service.app.get(UnitOfWork);
       const start = Date.now();
       for (let offset = 0; offset < EVENTS; offset += PER_TX) {
         const n = Math.min(PER_TX, EVENTS - offset);
         await uow.run(async (tx) => {
           for (let i = 0; i < n; i++) {
-            await outbox.record(tx, {
-              organizationId: organization.id,
-              campaignId: campaign.id,
-              targetId: randomUUID(),
-              callLogId: offset + i + 1,
-              attempt: 1,
-              maxAttempts: 3,
-              nextAttemptScheduled: null,
-              status: 'Finished',
-              resolution: 'successful',
-              category: 'GOOD',
-              subcategory: null,
-            });
+            await outbox.record(tx, [
+              {
+                kind: 'call_finished',
+                event: {
+                  organizationId: organization.id,
+                  campaignId: campaign.id,
+                  targetId: randomUUID(),
+                  callLogId: offset + i + 1,
+                  attempt: 1,
+                  maxAttempts: 3,
+                  nextAttemptScheduled: null,
+                  status: 'Finished',
+                  resolution: 'successful',
+                  category: 'GOOD',
+                  subcategory: null,
+                },
+              },
+            ]);
           }
         });
       }

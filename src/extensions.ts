@@ -7,7 +7,8 @@ import {
 import {
   CampaignEventListener,
   CampaignEventListeners,
-} from './modules/webhook/application/ports/campaign-event-listener.js';
+} from './modules/target/application/ports/campaign-event-listener.js';
+import { OutboxListeners } from './modules/webhook/application/ports/outbox-listeners.js';
 
 /** A class Nest builds (its constructor's ports and services injected) or an instance. */
 export type Extension<T> = Type<T> | T;
@@ -65,5 +66,7 @@ export function extensionProviders(options: ExtensionOptions): Provider[] {
       options.listeners ?? [],
       (listeners) => new CampaignEventListeners(listeners),
     ),
+    // The webhook module's outbox tells the same registry of the call and message events it records.
+    { provide: OutboxListeners, useExisting: CampaignEventListeners },
   ];
 }

@@ -9,7 +9,7 @@ import { CallLogRepository } from './modules/call-log/application/ports/call-log
 import { CallEventStore } from './modules/calling/application/ports/call-event.store.js';
 import { PlacementRate } from './modules/calling/application/ports/placement-rate.js';
 import { SimulatedCallStore } from './modules/calling/application/ports/simulated-call.store.js';
-import { CallProviders } from './modules/calling/application/ports/call-provider.js';
+import { CallProviders } from './modules/telephony/application/ports/call-provider.js';
 import { CampaignRepository } from './modules/campaign/application/ports/campaign.repository.js';
 import { CallLedger } from './modules/compliance/application/ports/call-ledger.js';
 import { CompliancePolicyRepository } from './modules/compliance/application/ports/compliance-policy.repository.js';

@@ -1,11 +1,3 @@
-import {
-  CampaignPausedEvent,
-  CampaignPausedOutbox,
-} from '../modules/webhook/application/ports/campaign-paused-outbox.js';
-import {
-  CallFinishedEvent,
-  CallFinishedOutbox,
-} from '../modules/webhook/application/ports/call-finished-outbox.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CallEventStore,
@@ -15,35 +7,8 @@ import {
   CallEvent,
   CallProvider,
   CallProviders,
-} from '../modules/calling/application/ports/call-provider.js';
+} from '../modules/telephony/application/ports/call-provider.js';
 import { PlacementRate } from '../modules/calling/application/ports/placement-rate.js';
-
-export class RecordingCallFinishedOutbox extends CallFinishedOutbox {
-  events: CallFinishedEvent[] = [];
-  async recordAll(_tx: Tx, events: CallFinishedEvent[]): Promise<void> {
-    this.events.push(...structuredClone(events));
-  }
-  snapshot(): CallFinishedEvent[] {
-    return structuredClone(this.events);
-  }
-  restore(state: CallFinishedEvent[]): void {
-    this.events = state;
-  }
-}
-
-/** CampaignPausedOutbox that keeps the events (rolled back with the unit of work). */
-export class RecordingCampaignPausedOutbox extends CampaignPausedOutbox {
-  events: CampaignPausedEvent[] = [];
-  async record(_tx: Tx, event: CampaignPausedEvent): Promise<void> {
-    this.events.push(structuredClone(event));
-  }
-  snapshot(): CampaignPausedEvent[] {
-    return structuredClone(this.events);
-  }
-  restore(state: CampaignPausedEvent[]): void {
-    this.events = state;
-  }
-}
 
 /** Provider events kept in a map, once per (connection, key), like the SQL store. */
 export class InMemoryCallEventStore extends CallEventStore {

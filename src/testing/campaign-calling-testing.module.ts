@@ -16,7 +16,7 @@ import { FakeClock } from './fake-clock.js';
 import { inMemoryAdapters } from './in-memory-adapters.js';
 import { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import { TargetEventLog } from '../modules/target/application/ports/target-event-log.js';
-import { CampaignEventListeners } from '../modules/webhook/application/ports/campaign-event-listener.js';
+import { CampaignEventListeners } from '../modules/target/application/ports/campaign-event-listener.js';
 
 export interface CampaignCallingTestingOptions extends ExtensionOptions {
   /** The API key requests authenticate with (at least 32 characters), of the organization `test`. */

@@ -9,7 +9,7 @@ import {
 } from '../modules/target/application/ports/target-event-log.js';
 import { Snapshottable } from './in-memory-unit-of-work.js';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
-import { CampaignEventListeners } from '../modules/webhook/application/ports/campaign-event-listener.js';
+import { CampaignEventListeners } from '../modules/target/application/ports/campaign-event-listener.js';
 
 interface EventLogState {
   events: StoredEvent[];

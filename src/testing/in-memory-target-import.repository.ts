@@ -14,24 +14,6 @@ import {
   TargetImport,
 } from '../modules/target/domain/target-import.js';
 import { Snapshottable } from './in-memory-unit-of-work.js';
-import {
-  ImportFinishedEvent,
-  ImportFinishedOutbox,
-} from '../modules/webhook/application/ports/import-finished-outbox.js';
-
-/** ImportFinishedOutbox that keeps the events (rolled back with the unit of work). */
-export class RecordingImportFinishedOutbox extends ImportFinishedOutbox {
-  events: ImportFinishedEvent[] = [];
-  async record(_tx: Tx, event: ImportFinishedEvent): Promise<void> {
-    this.events.push(structuredClone(event));
-  }
-  snapshot(): ImportFinishedEvent[] {
-    return structuredClone(this.events);
-  }
-  restore(state: ImportFinishedEvent[]): void {
-    this.events = state;
-  }
-}
 
 interface Row extends StagedRow {
   /** Kept when the draft is dropped, as the adapter's `external_id` column. */

@@ -5,7 +5,7 @@ import {
   SecretBox,
   SecretUnreadableError,
 } from '../modules/provider-connection/application/ports/secret-box.js';
-import type { CallProvider } from '../modules/calling/application/ports/call-provider.js';
+import type { CallProvider } from '../modules/telephony/application/ports/call-provider.js';
 import { ProviderTextClients } from '../modules/provider-connection/application/ports/provider-text-clients.js';
 import type { ProviderTextClient } from '../modules/provider-connection/domain/provider-text.js';
 

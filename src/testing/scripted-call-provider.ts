@@ -5,8 +5,8 @@ import {
   CallResult,
   ProviderRequest,
   StartCallRequest,
-} from '../modules/calling/application/ports/call-provider.js';
-import { CallOutcome } from '../modules/calling/domain/call-outcome.js';
+} from '../modules/telephony/application/ports/call-provider.js';
+import { CallOutcome } from '../modules/telephony/domain/call-outcome.js';
 
 /** What an ended call of the scripted provider produced (good calls carry data, like a real one). */
 export function scriptedResult(outcome: CallOutcome): CallResult {

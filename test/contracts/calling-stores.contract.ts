@@ -2,7 +2,7 @@ import {
   CallEventStore,
   ReceivedCallEvent,
 } from '../../src/modules/calling/application/ports/call-event.store.js';
-import type { CallEvent } from '../../src/modules/calling/application/ports/call-provider.js';
+import type { CallEvent } from '../../src/modules/telephony/application/ports/call-provider.js';
 import { PlacementRate } from '../../src/modules/calling/application/ports/placement-rate.js';
 import {
   SimulatedCall,

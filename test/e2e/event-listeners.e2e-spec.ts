@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import {
   CallFinishedEvent,
-  CallFinishedOutbox,
+  Outbox,
   CampaignEventListener,
   TargetRepository,
   type TargetTimelineEvent,
@@ -113,15 +113,17 @@ describe('event listeners (CampaignCallingModule.forRoot({ listeners }))', () =>
       subcategory: null,
     });
     const unitOfWork = t.app.get(UnitOfWork);
-    const outbox = t.app.get(CallFinishedOutbox);
+    const outbox = t.app.get(Outbox);
 
     await expect(
       unitOfWork.run(async (tx) => {
-        await outbox.record(tx, event(rolledBack));
+        await outbox.record(tx, [{ kind: 'call_finished', event: event(rolledBack) }]);
         throw new Error('the change fails after its event was recorded');
       }),
     ).rejects.toThrow('the change fails');
-    await unitOfWork.run((tx) => outbox.record(tx, event(committed)));
+    await unitOfWork.run((tx) =>
+      outbox.record(tx, [{ kind: 'call_finished', event: event(committed) }]),
+    );
 
     // Events reach a listener in commit order: once the later one is there, the earlier would be too.
     await waitFor(

@@ -19,7 +19,7 @@ import {
   effectiveSettings,
   ResolvedConnection,
 } from '../../src/modules/provider-connection/domain/provider-connection.js';
-import type { ProviderRequest } from '../../src/modules/calling/application/ports/call-provider.js';
+import type { ProviderRequest } from '../../src/modules/telephony/application/ports/call-provider.js';
 import { RetellEmulator } from '../support/emulators/retell-emulator.js';
 import { TwilioEmulator } from '../support/emulators/twilio-emulator.js';
 import { VapiEmulator } from '../support/emulators/vapi-emulator.js';

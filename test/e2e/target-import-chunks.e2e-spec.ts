@@ -30,7 +30,7 @@ describe('TargetImportService, files of several chunks (in-memory fakes)', () =>
     );
     const listed = await targets.list(ORG, CAMPAIGN, {}, { offset: 0, limit: 1 });
     expect(listed.total).toBe(rows);
-    expect(outbox.events.map((e) => e.status)).toEqual(['succeeded']);
+    expect(outbox.of('import_finished').map((e) => e.status)).toEqual(['succeeded']);
   });
 
   describe('allow_duplicates=false across chunks', () => {
@@ -98,7 +98,9 @@ describe('TargetImportService, files of several chunks (in-memory fakes)', () =>
         },
       ]);
       expect(s.targets.all().map((t) => t.externalId)).toEqual([`EXT-${IMPORT_CHUNK_ROWS + 10}`]);
-      expect(s.outbox.events.map((e) => [e.status, e.created])).toEqual([['rejected', 0]]);
+      expect(s.outbox.of('import_finished').map((e) => [e.status, e.created])).toEqual([
+        ['rejected', 0],
+      ]);
     });
 
     it('unraced, every row is added and launch=true schedules them all with the last chunk', async () => {

@@ -1,9 +1,6 @@
 import { randomUUID } from 'crypto';
 import { Webhook } from 'standardwebhooks';
-import {
-  CallFinishedEvent,
-  CallFinishedOutbox,
-} from '../../src/modules/webhook/application/ports/call-finished-outbox.js';
+import { CallFinishedEvent, Outbox } from '../../src/modules/webhook/application/ports/outbox.js';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import { WebhookDeliveryRepository } from '../../src/modules/webhook/application/ports/webhook-delivery.repository.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
@@ -56,9 +53,9 @@ describe('webhook notifications', () => {
   }
 
   async function record(...events: CallFinishedEvent[]): Promise<void> {
-    const outbox = t.app.get(CallFinishedOutbox);
+    const outbox = t.app.get(Outbox);
     await t.app.get(UnitOfWork).run(async (tx) => {
-      for (const e of events) await outbox.record(tx, e);
+      for (const e of events) await outbox.record(tx, [{ kind: 'call_finished', event: e }]);
     });
   }
 
@@ -342,10 +339,10 @@ describe('webhook notifications', () => {
   it('writes nothing when the caller rolls its transaction back (outbox)', async () => {
     const hook = await receivers.start();
     const { campaign } = await setup(hook.url);
-    const outbox = t.app.get(CallFinishedOutbox);
+    const outbox = t.app.get(Outbox);
     await expect(
       t.app.get(UnitOfWork).run(async (tx) => {
-        await outbox.record(tx, event(campaign));
+        await outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]);
         throw new Error('state change failed');
       }),
     ).rejects.toThrow('state change failed');

@@ -1,9 +1,6 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
-import {
-  CallFinishedEvent,
-  CallFinishedOutbox,
-} from '../../src/modules/webhook/application/ports/call-finished-outbox.js';
+import { CallFinishedEvent, Outbox } from '../../src/modules/webhook/application/ports/outbox.js';
 import type { TestApp } from './test-app.js';
 
 /**
@@ -16,19 +13,24 @@ export async function recordCallFinished(
   overrides: Partial<CallFinishedEvent> = {},
 ): Promise<void> {
   await t.app.get(UnitOfWork).run((tx) =>
-    t.app.get(CallFinishedOutbox).record(tx, {
-      organizationId: campaign.organization_id,
-      campaignId: campaign.id,
-      targetId: randomUUID(),
-      callLogId: 1,
-      attempt: 1,
-      maxAttempts: 3,
-      nextAttemptScheduled: null,
-      status: 'Finished',
-      resolution: 'successful',
-      category: 'COMPLETED',
-      subcategory: null,
-      ...overrides,
-    }),
+    t.app.get(Outbox).record(tx, [
+      {
+        kind: 'call_finished',
+        event: {
+          organizationId: campaign.organization_id,
+          campaignId: campaign.id,
+          targetId: randomUUID(),
+          callLogId: 1,
+          attempt: 1,
+          maxAttempts: 3,
+          nextAttemptScheduled: null,
+          status: 'Finished',
+          resolution: 'successful',
+          category: 'COMPLETED',
+          subcategory: null,
+          ...overrides,
+        },
+      },
+    ]),
   );
 }

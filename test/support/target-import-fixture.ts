@@ -2,12 +2,10 @@
  * TargetImportService on the in-memory fakes, for its unit spec and for the files of several chunks
  * (test/e2e/target-import-chunks.e2e-spec.ts): one campaign of one organization, a fixed clock.
  */
+import { RecordingOutbox } from '../../src/testing/recording-outbox.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { InMemoryCampaignReader } from '../../src/testing/in-memory-campaign-reader.js';
-import {
-  InMemoryTargetImportRepository,
-  RecordingImportFinishedOutbox,
-} from '../../src/testing/in-memory-target-import.repository.js';
+import { InMemoryTargetImportRepository } from '../../src/testing/in-memory-target-import.repository.js';
 import { InMemoryTargetRepository } from '../../src/testing/in-memory-target.repository.js';
 import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions.js';
 import { InMemoryTargetEventLog } from '../../src/testing/in-memory-target-event-log.js';
@@ -29,7 +27,7 @@ export function setup() {
   const imports = new InMemoryTargetImportRepository(targets);
   const campaigns = new InMemoryCampaignReader();
   campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG }));
-  const outbox = new RecordingImportFinishedOutbox();
+  const outbox = new RecordingOutbox();
   const jobs = new RecordingJobQueue();
   const service = new TargetImportService(
     imports,

@@ -337,7 +337,7 @@ describe('BlacklistModule imported alone', () => {
  */
 const CONTRACTS: Record<string, string> = {
   Clock:
-    'src/modules/calling/domain/calling-rules.spec.ts (FakeClock drives the rules) and every e2e on SystemClock',
+    'src/modules/telephony/domain/calling-rules.spec.ts (FakeClock drives the rules) and every e2e on SystemClock',
   UnitOfWork:
     'test/contracts/* (every SQL suite runs in TypeOrmUnitOfWork, every fake suite in InMemoryUnitOfWork)',
   JobQueue: 'test/e2e/webhooks.e2e-spec.ts and test/e2e/pg-boss-upgrade.e2e-spec.ts (pg-boss)',

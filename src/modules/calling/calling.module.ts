@@ -27,8 +27,14 @@ import { CampaignStatsService } from './application/campaign-stats.service.js';
 import { CampaignVariablesService } from './application/campaign-variables.service.js';
 import { LiveCallService } from './application/live-call.service.js';
 import { CallDispatcher } from './application/call-dispatcher.js';
+import { AttemptEndings } from './application/attempt-endings.js';
+import { CallClaim } from './application/call-claim.js';
+import { CallEndingEffects } from './application/call-ending-effects.js';
+import { CallDecisions } from './application/call-decisions.js';
+import { CallStarts } from './application/call-starts.js';
+import { CampaignBreaker } from './application/campaign-breaker.js';
 import { CallEventStore } from './application/ports/call-event.store.js';
-import { CallProvider, CallProviders } from './application/ports/call-provider.js';
+import { CallProvider, CallProviders } from '../telephony/application/ports/call-provider.js';
 import { PlacementRate } from './application/ports/placement-rate.js';
 import { SimulatedCallStore } from './application/ports/simulated-call.store.js';
 import { TriggerService } from './application/trigger.service.js';
@@ -145,9 +151,15 @@ export const CALLING_ADAPTERS: Provider[] = [
     CampaignStatsService,
     CampaignVariablesService,
     LiveCallService,
+    AttemptEndings,
+    CallEndingEffects,
     CallCompletion,
     CallEventIngestion,
     CallPlacement,
+    CallDecisions,
+    CallStarts,
+    CallClaim,
+    CampaignBreaker,
     CallDispatcher,
     CallRecovery,
     CallingWorker,

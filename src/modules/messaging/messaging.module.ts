@@ -8,6 +8,10 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { MessageController } from './api/message.controller.js';
 import { TelephonyMessagesController } from './api/telephony-messages.controller.js';
 import { MessagingService, MessagingSettings } from './application/messaging.service.js';
+import { TextPermission } from './application/text-permission.js';
+import { TextReceipts } from './application/text-receipts.js';
+import { TextSending } from './application/text-sending.js';
+import { TextSettlement } from './application/text-settlement.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProviderTextClients } from '../provider-connection/application/ports/provider-text-clients.js';
 import { MessagingWorker } from './infrastructure/messaging.worker.js';
@@ -39,6 +43,10 @@ export const MESSAGING_ADAPTERS: Provider[] = [
   ],
   controllers: [MessageController, TelephonyMessagesController],
   providers: [
+    TextPermission,
+    TextSettlement,
+    TextReceipts,
+    TextSending,
     MessagingService,
     { provide: FollowUpTexts, useExisting: MessagingService },
     MessagingWorker,

@@ -1,5 +1,5 @@
 import { Module, Provider } from '@nestjs/common';
-import { CallFinishedOutbox } from './application/ports/call-finished-outbox.js';
+import { Outbox } from './application/ports/outbox.js';
 import { AppConfig } from '../../config/app-config.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
 import { WebhookController } from './api/webhook.controller.js';
@@ -7,15 +7,7 @@ import { WebhookDeliveryRepository } from './application/ports/webhook-delivery.
 import { WebhookSender } from './application/ports/webhook-sender.js';
 import { TargetNotifications } from './application/ports/target-notifications.js';
 import { WebhookDeliveryService } from './application/webhook-delivery.service.js';
-import {
-  ImportOutbox,
-  MessageOutbox,
-  PausedOutbox,
-  WebhookOutbox,
-} from './application/webhook-outbox.js';
-import { MessageEventOutbox } from './application/ports/message-event-outbox.js';
-import { ImportFinishedOutbox } from './application/ports/import-finished-outbox.js';
-import { CampaignPausedOutbox } from './application/ports/campaign-paused-outbox.js';
+import { WebhookOutbox } from './application/webhook-outbox.js';
 import { WebhookSettings } from './application/webhook-settings.js';
 import { WebhookWorker } from './infrastructure/webhook.worker.js';
 import { parseRetrySchedule } from './domain/webhook-delivery.js';
@@ -41,9 +33,8 @@ export const WEBHOOK_ADAPTERS: Provider[] = [
 ];
 
 /**
- * Outbound notifications. Exports the `CallFinishedOutbox` port the calling module writes events to (and
- * `ImportFinishedOutbox`, the target module's, and `CampaignPausedOutbox`, the circuit breaker's);
- * it must not import the calling or target modules (they import this one).
+ * Outbound notifications. Exports the `Outbox` port the calling, messaging and target modules record
+ * their events in; it imports none of them (they import this one: docs/architecture.md, module layers).
  */
 @Module({
   imports: [CampaignModule],
@@ -61,20 +52,10 @@ export const WEBHOOK_ADAPTERS: Provider[] = [
           concurrency: config.get('WORKER_CONCURRENCY'),
         }),
     },
-    WebhookOutbox,
-    { provide: CallFinishedOutbox, useExisting: WebhookOutbox },
-    { provide: ImportFinishedOutbox, useClass: ImportOutbox },
-    { provide: CampaignPausedOutbox, useClass: PausedOutbox },
-    { provide: MessageEventOutbox, useClass: MessageOutbox },
+    { provide: Outbox, useClass: WebhookOutbox },
     WebhookDeliveryService,
     WebhookWorker,
   ],
-  exports: [
-    CallFinishedOutbox,
-    ImportFinishedOutbox,
-    CampaignPausedOutbox,
-    MessageEventOutbox,
-    WebhookDeliveryService,
-  ],
+  exports: [Outbox, WebhookDeliveryService],
 })
 export class WebhookModule {}

@@ -17,7 +17,7 @@ import { Public } from '../../../common/http/auth.decorators.js';
 import { AuthFailureLimiter } from '../../../common/http/auth-failure-limiter.js';
 import { CallEventIngestion } from '../application/call-event-ingestion.js';
 import { CallingSettings } from '../application/calling-settings.js';
-import { CallProviders } from '../application/ports/call-provider.js';
+import { CallProviders } from '../../telephony/application/ports/call-provider.js';
 
 export class TelephonyEventsResponseDto {
   @ApiProperty({ example: 'ok', enum: ['ok'] }) status: 'ok';

@@ -11,7 +11,7 @@ import { CallingSettings } from './calling-settings.js';
 import { CallEventStore, ReceivedCallEvent } from './ports/call-event.store.js';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
 import { eventTime, MAX_PROVIDER_CALL_ID } from '../domain/provider-report.js';
-import { CallEvent } from './ports/call-provider.js';
+import { CallEvent } from '../../telephony/application/ports/call-provider.js';
 
 /**
  * `applied`: stored and acted on; `duplicate`: stored before (a no-op); `stale`: stored, but the call

@@ -4,7 +4,6 @@ import { Logger } from '@nestjs/common';
 import {
   InMemoryCallEventStore,
   InMemoryPlacementRate,
-  RecordingCallFinishedOutbox,
   SingleCallProviders,
 } from '../../../testing/calling-fakes.js';
 import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
@@ -31,7 +30,14 @@ import {
   UNUSABLE_CONNECTION_HOLD,
   UNUSABLE_CONNECTION_RETRY_MS,
 } from './call-dispatcher.js';
-import { ConnectionUnusableError } from './ports/call-provider.js';
+import { AttemptEndings } from './attempt-endings.js';
+import { CallClaim } from './call-claim.js';
+import { CallEndingEffects } from './call-ending-effects.js';
+import { RecordingOutbox } from '../../../testing/recording-outbox.js';
+import { CallDecisions } from './call-decisions.js';
+import { CallStarts } from './call-starts.js';
+import { CampaignBreaker } from './campaign-breaker.js';
+import { ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
 import { utcWords } from '../../target/domain/waiting-reason.js';
 import type { CampaignControl } from './campaign-control.js';
 import {
@@ -57,7 +63,7 @@ function engine(
   const targets = new InMemoryTargetTransitions(undefined, events);
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
-  const outbox = new RecordingCallFinishedOutbox();
+  const outbox = new RecordingOutbox();
   const store = new InMemoryCallEventStore();
   const doNotCall = inMemoryDoNotCall(clock);
   const uow = new InMemoryUnitOfWork(targets, logRepository, outbox, store, doNotCall.repository);
@@ -74,15 +80,11 @@ function engine(
   const followUpTexts = new RecordingFollowUpTexts();
   const completion = new CallCompletion(
     callLogs,
-    targets,
     campaigns,
-    outbox,
+    new AttemptEndings(targets, events),
+    new CallEndingEffects(doNotCall.service, followUpTexts, metrics, outbox),
     uow,
     clock,
-    metrics,
-    events,
-    doNotCall.service,
-    followUpTexts,
   );
   const ingestion = new CallEventIngestion(
     callLogs,
@@ -95,25 +97,35 @@ function engine(
   );
   const placement = new CallPlacement(callLogs, completion, config, clock, metrics);
   const compliance = inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow });
-  const dispatcher = new CallDispatcher(
+  const decisions = new CallDecisions(
+    callLogs,
+    compliance.service,
+    blacklists,
+    new PreDialChecks(checks),
+  );
+  const starts = new CallStarts(
     targets,
     callLogs,
-    campaigns,
-    blacklists,
-    outbox,
+    compliance.service,
+    events,
     new InMemoryPlacementRate(),
+    config,
+  );
+  const claims = new CallClaim(targets, campaigns, decisions, starts, events, outbox, uow, clock);
+  const dispatcher = new CallDispatcher(
+    targets,
+    campaigns,
+    claims,
+    new CampaignBreaker(
+      callLogs, // These campaigns have no auto_pause: the breaker never acts (campaign-control.spec tests it).
+      {
+        autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
+      } as unknown as CampaignControl,
+    ),
     placement,
     providers,
-    uow,
     clock,
     config,
-    events,
-    // These campaigns have no auto_pause: the breaker never acts (campaign-control.spec tests it).
-    {
-      autoPause: () => Promise.reject(new Error('no circuit breaker in the lifecycle tests')),
-    } as unknown as CampaignControl,
-    compliance.service,
-    new PreDialChecks(checks),
   );
   const recovery = new CallRecovery(callLogs, providers, ingestion, completion, config, clock);
   /** One dispatcher round, then every placement it started. */
@@ -404,8 +416,12 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       executionSeconds: 65,
       outputData: { confirmed: true },
     });
-    expect(e.outbox.events).toHaveLength(1);
-    expect(e.outbox.events[0]).toMatchObject({ callLogId: logId, status: 'Finished', attempt: 1 });
+    expect(e.outbox.of('call_finished')).toHaveLength(1);
+    expect(e.outbox.of('call_finished')[0]).toMatchObject({
+      callLogId: logId,
+      status: 'Finished',
+      attempt: 1,
+    });
     // Operators count each call once, placed and ended, whatever the order of its events.
     expect(e.metrics.callsPlaced).toEqual(['scripted']);
     expect(e.metrics.callsEnded).toEqual([{ provider: 'scripted', outcome: 'GOOD' }]);
@@ -464,7 +480,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     const other = { ...e.provider.ended(logId, 'GOOD'), key: 'another-event-id' };
     expect(await e.ingestion.ingest('scripted', [other])).toEqual(['stale']);
     expect(await e.target(t.id)).toMatchObject({ status: 'Finished', category: 'VOICEMAIL' });
-    expect(e.outbox.events).toHaveLength(1);
+    expect(e.outbox.of('call_finished')).toHaveLength(1);
   });
 
   it('a retry is Scheduled at now + retry delay; a late event of attempt 1 never touches attempt 2', async () => {
@@ -487,7 +503,9 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     expect(await e.target(t.id)).toMatchObject({ status: 'In Progress', attempts: 2 });
     await e.ingestion.ingest('scripted', [e.provider.ended(second, 'GOOD')]);
     expect(await e.target(t.id)).toMatchObject({ status: 'Finished', attempts: 2 });
-    expect(e.outbox.events.map((x) => [x.attempt, x.nextAttemptScheduled !== null])).toEqual([
+    expect(
+      e.outbox.of('call_finished').map((x) => [x.attempt, x.nextAttemptScheduled !== null]),
+    ).toEqual([
       [1, true],
       [2, false],
     ]);
@@ -531,7 +549,9 @@ describe('the call lifecycle (fakes, fake clock)', () => {
     expect(e.logs.logs.get(voicemailLog)).toMatchObject({ outcome: 'TECHNICAL_FAILURE' });
     expect(await e.target(endedBefore.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
     expect(
-      e.outbox.events.map((x) => [x.targetId, x.status, x.nextAttemptScheduled !== null]),
+      e.outbox
+        .of('call_finished')
+        .map((x) => [x.targetId, x.status, x.nextAttemptScheduled !== null]),
     ).toEqual([
       [endedBefore.id, 'Finished', false],
       [good.id, 'Finished', false],
@@ -564,7 +584,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       category: null,
     });
     expect(await e.target(good.id)).toMatchObject({ status: 'Finished', category: 'GOOD' });
-    expect(e.outbox.events.map((x) => [x.targetId, x.nextAttemptScheduled])).toEqual([
+    expect(e.outbox.of('call_finished').map((x) => [x.targetId, x.nextAttemptScheduled])).toEqual([
       [retried.id, null],
       [good.id, null],
     ]);
@@ -689,7 +709,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
       category: 'BLACKLISTED_PHONE',
       callLogIds: null,
     });
-    expect(withList.outbox.events).toMatchObject([
+    expect(withList.outbox.of('call_finished')).toMatchObject([
       { callLogId: null, category: 'BLACKLISTED_PHONE' },
     ]);
     expect(withList.provider.calls).toEqual([]);

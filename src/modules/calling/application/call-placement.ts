@@ -6,7 +6,7 @@ import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
 import { CallCompletion, failedCall } from './call-completion.js';
 import { CallingSettings } from './calling-settings.js';
-import { CallProvider, StartCallRequest } from './ports/call-provider.js';
+import { CallProvider, StartCallRequest } from '../../telephony/application/ports/call-provider.js';
 
 /** A claimed call, ready to be placed (its call log is open, its target `In Progress`). */
 export interface ClaimedCall {

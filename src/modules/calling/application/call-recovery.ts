@@ -2,11 +2,11 @@ import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { CallLogService } from '../../call-log/application/call-log.service.js';
 import type { CallLog } from '../../call-log/domain/call-log.js';
-import { DEADLINE_EXPIRED, WORKER_LOST } from '../domain/call-outcome.js';
+import { DEADLINE_EXPIRED, WORKER_LOST } from '../../telephony/domain/call-outcome.js';
 import { CallCompletion, failedCall } from './call-completion.js';
 import { CallEventIngestion } from './call-event-ingestion.js';
 import { CallingSettings } from './calling-settings.js';
-import { CallEvent, CallProviders } from './ports/call-provider.js';
+import { CallEvent, CallProviders } from '../../telephony/application/ports/call-provider.js';
 
 /** A call taken by a sweep is looked at again after this long if that sweep died. */
 const RETAKE_AFTER_MS = 60_000;

@@ -4,8 +4,6 @@ import { ConflictError, NotFoundError } from '../../../common/errors/domain-erro
 import {
   InMemoryCallEventStore,
   InMemoryPlacementRate,
-  RecordingCallFinishedOutbox,
-  RecordingCampaignPausedOutbox,
   SingleCallProviders,
 } from '../../../testing/calling-fakes.js';
 import { inMemoryCompliance } from '../../../testing/in-memory-compliance.js';
@@ -32,6 +30,13 @@ import { CallingSettings } from './calling-settings.js';
 import { CampaignControl } from './campaign-control.js';
 import { CampaignStatsService } from './campaign-stats.service.js';
 import { CallDispatcher } from './call-dispatcher.js';
+import { AttemptEndings } from './attempt-endings.js';
+import { CallClaim } from './call-claim.js';
+import { CallEndingEffects } from './call-ending-effects.js';
+import { RecordingOutbox } from '../../../testing/recording-outbox.js';
+import { CallDecisions } from './call-decisions.js';
+import { CallStarts } from './call-starts.js';
+import { CampaignBreaker } from './campaign-breaker.js';
 import { PreDialChecks } from './ports/pre-dial-check.js';
 
 const T0 = '2026-01-05T15:00:00.000Z';
@@ -52,9 +57,8 @@ function engine(campaign: Partial<Campaign> = {}) {
   const targets = new InMemoryTargetTransitions(undefined, events);
   const logRepository = new InMemoryCallLogRepository();
   const callLogs = new CallLogService(logRepository);
-  const outbox = new RecordingCallFinishedOutbox();
-  const pausedOutbox = new RecordingCampaignPausedOutbox();
-  const uow = new InMemoryUnitOfWork(targets, outbox, pausedOutbox);
+  const outbox = new RecordingOutbox();
+  const uow = new InMemoryUnitOfWork(targets, outbox);
   const provider = new ScriptedCallProvider();
   const providers = new SingleCallProviders(provider);
   const settings = new CallingSettings({
@@ -66,15 +70,11 @@ function engine(campaign: Partial<Campaign> = {}) {
   const followUpTexts = new RecordingFollowUpTexts();
   const completion = new CallCompletion(
     callLogs,
-    targets,
     campaigns,
-    outbox,
+    new AttemptEndings(targets, events),
+    new CallEndingEffects(doNotCall.service, followUpTexts, metrics, outbox),
     uow,
     clock,
-    metrics,
-    events,
-    doNotCall.service,
-    followUpTexts,
   );
   const ingestion = new CallEventIngestion(
     callLogs,
@@ -86,32 +86,35 @@ function engine(campaign: Partial<Campaign> = {}) {
     clock,
   );
   const placement = new CallPlacement(callLogs, completion, settings, clock, metrics);
-  const control = new CampaignControl(
-    campaigns,
-    campaigns,
-    targets,
-    outbox,
-    uow,
-    clock,
-    events,
-    pausedOutbox,
+  const control = new CampaignControl(campaigns, campaigns, targets, outbox, uow, clock, events);
+  const compliance = inMemoryCompliance(clock, {
+    doNotCall: doNotCall.service,
+    unitOfWork: uow,
+  }).service;
+  const decisions = new CallDecisions(
+    callLogs,
+    compliance,
+    new BlacklistService(new InMemoryBlacklistRepository()),
+    new PreDialChecks(),
   );
-  const dispatcher = new CallDispatcher(
+  const starts = new CallStarts(
     targets,
     callLogs,
-    campaigns,
-    new BlacklistService(new InMemoryBlacklistRepository()),
-    outbox,
+    compliance,
+    events,
     new InMemoryPlacementRate(),
+    settings,
+  );
+  const claims = new CallClaim(targets, campaigns, decisions, starts, events, outbox, uow, clock);
+  const dispatcher = new CallDispatcher(
+    targets,
+    campaigns,
+    claims,
+    new CampaignBreaker(callLogs, control),
     placement,
     providers,
-    uow,
     clock,
     settings,
-    events,
-    control,
-    inMemoryCompliance(clock, { doNotCall: doNotCall.service, unitOfWork: uow }).service,
-    new PreDialChecks(),
   );
   const stats = new CampaignStatsService(campaigns, targets, callLogs, clock);
   const dispatch = async () => {
@@ -142,7 +145,6 @@ function engine(campaign: Partial<Campaign> = {}) {
     campaignRepository,
     targets,
     outbox,
-    pausedOutbox,
     provider,
     control,
     stats,
@@ -232,10 +234,13 @@ describe('campaign control (fakes)', () => {
     };
     for (const t of [pending, scheduled, waiting])
       expect(await e.target(t.id)).toMatchObject({ ...ended, currentStep: null });
-    expect(e.outbox.events.map((ev) => ev.targetId).sort()).toEqual(
-      [pending.id, scheduled.id, waiting.id].sort(),
-    );
-    expect(e.outbox.events[0]).toMatchObject({
+    expect(
+      e.outbox
+        .of('call_finished')
+        .map((ev) => ev.targetId)
+        .sort(),
+    ).toEqual([pending.id, scheduled.id, waiting.id].sort());
+    expect(e.outbox.of('call_finished')[0]).toMatchObject({
       callLogId: null,
       nextAttemptScheduled: null,
       status: 'Finished',
@@ -245,7 +250,7 @@ describe('campaign control (fakes)', () => {
     // The call in flight ends; no answer would retry, but the campaign is cancelled.
     await e.end(calling.id, 'NO_RESPONSE');
     expect(await e.target(calling.id)).toMatchObject({ ...ended, attempts: 1 });
-    expect(e.outbox.events.at(-1)).toMatchObject({
+    expect(e.outbox.of('call_finished').at(-1)).toMatchObject({
       targetId: calling.id,
       nextAttemptScheduled: null,
       status: 'Finished',
@@ -359,7 +364,7 @@ describe('circuit breaker: auto_pause (fakes)', () => {
       stateChangedAt: pausedAt,
       pausedReason: reason,
     });
-    expect(e.pausedOutbox.events).toEqual([
+    expect(e.outbox.of('campaign_paused')).toEqual([
       {
         organizationId: e.org,
         campaignId: TEST_CAMPAIGN,
@@ -371,21 +376,21 @@ describe('circuit breaker: auto_pause (fakes)', () => {
     ]);
     // Already paused: later rounds record no second event.
     expect(await e.dispatch()).toMatchObject({ placed: 0 });
-    expect(e.pausedOutbox.events).toHaveLength(1);
+    expect(e.outbox.of('campaign_paused')).toHaveLength(1);
   });
 
   it('does not trip before `window` calls have ended', async () => {
     const { e, next } = await afterFailures(2);
     expect(await e.dispatch()).toMatchObject({ placed: 1 });
     expect(await e.target(next.id)).toMatchObject({ status: 'In Progress', attempts: 1 });
-    expect(e.pausedOutbox.events).toEqual([]);
+    expect(e.outbox.of('campaign_paused')).toEqual([]);
   });
 
   it('is off without auto_pause (the default)', async () => {
     const { e, next } = await afterFailures(3, {});
     expect(await e.dispatch()).toMatchObject({ placed: 1 });
     expect(await e.target(next.id)).toMatchObject({ status: 'In Progress' });
-    expect(e.pausedOutbox.events).toEqual([]);
+    expect(e.outbox.of('campaign_paused')).toEqual([]);
   });
 
   it('resume clears the reason and starts a fresh window: the old failures do not pause it again', async () => {
@@ -396,13 +401,13 @@ describe('circuit breaker: auto_pause (fakes)', () => {
     expect(resumed).toMatchObject({ state: 'active', pausedReason: null });
     expect(await e.dispatch()).toMatchObject({ placed: 1 });
     expect(await e.target(next.id)).toMatchObject({ status: 'In Progress', attempts: 1 });
-    expect(e.pausedOutbox.events).toHaveLength(1);
+    expect(e.outbox.of('campaign_paused')).toHaveLength(1);
   });
 
   it('a manual pause has no reason and records no campaign.paused event', async () => {
     const e = engine({ autoPause });
     const paused = await e.control.pause(e.org, TEST_CAMPAIGN);
     expect(paused).toMatchObject({ state: 'paused', pausedReason: null });
-    expect(e.pausedOutbox.events).toEqual([]);
+    expect(e.outbox.of('campaign_paused')).toEqual([]);
   });
 });

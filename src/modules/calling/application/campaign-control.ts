@@ -11,8 +11,7 @@ import {
 } from '../../target/application/ports/target-event-log.js';
 import { CAMPAIGN_CANCELLED } from '../../target/domain/waiting-reason.js';
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
-import { CallFinishedOutbox } from '../../webhook/application/ports/call-finished-outbox.js';
-import { CampaignPausedOutbox } from '../../webhook/application/ports/campaign-paused-outbox.js';
+import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { cancelledDecision } from '../domain/call-outcome.js';
 import { endedWithoutCall } from './ended-without-call.js';
 
@@ -34,11 +33,10 @@ export class CampaignControl {
     private readonly campaigns: CampaignReader,
     private readonly stateChanges: CampaignStateChanges,
     private readonly targets: TargetTransitions,
-    private readonly outbox: CallFinishedOutbox,
+    private readonly outbox: Outbox,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly events: TargetEventLog,
-    private readonly pausedOutbox: CampaignPausedOutbox,
   ) {}
 
   pause(organizationId: string, campaignId: string, actor = SYSTEM_ACTOR): Promise<Campaign> {
@@ -67,14 +65,19 @@ export class CampaignControl {
         trip.reason,
       );
       if (!changed) return false;
-      await this.pausedOutbox.record(tx, {
-        organizationId: campaign.organizationId,
-        campaignId: campaign.id,
-        reason: trip.reason,
-        failureRatio: trip.failureRatio,
-        window: trip.window,
-        pausedAt: now,
-      });
+      await this.outbox.record(tx, [
+        {
+          kind: 'campaign_paused',
+          event: {
+            organizationId: campaign.organizationId,
+            campaignId: campaign.id,
+            reason: trip.reason,
+            failureRatio: trip.failureRatio,
+            window: trip.window,
+            pausedAt: now,
+          },
+        },
+      ]);
       return true;
     });
   }
@@ -116,7 +119,7 @@ export class CampaignControl {
         await this.events.attribute(tx, { actor, reason: CAMPAIGN_CANCELLED });
         const ended = await this.targets.cancelOpen(tx, id, cancelledDecision(campaign.type), now);
         // One set-based write for every ended target: a cancel may end 100,000 of them.
-        await this.outbox.recordAll(
+        await this.outbox.record(
           tx,
           ended.map((target) => endedWithoutCall(target, campaign)),
         );

@@ -5,7 +5,7 @@ import { CampaignReader } from '../../campaign/application/ports/campaign-reader
 import type { CampaignState } from '../../campaign/domain/campaign.js';
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import { TARGET_STATUS_FILTERS } from '../../target/domain/target.js';
-import type { CallOutcome } from '../domain/call-outcome.js';
+import type { CallOutcome } from '../../telephony/domain/call-outcome.js';
 import {
   expectedCallsPerMinute,
   honestCompletion,

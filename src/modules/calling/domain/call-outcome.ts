@@ -2,21 +2,10 @@
  * What an ended call attempt means for its target: the state machine after `Post-processing`. Pure:
  * every input (campaign settings, attempt number, outcome, now) is a parameter.
  */
+import { categoryOf } from '../../campaign/domain/call-category.js';
 import type { CampaignType } from '../../campaign/domain/campaign.js';
 import type { TargetStatus } from '../../target/domain/target.js';
-
-/** What a call provider reports, independent of the campaign type. */
-export const CALL_OUTCOMES = [
-  'GOOD',
-  'NO_RESPONSE',
-  'VOICEMAIL',
-  'DISCONNECTED',
-  'HUMAN_ONLY',
-  'TECHNICAL_FAILURE',
-  // The person asked not to be called again: the number goes on the organization's do-not-call list.
-  'DNC_REQUESTED',
-] as const;
-export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+import type { CallOutcome } from '../../telephony/domain/call-outcome.js';
 
 /** Worth another attempt while attempts are left (DECISIONS: Statuses). */
 const RETRYABLE: readonly CallOutcome[] = [
@@ -26,102 +15,11 @@ const RETRYABLE: readonly CallOutcome[] = [
   'TECHNICAL_FAILURE',
 ];
 
-/**
- * The `call_ended_reason` of a call whose worker died while it was in progress. Whether the person was
- * reached is unknown, so the target is never dialled again automatically: a person reviews it.
- */
-export const WORKER_LOST = 'worker-lost';
-
-/**
- * The `call_ended_reason` of an accepted call with no final event by its deadline (MAX_CALL_MINUTES)
- * that its provider could not tell about: as unknown as a lost one.
- */
-export const DEADLINE_EXPIRED = 'deadline-expired';
-
-/** The number could not be reached at all: the next attempt tries the other number. */
-export const isFailedConnect = (outcome: string | null) => outcome === 'DISCONNECTED';
-
 /** Payor-like campaigns retrieve data (retrieved / not_retrieved); the others reach people. */
 function resolutionOf(type: CampaignType, success: boolean): string {
   if (type === 'payor') return success ? 'retrieved' : 'not_retrieved';
   return success ? 'successful' : 'unsuccessful';
 }
-
-/**
- * Each campaign type has its own category enum (spec: Enumerations); this is how an outcome reads in
- * it. null: the enum has no fitting value. DNC_REQUESTED is a category of patient campaigns only; the
- * other patient-facing enums read it as the call's goal not reached, payor and provider ones have
- * nothing that fits (docs/compliance.md).
- */
-const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>> = {
-  payor: {
-    GOOD: 'GOOD',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'DISCONNECTED',
-    HUMAN_ONLY: 'HUMAN_ONLY',
-    TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
-    DNC_REQUESTED: null,
-  },
-  patient: {
-    GOOD: 'GOOD',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'DISCONNECTED',
-    HUMAN_ONLY: 'HUMAN_ONLY',
-    TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
-    DNC_REQUESTED: 'DNC_REQUESTED',
-  },
-  provider: {
-    GOOD: 'GOOD',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'DISCONNECTED',
-    HUMAN_ONLY: 'HUMAN_ONLY',
-    TECHNICAL_FAILURE: null,
-    DNC_REQUESTED: null,
-  },
-  patient_incoming: {
-    GOOD: 'SUCCESSFUL_CALL',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'NOT_CONNECTED',
-    DISCONNECTED: 'CALL_DROPPED',
-    HUMAN_ONLY: 'TRANSFER',
-    TECHNICAL_FAILURE: 'NOT_CONNECTED',
-    DNC_REQUESTED: 'UNSUCCESSFUL_CALL',
-  },
-  patient_incoming_scheduling: {
-    GOOD: 'DEFLECTED',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'NO_RESPONSE',
-    DISCONNECTED: 'USER_EARLY_DISCONNECT',
-    HUMAN_ONLY: 'TRANSFER_SOP',
-    TECHNICAL_FAILURE: 'UNRESOLVED',
-    DNC_REQUESTED: 'UNRESOLVED',
-  },
-  patient_outgoing_scheduling: {
-    GOOD: 'DEFLECTED',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'USER_EARLY_DISCONNECT',
-    HUMAN_ONLY: 'TRANSFER_SOP',
-    TECHNICAL_FAILURE: 'UNRESOLVED',
-    DNC_REQUESTED: 'UNRESOLVED',
-  },
-  patient_billing: {
-    GOOD: 'RESOLVED',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'FAST_USER_HANG_UP',
-    HUMAN_ONLY: 'TRANSFER_SOP',
-    TECHNICAL_FAILURE: 'UNRESOLVED',
-    DNC_REQUESTED: 'UNRESOLVED',
-  },
-};
-
-/** How a voicemail drop went (the spec's VoicemailSubCategory). */
-export const VOICEMAIL_SUBCATEGORIES = ['DELIVERED', 'NOT_DELIVERED', 'NO_MAILBOX'] as const;
-export type VoicemailSubcategory = (typeof VOICEMAIL_SUBCATEGORIES)[number];
 
 /** The subcategory of an outcome when its provider reports none (a voicemail: left). */
 const SUBCATEGORY: Partial<Record<CallOutcome, string>> = {
@@ -139,10 +37,6 @@ const OUTCOME_TEXT: Record<CallOutcome, string> = {
   TECHNICAL_FAILURE: 'Technical failure',
   DNC_REQUESTED: 'Asked not to be called again',
 };
-
-export function categoryOf(type: CampaignType, outcome: CallOutcome): string | null {
-  return CATEGORY_BY_TYPE[type]?.[outcome] ?? null;
-}
 
 export interface AttemptContext {
   campaignType: CampaignType;

@@ -1,5 +1,5 @@
 import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
-import { nextOpening } from './calling-window.js';
+import { nextOpening } from '../../telephony/domain/calling-window.js';
 
 /** How far ahead an estimate looks; beyond it the answer is "unknown" (null). */
 const HORIZON_MS = 60 * 24 * 3600 * 1000;

@@ -11,7 +11,7 @@ import { randomBytes } from 'crypto';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
 import { AesGcmSecretBox } from '../../provider-connection/infrastructure/aes-gcm-secret-box.js';
 import { ResolvingProviderDestinations } from '../../provider-connection/infrastructure/resolving-provider-destinations.js';
-import { ConnectionUnusableError } from '../application/ports/call-provider.js';
+import { ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';

@@ -12,7 +12,7 @@ import {
   CallProvider,
   CallProviders,
   ConnectionUnusableError,
-} from '../application/ports/call-provider.js';
+} from '../../telephony/application/ports/call-provider.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 

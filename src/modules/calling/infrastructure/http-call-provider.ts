@@ -7,8 +7,8 @@ import {
   CallResult,
   ProviderRequest,
   StartCallRequest,
-} from '../application/ports/call-provider.js';
-import { CALL_OUTCOMES, CallOutcome } from '../domain/call-outcome.js';
+} from '../../telephony/application/ports/call-provider.js';
+import { CALL_OUTCOMES, CallOutcome } from '../../telephony/domain/call-outcome.js';
 
 export interface HttpCallProviderOptions {
   /** The connection name: `http` for CALL_PROVIDER, a connection id for an organization's own agent. */

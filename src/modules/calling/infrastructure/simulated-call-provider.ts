@@ -13,8 +13,8 @@ import {
   CallProvider,
   CallResult,
   StartCallRequest,
-} from '../application/ports/call-provider.js';
-import { CallOutcome, VoicemailSubcategory } from '../domain/call-outcome.js';
+} from '../../telephony/application/ports/call-provider.js';
+import { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
 
 /** The simulator's table: the last four digits of the dialled number pick the outcome. */
 export const SIMULATED_OUTCOMES: Record<

@@ -3,38 +3,14 @@
  * team starts from: the TCPA's 08:00-21:00 in the called person's local time, the state rule pack on,
  * no caps of its own, no restricted dates, New York time for numbers whose zone cannot be known.
  */
-export interface QuietHours {
-  /** Local `HH:MM` in the recipient's zone: calls from this time... */
-  start: string;
-  /** ...until this one (exclusive). */
-  end: string;
-}
-
-export interface CallCaps {
-  /** Calls placed to one number across every campaign of the organization, rolling 24 hours. */
-  per24h: number | null;
-  /** The same over a rolling 7 days. */
-  per7d: number | null;
-}
-
-export interface RestrictedDate {
-  /** `YYYY-MM-DD`, read in each of the recipient's zones. */
-  date: string;
-  reason: string;
-}
-
-const DAY_MS = 24 * 3600 * 1000;
-/** The caps' windows: `per_24h` and `per_7d`, rolling. Calls older than a week never count. */
-export const CAP_WINDOWS_MS = { per24h: DAY_MS, per7d: 7 * DAY_MS } as const;
-
-export interface CompliancePolicy {
-  /** Null turns the quiet hours off: calls at any hour of the recipient's day (flagged loudly). */
-  quietHours: QuietHours | null;
-  stateRules: boolean;
-  maxCallsPerNumber: CallCaps;
-  restrictedDates: RestrictedDate[];
-  defaultTimeZone: string;
-}
+import type { CompliancePolicy } from '../../telephony/domain/calling-policy.js';
+export type {
+  CallCaps,
+  CompliancePolicy,
+  QuietHours,
+  RestrictedDate,
+} from '../../telephony/domain/calling-policy.js';
+export { CAP_WINDOWS_MS } from '../../telephony/domain/calling-policy.js';
 
 export const DEFAULT_POLICY: CompliancePolicy = {
   quietHours: { start: '08:00', end: '21:00' },

@@ -4,28 +4,12 @@
  * the date it took effect and its citation. A NANP number's state comes from its area code
  * (libphonenumber's geocoding data: `Florida`, or `Miami, FL` for a finer prefix).
  */
-import {
-  WEEKDAYS,
-  weekScheduleError,
-  type TimeInterval,
-  type Weekday,
-} from '../../../common/schedule/week-schedule.js';
+import type { StateRule } from '../../telephony/domain/calling-policy.js';
+import { weekScheduleError } from '../../../common/schedule/week-schedule.js';
 import pack from '../rules/us-state-rules.json' with { type: 'json' };
 
-export interface StateRule {
-  id: string;
-  /** USPS code: `FL`. */
-  state: string;
-  /** As the geocoder names it: `Florida`. */
-  name: string;
-  /** `YYYY-MM-DD`: the rule applies from this date (UTC) on. */
-  effective: string;
-  /** Allowed local hours per weekday; a weekday left out allows no calls. Null: no hours rule. */
-  hours: { [day in Weekday]?: TimeInterval[] } | null;
-  /** Calls to one number in a rolling 24 hours; null: no limit. */
-  maxCallsPer24h: number | null;
-  citation: { text: string; url: string };
-}
+export type { StateRule } from '../../telephony/domain/calling-policy.js';
+export { hoursWords } from '../../telephony/domain/calling-policy.js';
 
 export interface StateRulePack {
   version: string;
@@ -96,14 +80,4 @@ export function stateRulesFor(
   if (region === null) return [];
   const day = at.toISOString().slice(0, 10);
   return rulePack.rules.filter((rule) => rule.effective <= day && inState(region, rule));
-}
-
-/** Every weekday's hours, for the words of a rule (`08:00-20:00`, or per day when they differ). */
-export function hoursWords(hours: StateRule['hours']): string {
-  if (!hours) return 'any hour';
-  const perDay = WEEKDAYS.map(
-    (d) => (hours[d] ?? []).map((i) => `${i.start}-${i.end}`).join(', ') || 'no calls',
-  );
-  if (perDay.every((w) => w === perDay[0])) return perDay[0];
-  return WEEKDAYS.map((d, i) => `${d.slice(0, 3)} ${perDay[i]}`).join('; ');
 }

@@ -3,7 +3,7 @@
  * to calls (the do-not-call list, quiet hours in every one of the recipient's zones, restricted dates).
  * A text has no calling window and does not count against, or wait for, the caps on calls per number.
  */
-import { decideCall, type CallingDecision } from '../../calling/domain/calling-rules.js';
+import { decideCall, type CallingDecision } from '../../telephony/domain/calling-rules.js';
 import type { CompliancePolicy } from '../../compliance/domain/compliance-policy.js';
 
 export interface TextRulesInput {

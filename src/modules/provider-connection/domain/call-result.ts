@@ -1,4 +1,4 @@
-import type { CallResult } from '../../calling/application/ports/call-provider.js';
+import type { CallResult } from '../../telephony/application/ports/call-provider.js';
 
 /**
  * What a provider's final call report means for us: the calling engine's call result, built by each

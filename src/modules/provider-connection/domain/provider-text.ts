@@ -2,7 +2,7 @@
  * Texts through a provider connection, in neutral shapes: what the messaging module sends and what a
  * provider posts back (status reports on our texts, texts it received for our numbers).
  */
-import type { ProviderRequest } from '../../calling/application/ports/call-provider.js';
+import type { ProviderRequest } from '../../telephony/application/ports/call-provider.js';
 
 /** Where a text stands as a provider reports it (our `queued` is before the provider has it). */
 export type ProviderTextStatus = 'sent' | 'delivered' | 'undelivered' | 'failed';

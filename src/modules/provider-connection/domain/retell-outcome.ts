@@ -3,7 +3,7 @@
  * call read back with GET /v2/get-call/{id}) means for the call. Values from Retell's public
  * documentation of the call object. Documented in docs/providers.md.
  */
-import type { CallOutcome, VoicemailSubcategory } from '../../calling/domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
 import { isRecord, MappedCallResult, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {

@@ -1,4 +1,4 @@
-import type { CallResult } from '../../calling/application/ports/call-provider.js';
+import type { CallResult } from '../../telephony/application/ports/call-provider.js';
 import {
   twilioCallResult,
   twilioDeliveredVoicemail,

@@ -3,7 +3,7 @@
  * machine detection ran) means for the call. From Twilio's public documentation of the Call resource
  * and of Answering Machine Detection. Documented in docs/providers.md.
  */
-import type { CallOutcome, VoicemailSubcategory } from '../../calling/domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
 import { MappedCallResult } from './call-result.js';
 
 /** Statuses after which Twilio sends nothing more for the call. */

@@ -3,7 +3,7 @@
  * for the call. `endedReason` values from Vapi's public documentation of the Call object; they are
  * many and grow, so families of errors are matched by prefix. Documented in docs/providers.md.
  */
-import type { CallOutcome, VoicemailSubcategory } from '../../calling/domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
 import { isRecord, MappedCallResult, secondsBetween, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {

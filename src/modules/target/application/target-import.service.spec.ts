@@ -26,7 +26,7 @@ describe('TargetImportService', () => {
       expect.objectContaining({ status: 'succeeded', totalRows: 3, created: 2, ignoredRows: 1 }),
     );
     expect(report.ignored).toEqual([{ row: 4, externalId: 'E0' }]);
-    expect(outbox.events).toEqual([
+    expect(outbox.of('import_finished')).toEqual([
       {
         organizationId: ORG,
         campaignId: CAMPAIGN,
@@ -86,7 +86,7 @@ describe('TargetImportService', () => {
     expect(imp).toMatchObject({ status: 'failed', failure, totalRows: 1500, finishedAt: NOW });
     expect(await imports.nextChunk(imp.id, 0, 10)).toEqual([]);
     expect((await targets.list(ORG, CAMPAIGN, {}, { offset: 0, limit: 1 })).total).toBe(0);
-    expect(outbox.events).toEqual([]);
+    expect(outbox.of('import_finished')).toEqual([]);
   });
 
   it('fails the uploads that stopped receiving before a time (their process died)', async () => {

@@ -11,7 +11,7 @@ import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
-import { ImportFinishedOutbox } from '../../webhook/application/ports/import-finished-outbox.js';
+import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets.js';
 import {
   IMPORT_CHUNK_ROWS,
@@ -65,7 +65,7 @@ export class TargetImportService {
     private readonly transitions: TargetTransitions,
     private readonly events: TargetEventLog,
     private readonly campaigns: CampaignReader,
-    private readonly outbox: ImportFinishedOutbox,
+    private readonly outbox: Outbox,
     private readonly jobs: JobQueue,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -350,17 +350,22 @@ export class TargetImportService {
     // Everything through `tx`: on PGlite another connection would wait for this transaction.
     const imp = await this.imports.finish(tx, importId, status, this.clock.now());
     if (!imp) return;
-    await this.outbox.record(tx, {
-      organizationId: imp.organizationId,
-      campaignId: imp.campaignId,
-      importId: imp.id,
-      status,
-      dryRun: imp.dryRun,
-      rows: imp.totalRows,
-      invalidRows: imp.invalidRows,
-      created: imp.created,
-      ignoredRows: imp.ignoredRows,
-    });
+    await this.outbox.record(tx, [
+      {
+        kind: 'import_finished',
+        event: {
+          organizationId: imp.organizationId,
+          campaignId: imp.campaignId,
+          importId: imp.id,
+          status,
+          dryRun: imp.dryRun,
+          rows: imp.totalRows,
+          invalidRows: imp.invalidRows,
+          created: imp.created,
+          ignoredRows: imp.ignoredRows,
+        },
+      },
+    ]);
   }
 }
 

@@ -8,7 +8,7 @@ import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
 // The calling engine's window rules are pure functions; reading them here keeps one definition of
 // "open" for the dispatcher that defers a call and the words that explain it.
-import { nextCommonOpening } from '../../calling/domain/calling-window.js';
+import { nextCommonOpening } from '../../telephony/domain/calling-window.js';
 import type { Target } from './target.js';
 
 const WEEKDAY_WORDS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];

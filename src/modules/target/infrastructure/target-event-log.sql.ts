@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
-import { CampaignEventListeners } from '../../webhook/application/ports/campaign-event-listener.js';
+import { CampaignEventListeners } from '../application/ports/campaign-event-listener.js';
 import {
   EventActorType,
   EventCause,

@@ -3,9 +3,12 @@ import { InMemoryCampaignRepository } from '../../../testing/in-memory-campaign.
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { InMemoryWebhookDeliveryRepository } from '../../../testing/in-memory-webhook-delivery.repository.js';
 import { RecordingJobQueue } from '../../../testing/recording-job-queue.js';
-import { CampaignEventListener, CampaignEventListeners } from './ports/campaign-event-listener.js';
-import { MessageEvent } from './ports/message-event-outbox.js';
-import { MessageOutbox } from './webhook-outbox.js';
+import {
+  CampaignEventListener,
+  CampaignEventListeners,
+} from '../../target/application/ports/campaign-event-listener.js';
+import { MessageEvent } from './ports/outbox.js';
+import { WebhookOutbox } from './webhook-outbox.js';
 
 class TextAudit extends CampaignEventListener {
   readonly told: MessageEvent[] = [];
@@ -30,7 +33,7 @@ describe('message events reach the listeners once their unit of work commits', (
   const audit = new TextAudit();
   const listeners = new CampaignEventListeners([audit]);
   const uow = new InMemoryUnitOfWork();
-  const outbox = new MessageOutbox(
+  const outbox = new WebhookOutbox(
     new InMemoryWebhookDeliveryRepository(new InMemoryCampaignRepository()),
     new RecordingJobQueue(),
     new FakeClock('2026-01-05T15:00:00.000Z'),
@@ -40,13 +43,13 @@ describe('message events reach the listeners once their unit of work commits', (
 
   it('tells nothing inside the transaction, the event after it, and nothing of one rolled back', async () => {
     await uow.run(async (tx) => {
-      await outbox.recordAll(tx, [event('m-1')]);
+      await outbox.record(tx, [{ kind: 'message', event: event('m-1') }]);
       await listeners.idle();
       expect(audit.told).toEqual([]);
     });
     await expect(
       uow.run(async (tx) => {
-        await outbox.recordAll(tx, [event('m-2')]);
+        await outbox.record(tx, [{ kind: 'message', event: event('m-2') }]);
         throw new Error('rolled back');
       }),
     ).rejects.toThrow('rolled back');

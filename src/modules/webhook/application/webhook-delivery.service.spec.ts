@@ -1,4 +1,4 @@
-import { CallFinishedEvent } from './ports/call-finished-outbox.js';
+import { CallFinishedEvent } from './ports/outbox.js';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { FakeClock } from '../../../testing/fake-clock.js';
 import { InMemoryBlacklistRepository } from '../../../testing/in-memory-blacklist.repository.js';
@@ -13,7 +13,7 @@ import { Campaign } from '../../campaign/domain/campaign.js';
 import { GONE_ERROR, WebhookDeliveryService } from './webhook-delivery.service.js';
 import { DELIVERY_QUEUE, WebhookOutbox } from './webhook-outbox.js';
 import { WebhookSettings } from './webhook-settings.js';
-import { CampaignEventListeners } from './ports/campaign-event-listener.js';
+import { CampaignEventListeners } from '../../target/application/ports/campaign-event-listener.js';
 import { WebhookWorker } from '../infrastructure/webhook.worker.js';
 import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 import { InProcessExclusiveRunner } from '../../../testing/in-process-exclusive-runner.js';
@@ -94,7 +94,9 @@ describe('WebhookOutbox', () => {
   it("writes the event and a delivery and queues its job in the caller's transaction", async () => {
     const s = build();
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     expect(s.repository.events).toEqual([
       expect.objectContaining({
         campaignId: campaign.id,
@@ -114,7 +116,9 @@ describe('WebhookOutbox', () => {
   it('records the event of a campaign without webhook_url but queues nothing', async () => {
     const s = build();
     const campaign = await campaignWith(s, null);
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     expect(s.repository.events).toHaveLength(1);
     expect(s.jobs.jobs).toEqual([]);
   });
@@ -124,7 +128,9 @@ describe('WebhookDeliveryService.deliver', () => {
   it('sends the payload, to be signed with the campaign secret and the event id as webhook-id, once', async () => {
     const s = build();
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     const [job] = [...s.jobs.jobs];
     expect(await runDueJobs(s)).toEqual(['delivered']);
 
@@ -157,7 +163,9 @@ describe('WebhookDeliveryService.deliver', () => {
       { statusCode: 503 },
     );
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
 
     expect(await runDueJobs(s)).toEqual(['retry']);
     expect(s.jobs.jobs).toEqual([
@@ -192,7 +200,9 @@ describe('WebhookDeliveryService.deliver', () => {
     const s = build();
     s.sender.answer({ statusCode: 410 });
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     const id = (s.jobs.jobs[0].data as { deliveryId: string }).deliveryId;
 
     expect(await runDueJobs(s)).toEqual(['gone']);
@@ -206,7 +216,9 @@ describe('WebhookDeliveryService.deliver', () => {
   it('records a failed attempt when the campaign lost its webhook_url after the event', async () => {
     const s = build();
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     await s.campaigns.update(ORG, campaign.id, { webhookUrl: null });
     expect(await runDueJobs(s)).toEqual(['retry']);
     expect(s.sender.sent).toEqual([]);
@@ -221,7 +233,9 @@ describe('WebhookDeliveryService.deliver', () => {
     const s = build();
     s.sender.answer({ statusCode: 500 });
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     await runDueJobs(s);
     const secret = await s.service.rotateSecret(ORG, campaign.id);
     expect(secret).toMatch(/^whsec_/);
@@ -234,7 +248,9 @@ describe('WebhookDeliveryService.deliver', () => {
 describe('WebhookDeliveryService.rerunFailed', () => {
   async function failedDelivery(s: Setup, campaign: Campaign): Promise<string> {
     s.sender.answer({ statusCode: 500 }, { statusCode: 500 }, { statusCode: 500 });
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     await runDueJobs(s);
     s.clock.advance(10_000);
     await runDueJobs(s);
@@ -299,7 +315,9 @@ describe('WebhookDeliveryService reads and recovery', () => {
   it('hides deliveries of other organizations and malformed ids', async () => {
     const s = build();
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     const [delivery] = (await s.service.list(ORG, campaign.id, null, { page: 0, limit: 10 })).items;
     await expect(s.service.get(OTHER_ORG, delivery.id)).rejects.toBeInstanceOf(NotFoundError);
     await expect(s.service.get(ORG, 'not-a-uuid')).rejects.toBeInstanceOf(NotFoundError);
@@ -311,7 +329,9 @@ describe('WebhookDeliveryService reads and recovery', () => {
   it('re-queues deliveries whose job was lost, once per recovery period', async () => {
     const s = build();
     const campaign = await campaignWith(s, 'https://hooks.example.com/x');
-    await s.uow.run((tx) => s.outbox.record(tx, event(campaign)));
+    await s.uow.run((tx) =>
+      s.outbox.record(tx, [{ kind: 'call_finished', event: event(campaign) }]),
+    );
     s.jobs.take(DELIVERY_QUEUE); // the job is lost
     expect(await s.service.recoverOverdue()).toBe(0);
     s.clock.advance(61_000);

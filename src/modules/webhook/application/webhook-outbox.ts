@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
-import { CallFinishedEvent, CallFinishedOutbox } from './ports/call-finished-outbox.js';
+import { Outbox, OutboxEvent } from './ports/outbox.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { Clock } from '../../../common/clock/clock.js';
@@ -13,11 +13,8 @@ import {
   importFinishedPayload,
   messagePayload,
 } from '../domain/webhook-delivery.js';
-import { MessageEvent, MessageEventOutbox } from './ports/message-event-outbox.js';
-import { ImportFinishedEvent, ImportFinishedOutbox } from './ports/import-finished-outbox.js';
-import { CampaignPausedEvent, CampaignPausedOutbox } from './ports/campaign-paused-outbox.js';
 import { WebhookDeliveryRepository } from './ports/webhook-delivery.repository.js';
-import { CampaignEventListeners } from './ports/campaign-event-listener.js';
+import { OutboxListeners } from './ports/outbox-listeners.js';
 
 export const DELIVERY_QUEUE = 'webhook-delivery';
 
@@ -26,154 +23,86 @@ export interface DeliveryJob {
 }
 
 /**
- * The transactional outbox: the event row, its delivery and the delivery job are written in the
+ * The transactional outbox: the event rows, their deliveries and the delivery jobs are written in the
  * caller's transaction, so a state change and its notification commit (or roll back) together.
  * Nothing is sent from here; a worker picks the job up after the commit, and the in-process listeners
- * are told once the transaction has committed.
+ * are told of call and message events once the transaction has committed.
  */
 @Injectable()
-export class WebhookOutbox extends CallFinishedOutbox {
+export class WebhookOutbox extends Outbox {
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly jobs: JobQueue,
     private readonly clock: Clock,
     private readonly unitOfWork: UnitOfWork,
-    private readonly listeners: CampaignEventListeners,
+    private readonly listeners: OutboxListeners,
   ) {
     super();
   }
 
-  async recordAll(tx: Tx, events: CallFinishedEvent[]): Promise<void> {
-    if (this.listeners.any && events.length > 0) {
-      this.unitOfWork.afterCommit(tx, () => this.listeners.callFinished(events));
+  async record(tx: Tx, events: readonly OutboxEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    if (this.listeners.any) {
+      const calls = events.flatMap((e) => (e.kind === 'call_finished' ? [e.event] : []));
+      const messages = events.flatMap((e) => (e.kind === 'message' ? [e.event] : []));
+      if (calls.length > 0)
+        this.unitOfWork.afterCommit(tx, () => this.listeners.callFinished(calls));
+      if (messages.length > 0) {
+        this.unitOfWork.afterCommit(tx, () => this.listeners.messageEvents(messages));
+      }
     }
-    await recordEvents(
-      this.deliveries,
-      this.jobs,
-      this.clock,
+    const createdAt = this.clock.now();
+    const deliveryIds = await this.deliveries.recordEvents(
       tx,
-      events.map((event) => ({
-        organizationId: event.organizationId,
-        campaignId: event.campaignId,
-        targetId: event.targetId,
+      events.map((e) => ({ id: randomUUID(), ...webhookEventOf(e), createdAt })),
+    );
+    await enqueueDeliveries(this.jobs, tx, deliveryIds, createdAt);
+  }
+}
+
+/** An event as the webhook row records it: its type, its target (if any) and its payload. */
+function webhookEventOf(e: OutboxEvent): {
+  organizationId: string;
+  campaignId: string;
+  targetId: string | null;
+  type: string;
+  payload: Record<string, unknown>;
+} {
+  const { organizationId, campaignId } = e.event;
+  switch (e.kind) {
+    case 'call_finished':
+      return {
+        organizationId,
+        campaignId,
+        targetId: e.event.targetId,
         type: CALL_FINISHED,
-        payload: { ...callFinishedPayload(event) },
-      })),
-    );
+        payload: { ...callFinishedPayload(e.event) },
+      };
+    case 'message':
+      return {
+        organizationId,
+        campaignId,
+        targetId: e.event.targetId,
+        type: e.event.type,
+        payload: { ...messagePayload(e.event) },
+      };
+    case 'import_finished':
+      return {
+        organizationId,
+        campaignId,
+        targetId: null,
+        type: IMPORT_FINISHED,
+        payload: { ...importFinishedPayload(e.event) },
+      };
+    case 'campaign_paused':
+      return {
+        organizationId,
+        campaignId,
+        targetId: null,
+        type: CAMPAIGN_PAUSED,
+        payload: { ...campaignPausedPayload(e.event) },
+      };
   }
-}
-
-/** The same outbox for `import.finished` (a second port: the target module is its only writer). */
-@Injectable()
-export class ImportOutbox extends ImportFinishedOutbox {
-  constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly jobs: JobQueue,
-    private readonly clock: Clock,
-  ) {
-    super();
-  }
-
-  record(tx: Tx, event: ImportFinishedEvent): Promise<void> {
-    return recordCampaignEvent(this.deliveries, this.jobs, this.clock, tx, event, {
-      type: IMPORT_FINISHED,
-      payload: { ...importFinishedPayload(event) },
-    });
-  }
-}
-
-/** The same outbox for `campaign.paused` (the calling module's circuit breaker writes it). */
-@Injectable()
-export class PausedOutbox extends CampaignPausedOutbox {
-  constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly jobs: JobQueue,
-    private readonly clock: Clock,
-  ) {
-    super();
-  }
-
-  record(tx: Tx, event: CampaignPausedEvent): Promise<void> {
-    return recordCampaignEvent(this.deliveries, this.jobs, this.clock, tx, event, {
-      type: CAMPAIGN_PAUSED,
-      payload: { ...campaignPausedPayload(event) },
-    });
-  }
-}
-
-/** The same outbox for `message.status` and `message.received` (the messaging module writes them). */
-@Injectable()
-export class MessageOutbox extends MessageEventOutbox {
-  constructor(
-    private readonly deliveries: WebhookDeliveryRepository,
-    private readonly jobs: JobQueue,
-    private readonly clock: Clock,
-    private readonly unitOfWork: UnitOfWork,
-    private readonly listeners: CampaignEventListeners,
-  ) {
-    super();
-  }
-
-  async recordAll(tx: Tx, events: MessageEvent[]): Promise<void> {
-    if (this.listeners.any && events.length > 0) {
-      this.unitOfWork.afterCommit(tx, () => this.listeners.messageEvents(events));
-    }
-    await recordEvents(
-      this.deliveries,
-      this.jobs,
-      this.clock,
-      tx,
-      events.map((event) => ({
-        organizationId: event.organizationId,
-        campaignId: event.campaignId,
-        targetId: event.targetId,
-        type: event.type,
-        payload: { ...messagePayload(event) },
-      })),
-    );
-  }
-}
-
-/** One event of a campaign with no target (`import.finished`, `campaign.paused`), and its delivery job. */
-function recordCampaignEvent(
-  deliveries: WebhookDeliveryRepository,
-  jobs: JobQueue,
-  clock: Clock,
-  tx: Tx,
-  campaign: { organizationId: string; campaignId: string },
-  event: { type: string; payload: Record<string, unknown> },
-): Promise<void> {
-  return recordEvents(deliveries, jobs, clock, tx, [
-    {
-      organizationId: campaign.organizationId,
-      campaignId: campaign.campaignId,
-      targetId: null,
-      ...event,
-    },
-  ]);
-}
-
-/** Events, their deliveries and the delivery jobs, in `tx`, whatever their number (a few statements). */
-async function recordEvents(
-  deliveries: WebhookDeliveryRepository,
-  jobs: JobQueue,
-  clock: Clock,
-  tx: Tx,
-  events: {
-    organizationId: string;
-    campaignId: string;
-    targetId: string | null;
-    type: string;
-    payload: Record<string, unknown>;
-  }[],
-): Promise<void> {
-  if (events.length === 0) return;
-  const createdAt = clock.now();
-  const deliveryIds = await deliveries.recordEvents(
-    tx,
-    events.map((event) => ({ id: randomUUID(), ...event, createdAt })),
-  );
-  await enqueueDeliveries(jobs, tx, deliveryIds, createdAt);
 }
 
 export function enqueueDeliveries(

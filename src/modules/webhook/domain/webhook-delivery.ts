@@ -2,10 +2,12 @@
  * Outbound webhook notifications: what is sent (the event payload), and the pure rules of a delivery's
  * life (retry schedule, outcome of an attempt). Plain TypeScript, camelCase here, snake_case on the wire.
  */
-import type { CallFinishedEvent } from '../application/ports/call-finished-outbox.js';
-import type { ImportFinishedEvent } from '../application/ports/import-finished-outbox.js';
-import type { CampaignPausedEvent } from '../application/ports/campaign-paused-outbox.js';
-import type { MessageEvent } from '../application/ports/message-event-outbox.js';
+import type {
+  CallFinishedEvent,
+  CampaignPausedEvent,
+  ImportFinishedEvent,
+  MessageEvent,
+} from '../application/ports/outbox.js';
 
 export const CALL_FINISHED = 'target.call_finished';
 export const IMPORT_FINISHED = 'import.finished';

@@ -1,5 +1,5 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
-import type { CallEvent } from './call-provider.js';
+import type { CallEvent } from '../../../telephony/application/ports/call-provider.js';
 
 /** An event as stored: matched to its call log, and its time settled (the provider's or the receipt's). */
 export type ReceivedCallEvent = CallEvent & { callLogId: number; at: Date };

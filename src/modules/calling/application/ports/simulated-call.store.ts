@@ -1,4 +1,4 @@
-import type { CallOutcome, VoicemailSubcategory } from '../../domain/call-outcome.js';
+import type { CallOutcome, VoicemailSubcategory } from '../../../telephony/domain/call-outcome.js';
 
 /** What a simulated call keeps until it ends (no phone number: only what the result needs). */
 export interface SimulatedRequest {

@@ -26,7 +26,8 @@ import {
   STEP_ON_RECEIVE,
   STEP_TYPES,
 } from '../../domain/campaign.js';
-import { CALL_OUTCOMES, categoryOf } from '../../../calling/domain/call-outcome.js';
+import { CALL_OUTCOMES } from '../../../telephony/domain/call-outcome.js';
+import { categoryOf } from '../../domain/call-category.js';
 import { pydantic } from '../../../../common/validation/pydantic-errors.js';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 

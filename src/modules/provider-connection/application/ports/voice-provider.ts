@@ -1,4 +1,4 @@
-import type { CallProvider } from '../../../calling/application/ports/call-provider.js';
+import type { CallProvider } from '../../../telephony/application/ports/call-provider.js';
 import {
   CONNECTION_TYPES,
   type ConnectionSettings,

@@ -7,7 +7,7 @@ import {
   CallProvider,
   ProviderRequest,
   StartCallRequest,
-} from '../../../calling/application/ports/call-provider.js';
+} from '../../../telephony/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { retellCallResult, RetellCallReport } from '../../domain/retell-outcome.js';
 import { parseJsonBody } from './json-body.js';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
 import { pinnedFetch } from '../../../../common/net/pinned-fetch.js';
 import { ProviderCallClients } from '../../application/ports/provider-call-clients.js';
-import { CallProvider } from '../../../calling/application/ports/call-provider.js';
+import { CallProvider } from '../../../telephony/application/ports/call-provider.js';
 import { ConnectionType, ResolvedConnection } from '../../domain/provider-connection.js';
 import { ProviderSdks, providerSdks } from './provider-sdks.js';
 import { RetellCallClient } from './retell-call-client.js';

@@ -11,7 +11,7 @@ import {
   ProviderReply,
   ProviderRequest,
   StartCallRequest,
-} from '../../../calling/application/ports/call-provider.js';
+} from '../../../telephony/application/ports/call-provider.js';
 import { fillPlaceholders, renderTwimlTemplate } from '../../domain/twiml-template.js';
 import {
   isTwilioFinalStatus,

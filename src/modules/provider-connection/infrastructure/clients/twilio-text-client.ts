@@ -1,7 +1,7 @@
 import type twilio from 'twilio';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { DestinationPolicy } from '../../../../common/net/outbound-destination.js';
-import type { ProviderRequest } from '../../../calling/application/ports/call-provider.js';
+import type { ProviderRequest } from '../../../telephony/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import type {
   ProviderTextClient,

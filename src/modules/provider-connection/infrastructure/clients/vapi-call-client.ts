@@ -9,7 +9,7 @@ import {
   CallProvider,
   ProviderRequest,
   StartCallRequest,
-} from '../../../calling/application/ports/call-provider.js';
+} from '../../../telephony/application/ports/call-provider.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
 import { vapiCallResult, VapiCallReport } from '../../domain/vapi-outcome.js';
 import { parseJsonBody } from './json-body.js';

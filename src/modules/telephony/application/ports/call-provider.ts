@@ -1,5 +1,4 @@
 import { ConflictError } from '../../../../common/errors/domain-errors.js';
-import type { Campaign } from '../../../campaign/domain/campaign.js';
 import type { CallOutcome } from '../../domain/call-outcome.js';
 
 /** What the engine asks a provider to dial. `callLogId` is ours: providers that can, store it. */
@@ -114,6 +113,12 @@ export class ConnectionUnusableError extends ConflictError {
   }
 }
 
+/** What of a campaign chooses its provider (the campaign's own fields of the same names). */
+export interface CampaignConnection {
+  organizationId: string;
+  providerConnectionId: string | null;
+}
+
 /**
  * The providers calls go through. A campaign's calls are placed through its provider connection, else
  * its organization's default connection, else the process-wide CALL_PROVIDER; an existing call is
@@ -121,9 +126,7 @@ export class ConnectionUnusableError extends ConflictError {
  */
 export abstract class CallProviders {
   /** Throws ConnectionUnusableError when the campaign's connection cannot be used as stored. */
-  abstract forCampaign(
-    campaign: Pick<Campaign, 'organizationId' | 'providerConnectionId'>,
-  ): Promise<CallProvider>;
+  abstract forCampaign(campaign: CampaignConnection): Promise<CallProvider>;
   /** By connection name (see `CallProvider.name`); null when there is no such connection. */
   abstract get(connection: string): Promise<CallProvider | null>;
 }

@@ -7,10 +7,11 @@
  */
 import {
   CAP_WINDOWS_MS,
+  hoursWords,
   type CompliancePolicy,
   type RestrictedDate,
-} from '../../compliance/domain/compliance-policy.js';
-import { hoursWords, type StateRule } from '../../compliance/domain/state-rules.js';
+  type StateRule,
+} from './calling-policy.js';
 import { WEEKDAYS, type WeekSchedule } from '../../../common/schedule/week-schedule.js';
 import { instantOf, nextCommonOpening, nextOpening, wallTime } from './calling-window.js';
 

@@ -1,7 +1,8 @@
 import { Logger } from '@nestjs/common';
-import type { CallFinishedEvent } from './call-finished-outbox.js';
-import type { MessageEvent } from './message-event-outbox.js';
-import type { TargetTimelineEvent } from '../../../target/application/ports/target-event-log.js';
+import type { CallFinishedEvent } from '../../../webhook/application/ports/outbox.js';
+import type { MessageEvent } from '../../../webhook/application/ports/outbox.js';
+import { OutboxListeners } from '../../../webhook/application/ports/outbox-listeners.js';
+import type { TargetTimelineEvent } from './target-event-log.js';
 
 /**
  * A team's own in-process hook on the service's events (an audit trail, an EHR write-back),
@@ -32,11 +33,12 @@ export abstract class CampaignEventListener {
 type Delivery = (listener: CampaignEventListener) => Promise<void> | void;
 
 /** The registered listeners, each with its own queue of events to hand it, in order. */
-export class CampaignEventListeners {
+export class CampaignEventListeners extends OutboxListeners {
   private readonly logger = new Logger('CampaignEventListener');
   private readonly queues: Promise<void>[];
 
   constructor(readonly listeners: readonly CampaignEventListener[] = []) {
+    super();
     this.queues = listeners.map(() => Promise.resolve());
   }
 
