@@ -13,6 +13,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 if (!existsSync(CHROMIUM)) {
   describe('the Audit page in a browser, without Chromium', () => {
+    // eslint-disable-next-line vitest/no-disabled-tests -- one skipped test saying why
     it.skip(`SKIPPED: the browser tests need Chromium at ${CHROMIUM}`, () => undefined);
   });
 } else {
