@@ -4,7 +4,7 @@ import { AuditTrailService } from '../../src/modules/audit/application/audit-tra
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { declaredRoutes } from '../support/declared-routes.js';
 import { runCli } from '../support/run-process.js';
-import { createTestApp, TestApp } from '../support/test-app.js';
+import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 const NOW = '2026-03-02T12:00:00.000Z';
 const HASH = expect.stringMatching(/^[0-9a-f]{64}$/);
@@ -240,6 +240,56 @@ describe('audit trail', () => {
       let req = t.http()[method as 'get'](path).set('X-API-Key', admin);
       if (body) req = req.send(body as object);
       const res = await req;
+      expect([path, res.status]).toEqual([path, 200]);
+      expect(await eventsAfter(after)).toEqual([event(expected)]);
+    }
+  });
+
+  it('records reads of a call log, its recordings and the call logs listed', async () => {
+    const campaign = await t.createCampaign(admin, { name: 'Calls' });
+    const [targetId] = await t.addTargets(admin, campaign.id, {
+      targets: [{ phone_number: '+14155550501' }],
+    });
+    const called = await t
+      .http()
+      .post(`/api/v1/campaigns/${campaign.id}/calls`)
+      .set('X-API-Key', admin)
+      .send({ target_ids: [targetId] });
+    expect(called.status).toBe(200);
+    const [log] = await waitFor(
+      () => t.sql<{ id: string }>('SELECT id FROM call_logs WHERE target_id = $1', [targetId]),
+      (rows) => rows.length === 1,
+    );
+    const c = campaign.id;
+    const cases: [string, Record<string, unknown>][] = [
+      [
+        `/api/v1/call-logs/${log.id}`,
+        // A call log's answer names its target, not its campaign.
+        { action: 'call_log.read', resource_type: 'call_log', resource_id: log.id },
+      ],
+      [
+        `/api/v1/call-logs/${log.id}?include_recordings=true`,
+        {
+          action: 'recording.read',
+          resource_type: 'call_log',
+          resource_id: log.id,
+          detail: { query: { include_recordings: 'true' } },
+        },
+      ],
+      [
+        `/api/v1/call-logs?campaign_id=${c}`,
+        {
+          action: 'call_log.list',
+          resource_type: 'call_log',
+          campaign_id: c,
+          resource_ids: [log.id],
+          detail: { query: { campaign_id: c } },
+        },
+      ],
+    ];
+    for (const [path, expected] of cases) {
+      const after = await lastSeq();
+      const res = await t.http().get(path).set('X-API-Key', admin);
       expect([path, res.status]).toEqual([path, 200]);
       expect(await eventsAfter(after)).toEqual([event(expected)]);
     }

@@ -400,6 +400,11 @@ describe('responses conform to openapi.json', () => {
       await call('delete', '/api/v1/api-keys/00000000-0000-4000-8000-000000000000'),
     );
 
+    const AUDIT = '/api/v1/audit-events';
+    conforms('get', AUDIT, await call('get', `${AUDIT}?action=target.read&limit=2`));
+    conforms('get', AUDIT, await call('get', `${AUDIT}?campaign_id=nope`));
+    conforms('get', `${AUDIT}/verify`, await call('get', `${AUDIT}/verify`));
+
     const CONNECTIONS = '/api/v1/provider-connections';
     const CONNECTION = '/api/v1/provider-connections/{connection_id}';
     const twilio = {

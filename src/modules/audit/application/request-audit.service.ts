@@ -45,8 +45,11 @@ export class RequestAuditService {
       changedFields = changedFields.filter(
         (f) => !previous || canonicalJson(previous[f]) !== canonicalJson(answer[f]),
       );
+      // A secret an answer shows once (a new key, a webhook secret) is named, never kept.
       changes = Object.fromEntries(
-        changedFields.map((f) => [f, { before: previous?.[f] ?? null, after: answer[f] ?? null }]),
+        changedFields
+          .filter((f) => !SECRET_FIELDS.has(f))
+          .map((f) => [f, { before: previous?.[f] ?? null, after: answer[f] ?? null }]),
       );
     }
     return this.trail.record({
@@ -92,6 +95,17 @@ export class RequestAuditService {
     };
   }
 }
+
+/** Fields whose values never go into an event, whatever a body sends. */
+const SECRET_FIELDS: ReadonlySet<string> = new Set([
+  'key',
+  'secret',
+  'webhook_secret',
+  'password',
+  'token',
+  'auth_token',
+  'credentials',
+]);
 
 function audited(req: AuthedRequest): AuditedRequest {
   return {

@@ -27,7 +27,13 @@ export class CallLogController {
 
   @RequiresPermission('call_logs.read')
   @CampaignScope('filtered')
-  @Audit({ action: 'call_log.list', resource: 'call_log', ids: listedIds('call_logs') })
+  @Audit({
+    action: 'call_log.list',
+    resource: 'call_log',
+    ids: listedIds('call_logs'),
+    // The campaign the list was filtered by, if any.
+    campaign: (req) => (typeof req.query.campaign_id === 'string' ? req.query.campaign_id : null),
+  })
   @Get()
   @ApiOperation({
     operationId: 'list_call_logs_api_v1_call_logs_get',
