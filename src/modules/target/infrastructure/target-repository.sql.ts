@@ -29,9 +29,10 @@ import {
 import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './target-walk.js';
-import { compactPositionCounts, createdAround, positionSpans } from './target-position-counts.js';
-import { compactLastCallCounts, lastCallMatchesPerBlock } from './target-last-call-counts.js';
-import { countsDue, compactTargetCounts } from './target-count-deltas.js';
+import { createdAround, positionSpans } from './target-position-counts.js';
+import { lastCallMatchesPerBlock } from './target-last-call-counts.js';
+import { targetCountFolders } from './target-count-folding.worker.js';
+import { foldDue, FoldReport } from '../../../common/persistence/count-folding.js';
 import { notifyTargetsDue } from './target-transitions.sql.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
@@ -345,6 +346,10 @@ export class SqlTargetRepository extends TargetRepository {
     });
   }
 
+  async foldCounts(): Promise<FoldReport> {
+    return foldDue(targetCountFolders(sqlExecutor(this.dataSource, null)));
+  }
+
   async list(
     organizationId: string,
     campaignId: string,
@@ -352,36 +357,23 @@ export class SqlTargetRepository extends TargetRepository {
     page: TargetPageRequest,
   ): Promise<TargetPage> {
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
-    const { found, due } = await this.dataSource.transaction(
+    // Read only: the count rows it sums are folded by the folding job (target-count-folding.ts).
+    return this.dataSource.transaction(
       'REPEATABLE READ',
-      async (manager): Promise<{ found: TargetPage; due: Set<Compaction> }> => {
+      async (manager): Promise<TargetPage> => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
         // The counters are kept per organization: a campaign of another organization counts none,
         // and once they count some, the campaign is the caller's and the reads below name only the
         // campaign (index-only). The page's fetch checks the organization again all the same.
         const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        const due = new Set<Compaction>();
-        if (countsDue(counted.appended, counted.folded)) due.add('counts');
-        if (counted.campaignTotal === 0)
-          return { found: { targets: [], next: null, total: 0 }, due };
-        if (filter.externalId !== undefined) {
-          const found = await this.withExternalId(sql, organizationId, campaignId, filter, page);
-          return { found, due };
-        }
-        const listed =
-          filter.lastCallFrom === undefined && filter.lastCallTo === undefined
-            ? await this.inCreationOrder(sql, organizationId, campaignId, filter, page)
-            : await this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
-        if (listed.due) due.add(listed.due);
-        return { found: listed.found, due };
+        if (counted.campaignTotal === 0) return { targets: [], next: null, total: 0 };
+        if (filter.externalId !== undefined)
+          return this.withExternalId(sql, organizationId, campaignId, filter, page);
+        return filter.lastCallFrom === undefined && filter.lastCallTo === undefined
+          ? this.inCreationOrder(sql, organizationId, campaignId, filter, page)
+          : this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
       },
     );
-    // After the snapshot: a compaction commits on its own.
-    const outside = sqlExecutor(this.dataSource, null);
-    if (due.has('counts')) await compactTargetCounts(outside, campaignId);
-    if (due.has('positions')) await compactPositionCounts(outside, campaignId);
-    if (due.has('last calls')) await compactLastCallCounts(outside, campaignId);
-    return found;
   }
 
   /**
@@ -397,9 +389,9 @@ export class SqlTargetRepository extends TargetRepository {
     campaignId: string,
     filter: TargetListFilter,
     page: TargetPageRequest,
-  ): Promise<{ found: TargetPage; due: Compaction | null }> {
+  ): Promise<TargetPage> {
     const status = filter.status ?? null;
-    const { spans, total: ofStatus, compact } = await positionSpans(sql, campaignId, status);
+    const { spans, total: ofStatus } = await positionSpans(sql, campaignId, status);
     // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
     const to = filter.createdTo ? new Date(filter.createdTo.getTime() + 1) : undefined;
     const [before, through] = await this.placesOf(sql, campaignId, status, spans, [
@@ -410,11 +402,9 @@ export class SqlTargetRepository extends TargetRepository {
     const first = filter.createdFrom ? before : 0;
     if ('after' in page) {
       const { where, params } = listConditions(campaignId, filter);
-      const found = await this.afterCursor(sql, organizationId, where, params, page, total);
-      return { found, due: compact ? 'positions' : null };
+      return this.afterCursor(sql, organizationId, where, params, page, total);
     }
-    if (page.offset >= total)
-      return { found: { targets: [], next: null, total }, due: compact ? 'positions' : null };
+    if (page.offset >= total) return { targets: [], next: null, total };
     const take = Math.min(page.limit, total - page.offset);
     // Inside the list, so inside the spans: never null.
     const start = startAmong(spans, 'ASC', first + page.offset, take)!;
@@ -426,10 +416,7 @@ export class SqlTargetRepository extends TargetRepository {
       skip: start.skip,
       take,
     });
-    return {
-      found: { ...pageOf(rows, page.limit, page.offset + page.limit < total), total },
-      due: compact ? 'positions' : null,
-    };
+    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
   /**
@@ -556,21 +543,18 @@ export class SqlTargetRepository extends TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
     counted: { called: number; campaignTotal: number },
-  ): Promise<{ found: TargetPage; due: Compaction | null }> {
-    const { blocks: matches, compact } =
-      counted.called === 0
-        ? { blocks: [], compact: false }
-        : await this.lastCallMatchesInWindow(sql, campaignId, filter);
+  ): Promise<TargetPage> {
+    const matches =
+      counted.called === 0 ? [] : await this.lastCallMatchesInWindow(sql, campaignId, filter);
     const total = matches.reduce((sum, b) => sum + b.targets, 0);
-    const done = (found: TargetPage) => ({ found, due: compact ? ('last calls' as const) : null });
     if ('after' in page) {
       // Many matches (an eighth of the campaign or more) are walked from the cursor in creation
       // order; fewer are left to the planner, which may read them from the last-call index.
       const walked = total > fewMatchesOf(counted.campaignTotal, 100_000);
       const { where, params } = listConditions(campaignId, filter, walked ? 'filtered' : 'indexed');
-      return done(await this.afterCursor(sql, organizationId, where, params, page, total));
+      return this.afterCursor(sql, organizationId, where, params, page, total);
     }
-    if (page.offset >= total) return done({ targets: [], next: null, total });
+    if (page.offset >= total) return { targets: [], next: null, total };
     // From whichever end is nearer.
     const rest = total - page.offset;
     const take = Math.min(page.limit, rest);
@@ -597,7 +581,7 @@ export class SqlTargetRepository extends TargetRepository {
       take,
       sorted,
     });
-    return done({ ...pageOf(rows, page.limit, page.offset + page.limit < total), total });
+    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
   /**
@@ -609,7 +593,7 @@ export class SqlTargetRepository extends TargetRepository {
     sql: SqlExecutor,
     campaignId: string,
     filter: TargetListFilter,
-  ): Promise<{ blocks: Span[]; compact: boolean }> {
+  ): Promise<Span[]> {
     const until = filter.lastCallTo ? new Date(filter.lastCallTo.getTime() + 1) : null;
     const matched = await lastCallMatchesPerBlock(
       sql,
@@ -619,7 +603,7 @@ export class SqlTargetRepository extends TargetRepository {
       until,
     );
     if (!filter.createdFrom && !filter.createdTo) return matched;
-    const { blocks } = matched;
+    const blocks = matched;
     const lo = filter.createdFrom ? filter.createdFrom.getTime() / 1000 : -Infinity;
     const hi = filter.createdTo ? (filter.createdTo.getTime() + 1) / 1000 : Infinity;
     const inside = blocks.filter((b) => Number(b.until) > lo && Number(b.from) < hi);
@@ -638,7 +622,7 @@ export class SqlTargetRepository extends TargetRepository {
       );
       cut.forEach((b, i) => (b.targets = rows[0].n[i]));
     }
-    return { blocks: inside.filter((b) => b.targets > 0), compact: matched.compact };
+    return inside.filter((b) => b.targets > 0);
   }
 
   /**
@@ -651,29 +635,17 @@ export class SqlTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     status: string | undefined,
-  ): Promise<{ called: number; campaignTotal: number; appended: number; folded: number }> {
+  ): Promise<{ called: number; campaignTotal: number }> {
     // One pass over the campaign's rows, index-only, no grouping. called: targets with a
-    // last_call_date; appended and folded: the rows since and of the last compaction.
-    const { rows } = await sql.query<{
-      called: number;
-      campaign_total: number;
-      appended: number;
-      folded: number;
-    }>(
+    // last_call_date.
+    const { rows } = await sql.query<{ called: number; campaign_total: number }>(
       `SELECT coalesce(sum(delta) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0)::int
                 AS called,
-              coalesce(sum(delta), 0)::int AS campaign_total,
-              count(*) FILTER (WHERE NOT folded)::int AS appended,
-              count(*) FILTER (WHERE folded)::int AS folded
+              coalesce(sum(delta), 0)::int AS campaign_total
          FROM target_count_deltas WHERE campaign_id = $1 AND organization_id = $2`,
       [campaignId, organizationId, status ?? null],
     );
-    return {
-      called: rows[0].called,
-      campaignTotal: rows[0].campaign_total,
-      appended: rows[0].appended,
-      folded: rows[0].folded,
-    };
+    return { called: rows[0].called, campaignTotal: rows[0].campaign_total };
   }
 
   /**
@@ -702,9 +674,6 @@ export class SqlTargetRepository extends TargetRepository {
 function fewMatchesOf(of: number, atMost: number): number {
   return Math.min(atMost, Math.floor(of / 8));
 }
-
-/** Which of a campaign's counts a list found due a compaction. */
-type Compaction = 'counts' | 'positions' | 'last calls';
 
 /** A page's rows: a target's columns and its place in the creation order. */
 type PageRow = TargetRow & { position_micros: string };

@@ -20,7 +20,6 @@ import {
 } from '../application/ports/target-transitions.js';
 import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target.js';
 import { TargetEventLog } from '../application/ports/target-event-log.js';
-import { countsDue, compactTargetCounts } from './target-count-deltas.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const COLUMNS = columnList(TARGET_COLUMNS);
@@ -439,8 +438,9 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts> {
     const thisMinute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-    // One snapshot for the counters and the two index reads, so they add up.
-    const { counts, due } = await this.dataSource.transaction(
+    // One snapshot for the counters and the two index reads, so they add up. Read only: the folding
+    // job (target-count-folding.ts) folds the counter rows.
+    return this.dataSource.transaction(
       'REPEATABLE READ',
       async (manager) => {
         const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
@@ -452,13 +452,10 @@ export class SqlTargetTransitions extends TargetTransitions {
           resolution: string | null;
           due: 'before' | 'from' | null;
           n: string;
-          appended: number;
-          folded: number;
         }>(
           `SELECT status, category, resolution,
                   CASE WHEN due_minute < $2 THEN 'before' WHEN due_minute >= $2 THEN 'from' END AS due,
-                  sum(delta) AS n, count(*) FILTER (WHERE NOT folded)::int AS appended,
-                  count(*) FILTER (WHERE folded)::int AS folded
+                  sum(delta) AS n
              FROM target_count_deltas WHERE campaign_id = $1
             GROUP BY 1, 2, 3, 4`,
           [campaignId, thisMinute],
@@ -493,17 +490,9 @@ export class SqlTargetTransitions extends TargetTransitions {
                             GROUP BY hold_rule, until) held) AS held_until`,
           [campaignId, thisMinute, now],
         );
-        return {
-          counts: foldTargetCounts(groups, edges[0]),
-          due: countsDue(
-            groups.reduce((sum, g) => sum + g.appended, 0),
-            groups.reduce((sum, g) => sum + g.folded, 0),
-          ),
-        };
+        return foldTargetCounts(groups, edges[0]);
       },
     );
-    if (due) await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
-    return counts;
   }
 
   async findById(tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {
