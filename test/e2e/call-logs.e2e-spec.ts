@@ -354,9 +354,10 @@ describe('call logs', () => {
     );
     const hourRows = async () =>
       (
-        await t.sql(`SELECT count(*)::int AS n FROM call_log_hour_deltas WHERE organization_id = $1`, [
-          tenant.organizationId,
-        ])
+        await t.sql(
+          `SELECT count(*)::int AS n FROM call_log_hour_deltas WHERE organization_id = $1`,
+          [tenant.organizationId],
+        )
       )[0].n;
     const piled = await hourRows();
     expect((await list('?from_date=2026-03-02T06:30:00Z', tenant.apiKey)).status).toBe(200);

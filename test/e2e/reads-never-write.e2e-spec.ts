@@ -76,7 +76,9 @@ onPostgres('reads never write', () => {
     );
     const state: Record<string, string> = {};
     for (const table of tables) {
-      const { rows } = await measure.query<{ n: string }>(`SELECT count(*) AS n FROM ${table.name}`);
+      const { rows } = await measure.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${table.name}`,
+      );
       state[table.name] = `${rows[0].n} rows, ${table.ins} ins ${table.upd} upd ${table.del} del`;
     }
     return state;
@@ -149,7 +151,10 @@ onPostgres('reads never write', () => {
       '/api/v1/call-logs': ['', `?from_date=${day}`, `?campaign_id=${campaignId}`],
     };
     const urls = getRoutes().flatMap((route) => {
-      const path = route.replace(/\{([A-Za-z_]+)\}/g, (_, name: string) => ids[name] ?? randomUUID());
+      const path = route.replace(
+        /\{([A-Za-z_]+)\}/g,
+        (_, name: string) => ids[name] ?? randomUUID(),
+      );
       return (queries[route] ?? ['']).map((q) => `${path}${q}`);
     });
     expect(urls.length).toBeGreaterThan(25);

@@ -117,20 +117,18 @@ export class SqlCallLogRepository extends CallLogRepository {
     // From the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`), and a short range of
     // the campaign's recent starts; one snapshot for both.
     // Read only: the folding job folds the counter rows (foldCounts).
-    return this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager) => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        const { rows } = await sql.query<{
-          organization_id: string | null;
-          calls: string;
-          ended: string;
-          connected: string;
-          connected_timed: string;
-          connected_seconds: string;
-          started_since: number;
-        }>(
-          `SELECT coalesce(sum(n), 0) AS calls,
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      const { rows } = await sql.query<{
+        organization_id: string | null;
+        calls: string;
+        ended: string;
+        connected: string;
+        connected_timed: string;
+        connected_seconds: string;
+        started_since: number;
+      }>(
+        `SELECT coalesce(sum(n), 0) AS calls,
                   coalesce(sum(n) FILTER (WHERE ended), 0) AS ended,
                   coalesce(sum(n) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected,
                   coalesce(sum(timed) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_timed,
@@ -141,20 +139,19 @@ export class SqlCallLogRepository extends CallLogRepository {
                           sum(duration_seconds) AS seconds
                      FROM call_log_count_deltas WHERE campaign_id = $1
                     GROUP BY organization_id, ended, outcome) groups`,
-          [campaignId, [...connectedOutcomes], since],
-        );
-        const r = rows[0];
-        const timed = Number(r.connected_timed);
-        return {
-          calls: Number(r.calls),
-          open: Number(r.calls) - Number(r.ended),
-          ended: Number(r.ended),
-          connected: Number(r.connected),
-          averageConnectedSeconds: timed === 0 ? null : Number(r.connected_seconds) / timed,
-          startedSince: r.started_since,
-        };
-      },
-    );
+        [campaignId, [...connectedOutcomes], since],
+      );
+      const r = rows[0];
+      const timed = Number(r.connected_timed);
+      return {
+        calls: Number(r.calls),
+        open: Number(r.calls) - Number(r.ended),
+        ended: Number(r.ended),
+        connected: Number(r.connected),
+        averageConnectedSeconds: timed === 0 ? null : Number(r.connected_seconds) / timed,
+        startedSince: r.started_since,
+      };
+    });
   }
 
   async createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {
@@ -348,36 +345,33 @@ export class SqlCallLogRepository extends CallLogRepository {
 
     // One snapshot for the count and the page, so they agree (see the target list).
     // Read only: the folding job folds the count and hour deltas it sums (foldCounts).
-    return this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager) => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
-        // with dates, from the hour deltas and the window's partial hours.
-        const counted = byDates
-          ? await this.countWindow(sql, filter)
-          : await this.countAll(sql, condition, params);
-        const total = counted;
-        if (offset >= total) return { items: [], total };
-        // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
-        const rest = total - offset;
-        const backward = offset > rest;
-        const take = backward ? Math.min(limit, rest) : limit;
-        const skip = backward ? rest - take : offset;
-        const order = backward ? 'DESC' : 'ASC';
-        const n = params.length;
-        const { rows } = await sql.query<CallLogRow>(
-          `SELECT ${JOINED_COLUMNS} FROM (
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
+      // with dates, from the hour deltas and the window's partial hours.
+      const counted = byDates
+        ? await this.countWindow(sql, filter)
+        : await this.countAll(sql, condition, params);
+      const total = counted;
+      if (offset >= total) return { items: [], total };
+      // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
+      const rest = total - offset;
+      const backward = offset > rest;
+      const take = backward ? Math.min(limit, rest) : limit;
+      const skip = backward ? rest - take : offset;
+      const order = backward ? 'DESC' : 'ASC';
+      const n = params.length;
+      const { rows } = await sql.query<CallLogRow>(
+        `SELECT ${JOINED_COLUMNS} FROM (
              SELECT id FROM call_logs WHERE ${condition}
              ORDER BY id ${order} LIMIT $${n + 1} OFFSET $${n + 2}) p
            JOIN call_logs c ON c.id = p.id
            ORDER BY c.id ${order}`,
-          [...params, take, String(skip)],
-        );
-        if (backward) rows.reverse();
-        return { items: rows.map(callLogFromRow), total };
-      },
-    );
+        [...params, take, String(skip)],
+      );
+      if (backward) rows.reverse();
+      return { items: rows.map(callLogFromRow), total };
+    });
   }
 
   /** The organization's (or campaign's) logs, from the count deltas. */
@@ -490,4 +484,3 @@ function hoursOf(filter: CallLogFilter) {
     hoursTo: end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS),
   };
 }
-

@@ -42,7 +42,11 @@ export function targetCountFolders(sql: SqlExecutor): CountFolder[] {
 export class TargetCountFoldingWorker implements OnModuleInit, OnModuleDestroy {
   private readonly sweep: CountFoldingSweep;
 
-  constructor(targets: TargetRepository, exclusive: ExclusiveRunner, settings: CountFoldingSettings) {
+  constructor(
+    targets: TargetRepository,
+    exclusive: ExclusiveRunner,
+    settings: CountFoldingSettings,
+  ) {
     this.sweep = new CountFoldingSweep(
       'target-count-folding',
       () => targets.foldCounts(),

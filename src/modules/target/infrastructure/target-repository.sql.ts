@@ -34,7 +34,7 @@ import { lastCallMatchesPerBlock } from './target-last-call-counts.js';
 import { targetCountFolders } from './target-count-folding.worker.js';
 import { foldDue, FoldReport } from '../../../common/persistence/count-folding.js';
 import { notifyTargetsDue } from './target-transitions.sql.js';
-import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
+import { NEW_TARGET_COLUMNS, TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
 
@@ -43,6 +43,31 @@ const TARGET_BY_ID = preparedSql(
   'target_by_id',
   `SELECT ${columnList(TARGET_COLUMNS)} FROM targets WHERE id = $1 AND organization_id = $2`,
 );
+
+const NEW_COLUMNS = Object.entries(NEW_TARGET_COLUMNS) as [
+  string,
+  { type: string; value: (t: NewTarget) => unknown },
+][];
+/** A record's organization and campaign are left out when they are the batch's ($3, $4). */
+const BATCH_OWNER: Record<string, string> = {
+  organization_id: 'coalesce(r.organization_id, $3::uuid)',
+  campaign_id: 'coalesce(r.campaign_id, $4::uuid)',
+};
+/**
+ * The add's statement up to its conflict clause, its column lists built from NEW_TARGET_COLUMNS
+ * (target.row.ts): $1 the records (JSON), $2 now, $3 and $4 the batch's organization and campaign, $5
+ * and $6 a new target's output data and attempts. Each row's created_at is now plus its place in
+ * the batch, in microseconds, so a batch lists in request order.
+ */
+const INSERT_NEW_TARGETS = `
+  INSERT INTO targets (${NEW_COLUMNS.map(([c]) => c).join(', ')},
+                       output_data, attempts, created_at, updated_at)
+  SELECT ${NEW_COLUMNS.map(([c]) => BATCH_OWNER[c] ?? `r.${c}`).join(', ')},
+         $5::jsonb, $6::int, $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
+    FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
+           ${NEW_COLUMNS.map(([c, { type }]) => `${c} ${type}`).join(', ')}))
+         WITH ORDINALITY AS r(${NEW_COLUMNS.map(([c]) => c).join(', ')}, ord)
+   ORDER BY r.ord`;
 
 /** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
 function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
@@ -105,25 +130,13 @@ export class SqlTargetRepository extends TargetRepository {
       // what is null and the organization and campaign when they are the batch's (they always are for
       // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
       const [{ organizationId, campaignId }] = targets;
-      const records = targets.map((t) =>
-        withoutNulls({
-          id: t.id,
-          organization_id: t.organizationId === organizationId ? null : t.organizationId,
-          campaign_id: t.campaignId === campaignId ? null : t.campaignId,
-          external_id: t.externalId,
-          phone_number: t.phoneNumber,
-          phone_operating_hours: t.phoneOperatingHours,
-          fallback_phone_number: t.fallbackPhoneNumber,
-          fallback_operating_hours: t.fallbackOperatingHours,
-          time_zone: t.timeZone,
-          patient: t.patient,
-          pre_call_data: t.preCallData,
-          input_data: t.inputData,
-          status: t.status,
-          current_step: t.currentStep,
-          scheduled_time: t.scheduledTime?.toISOString() ?? null,
-        }),
-      );
+      const records = targets.map((t) => {
+        const record: Record<string, unknown> = {};
+        for (const [column, { value }] of NEW_COLUMNS) record[column] = value(t);
+        if (t.organizationId === organizationId) record.organization_id = null;
+        if (t.campaignId === campaignId) record.campaign_id = null;
+        return withoutNulls(record);
+      });
       // A new target's starting values come from the domain; the columns this leaves out start NULL,
       // as they do there.
       const fresh = freshTargetState();
@@ -133,25 +146,7 @@ export class SqlTargetRepository extends TargetRepository {
       const { rows } = await onUniqueViolation(
         () =>
           sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-            `INSERT INTO targets (
-             id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-             fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
-             output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
-           SELECT r.id, coalesce(r.organization_id, $3::uuid), coalesce(r.campaign_id, $4::uuid),
-                  r.external_id, r.phone_number, r.phone_operating_hours,
-                  r.fallback_phone_number, r.fallback_operating_hours, r.time_zone, r.patient, r.pre_call_data,
-                  r.input_data,
-                  $5::jsonb, r.status, r.current_step, r.scheduled_time, $6::int,
-                  $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
-           FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
-             id uuid, organization_id uuid, campaign_id uuid, external_id text,
-             phone_number text, phone_operating_hours jsonb, fallback_phone_number text,
-             fallback_operating_hours jsonb, time_zone text, patient jsonb, pre_call_data jsonb,
-             input_data jsonb, status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
-             id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-             fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
-             status, current_step, scheduled_time, ord)
-           ORDER BY r.ord
+            `${INSERT_NEW_TARGETS}
            ${onConflict}
            RETURNING id`,
             [
@@ -358,22 +353,19 @@ export class SqlTargetRepository extends TargetRepository {
   ): Promise<TargetPage> {
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
     // Read only: the count rows it sums are folded by the folding job (target-count-folding.ts).
-    return this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager): Promise<TargetPage> => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // The counters are kept per organization: a campaign of another organization counts none,
-        // and once they count some, the campaign is the caller's and the reads below name only the
-        // campaign (index-only). The page's fetch checks the organization again all the same.
-        const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        if (counted.campaignTotal === 0) return { targets: [], next: null, total: 0 };
-        if (filter.externalId !== undefined)
-          return this.withExternalId(sql, organizationId, campaignId, filter, page);
-        return filter.lastCallFrom === undefined && filter.lastCallTo === undefined
-          ? this.inCreationOrder(sql, organizationId, campaignId, filter, page)
-          : this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
-      },
-    );
+    return this.dataSource.transaction('REPEATABLE READ', async (manager): Promise<TargetPage> => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      // The counters are kept per organization: a campaign of another organization counts none,
+      // and once they count some, the campaign is the caller's and the reads below name only the
+      // campaign (index-only). The page's fetch checks the organization again all the same.
+      const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
+      if (counted.campaignTotal === 0) return { targets: [], next: null, total: 0 };
+      if (filter.externalId !== undefined)
+        return this.withExternalId(sql, organizationId, campaignId, filter, page);
+      return filter.lastCallFrom === undefined && filter.lastCallTo === undefined
+        ? this.inCreationOrder(sql, organizationId, campaignId, filter, page)
+        : this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
+    });
   }
 
   /**
