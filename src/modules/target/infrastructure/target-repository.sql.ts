@@ -601,18 +601,42 @@ export class SqlTargetRepository extends TargetRepository {
     const inside = blocks.filter((b) => Number(b.until) > lo && Number(b.from) < hi);
     const cut = inside.filter((b) => Number(b.from) < lo || Number(b.until) > hi);
     if (cut.length > 0) {
-      const { where, params } = listConditions(campaignId, filter, 'filtered');
-      const counts = cut.map((b) => {
-        params.push(b.from.toString(), b.until.toString());
-        return `(SELECT count(*) FROM targets WHERE ${where.join(' AND ')}
-                    AND created_at >= to_timestamp($${params.length - 1}::bigint)
-                    AND created_at < to_timestamp($${params.length}::bigint))::int`;
+      // A cut block's matches inside the window, from the creation index: the part inside it, or,
+      // when the window holds the larger part of the block (by time), the parts outside it taken
+      // from the block's matches (exact, from the cells). At most half a block's entries are read
+      // per cut, as for a cut stretch of last calls.
+      const { where, params } = listConditions(
+        campaignId,
+        { ...filter, createdFrom: undefined, createdTo: undefined },
+        'filtered',
+      );
+      const low = filter.createdFrom ?? null;
+      const high = filter.createdTo ? new Date(filter.createdTo.getTime() + 1) : null;
+      // Per cut block: an SQL sum, and whether it is the block's matches (taken from them) or not.
+      const sums = cut.map((b) => {
+        const [from, until] = [new Date(Number(b.from) * 1000), new Date(Number(b.until) * 1000)];
+        const count = (rangeFrom: Date, rangeUntil: Date) => {
+          params.push(rangeFrom, rangeUntil);
+          return `(SELECT count(*) FROM targets WHERE ${where.join(' AND ')}
+                      AND created_at >= $${params.length - 1}::timestamptz
+                      AND created_at < $${params.length}::timestamptz)::int`;
+        };
+        const start = low && low > from ? low : from;
+        const end = high && high < until ? high : until;
+        const insideMs = end.getTime() - start.getTime();
+        if (insideMs <= until.getTime() - from.getTime() - insideMs)
+          return { sql: count(start, end), ofBlock: false };
+        const outside = [
+          ...(start > from ? [count(from, start)] : []),
+          ...(end < until ? [count(end, until)] : []),
+        ];
+        return { sql: `0 - ${outside.join(' - ')}`, ofBlock: true };
       });
       const { rows } = await sql.query<{ n: number[] }>(
-        `SELECT ARRAY[${counts.join(', ')}] AS n`,
+        `SELECT ARRAY[${sums.map((x) => x.sql).join(', ')}] AS n`,
         params,
       );
-      cut.forEach((b, i) => (b.targets = rows[0].n[i]));
+      cut.forEach((b, i) => (b.targets = (sums[i].ofBlock ? b.targets : 0) + rows[0].n[i]));
     }
     return inside.filter((b) => b.targets > 0);
   }
