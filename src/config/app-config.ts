@@ -97,6 +97,11 @@ export class EnvVars {
   @IsOptional() @int() @IsInt() @Min(1) WEBHOOK_RECOVERY_SECONDS = 300;
   /** A queued or running CSV import with no progress for this long lost its job and is queued again. */
   @IsOptional() @int() @IsInt() @Min(1) IMPORT_RECOVERY_SECONDS = 60;
+  /**
+   * How often the folding job looks for count rows due a fold (src/common/persistence/count-folding.ts),
+   * in every process role, one process at a time; 0: never (reads stay exact, only slower).
+   */
+  @IsOptional() @num() @IsNumber() @Min(0) COUNT_FOLD_INTERVAL_SECONDS = 2;
   /** A CSV upload still receiving with no row for this long died with its process: it ends failed. */
   @IsOptional() @int() @IsInt() @Min(1) IMPORT_UPLOAD_STALL_SECONDS = 300;
   /** On SIGTERM, how long running work may take to finish before it is handed back (Kubernetes waits 30 s). */

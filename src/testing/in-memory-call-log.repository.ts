@@ -1,3 +1,4 @@
+import type { FoldReport } from '../common/persistence/count-folding.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CallLogCompletionEntry,
@@ -166,6 +167,11 @@ export class InMemoryCallLogRepository extends CallLogRepository {
   async findById(id: number): Promise<CallLog | null> {
     const log = this.logs.get(id);
     return log ? structuredClone(log) : null;
+  }
+
+  /** Nothing to fold: the fake counts its logs as it lists them. */
+  async foldCounts(): Promise<FoldReport> {
+    return {};
   }
 
   async list(

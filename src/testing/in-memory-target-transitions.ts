@@ -1,7 +1,6 @@
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CampaignTargetCounts,
-  CANCELLABLE_STATUSES,
   Deferral,
   FinishedAttempt,
   TargetAttempt,
@@ -15,9 +14,9 @@ import {
   WaitingScope,
 } from '../modules/target/application/ports/target-transitions.js';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
+import { allows } from '../modules/target/domain/target-lifecycle.js';
 import { TargetTable, targetKey } from './in-memory-target.repository.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
-import { isWaitingAt } from './step-rules.js';
 
 interface TransitionsState {
   own: Map<string, Target>;
@@ -31,8 +30,9 @@ const byDue = (a: Target, b: Target) =>
   a.scheduledTime!.getTime() - b.scheduledTime!.getTime() || (a.id < b.id ? -1 : 1);
 
 /**
- * TargetTransitions over a map of targets, with the adapter's guards (the contract suite in
- * test/contracts/target-transitions.contract.ts holds both to them). By default it keeps its own map;
+ * TargetTransitions over a map of targets, guarded by the lifecycle's declaration (`allows`, from
+ * src/modules/target/domain/target-lifecycle.ts) as the SQL adapter is; the contract suite in
+ * test/contracts/target-transitions.contract.ts plays every event on every status against both. By default it keeps its own map;
  * give it another fake's table (`() => targetRepository.table()`, `() => stepData.targets`) so
  * one fake holds target state. `notifications`
  * counts the transactions that would have woken the dispatchers. Locks are not modelled: one caller
@@ -108,7 +108,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     };
     if ('count' in selection) {
       const pending = [...this.table().values()].filter(
-        (t) => t.campaignId === campaignId && t.status === 'Pending',
+        (t) => t.campaignId === campaignId && allows('trigger', t.status),
       );
       if (!selection.oldestFirst) pending.sort(() => Math.random() - 0.5);
       else
@@ -123,7 +123,8 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       for (const id of selection.targetIds) {
         const t = inCampaign.get(id);
         if (!t) claim.notFound.push(id);
-        else if (t.status !== 'Pending' || claim.scheduled.includes(id)) claim.notPending.push(id);
+        else if (!allows('trigger', t.status) || claim.scheduled.includes(id))
+          claim.notPending.push(id);
         else schedule(t);
       }
     }
@@ -142,7 +143,13 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const moved: string[] = [];
     for (const id of new Set(targetIds)) {
       const t = this.find(scope.organizationId, id);
-      if (!t || t.campaignId !== scope.campaignId || !isWaitingAt(t, friendlyId)) continue;
+      if (
+        !t ||
+        t.campaignId !== scope.campaignId ||
+        !allows('moveWaiting', t.status) ||
+        t.currentStep !== friendlyId
+      )
+        continue;
       this.save({
         ...t,
         status: to,
@@ -214,7 +221,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const moved: string[] = [];
     for (const d of deferrals) {
       const t = this.find(organizationId, d.targetId);
-      if (!t || t.status !== 'Scheduled') continue;
+      if (!t || !allows('defer', t.status)) continue;
       this.save({ ...t, scheduledTime: d.until, hold: d.hold, updatedAt: now });
       moved.push(t.id);
     }
@@ -230,7 +237,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const started: Target[] = [];
     for (const c of calls) {
       const t = this.find(organizationId, c.targetId);
-      if (!t || t.status !== 'Scheduled') continue;
+      if (!t || !allows('startCall', t.status)) continue;
       const next: Target = {
         ...t,
         status: 'In Progress',
@@ -261,7 +268,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   private finishOne(organizationId: string, targetId: string, r: FinishedAttempt): Target | null {
     const t = this.find(organizationId, targetId);
     const latest = t?.callLogIds?.[t.callLogIds.length - 1];
-    if (!t || !IN_FLIGHT_STATUSES.includes(t.status) || latest !== r.callLogId) return null;
+    if (!t || !allows('finishAttempt', t.status) || latest !== r.callLogId) return null;
     const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
     const next: Target = {
       ...t,
@@ -291,11 +298,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   async cancelOpen(_tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
     const ended: Target[] = [];
     for (const t of this.table().values()) {
-      if (
-        t.campaignId !== campaignId ||
-        !(CANCELLABLE_STATUSES as readonly string[]).includes(t.status)
-      )
-        continue;
+      if (t.campaignId !== campaignId || !allows('cancel', t.status)) continue;
       const next: Target = {
         ...t,
         status: d.status,
@@ -319,7 +322,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
 
   async review(_tx: Tx, r: TargetReview): Promise<Target | null> {
     const t = this.find(r.organizationId, r.targetId);
-    if (!t || t.status !== 'To review') return null;
+    if (!t || !allows('review', t.status)) return null;
     const requeue = r.action === 'requeue';
     const next: Target = {
       ...t,
@@ -392,7 +395,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const moved: Target[] = [];
     for (const c of continuations) {
       const t = this.find(c.organizationId, c.targetId);
-      if (!t || t.status !== 'SMS Scheduled') continue;
+      if (!t || !allows('continueAfterText', t.status)) continue;
       const next: Target = {
         ...t,
         status: c.status,
@@ -417,7 +420,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<Target | null> {
     const t = this.find(organizationId, targetId);
-    if (!t || t.status !== 'Scheduled') return null;
+    if (!t || !allows('finishWithoutCall', t.status)) return null;
     const next: Target = {
       ...t,
       status: d.status,

@@ -1,3 +1,4 @@
+import type { FoldReport } from '../common/persistence/count-folding.js';
 import { ConflictError } from '../common/errors/domain-errors.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
@@ -201,6 +202,11 @@ export class InMemoryTargetRepository extends TargetRepository {
       }
     }
     return outcome;
+  }
+
+  /** Nothing to fold: the fake counts its targets as it lists them. */
+  async foldCounts(): Promise<FoldReport> {
+    return {};
   }
 
   async list(

@@ -5,6 +5,13 @@ import {
   WaitingScope,
 } from '../../src/modules/target/application/ports/target-transitions.js';
 import type { Target } from '../../src/modules/target/domain/target.js';
+import {
+  allows,
+  LIFECYCLE_STATUSES,
+  TARGET_EVENTS,
+  TARGET_LIFECYCLE,
+  TargetEvent,
+} from '../../src/modules/target/domain/target-lifecycle.js';
 
 export type SeedTarget = Partial<Target> & Pick<Target, 'id'>;
 
@@ -630,6 +637,108 @@ export function targetTransitionsContract(name: string, fixture: () => TargetTra
         return f.transitions.startCalls(tx, org, [{ targetId: capped, callLogId: 77 }], at(120));
       });
       expect(await find(capped)).toMatchObject({ status: 'In Progress', hold: null });
+    });
+
+    // The lifecycle's declaration (src/modules/target/domain/target-lifecycle.ts) is the guard of
+    // every implementation: each event, sent to a target of each status, moves it exactly when the
+    // declaration allows it, and only to a status it declares. The SQL adapter and the fake both run
+    // this, so they agree with each other on every (status, event) pair.
+    it('every event moves a target of every status exactly as the lifecycle declares', async () => {
+      const step = 'intake';
+      const callLogId = 5;
+      const send: Record<
+        TargetEvent,
+        (tx: Tx, scope: WaitingScope, id: string) => Promise<boolean>
+      > = {
+        trigger: async (tx, s, id) =>
+          (
+            await f.transitions.claimForTrigger(tx, s.campaignId, { targetIds: [id] }, at(10))
+          ).scheduled.includes(id),
+        moveWaiting: async (tx, s, id) =>
+          (await f.transitions.moveWaiting(tx, s, [id], step, 'Scheduled', at(10))).includes(id),
+        defer: async (tx, s, id) =>
+          (
+            await f.transitions.defer(
+              tx,
+              s.organizationId,
+              [{ targetId: id, until: at(600), hold: null }],
+              at(10),
+            )
+          ).includes(id),
+        startCall: async (tx, s, id) =>
+          (
+            await f.transitions.startCalls(
+              tx,
+              s.organizationId,
+              [{ targetId: id, callLogId: 6 }],
+              at(10),
+            )
+          ).length === 1,
+        finishAttempt: async (tx, s, id) =>
+          (await f.transitions.finishAttempt(tx, s.organizationId, id, outcome(callLogId))) !==
+          null,
+        continueAfterText: async (tx, s, id) =>
+          (
+            await f.transitions.continueAfterTexts(tx, [
+              {
+                ...blacklisted('Failed'),
+                organizationId: s.organizationId,
+                targetId: id,
+                now: at(10),
+              },
+            ])
+          ).length === 1,
+        finishWithoutCall: async (tx, s, id) =>
+          (await f.transitions.finishWithoutCall(
+            tx,
+            s.organizationId,
+            id,
+            blacklisted('Failed'),
+            at(10),
+          )) !== null,
+        cancel: async (tx, s, id) =>
+          (await f.transitions.cancelOpen(tx, s.campaignId, blacklisted('Finished'), at(10))).some(
+            (t) => t.id === id,
+          ),
+        review: async (tx, s, id) =>
+          (await f.transitions.review(tx, {
+            organizationId: s.organizationId,
+            targetId: id,
+            action: 'done',
+            now: at(10),
+          })) !== null,
+      };
+      const moved: Record<string, string> = {};
+      const declared: Record<string, string> = {};
+      for (const status of LIFECYCLE_STATUSES) {
+        // A campaign per status, a target per event, each one the event's guard could take but for
+        // its status: due, waiting at the step, its latest call the one finished.
+        const { mine } = await f.scope();
+        const ids = TARGET_EVENTS.map(() => nextId());
+        await seed(
+          mine,
+          ids.map((id) => ({
+            id,
+            status,
+            currentStep: step,
+            scheduledTime: at(0),
+            callLogIds: [callLogId],
+          })),
+        );
+        // Cancel last: it ends every open target of the campaign.
+        const order = [...TARGET_EVENTS.filter((e) => e !== 'cancel'), 'cancel' as const];
+        for (const event of order) {
+          const i = TARGET_EVENTS.indexOf(event);
+          const took = await run((tx) => send[event](tx, mine, ids[i]));
+          const after = (await find(ids[i]))!.status;
+          const rule = TARGET_LIFECYCLE[event];
+          moved[`${status} ${event}`] = took ? `→ ${after}` : `stays ${after}`;
+          declared[`${status} ${event}`] = allows(event, status)
+            ? `→ ${rule.to.includes(after) ? after : `one of ${rule.to.join(', ')}`}`
+            : `stays ${status}`;
+        }
+      }
+      expect(moved).toEqual(declared);
     });
   });
 }

@@ -9,7 +9,7 @@ import { createTestDatabase, TestDatabase } from '../support/test-database.js';
 /**
  * Migration 1769600000000 on a database that already holds a campaign: its list counts (positions per
  * second and status, last calls per second, minute and status) are built from the targets there, and
- * its count deltas are taken as appended (not folded), so the first list folds them.
+ * its count deltas are taken as appended (not folded), so the folding job folds them.
  */
 describe('migration 1769600000000 (target list counts) on existing targets', () => {
   let database: TestDatabase;

@@ -2,6 +2,7 @@ import { randomUUID } from 'crypto';
 import { Pool, PoolClient } from 'pg';
 import { SqlExecutor } from '../../src/database/sql.js';
 import { compactLastCallCounts } from '../../src/modules/target/infrastructure/target-last-call-counts.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../support/target-bodies.js';
 
@@ -18,6 +19,8 @@ describe('targets API', () => {
     t = await createTestApp({ env: { ROLE: 'api' } });
   });
   afterAll(() => t.close());
+  /** One pass of the folding job (its timer is off in tests: COUNT_FOLD_INTERVAL_SECONDS=0). */
+  const fold = () => t.app.get(TargetRepository).foldCounts();
 
   async function tenant(campaign: Record<string, unknown> = {}) {
     const { organizationId, apiKey } = await t.createOrganization();
@@ -567,8 +570,8 @@ describe('targets API', () => {
      *   in id order up front (so the test's own transactions cannot deadlock one another); every fourth
      *   transaction rolls back;
      * - ten adds of ten targets, and ten deletes of five of the seed's first 50, through the API;
-     * - a reader listing with `query(round)` twenty times: each answer is one snapshot, and compacts the
-     *   counters once they pile up.
+     * - a reader listing with `query(round)` twenty times: each answer is one snapshot; and the
+     *   folding job folding the counters as they pile up.
      */
     const runConcurrently = async (
       c: Awaited<ReturnType<typeof tenant>>,
@@ -626,7 +629,17 @@ describe('targets API', () => {
         }
       };
       try {
-        await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+        let folding = true;
+        const folder = async () => {
+          while (folding) await fold();
+        };
+        const folds = folder();
+        try {
+          await Promise.all([mover(0), mover(1), mover(2), adder(), deleter(), reader()]);
+        } finally {
+          folding = false;
+          await folds;
+        }
       } finally {
         await pool.end();
       }
@@ -1048,7 +1061,7 @@ describe('targets API', () => {
       await expectPagesAsOrdered();
 
       // Fed a target at a time: every target in a second of its own, a week apart from the first
-      // to the last, with spread statuses. The first list folds the 4,800 seconds into blocks.
+      // to the last, with spread statuses. The folding job folds the 4,800 seconds into blocks.
       await t.sql(
         `UPDATE targets t SET created_at = timestamptz '2026-02-01 00:00:00+00'
                 + s.n * interval '127 seconds' + (s.n % 1000) * interval '1 millisecond',
@@ -1060,6 +1073,8 @@ describe('targets API', () => {
       );
       expect((await positionRows(c.campaignId)).stretches).toBeGreaterThan(4000);
       expect((await c.list({ limit: 1 })).body.page_count).toBe(4800);
+      expect((await positionRows(c.campaignId)).stretches).toBeGreaterThan(4000);
+      await fold();
       expect((await positionRows(c.campaignId)).stretches).toBeLessThanOrEqual(
         2 * Math.ceil(4800 / 1024) + 1,
       );
@@ -1142,7 +1157,7 @@ describe('targets API', () => {
       }
     });
 
-    it('a list folds the count rows appended since the last fold once they are more than 64 and an eighth of the folded ones, and counts exactly either way', async () => {
+    it('the folding job folds the count rows appended since the last fold once they are more than 64 and an eighth of the folded ones; a list counts exactly either way', async () => {
       const c = await tenant();
       const ids: string[] = (await c.add({ targets: phones(40) })).body.target_ids;
       const rows = async () => {
@@ -1181,10 +1196,14 @@ describe('targets API', () => {
       // The insert's row and 60 appended: not due yet (the list reads them as they are).
       expect(await rows()).toEqual({ appended: 61, folded: 0, sum: 40, groups: 31 });
       expect((await c.list({ limit: 1, status: 'Scheduled' })).body.page_count).toBe(30);
+      await fold();
       expect((await rows()).appended).toBe(61);
       await schedule(30, 33);
-      // 67 appended: due; the list answers from them and folds them after, a row per group.
+      // 67 appended: due; the list answers from them and leaves them, the job folds them, a row per
+      // group.
       expect((await c.list({ limit: 1, status: 'Scheduled' })).body.page_count).toBe(33);
+      expect((await rows()).appended).toBe(67);
+      await fold();
       expect(await rows()).toEqual({ appended: 0, folded: 34, sum: 40, groups: 34 });
       await schedule(33, 40);
       expect([
@@ -1192,6 +1211,7 @@ describe('targets API', () => {
         (await c.list({ limit: 1 })).body.page_count,
         await scheduledNow(),
       ]).toEqual([40, 40, 40]);
+      await fold();
       // 14 appended, under 64: kept as they are until more pile up (Pending's group, now summing to
       // zero, among them).
       expect(await rows()).toEqual({ appended: 14, folded: 34, sum: 40, groups: 41 });
@@ -1452,7 +1472,9 @@ describe('targets API', () => {
       // Read as appended: a cell a minute.
       expect((await lastCallRows(c.campaignId)).stretches).toBe(9000);
       await expectListed(cases);
-      // The list found the cells due and folded them, a cell per status.
+      // The lists left the cells as they were; the folding job folds them, a cell per status.
+      expect((await lastCallRows(c.campaignId)).stretches).toBe(9000);
+      await fold();
       expect(await lastCallRows(c.campaignId)).toEqual({ rows: 2, blocks: 1, stretches: 1 });
       await expectListed(cases);
       const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);

@@ -38,6 +38,7 @@ import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-
 import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
 import { CreateAuditEvents1769800000000 } from './1769800000000-create-audit-events.js';
 import { InstallTriggerDefinitions1769800000001 } from './1769800000001-install-trigger-definitions.js';
+import { FoldedCountRows1769850000000 } from './1769850000000-folded-count-rows.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -76,4 +77,5 @@ export const MIGRATIONS = [
   ApiKeyRoles1769700000000,
   CreateAuditEvents1769800000000,
   InstallTriggerDefinitions1769800000001,
+  FoldedCountRows1769850000000,
 ];

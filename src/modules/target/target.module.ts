@@ -19,6 +19,8 @@ import { SqlTargetTransitions } from './infrastructure/target-transitions.sql.js
 import { TargetStepData } from './application/ports/target-step-data.js';
 import { SqlTargetStepData } from './infrastructure/target-step-data.sql.js';
 import { SqlTargetRepository } from './infrastructure/target-repository.sql.js';
+import { TargetCountFoldingWorker } from './infrastructure/target-count-folding.worker.js';
+import { CountFoldingSettings } from '../../common/persistence/count-folding.js';
 
 export const TARGET_ADAPTERS: Provider[] = [
   { provide: TargetRepository, useClass: SqlTargetRepository },
@@ -43,6 +45,13 @@ export const TARGET_ADAPTERS: Provider[] = [
     TargetTimelineService,
     TargetImportService,
     TargetImportWorker,
+    TargetCountFoldingWorker,
+    {
+      provide: CountFoldingSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new CountFoldingSettings(config.get('COUNT_FOLD_INTERVAL_SECONDS') * 1000),
+    },
     {
       provide: TargetImportSettings,
       inject: [AppConfig],

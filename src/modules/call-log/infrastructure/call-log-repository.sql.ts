@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import {
+  CountFolder,
+  dueScopesSql,
+  foldDue,
+  FoldReport,
+} from '../../../common/persistence/count-folding.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
@@ -110,54 +116,42 @@ export class SqlCallLogRepository extends CallLogRepository {
   ): Promise<CampaignCallCounts> {
     // From the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`), and a short range of
     // the campaign's recent starts; one snapshot for both.
-    const { counts, extraRows, organizationId } = await this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager) => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        const { rows } = await sql.query<{
-          organization_id: string | null;
-          calls: string;
-          ended: string;
-          connected: string;
-          connected_timed: string;
-          connected_seconds: string;
-          extra_rows: string;
-          started_since: number;
-        }>(
-          `SELECT min(organization_id::text) AS organization_id,
-                  coalesce(sum(n), 0) AS calls,
+    // Read only: the folding job folds the counter rows (foldCounts).
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      const { rows } = await sql.query<{
+        organization_id: string | null;
+        calls: string;
+        ended: string;
+        connected: string;
+        connected_timed: string;
+        connected_seconds: string;
+        started_since: number;
+      }>(
+        `SELECT coalesce(sum(n), 0) AS calls,
                   coalesce(sum(n) FILTER (WHERE ended), 0) AS ended,
                   coalesce(sum(n) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected,
                   coalesce(sum(timed) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_timed,
                   coalesce(sum(seconds) FILTER (WHERE ended AND outcome = ANY($2::text[])), 0) AS connected_seconds,
-                  coalesce(sum(n_rows) - count(*), 0) AS extra_rows,
                   (SELECT count(*)::int FROM call_logs WHERE campaign_id = $1 AND started_at >= $3)
                     AS started_since
-             FROM (SELECT organization_id, ended, outcome, sum(delta) AS n, sum(timed) AS timed,
-                          sum(duration_seconds) AS seconds, count(*) AS n_rows
+             FROM (SELECT ended, outcome, sum(delta) AS n, sum(timed) AS timed,
+                          sum(duration_seconds) AS seconds
                      FROM call_log_count_deltas WHERE campaign_id = $1
                     GROUP BY organization_id, ended, outcome) groups`,
-          [campaignId, [...connectedOutcomes], since],
-        );
-        const r = rows[0];
-        const timed = Number(r.connected_timed);
-        return {
-          counts: {
-            calls: Number(r.calls),
-            open: Number(r.calls) - Number(r.ended),
-            ended: Number(r.ended),
-            connected: Number(r.connected),
-            averageConnectedSeconds: timed === 0 ? null : Number(r.connected_seconds) / timed,
-            startedSince: r.started_since,
-          },
-          extraRows: Number(r.extra_rows),
-          organizationId: r.organization_id,
-        };
-      },
-    );
-    if (organizationId && extraRows > COMPACT_AFTER_DELTA_ROWS)
-      await this.compactCounts(organizationId);
-    return counts;
+        [campaignId, [...connectedOutcomes], since],
+      );
+      const r = rows[0];
+      const timed = Number(r.connected_timed);
+      return {
+        calls: Number(r.calls),
+        open: Number(r.calls) - Number(r.ended),
+        ended: Number(r.ended),
+        connected: Number(r.connected),
+        averageConnectedSeconds: timed === 0 ? null : Number(r.connected_seconds) / timed,
+        startedSince: r.started_since,
+      };
+    });
   }
 
   async createMany(tx: Tx, logs: NewCallLog[]): Promise<number[]> {
@@ -350,51 +344,43 @@ export class SqlCallLogRepository extends CallLogRepository {
     const byDates = Boolean(filter.from || filter.to);
 
     // One snapshot for the count and the page, so they agree (see the target list).
-    const { page, deltaRows, hourRows } = await this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager) => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
-        // with dates, from the hour deltas and the window's partial hours.
-        const counted = byDates
-          ? await this.countWindow(sql, filter)
-          : await this.countAll(sql, condition, params);
-        const total = counted.total;
-        const extra = { deltaRows: counted.deltaRows, hourRows: counted.hourRows };
-        if (offset >= total) return { page: { items: [], total }, ...extra };
-        // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
-        const rest = total - offset;
-        const backward = offset > rest;
-        const take = backward ? Math.min(limit, rest) : limit;
-        const skip = backward ? rest - take : offset;
-        const order = backward ? 'DESC' : 'ASC';
-        const n = params.length;
-        const { rows } = await sql.query<CallLogRow>(
-          `SELECT ${JOINED_COLUMNS} FROM (
+    // Read only: the folding job folds the count and hour deltas it sums (foldCounts).
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
+      // with dates, from the hour deltas and the window's partial hours.
+      const counted = byDates
+        ? await this.countWindow(sql, filter)
+        : await this.countAll(sql, condition, params);
+      const total = counted;
+      if (offset >= total) return { items: [], total };
+      // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
+      const rest = total - offset;
+      const backward = offset > rest;
+      const take = backward ? Math.min(limit, rest) : limit;
+      const skip = backward ? rest - take : offset;
+      const order = backward ? 'DESC' : 'ASC';
+      const n = params.length;
+      const { rows } = await sql.query<CallLogRow>(
+        `SELECT ${JOINED_COLUMNS} FROM (
              SELECT id FROM call_logs WHERE ${condition}
              ORDER BY id ${order} LIMIT $${n + 1} OFFSET $${n + 2}) p
            JOIN call_logs c ON c.id = p.id
            ORDER BY c.id ${order}`,
-          [...params, take, String(skip)],
-        );
-        if (backward) rows.reverse();
-        return { page: { items: rows.map(callLogFromRow), total }, ...extra };
-      },
-    );
-    if (deltaRows > COMPACT_AFTER_DELTA_ROWS) await this.compactCounts(filter.organizationId);
-    if (hourRows > COMPACT_HOURS_AFTER_EXTRA_ROWS) await this.compactHours(filter);
-    return page;
+        [...params, take, String(skip)],
+      );
+      if (backward) rows.reverse();
+      return { items: rows.map(callLogFromRow), total };
+    });
   }
 
   /** The organization's (or campaign's) logs, from the count deltas. */
-  private async countAll(sql: SqlExecutor, condition: string, params: unknown[]): Promise<Counted> {
-    const { rows } = await sql.query<{ total: string; delta_rows: string }>(
-      `SELECT coalesce(sum(n), 0) AS total, coalesce(sum(n_rows) - count(*), 0) AS delta_rows
-         FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_count_deltas
-               WHERE ${condition} GROUP BY ${CALL_LOG_COUNT_GROUP}) groups`,
+  private async countAll(sql: SqlExecutor, condition: string, params: unknown[]): Promise<number> {
+    const { rows } = await sql.query<{ total: string }>(
+      `SELECT coalesce(sum(delta), 0) AS total FROM call_log_count_deltas WHERE ${condition}`,
       params,
     );
-    return { total: Number(rows[0].total), deltaRows: Number(rows[0].delta_rows), hourRows: 0 };
+    return Number(rows[0].total);
   }
 
   /**
@@ -402,7 +388,7 @@ export class SqlCallLogRepository extends CallLogRepository {
    * at its ends, counted on `call_logs_created_idx` (a part of the window, so never more than counting
    * the window). A window inside one or two partial hours is counted directly.
    */
-  private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<Counted> {
+  private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<number> {
     const { from, end, hoursFrom, hoursTo } = hoursOf(filter);
 
     const params: unknown[] = [filter.organizationId];
@@ -422,7 +408,7 @@ export class SqlCallLogRepository extends CallLogRepository {
         `SELECT ${logsBetween(from, end)} AS n`,
         params,
       );
-      return { total: Number(rows[0].n), deltaRows: 0, hourRows: 0 };
+      return Number(rows[0].n);
     }
     const hours = [...scope];
     if (hoursFrom) hours.push(`created_hour >= $${params.push(hoursFrom)}`);
@@ -431,61 +417,56 @@ export class SqlCallLogRepository extends CallLogRepository {
       ...(from && hoursFrom && hoursFrom > from ? [logsBetween(from, hoursFrom)] : []),
       ...(end && hoursTo && end > hoursTo ? [logsBetween(hoursTo, end)] : []),
     ];
-    const { rows } = await sql.query<{ total: string; hour_rows: string }>(
-      `SELECT coalesce(sum(n), 0) ${edges.map((e) => `+ ${e}`).join(' ')} AS total,
-              coalesce(sum(n_rows) - count(*), 0) AS hour_rows
-         FROM (SELECT sum(delta) AS n, count(*) AS n_rows FROM call_log_hour_deltas
-               WHERE ${hours.join(' AND ')} GROUP BY campaign_id, created_hour) groups`,
+    const { rows } = await sql.query<{ total: string }>(
+      `SELECT coalesce(sum(delta), 0) ${edges.map((e) => `+ ${e}`).join(' ')} AS total
+         FROM call_log_hour_deltas WHERE ${hours.join(' AND ')}`,
       params,
     );
-    return { total: Number(rows[0].total), deltaRows: 0, hourRows: Number(rows[0].hour_rows) };
+    return Number(rows[0].total);
   }
 
-  /**
-   * Folds the hour deltas a windowed count read (the organization's, in the window's hours) to one row
-   * per campaign and hour, in one statement: only what piled up where lists look is rewritten.
-   */
-  private async compactHours(filter: CallLogFilter): Promise<void> {
-    const { hoursFrom, hoursTo } = hoursOf(filter);
-    await sqlExecutor(this.dataSource, null).query<NoRows>(
-      `WITH gone AS (
-         DELETE FROM call_log_hour_deltas WHERE organization_id = $1
-            AND ($2::timestamptz IS NULL OR created_hour >= $2)
-            AND ($3::timestamptz IS NULL OR created_hour < $3)
-         RETURNING campaign_id, created_hour, delta)
-       INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta)
-       SELECT $1, campaign_id, created_hour, sum(delta) FROM gone
-       GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`,
-      [filter.organizationId, hoursFrom, hoursTo],
-    );
-  }
-
-  /** Folds an organization's count deltas, in one statement (see the target adapter's compactCounts). */
-  private async compactCounts(organizationId: string): Promise<void> {
-    await sqlExecutor(this.dataSource, null).query<NoRows>(
-      `WITH gone AS (
-         DELETE FROM call_log_count_deltas WHERE organization_id = $1
-         RETURNING ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)
-       INSERT INTO call_log_count_deltas (organization_id, ${CALL_LOG_COUNT_GROUP}, delta, timed, duration_seconds)
-       SELECT $1, ${CALL_LOG_COUNT_GROUP}, sum(delta), sum(timed), sum(duration_seconds) FROM gone
-       GROUP BY ${CALL_LOG_COUNT_GROUP}
-       HAVING sum(delta) <> 0 OR sum(timed) <> 0 OR sum(duration_seconds) <> 0`,
-      [organizationId],
-    );
+  async foldCounts(): Promise<FoldReport> {
+    const sql = sqlExecutor(this.dataSource, null);
+    const byOrganization = (table: string, fold: string): CountFolder => ({
+      table,
+      dueScopes: async () =>
+        (await sql.query<{ scope: string }>(dueScopesSql(table, 'organization_id'))).rows.map(
+          (r) => r.scope,
+        ),
+      fold: async (organizationId) => {
+        await sql.query<NoRows>(fold, [organizationId]);
+      },
+    });
+    return foldDue([
+      byOrganization('call_log_count_deltas', FOLD_COUNTS),
+      byOrganization('call_log_hour_deltas', FOLD_HOURS),
+    ]);
   }
 }
 
 /**
- * Past this many delta rows beyond one per group in one count, the list or the stats fold the
- * organization's deltas (folding leaves one row per group).
+ * Folds an organization's count deltas to a row per group, in one statement: a reader sees the old
+ * rows or their sum, and a concurrent fold finds the rows gone and adds nothing.
  */
-const COMPACT_AFTER_DELTA_ROWS = 64;
-/**
- * Past this many hour-delta rows beyond one per campaign and hour in one windowed count, the list folds
- * the organization's hour deltas. Higher than for the counts: calls are placed in many small
- * statements, and an extra row costs a windowed count about half a microsecond.
- */
-const COMPACT_HOURS_AFTER_EXTRA_ROWS = 1000;
+const FOLD_COUNTS = `
+  WITH gone AS (
+    DELETE FROM call_log_count_deltas WHERE organization_id = $1
+    RETURNING campaign_id, ended, outcome, delta, timed, duration_seconds)
+  INSERT INTO call_log_count_deltas
+    (organization_id, campaign_id, ended, outcome, delta, timed, duration_seconds, folded)
+  SELECT $1, campaign_id, ended, outcome, sum(delta), sum(timed), sum(duration_seconds), true
+    FROM gone GROUP BY campaign_id, ended, outcome
+  HAVING sum(delta) <> 0 OR sum(timed) <> 0 OR sum(duration_seconds) <> 0`;
+
+/** Folds an organization's hour deltas to a row per campaign and hour, in one statement. */
+const FOLD_HOURS = `
+  WITH gone AS (
+    DELETE FROM call_log_hour_deltas WHERE organization_id = $1
+    RETURNING campaign_id, created_hour, delta)
+  INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta, folded)
+  SELECT $1, campaign_id, created_hour, sum(delta), true FROM gone
+   GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`;
+
 const HOUR_MS = 3_600_000;
 
 /**
@@ -503,13 +484,3 @@ function hoursOf(filter: CallLogFilter) {
     hoursTo: end && new Date(Math.floor(end.getTime() / HOUR_MS) * HOUR_MS),
   };
 }
-
-interface Counted {
-  total: number;
-  /** Rows beyond one per group: what folding the count deltas, or the hour deltas, would remove. */
-  deltaRows: number;
-  hourRows: number;
-}
-
-/** What call_log_count_deltas keeps a row per, in an organization (`call-logs.triggers.sql.ts`). */
-const CALL_LOG_COUNT_GROUP = 'campaign_id, ended, outcome';

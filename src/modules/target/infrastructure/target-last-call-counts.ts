@@ -31,8 +31,6 @@ import { Span } from './target-walk.js';
  */
 export const LAST_CALL_BLOCK_TARGETS = 16384;
 export const LAST_CALL_STRETCH_CALLS = 16384;
-/** Cells appended (a second by a minute) beyond which a list folds the campaign's cells. */
-export const LAST_CALL_APPENDED_CELLS = 1024;
 
 const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, status, delta';
 
@@ -63,16 +61,14 @@ export async function lastCallMatchesPerBlock(
   status: string | null,
   from: Date | null,
   until: Date | null,
-): Promise<{ blocks: Span[]; compact: boolean }> {
+): Promise<Span[]> {
   const lo = from ?? '-infinity';
   const hi = until ?? 'infinity';
-  const ofStatus = status === null ? '' : 'AND status = $5';
-  // Four kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
-  // bounds cut; a block's calls in a cut stretch; and whether a compaction is due: many cells
-  // appended (a second by a minute) since the last one, of any status (a list of one status folds
-  // the others' too).
+  const ofStatus = status === null ? '' : 'AND status = $4';
+  // Three kinds of rows: a block with its matches in the stretches inside the bounds; a stretch the
+  // bounds cut; and a block's calls in a cut stretch.
   const { rows } = await sql.query<{
-    kind: 'block' | 'cut' | 'share' | 'due';
+    kind: 'block' | 'cut' | 'share';
     from_second: string | null;
     until_second: string | null;
     n: number;
@@ -93,19 +89,12 @@ export async function lastCallMatchesPerBlock(
      UNION ALL
      SELECT 'share', extract(epoch FROM block_from)::bigint, NULL, sum(delta)::int, stretch_from, NULL
        FROM cut GROUP BY block_from, stretch_from
-     UNION ALL
-     SELECT 'due', NULL, NULL,
-            ((SELECT count(*) FROM target_last_call_counts WHERE campaign_id = $1
-                AND created_until - created_from <= interval '1 second'
-                AND called_until - called_from <= interval '1 minute') > $4)::int,
-            NULL, NULL
      ORDER BY 2`,
-    [campaignId, lo, hi, LAST_CALL_APPENDED_CELLS, ...(status === null ? [] : [status])],
+    [campaignId, lo, hi, ...(status === null ? [] : [status])],
   );
   const blocks: Span[] = [];
   const blockAt = new Map<string, Span>();
   const cuts: { from: Date; until: Date; shares: { block: Span; n: number }[] }[] = [];
-  let due = false;
   for (const r of rows) {
     if (r.kind === 'block') {
       const block = { from: BigInt(r.from_second!), until: BigInt(r.until_second!), targets: r.n };
@@ -113,7 +102,6 @@ export async function lastCallMatchesPerBlock(
       blockAt.set(r.from_second!, block);
     } else if (r.kind === 'cut')
       cuts.push({ from: r.stretch_from!, until: r.stretch_until!, shares: [] });
-    else if (r.kind === 'due') due = r.n === 1;
   }
   for (const r of rows)
     if (r.kind === 'share')
@@ -159,7 +147,7 @@ export async function lastCallMatchesPerBlock(
       for (const { block, n } of placed.rows) if (block > 0) blocks[block - 1].targets += n;
     }
   }
-  return { blocks: blocks.filter((b) => b.targets > 0), compact: due };
+  return blocks.filter((b) => b.targets > 0);
 }
 
 /**
@@ -197,8 +185,8 @@ export async function compactLastCallCounts(
               min(stretch_from) OVER (PARTITION BY stretch_group) AS called_from,
               max(stretch_until) OVER (PARTITION BY stretch_group) AS called_until
          FROM grouped)
-     INSERT INTO target_last_call_counts (campaign_id, ${CELL_COLUMNS})
-     SELECT $1, created_from, created_until, called_from, called_until, status, sum(delta)
+     INSERT INTO target_last_call_counts (campaign_id, ${CELL_COLUMNS}, folded)
+     SELECT $1, created_from, created_until, called_from, called_until, status, sum(delta), true
        FROM bounded
       GROUP BY created_from, created_until, called_from, called_until, status HAVING sum(delta) <> 0`,
     [campaignId, sizes.blockTargets, sizes.stretchCalls],

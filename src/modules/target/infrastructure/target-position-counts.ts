@@ -7,7 +7,8 @@ import { Span } from './target-walk.js';
  * (`targets.triggers.sql.ts`) append a second's rows per statement; compaction folds consecutive
  * stretches into blocks of about POSITION_BLOCK_TARGETS targets, whatever the campaign's shape (a
  * bulk load's second of 10,000 targets stays one stretch; a campaign fed one patient at a time gets
- * a block per thousand patients, not a row each).
+ * a block per thousand patients, not a row each). The folding job folds a campaign's rows when the
+ * one policy of src/common/persistence/count-folding.ts finds them due.
  *
  * A row appended after a compaction may name a second inside a block (a target deleted, a status
  * moved). Readers merge overlapping stretches into disjoint spans (`SPANS`), so such a row counts in
@@ -48,19 +49,17 @@ const SPANS = (rows: string) => `
   ${MERGE_STRETCHES(rows, COUNT_COLUMNS, 'created_from', 'created_until', 'span_from')},
   in_spans AS (SELECT ${COUNT_COLUMNS}, span_from FROM span_from_merged)`;
 
-/** A campaign's spans, and whether its rows are due a compaction. */
+/** A campaign's spans. */
 export interface PositionSpans {
   /** Ascending; `targets` counts the status asked for (all when none). */
   spans: Span[];
   /** The campaign's targets of that status. */
   total: number;
-  compact: boolean;
 }
 
 /**
  * The campaign's spans with the targets of `status` (every status when null) in each, in one
- * index-only read of its rows. Compaction is due when many spans are small (seconds appended since
- * the last one) or many rows were appended inside spans (deletions, status moves).
+ * index-only read of its rows.
  */
 export async function positionSpans(
   sql: SqlExecutor,
@@ -71,30 +70,22 @@ export async function positionSpans(
     from_second: string;
     until_second: string;
     targets: number;
-    every_status: number;
-    appended: number;
   }>(
     `WITH ${SPANS(`target_position_counts WHERE campaign_id = $1`)}
      SELECT extract(epoch FROM span_from)::bigint AS from_second,
             extract(epoch FROM max(created_until))::bigint AS until_second,
-            coalesce(sum(delta) FILTER (WHERE $2::text IS NULL OR status = $2), 0)::int AS targets,
-            sum(delta)::int AS every_status,
-            count(*) FILTER (WHERE created_from <> span_from)::int AS appended
+            coalesce(sum(delta) FILTER (WHERE $2::text IS NULL OR status = $2), 0)::int AS targets
        FROM in_spans GROUP BY span_from ORDER BY span_from`,
     [campaignId, status],
   );
   let total = 0;
-  let small = 0;
-  let appended = 0;
   const spans: Span[] = [];
   for (const r of rows) {
-    appended += r.appended;
-    if (r.every_status < POSITION_BLOCK_TARGETS / 2) small++;
     if (r.targets === 0) continue;
     total += r.targets;
     spans.push({ from: BigInt(r.from_second), until: BigInt(r.until_second), targets: r.targets });
   }
-  return { spans, total, compact: small > 64 || appended > 1024 };
+  return { spans, total };
 }
 
 /**
@@ -144,8 +135,8 @@ export async function compactPositionCounts(sql: SqlExecutor, campaignId: string
        SELECT status, delta, min(span_from) OVER (PARTITION BY block) AS block_from,
               max(span_until) OVER (PARTITION BY block) AS block_until
          FROM blocked)
-     INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
-     SELECT $1, block_from, block_until, status, sum(delta) FROM bounded
+     INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta, folded)
+     SELECT $1, block_from, block_until, status, sum(delta), true FROM bounded
       GROUP BY block_from, block_until, status HAVING sum(delta) <> 0`,
     [campaignId, POSITION_BLOCK_TARGETS],
   );

@@ -29,11 +29,12 @@ import {
 import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './target-walk.js';
-import { compactPositionCounts, createdAround, positionSpans } from './target-position-counts.js';
-import { compactLastCallCounts, lastCallMatchesPerBlock } from './target-last-call-counts.js';
-import { countsDue, compactTargetCounts } from './target-count-deltas.js';
+import { createdAround, positionSpans } from './target-position-counts.js';
+import { lastCallMatchesPerBlock } from './target-last-call-counts.js';
+import { targetCountFolders } from './target-count-folding.worker.js';
+import { foldDue, FoldReport } from '../../../common/persistence/count-folding.js';
 import { notifyTargetsDue } from './target-transitions.sql.js';
-import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
+import { NEW_TARGET_COLUMNS, TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const EXTERNAL_ID_KEY = 'targets_campaign_external_id_key';
 
@@ -42,6 +43,31 @@ const TARGET_BY_ID = preparedSql(
   'target_by_id',
   `SELECT ${columnList(TARGET_COLUMNS)} FROM targets WHERE id = $1 AND organization_id = $2`,
 );
+
+const NEW_COLUMNS = Object.entries(NEW_TARGET_COLUMNS) as [
+  string,
+  { type: string; value: (t: NewTarget) => unknown },
+][];
+/** A record's organization and campaign are left out when they are the batch's ($3, $4). */
+const BATCH_OWNER: Record<string, string> = {
+  organization_id: 'coalesce(r.organization_id, $3::uuid)',
+  campaign_id: 'coalesce(r.campaign_id, $4::uuid)',
+};
+/**
+ * The add's statement up to its conflict clause, its column lists built from NEW_TARGET_COLUMNS
+ * (target.row.ts): $1 the records (JSON), $2 now, $3 and $4 the batch's organization and campaign, $5
+ * and $6 a new target's output data and attempts. Each row's created_at is now plus its place in
+ * the batch, in microseconds, so a batch lists in request order.
+ */
+const INSERT_NEW_TARGETS = `
+  INSERT INTO targets (${NEW_COLUMNS.map(([c]) => c).join(', ')},
+                       output_data, attempts, created_at, updated_at)
+  SELECT ${NEW_COLUMNS.map(([c]) => BATCH_OWNER[c] ?? `r.${c}`).join(', ')},
+         $5::jsonb, $6::int, $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
+    FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
+           ${NEW_COLUMNS.map(([c, { type }]) => `${c} ${type}`).join(', ')}))
+         WITH ORDINALITY AS r(${NEW_COLUMNS.map(([c]) => c).join(', ')}, ord)
+   ORDER BY r.ord`;
 
 /** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
 function withoutNulls(record: Record<string, unknown>): Record<string, unknown> {
@@ -104,25 +130,13 @@ export class SqlTargetRepository extends TargetRepository {
       // what is null and the organization and campaign when they are the batch's (they always are for
       // the API and the import), and its place in the batch is the array's order (WITH ORDINALITY).
       const [{ organizationId, campaignId }] = targets;
-      const records = targets.map((t) =>
-        withoutNulls({
-          id: t.id,
-          organization_id: t.organizationId === organizationId ? null : t.organizationId,
-          campaign_id: t.campaignId === campaignId ? null : t.campaignId,
-          external_id: t.externalId,
-          phone_number: t.phoneNumber,
-          phone_operating_hours: t.phoneOperatingHours,
-          fallback_phone_number: t.fallbackPhoneNumber,
-          fallback_operating_hours: t.fallbackOperatingHours,
-          time_zone: t.timeZone,
-          patient: t.patient,
-          pre_call_data: t.preCallData,
-          input_data: t.inputData,
-          status: t.status,
-          current_step: t.currentStep,
-          scheduled_time: t.scheduledTime?.toISOString() ?? null,
-        }),
-      );
+      const records = targets.map((t) => {
+        const record: Record<string, unknown> = {};
+        for (const [column, { value }] of NEW_COLUMNS) record[column] = value(t);
+        if (t.organizationId === organizationId) record.organization_id = null;
+        if (t.campaignId === campaignId) record.campaign_id = null;
+        return withoutNulls(record);
+      });
       // A new target's starting values come from the domain; the columns this leaves out start NULL,
       // as they do there.
       const fresh = freshTargetState();
@@ -132,25 +146,7 @@ export class SqlTargetRepository extends TargetRepository {
       const { rows } = await onUniqueViolation(
         () =>
           sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-            `INSERT INTO targets (
-             id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-             fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
-             output_data, status, current_step, scheduled_time, attempts, created_at, updated_at)
-           SELECT r.id, coalesce(r.organization_id, $3::uuid), coalesce(r.campaign_id, $4::uuid),
-                  r.external_id, r.phone_number, r.phone_operating_hours,
-                  r.fallback_phone_number, r.fallback_operating_hours, r.time_zone, r.patient, r.pre_call_data,
-                  r.input_data,
-                  $5::jsonb, r.status, r.current_step, r.scheduled_time, $6::int,
-                  $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
-           FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
-             id uuid, organization_id uuid, campaign_id uuid, external_id text,
-             phone_number text, phone_operating_hours jsonb, fallback_phone_number text,
-             fallback_operating_hours jsonb, time_zone text, patient jsonb, pre_call_data jsonb,
-             input_data jsonb, status text, current_step text, scheduled_time timestamptz)) WITH ORDINALITY AS r(
-             id, organization_id, campaign_id, external_id, phone_number, phone_operating_hours,
-             fallback_phone_number, fallback_operating_hours, time_zone, patient, pre_call_data, input_data,
-             status, current_step, scheduled_time, ord)
-           ORDER BY r.ord
+            `${INSERT_NEW_TARGETS}
            ${onConflict}
            RETURNING id`,
             [
@@ -345,6 +341,10 @@ export class SqlTargetRepository extends TargetRepository {
     });
   }
 
+  async foldCounts(): Promise<FoldReport> {
+    return foldDue(targetCountFolders(sqlExecutor(this.dataSource, null)));
+  }
+
   async list(
     organizationId: string,
     campaignId: string,
@@ -352,36 +352,20 @@ export class SqlTargetRepository extends TargetRepository {
     page: TargetPageRequest,
   ): Promise<TargetPage> {
     // One snapshot for the count and the page, so page_count always agrees with the rows listed.
-    const { found, due } = await this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager): Promise<{ found: TargetPage; due: Set<Compaction> }> => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // The counters are kept per organization: a campaign of another organization counts none,
-        // and once they count some, the campaign is the caller's and the reads below name only the
-        // campaign (index-only). The page's fetch checks the organization again all the same.
-        const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
-        const due = new Set<Compaction>();
-        if (countsDue(counted.appended, counted.folded)) due.add('counts');
-        if (counted.campaignTotal === 0)
-          return { found: { targets: [], next: null, total: 0 }, due };
-        if (filter.externalId !== undefined) {
-          const found = await this.withExternalId(sql, organizationId, campaignId, filter, page);
-          return { found, due };
-        }
-        const listed =
-          filter.lastCallFrom === undefined && filter.lastCallTo === undefined
-            ? await this.inCreationOrder(sql, organizationId, campaignId, filter, page)
-            : await this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
-        if (listed.due) due.add(listed.due);
-        return { found: listed.found, due };
-      },
-    );
-    // After the snapshot: a compaction commits on its own.
-    const outside = sqlExecutor(this.dataSource, null);
-    if (due.has('counts')) await compactTargetCounts(outside, campaignId);
-    if (due.has('positions')) await compactPositionCounts(outside, campaignId);
-    if (due.has('last calls')) await compactLastCallCounts(outside, campaignId);
-    return found;
+    // Read only: the count rows it sums are folded by the folding job (target-count-folding.ts).
+    return this.dataSource.transaction('REPEATABLE READ', async (manager): Promise<TargetPage> => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      // The counters are kept per organization: a campaign of another organization counts none,
+      // and once they count some, the campaign is the caller's and the reads below name only the
+      // campaign (index-only). The page's fetch checks the organization again all the same.
+      const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
+      if (counted.campaignTotal === 0) return { targets: [], next: null, total: 0 };
+      if (filter.externalId !== undefined)
+        return this.withExternalId(sql, organizationId, campaignId, filter, page);
+      return filter.lastCallFrom === undefined && filter.lastCallTo === undefined
+        ? this.inCreationOrder(sql, organizationId, campaignId, filter, page)
+        : this.withLastCall(sql, organizationId, campaignId, filter, page, counted);
+    });
   }
 
   /**
@@ -397,9 +381,9 @@ export class SqlTargetRepository extends TargetRepository {
     campaignId: string,
     filter: TargetListFilter,
     page: TargetPageRequest,
-  ): Promise<{ found: TargetPage; due: Compaction | null }> {
+  ): Promise<TargetPage> {
     const status = filter.status ?? null;
-    const { spans, total: ofStatus, compact } = await positionSpans(sql, campaignId, status);
+    const { spans, total: ofStatus } = await positionSpans(sql, campaignId, status);
     // Bounds are inclusive to the millisecond: the window ends one millisecond after `to`.
     const to = filter.createdTo ? new Date(filter.createdTo.getTime() + 1) : undefined;
     const [before, through] = await this.placesOf(sql, campaignId, status, spans, [
@@ -410,11 +394,9 @@ export class SqlTargetRepository extends TargetRepository {
     const first = filter.createdFrom ? before : 0;
     if ('after' in page) {
       const { where, params } = listConditions(campaignId, filter);
-      const found = await this.afterCursor(sql, organizationId, where, params, page, total);
-      return { found, due: compact ? 'positions' : null };
+      return this.afterCursor(sql, organizationId, where, params, page, total);
     }
-    if (page.offset >= total)
-      return { found: { targets: [], next: null, total }, due: compact ? 'positions' : null };
+    if (page.offset >= total) return { targets: [], next: null, total };
     const take = Math.min(page.limit, total - page.offset);
     // Inside the list, so inside the spans: never null.
     const start = startAmong(spans, 'ASC', first + page.offset, take)!;
@@ -426,10 +408,7 @@ export class SqlTargetRepository extends TargetRepository {
       skip: start.skip,
       take,
     });
-    return {
-      found: { ...pageOf(rows, page.limit, page.offset + page.limit < total), total },
-      due: compact ? 'positions' : null,
-    };
+    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
   /**
@@ -556,21 +535,18 @@ export class SqlTargetRepository extends TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
     counted: { called: number; campaignTotal: number },
-  ): Promise<{ found: TargetPage; due: Compaction | null }> {
-    const { blocks: matches, compact } =
-      counted.called === 0
-        ? { blocks: [], compact: false }
-        : await this.lastCallMatchesInWindow(sql, campaignId, filter);
+  ): Promise<TargetPage> {
+    const matches =
+      counted.called === 0 ? [] : await this.lastCallMatchesInWindow(sql, campaignId, filter);
     const total = matches.reduce((sum, b) => sum + b.targets, 0);
-    const done = (found: TargetPage) => ({ found, due: compact ? ('last calls' as const) : null });
     if ('after' in page) {
       // Many matches (an eighth of the campaign or more) are walked from the cursor in creation
       // order; fewer are left to the planner, which may read them from the last-call index.
       const walked = total > fewMatchesOf(counted.campaignTotal, 100_000);
       const { where, params } = listConditions(campaignId, filter, walked ? 'filtered' : 'indexed');
-      return done(await this.afterCursor(sql, organizationId, where, params, page, total));
+      return this.afterCursor(sql, organizationId, where, params, page, total);
     }
-    if (page.offset >= total) return done({ targets: [], next: null, total });
+    if (page.offset >= total) return { targets: [], next: null, total };
     // From whichever end is nearer.
     const rest = total - page.offset;
     const take = Math.min(page.limit, rest);
@@ -597,7 +573,7 @@ export class SqlTargetRepository extends TargetRepository {
       take,
       sorted,
     });
-    return done({ ...pageOf(rows, page.limit, page.offset + page.limit < total), total });
+    return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
 
   /**
@@ -609,7 +585,7 @@ export class SqlTargetRepository extends TargetRepository {
     sql: SqlExecutor,
     campaignId: string,
     filter: TargetListFilter,
-  ): Promise<{ blocks: Span[]; compact: boolean }> {
+  ): Promise<Span[]> {
     const until = filter.lastCallTo ? new Date(filter.lastCallTo.getTime() + 1) : null;
     const matched = await lastCallMatchesPerBlock(
       sql,
@@ -619,26 +595,50 @@ export class SqlTargetRepository extends TargetRepository {
       until,
     );
     if (!filter.createdFrom && !filter.createdTo) return matched;
-    const { blocks } = matched;
+    const blocks = matched;
     const lo = filter.createdFrom ? filter.createdFrom.getTime() / 1000 : -Infinity;
     const hi = filter.createdTo ? (filter.createdTo.getTime() + 1) / 1000 : Infinity;
     const inside = blocks.filter((b) => Number(b.until) > lo && Number(b.from) < hi);
     const cut = inside.filter((b) => Number(b.from) < lo || Number(b.until) > hi);
     if (cut.length > 0) {
-      const { where, params } = listConditions(campaignId, filter, 'filtered');
-      const counts = cut.map((b) => {
-        params.push(b.from.toString(), b.until.toString());
-        return `(SELECT count(*) FROM targets WHERE ${where.join(' AND ')}
-                    AND created_at >= to_timestamp($${params.length - 1}::bigint)
-                    AND created_at < to_timestamp($${params.length}::bigint))::int`;
+      // A cut block's matches inside the window, from the creation index: the part inside it, or,
+      // when the window holds the larger part of the block (by time), the parts outside it taken
+      // from the block's matches (exact, from the cells). At most half a block's entries are read
+      // per cut, as for a cut stretch of last calls.
+      const { where, params } = listConditions(
+        campaignId,
+        { ...filter, createdFrom: undefined, createdTo: undefined },
+        'filtered',
+      );
+      const low = filter.createdFrom ?? null;
+      const high = filter.createdTo ? new Date(filter.createdTo.getTime() + 1) : null;
+      // Per cut block: an SQL sum, and whether it is the block's matches (taken from them) or not.
+      const sums = cut.map((b) => {
+        const [from, until] = [new Date(Number(b.from) * 1000), new Date(Number(b.until) * 1000)];
+        const count = (rangeFrom: Date, rangeUntil: Date) => {
+          params.push(rangeFrom, rangeUntil);
+          return `(SELECT count(*) FROM targets WHERE ${where.join(' AND ')}
+                      AND created_at >= $${params.length - 1}::timestamptz
+                      AND created_at < $${params.length}::timestamptz)::int`;
+        };
+        const start = low && low > from ? low : from;
+        const end = high && high < until ? high : until;
+        const insideMs = end.getTime() - start.getTime();
+        if (insideMs <= until.getTime() - from.getTime() - insideMs)
+          return { sql: count(start, end), ofBlock: false };
+        const outside = [
+          ...(start > from ? [count(from, start)] : []),
+          ...(end < until ? [count(end, until)] : []),
+        ];
+        return { sql: `0 - ${outside.join(' - ')}`, ofBlock: true };
       });
       const { rows } = await sql.query<{ n: number[] }>(
-        `SELECT ARRAY[${counts.join(', ')}] AS n`,
+        `SELECT ARRAY[${sums.map((x) => x.sql).join(', ')}] AS n`,
         params,
       );
-      cut.forEach((b, i) => (b.targets = rows[0].n[i]));
+      cut.forEach((b, i) => (b.targets = (sums[i].ofBlock ? b.targets : 0) + rows[0].n[i]));
     }
-    return { blocks: inside.filter((b) => b.targets > 0), compact: matched.compact };
+    return inside.filter((b) => b.targets > 0);
   }
 
   /**
@@ -651,29 +651,17 @@ export class SqlTargetRepository extends TargetRepository {
     organizationId: string,
     campaignId: string,
     status: string | undefined,
-  ): Promise<{ called: number; campaignTotal: number; appended: number; folded: number }> {
+  ): Promise<{ called: number; campaignTotal: number }> {
     // One pass over the campaign's rows, index-only, no grouping. called: targets with a
-    // last_call_date; appended and folded: the rows since and of the last compaction.
-    const { rows } = await sql.query<{
-      called: number;
-      campaign_total: number;
-      appended: number;
-      folded: number;
-    }>(
+    // last_call_date.
+    const { rows } = await sql.query<{ called: number; campaign_total: number }>(
       `SELECT coalesce(sum(delta) FILTER (WHERE called AND ($3::text IS NULL OR status = $3)), 0)::int
                 AS called,
-              coalesce(sum(delta), 0)::int AS campaign_total,
-              count(*) FILTER (WHERE NOT folded)::int AS appended,
-              count(*) FILTER (WHERE folded)::int AS folded
+              coalesce(sum(delta), 0)::int AS campaign_total
          FROM target_count_deltas WHERE campaign_id = $1 AND organization_id = $2`,
       [campaignId, organizationId, status ?? null],
     );
-    return {
-      called: rows[0].called,
-      campaignTotal: rows[0].campaign_total,
-      appended: rows[0].appended,
-      folded: rows[0].folded,
-    };
+    return { called: rows[0].called, campaignTotal: rows[0].campaign_total };
   }
 
   /**
@@ -702,9 +690,6 @@ export class SqlTargetRepository extends TargetRepository {
 function fewMatchesOf(of: number, atMost: number): number {
   return Math.min(atMost, Math.floor(of / 8));
 }
-
-/** Which of a campaign's counts a list found due a compaction. */
-type Compaction = 'counts' | 'positions' | 'last calls';
 
 /** A page's rows: a target's columns and its place in the creation order. */
 type PageRow = TargetRow & { position_micros: string };

@@ -6,7 +6,6 @@ import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   CampaignTargetCounts,
   Deferral,
-  CANCELLABLE_STATUSES,
   StartedCall,
   TargetAttempt,
   TargetOutcome,
@@ -19,8 +18,8 @@ import {
   WaitingScope,
 } from '../application/ports/target-transitions.js';
 import { IN_FLIGHT_STATUSES, Target, TargetStatus } from '../domain/target.js';
+import { statusGuardSql } from '../domain/target-lifecycle.js';
 import { TargetEventLog } from '../application/ports/target-event-log.js';
-import { countsDue, compactTargetCounts } from './target-count-deltas.js';
 import { TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';
 
 const COLUMNS = columnList(TARGET_COLUMNS);
@@ -33,8 +32,9 @@ export async function notifyTargetsDue(sql: SqlExecutor): Promise<void> {
 }
 
 /**
- * The one adapter that changes a target's status: conditional, set-based SQL on `targets`. Each change
- * goes through `TargetEventLog.relay`, so the listeners hear of the events it records.
+ * The one adapter that changes a target's status: conditional, set-based SQL on `targets`, each
+ * statement guarded by its event's statuses as target-lifecycle.ts declares them (`statusGuardSql`).
+ * Each change goes through `TargetEventLog.relay`, so the listeners hear of the events it records.
  */
 @Injectable()
 export class SqlTargetTransitions extends TargetTransitions {
@@ -65,7 +65,7 @@ export class SqlTargetTransitions extends TargetTransitions {
           // The answer is ordered by the timestamps PostgreSQL stores (microseconds): ordered in
           // JavaScript, two targets created within one millisecond would fall back to id order.
           `WITH picked AS MATERIALIZED (
-             SELECT id, organization_id FROM targets WHERE campaign_id = $1 AND status = 'Pending'
+             SELECT id, organization_id FROM targets WHERE campaign_id = $1 AND ${statusGuardSql('trigger')}
               ORDER BY ${order} LIMIT $2 FOR UPDATE SKIP LOCKED),
            claimed AS (
              UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
@@ -88,7 +88,7 @@ export class SqlTargetTransitions extends TargetTransitions {
              UPDATE targets t SET status = 'Scheduled', scheduled_time = $3, updated_at = $3
                FROM (SELECT l.id, l.organization_id FROM targets l, owner o
                       WHERE l.id = ANY($2::uuid[]) AND l.organization_id = o.organization_id
-                        AND l.campaign_id = $1 AND l.status = 'Pending'
+                        AND l.campaign_id = $1 AND ${statusGuardSql('trigger', 'l')}
                       ORDER BY l.id FOR UPDATE OF l) AS locked
               WHERE t.id = locked.id AND t.organization_id = locked.organization_id
               RETURNING t.id)
@@ -130,7 +130,7 @@ export class SqlTargetTransitions extends TargetTransitions {
            scheduled_time = CASE WHEN $5::text = 'Scheduled' THEN $6::timestamptz ELSE scheduled_time END,
            updated_at = $6::timestamptz
          WHERE id = ANY($3::uuid[]) AND organization_id = $1::uuid AND campaign_id = $2::uuid
-           AND status = 'Waiting' AND current_step = $4::text
+           AND ${statusGuardSql('moveWaiting')} AND current_step = $4::text
          RETURNING id`,
         [scope.organizationId, scope.campaignId, targetIds, friendlyId, to, now],
       );
@@ -220,7 +220,7 @@ export class SqlTargetTransitions extends TargetTransitions {
                 updated_at = $6
            FROM unnest($1::uuid[], $2::timestamptz[], $3::uuid[], $4::text[], $5::text[])
                 AS d(id, until, organization_id, rule, reason)
-          WHERE t.id = d.id AND t.organization_id = d.organization_id AND t.status = 'Scheduled'
+          WHERE t.id = d.id AND t.organization_id = d.organization_id AND ${statusGuardSql('defer', 't')}
           RETURNING t.id`,
         [
           deferrals.map((d) => d.targetId),
@@ -253,7 +253,7 @@ export class SqlTargetTransitions extends TargetTransitions {
                 call_started_at = $3, last_call_date = $3, updated_at = $3,
                 hold_rule = NULL, hold_reason = NULL
            FROM unnest($1::uuid[], $2::bigint[], $4::uuid[]) AS c(id, call_log_id, organization_id)
-          WHERE t.id = c.id AND t.organization_id = c.organization_id AND t.status = 'Scheduled'
+          WHERE t.id = c.id AND t.organization_id = c.organization_id AND ${statusGuardSql('startCall', 't')}
           RETURNING ${T_COLUMNS}`,
         [
           calls.map((c) => c.targetId),
@@ -292,7 +292,7 @@ export class SqlTargetTransitions extends TargetTransitions {
            FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, call_log_id bigint, status text,
                 resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
                 output_data jsonb, duration_seconds integer, categorization jsonb, now timestamptz)
-          WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status IN ${IN_FLIGHT}
+          WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND ${statusGuardSql('finishAttempt', 't')}
             AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
           RETURNING ${T_COLUMNS}, pg_notify($2, '') AS notified`,
         [
@@ -337,7 +337,7 @@ export class SqlTargetTransitions extends TargetTransitions {
            FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, status text,
                 resolution text, category text, subcategory text, outcome text, retry_at timestamptz,
                 now timestamptz)
-          WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND t.status = 'SMS Scheduled'
+          WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND ${statusGuardSql('continueAfterText', 't')}
           RETURNING ${T_COLUMNS}, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
         [
           JSON.stringify(
@@ -374,7 +374,7 @@ export class SqlTargetTransitions extends TargetTransitions {
         `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
                 categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
                 updated_at = $7
-          WHERE id = $1 AND organization_id = $8 AND status = 'Scheduled'
+          WHERE id = $1 AND organization_id = $8 AND ${statusGuardSql('finishWithoutCall')}
           RETURNING *`,
         [
           targetId,
@@ -398,18 +398,9 @@ export class SqlTargetTransitions extends TargetTransitions {
                 current_step = NULL,
                 categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
                 updated_at = $7
-          WHERE campaign_id = $1 AND status = ANY($8::text[])
+          WHERE campaign_id = $1 AND ${statusGuardSql('cancel')}
           RETURNING ${COLUMNS}`,
-        [
-          campaignId,
-          d.status,
-          d.resolution,
-          d.category,
-          d.subcategory,
-          d.outcome,
-          now,
-          [...CANCELLABLE_STATUSES],
-        ],
+        [campaignId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now],
       );
       return rows.map(targetFromRow);
     });
@@ -424,7 +415,7 @@ export class SqlTargetTransitions extends TargetTransitions {
                 statistics = coalesce(statistics, '{}'::jsonb)
                   || jsonb_build_object('review', jsonb_build_object('action', $3::text, 'at', $6::text)),
                 updated_at = $4::timestamptz
-          WHERE id = $1 AND organization_id = $2 AND status = 'To review'
+          WHERE id = $1 AND organization_id = $2 AND ${statusGuardSql('review')}
           RETURNING ${COLUMNS}, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
         [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
       );
@@ -439,40 +430,36 @@ export class SqlTargetTransitions extends TargetTransitions {
 
   async countCampaign(campaignId: string, now: Date): Promise<CampaignTargetCounts> {
     const thisMinute = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-    // One snapshot for the counters and the two index reads, so they add up.
-    const { counts, due } = await this.dataSource.transaction(
-      'REPEATABLE READ',
-      async (manager) => {
-        const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
-        // Counter rows summed in SQL to one row per (status, category, resolution, before or from
-        // this minute): a few dozen rows, however many minutes targets are scheduled over.
-        const { rows: groups } = await sql.query<{
-          status: string;
-          category: string | null;
-          resolution: string | null;
-          due: 'before' | 'from' | null;
-          n: string;
-          appended: number;
-          folded: number;
-        }>(
-          `SELECT status, category, resolution,
+    // One snapshot for the counters and the two index reads, so they add up. Read only: the folding
+    // job (target-count-folding.ts) folds the counter rows.
+    return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
+      const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
+      // Counter rows summed in SQL to one row per (status, category, resolution, before or from
+      // this minute): a few dozen rows, however many minutes targets are scheduled over.
+      const { rows: groups } = await sql.query<{
+        status: string;
+        category: string | null;
+        resolution: string | null;
+        due: 'before' | 'from' | null;
+        n: string;
+      }>(
+        `SELECT status, category, resolution,
                   CASE WHEN due_minute < $2 THEN 'before' WHEN due_minute >= $2 THEN 'from' END AS due,
-                  sum(delta) AS n, count(*) FILTER (WHERE NOT folded)::int AS appended,
-                  count(*) FILTER (WHERE folded)::int AS folded
+                  sum(delta) AS n
              FROM target_count_deltas WHERE campaign_id = $1
             GROUP BY 1, 2, 3, 4`,
-          [campaignId, thisMinute],
-        );
-        // Only the current minute's Scheduled targets are split at `now` by reading the index.
-        // Held targets are few (the index holds only targets a rule deferred): counted from it.
-        const { rows: edges } = await sql.query<{
-          due_this_minute: number;
-          next_at: Date | null;
-          last_at: Date | null;
-          held: Record<string, number>;
-          held_until: { rule: string; until: string; targets: number }[];
-        }>(
-          `SELECT (SELECT count(*)::int FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
+        [campaignId, thisMinute],
+      );
+      // Only the current minute's Scheduled targets are split at `now` by reading the index.
+      // Held targets are few (the index holds only targets a rule deferred): counted from it.
+      const { rows: edges } = await sql.query<{
+        due_this_minute: number;
+        next_at: Date | null;
+        last_at: Date | null;
+        held: Record<string, number>;
+        held_until: { rule: string; until: string; targets: number }[];
+      }>(
+        `SELECT (SELECT count(*)::int FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
                       AND scheduled_time >= $2 AND scheduled_time <= $3) AS due_this_minute,
                   (SELECT min(scheduled_time) FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
                       AND scheduled_time > $3) AS next_at,
@@ -491,19 +478,10 @@ export class SqlTargetTransitions extends TargetTransitions {
                             WHERE campaign_id = $1 AND hold_rule IS NOT NULL AND status = 'Scheduled'
                               AND scheduled_time > $3
                             GROUP BY hold_rule, until) held) AS held_until`,
-          [campaignId, thisMinute, now],
-        );
-        return {
-          counts: foldTargetCounts(groups, edges[0]),
-          due: countsDue(
-            groups.reduce((sum, g) => sum + g.appended, 0),
-            groups.reduce((sum, g) => sum + g.folded, 0),
-          ),
-        };
-      },
-    );
-    if (due) await compactTargetCounts(sqlExecutor(this.dataSource, null), campaignId);
-    return counts;
+        [campaignId, thisMinute, now],
+      );
+      return foldTargetCounts(groups, edges[0]);
+    });
   }
 
   async findById(tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {

@@ -1,4 +1,5 @@
 import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
+import type { NewTarget } from '../domain/new-targets.js';
 import type { PatientInput, Target, TargetStatus } from '../domain/target.js';
 
 /** A `targets` row as `pg` returns it (snake_case; bigint arrays come back as strings). */
@@ -40,44 +41,101 @@ export interface TargetRow {
   updated_at: Date;
 }
 
+/**
+ * Every column of `targets`, once: a `Record` over the row type, so a column added to `TargetRow` and
+ * not here (or here and not there) fails to compile.
+ */
+const EVERY_COLUMN: Record<keyof TargetRow, true> = {
+  id: true,
+  organization_id: true,
+  campaign_id: true,
+  external_id: true,
+  phone_number: true,
+  phone_operating_hours: true,
+  fallback_phone_number: true,
+  fallback_operating_hours: true,
+  patient: true,
+  pre_call_data: true,
+  input_data: true,
+  output_data: true,
+  status: true,
+  current_step: true,
+  resolution: true,
+  category: true,
+  subcategory: true,
+  outcome: true,
+  call_log_ids: true,
+  last_call_date: true,
+  execution_seconds: true,
+  fax_links: true,
+  payor_api_data: true,
+  pre_call_ehr_ids: true,
+  attempts: true,
+  retries: true,
+  scheduled_time: true,
+  time_zone: true,
+  hold_rule: true,
+  hold_reason: true,
+  call_started_at: true,
+  categorization: true,
+  statistics: true,
+  created_at: true,
+  updated_at: true,
+};
+
 /** Every column of `targets`, for `SELECT ${TARGET_COLUMNS}` and `RETURNING ${TARGET_COLUMNS}`. */
-export const TARGET_COLUMNS = [
-  'id',
-  'organization_id',
-  'campaign_id',
-  'external_id',
-  'phone_number',
-  'phone_operating_hours',
-  'fallback_phone_number',
-  'fallback_operating_hours',
-  'patient',
-  'pre_call_data',
-  'input_data',
-  'output_data',
-  'status',
-  'current_step',
-  'resolution',
-  'category',
-  'subcategory',
-  'outcome',
-  'call_log_ids',
-  'last_call_date',
-  'execution_seconds',
-  'fax_links',
-  'payor_api_data',
-  'pre_call_ehr_ids',
-  'attempts',
-  'retries',
-  'scheduled_time',
-  'time_zone',
-  'hold_rule',
-  'hold_reason',
-  'call_started_at',
-  'categorization',
-  'statistics',
-  'created_at',
-  'updated_at',
-] as const satisfies readonly (keyof TargetRow)[];
+export const TARGET_COLUMNS = Object.keys(EVERY_COLUMN) as readonly (keyof TargetRow)[];
+
+/**
+ * The columns an add writes from a `NewTarget`, once: each column's type in the JSON record set the
+ * insert reads (`jsonb_to_recordset`) and its value. The insert's four column lists are built from
+ * it (`newTargetInsert`), and `EVERY_NEW_FIELD` below fails to compile when a `NewTarget` field is
+ * written by no column. The other columns start as a new target's domain state has them.
+ */
+export const NEW_TARGET_COLUMNS = {
+  id: { type: 'uuid', field: 'id', value: (t) => t.id },
+  organization_id: { type: 'uuid', field: 'organizationId', value: (t) => t.organizationId },
+  campaign_id: { type: 'uuid', field: 'campaignId', value: (t) => t.campaignId },
+  external_id: { type: 'text', field: 'externalId', value: (t) => t.externalId },
+  phone_number: { type: 'text', field: 'phoneNumber', value: (t) => t.phoneNumber },
+  phone_operating_hours: {
+    type: 'jsonb',
+    field: 'phoneOperatingHours',
+    value: (t) => t.phoneOperatingHours,
+  },
+  fallback_phone_number: {
+    type: 'text',
+    field: 'fallbackPhoneNumber',
+    value: (t) => t.fallbackPhoneNumber,
+  },
+  fallback_operating_hours: {
+    type: 'jsonb',
+    field: 'fallbackOperatingHours',
+    value: (t) => t.fallbackOperatingHours,
+  },
+  time_zone: { type: 'text', field: 'timeZone', value: (t) => t.timeZone },
+  patient: { type: 'jsonb', field: 'patient', value: (t) => t.patient },
+  pre_call_data: { type: 'jsonb', field: 'preCallData', value: (t) => t.preCallData },
+  input_data: { type: 'jsonb', field: 'inputData', value: (t) => t.inputData },
+  status: { type: 'text', field: 'status', value: (t) => t.status },
+  current_step: { type: 'text', field: 'currentStep', value: (t) => t.currentStep },
+  scheduled_time: {
+    type: 'timestamptz',
+    field: 'scheduledTime',
+    value: (t) => t.scheduledTime?.toISOString() ?? null,
+  },
+} as const satisfies {
+  [C in keyof TargetRow]?: {
+    type: string;
+    field: keyof NewTarget;
+    value: (t: NewTarget) => unknown;
+  };
+};
+
+type WrittenField = (typeof NEW_TARGET_COLUMNS)[keyof typeof NEW_TARGET_COLUMNS]['field'];
+/** Compiles only while every `NewTarget` field has its column above. */
+export const EVERY_NEW_FIELD: Exclude<keyof NewTarget, WrittenField> extends never ? true : never =
+  true;
 
 /** A `targets` row as the domain type, for adapters that read rows back (SELECT or RETURNING). */
 export function targetFromRow(r: TargetRow): Target {

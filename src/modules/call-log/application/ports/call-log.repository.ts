@@ -1,3 +1,4 @@
+import type { FoldReport } from '../../../../common/persistence/count-folding.js';
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import { CallLog, CallLogCompletion, NewCallLog } from '../../domain/call-log.js';
 
@@ -99,4 +100,9 @@ export abstract class CallLogRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: CallLog[]; total: number }>;
+  /**
+   * Folds the count and hour rows `list` and the stats sum (every organization's that are due, under
+   * the one policy of common/persistence/count-folding.ts): the folding job's work, never a read's.
+   */
+  abstract foldCounts(): Promise<FoldReport>;
 }

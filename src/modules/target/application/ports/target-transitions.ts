@@ -1,5 +1,6 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import type { Target, TargetHold, TargetStatus } from '../../domain/target.js';
+import { TARGET_LIFECYCLE } from '../../domain/target-lifecycle.js';
 
 /**
  * The PostgreSQL channel a transaction notifies (delivered on commit) when it made targets due, or freed
@@ -96,7 +97,7 @@ export interface TargetReview {
 }
 
 /** Targets still to be called when a campaign is cancelled; they end with this outcome. */
-export const CANCELLABLE_STATUSES = ['Pending', 'Scheduled', 'Waiting'] as const;
+export const CANCELLABLE_STATUSES = TARGET_LIFECYCLE.cancel.from;
 
 /** Which targets a step's data is for (one campaign of one organization). */
 export interface WaitingScope {
@@ -105,8 +106,9 @@ export interface WaitingScope {
 }
 
 /**
- * Every change of a target's status, owned by the target module. Each method is one conditional,
- * set-based statement on the expected status, so any number of workers and API processes can race on a
+ * Every change of a target's status, owned by the target module: the events of the lifecycle that
+ * domain/target-lifecycle.ts declares (statuses, guards), one method each. Each method is one
+ * conditional, set-based statement on the expected status, so any number of workers and API processes can race on a
  * target and only one wins. Methods taking a `tx` write in the caller's transaction; those that make a
  * target due notify `TARGETS_DUE_CHANNEL` in it.
  *

@@ -1,3 +1,4 @@
+import type { FoldReport } from '../../../../common/persistence/count-folding.js';
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import { NewTarget } from '../../domain/new-targets.js';
 import { Target, TargetStatus } from '../../domain/target.js';
@@ -136,6 +137,13 @@ export abstract class TargetRepository {
     filter: TargetListFilter,
     page: TargetPageRequest,
   ): Promise<TargetPage>;
+
+  /**
+   * Folds the count rows `list` and the campaign stats sum (every campaign's that are due, under the
+   * one policy of common/persistence/count-folding.ts): the folding job's work, never a read's.
+   * What it folded, per table.
+   */
+  abstract foldCounts(): Promise<FoldReport>;
 
   /**
    * For each field path of `paths`, in one read: the campaign's targets awaiting a call
