@@ -1,3 +1,4 @@
+import { matchesSearch } from '../modules/target/domain/target-search.js';
 import { ConflictError } from '../common/errors/domain-errors.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
@@ -215,6 +216,7 @@ export class InMemoryTargetRepository extends TargetRepository {
         if (t.organizationId !== organizationId || t.campaignId !== campaignId) return false;
         if (filter.status !== undefined && t.status !== filter.status) return false;
         if (filter.externalId !== undefined && t.externalId !== filter.externalId) return false;
+        if (filter.search !== undefined && !matchesSearch(t, filter.search)) return false;
         if (filter.createdFrom && createdMicros < micros(filter.createdFrom)) return false;
         // Inclusive to the millisecond, like the adapter: the bound's whole last millisecond counts.
         if (filter.createdTo && createdMicros >= micros(filter.createdTo) + 1000) return false;

@@ -1,3 +1,5 @@
+import { ComplianceService } from '../compliance/application/compliance.service.js';
+import { PhoneCountries } from './application/ports/phone-countries.js';
 import { Module, Provider } from '@nestjs/common';
 import { ComplianceModule } from '../compliance/compliance.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
@@ -43,6 +45,14 @@ export const TARGET_ADAPTERS: Provider[] = [
     TargetTimelineService,
     TargetImportService,
     TargetImportWorker,
+    {
+      provide: PhoneCountries,
+      inject: [ComplianceService],
+      useFactory: (compliance: ComplianceService): PhoneCountries => ({
+        organizationCountry: async (organizationId) =>
+          (await compliance.policy(organizationId)).defaultCountry,
+      }),
+    },
     {
       provide: TargetImportSettings,
       inject: [AppConfig],

@@ -34,6 +34,8 @@ export interface CompliancePolicy {
   maxCallsPerNumber: CallCaps;
   restrictedDates: RestrictedDate[];
   defaultTimeZone: string;
+  /** ISO 3166-1 alpha-2: the country numbers written without `+` are read in (`(617) 253-1217`). */
+  defaultCountry: string;
 }
 
 export const DEFAULT_POLICY: CompliancePolicy = {
@@ -42,6 +44,7 @@ export const DEFAULT_POLICY: CompliancePolicy = {
   maxCallsPerNumber: { per24h: null, per7d: null },
   restrictedDates: [],
   defaultTimeZone: 'America/New_York',
+  defaultCountry: 'US',
 };
 
 /** `DEFAULT_CALLING_POLICY=unrestricted`: no quiet hours, no state rules (tests and demos only). */

@@ -196,6 +196,7 @@ async function readRecord(
     row,
     input: toAddTargetInput(dto),
     errors: [],
+    columnOf: columnFor,
     idColumn: target.id !== undefined ? columnFor(['id']) : null,
     externalIdColumn:
       target.external_id !== undefined

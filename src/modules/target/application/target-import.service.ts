@@ -31,6 +31,8 @@ import { StagedRow, TargetImportRepository } from './ports/target-import.reposit
 import { TargetRepository } from './ports/target.repository.js';
 import { TargetTransitions } from './ports/target-transitions.js';
 import { AddTargetInput, toDraft } from './target.service.js';
+import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
+import type { CountryCode } from '../../../common/phone/phone-number.js';
 
 export const IMPORT_QUEUE = 'target-import';
 
@@ -45,6 +47,8 @@ export interface ImportRecord {
   errors: RowError[];
   idColumn: string | null;
   externalIdColumn: string | null;
+  /** The CSV column a field path (`['phone_number']`) was read from, for errors found after reading. */
+  columnOf?: (loc: (string | number)[]) => string | null;
 }
 
 /** Rows staged per statement while the upload streams in. */
@@ -69,6 +73,7 @@ export class TargetImportService {
     private readonly jobs: JobQueue,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly countries: PhoneCountries = new FixedPhoneCountry(),
   ) {}
 
   /**
@@ -82,6 +87,7 @@ export class TargetImportService {
     records: AsyncIterable<ImportRecord>,
   ): Promise<{ report: ImportReport; queued: boolean }> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
+    const country = await countryOf(this.countries, campaign);
     const id = randomUUID();
     await this.imports.create({
       id,
@@ -99,7 +105,7 @@ export class TargetImportService {
         if (total > MAX_IMPORT_ROWS) {
           throw new InvalidInputError(`A file may hold at most ${MAX_IMPORT_ROWS} rows`, []);
         }
-        const staged = stage(record);
+        const staged = stage(record, country);
         if (staged.errors) invalid++;
         batch.push(staged);
         if (batch.length >= STAGE_BATCH) {
@@ -373,7 +379,7 @@ class ExternalIdsTakenError extends Error {
 }
 
 /** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
-function stage(record: ImportRecord): StagedRow {
+function stage(record: ImportRecord, country: CountryCode): StagedRow {
   const base = {
     row: record.row,
     idColumn: record.idColumn,
@@ -383,7 +389,7 @@ function stage(record: ImportRecord): StagedRow {
     return { ...base, draft: null, errors: record.errors };
   }
   try {
-    const draft = toDraft(record.input, 0);
+    const draft = toDraft(record.input, 0, country);
     return { ...base, draft: { ...draft, id: draft.id ?? randomUUID() }, errors: null };
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
@@ -394,7 +400,7 @@ function stage(record: ImportRecord): StagedRow {
       errors: [
         {
           row: record.row,
-          column: loc.map(String).join('.'),
+          column: record.columnOf?.(loc) ?? loc.map(String).join('.'),
           loc,
           type: 'value_error',
           msg: `Value error, ${error.message}`,
