@@ -96,7 +96,6 @@ describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', 
     expect(missing.status).toBe(404);
     expect((await http().get('/api/v1/campaigns')).status).toBe(401);
   });
-
 });
 
 // An app of its own, so that closing it is no other test's concern, whatever order tests run in.

@@ -12,7 +12,13 @@ import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { ImportFinishedOutbox } from '../../webhook/application/ports/import-finished-outbox.js';
-import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets.js';
+import {
+  initialState,
+  NewTarget,
+  partitionDuplicates,
+  TargetDraft,
+} from '../domain/new-targets.js';
+import type { ImportColumn } from '../domain/import-columns.js';
 import {
   IMPORT_CHUNK_ROWS,
   ImportOptions,
@@ -20,6 +26,8 @@ import {
   ImportStatus,
   isFinished,
   MAX_IMPORT_ROWS,
+  PREVIEW_ROWS,
+  PreviewRow,
   REPORT_LIST_LIMIT,
   RowError,
   SYNC_IMPORT_MAX_ROWS,
@@ -57,7 +65,8 @@ const STAGE_BATCH = 1000;
 /**
  * CSV imports (docs/targets.md, "Import a CSV file"). The upload is streamed into a staging table;
  * small files are then processed in the request, larger ones by a job. Processing is all or nothing
- * as far as validation goes (any row error: nothing is added), and resumable chunk by chunk.
+ * as far as validation goes (any row error: nothing is added) unless `on_error=skip` was chosen (the
+ * good rows are added, the bad ones reported), and resumable chunk by chunk.
  */
 @Injectable()
 export class TargetImportService {
@@ -79,12 +88,14 @@ export class TargetImportService {
   /**
    * Stages every record, then processes the import now (at most SYNC_IMPORT_MAX_ROWS rows) or queues
    * it. `records` is consumed as it is read: memory holds one batch, whatever the file's size.
+   * `header.columns`: how the reader mapped the file's columns, once it has read the header.
    */
   async start(
     organizationId: string,
     campaignId: string,
     options: ImportOptions,
     records: AsyncIterable<ImportRecord>,
+    header: { columns: ImportColumn[] | null } = { columns: null },
   ): Promise<{ report: ImportReport; queued: boolean }> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const country = await countryOf(this.countries, campaign);
@@ -98,6 +109,7 @@ export class TargetImportService {
     });
     let total = 0;
     let invalid = 0;
+    const preview: PreviewRow[] = [];
     try {
       let batch: StagedRow[] = [];
       for await (const record of records) {
@@ -107,6 +119,9 @@ export class TargetImportService {
         }
         const staged = stage(record, country);
         if (staged.errors) invalid++;
+        else if (preview.length < PREVIEW_ROWS && staged.draft) {
+          preview.push(previewRow(staged.row, staged.draft));
+        }
         batch.push(staged);
         if (batch.length >= STAGE_BATCH) {
           await this.imports.stageRows(id, batch, this.clock.now());
@@ -114,6 +129,7 @@ export class TargetImportService {
         }
       }
       await this.imports.stageRows(id, batch, this.clock.now());
+      await this.imports.describe(id, header.columns, preview);
       if (total === 0) {
         throw new InvalidInputError('The file has a header but no rows', []);
       }
@@ -178,7 +194,8 @@ export class TargetImportService {
       await this.imports.setStatus(null, imp.id, 'running', this.clock.now());
     }
     if (!imp.checked) imp = await this.imports.check(imp.id, this.clock.now());
-    if (imp.invalidRows > 0) return this.end(imp, 'rejected');
+    // on_error=skip: the bad rows stay reported, and only the good ones are staged for insertion.
+    if (imp.invalidRows > 0 && !imp.skipInvalid) return this.end(imp, 'rejected');
     if (imp.dryRun) return this.end(imp, 'succeeded');
 
     for (;;) {
@@ -376,6 +393,18 @@ class ExternalIdsTakenError extends Error {
   constructor(readonly rows: number[]) {
     super(`external ids taken since the check, rows ${rows.join(', ')}`);
   }
+}
+
+function previewRow(row: number, draft: TargetDraft): PreviewRow {
+  return {
+    row,
+    phoneNumber: draft.phoneNumber,
+    fallbackPhoneNumber: draft.fallbackPhoneNumber,
+    externalId: draft.externalId,
+    timeZone: draft.timeZone,
+    patient: draft.patient,
+    inputData: draft.inputData,
+  };
 }
 
 /** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
