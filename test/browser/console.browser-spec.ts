@@ -871,9 +871,11 @@ if (!hasChromium) {
       );
       // PAT-B4 (the demo campaign) went to review earlier than Second review-0.
       await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toBe('PAT-B4');
-      await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('Demo campaign');
+      // Patient, then MRN: targets added without a patient are named by their external id.
+      await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('PAT-B4');
+      await expect(rows.nth(0).locator('td').nth(3).textContent()).resolves.toBe('Demo campaign');
       await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toBe('Second review-0');
-      await expect(rows.nth(1).locator('td').nth(2).textContent()).resolves.toBe('Second review');
+      await expect(rows.nth(1).locator('td').nth(3).textContent()).resolves.toBe('Second review');
       // Counted over the campaigns that have one, not every campaign.
       await expect(page.locator('[data-review-count]').textContent()).resolves.toBe(
         '2 targets to review in 2 campaigns.',
@@ -920,7 +922,7 @@ if (!hasChromium) {
         () => page.locator('tr[data-target-id] td:nth-child(2)').allTextContents(),
         (cells) => cells.length === 1 && cells[0] === 'Second review-0',
       );
-      await expect(rows.first().locator('td').nth(5).textContent()).resolves.toBe('1');
+      await expect(rows.first().locator('td').nth(6).textContent()).resolves.toBe('1');
       // Someone else decided first: the second click is the API's 409, explained.
       expect(
         (await api('post', `/api/v1/targets/${second}/review`, { action: 'done' })).status,
