@@ -12,14 +12,16 @@ export class PatientsAndNationalNumbers1769820000000 implements MigrationInterfa
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE campaigns ADD COLUMN default_country text`);
     await q.query(`
-      CREATE INDEX targets_campaign_last_name_idx
+      CREATE INDEX IF NOT EXISTS targets_campaign_last_name_idx
         ON targets (campaign_id, lower(patient->>'last_name') text_pattern_ops)
         WHERE patient->>'last_name' IS NOT NULL`);
     await q.query(`
-      CREATE INDEX targets_campaign_first_name_idx
+      CREATE INDEX IF NOT EXISTS targets_campaign_first_name_idx
         ON targets (campaign_id, lower(patient->>'first_name') text_pattern_ops)
         WHERE patient->>'first_name' IS NOT NULL`);
-    await q.query(`CREATE INDEX targets_campaign_phone_idx ON targets (campaign_id, phone_number)`);
+    await q.query(
+      `CREATE INDEX IF NOT EXISTS targets_campaign_phone_idx ON targets (campaign_id, phone_number)`,
+    );
     await q.query(`
       ALTER TABLE target_imports
         ADD COLUMN skip_invalid boolean NOT NULL DEFAULT false,
