@@ -1,3 +1,4 @@
+import { targetName } from './patient.js';
 import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import {
@@ -357,7 +358,7 @@ function CampaignActions({
 
 interface Filters {
   status: '' | TargetStatus;
-  external_id: string;
+  search: string;
   from_date: string;
   to_date: string;
   from_last_call_date: string;
@@ -365,7 +366,7 @@ interface Filters {
 }
 const NO_FILTERS: Filters = {
   status: '',
-  external_id: '',
+  search: '',
   from_date: '',
   to_date: '',
   from_last_call_date: '',
@@ -398,7 +399,7 @@ function TargetsTable({
               page,
               limit,
               status: filters.status || undefined,
-              external_id: filters.external_id.trim() || undefined,
+              search: filters.search.trim() || undefined,
               from_date: localToIso(filters.from_date),
               to_date: localToIso(filters.to_date),
               from_last_call_date: localToIso(filters.from_last_call_date),
@@ -462,16 +463,17 @@ function TargetsTable({
           </select>
         </div>
         <div class="field">
-          <label for="f-external_id">External id</label>
+          <label for="f-search">Find a patient</label>
           <input
-            id="f-external_id"
+            id="f-search"
             type="search"
-            value={draft.external_id}
-            aria-invalid={errors.external_id ? true : undefined}
-            aria-describedby={errors.external_id ? 'f-external_id-error' : undefined}
-            onInput={set('external_id')}
+            placeholder="Name, MRN or phone"
+            value={draft.search}
+            aria-invalid={errors.search ? true : undefined}
+            aria-describedby={errors.search ? 'f-search-error' : undefined}
+            onInput={set('search')}
           />
-          <FieldErrors id="f-external_id-error" errors={errors.external_id} />
+          <FieldErrors id="f-search-error" errors={errors.search} />
         </div>
         {dateField('from_date', 'Created from')}
         {dateField('to_date', 'Created to')}
@@ -516,7 +518,8 @@ function TargetsTable({
         <table class="stack">
           <thead>
             <tr>
-              <th scope="col">Target</th>
+              <th scope="col">Patient</th>
+              <th scope="col">MRN</th>
               <th scope="col">Phone</th>
               <th scope="col">Status</th>
               <th scope="col">Outcome</th>
@@ -528,7 +531,7 @@ function TargetsTable({
           <tbody>
             {rows.length === 0 ? (
               <tr>
-                <td colSpan={7} data-empty>
+                <td colSpan={8} data-empty>
                   {!targets.value
                     ? 'Loading…'
                     : Object.values(filters).every((v) => v === '') && page === 0
@@ -539,9 +542,10 @@ function TargetsTable({
             ) : (
               rows.map((t) => (
                 <tr key={t.id} data-target-id={t.id}>
-                  <td data-label="Target">
-                    <a href={href.target(t.id)}>{t.external_id || t.id.slice(0, 8)}</a>
+                  <td data-label="Patient">
+                    <a href={href.target(t.id)}>{targetName(t)}</a>
                   </td>
+                  <td data-label="MRN">{t.external_id ?? ''}</td>
                   <td data-label="Phone">{t.phone_number}</td>
                   <td data-label="Status">
                     <StatusBadge status={t.status} />

@@ -38,3 +38,27 @@ export function parseCsvHead(text: string, max: number, complete: boolean): stri
   if (records.length < max && complete && !quoted && (field !== '' || record.length)) endRecord();
   return records;
 }
+
+/** The fields a column of an import may feed, in a coordinator's words. */
+const FIELDS: readonly { field: string; label: string }[] = [
+  { field: 'phone_number', label: 'Phone number to call' },
+  { field: 'fallback_phone_number', label: 'Second phone number' },
+  { field: 'patient.first_name', label: 'First name' },
+  { field: 'patient.last_name', label: 'Last name' },
+  { field: 'patient.date_of_birth', label: 'Date of birth' },
+  { field: 'patient.external_id', label: 'MRN (patient id)' },
+  { field: 'external_id', label: 'External id (other than the MRN)' },
+  { field: 'time_zone', label: 'Time zone' },
+];
+
+/**
+ * A column's choices: our fields, and keeping the column as extra data under its own name (what the
+ * service does with a column it does not recognise). `current` is kept even when it is none of
+ * these (a mapping such as `pre_call_data.reason` made through the API).
+ */
+export function fieldChoices(column: string, current: string): { field: string; label: string }[] {
+  const keep = { field: `input_data.${column}`, label: 'Extra data (kept with the patient)' };
+  const choices = [...FIELDS, keep];
+  if (!choices.some((c) => c.field === current)) choices.push({ field: current, label: current });
+  return choices;
+}

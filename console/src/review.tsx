@@ -1,3 +1,4 @@
+import { targetName } from './patient.js';
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Campaign, type Target } from './api.js';
@@ -155,7 +156,8 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
           <thead>
             <tr>
               <th scope="col">Since</th>
-              <th scope="col">Target</th>
+              <th scope="col">Patient</th>
+              <th scope="col">MRN</th>
               <th scope="col">Campaign</th>
               <th scope="col">Phone</th>
               <th scope="col">Outcome</th>
@@ -166,7 +168,7 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
           <tbody>
             {shown.length === 0 ? (
               <tr>
-                <td colSpan={7}>{q ? 'Nothing to review.' : 'Loading…'}</td>
+                <td colSpan={8}>{q ? 'Nothing to review.' : 'Loading…'}</td>
               </tr>
             ) : (
               shown.map((item) => {
@@ -174,9 +176,10 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
                 return (
                   <tr key={t.id} data-target-id={t.id}>
                     <td data-label="Since">{when(since)}</td>
-                    <td data-label="Target">
+                    <td data-label="Patient">
                       <a href={href.target(t.id)}>{label(t)}</a>
                     </td>
+                    <td data-label="MRN">{t.external_id ?? ''}</td>
                     <td data-label="Campaign">
                       <a href={href.campaign(c.id)}>{c.name}</a>
                     </td>
@@ -229,7 +232,7 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
   );
 }
 
-/** How a target is named on this page (its external id, else the start of its id): no phone number. */
+/** How a target is named on this page: the patient's name first (patient.ts). */
 function label(t: Target): string {
-  return t.external_id || t.id.slice(0, 8);
+  return targetName(t);
 }

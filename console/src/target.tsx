@@ -1,3 +1,4 @@
+import { targetDetails, targetName } from './patient.js';
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import {
@@ -53,10 +54,11 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
   const t = target.value;
   const facts: [string, unknown][] = [
     ['Status', <StatusBadge status={t.status} />],
+    ['Date of birth', t.patient?.date_of_birth],
+    ['MRN', t.external_id],
     ['Phone number', t.phone_number],
     ['Recipient time', <RecipientTime zones={t.time_zones} source={t.time_zone_source} />],
     ['Area', t.region],
-    ['External id', t.external_id],
     ['Outcome', t.outcome],
     ['Resolution', t.resolution && <CodeWords code={t.resolution} />],
     ['Category', t.category && <CodeWords code={t.category} />],
@@ -72,7 +74,10 @@ export function TargetPage({ client, id }: { client: CampaignCallingClient; id: 
   return (
     <>
       <CampaignCrumbs client={client} campaignId={t.campaign_id} />
-      <h1>Target {t.external_id || t.id.slice(0, 8)}</h1>
+      <h1>{targetName(t)}</h1>
+      <p class="muted" data-target-details>
+        {targetDetails(t)}
+      </p>
       <dl class="facts">
         {facts.map(([k, v]) => (
           <div key={k}>

@@ -10,9 +10,11 @@ import {
   ImportOptions,
   ImportStatus,
   isFinished,
+  PreviewRow,
   RowError,
   TargetImport,
 } from '../modules/target/domain/target-import.js';
+import type { ImportColumn } from '../modules/target/domain/import-columns.js';
 import { Snapshottable } from './in-memory-unit-of-work.js';
 
 interface Row extends StagedRow {
@@ -65,8 +67,16 @@ export class InMemoryTargetImportRepository
       updatedAt: imp.now,
       finishedAt: null,
       failure: null,
+      skipInvalid: imp.skipInvalid,
+      columns: null,
+      preview: null,
     });
     this.state.rows.set(imp.id, new Map());
+  }
+
+  async describe(importId: string, columns: ImportColumn[] | null, preview: PreviewRow[]) {
+    const imp = this.state.imports.get(importId);
+    if (imp) Object.assign(imp, clone({ columns, preview }));
   }
 
   async stageRows(importId: string, rows: StagedRow[], now: Date): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FoldReport } from '../common/persistence/count-folding.js';
+import { matchesSearch } from '../modules/target/domain/target-search.js';
 import { ConflictError } from '../common/errors/domain-errors.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
@@ -221,6 +222,7 @@ export class InMemoryTargetRepository extends TargetRepository {
         if (t.organizationId !== organizationId || t.campaignId !== campaignId) return false;
         if (filter.status !== undefined && t.status !== filter.status) return false;
         if (filter.externalId !== undefined && t.externalId !== filter.externalId) return false;
+        if (filter.search !== undefined && !matchesSearch(t, filter.search)) return false;
         if (filter.createdFrom && createdMicros < micros(filter.createdFrom)) return false;
         // Inclusive to the millisecond, like the adapter: the bound's whole last millisecond counts.
         if (filter.createdTo && createdMicros >= micros(filter.createdTo) + 1000) return false;

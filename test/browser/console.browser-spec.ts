@@ -330,7 +330,7 @@ if (!hasChromium) {
         () => page.locator('tr[data-target-id]').count(),
         (n) => n >= 5,
       );
-      await page.getByRole('searchbox', { name: 'External id' }).fill('PAT-B2');
+      await page.getByRole('searchbox', { name: 'Find a patient' }).fill('PAT-B2');
       await page.getByRole('button', { name: 'Apply filters' }).click();
       await waitFor(
         () => page.locator('tr[data-target-id] td:first-child').allTextContents(),
@@ -345,7 +345,7 @@ if (!hasChromium) {
 
     it('opens a target and reads its transcript as a conversation, without a dead recording link', async () => {
       await page.getByRole('link', { name: 'PAT-B1', exact: true }).click();
-      await page.getByRole('heading', { name: 'Target PAT-B1' }).waitFor();
+      await page.getByRole('heading', { name: 'PAT-B1', exact: true }).waitFor();
       expect(page.url()).toBe(`${baseUrl}/console/#/targets/${targetIds[0]}`);
       const transcript = page.locator('ol.transcript').first();
       await transcript.waitFor();
@@ -404,7 +404,7 @@ if (!hasChromium) {
       expect(read.body.recording_urls).toEqual(stored);
 
       await page.reload();
-      await page.getByRole('heading', { name: 'Target PAT-B1' }).waitFor();
+      await page.getByRole('heading', { name: 'PAT-B1', exact: true }).waitFor();
       const calls = page.locator('article.call');
       await calls.first().waitFor();
       await expect(calls.count()).resolves.toBe(logs.length);
@@ -727,7 +727,7 @@ if (!hasChromium) {
     it('imports a CSV file: preview, a dry run showing the bad row, then a good file for real', async () => {
       const id = await campaignWith('Imported', []);
       await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
-      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      await page.getByRole('heading', { name: 'Import patients from a CSV file' }).waitFor();
       // An empty campaign says so, without a "Page 0 of 0".
       await waitFor(
         () => page.locator('td[data-empty]').textContent(),
@@ -747,24 +747,34 @@ if (!hasChromium) {
         mimeType: 'text/csv',
         buffer: Buffer.from(bad),
       });
-      const preview = page.getByRole('region', { name: 'File preview' });
-      await preview.waitFor();
-      await expect(preview.locator('tbody tr').count()).resolves.toBe(3);
-      await expect(preview.locator('tbody tr').first().textContent()).resolves.toContain(
-        'Doe, John',
-      );
-      await page.getByRole('button', { name: 'Dry run' }).click();
+      // Choosing the file checks it (a dry run): the columns as read, the good rows as stored, the bad.
       const errors = page.getByRole('region', { name: 'Rows with errors' });
       await errors.waitFor();
       const rows = errors.locator('tbody tr');
       await expect(rows.count()).resolves.toBe(1);
       await expect(rows.locator('td').nth(0).textContent()).resolves.toBe('3');
       await expect(rows.locator('td').nth(1).textContent()).resolves.toBe('phone_number');
-      await expect(rows.locator('td').nth(2).textContent()).resolves.toMatch(/phone number/);
-      await expect(rows.locator('td').nth(2).textContent()).resolves.not.toMatch(/Value error/);
+      await expect(rows.locator('td').nth(2).textContent()).resolves.toBe('12ab');
+      await expect(rows.locator('td').nth(3).textContent()).resolves.toMatch(/phone number/);
+      await expect(rows.locator('td').nth(3).textContent()).resolves.not.toMatch(/Value error/);
       await expect(page.locator('.import-report [role="alert"]').textContent()).resolves.toMatch(
         /1 of 3 rows have errors, so nothing would be added/,
       );
+      const preview = page.getByRole('region', { name: 'Preview of the import' });
+      await expect(preview.locator('tbody tr').count()).resolves.toBe(2);
+      await expect(preview.locator('tbody tr').first().textContent()).resolves.toContain(
+        'Doe, John',
+      );
+      await expect(page.getByLabel('phone_number', { exact: true }).inputValue()).resolves.toBe(
+        'phone_number',
+      );
+      await expect(page.getByLabel('appointment', { exact: true }).inputValue()).resolves.toBe(
+        'input_data.appointment',
+      );
+      await expect(
+        page.getByRole('button', { name: 'Import', exact: true }).isDisabled(),
+      ).resolves.toBe(true);
+      await page.getByLabel('Import the good rows and skip the 1 row with errors').waitFor();
       await shot('import-dry-run');
       expect((await api('get', `/api/v1/campaigns/${id}/targets`)).body.targets).toEqual([]);
 
@@ -774,10 +784,9 @@ if (!hasChromium) {
         mimeType: 'text/csv',
         buffer: Buffer.from(good),
       });
-      await page.getByRole('button', { name: 'Dry run' }).click();
-      await page.getByText('Dry run: all 3 rows are valid; 3 targets would be added.').waitFor();
+      await page.getByText('Check: all 3 rows are valid; 3 patients would be added.').waitFor();
       await page.getByRole('button', { name: 'Import', exact: true }).click();
-      await page.getByText('Imported: 3 targets added.').waitFor();
+      await page.getByText('Imported: 3 patients added.').waitFor();
       const bar = page.getByLabel('Import progress');
       await expect(bar.getAttribute('value')).resolves.toBe('3');
       await expect(bar.getAttribute('max')).resolves.toBe('3');
@@ -785,7 +794,7 @@ if (!hasChromium) {
         () => page.locator('tr[data-target-id]').count(),
         (n) => n === 3,
       );
-      await page.getByRole('link', { name: 'IMP-2', exact: true }).waitFor();
+      await page.getByRole('link', { name: 'Ann', exact: true }).waitFor();
       await waitFor(
         () => statusCount('Pending'),
         (n) => n === 3,
@@ -800,7 +809,7 @@ if (!hasChromium) {
     it('follows a large import (queued, 202) with a progress bar until it is done', async () => {
       const id = await campaignWith('Large import', []);
       await page.goto(`${baseUrl}/console/#/campaigns/${id}`);
-      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      await page.getByRole('heading', { name: 'Import patients from a CSV file' }).waitFor();
       const n = 10_001;
       const lines = ['phone_number,external_id'];
       for (let i = 0; i < n; i++) lines.push(`+1555${String(2000000 + i)},BIG-${i}`);
@@ -809,16 +818,18 @@ if (!hasChromium) {
         mimeType: 'text/csv',
         buffer: Buffer.from(lines.join('\n')),
       });
-      // The preview reads the file's beginning only: the header and 5 rows.
+      // Choosing the file checks it (a queued dry run, followed): its first 5 rows as stored.
       await waitFor(
-        () => page.getByRole('region', { name: 'File preview' }).locator('tbody tr').count(),
+        () =>
+          page.getByRole('region', { name: 'Preview of the import' }).locator('tbody tr').count(),
         (rows) => rows === 5,
+        120_000,
       );
       const answer = page.waitForResponse((r) => r.url().includes('/targets/import'));
       await page.getByRole('button', { name: 'Import', exact: true }).click();
       expect((await answer).status()).toBe(202);
       await page.getByLabel('Import progress').waitFor();
-      await page.getByText(`Imported: ${n} targets added.`).waitFor({ timeout: 120_000 });
+      await page.getByText(`Imported: ${n} patients added.`).waitFor({ timeout: 120_000 });
       expect(apiRequests.some((u) => u.includes('/api/v1/imports/'))).toBe(true);
       await waitFor(
         () => statusCount('Pending'),
@@ -864,16 +875,18 @@ if (!hasChromium) {
       );
       // PAT-B4 (the demo campaign) went to review earlier than Second review-0.
       await expect(rows.nth(0).locator('td').nth(1).textContent()).resolves.toBe('PAT-B4');
-      await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('Demo campaign');
+      // Patient, then MRN: targets added without a patient are named by their external id.
+      await expect(rows.nth(0).locator('td').nth(2).textContent()).resolves.toBe('PAT-B4');
+      await expect(rows.nth(0).locator('td').nth(3).textContent()).resolves.toBe('Demo campaign');
       await expect(rows.nth(1).locator('td').nth(1).textContent()).resolves.toBe('Second review-0');
-      await expect(rows.nth(1).locator('td').nth(2).textContent()).resolves.toBe('Second review');
+      await expect(rows.nth(1).locator('td').nth(3).textContent()).resolves.toBe('Second review');
       // Counted over the campaigns that have one, not every campaign.
       await expect(page.locator('[data-review-count]').textContent()).resolves.toBe(
         '2 targets to review in 2 campaigns.',
       );
       await shot('review-queue');
       await rows.nth(1).getByRole('link', { name: 'Second review-0' }).click();
-      await page.getByRole('heading', { name: 'Target Second review-0' }).waitFor();
+      await page.getByRole('heading', { name: 'Second review-0', exact: true }).waitFor();
     });
 
     it('marks a target done and re-queues another from the review queue', async () => {
@@ -913,7 +926,7 @@ if (!hasChromium) {
         () => page.locator('tr[data-target-id] td:nth-child(2)').allTextContents(),
         (cells) => cells.length === 1 && cells[0] === 'Second review-0',
       );
-      await expect(rows.first().locator('td').nth(5).textContent()).resolves.toBe('1');
+      await expect(rows.first().locator('td').nth(6).textContent()).resolves.toBe('1');
       // Someone else decided first: the second click is the API's 409, explained.
       expect(
         (await api('post', `/api/v1/targets/${second}/review`, { action: 'done' })).status,

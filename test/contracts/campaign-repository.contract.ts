@@ -33,6 +33,7 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
   webhookSecret: 'whsec_abc',
   providerConnectionId: null,
   smsFollowUp: null,
+  defaultCountry: 'CA',
   autoPause: { window: 20, max_failure_ratio: 0.5 },
 });
 

@@ -63,6 +63,7 @@ export function targetImportRepositoryContract(
         dryRun: options.dryRun ?? false,
         launch: false,
         allowDuplicates: options.allowDuplicates ?? true,
+        skipInvalid: false,
       });
       return { id, ...tenant };
     }
@@ -106,7 +107,24 @@ export function targetImportRepositoryContract(
         updatedAt: NOW,
         finishedAt: null,
         failure: null,
+        skipInvalid: false,
+        columns: null,
+        preview: null,
       });
+      const columns = [{ column: 'Phone', field: 'phone_number', source: 'recognised' as const }];
+      const preview = [
+        {
+          row: 2,
+          phoneNumber: '+16172531217',
+          fallbackPhoneNumber: null,
+          externalId: 'MRN-1',
+          timeZone: null,
+          patient: { first_name: 'Ann', date_of_birth: '1962-03-14' },
+          inputData: {},
+        },
+      ];
+      await s.imports.describe(imp.id, columns, preview);
+      expect(await s.imports.find(null, imp.id)).toMatchObject({ columns, preview });
       expect(await s.imports.find(randomUUID(), imp.id)).toBeNull();
       expect(await s.imports.find(null, imp.id)).not.toBeNull();
       await s.imports.delete(imp.id);

@@ -317,6 +317,7 @@ describe('calling (trigger, dispatch, simulator)', () => {
           last_call_outcome: 'GOOD',
           last_call_log_id: good.call_log_ids[0],
         },
+        patient: null,
         waiting_reason: null,
         ...UNKNOWN_ZONE_RECIPIENT,
       });

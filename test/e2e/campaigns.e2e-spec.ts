@@ -71,6 +71,7 @@ describe('campaign management API', () => {
       state_changed_at: null,
       paused_reason: null,
       auto_pause: null,
+      default_country: null,
       created_at: ISO,
       updated_at: ISO,
     };
@@ -156,6 +157,7 @@ describe('campaign management API', () => {
       state_changed_at: null,
       paused_reason: null,
       auto_pause: null,
+      default_country: null,
     });
     const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
       max_attempts: 1,

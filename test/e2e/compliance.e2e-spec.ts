@@ -79,6 +79,7 @@ describe('calling rules (policy, recipient zones, caps, decisions)', () => {
       expect(res.status).toBe(200);
       const expected = {
         ...body,
+        default_country: 'US',
         restricted_dates: [body.restricted_dates[1], body.restricted_dates[0]],
         warnings: [
           "QUIET HOURS ARE OFF: calls may be placed at any hour of the recipient's day, outside the 08:00-21:00 the TCPA allows",

@@ -175,6 +175,9 @@ describe('responses conform to openapi.json', () => {
     const IMPORTS = '/api/v1/imports/{import_id}';
     conforms('get', IMPORTS, await call('get', `/api/v1/imports/${imported.body.id}`));
     conforms('get', IMPORTS, await call('get', '/api/v1/imports/nope'));
+    const IMPORT_ERRORS = '/api/v1/imports/{import_id}/errors';
+    conforms('get', IMPORT_ERRORS, await call('get', `/api/v1/imports/${imported.body.id}/errors`));
+    conforms('get', IMPORT_ERRORS, await call('get', '/api/v1/imports/nope/errors'));
     conforms('get', TARGETS, await call('get', at(TARGETS)));
     conforms('get', TARGETS, await call('get', `${at(TARGETS)}?status=Nope`));
     const PATIENT = '/api/v1/campaigns/{campaign_id}/patient/targets';

@@ -71,6 +71,10 @@ describe('CSV target import', () => {
       dry_run: false,
       launch: false,
       allow_duplicates: true,
+      on_error: 'reject',
+      // How the columns were read and the preview: asserted in target-import-ehr.e2e-spec.ts.
+      columns: expect.any(Array),
+      preview: expect.any(Array),
       rows: 0,
       invalid_rows: 0,
       processed_rows: 0,
@@ -904,6 +908,10 @@ describe('CSV upload interrupted', () => {
       dry_run: false,
       launch: false,
       allow_duplicates: true,
+      on_error: 'reject',
+      // The file was not read to its end: no mapping or preview is reported.
+      columns: null,
+      preview: null,
       rows: received,
       invalid_rows: 0,
       processed_rows: 0,

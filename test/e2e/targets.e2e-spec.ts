@@ -104,6 +104,12 @@ describe('targets API', () => {
         input_data: { appointment_date: '2026-04-01', nested: { a: [1, 2] } },
         phone_number: '+15550100001',
         external_id: 'PAT-001',
+        patient: {
+          first_name: 'John',
+          last_name: 'Doe',
+          date_of_birth: '1990-01-15',
+          external_id: 'PAT-001',
+        },
         ...(await times(first)),
         waiting_reason: 'not launched: trigger calls or add with launch=true',
         ...UNKNOWN_ZONE_RECIPIENT,

@@ -30,6 +30,7 @@ export function freshTargetBody(
     categorization: null,
     outcome: null,
     statistics: null,
+    patient: null as Record<string, string | null> | null,
   };
 }
 

@@ -20,7 +20,7 @@ import {
 export const ORG = '00000000-0000-4000-8000-00000000a001';
 export const CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
 export const NOW = new Date('2026-01-05T15:00:00.000Z');
-export const OPTIONS = { dryRun: false, launch: false, allowDuplicates: true };
+export const OPTIONS = { dryRun: false, launch: false, allowDuplicates: true, skipInvalid: false };
 
 export function setup() {
   const targets = new InMemoryTargetRepository();

@@ -452,6 +452,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/imports/{import_id}/errors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download Import Errors (CSV)
+         * @description The import's row errors as a CSV file to fix the file by: row (the file's, the header being row 1), column, value (as read) and reason; one line per error, the first 10,000 rows with errors.
+         */
+        get: operations["download_import_errors_api_v1_imports__import_id__errors_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/call-logs": {
         parameters: {
             query?: never;
@@ -1166,6 +1186,11 @@ export interface components {
              * @example America/New_York
              */
             default_time_zone: string;
+            /**
+             * @description The country national numbers are read in
+             * @example US
+             */
+            default_country?: string;
             /** @description Each way this policy is weaker than the defaults, in words (empty when none) */
             warnings: string[];
             /** @description The state rules in force now */
@@ -1183,6 +1208,11 @@ export interface components {
              * @example America/New_York
              */
             default_time_zone: string;
+            /**
+             * @description ISO 3166-1 alpha-2 country that phone numbers written without + are read in, on every campaign without its own (docs/targets.md); absent: the policy's current one (US until set)
+             * @example US
+             */
+            default_country?: string;
         };
         ComplianceDecisionResponseDto: {
             id: number;
@@ -1283,7 +1313,7 @@ export interface components {
         };
         DoNotCallNumberDto: {
             /**
-             * @description E.164 after removing spaces, dashes, dots and parentheses
+             * @description E.164, or a national number read in the organization's default_country (the policy's): `(617) 253-1217` is listed as +16172531217
              * @example +15550101234
              */
             phone_number: string;
@@ -1434,6 +1464,11 @@ export interface components {
             /** @example https://example.com/hooks/calls */
             webhook_url?: string | null;
             /**
+             * @description ISO 3166-1 alpha-2 country that its targets' numbers written without + are read in; null (default): the organization's default_country (the calling policy's)
+             * @example CA
+             */
+            default_country?: string | null;
+            /**
              * Format: uuid
              * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider
              */
@@ -1500,6 +1535,11 @@ export interface components {
             /** @example https://example.com/hooks/calls */
             webhook_url: string | null;
             /**
+             * @description The country its national numbers are read in; null: the organization's
+             * @example US
+             */
+            default_country: string | null;
+            /**
              * @description Signs the webhook notifications; only in the answer to the creation
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
@@ -1565,6 +1605,11 @@ export interface components {
             blacklist_ids?: string[];
             /** @example https://example.com/hooks/calls */
             webhook_url?: string | null;
+            /**
+             * @description ISO 3166-1 alpha-2 country that its targets' numbers written without + are read in; null (default): the organization's default_country (the calling policy's)
+             * @example CA
+             */
+            default_country?: string | null;
             /**
              * Format: uuid
              * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider
@@ -1694,6 +1739,16 @@ export interface components {
             /** @description Targets not deleted because a call is being made or processed */
             skipped: components["schemas"]["SkippedDeleteDto"][];
         };
+        TargetPatientResponseDto: {
+            /** @example Maria */
+            first_name: string | null;
+            /** @example Lopez */
+            last_name: string | null;
+            /** @example 1962-03-14 */
+            date_of_birth: string | null;
+            /** @example MRN-1007 */
+            external_id: string | null;
+        };
         TargetResponseDto: {
             id: string;
             /** @example http://localhost:3000/api/v1/targets/7d0c3c52-0c52-4d0e-9f6a-2f7c0d6b1a11 */
@@ -1740,6 +1795,8 @@ export interface components {
             statistics?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Added to the reference: the patient as given when added (name, date of birth, external id); null when added without one */
+            patient: components["schemas"]["TargetPatientResponseDto"] | (never | null);
         };
         PaginatedTargetsResponseDto: {
             /** @description ceil(total / limit) */
@@ -1796,6 +1853,8 @@ export interface components {
             statistics?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Added to the reference: the patient as given when added (name, date of birth, external id); null when added without one */
+            patient: components["schemas"]["TargetPatientResponseDto"] | (never | null);
             /**
              * @description Why a target that is not final is not being called right now, in words (e.g. "campaign paused", "campaign at max_concurrent_calls 10/10", "retry 2 of 3 after NO_RESPONSE at 2026-11-23 14:05 UTC", "waiting for step labs", "not launched: trigger calls or add with launch=true"); null when final or in a call. Computed when read. See docs/targets.md, "Why not called yet".
              * @example outside calling window: opens Mon 09:00 US/Eastern
@@ -1916,6 +1975,8 @@ export interface components {
             statistics?: {
                 [key: string]: unknown;
             } | null;
+            /** @description Added to the reference: the patient as given when added (name, date of birth, external id); null when added without one */
+            patient: components["schemas"]["TargetPatientResponseDto"] | (never | null);
             /** @description EHR event type -> ids of the stored EHR events of this target */
             pre_call_ehr_ids: {
                 [key: string]: string[];
@@ -1928,6 +1989,42 @@ export interface components {
              * @enum {string}
              */
             action: "done" | "requeue";
+        };
+        ImportColumnDto: {
+            /**
+             * @description The CSV header
+             * @example Date of Birth
+             */
+            column: string;
+            /**
+             * @description The field it feeds: phone_number, patient.first_name, input_data.<header>, ...
+             * @example patient.date_of_birth
+             */
+            field: string;
+            /**
+             * @description explicit: the columns parameter; field_name: the header is the field; recognised: a header EHR exports use; input_data: any other column
+             * @enum {string}
+             */
+            source: "explicit" | "field_name" | "recognised" | "input_data";
+        };
+        ImportPreviewPatientDto: {
+            first_name: string | null;
+            last_name: string | null;
+            /** @example 1962-03-14 */
+            date_of_birth: string | null;
+            external_id: string | null;
+        };
+        ImportPreviewRowDto: {
+            row: number;
+            /** @example +16172531217 */
+            phone_number: string;
+            fallback_phone_number: string | null;
+            external_id: string | null;
+            time_zone: string | null;
+            patient: components["schemas"]["ImportPreviewPatientDto"] | (never | null);
+            input_data: {
+                [key: string]: unknown;
+            };
         };
         ImportRowErrorDto: {
             /** @description The record's row in the file; the header is row 1 */
@@ -1969,6 +2066,12 @@ export interface components {
             dry_run: boolean;
             launch: boolean;
             allow_duplicates: boolean;
+            /** @enum {string} */
+            on_error: "reject" | "skip";
+            /** @description How each column of the file was read, in the file's order (null before its header) */
+            columns: components["schemas"]["ImportColumnDto"][] | null;
+            /** @description The first 5 good rows as they will be stored: numbers in E.164, dates of birth as YYYY-MM-DD */
+            preview: components["schemas"]["ImportPreviewRowDto"][] | null;
             /** @description Data rows in the file */
             rows: number;
             /** @description Rows with at least one error */
@@ -3903,6 +4006,8 @@ export interface operations {
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
                 /** @description Only the target with this external id (exact match; they are unique per campaign) */
                 external_id?: string;
+                /** @description Search (added to the reference): the patient's name (a word matches the start of the first or last name; two or more, first and last name in either order, case-insensitive), the external id (MRN) exactly, or the phone number (read as the add reads it, in the campaign's country) */
+                search?: string;
                 /** @description Created at or after (inclusive) */
                 from_date?: string;
                 /** @description Created at or before (inclusive; a date covers that whole day) */
@@ -4113,6 +4218,8 @@ export interface operations {
                 status?: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
                 /** @description Only the target with this external id (exact match; they are unique per campaign) */
                 external_id?: string;
+                /** @description Search (added to the reference): the patient's name (a word matches the start of the first or last name; two or more, first and last name in either order, case-insensitive), the external id (MRN) exactly, or the phone number (read as the add reads it, in the campaign's country) */
+                search?: string;
                 /** @description Created at or after (inclusive) */
                 from_date?: string;
                 /** @description Created at or before (inclusive; a date covers that whole day) */
@@ -4449,7 +4556,9 @@ export interface operations {
                 launch?: boolean;
                 /** @description true: rows whose external id is already in the campaign (or in an earlier row) are ignored; false: such rows are row errors, and a file with any row error adds nothing */
                 allow_duplicates?: boolean;
-                /** @description Explicit column mapping, comma-separated `<CSV header>:<field>` pairs, e.g. `Phone:phone_number,MRN:external_id,First:patient.first_name`. Unmapped headers that name a field are used as is; any other column goes into input_data under its header. */
+                /** @description reject: a file with any row error adds nothing; skip: the good rows are added and the bad ones reported (errors, and GET /api/v1/imports/{import_id}/errors as CSV) */
+                on_error?: "reject" | "skip";
+                /** @description Explicit column mapping, comma-separated `<CSV header>:<field>` pairs, e.g. `Phone:phone_number,MRN:external_id,First:patient.first_name`. Unmapped headers that name a field are used as is; headers an EHR export uses (Phone, Mobile, Cell, MRN, Patient ID, First Name, DOB, ... in any case and spacing) are recognised; any other column goes into input_data under its header. The report answers the mapping used (columns). */
                 columns?: string;
             };
             header?: never;
@@ -4557,6 +4666,65 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImportReportDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    download_import_errors_api_v1_imports__import_id__errors_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The ID of the import. */
+                import_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description row,column,value,reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Missing or invalid API key */

@@ -7,7 +7,11 @@
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../phone/phone-number.js';
+import {
+  mayBeNationalNumber,
+  normalizePhoneNumber,
+  PHONE_NUMBER_RULE,
+} from '../phone/phone-number.js';
 import { HH_MM, isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule.js';
 import { isPlainObject, RANK_TYPE, RANK_VALUE } from './py-validators.js';
 import { rawOf } from './transform-safe.js';
@@ -76,12 +80,16 @@ export function weekScheduleErrors(value: unknown, loc: Loc = []): LocatedError[
 
 const PHONE_MODEL = 'TargetInputPhoneNumber';
 
+/**
+ * Whether a number passes the request's own check: E.164, or a candidate national number, which the
+ * service reads in the campaign's country (it knows the country, the request model does not).
+ */
+const phoneShapeValid = (raw: string) => !!normalizePhoneNumber(raw) || mayBeNationalNumber(raw);
+
 /** `str | TargetInputPhoneNumber`, then the E.164 rule as a field validator on the whole value. */
 export function phoneNumberErrors(value: unknown): LocatedError[] {
   if (typeof value === 'string') {
-    return normalizePhoneNumber(value)
-      ? []
-      : [at([], pydantic.valueError(PHONE_NUMBER_RULE), value)];
+    return phoneShapeValid(value) ? [] : [at([], pydantic.valueError(PHONE_NUMBER_RULE), value)];
   }
   const asString = at(['str'], pydantic.stringType(), value);
   if (!isPlainObject(value)) return [asString, at([PHONE_MODEL], pydantic.modelType(), value)];
@@ -96,7 +104,7 @@ export function phoneNumberErrors(value: unknown): LocatedError[] {
     modelErrors.push(...weekScheduleErrors(hours, [PHONE_MODEL, 'operating_hours']));
   }
   if (modelErrors.length > 0) return [asString, ...modelErrors];
-  return normalizePhoneNumber(value.value as string)
+  return phoneShapeValid(value.value as string)
     ? []
     : [at([], pydantic.valueError(PHONE_NUMBER_RULE), value)];
 }

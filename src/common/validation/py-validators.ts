@@ -7,7 +7,11 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { canonicalUuid } from '../ids/canonical-uuid.js';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../phone/phone-number.js';
+import {
+  mayBeNationalNumber,
+  normalizePhoneNumber,
+  PHONE_NUMBER_RULE,
+} from '../phone/phone-number.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
@@ -526,10 +530,28 @@ export const PyPhoneNumber = () =>
     typeof v !== 'string' || normalizePhoneNumber(v) ? null : PHONE_NUMBER_RULE,
   );
 
+/**
+ * `PyPhoneNumber` that also lets a candidate national number through (8 to 15 digits, no `+`): the
+ * service reads it in the organization's country and refuses it there with libphonenumber's reason.
+ */
+export const PyPhoneNumberOrNational = () =>
+  PyValueRule('phoneNumberOrNational', (v) =>
+    typeof v !== 'string' || normalizePhoneNumber(v) || mayBeNationalNumber(v)
+      ? null
+      : PHONE_NUMBER_RULE,
+  );
+
 /** `PyPhoneNumber` for the items of a `PyList`: each bad item is reported at its index. */
 export const phoneNumberItemError = (v: unknown): PydanticError | null =>
   checkString(v) ??
   (normalizePhoneNumber(v as string) ? null : pydantic.valueError(PHONE_NUMBER_RULE));
+
+/** `PyPhoneNumberOrNational` for the items of a `PyList`. */
+export const phoneNumberOrNationalItemError = (v: unknown): PydanticError | null =>
+  checkString(v) ??
+  (normalizePhoneNumber(v as string) || mayBeNationalNumber(v as string)
+    ? null
+    : pydantic.valueError(PHONE_NUMBER_RULE));
 
 const MODEL_RULES = Symbol('pyModelRules');
 type ModelRule = (model: any) => string | null;

@@ -38,6 +38,7 @@ import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-
 import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
 import { CreateAuditEvents1769800000000 } from './1769800000000-create-audit-events.js';
 import { InstallTriggerDefinitions1769800000001 } from './1769800000001-install-trigger-definitions.js';
+import { PatientsAndNationalNumbers1769820000000 } from './1769820000000-patients-and-national-numbers.js';
 import { FoldedCountRows1769850000000 } from './1769850000000-folded-count-rows.js';
 
 export const MIGRATIONS = [
@@ -77,5 +78,6 @@ export const MIGRATIONS = [
   ApiKeyRoles1769700000000,
   CreateAuditEvents1769800000000,
   InstallTriggerDefinitions1769800000001,
+  PatientsAndNationalNumbers1769820000000,
   FoldedCountRows1769850000000,
 ];

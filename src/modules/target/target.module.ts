@@ -1,3 +1,5 @@
+import { ComplianceService } from '../compliance/application/compliance.service.js';
+import { PhoneCountries } from './application/ports/phone-countries.js';
 import { Module, Provider } from '@nestjs/common';
 import { ComplianceModule } from '../compliance/compliance.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
@@ -51,6 +53,14 @@ export const TARGET_ADAPTERS: Provider[] = [
       inject: [AppConfig],
       useFactory: (config: AppConfig) =>
         new CountFoldingSettings(config.get('COUNT_FOLD_INTERVAL_SECONDS') * 1000),
+    },
+    {
+      provide: PhoneCountries,
+      inject: [ComplianceService],
+      useFactory: (compliance: ComplianceService): PhoneCountries => ({
+        organizationCountry: async (organizationId) =>
+          (await compliance.policy(organizationId)).defaultCountry,
+      }),
     },
     {
       provide: TargetImportSettings,

@@ -23,6 +23,7 @@ export interface CampaignResponse {
   state_changed_at: string | null;
   auto_pause: AutoPause | null;
   sms_follow_up: SmsFollowUp | null;
+  default_country: string | null;
   paused_reason: string | null;
   /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
   webhook_secret?: string;
@@ -50,6 +51,7 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
     state_changed_at: c.stateChangedAt?.toISOString() ?? null,
     auto_pause: c.autoPause,
     sms_follow_up: c.smsFollowUp,
+    default_country: c.defaultCountry,
     paused_reason: c.pausedReason,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
@@ -81,6 +83,7 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
     entryStep: dto.entry_step,
     blacklistIds: dto.blacklist_ids,
     webhookUrl: dto.webhook_url,
+    defaultCountry: dto.default_country,
     providerConnectionId: dto.provider_connection_id,
     autoPause:
       dto.auto_pause === undefined || dto.auto_pause === null

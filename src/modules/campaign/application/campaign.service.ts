@@ -76,6 +76,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
         providerConnectionId: input.providerConnectionId ?? null,
         autoPause: input.autoPause ?? null,
         smsFollowUp: input.smsFollowUp ?? null,
+        defaultCountry: input.defaultCountry ?? null,
         webhookSecret: generateWebhookSecret(),
       },
       this.clock.now(),

@@ -47,6 +47,8 @@ export interface Campaign {
   autoPause: AutoPause | null;
   /** A text after calls whose category is listed (docs/calling.md, Texts); null: off. */
   smsFollowUp: SmsFollowUp | null;
+  /** The country its national numbers are read in; null: the organization's (its calling policy). */
+  defaultCountry: string | null;
   /** Why the campaign is paused (`state` `paused` only; null otherwise). */
   pausedReason: string | null;
   createdAt: Date;

@@ -29,6 +29,7 @@ export interface CampaignRow {
   state_changed_at: Date | null;
   auto_pause: AutoPause | null;
   sms_follow_up: SmsFollowUp | null;
+  default_country: string | null;
   paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
@@ -55,6 +56,7 @@ export const CAMPAIGN_COLUMNS = [
   'state_changed_at',
   'auto_pause',
   'sms_follow_up',
+  'default_country',
   'paused_reason',
   'created_at',
   'updated_at',
@@ -81,6 +83,7 @@ export function campaignFromRow(r: CampaignRow): Campaign {
     stateChangedAt: r.state_changed_at,
     autoPause: r.auto_pause,
     smsFollowUp: r.sms_follow_up,
+    defaultCountry: r.default_country,
     pausedReason: r.paused_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

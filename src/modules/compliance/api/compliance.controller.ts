@@ -46,7 +46,7 @@ const presentDecision = (d: ComplianceDecision) => ({
   decided_at: d.decidedAt.toISOString(),
 });
 
-const policyFromBody = (b: CompliancePolicyDto): CompliancePolicy => ({
+const policyFromBody = (b: CompliancePolicyDto, current: CompliancePolicy): CompliancePolicy => ({
   quietHours: b.quiet_hours ? { start: b.quiet_hours.start, end: b.quiet_hours.end } : null,
   stateRules: b.state_rules,
   maxCallsPerNumber: {
@@ -57,6 +57,8 @@ const policyFromBody = (b: CompliancePolicyDto): CompliancePolicy => ({
     .map((d) => ({ date: d.date, reason: d.reason }))
     .sort((a, b) => a.date.localeCompare(b.date)),
   defaultTimeZone: b.default_time_zone,
+  // Optional so that a client that predates it keeps the organization's country on a PUT.
+  defaultCountry: b.default_country ?? current.defaultCountry,
 });
 
 @ApiTags('compliance')
@@ -75,6 +77,7 @@ export class ComplianceController {
       },
       restricted_dates: policy.restrictedDates,
       default_time_zone: policy.defaultTimeZone,
+      default_country: policy.defaultCountry,
       warnings: policyWarnings(policy),
       state_rule_pack: {
         version: pack.version,
@@ -123,7 +126,7 @@ export class ComplianceController {
   async putPolicy(@Auth() auth: AuthContext, @Body() body: CompliancePolicyDto) {
     const policy = await this.compliance.setPolicy(
       auth.organizationId,
-      policyFromBody(body),
+      policyFromBody(body, await this.compliance.policy(auth.organizationId)),
       auth.apiKeyId,
     );
     return this.present(policy);

@@ -6,6 +6,7 @@ import {
   type AuthContext,
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
+import { ComplianceService } from '../application/compliance.service.js';
 import { DoNotCallService } from '../application/do-not-call.service.js';
 import type { DoNotCallEntry } from '../domain/do-not-call.js';
 import {
@@ -53,7 +54,15 @@ const present = (e: DoNotCallEntry) => ({
 @ApiTags('compliance')
 @Controller('api/v1/compliance/do-not-call')
 export class DoNotCallController {
-  constructor(private readonly doNotCall: DoNotCallService) {}
+  constructor(
+    private readonly doNotCall: DoNotCallService,
+    private readonly compliance: ComplianceService,
+  ) {}
+
+  /** The country the organization's national numbers are read in. */
+  private async countryOf(organizationId: string): Promise<string> {
+    return (await this.compliance.policy(organizationId)).defaultCountry;
+  }
 
   @RequiresPermission('do_not_call.read')
   @Audit({ action: 'do_not_call.list', resource: 'do_not_call' })
@@ -98,6 +107,7 @@ export class DoNotCallController {
       auth.organizationId,
       auth.apiKeyId,
       body.phone_numbers,
+      await this.countryOf(auth.organizationId),
     );
     return { added: added.map(present), already_listed: alreadyListed.map(present) };
   }
@@ -119,6 +129,7 @@ export class DoNotCallController {
       auth.apiKeyId,
       body.phone_numbers,
       body.reason,
+      await this.countryOf(auth.organizationId),
     );
     return { removed: removed.map(present), not_listed: notListed };
   }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import {
-  normalizedPhoneNumberAt,
+  type CountryCode,
+  DEFAULT_COUNTRY,
   normalizePhoneNumber,
+  phoneNumberAt,
 } from '../../../common/phone/phone-number.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import {
@@ -123,16 +125,18 @@ export class DoNotCallService {
   /**
    * Lists numbers on the organization's word (a letter, an email), in request order. A number given
    * twice counts once (its first reason); one already listed keeps its entry and is reported as such.
+   * Numbers without `+` are read in `country` (the organization's) and listed in E.164.
    */
   async add(
     organizationId: string,
     apiKeyId: string,
     entries: { phone_number: string; reason: string }[],
+    country: CountryCode = DEFAULT_COUNTRY,
   ): Promise<{ added: DoNotCallEntry[]; alreadyListed: DoNotCallEntry[] }> {
     const createdAt = this.clock.now();
     const listings = entries.map((e, i): NewDoNotCallEntry => ({
       organizationId,
-      phoneNumber: normalizedPhoneNumberAt(e.phone_number, ['phone_numbers', i, 'phone_number']),
+      phoneNumber: phoneNumberAt(e.phone_number, country, ['phone_numbers', i, 'phone_number']),
       reason: e.reason,
       source: { type: 'api', apiKeyId },
       createdAt,
@@ -152,9 +156,10 @@ export class DoNotCallService {
     apiKeyId: string,
     phoneNumbers: string[],
     reason: string,
+    country: CountryCode = DEFAULT_COUNTRY,
   ): Promise<{ removed: DoNotCallEntry[]; notListed: string[] }> {
     const numbers = [
-      ...new Set(phoneNumbers.map((p, i) => normalizedPhoneNumberAt(p, ['phone_numbers', i]))),
+      ...new Set(phoneNumbers.map((p, i) => phoneNumberAt(p, country, ['phone_numbers', i]))),
     ];
     const at = this.clock.now();
     const removed = await this.uow.run(async (tx) => {

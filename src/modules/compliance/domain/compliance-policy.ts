@@ -18,6 +18,7 @@ export const DEFAULT_POLICY: CompliancePolicy = {
   maxCallsPerNumber: { per24h: null, per7d: null },
   restrictedDates: [],
   defaultTimeZone: 'America/New_York',
+  defaultCountry: 'US',
 };
 
 /** `DEFAULT_CALLING_POLICY=unrestricted`: no quiet hours, no state rules (tests and demos only). */

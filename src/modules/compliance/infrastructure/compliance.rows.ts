@@ -1,4 +1,4 @@
-import type { CompliancePolicy } from '../domain/compliance-policy.js';
+import { type CompliancePolicy, DEFAULT_POLICY } from '../domain/compliance-policy.js';
 import type { ComplianceDecision } from '../domain/compliance-decision.js';
 
 /** `compliance_policies.policy`: the policy in its wire shape, so a stored row reads like the API. */
@@ -8,6 +8,8 @@ export interface StoredPolicy {
   max_calls_per_number: { per_24h: number | null; per_7d: number | null };
   restricted_dates: { date: string; reason: string }[];
   default_time_zone: string;
+  /** Absent in policies stored before national numbers were read: the default, US. */
+  default_country?: string;
 }
 
 export function storedPolicy(p: CompliancePolicy): StoredPolicy {
@@ -20,6 +22,7 @@ export function storedPolicy(p: CompliancePolicy): StoredPolicy {
     },
     restricted_dates: p.restrictedDates,
     default_time_zone: p.defaultTimeZone,
+    default_country: p.defaultCountry,
   };
 }
 
@@ -33,6 +36,7 @@ export function policyFromStored(s: StoredPolicy): CompliancePolicy {
     },
     restrictedDates: s.restricted_dates,
     defaultTimeZone: s.default_time_zone,
+    defaultCountry: s.default_country ?? DEFAULT_POLICY.defaultCountry,
   };
 }
 

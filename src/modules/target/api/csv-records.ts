@@ -6,13 +6,19 @@ import { RequestValidationError } from '../../../common/validation/request-valid
 import { ImportRecord } from '../application/target-import.service.js';
 import {
   columnOf,
-  columnPaths,
+  fieldPath,
+  importColumns,
   isMappableField,
   recordToTarget,
   RowError,
   UploadInterruptedError,
 } from '../domain/target-import.js';
 import { CsvText } from './csv-text.js';
+import {
+  DATE_OF_BIRTH_RULE,
+  type ImportColumn,
+  readDateOfBirth,
+} from '../domain/import-columns.js';
 import { TargetInputDto } from './dto/add-targets.dto.js';
 import { toAddTargetInput } from './target.request-mapper.js';
 
@@ -59,6 +65,8 @@ export async function* csvRecords(
   body: Readable,
   mapping: ReadonlyMap<string, string>,
   text: CsvText,
+  /** Filled with how each column is read once the header is. */
+  read: { columns: ImportColumn[] | null } = { columns: null },
 ): AsyncGenerator<ImportRecord> {
   const bytes = text.bytes(body);
   const parser = bytes.pipe(
@@ -89,7 +97,8 @@ export async function* csvRecords(
       if (record === null) throw text.notText(row + (header === null ? 0 : 1));
       if (header === null) {
         header = record.map((h) => h.trim());
-        paths = columnPaths(header, mapping);
+        read.columns = importColumns(header, mapping);
+        paths = read.columns.map((c) => fieldPath(c.field));
         checkHeader(header, paths, mapping);
         continue;
       }
@@ -176,6 +185,18 @@ async function readRecord(
   }
   const target = recordToTarget(record, paths);
   const columnFor = (loc: (string | number)[]) => columnOf(loc, header, paths);
+  const birth = readBirthDate(target);
+  if (birth) {
+    const loc = ['patient', 'date_of_birth'];
+    const error: RowError = {
+      row,
+      column: columnFor(loc),
+      loc,
+      ...pydantic.valueError(DATE_OF_BIRTH_RULE),
+      input: birth.input,
+    };
+    return { ...base, input: null, errors: [error] };
+  }
   let dto: TargetInputDto;
   try {
     dto = (await pipe.transform(target, {
@@ -196,6 +217,7 @@ async function readRecord(
     row,
     input: toAddTargetInput(dto),
     errors: [],
+    columnOf: columnFor,
     idColumn: target.id !== undefined ? columnFor(['id']) : null,
     externalIdColumn:
       target.external_id !== undefined
@@ -204,6 +226,20 @@ async function readRecord(
           ? columnFor(['patient', 'external_id'])
           : null,
   };
+}
+
+/**
+ * Reads the patient's date of birth in the forms US files write it (`03/14/1962`, `1962-03-14`) into
+ * `YYYY-MM-DD`, in place; answers the value when it is not a date.
+ */
+function readBirthDate(target: Record<string, unknown>): { input: unknown } | null {
+  const patient = target.patient as Record<string, unknown> | undefined;
+  const value = patient?.date_of_birth;
+  if (patient === undefined || typeof value !== 'string') return null;
+  const date = readDateOfBirth(value);
+  if (date === null) return { input: value };
+  patient.date_of_birth = date;
+  return null;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   ApiConsumes,
   ApiOperation,
   ApiParam,
+  ApiProduces,
   ApiResponse,
   ApiTags,
 } from '@nestjs/swagger';
@@ -16,11 +17,23 @@ import {
   RequiresPermission,
   CampaignScope,
 } from '../../../common/http/auth.decorators.js';
-import { ImportReport, SYNC_IMPORT_MAX_ROWS } from '../domain/target-import.js';
+import { stringify } from 'csv-stringify/sync';
+import {
+  ImportReport,
+  PreviewRow,
+  RowError,
+  SYNC_IMPORT_MAX_ROWS,
+} from '../domain/target-import.js';
+import { presentPatient } from './target.presenter.js';
+import type { ImportColumn } from '../domain/import-columns.js';
 import { TargetImportService } from '../application/target-import.service.js';
 import { csvRecords, parseColumnMapping } from './csv-records.js';
 import { CsvText } from './csv-text.js';
-import { ImportReportDto, ImportTargetsQueryDto } from './dto/import-targets.dto.js';
+import {
+  ImportPreviewRowDto,
+  ImportReportDto,
+  ImportTargetsQueryDto,
+} from './dto/import-targets.dto.js';
 import { UnsupportedMediaTypeException } from '@nestjs/common';
 
 export const CSV_IMPORT_PATH = /\/api\/v1\/campaigns\/[^/]+\/targets\/import\/?(\?|$)/;
@@ -102,11 +115,18 @@ export class TargetImportController {
     }
     const mapping = parseColumnMapping(query.columns);
     const text = CsvText.fromContentType(req.headers['content-type']);
+    const read: { columns: ImportColumn[] | null } = { columns: null };
     const { report, queued } = await this.imports.start(
       auth.organizationId,
       campaignId,
-      { dryRun: query.dry_run, launch: query.launch, allowDuplicates: query.allow_duplicates },
-      csvRecords(req, mapping, text),
+      {
+        dryRun: query.dry_run,
+        launch: query.launch,
+        allowDuplicates: query.allow_duplicates,
+        skipInvalid: query.on_error === 'skip',
+      },
+      csvRecords(req, mapping, text, read),
+      read,
     );
     if (queued) {
       res.status(202);
@@ -131,6 +151,59 @@ export class TargetImportController {
     requireCampaignReach(auth, report.import.campaignId, `Import ${importId} not found`);
     return presentImport(report);
   }
+
+  @RequiresPermission('targets.read')
+  @CampaignScope('handler')
+  @Get('imports/:import_id/errors')
+  @ApiOperation({
+    operationId: 'download_import_errors_api_v1_imports__import_id__errors_get',
+    summary: 'Download Import Errors (CSV)',
+    description:
+      "The import's row errors as a CSV file to fix the file by: row (the file's, the header being " +
+      'row 1), column, value (as read) and reason; one line per error, the first 10,000 rows with errors.',
+  })
+  @ApiParam({ name: 'import_id', description: 'The ID of the import.' })
+  @ApiProduces('text/csv')
+  @ApiResponse({
+    status: 200,
+    description: 'row,column,value,reason',
+    content: {
+      'text/csv': {
+        schema: {
+          type: 'string',
+          example:
+            'row,column,value,reason\n3,Phone,617-253-121,617-253-121 is too short for a number in US\n',
+        },
+      },
+    },
+  })
+  async errors(
+    @Auth() auth: AuthContext,
+    @Param('import_id') importId: string,
+    @Res({ passthrough: true }) res: Response,
+  ) {
+    const report = await this.imports.report(auth.organizationId, importId);
+    requireCampaignReach(auth, report.import.campaignId, `Import ${importId} not found`);
+    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+    res.setHeader(
+      'Content-Disposition',
+      `attachment; filename="import-${report.import.id}-errors.csv"`,
+    );
+    return stringify([ERRORS_CSV_HEADER, ...report.errors.map(errorLine)]);
+  }
+}
+
+const ERRORS_CSV_HEADER = ['row', 'column', 'value', 'reason'];
+
+/** One error as a line of the errors file: the value as read, the reason in words. */
+function errorLine(e: RowError): string[] {
+  const value =
+    e.type === 'missing' || e.input === undefined || e.input === null
+      ? ''
+      : typeof e.input === 'string'
+        ? e.input
+        : JSON.stringify(e.input);
+  return [String(e.row), e.column ?? '', value, e.msg.replace(/^Value error, /, '')];
 }
 
 export function presentImport(report: ImportReport): ImportReportDto {
@@ -142,6 +215,9 @@ export function presentImport(report: ImportReport): ImportReportDto {
     dry_run: i.dryRun,
     launch: i.launch,
     allow_duplicates: i.allowDuplicates,
+    on_error: i.skipInvalid ? 'skip' : 'reject',
+    columns: i.columns,
+    preview: i.preview?.map(presentPreviewRow) ?? null,
     rows: i.totalRows,
     invalid_rows: i.invalidRows,
     processed_rows: i.processedRows,
@@ -153,5 +229,17 @@ export function presentImport(report: ImportReport): ImportReportDto {
     updated_at: i.updatedAt.toISOString(),
     finished_at: i.finishedAt?.toISOString() ?? null,
     failure: i.failure,
+  };
+}
+
+function presentPreviewRow(p: PreviewRow): ImportPreviewRowDto {
+  return {
+    row: p.row,
+    phone_number: p.phoneNumber,
+    fallback_phone_number: p.fallbackPhoneNumber,
+    external_id: p.externalId,
+    time_zone: p.timeZone,
+    patient: presentPatient(p.patient),
+    input_data: p.inputData,
   };
 }

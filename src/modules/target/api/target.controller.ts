@@ -314,6 +314,7 @@ export class TargetController {
       {
         status: query.status,
         externalId: query.external_id,
+        search: query.search,
         createdFrom: lowerBound(query.from_date) ?? undefined,
         createdTo: upperBound(query.to_date) ?? undefined,
         lastCallFrom: lowerBound(query.from_last_call_date) ?? undefined,

@@ -1,4 +1,12 @@
-import { executionMinutes, Target } from '../domain/target.js';
+import { executionMinutes, PatientInput, Target } from '../domain/target.js';
+
+/** Who the target is, as given when it was added (an added field: the reference has no patient). */
+export interface PatientResponse {
+  first_name: string | null;
+  last_name: string | null;
+  date_of_birth: string | null;
+  external_id: string | null;
+}
 
 /** The wire shape of a Target (spec: Target response object), field for field. */
 export interface TargetResponse {
@@ -27,6 +35,7 @@ export interface TargetResponse {
   categorization: Record<string, unknown> | null;
   outcome: string | null;
   statistics: Record<string, unknown> | null;
+  patient: PatientResponse | null;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -65,7 +74,19 @@ export function presentTarget(
     categorization: target.categorization,
     outcome: target.outcome,
     statistics: target.statistics,
+    patient: presentPatient(target.patient),
   };
   if (withEhrIds) response.pre_call_ehr_ids = target.preCallEhrIds ?? {};
   return response;
+}
+
+/** The patient's identity fields; null when the target was added without a patient. */
+export function presentPatient(patient: PatientInput | null): PatientResponse | null {
+  if (!patient) return null;
+  return {
+    first_name: patient.first_name ?? null,
+    last_name: patient.last_name ?? null,
+    date_of_birth: patient.date_of_birth ?? null,
+    external_id: patient.external_id ?? null,
+  };
 }

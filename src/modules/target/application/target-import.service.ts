@@ -12,7 +12,13 @@ import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { Outbox } from '../../webhook/application/ports/outbox.js';
-import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets.js';
+import {
+  initialState,
+  NewTarget,
+  partitionDuplicates,
+  TargetDraft,
+} from '../domain/new-targets.js';
+import type { ImportColumn } from '../domain/import-columns.js';
 import {
   IMPORT_CHUNK_ROWS,
   ImportOptions,
@@ -20,6 +26,8 @@ import {
   ImportStatus,
   isFinished,
   MAX_IMPORT_ROWS,
+  PREVIEW_ROWS,
+  PreviewRow,
   REPORT_LIST_LIMIT,
   RowError,
   SYNC_IMPORT_MAX_ROWS,
@@ -31,6 +39,8 @@ import { StagedRow, TargetImportRepository } from './ports/target-import.reposit
 import { TargetRepository } from './ports/target.repository.js';
 import { TargetTransitions } from './ports/target-transitions.js';
 import { AddTargetInput, toDraft } from './target.service.js';
+import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
+import type { CountryCode } from '../../../common/phone/phone-number.js';
 
 export const IMPORT_QUEUE = 'target-import';
 
@@ -45,6 +55,8 @@ export interface ImportRecord {
   errors: RowError[];
   idColumn: string | null;
   externalIdColumn: string | null;
+  /** The CSV column a field path (`['phone_number']`) was read from, for errors found after reading. */
+  columnOf?: (loc: (string | number)[]) => string | null;
 }
 
 /** Rows staged per statement while the upload streams in. */
@@ -53,7 +65,8 @@ const STAGE_BATCH = 1000;
 /**
  * CSV imports (docs/targets.md, "Import a CSV file"). The upload is streamed into a staging table;
  * small files are then processed in the request, larger ones by a job. Processing is all or nothing
- * as far as validation goes (any row error: nothing is added), and resumable chunk by chunk.
+ * as far as validation goes (any row error: nothing is added) unless `on_error=skip` was chosen (the
+ * good rows are added, the bad ones reported), and resumable chunk by chunk.
  */
 @Injectable()
 export class TargetImportService {
@@ -69,19 +82,23 @@ export class TargetImportService {
     private readonly jobs: JobQueue,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
+    private readonly countries: PhoneCountries = new FixedPhoneCountry(),
   ) {}
 
   /**
    * Stages every record, then processes the import now (at most SYNC_IMPORT_MAX_ROWS rows) or queues
    * it. `records` is consumed as it is read: memory holds one batch, whatever the file's size.
+   * `header.columns`: how the reader mapped the file's columns, once it has read the header.
    */
   async start(
     organizationId: string,
     campaignId: string,
     options: ImportOptions,
     records: AsyncIterable<ImportRecord>,
+    header: { columns: ImportColumn[] | null } = { columns: null },
   ): Promise<{ report: ImportReport; queued: boolean }> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
+    const country = await countryOf(this.countries, campaign);
     const id = randomUUID();
     await this.imports.create({
       id,
@@ -92,6 +109,7 @@ export class TargetImportService {
     });
     let total = 0;
     let invalid = 0;
+    const preview: PreviewRow[] = [];
     try {
       let batch: StagedRow[] = [];
       for await (const record of records) {
@@ -99,8 +117,11 @@ export class TargetImportService {
         if (total > MAX_IMPORT_ROWS) {
           throw new InvalidInputError(`A file may hold at most ${MAX_IMPORT_ROWS} rows`, []);
         }
-        const staged = stage(record);
+        const staged = stage(record, country);
         if (staged.errors) invalid++;
+        else if (preview.length < PREVIEW_ROWS && staged.draft) {
+          preview.push(previewRow(staged.row, staged.draft));
+        }
         batch.push(staged);
         if (batch.length >= STAGE_BATCH) {
           await this.imports.stageRows(id, batch, this.clock.now());
@@ -108,6 +129,7 @@ export class TargetImportService {
         }
       }
       await this.imports.stageRows(id, batch, this.clock.now());
+      await this.imports.describe(id, header.columns, preview);
       if (total === 0) {
         throw new InvalidInputError('The file has a header but no rows', []);
       }
@@ -172,7 +194,8 @@ export class TargetImportService {
       await this.imports.setStatus(null, imp.id, 'running', this.clock.now());
     }
     if (!imp.checked) imp = await this.imports.check(imp.id, this.clock.now());
-    if (imp.invalidRows > 0) return this.end(imp, 'rejected');
+    // on_error=skip: the bad rows stay reported, and only the good ones are staged for insertion.
+    if (imp.invalidRows > 0 && !imp.skipInvalid) return this.end(imp, 'rejected');
     if (imp.dryRun) return this.end(imp, 'succeeded');
 
     for (;;) {
@@ -377,8 +400,20 @@ class ExternalIdsTakenError extends Error {
   }
 }
 
+function previewRow(row: number, draft: TargetDraft): PreviewRow {
+  return {
+    row,
+    phoneNumber: draft.phoneNumber,
+    fallbackPhoneNumber: draft.fallbackPhoneNumber,
+    externalId: draft.externalId,
+    timeZone: draft.timeZone,
+    patient: draft.patient,
+    inputData: draft.inputData,
+  };
+}
+
 /** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
-function stage(record: ImportRecord): StagedRow {
+function stage(record: ImportRecord, country: CountryCode): StagedRow {
   const base = {
     row: record.row,
     idColumn: record.idColumn,
@@ -388,7 +423,7 @@ function stage(record: ImportRecord): StagedRow {
     return { ...base, draft: null, errors: record.errors };
   }
   try {
-    const draft = toDraft(record.input, 0);
+    const draft = toDraft(record.input, 0, country);
     return { ...base, draft: { ...draft, id: draft.id ?? randomUUID() }, errors: null };
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
@@ -399,7 +434,7 @@ function stage(record: ImportRecord): StagedRow {
       errors: [
         {
           row: record.row,
-          column: loc.map(String).join('.'),
+          column: record.columnOf?.(loc) ?? loc.map(String).join('.'),
           loc,
           type: 'value_error',
           msg: `Value error, ${error.message}`,

@@ -8,7 +8,14 @@ import {
 } from '../../../common/errors/domain-errors.js';
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
-import { normalizePhoneNumber, PHONE_NUMBER_RULE } from '../../../common/phone/phone-number.js';
+import {
+  type CountryCode,
+  DEFAULT_COUNTRY,
+  PHONE_NUMBER_RULE,
+  type PhoneReading,
+  readPhoneNumber,
+} from '../../../common/phone/phone-number.js';
+import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
 import { timeZoneError } from '../../../common/schedule/week-schedule.js';
 import {
   normalizeWeekSchedule,
@@ -25,6 +32,7 @@ import {
   TargetDraft,
 } from '../domain/new-targets.js';
 import { PatientInput, Target } from '../domain/target.js';
+import { targetSearch } from '../domain/target-search.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
 import { ReviewAction, TargetTransitions } from './ports/target-transitions.js';
@@ -81,6 +89,7 @@ export class TargetService {
     private readonly clock: Clock,
     private readonly transitions: TargetTransitions,
     private readonly events: TargetEventLog,
+    private readonly countries: PhoneCountries = new FixedPhoneCountry(),
   ) {}
 
   async addTargets(
@@ -90,7 +99,8 @@ export class TargetService {
     actor: EventActor = SYSTEM,
   ): Promise<AddTargetsResult> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
-    const drafts = command.targets.map((input, index) => toDraft(input, index));
+    const country = await countryOf(this.countries, campaign);
+    const drafts = command.targets.map((input, index) => toDraft(input, index, country));
     const callerIds = drafts.flatMap((d) => (d.id ? [d.id] : []));
     const repeatedIds = callerIds.filter((id, i) => callerIds.indexOf(id) !== i);
     if (repeatedIds.length > 0) {
@@ -304,21 +314,37 @@ export class TargetService {
     );
   }
 
+  /** `filter.search`: the search box's text (a name, an external id or a phone number). */
   async list(
     organizationId: string,
     campaignId: string,
-    filter: TargetListFilter,
+    filter: Omit<TargetListFilter, 'search'> & { search?: string },
     page: PageRequest & { after?: TargetPosition },
   ): Promise<TargetPage> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
+    const { search: text, ...rest } = filter;
+    const search =
+      text === undefined || text.trim() === ''
+        ? undefined
+        : targetSearch(text, await this.searchedNumber(campaign, text));
     return this.targets.list(
       organizationId,
       campaign.id,
-      filter,
+      search ? { ...rest, search } : rest,
       page.after
         ? { limit: page.limit, after: page.after }
         : { limit: page.limit, offset: offsetOf(page) },
     );
+  }
+
+  /** A search's text as a stored number (E.164), when it reads as one in the campaign's country. */
+  private async searchedNumber(
+    campaign: { organizationId: string; defaultCountry: string | null },
+    text: string,
+  ): Promise<string | null> {
+    if (!/\d/.test(text)) return null;
+    const reading = readPhoneNumber(text.trim(), await countryOf(this.countries, campaign));
+    return 'number' in reading ? reading.number : null;
   }
 }
 
@@ -348,17 +374,24 @@ function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
 }
 
-/** Validates and normalises one input; the DTO checks the same, this keeps non-HTTP callers honest. */
-export function toDraft(input: AddTargetInput, index: number): TargetDraft {
+/**
+ * Validates and normalises one input; the DTO checks the same shapes, this keeps non-HTTP callers
+ * honest and reads national numbers in `country` (only the service knows the campaign's).
+ */
+export function toDraft(
+  input: AddTargetInput,
+  index: number,
+  country: CountryCode = DEFAULT_COUNTRY,
+): TargetDraft {
   const loc = ['targets', index];
   if (input.id !== undefined && !isUuid(input.id)) {
     throw new InvalidInputError('id must be a UUID', [...loc, 'id'], input.id);
   }
-  const phone = toPhone(input.phoneNumber, [...loc, 'phone_number']);
+  const phone = toPhone(input.phoneNumber, [...loc, 'phone_number'], country);
   const fallback =
     input.fallbackPhoneNumber === null || input.fallbackPhoneNumber === undefined
       ? null
-      : toPhone(input.fallbackPhoneNumber, [...loc, 'fallback_phone_number']);
+      : toPhone(input.fallbackPhoneNumber, [...loc, 'fallback_phone_number'], country);
   return {
     ...(input.id !== undefined ? { id: canonicalUuid(input.id)! } : {}),
     externalId: effectiveExternalId(input.externalId, input.patient),
@@ -383,16 +416,19 @@ function toTimeZone(zone: string | null | undefined, loc: (string | number)[]): 
 function toPhone(
   input: PhoneInput,
   loc: (string | number)[],
+  country: CountryCode,
 ): { number: string; operatingHours: WeekSchedule | null } {
   const raw = typeof input === 'string' ? input : input.value;
-  const number = typeof raw === 'string' ? normalizePhoneNumber(raw) : null;
-  if (number === null) {
+  const reading: PhoneReading =
+    typeof raw === 'string' ? readPhoneNumber(raw, country) : { error: PHONE_NUMBER_RULE };
+  if ('error' in reading) {
     throw new InvalidInputError(
-      PHONE_NUMBER_RULE,
+      reading.error,
       typeof input === 'string' ? loc : [...loc, 'value'],
       raw,
     );
   }
+  const number = reading.number;
   const hours = typeof input === 'string' ? null : (input.operatingHours ?? null);
   if (hours === null) return { number, operatingHours: null };
   const error = weekScheduleError(hours);

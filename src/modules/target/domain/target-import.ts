@@ -3,6 +3,9 @@
  * column, and the lifecycle of an import. Plain TypeScript: the HTTP layer parses, the service stages.
  */
 
+import { type ImportColumn, proposeColumns } from './import-columns.js';
+import type { PatientInput } from './target.js';
+
 /** The fields a column may feed directly; any other column goes into `input_data` under its name. */
 export const IMPORT_FIELDS = [
   'id',
@@ -47,6 +50,22 @@ export interface ImportOptions {
   dryRun: boolean;
   launch: boolean;
   allowDuplicates: boolean;
+  /** `on_error=skip`: the good rows are added, the bad ones reported; else any bad row adds nothing. */
+  skipInvalid: boolean;
+}
+
+/** Rows of the file shown as they will be stored, in the report (the first good ones). */
+export const PREVIEW_ROWS = 5;
+
+/** A good row as it will be stored: numbers in E.164, the date of birth as YYYY-MM-DD. */
+export interface PreviewRow {
+  row: number;
+  phoneNumber: string;
+  fallbackPhoneNumber: string | null;
+  externalId: string | null;
+  timeZone: string | null;
+  patient: PatientInput | null;
+  inputData: Record<string, unknown>;
 }
 
 /** One problem with one CSV row: pydantic's type and words, the field path and the CSV column. */
@@ -82,6 +101,10 @@ export interface TargetImport extends ImportOptions {
   finishedAt: Date | null;
   /** Why a `failed` import failed, in words (null otherwise). */
   failure: string | null;
+  /** How the file's columns were read (null until its header was). */
+  columns: ImportColumn[] | null;
+  /** The first good rows as they will be stored (null until the file was read). */
+  preview: PreviewRow[] | null;
 }
 
 /**
@@ -107,17 +130,26 @@ export interface ImportReport {
 }
 
 /**
- * Column -> field path. `explicit` (from the `columns` query parameter) maps a header to a field; every
- * other header maps to itself when it is a known field or prefix, else to `input_data.<header>`.
+ * Each column's field. `explicit` (from the `columns` query parameter) maps a header to a field; every
+ * other header maps to itself when it is a known field or prefix, else to the field it is recognised
+ * as (`Phone`, `MRN`, `Date of Birth`: see import-columns.ts), else to `input_data.<header>`.
  */
+export function importColumns(
+  header: readonly string[],
+  explicit: ReadonlyMap<string, string>,
+): ImportColumn[] {
+  return proposeColumns(header, explicit, (name) => (isMappableField(name) ? name : null));
+}
+
+/** Column -> field path, as `importColumns` maps them. */
 export function columnPaths(
   header: readonly string[],
   explicit: ReadonlyMap<string, string>,
 ): string[][] {
-  return header.map((name) => fieldPath(explicit.get(name) ?? name));
+  return importColumns(header, explicit).map((c) => fieldPath(c.field));
 }
 
-function fieldPath(field: string): string[] {
+export function fieldPath(field: string): string[] {
   if ((IMPORT_FIELDS as readonly string[]).includes(field)) return field.split('.');
   const prefix = IMPORT_OBJECT_PREFIXES.find((p) => field.startsWith(p) && field.length > p.length);
   if (prefix) {

@@ -1,3 +1,4 @@
+import type { ImportColumn } from '../domain/import-columns.js';
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
@@ -8,7 +9,13 @@ import {
   TargetImportRepository,
 } from '../application/ports/target-import.repository.js';
 import { TargetDraft } from '../domain/new-targets.js';
-import { ImportOptions, ImportStatus, RowError, TargetImport } from '../domain/target-import.js';
+import {
+  ImportOptions,
+  ImportStatus,
+  PreviewRow,
+  RowError,
+  TargetImport,
+} from '../domain/target-import.js';
 import {
   TARGET_IMPORT_COLUMNS,
   targetImportFromRow,
@@ -33,8 +40,9 @@ export class SqlTargetImportRepository extends TargetImportRepository {
   ): Promise<void> {
     await this.sql(null).query<NoRows>(
       `INSERT INTO target_imports
-         (id, organization_id, campaign_id, status, dry_run, launch, allow_duplicates, created_at, updated_at)
-       VALUES ($1, $2, $3, 'receiving', $4, $5, $6, $7, $7)`,
+         (id, organization_id, campaign_id, status, dry_run, launch, allow_duplicates, skip_invalid,
+          created_at, updated_at)
+       VALUES ($1, $2, $3, 'receiving', $4, $5, $6, $8, $7, $7)`,
       [
         imp.id,
         imp.organizationId,
@@ -43,7 +51,15 @@ export class SqlTargetImportRepository extends TargetImportRepository {
         imp.launch,
         imp.allowDuplicates,
         imp.now,
+        imp.skipInvalid,
       ],
+    );
+  }
+
+  async describe(importId: string, columns: ImportColumn[] | null, preview: PreviewRow[]) {
+    await this.sql(null).query<NoRows>(
+      `UPDATE target_imports SET columns = $2::jsonb, preview = $3::jsonb WHERE id = $1`,
+      [importId, columns === null ? null : JSON.stringify(columns), JSON.stringify(preview)],
     );
   }
 

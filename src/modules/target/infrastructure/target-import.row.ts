@@ -1,4 +1,5 @@
-import { ImportStatus, RowError, TargetImport } from '../domain/target-import.js';
+import type { ImportColumn } from '../domain/import-columns.js';
+import { ImportStatus, PreviewRow, RowError, TargetImport } from '../domain/target-import.js';
 
 /** `target_imports` as `pg` returns it. */
 export interface TargetImportRow {
@@ -20,11 +21,14 @@ export interface TargetImportRow {
   updated_at: Date;
   finished_at: Date | null;
   failure: string | null;
+  skip_invalid: boolean;
+  columns: ImportColumn[] | null;
+  preview: PreviewRow[] | null;
 }
 
 export const TARGET_IMPORT_COLUMNS = `id, organization_id, campaign_id, status, dry_run, launch,
   allow_duplicates, total_rows, invalid_rows, checked, processed_through, processed_rows, created,
-  ignored_rows, created_at, updated_at, finished_at, failure`;
+  ignored_rows, created_at, updated_at, finished_at, failure, skip_invalid, columns, preview`;
 
 export function targetImportFromRow(row: TargetImportRow): TargetImport {
   return {
@@ -46,6 +50,9 @@ export function targetImportFromRow(row: TargetImportRow): TargetImport {
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
     failure: row.failure,
+    skipInvalid: row.skip_invalid,
+    columns: row.columns,
+    preview: row.preview,
   };
 }
 

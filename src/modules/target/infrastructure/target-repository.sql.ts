@@ -29,6 +29,7 @@ import {
 import { EventCause, TargetEventLog } from '../application/ports/target-event-log.js';
 import { attributeChanges, causeParams, CAUSE_FROM } from './target-event-log.sql.js';
 import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './target-walk.js';
+import { nameHalves, type TargetSearch } from '../domain/target-search.js';
 import { createdAround, positionSpans } from './target-position-counts.js';
 import { lastCallMatchesPerBlock } from './target-last-call-counts.js';
 import { targetCountFolders } from './target-count-folding.worker.js';
@@ -360,7 +361,7 @@ export class SqlTargetRepository extends TargetRepository {
       // campaign (index-only). The page's fetch checks the organization again all the same.
       const counted = await this.countFromDeltas(sql, organizationId, campaignId, filter.status);
       if (counted.campaignTotal === 0) return { targets: [], next: null, total: 0 };
-      if (filter.externalId !== undefined)
+      if (filter.externalId !== undefined || filter.search !== undefined)
         return this.withExternalId(sql, organizationId, campaignId, filter, page);
       return filter.lastCallFrom === undefined && filter.lastCallTo === undefined
         ? this.inCreationOrder(sql, organizationId, campaignId, filter, page)
@@ -450,7 +451,10 @@ export class SqlTargetRepository extends TargetRepository {
     return places.map((p, i) => p + Number(rows[0][`cut${i}`]));
   }
 
-  /** An external id names at most one target of the campaign: counted and listed with the rest of the filter. */
+  /**
+   * An external id names at most one target of the campaign, and a search few: counted and listed with
+   * the rest of the filter (the search through the name and phone indexes).
+   */
   private async withExternalId(
     sql: SqlExecutor,
     organizationId: string,
@@ -731,7 +735,34 @@ function listConditions(
     lastCall === 'indexed' ? 'last_call_date' : "(last_call_date + interval '0')";
   if (filter.lastCallFrom) add(`${lastCallDate} >= ?`, filter.lastCallFrom);
   if (filter.lastCallTo) add(`${lastCallDate} < ${LAST_CALL_TO}`, filter.lastCallTo);
+  if (filter.search) where.push(searchCondition(filter.search, params));
   return { where, params };
+}
+
+/**
+ * The search as OR-ed conditions, each one an index's (`targets_campaign_first_name_idx`,
+ * `..._last_name_idx`, the external id's unique index, `targets_campaign_phone_idx`): the planner
+ * combines them in a bitmap, never reading the campaign's other targets.
+ */
+function searchCondition(search: TargetSearch, params: unknown[]): string {
+  const param = (value: unknown) => `$${params.push(value)}`;
+  const FIRST = "lower(patient->>'first_name')";
+  const LAST = "lower(patient->>'last_name')";
+  const prefix = (word: string) => param(`${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  const branches = [`external_id = ${param(search.externalId)}`];
+  if (search.phoneNumber !== null) branches.push(`phone_number = ${param(search.phoneNumber)}`);
+  const halves = nameHalves(search.words);
+  if (halves) {
+    const [a, b] = [prefix(halves[0]), prefix(halves[1])];
+    branches.push(
+      `(${FIRST} LIKE ${a} AND ${LAST} LIKE ${b})`,
+      `(${LAST} LIKE ${a} AND ${FIRST} LIKE ${b})`,
+    );
+  } else if (search.words.length === 1) {
+    const word = prefix(search.words[0]);
+    branches.push(`${FIRST} LIKE ${word}`, `${LAST} LIKE ${word}`);
+  }
+  return `(${branches.join(' OR ')})`;
 }
 
 /** The exclusive end of an inclusive last-call upper bound (bounds are inclusive to the millisecond). */

@@ -38,6 +38,8 @@ export interface CompliancePolicy {
   maxCallsPerNumber: CallCaps;
   restrictedDates: RestrictedDate[];
   defaultTimeZone: string;
+  /** ISO 3166-1 alpha-2: the country numbers written without `+` are read in (`(617) 253-1217`). */
+  defaultCountry: string;
 }
 
 export interface StateRule {

@@ -50,6 +50,13 @@ export class CampaignResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid', isArray: true }) blacklist_ids: string[];
   @ApiProperty({ type: 'string', nullable: true, example: 'https://example.com/hooks/calls' })
   webhook_url: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'US',
+    description: "The country its national numbers are read in; null: the organization's",
+  })
+  default_country: string | null;
   @ApiPropertyOptional({
     type: 'string',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',

@@ -1,3 +1,4 @@
+import { countryError } from '../../../../common/phone/phone-number.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
 import { CampaignResponseDto } from './campaign-response.dto.js';
@@ -204,6 +205,19 @@ class CampaignFieldsDto {
   @PyStr({ max: 2048 })
   @PyValueRule('httpUrl', httpUrlRule)
   webhook_url?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: 'CA',
+    description:
+      "ISO 3166-1 alpha-2 country that its targets' numbers written without + are read in; null " +
+      "(default): the organization's default_country (the calling policy's)",
+  })
+  @PyOptional({ nullable: true })
+  @PyStr()
+  @PyValueRule('country', countryError)
+  default_country?: string | null;
 
   @ApiPropertyOptional({
     nullable: true,

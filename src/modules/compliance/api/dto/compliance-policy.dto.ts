@@ -1,4 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { countryError } from '../../../../common/phone/phone-number.js';
 import { HH_MM, timeZoneError } from '../../../../common/schedule/week-schedule.js';
 import {
   PyBool,
@@ -6,6 +7,7 @@ import {
   PyModel,
   PyModelList,
   PyNullable,
+  PyOptional,
   PyRequired,
   PyStr,
   PyValueRule,
@@ -121,6 +123,17 @@ export class CompliancePolicyDto {
   @PyStr()
   @PyValueRule('timeZone', timeZoneError)
   default_time_zone: string;
+
+  @ApiPropertyOptional({
+    example: 'US',
+    description:
+      'ISO 3166-1 alpha-2 country that phone numbers written without + are read in, on every ' +
+      "campaign without its own (docs/targets.md); absent: the policy's current one (US until set)",
+  })
+  @PyOptional()
+  @PyStr()
+  @PyValueRule('country', countryError)
+  default_country?: string;
 }
 
 export class StateRuleCitationDto {
@@ -150,6 +163,9 @@ export class CompliancePolicyResponseDto extends CompliancePolicyDto {
     description: 'Each way this policy is weaker than the defaults, in words (empty when none)',
   })
   warnings: string[];
+
+  @ApiProperty({ example: 'US', description: 'The country national numbers are read in' })
+  declare default_country: string;
 
   @ApiProperty({ type: StateRulePackResponseDto, description: 'The state rules in force now' })
   state_rule_pack: StateRulePackResponseDto;

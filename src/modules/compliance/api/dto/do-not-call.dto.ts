@@ -5,11 +5,11 @@ import {
   PyList,
   PyModelList,
   PyOptional,
-  PyPhoneNumber,
+  PyPhoneNumberOrNational,
   PyRequired,
   PyStr,
   PyValueRule,
-  phoneNumberItemError,
+  phoneNumberOrNationalItemError,
 } from '../../../../common/validation/py-validators.js';
 
 /** Longest batch a request may add or remove, as for blacklists. */
@@ -18,11 +18,13 @@ const MAX_NUMBERS = 10000;
 export class DoNotCallNumberDto {
   @ApiProperty({
     example: '+15550101234',
-    description: 'E.164 after removing spaces, dashes, dots and parentheses',
+    description:
+      "E.164, or a national number read in the organization's default_country (the policy's): " +
+      '`(617) 253-1217` is listed as +16172531217',
   })
   @PyRequired()
   @PyStr()
-  @PyPhoneNumber()
+  @PyPhoneNumberOrNational()
   phone_number: string;
 
   @ApiProperty({ example: 'Letter of 2026-11-02', minLength: 1, maxLength: 500 })
@@ -46,7 +48,7 @@ export class RemoveDoNotCallNumbersDto {
     example: ['+15550101234'],
   })
   @PyRequired()
-  @PyList({ min: 1, max: MAX_NUMBERS }, phoneNumberItemError)
+  @PyList({ min: 1, max: MAX_NUMBERS }, phoneNumberOrNationalItemError)
   phone_numbers: string[];
 
   @ApiProperty({

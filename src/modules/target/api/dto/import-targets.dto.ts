@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { PyBool, PyOptional, PyStr } from '../../../../common/validation/py-validators.js';
+import { PyBool, PyEnum, PyOptional, PyStr } from '../../../../common/validation/py-validators.js';
+
+export const ON_ERROR = ['reject', 'skip'] as const;
+export type OnError = (typeof ON_ERROR)[number];
 import { IMPORT_STATUSES, type ImportStatus } from '../../domain/target-import.js';
 
 export class ImportTargetsQueryDto {
@@ -27,10 +30,23 @@ export class ImportTargetsQueryDto {
   allow_duplicates: boolean = true;
 
   @ApiPropertyOptional({
+    enum: ON_ERROR,
+    default: 'reject',
+    description:
+      'reject: a file with any row error adds nothing; skip: the good rows are added and the bad ones ' +
+      'reported (errors, and GET /api/v1/imports/{import_id}/errors as CSV)',
+  })
+  @PyOptional()
+  @PyEnum(ON_ERROR)
+  on_error: OnError = 'reject';
+
+  @ApiPropertyOptional({
     description:
       'Explicit column mapping, comma-separated `<CSV header>:<field>` pairs, e.g. ' +
       '`Phone:phone_number,MRN:external_id,First:patient.first_name`. Unmapped headers that name a ' +
-      'field are used as is; any other column goes into input_data under its header.',
+      'field are used as is; headers an EHR export uses (Phone, Mobile, Cell, MRN, Patient ID, First ' +
+      'Name, DOB, ... in any case and spacing) are recognised; any other column goes into input_data ' +
+      'under its header. The report answers the mapping used (columns).',
     example: 'Phone:phone_number,MRN:external_id',
   })
   @PyOptional()
@@ -83,6 +99,41 @@ export class ImportIgnoredRowDto {
   @ApiProperty({ example: 'PAT-001' }) external_id: string;
 }
 
+export class ImportColumnDto {
+  @ApiProperty({ example: 'Date of Birth', description: 'The CSV header' }) column: string;
+  @ApiProperty({
+    example: 'patient.date_of_birth',
+    description: 'The field it feeds: phone_number, patient.first_name, input_data.<header>, ...',
+  })
+  field: string;
+  @ApiProperty({
+    enum: ['explicit', 'field_name', 'recognised', 'input_data'],
+    description:
+      'explicit: the columns parameter; field_name: the header is the field; recognised: a header ' +
+      'EHR exports use; input_data: any other column',
+  })
+  source: string;
+}
+
+class ImportPreviewPatientDto {
+  @ApiProperty({ type: String, nullable: true }) first_name: string | null;
+  @ApiProperty({ type: String, nullable: true }) last_name: string | null;
+  @ApiProperty({ type: String, nullable: true, example: '1962-03-14' })
+  date_of_birth: string | null;
+  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
+}
+
+export class ImportPreviewRowDto {
+  @ApiProperty({ type: 'integer' }) row: number;
+  @ApiProperty({ example: '+16172531217' }) phone_number: string;
+  @ApiProperty({ type: String, nullable: true }) fallback_phone_number: string | null;
+  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
+  @ApiProperty({ type: String, nullable: true }) time_zone: string | null;
+  @ApiProperty({ type: ImportPreviewPatientDto, nullable: true })
+  patient: ImportPreviewPatientDto | null;
+  @ApiProperty({ type: 'object', additionalProperties: true }) input_data: Record<string, unknown>;
+}
+
 export class ImportReportDto {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ format: 'uuid' }) campaign_id: string;
@@ -95,6 +146,21 @@ export class ImportReportDto {
   @ApiProperty() dry_run: boolean;
   @ApiProperty() launch: boolean;
   @ApiProperty() allow_duplicates: boolean;
+  @ApiProperty({ enum: ON_ERROR }) on_error: OnError;
+  @ApiProperty({
+    type: [ImportColumnDto],
+    nullable: true,
+    description:
+      "How each column of the file was read, in the file's order (null before its header)",
+  })
+  columns: ImportColumnDto[] | null;
+  @ApiProperty({
+    type: [ImportPreviewRowDto],
+    nullable: true,
+    description:
+      'The first 5 good rows as they will be stored: numbers in E.164, dates of birth as YYYY-MM-DD',
+  })
+  preview: ImportPreviewRowDto[] | null;
   @ApiProperty({ type: 'integer', description: 'Data rows in the file' }) rows: number;
   @ApiProperty({ type: 'integer', description: 'Rows with at least one error' })
   invalid_rows: number;

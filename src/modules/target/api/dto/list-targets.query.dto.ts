@@ -59,6 +59,18 @@ export class ListTargetsQueryDto {
   external_id?: string;
 
   @ApiPropertyOptional({
+    example: 'lopez',
+    maxLength: 200,
+    description:
+      "Search (added to the reference): the patient's name (a word matches the start of the first or " +
+      'last name; two or more, first and last name in either order, case-insensitive), the external ' +
+      "id (MRN) exactly, or the phone number (read as the add reads it, in the campaign's country)",
+  })
+  @PyOptional()
+  @PyStr({ max: 200 })
+  search?: string;
+
+  @ApiPropertyOptional({
     format: 'date-time',
     example: DATE_EXAMPLE,
     description: 'Created at or after (inclusive)',

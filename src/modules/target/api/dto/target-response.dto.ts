@@ -9,6 +9,15 @@ const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };
 const OBJECT = { type: 'object', additionalProperties: true } as const;
 const DATE_TIME = { type: 'string', format: 'date-time' } as const;
 
+/** The patient a target is, as added (`patient` of the add, or the import's patient columns). */
+export class TargetPatientResponseDto {
+  @ApiProperty({ type: 'string', nullable: true, example: 'Maria' }) first_name: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'Lopez' }) last_name: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: '1962-03-14' })
+  date_of_birth: string | null;
+  @ApiProperty({ type: 'string', nullable: true, example: 'MRN-1007' }) external_id: string | null;
+}
+
 /** The Target response object (spec: Resources), for the OpenAPI document; built by `presentTarget`. */
 export class TargetResponseDto {
   @ApiProperty() id: string;
@@ -64,6 +73,14 @@ export class TargetResponseDto {
   > | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) outcome: string | null;
   @ApiPropertyOptional({ ...OBJECT, nullable: true }) statistics: Record<string, unknown> | null;
+  @ApiProperty({
+    type: () => TargetPatientResponseDto,
+    nullable: true,
+    description:
+      'Added to the reference: the patient as given when added (name, date of birth, external id); ' +
+      'null when added without one',
+  })
+  patient: TargetPatientResponseDto | null;
 }
 
 /** The input-data update also returns `pre_call_ehr_ids` (`{}` when the target has no EHR events). */

@@ -1,6 +1,13 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import { TargetDraft } from '../../domain/new-targets.js';
-import { ImportOptions, ImportStatus, RowError, TargetImport } from '../../domain/target-import.js';
+import type { ImportColumn } from '../../domain/import-columns.js';
+import {
+  ImportOptions,
+  ImportStatus,
+  PreviewRow,
+  RowError,
+  TargetImport,
+} from '../../domain/target-import.js';
 
 /** One CSV record as staged: a valid target (with its id already chosen) or its errors. */
 export interface StagedRow {
@@ -34,6 +41,13 @@ export interface ImportChunkResult {
 export abstract class TargetImportRepository {
   abstract create(
     imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
+  ): Promise<void>;
+
+  /** Records how the file's columns were read and its first good rows as they will be stored. */
+  abstract describe(
+    importId: string,
+    columns: ImportColumn[] | null,
+    preview: PreviewRow[],
   ): Promise<void>;
 
   /** Stages a batch of rows in one statement; `updated_at` becomes `now` (the upload is alive). */

@@ -1,4 +1,5 @@
 import type { FoldReport } from '../../../../common/persistence/count-folding.js';
+import type { TargetSearch } from '../../domain/target-search.js';
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import { NewTarget } from '../../domain/new-targets.js';
 import { Target, TargetStatus } from '../../domain/target.js';
@@ -13,6 +14,8 @@ export interface TargetListFilter {
   createdTo?: Date;
   lastCallFrom?: Date;
   lastCallTo?: Date;
+  /** By the patient's name, the external id or the phone number (one search box). */
+  search?: TargetSearch;
 }
 
 /** A place in the (created_at, id) order: just after the target with this creation time and id. */
