@@ -9,6 +9,7 @@ export const AUDIT_ACTIONS = {
   'target.list': "read a page of a campaign's targets (the event names the targets returned)",
   'target.timeline': "read a target's timeline",
   'import.read': 'read an import report',
+  'import_errors.export': "download an import's rejected rows (their values) as CSV",
   'call_log.read': 'read one call log and its transcript',
   'recording.read': 'read a call log with its recording links (include_recordings=true)',
   'call_log.list': 'read a page of call logs (the event names the call logs returned)',

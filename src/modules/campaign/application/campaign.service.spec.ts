@@ -33,6 +33,7 @@ describe('CampaignService', () => {
       retryDelayMinutes: 60,
       maxConcurrentCalls: 10,
       callingWindow: null,
+      defaultCountry: null,
       steps: [],
       entryStep: null,
       blacklistIds: [],

@@ -154,6 +154,7 @@ export class TargetImportController {
 
   @RequiresPermission('targets.read')
   @CampaignScope('handler')
+  @Audit({ action: 'import_errors.export', resource: 'import' })
   @Get('imports/:import_id/errors')
   @ApiOperation({
     operationId: 'download_import_errors_api_v1_imports__import_id__errors_get',
