@@ -1,11 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { lowerBound } from '../../../common/dates/date-bounds.js';
+import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
   Auth,
   type AuthContext,
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
+import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { OrganizationService } from '../application/organization.service.js';
 import type { ApiKeyRecord } from '../domain/api-key.js';
 import {
@@ -38,7 +41,10 @@ function presentApiKey(k: ApiKeyRecord): ApiKeyResponseDto {
 @ApiTags('api-keys')
 @Controller('api/v1/api-keys')
 export class ApiKeyController {
-  constructor(private readonly organizations: OrganizationService) {}
+  constructor(
+    private readonly organizations: OrganizationService,
+    private readonly modules: ModuleRef,
+  ) {}
 
   @Post()
   @HttpCode(201)
@@ -52,6 +58,7 @@ export class ApiKeyController {
   })
   @ApiResponse({ status: 201, type: CreatedApiKeyResponseDto })
   async create(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto) {
+    await this.requireOwnCampaigns(auth.organizationId, body.campaign_ids ?? []);
     const issued = await this.organizations.createApiKey(auth.organizationId, {
       name: body.name,
       role: body.role,
@@ -60,6 +67,37 @@ export class ApiKeyController {
       createdBy: auth.apiKeyId,
     });
     return { ...presentApiKey(issued), key: issued.key };
+  }
+
+  /**
+   * A key reaches only campaigns of its own organization: an id of another organization's campaign
+   * (or of none) is a 422 at its place in the list, which says no more about it than a 404 would.
+   *
+   * The campaigns are looked up in the app rather than imported: every app imports this module (its
+   * guard authenticates every request), and importing CampaignModule here would serve the campaign
+   * routes in an app built without them. In such an app there is no campaign for a key to name.
+   */
+  private async requireOwnCampaigns(organizationId: string, campaignIds: string[]): Promise<void> {
+    if (campaignIds.length === 0) return;
+    let campaigns: CampaignReader | undefined;
+    try {
+      campaigns = this.modules.get(CampaignReader, { strict: false });
+    } catch {
+      campaigns = undefined;
+    }
+    for (const [i, campaignId] of campaignIds.entries()) {
+      try {
+        if (!campaigns) throw new NotFoundError(`Campaign ${campaignId} not found`);
+        await campaigns.get(organizationId, campaignId);
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+        throw new InvalidInputError(
+          `campaign ${campaignId} is not a campaign of this organization`,
+          ['campaign_ids', i],
+          campaignId,
+        );
+      }
+    }
   }
 
   @Get()
