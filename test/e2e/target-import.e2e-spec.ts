@@ -800,7 +800,9 @@ describe('CSV import across a worker restart', () => {
   it('resumes after a killed worker and creates each row once', async () => {
     const { apiKey } = await t.createOrganization();
     const { id: campaignId } = await t.createCampaign(apiKey);
-    const ROWS = 40_000;
+    // Three chunks of IMPORT_CHUNK_ROWS (5,000): the worker is killed once the first has committed,
+    // so at least one chunk is left for the second worker to resume after.
+    const ROWS = 15_000;
     const upload = await streamUpload(t, apiKey, campaignId, csvRows(ROWS));
     expect(upload.status).toBe(202);
     const importId = upload.body.id;
@@ -815,6 +817,8 @@ describe('CSV import across a worker restart', () => {
     await waitFor(progress, ([p]) => p.processed_rows > 0, 60_000, 20);
     await first.kill();
     const [atKill] = await progress();
+    // Killed mid-import, between two chunks.
+    expect([5_000, 10_000]).toContain(atKill.processed_rows);
 
     const second = startWorkerProcess(t);
     try {
