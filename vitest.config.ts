@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirstSequencer } from './test/support/longest-first.sequencer.js';
 
 /**
  * Four projects, all run by `npm test` (CI reads its JSON report):
@@ -27,6 +28,10 @@ import { defineConfig } from 'vitest/config';
  * module graph per file was most of the project's time (22 s against 8.5 s at load 5); a unit file
  * that changes something global (Nest's logger) puts it back in `afterAll`. docs/benchmarks.md has
  * the times and what else was measured (the `threads` pool was no faster).
+ *
+ * The run cannot end before its longest file, so files start longest first across all four projects
+ * (test/support/longest-first.sequencer.ts), from Vitest's timings of the last run or, on a fresh
+ * clone, from the measured seconds of the longest files.
  */
 const database = {
   testTimeout: 240_000,
@@ -40,6 +45,7 @@ export default defineConfig({
     pool: 'forks',
     isolate: true,
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirstSequencer },
     // examples/ holds projects of their own, with the packed package in their node_modules.
     exclude: ['**/node_modules/**', 'dist/**', 'examples/**'],
     projects: [

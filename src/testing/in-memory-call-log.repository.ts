@@ -146,7 +146,11 @@ export class InMemoryCallLogRepository extends CallLogRepository {
       .map((l) => structuredClone(l));
   }
 
-  async findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+  async findLatest(
+    organizationId: string,
+    lookup: CallLookup,
+    campaignIds: string[] | null = null,
+  ): Promise<CallLog | null> {
     const matches = (l: CallLog) =>
       'id' in lookup
         ? l.id === lookup.id
@@ -154,7 +158,12 @@ export class InMemoryCallLogRepository extends CallLogRepository {
           ? l.to === lookup.to
           : lookup.targetIds.includes(l.targetId);
     const [latest] = [...this.logs.values()]
-      .filter((l) => l.organizationId === organizationId && matches(l))
+      .filter(
+        (l) =>
+          l.organizationId === organizationId &&
+          (campaignIds === null || campaignIds.includes(l.campaignId)) &&
+          matches(l),
+      )
       .sort(
         (a, b) =>
           Number(b.endedAt === null) - Number(a.endedAt === null) ||

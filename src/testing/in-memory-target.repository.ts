@@ -317,12 +317,18 @@ export class InMemoryTargetRepository extends TargetRepository {
     path: string[],
     value: string,
     limit: number,
+    campaignIds: string[] | null = null,
   ): Promise<string[]> {
     const time = (d: Date | null) => (d ? d.getTime() : -Infinity);
     return [...this.rows.values()]
       .filter(({ target: t }) => {
         const held = valueAt(t.inputData, path);
-        return t.organizationId === organizationId && isScalar(held) && String(held) === value;
+        return (
+          t.organizationId === organizationId &&
+          (campaignIds === null || campaignIds.includes(t.campaignId)) &&
+          isScalar(held) &&
+          String(held) === value
+        );
       })
       .sort(
         (a, b) =>

@@ -125,6 +125,16 @@ export function callLogRepositoryContract(
       expect(await latest({ targetIds: [] })).toBeNull();
       const found = await c.repository.findLatest(owner.organizationId, { id: open });
       expect(found).toEqual(await c.repository.findById(open));
+      // Limited to campaigns: only their calls match (null: every campaign).
+      const within = async (
+        campaignIds: string[] | null,
+        lookup: { id: number } | { to: string },
+      ) => (await c.repository.findLatest(owner.organizationId, lookup, campaignIds))?.id ?? null;
+      expect(await within([owner.campaignId], { to: '+15550101234' })).toBe(open);
+      expect(await within(null, { id: endedEarly })).toBe(endedEarly);
+      expect(await within([other.campaignId], { to: '+15550101234' })).toBeNull();
+      expect(await within([other.campaignId, owner.campaignId], { id: endedLate })).toBe(endedLate);
+      expect(await within([other.campaignId], { id: endedLate })).toBeNull();
     });
 
     it('creates increasing ids and reads a log back as written', async () => {

@@ -146,6 +146,19 @@ export function targetRepositoryContract(
       expect(
         await h.repository.findIdsByInputValue(mine.organizationId, ['patient'], 'M-1', 10),
       ).toEqual([]);
+      // Limited to campaigns: only their targets, the limit counting those alone.
+      const within = (campaignIds: string[], limit = 10) =>
+        h.repository.findIdsByInputValue(
+          mine.organizationId,
+          ['patient', 'mrn'],
+          'M-1',
+          limit,
+          campaignIds,
+        );
+      expect(await within([mine.campaignId])).toEqual([older, never]);
+      expect(await within([mine.campaignId], 1)).toEqual([older]);
+      expect(await within([mine.otherCampaignId])).toEqual([called]);
+      expect(await within([other.campaignId])).toEqual([]);
     });
 
     it('stores every field and reads it back, scoped by organization', async () => {

@@ -308,9 +308,52 @@ describe('roles and API keys', () => {
     expect(theirRead.status).toBe(404);
     expect(theirRead.body).toEqual({ detail: `Import ${theirImport.body.id} not found` });
 
-    const liveCalls = await scoped(t.http().get('/api/v1/live-calls'));
-    expect(liveCalls.status).toBe(403);
-    expect(liveCalls.body).toEqual({ detail: scopeRefusal('live_calls.read') });
+    // Live calls answer for its campaigns only (test/e2e/live-calls.e2e-spec.ts has the lookups).
+    const liveCalls = await scoped(t.http().get('/api/v1/live-calls')).query({
+      user_phone_number: '+15550101002',
+    });
+    expect([liveCalls.status, liveCalls.body]).toEqual([404, { detail: 'Live call not found' }]);
+  });
+
+  it("refuses campaign_ids that are not the organization's own campaigns: 422 at the id, naming it", async () => {
+    const mine = await t.createCampaign(admin, { name: 'Own' });
+    const { apiKey: otherAdmin } = await t.createOrganization();
+    const foreign = await t.createCampaign(otherAdmin, { name: 'Foreign' });
+    const missing = randomUUID();
+    const before = await t.sql('SELECT count(*)::int AS n FROM api_keys');
+    for (const [ids, index, bad] of [
+      [[mine.id, foreign.id], 1, foreign.id],
+      [[missing], 0, missing],
+      [[mine.id, mine.id, missing, foreign.id], 2, missing],
+    ] as const) {
+      const res = await t
+        .http()
+        .post('/api/v1/api-keys')
+        .set('X-API-Key', admin)
+        .send({ name: 'too wide', role: 'viewer', campaign_ids: ids });
+      expect([res.status, res.body]).toEqual([
+        422,
+        {
+          detail: [
+            {
+              ctx: { error: {} },
+              input: bad,
+              loc: ['body', 'campaign_ids', index],
+              msg: `Value error, campaign ${bad} is not a campaign of this organization`,
+              type: 'value_error',
+            },
+          ],
+        },
+      ]);
+    }
+    // No key was made; the organization's own campaign alone is accepted.
+    expect(await t.sql('SELECT count(*)::int AS n FROM api_keys')).toEqual(before);
+    const ok = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: 'own', role: 'viewer', campaign_ids: [mine.id] });
+    expect([ok.status, ok.body.campaign_ids]).toEqual([201, [mine.id]]);
   });
 });
 

@@ -275,6 +275,91 @@ describe('campaign variables and live calls', () => {
       expect([nothing.status, nothing.body]).toEqual([404, { detail: 'Live call not found' }]);
     });
 
+    it("a key limited to campaigns finds only its campaigns' calls: another campaign's is not found", async () => {
+      const o = await tenant();
+      const mine = await t.createCampaign(o.apiKey, { name: 'Mine' });
+      const theirs = await t.createCampaign(o.apiKey, { name: 'Theirs' });
+      // One person, one number and one input value in both campaigns; called in mine first, then
+      // in theirs (a call still in flight there, which an unlimited key sees first).
+      const to = nextNumber();
+      const target = { phone_number: to, input_data: { mrn: 'M-5' } };
+      const [myTarget] = await t.addTargets(o.apiKey, mine.id, { targets: [target] });
+      const [theirTarget] = await t.addTargets(o.apiKey, theirs.id, { targets: [target] });
+      const ended = {
+        at: '2026-03-01T10:01:02.000Z',
+        outcome: 'GOOD',
+        reason: 'customer-ended-call',
+      };
+      const myCall = await callLog(
+        { organizationId: o.organizationId, campaignId: mine.id, targetId: myTarget, to },
+        '2026-03-01T10:00:00.000Z',
+        ended,
+      );
+      const theirCall = await callLog(
+        { organizationId: o.organizationId, campaignId: theirs.id, targetId: theirTarget, to },
+        '2026-03-01T11:00:00.000Z',
+      );
+      const created = await t
+        .http()
+        .post('/api/v1/api-keys')
+        .set('X-API-Key', o.apiKey)
+        .send({ name: 'mine only', role: 'viewer', campaign_ids: [mine.id] });
+      expect(created.status).toBe(201);
+      const scoped = (query: Record<string, string | number>) =>
+        t.http().get('/api/v1/live-calls').query(query).set('X-API-Key', created.body.key);
+      const lookups: Record<string, string | number>[] = [
+        { user_phone_number: to },
+        { key: 'mrn', value: 'M-5' },
+      ];
+      for (const query of lookups) {
+        const all = await o.get('/api/v1/live-calls', query);
+        const limited = await scoped(query);
+        expect([query, all.status, all.body.call_log_id, all.body.campaign_id]).toEqual([
+          query,
+          200,
+          theirCall,
+          theirs.id,
+        ]);
+        // The limited key's answer is the same snapshot the unlimited key gets for that call.
+        const own = await o.get('/api/v1/live-calls', { call_log_id: myCall });
+        expect([query, limited.status, limited.body]).toEqual([query, 200, own.body]);
+        expect(limited.body).toMatchObject({
+          source: 'call_logs',
+          call_log_id: myCall,
+          campaign_id: mine.id,
+          campaign_target_id: myTarget,
+        });
+      }
+      expect((await scoped({ call_log_id: myCall })).body.call_log_id).toBe(myCall);
+      // Another campaign's call, by id, and by a value held only there: as if there were none.
+      const elsewhere = nextNumber();
+      const [onlyTheirs] = await t.addTargets(o.apiKey, theirs.id, {
+        targets: [{ phone_number: elsewhere, input_data: { mrn: 'M-6' } }],
+      });
+      await callLog(
+        {
+          organizationId: o.organizationId,
+          campaignId: theirs.id,
+          targetId: onlyTheirs,
+          to: elsewhere,
+        },
+        '2026-03-01T12:00:00.000Z',
+      );
+      for (const query of <Record<string, string | number>[]>[
+        { call_log_id: theirCall },
+        { key: 'mrn', value: 'M-6' },
+        { user_phone_number: elsewhere },
+      ]) {
+        expect((await o.get('/api/v1/live-calls', query)).status).toBe(200);
+        const res = await scoped(query);
+        expect([query, res.status, res.body]).toEqual([
+          query,
+          404,
+          { detail: 'Live call not found' },
+        ]);
+      }
+    });
+
     it('snapshots a call the simulator made, found by its target’s variable', async () => {
       const o = await tenant();
       const campaign = await t.createCampaign(o.apiKey);

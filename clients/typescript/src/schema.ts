@@ -641,7 +641,7 @@ export interface paths {
         };
         /**
          * Get Live Call
-         * @description A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the number called), or `key` + `value` (a field of the target's input data; dots reach nested fields). The first of these given is used. A call not ended yet comes first (`source` `live_calls`), else the latest ended (`call_logs`). One level: every value is a string, number, boolean or null; an object's fields and a list's items (by index from 0) have dotted keys (`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key.
+         * @description A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the number called), or `key` + `value` (a field of the target's input data; dots reach nested fields). The first of these given is used. A call not ended yet comes first (`source` `live_calls`), else the latest ended (`call_logs`). One level: every value is a string, number, boolean or null; an object's fields and a list's items (by index from 0) have dotted keys (`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key. A key limited to campaigns finds only its campaigns' calls.
          */
         get: operations["get_live_call_api_v1_live_calls_get"];
         put?: never;

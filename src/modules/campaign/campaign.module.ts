@@ -2,6 +2,8 @@ import { Module, Provider } from '@nestjs/common';
 import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { CampaignController } from './api/campaign.controller.js';
+import { OrganizationCampaigns } from '../organization/application/ports/organization-campaigns.js';
+import { CampaignOwnership } from './application/campaign-ownership.js';
 import { CampaignReader } from './application/ports/campaign-reader.js';
 import { CampaignStateChanges } from './application/ports/campaign-state-changes.js';
 import { CampaignService } from './application/campaign.service.js';
@@ -20,6 +22,7 @@ export const CAMPAIGN_ADAPTERS: Provider[] = [
     CampaignService,
     { provide: CampaignReader, useExisting: CampaignService },
     { provide: CampaignStateChanges, useExisting: CampaignService },
+    { provide: OrganizationCampaigns, useClass: CampaignOwnership },
   ],
   exports: [CampaignService, CampaignReader, CampaignStateChanges],
 })

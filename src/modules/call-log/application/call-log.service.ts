@@ -50,11 +50,18 @@ export class CallLogService {
     return log;
   }
 
-  /** The organization's call a lookup names: an open one first, else the latest ended (null: none). */
-  findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+  /**
+   * The organization's call a lookup names: an open one first, else the latest ended (null: none);
+   * with `campaignIds`, only among those campaigns' calls.
+   */
+  findLatest(
+    organizationId: string,
+    lookup: CallLookup,
+    campaignIds: string[] | null = null,
+  ): Promise<CallLog | null> {
     if ('id' in lookup && !Number.isSafeInteger(lookup.id)) return Promise.resolve(null);
     if ('targetIds' in lookup && lookup.targetIds.length === 0) return Promise.resolve(null);
-    return this.repository.findLatest(organizationId, lookup);
+    return this.repository.findLatest(organizationId, lookup, campaignIds);
   }
 
   /** Exact counts of a campaign's calls (no tenancy: the caller checked the campaign's). */

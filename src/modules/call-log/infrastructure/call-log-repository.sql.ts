@@ -302,7 +302,11 @@ export class SqlCallLogRepository extends CallLogRepository {
     return rows.map(callLogFromRow);
   }
 
-  async findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null> {
+  async findLatest(
+    organizationId: string,
+    lookup: CallLookup,
+    campaignIds: string[] | null = null,
+  ): Promise<CallLog | null> {
     const [condition, value] =
       'id' in lookup
         ? ['id = $2', lookup.id]
@@ -311,8 +315,9 @@ export class SqlCallLogRepository extends CallLogRepository {
           : ['target_id = ANY($2::uuid[])', lookup.targetIds];
     const { rows } = await sqlExecutor(this.dataSource, null).query<CallLogRow>(
       `SELECT ${COLUMNS} FROM call_logs WHERE organization_id = $1 AND ${condition}
+          AND ($3::uuid[] IS NULL OR campaign_id = ANY($3::uuid[]))
         ORDER BY ended_at IS NULL DESC, started_at DESC, id DESC LIMIT 1`,
-      [organizationId, value],
+      [organizationId, value, campaignIds],
     );
     return rows.length > 0 ? callLogFromRow(rows[0]) : null;
   }

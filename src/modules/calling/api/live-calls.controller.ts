@@ -4,6 +4,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
+  CampaignScope,
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
 import { LiveCallService } from '../application/live-call.service.js';
@@ -18,6 +19,7 @@ export class LiveCallsController {
 
   @RequiresPermission('live_calls.read')
   @Audit({ action: 'live_call.read', resource: 'call_log', id: answerField('call_log_id') })
+  @CampaignScope('filtered')
   @Get()
   @ApiOperation({
     operationId: 'get_live_call_api_v1_live_calls_get',
@@ -28,7 +30,8 @@ export class LiveCallsController {
       'fields). The first of these given is used. A call not ended yet comes first (`source` ' +
       '`live_calls`), else the latest ended (`call_logs`). One level: every value is a string, number, ' +
       "boolean or null; an object's fields and a list's items (by index from 0) have dotted keys " +
-      '(`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key.',
+      '(`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key. ' +
+      "A key limited to campaigns finds only its campaigns' calls.",
   })
   @ApiResponse({
     status: 200,
@@ -52,6 +55,6 @@ export class LiveCallsController {
         : q.user_phone_number != null
           ? { userPhoneNumber: q.user_phone_number }
           : { key: q.key!, value: q.value! };
-    return presentLiveCall(await this.liveCalls.find(auth.organizationId, query));
+    return presentLiveCall(await this.liveCalls.find(auth.organizationId, query, auth.campaignIds));
   }
 }

@@ -25,6 +25,8 @@ export interface LiveCall {
 /**
  * `GET /live-calls`: a snapshot of one call of the organization, found by its call log id, the number
  * called, or a variable of its target's input data; a call in flight first, else the latest ended.
+ * A credential limited to campaigns (`campaignIds`) finds only their calls: the latest call of its
+ * campaigns, never one of another campaign, which is not found as in another organization.
  */
 @Injectable()
 export class LiveCallService {
@@ -33,10 +35,15 @@ export class LiveCallService {
     private readonly targets: TargetService,
   ) {}
 
-  async find(organizationId: string, query: LiveCallQuery): Promise<LiveCall> {
+  async find(
+    organizationId: string,
+    query: LiveCallQuery,
+    campaignIds: string[] | null = null,
+  ): Promise<LiveCall> {
     const log = await this.callLogs.findLatest(
       organizationId,
-      await this.lookup(organizationId, query),
+      await this.lookup(organizationId, query, campaignIds),
+      campaignIds,
     );
     if (!log) throw new NotFoundError('Live call not found');
     return {
@@ -46,7 +53,11 @@ export class LiveCallService {
     };
   }
 
-  private async lookup(organizationId: string, query: LiveCallQuery): Promise<CallLookup> {
+  private async lookup(
+    organizationId: string,
+    query: LiveCallQuery,
+    campaignIds: string[] | null,
+  ): Promise<CallLookup> {
     if ('callLogId' in query) return { id: query.callLogId };
     if ('userPhoneNumber' in query)
       return { to: normalizedPhoneNumberAt(query.userPhoneNumber, ['user_phone_number']) };
@@ -56,6 +67,7 @@ export class LiveCallService {
       query.key.split('.'),
       query.value,
       TARGETS_BY_VALUE,
+      campaignIds,
     );
     return { targetIds };
   }

@@ -1,13 +1,16 @@
 import { Audit, answerField, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { lowerBound } from '../../../common/dates/date-bounds.js';
+import { InvalidInputError } from '../../../common/errors/domain-errors.js';
 import {
   Auth,
   type AuthContext,
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
 import { OrganizationService } from '../application/organization.service.js';
+import { OrganizationCampaigns } from '../application/ports/organization-campaigns.js';
 import type { ApiKeyRecord } from '../domain/api-key.js';
 import {
   ApiKeyListResponseDto,
@@ -39,7 +42,10 @@ function presentApiKey(k: ApiKeyRecord): ApiKeyResponseDto {
 @ApiTags('api-keys')
 @Controller('api/v1/api-keys')
 export class ApiKeyController {
-  constructor(private readonly organizations: OrganizationService) {}
+  constructor(
+    private readonly organizations: OrganizationService,
+    private readonly modules: ModuleRef,
+  ) {}
 
   @Audit({ action: 'api_key.create', resource: 'api_key', id: answerField('id'), values: {} })
   @Post()
@@ -54,6 +60,7 @@ export class ApiKeyController {
   })
   @ApiResponse({ status: 201, type: CreatedApiKeyResponseDto })
   async create(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto) {
+    await this.requireOwnCampaigns(auth.organizationId, body.campaign_ids ?? []);
     const issued = await this.organizations.createApiKey(auth.organizationId, {
       name: body.name,
       role: body.role,
@@ -62,6 +69,32 @@ export class ApiKeyController {
       createdBy: auth.apiKeyId,
     });
     return { ...presentApiKey(issued), key: issued.key };
+  }
+
+  /**
+   * A key reaches only campaigns of its own organization: an id of another organization's campaign
+   * (or of none) is a 422 at its place in the list, which says no more about it than a 404 would.
+   *
+   * The campaigns are looked up in the app rather than imported: every app imports this module (its
+   * guard authenticates every request), and importing CampaignModule here would serve the campaign
+   * routes in an app built without them. In such an app there is no campaign for a key to name.
+   */
+  private async requireOwnCampaigns(organizationId: string, campaignIds: string[]): Promise<void> {
+    if (campaignIds.length === 0) return;
+    let campaigns: OrganizationCampaigns | undefined;
+    try {
+      campaigns = this.modules.get(OrganizationCampaigns, { strict: false });
+    } catch {
+      campaigns = undefined;
+    }
+    const existing = campaigns ? await campaigns.existing(organizationId, campaignIds) : new Set();
+    const i = campaignIds.findIndex((id) => !existing.has(id));
+    if (i === -1) return;
+    throw new InvalidInputError(
+      `campaign ${campaignIds[i]} is not a campaign of this organization`,
+      ['campaign_ids', i],
+      campaignIds[i],
+    );
   }
 
   @Audit({ action: 'api_key.list', resource: 'api_key', ids: listedIds('api_keys') })

@@ -222,8 +222,9 @@ export class TargetService {
     path: string[],
     value: string,
     limit: number,
+    campaignIds: string[] | null = null,
   ): Promise<string[]> {
-    return this.targets.findIdsByInputValue(organizationId, path, value, limit);
+    return this.targets.findIdsByInputValue(organizationId, path, value, limit, campaignIds);
   }
 
   /** The target, or null when the organization has none of that id (a call log outlives its target). */

@@ -227,14 +227,16 @@ export class SqlTargetRepository extends TargetRepository {
     path: string[],
     value: string,
     limit: number,
+    campaignIds: string[] | null = null,
   ): Promise<string[]> {
     const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
       `SELECT id::text AS id FROM targets
         WHERE organization_id = $1 AND input_data #>> $2::text[] = $3
           AND jsonb_typeof(input_data #> $2::text[]) IN ('string', 'number', 'boolean')
+          AND ($5::uuid[] IS NULL OR campaign_id = ANY($5::uuid[]))
         ORDER BY last_call_date DESC NULLS LAST, created_at DESC, id
         LIMIT $4`,
-      [organizationId, path, value, limit],
+      [organizationId, path, value, limit, campaignIds],
     );
     return rows.map((r) => r.id);
   }

@@ -91,9 +91,14 @@ export abstract class CallLogRepository {
   abstract findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]>;
   /**
    * The organization's call the lookup names: among its matches, a call not ended yet first (the
-   * latest started), else the latest started of the ended ones. Null when none matches.
+   * latest started), else the latest started of the ended ones. Null when none matches. With
+   * `campaignIds`, only calls of those campaigns match (a credential limited to them).
    */
-  abstract findLatest(organizationId: string, lookup: CallLookup): Promise<CallLog | null>;
+  abstract findLatest(
+    organizationId: string,
+    lookup: CallLookup,
+    campaignIds?: string[] | null,
+  ): Promise<CallLog | null>;
   /** Ordered by id; `total` counts every match. */
   abstract list(
     filter: CallLogFilter,

@@ -162,12 +162,14 @@ export abstract class TargetRepository {
 
   /**
    * Up to `limit` of the organization's targets whose input data holds `value` at `path` (a string,
-   * or a number or boolean written as text), the most recently called first, then the newest.
+   * or a number or boolean written as text), the most recently called first, then the newest. With
+   * `campaignIds`, only targets of those campaigns.
    */
   abstract findIdsByInputValue(
     organizationId: string,
     path: string[],
     value: string,
     limit: number,
+    campaignIds?: string[] | null,
   ): Promise<string[]>;
 }
