@@ -27,6 +27,7 @@ export * from './in-process-exclusive-runner.js';
 export * from './recording-job-queue.js';
 export * from './recording-follow-up-texts.js';
 export * from './in-memory-message.repository.js';
+export * from './in-memory-retention.js';
 export * from './recording-metrics.js';
 export * from './recording-webhook-sender.js';
 export * from './scripted-call-provider.js';

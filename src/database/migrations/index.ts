@@ -36,6 +36,7 @@ import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-
 import { TargetListCounts1769600000000 } from './1769600000000-target-list-counts.js';
 import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-trigger-definitions.js';
 import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
+import { CreateRetention1769860000000 } from './1769860000000-create-retention.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -72,4 +73,5 @@ export const MIGRATIONS = [
   TargetListCounts1769600000000,
   InstallTriggerDefinitions1769610000000,
   ApiKeyRoles1769700000000,
+  CreateRetention1769860000000,
 ];

@@ -19,8 +19,11 @@ import { SqlTargetTransitions } from './infrastructure/target-transitions.sql.js
 import { TargetStepData } from './application/ports/target-step-data.js';
 import { SqlTargetStepData } from './infrastructure/target-step-data.sql.js';
 import { SqlTargetRepository } from './infrastructure/target-repository.sql.js';
+import { TargetData } from '../retention/application/ports/patient-data-holders.js';
+import { SqlTargetData } from './infrastructure/target-data.sql.js';
 
 export const TARGET_ADAPTERS: Provider[] = [
+  { provide: TargetData, useClass: SqlTargetData },
   { provide: TargetRepository, useClass: SqlTargetRepository },
   { provide: TargetTransitions, useClass: SqlTargetTransitions },
   { provide: TargetEventLog, useClass: SqlTargetEventLog },

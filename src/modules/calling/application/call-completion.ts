@@ -30,6 +30,7 @@ import { CallResult } from './ports/call-provider.js';
 import { FollowUpTexts } from '../../messaging/application/ports/follow-up-texts.js';
 import { followsWithText, type TargetContinuation } from '../../messaging/domain/message.js';
 import { callSeconds, webUrls } from '../domain/provider-report.js';
+import { TranscriptRedaction } from '../../retention/application/transcript-redaction.service.js';
 
 export interface Completion {
   /** The provider's id for the call, kept when the log has none yet. */
@@ -91,6 +92,7 @@ export class CallCompletion {
     private readonly events: TargetEventLog,
     private readonly doNotCall: DoNotCallService,
     private readonly texts: FollowUpTexts,
+    private readonly redaction: TranscriptRedaction,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
@@ -145,6 +147,7 @@ export class CallCompletion {
     if (calls.length === 0) return [];
     const now = this.clock.now();
     const planned = calls.map((call) => this.plan(call, now));
+    await this.redact(tx, planned);
     const closed = new Set(
       await this.callLogs.completeMany(
         tx,
@@ -306,6 +309,23 @@ export class CallCompletion {
         };
       }),
     );
+  }
+
+  /** Transcripts and post-call data redacted before they are written, where the policy says so. */
+  private async redact(tx: Tx, planned: Planned[]): Promise<void> {
+    const redacted = await this.redaction.redactCallRecords(
+      tx,
+      planned.map((p) => ({
+        organizationId: p.call.log.organizationId,
+        targetId: p.call.log.targetId,
+        transcripts: p.logCompletion.transcripts,
+        postCallData: p.logCompletion.postCallData,
+      })),
+    );
+    planned.forEach((p, i) => {
+      p.logCompletion.transcripts = redacted[i].transcripts;
+      p.logCompletion.postCallData = redacted[i].postCallData;
+    });
   }
 
   /** What ending this call writes (pure): the log's outcome and the target's decision. */

@@ -1,4 +1,5 @@
 import { RecordingFollowUpTexts } from '../../../testing/recording-follow-up-texts.js';
+import { inMemoryRedaction } from '../../../testing/in-memory-retention.js';
 import { RecordingMetrics } from '../../../testing/recording-metrics.js';
 import { Logger } from '@nestjs/common';
 import {
@@ -83,6 +84,7 @@ function engine(
     events,
     doNotCall.service,
     followUpTexts,
+    inMemoryRedaction().redaction,
   );
   const ingestion = new CallEventIngestion(
     callLogs,

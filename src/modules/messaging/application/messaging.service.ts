@@ -29,6 +29,7 @@ import {
 import { FollowUpText, FollowUpTexts } from './ports/follow-up-texts.js';
 import { MessageRepository, SendOutcome } from './ports/message.repository.js';
 import { TextSenders } from './ports/text-senders.js';
+import { TranscriptRedaction } from '../../retention/application/transcript-redaction.service.js';
 
 /** The job that sends one queued text (and sends it again after a hold). */
 export const TEXT_QUEUE = 'text-send';
@@ -91,6 +92,7 @@ export class MessagingService extends FollowUpTexts {
     private readonly connections: ProviderConnectionService,
     private readonly outbox: MessageEventOutbox,
     private readonly settings: MessagingSettings,
+    private readonly redaction: TranscriptRedaction,
   ) {
     super();
   }
@@ -230,6 +232,13 @@ export class MessagingService extends FollowUpTexts {
     const keyword = replyKeyword(inbound.body);
     return this.uow.run(async (tx) => {
       const answered = await this.messages.latestOutboundTo(tx, inbound.organizationId, from);
+      // Redacted before it is written when the policy says so: the original is kept nowhere.
+      const body = await this.redaction.redactInboundText(tx, {
+        organizationId: inbound.organizationId,
+        targetId: answered?.targetId ?? null,
+        from,
+        body: inbound.body,
+      });
       const message = await this.messages.insertInbound(tx, {
         organizationId: inbound.organizationId,
         campaignId: answered?.campaignId ?? null,
@@ -239,7 +248,7 @@ export class MessagingService extends FollowUpTexts {
         providerMessageId: inbound.providerMessageId,
         from,
         to: inbound.to,
-        body: inbound.body,
+        body,
         keyword,
         now,
       });

@@ -38,6 +38,8 @@ export interface TargetRow {
   statistics: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
+  purged_at: Date | null;
+  purged_parts: string[];
 }
 
 /** Every column of `targets`, for `SELECT ${TARGET_COLUMNS}` and `RETURNING ${TARGET_COLUMNS}`. */
@@ -77,6 +79,8 @@ export const TARGET_COLUMNS = [
   'statistics',
   'created_at',
   'updated_at',
+  'purged_at',
+  'purged_parts',
 ] as const satisfies readonly (keyof TargetRow)[];
 
 /** A `targets` row as the domain type, for adapters that read rows back (SELECT or RETURNING). */
@@ -116,5 +120,7 @@ export function targetFromRow(r: TargetRow): Target {
     statistics: r.statistics,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    purgedAt: r.purged_at,
+    purgedParts: r.purged_parts ?? [],
   };
 }
