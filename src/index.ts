@@ -64,9 +64,9 @@ export { TargetService } from './modules/target/application/target.service.js';
 export { WebhookDeliveryService } from './modules/webhook/application/webhook-delivery.service.js';
 export { MessagingService } from './modules/messaging/application/messaging.service.js';
 export { RetentionService } from './modules/retention/application/retention.service.js';
-export { RetentionPurge } from './modules/retention/application/retention-purge.service.js';
+export { RetentionPurge } from './modules/retention/application/retention-purge.js';
 export { PatientRecordService } from './modules/retention/application/patient-record.service.js';
-export { TranscriptRedaction } from './modules/retention/application/transcript-redaction.service.js';
+export { TranscriptRedactionService } from './modules/retention/application/transcript-redaction.service.js';
 
 // Ports: each an abstract class that is its own injection token.
 export { PORTS } from './ports.js';

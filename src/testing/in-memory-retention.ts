@@ -24,7 +24,7 @@ import type {
   ScopedPolicy,
 } from '../modules/retention/domain/retention-policy.js';
 import type { PatientKey, RetentionRun } from '../modules/retention/domain/retention-run.js';
-import { TranscriptRedaction } from '../modules/retention/application/transcript-redaction.service.js';
+import { TranscriptRedactionService } from '../modules/retention/application/transcript-redaction.service.js';
 import { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
 import { targetKey, type TargetTable } from './in-memory-target.repository.js';
 
@@ -292,7 +292,7 @@ export class InMemoryComplianceData extends ComplianceData {
 }
 
 /**
- * `TranscriptRedaction` on the fakes (the default pattern redactor): over `table` when the test keeps
+ * `TranscriptRedactionService` on the fakes (the default pattern redactor): over `table` when the test keeps
  * its targets in a shared table, else over none (nothing is redacted: no target has a policy).
  */
 export function inMemoryRedaction(table?: () => TargetTable) {
@@ -304,6 +304,6 @@ export function inMemoryRedaction(table?: () => TargetTable) {
   return {
     store,
     targets,
-    redaction: new TranscriptRedaction(targets, store, new PatternRedactor()),
+    redaction: new TranscriptRedactionService(targets, store, new PatternRedactor()),
   };
 }

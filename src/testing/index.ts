@@ -28,6 +28,8 @@ export * from './recording-job-queue.js';
 export * from './recording-follow-up-texts.js';
 export * from './in-memory-message.repository.js';
 export * from './in-memory-retention.js';
+// Pure (no I/O): the default Redactor is its own fake.
+export { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
 export * from './recording-metrics.js';
 export * from './recording-webhook-sender.js';
 export * from './scripted-call-provider.js';

@@ -20,7 +20,6 @@ const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const SHOTS = join(ROOT, 'test-results', 'console');
 const hasChromium = existsSync(CHROMIUM);
 
-
 if (!hasChromium) {
   const why = `no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`;
   // Said when the file is collected: a skipped test's hooks never run.

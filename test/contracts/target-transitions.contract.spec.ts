@@ -1,7 +1,10 @@
 import { randomUUID } from 'crypto';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
-import { InMemoryTargetRepository, targetKey } from '../../src/testing/in-memory-target.repository.js';
+import {
+  InMemoryTargetRepository,
+  targetKey,
+} from '../../src/testing/in-memory-target.repository.js';
 import { InMemoryTargetTransitions } from '../../src/testing/in-memory-target-transitions.js';
 import { InMemoryUnitOfWork } from '../../src/testing/in-memory-unit-of-work.js';
 import { aTarget } from '../../src/testing/test-data.js';

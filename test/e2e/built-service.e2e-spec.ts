@@ -1,12 +1,6 @@
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import {
-  ensureBuilt,
-  exited,
-  freePort,
-  ROOT,
-  startBuiltService,
-} from '../support/run-process.js';
+import { ensureBuilt, exited, freePort, ROOT, startBuiltService } from '../support/run-process.js';
 import { TEST_ENV, waitFor, waitForHealth } from '../support/test-app.js';
 import { createTestDatabase, TestDatabase } from '../support/test-database.js';
 

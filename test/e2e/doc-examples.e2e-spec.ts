@@ -10,13 +10,7 @@ import {
   ShellBlock,
   variableNames,
 } from '../support/doc-examples.js';
-import {
-  ensureBuilt,
-  exited,
-  freePort,
-  ROOT,
-  startBuiltService,
-} from '../support/run-process.js';
+import { ensureBuilt, exited, freePort, ROOT, startBuiltService } from '../support/run-process.js';
 import { TEST_ENV, waitFor, waitForHealth } from '../support/test-app.js';
 import { createTestDatabase } from '../support/test-database.js';
 

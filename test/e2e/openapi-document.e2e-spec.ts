@@ -16,7 +16,9 @@ describe('the committed OpenAPI document', () => {
   afterAll(() => t?.close());
 
   it('is the document the service serves at /openapi.json (else: npm run openapi:write)', async () => {
-    const committed = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'));
+    const committed = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'openapi.json'), 'utf8'),
+    );
     const served = await t.http().get('/openapi.json').expect(200);
     expect(served.body).toEqual(committed);
   });

@@ -74,7 +74,11 @@ describe('responses conform to openapi.json', () => {
   });
   afterAll(() => t?.close());
 
-  const call = (method: 'get' | 'post' | 'put' | 'patch' | 'delete', url: string, body?: unknown) => {
+  const call = (
+    method: 'get' | 'post' | 'put' | 'patch' | 'delete',
+    url: string,
+    body?: unknown,
+  ) => {
     const req = t.http()[method](url).set('X-API-Key', apiKey);
     return body === undefined ? req : req.send(body as object);
   };
@@ -290,7 +294,11 @@ describe('responses conform to openapi.json', () => {
     conforms('get', LIVE, await call('get', `${LIVE}?key=mrn`));
     const VARIABLES = '/api/v1/campaigns/{campaign_id}/variables';
     conforms('get', VARIABLES, await call('get', at(VARIABLES)));
-    conforms('get', VARIABLES, await call('get', `${C}/00000000-0000-4000-8000-000000000000/variables`));
+    conforms(
+      'get',
+      VARIABLES,
+      await call('get', `${C}/00000000-0000-4000-8000-000000000000/variables`),
+    );
 
     const DELIVERIES = '/api/v1/campaigns/{campaign_id}/webhooks/deliveries';
     const deliveries = await waitFor(

@@ -45,7 +45,11 @@ describe('pg-boss 10 -> 12 upgrade in place', () => {
 
   it('moves the unfinished jobs of a pg-boss 10 schema and runs them', async () => {
     // What the service's pg-boss 10 left: a queue with its settings, and jobs in every state.
-    const old = new PgBossV10({ connectionString: database.url, schema: 'pgboss', supervise: false });
+    const old = new PgBossV10({
+      connectionString: database.url,
+      schema: 'pgboss',
+      supervise: false,
+    });
     await old.start();
     await old.createQueue(QUEUE, {
       name: QUEUE,

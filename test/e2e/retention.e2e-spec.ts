@@ -1,6 +1,6 @@
 import { Clock } from '../../src/common/clock/clock.js';
 import { MessagingService } from '../../src/modules/messaging/application/messaging.service.js';
-import { RetentionPurge } from '../../src/modules/retention/application/retention-purge.service.js';
+import { RetentionPurge } from '../../src/modules/retention/application/retention-purge.js';
 import { PART_REMOVES } from '../../src/modules/retention/domain/retention-policy.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';

@@ -96,7 +96,6 @@ describe('the whole service on in-memory fakes (CampaignCallingTestingModule)', 
     expect(missing.status).toBe(404);
     expect((await http().get('/api/v1/campaigns')).status).toBe(401);
   });
-
 });
 
 // An app of its own, so that closing it is no other test's concern, whatever order tests run in.
@@ -373,6 +372,15 @@ const CONTRACTS: Record<string, string> = {
   MessageRepository: 'test/contracts/message-repository.contract.ts',
   ProviderTextClients:
     'test/e2e/providers-twilio-messaging.e2e-spec.ts (against the Twilio Messaging emulator)',
+  RetentionStore: 'test/e2e/retention.e2e-spec.ts (policies and run records through the API)',
+  Redactor:
+    'src/modules/retention/domain/redaction.spec.ts (the default adapter is pure: its own fake)',
+  TargetData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  CallLogData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  MessageData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  WebhookData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  ComplianceData:
+    'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
 };
 
 const repo = join(import.meta.dirname, '..', '..');

@@ -6,9 +6,9 @@ import { PatientRecordService } from './application/patient-record.service.js';
 import { PatientDataCopies } from './application/patient-data-copies.js';
 import { Redactor } from './application/ports/redactor.js';
 import { RetentionStore } from './application/ports/retention.store.js';
-import { RetentionPurge } from './application/retention-purge.service.js';
+import { RetentionPurge } from './application/retention-purge.js';
 import { RetentionService } from './application/retention.service.js';
-import { TranscriptRedaction } from './application/transcript-redaction.service.js';
+import { TranscriptRedactionService } from './application/transcript-redaction.service.js';
 import { PatternRedactor } from './infrastructure/pattern-redactor.js';
 import { SqlRetentionStore } from './infrastructure/retention-store.sql.js';
 import { RetentionWorker } from './infrastructure/retention.worker.js';
@@ -20,7 +20,7 @@ export const RETENTION_ADAPTERS: Provider[] = [
 
 /**
  * Patient data's lifecycle (docs/compliance.md, "Retention"): the retention policy and its purge job,
- * redaction before storage (the calling and messaging modules call `TranscriptRedaction`), and one
+ * redaction before storage (the calling and messaging modules call `TranscriptRedactionService`), and one
  * person's record read and erased across campaigns. It imports only the campaign module (to check a
  * campaign's policy belongs to the caller), so calling and messaging may import it.
  */
@@ -31,10 +31,10 @@ export const RETENTION_ADAPTERS: Provider[] = [
     RetentionService,
     RetentionPurge,
     PatientRecordService,
-    TranscriptRedaction,
+    TranscriptRedactionService,
     PatientDataCopies,
     RetentionWorker,
   ],
-  exports: [TranscriptRedaction, RetentionPurge, RetentionService, PatientRecordService],
+  exports: [TranscriptRedactionService, RetentionPurge, RetentionService, PatientRecordService],
 })
 export class RetentionModule {}

@@ -30,7 +30,7 @@ import { CallResult } from './ports/call-provider.js';
 import { FollowUpTexts } from '../../messaging/application/ports/follow-up-texts.js';
 import { followsWithText, type TargetContinuation } from '../../messaging/domain/message.js';
 import { callSeconds, webUrls } from '../domain/provider-report.js';
-import { TranscriptRedaction } from '../../retention/application/transcript-redaction.service.js';
+import { TranscriptRedactionService } from '../../retention/application/transcript-redaction.service.js';
 
 export interface Completion {
   /** The provider's id for the call, kept when the log has none yet. */
@@ -92,7 +92,7 @@ export class CallCompletion {
     private readonly events: TargetEventLog,
     private readonly doNotCall: DoNotCallService,
     private readonly texts: FollowUpTexts,
-    private readonly redaction: TranscriptRedaction,
+    private readonly redaction: TranscriptRedactionService,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */

@@ -29,7 +29,7 @@ import {
 import { FollowUpText, FollowUpTexts } from './ports/follow-up-texts.js';
 import { MessageRepository, SendOutcome } from './ports/message.repository.js';
 import { TextSenders } from './ports/text-senders.js';
-import { TranscriptRedaction } from '../../retention/application/transcript-redaction.service.js';
+import { TranscriptRedactionService } from '../../retention/application/transcript-redaction.service.js';
 
 /** The job that sends one queued text (and sends it again after a hold). */
 export const TEXT_QUEUE = 'text-send';
@@ -92,7 +92,7 @@ export class MessagingService extends FollowUpTexts {
     private readonly connections: ProviderConnectionService,
     private readonly outbox: MessageEventOutbox,
     private readonly settings: MessagingSettings,
-    private readonly redaction: TranscriptRedaction,
+    private readonly redaction: TranscriptRedactionService,
   ) {
     super();
   }

@@ -5,7 +5,7 @@ import {
   type AuthContext,
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
-import { RetentionPurge } from '../application/retention-purge.service.js';
+import { RetentionPurge } from '../application/retention-purge.js';
 import { RetentionService } from '../application/retention.service.js';
 import {
   CampaignRetentionResponseDto,

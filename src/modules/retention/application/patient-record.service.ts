@@ -13,7 +13,7 @@ import {
   TargetData,
 } from './ports/patient-data-holders.js';
 import { RetentionStore } from './ports/retention.store.js';
-import { prefixed, PURGE_BATCH } from './retention-purge.service.js';
+import { prefixed, PURGE_BATCH } from './retention-purge.js';
 
 export interface ErasureRequest {
   organizationId: string;

@@ -20,7 +20,7 @@ export interface CallRecordText {
  * before they are written. The original is not kept anywhere; webhooks and reads see what was stored.
  */
 @Injectable()
-export class TranscriptRedaction {
+export class TranscriptRedactionService {
   constructor(
     private readonly targets: TargetData,
     private readonly store: RetentionStore,

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
-import { RetentionPurge } from '../application/retention-purge.service.js';
+import { RetentionPurge } from '../application/retention-purge.js';
 
 export const RETENTION_QUEUE = 'retention-purge';
 /** How often the purge is queued; a run is idempotent, so a late or doubled one only finds less. */
