@@ -33,7 +33,7 @@ export class InMemoryRetentionStore extends RetentionStore {
   readonly saved = new Map<string, ScopedPolicy & { organizationId: string }>();
   readonly runList: RetentionRun[] = [];
 
-  async policies(organizationId: string): Promise<ScopedPolicy[]> {
+  async policies(organizationId: string, _tx?: Tx | null): Promise<ScopedPolicy[]> {
     return [...this.saved.values()]
       .filter((p) => p.organizationId === organizationId)
       .sort((a, b) => (a.campaignId ?? '').localeCompare(b.campaignId ?? ''))

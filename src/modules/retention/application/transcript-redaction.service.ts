@@ -28,8 +28,8 @@ export class TranscriptRedactionService {
   ) {}
 
   /** The policy in force for a campaign's targets: its own, else its organization's. */
-  private async policyFor(organizationId: string, campaignId: string | null) {
-    const all = await this.store.policies(organizationId);
+  private async policyFor(tx: Tx | null, organizationId: string, campaignId: string | null) {
+    const all = await this.store.policies(organizationId, tx);
     const own = campaignId === null ? undefined : all.find((p) => p.campaignId === campaignId);
     return (own ?? all.find((p) => p.campaignId === null))?.policy ?? null;
   }
@@ -42,7 +42,7 @@ export class TranscriptRedactionService {
     // Most organizations redact nothing: their calls cost one read of the policies, no target read.
     const redacting: string[] = [];
     for (const org of orgs) {
-      const all = await this.store.policies(org);
+      const all = await this.store.policies(org, tx);
       if (all.some((p) => p.policy.redactTranscripts)) redacting.push(org);
     }
     if (redacting.length === 0) return records;
@@ -57,7 +57,7 @@ export class TranscriptRedactionService {
         if (!target) return r;
         const key = `${target.organizationId}/${target.campaignId}`;
         if (!policies.has(key)) {
-          policies.set(key, await this.policyFor(target.organizationId, target.campaignId));
+          policies.set(key, await this.policyFor(tx, target.organizationId, target.campaignId));
         }
         if (!policies.get(key)?.redactTranscripts) return r;
         const redact = (text: string) => this.redactor.redact(text, target.knownValues);
@@ -81,7 +81,7 @@ export class TranscriptRedactionService {
         : await this.targets.knownTargets(tx, [
             { organizationId: text.organizationId, targetId: text.targetId },
           ]);
-    const policy = await this.policyFor(text.organizationId, target?.campaignId ?? null);
+    const policy = await this.policyFor(tx, text.organizationId, target?.campaignId ?? null);
     if (!policy?.redactTranscripts) return text.body;
     return this.redactor.redact(text.body, [
       ...(target?.knownValues ?? []),

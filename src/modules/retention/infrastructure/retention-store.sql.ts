@@ -24,8 +24,8 @@ export class SqlRetentionStore extends RetentionStore {
     super();
   }
 
-  async policies(organizationId: string): Promise<ScopedPolicy[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+  async policies(organizationId: string, tx: Tx | null = null): Promise<ScopedPolicy[]> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
       campaign_id: string | null;
       policy: StoredRetentionPolicy;
     }>(

@@ -4,8 +4,11 @@ import type { RetentionRun } from '../../domain/retention-run.js';
 
 /** The retention policies (the organization's and campaigns' own) and the record of runs. */
 export abstract class RetentionStore {
-  /** The organization's policy (campaignId null) and every campaign's own, organization first. */
-  abstract policies(organizationId: string): Promise<ScopedPolicy[]>;
+  /**
+   * The organization's policy (campaignId null) and every campaign's own, organization first. In
+   * `tx` when a transaction is open (on embedded PGlite a statement beside it would wait for it).
+   */
+  abstract policies(organizationId: string, tx?: Tx | null): Promise<ScopedPolicy[]>;
   abstract savePolicy(
     organizationId: string,
     campaignId: string | null,
