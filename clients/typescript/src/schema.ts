@@ -2701,7 +2701,14 @@ export interface components {
              */
             finished_targets: number | null;
         };
-        RetentionPolicyResponseDto: {
+        CampaignOwnPolicyDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+            /** Format: uuid */
+            campaign_id: string;
+        };
+        OrganizationRetentionResponseDto: {
             windows: components["schemas"]["RetentionWindowsDto"];
             /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
             redact_transcripts: boolean;
@@ -2715,12 +2722,23 @@ export interface components {
              *       "finished_targets": "everything above and what identifies the target row itself: its phone numbers and external id, the numbers on its call logs and texts. The row stays, anonymous, so the campaign's numbers do not change"
              *     }
              */
-            removes: Record<string, never>;
+            removes: {
+                [key: string]: string;
+            };
+            /** @description Campaigns with a policy of their own */
+            campaigns: components["schemas"]["CampaignOwnPolicyDto"][];
         };
         RetentionPolicyDto: {
             windows: components["schemas"]["RetentionWindowsDto"];
             /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
             redact_transcripts: boolean;
+        };
+        AppliedPolicyDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+            /** Format: uuid */
+            campaign_id: string | null;
         };
         RetentionRunResponseDto: {
             /** Format: uuid */
@@ -2732,12 +2750,16 @@ export interface components {
             /** @enum {string} */
             status: "running" | "finished";
             /** @description The policies the run applied: the organization's (campaign_id null) and campaigns' own */
-            policies: string[];
+            policies: components["schemas"]["AppliedPolicyDto"][];
             /** @description An erasure's person: phone_number or external_id */
-            subject: Record<string, never> | null;
+            subject: {
+                [key: string]: string;
+            } | null;
             reason: string | null;
             /** @description Targets purged per part (an erasure: `targets`), and rows changed per table (`rows.<table>`) */
-            counts: Record<string, never>;
+            counts: {
+                [key: string]: number;
+            };
             /** Format: date-time */
             started_at: string;
             /** Format: date-time */
@@ -2761,7 +2783,9 @@ export interface components {
              *       "finished_targets": "everything above and what identifies the target row itself: its phone numbers and external id, the numbers on its call logs and texts. The row stays, anonymous, so the campaign's numbers do not change"
              *     }
              */
-            removes: Record<string, never>;
+            removes: {
+                [key: string]: string;
+            };
             /** Format: uuid */
             campaign_id: string;
             /** @description false: the campaign follows its organization's policy */
@@ -6194,7 +6218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RetentionPolicyResponseDto"];
+                    "application/json": components["schemas"]["OrganizationRetentionResponseDto"];
                 };
             };
             /** @description Missing or invalid API key */
@@ -6244,7 +6268,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RetentionPolicyResponseDto"];
+                    "application/json": components["schemas"]["OrganizationRetentionResponseDto"];
                 };
             };
             /** @description Missing or invalid API key */

@@ -10,7 +10,7 @@ import { RetentionService } from '../application/retention.service.js';
 import {
   CampaignRetentionResponseDto,
   RetentionPolicyDto,
-  RetentionPolicyResponseDto,
+  OrganizationRetentionResponseDto,
   RetentionRunPageDto,
   RetentionRunResponseDto,
   RetentionRunsQueryDto,
@@ -47,7 +47,7 @@ export class RetentionController {
       'transcripts are redacted before storage, what each window removes, and the campaigns with a ' +
       'policy of their own (docs/compliance.md, "Retention").',
   })
-  @ApiOkResponse({ type: RetentionPolicyResponseDto })
+  @ApiOkResponse({ type: OrganizationRetentionResponseDto })
   get(@Auth() auth: AuthContext) {
     return this.organizationAnswer(auth.organizationId);
   }
@@ -59,7 +59,7 @@ export class RetentionController {
     summary: "Replace the organization's retention policy",
     description: 'Every window and `redact_transcripts`; the next purge applies it.',
   })
-  @ApiOkResponse({ type: RetentionPolicyResponseDto })
+  @ApiOkResponse({ type: OrganizationRetentionResponseDto })
   async put(@Auth() auth: AuthContext, @Body() body: RetentionPolicyDto) {
     await this.retention.setPolicy(auth.organizationId, policyFromBody(body));
     return this.organizationAnswer(auth.organizationId);

@@ -69,8 +69,30 @@ export class RetentionPolicyDto {
 }
 
 export class RetentionPolicyResponseDto extends RetentionPolicyDto {
-  @ApiProperty({ description: 'What each window removes', example: PART_REMOVES })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'What each window removes',
+    example: PART_REMOVES,
+  })
   removes: Record<string, string>;
+}
+
+export class CampaignOwnPolicyDto extends RetentionPolicyDto {
+  @ApiProperty({ format: 'uuid' }) campaign_id: string;
+}
+
+export class OrganizationRetentionResponseDto extends RetentionPolicyResponseDto {
+  @ApiProperty({
+    type: [CampaignOwnPolicyDto],
+    description: 'Campaigns with a policy of their own',
+  })
+  campaigns: CampaignOwnPolicyDto[];
+}
+
+/** A policy a run applied: the organization's (campaign_id null) or a campaign's own. */
+export class AppliedPolicyDto extends RetentionPolicyDto {
+  @ApiProperty({ type: 'string', format: 'uuid', nullable: true }) campaign_id: string | null;
 }
 
 export class CampaignRetentionResponseDto extends RetentionPolicyResponseDto {
@@ -97,14 +119,22 @@ export class RetentionRunResponseDto {
   @ApiProperty({ enum: ['schedule', 'api'] }) trigger: string;
   @ApiProperty({ enum: ['running', 'finished'] }) status: string;
   @ApiProperty({
+    type: [AppliedPolicyDto],
     description:
       "The policies the run applied: the organization's (campaign_id null) and campaigns' own",
   })
-  policies: unknown[];
-  @ApiProperty({ nullable: true, description: "An erasure's person: phone_number or external_id" })
+  policies: AppliedPolicyDto[];
+  @ApiProperty({
+    type: 'object',
+    nullable: true,
+    additionalProperties: { type: 'string' },
+    description: "An erasure's person: phone_number or external_id",
+  })
   subject: Record<string, string> | null;
   @ApiProperty({ type: 'string', nullable: true }) reason: string | null;
   @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
     description:
       'Targets purged per part (an erasure: `targets`), and rows changed per table (`rows.<table>`)',
   })
