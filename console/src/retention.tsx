@@ -3,7 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, fieldErrors, type Schemas } from './api.js';
 import { FieldErrors, Notice, usePoll } from './ui.js';
 
-type Policy = Schemas['RetentionPolicyResponseDto'];
+type Policy = Schemas['OrganizationRetentionResponseDto'];
 const PARTS = ['transcripts', 'recordings', 'input_data', 'messages', 'finished_targets'] as const;
 type Part = (typeof PARTS)[number];
 const PART_NAMES: Record<Part, string> = {
