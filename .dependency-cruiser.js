@@ -4,7 +4,7 @@
  * module takes the lowest layer above everything it imports.
  */
 const MODULE_LAYERS = [
-  ['telephony', 'audit'],
+  ['telephony', 'audit', 'retention'],
   ['organization', 'blacklist', 'compliance', 'call-log', 'health', 'console'],
   ['provider-connection'],
   ['campaign'],

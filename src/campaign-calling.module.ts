@@ -23,6 +23,7 @@ import { StepModule } from './modules/step/step.module.js';
 import { TARGET_ADAPTERS, TargetModule } from './modules/target/target.module.js';
 import { WEBHOOK_ADAPTERS, WebhookModule } from './modules/webhook/webhook.module.js';
 import { MESSAGING_ADAPTERS, MessagingModule } from './modules/messaging/messaging.module.js';
+import { RETENTION_ADAPTERS, RetentionModule } from './modules/retention/retention.module.js';
 import { RouteTable } from './common/http/route-table.js';
 import { HttpExceptionFilter } from './common/http/http-exception.filter.js';
 import { PydanticValidationPipe } from './common/validation/pydantic-validation.pipe.js';
@@ -51,6 +52,7 @@ export const DOMAIN_MODULES: readonly { module: Type; adapters: readonly Provide
   { module: WebhookModule, adapters: WEBHOOK_ADAPTERS },
   { module: ProviderConnectionModule, adapters: PROVIDER_CONNECTION_ADAPTERS },
   { module: MessagingModule, adapters: MESSAGING_ADAPTERS },
+  { module: RetentionModule, adapters: RETENTION_ADAPTERS },
 ];
 
 /** Probed every few seconds by orchestrators and Prometheus: logging them would drown the rest. */

@@ -49,6 +49,7 @@ export { StepModule } from './modules/step/step.module.js';
 export { TargetModule } from './modules/target/target.module.js';
 export { WebhookModule } from './modules/webhook/webhook.module.js';
 export { MessagingModule } from './modules/messaging/messaging.module.js';
+export { RetentionModule } from './modules/retention/retention.module.js';
 
 // The services the modules export, for a team's own routes and jobs.
 export { BlacklistService } from './modules/blacklist/application/blacklist.service.js';
@@ -72,6 +73,10 @@ export type {
   ChainVerification,
 } from './modules/audit/domain/audit-event.js';
 export { Audit, NotAudited, type AuditSpec } from './common/audit/audit.decorators.js';
+export { RetentionService } from './modules/retention/application/retention.service.js';
+export { RetentionPurge } from './modules/retention/application/retention-purge.js';
+export { PatientRecordService } from './modules/retention/application/patient-record.service.js';
+export { TranscriptRedactionService } from './modules/retention/application/transcript-redaction.service.js';
 
 // Ports: each an abstract class that is its own injection token.
 export { PORTS } from './ports.js';
@@ -132,6 +137,11 @@ export { MessageRepository } from './modules/messaging/application/ports/message
 export { FollowUpTexts } from './modules/messaging/application/ports/follow-up-texts.js';
 export * from './modules/messaging/application/ports/text-senders.js';
 export { ProviderTextClients } from './modules/provider-connection/application/ports/provider-text-clients.js';
+export { Redactor } from './modules/retention/application/ports/redactor.js';
+export { PatternRedactor } from './modules/retention/infrastructure/pattern-redactor.js';
+export * from './modules/retention/application/ports/retention.store.js';
+export * from './modules/retention/application/ports/patient-data-holders.js';
+export { RetentionCampaigns } from './modules/retention/application/ports/retention-campaigns.js';
 
 // Domain errors (the one filter maps them: 404, 409, 422, 401) and domain types.
 export * from './common/errors/domain-errors.js';
@@ -145,5 +155,8 @@ export type * from './modules/provider-connection/domain/provider-connection.js'
 export type * from './modules/step/domain/step.js';
 export type * from './modules/target/domain/target.js';
 export type * from './modules/messaging/domain/message.js';
+export type * from './modules/retention/domain/retention-policy.js';
+export type * from './modules/retention/domain/retention-run.js';
+export type * from './modules/retention/domain/patient-record.js';
 export type * from './modules/provider-connection/domain/provider-text.js';
 export type { CallOutcome } from './modules/telephony/domain/call-outcome.js';

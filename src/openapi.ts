@@ -58,8 +58,9 @@ const TAGS: [string, string][] = [
   ['blacklists', 'Numbers never to dial'],
   [
     'compliance',
-    "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made",
+    "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made; the retention policy, its purges and their records",
   ],
+  ['patients', "One person's record across every campaign (right of access) and its erasure"],
   ['api-keys', 'API key management (keys are created with the CLI)'],
   [
     'audit',

@@ -32,6 +32,16 @@ import { WebhookDeliveryRepository } from './modules/webhook/application/ports/w
 import { WebhookSender } from './modules/webhook/application/ports/webhook-sender.js';
 import { MessageRepository } from './modules/messaging/application/ports/message.repository.js';
 import { ProviderTextClients } from './modules/provider-connection/application/ports/provider-text-clients.js';
+import {
+  CallLogData,
+  ComplianceData,
+  MessageData,
+  TargetData,
+  WebhookData,
+} from './modules/retention/application/ports/patient-data-holders.js';
+import { Redactor } from './modules/retention/application/ports/redactor.js';
+import { RetentionStore } from './modules/retention/application/ports/retention.store.js';
+import { RetentionCampaigns } from './modules/retention/application/ports/retention-campaigns.js';
 
 /**
  * The ports the root module binds to adapters (outbound I/O: the database, the queue, the clock,
@@ -73,4 +83,12 @@ export const PORTS = [
   SecretBox,
   MessageRepository,
   ProviderTextClients,
+  RetentionStore,
+  RetentionCampaigns,
+  Redactor,
+  TargetData,
+  CallLogData,
+  MessageData,
+  WebhookData,
+  ComplianceData,
 ] as const;

@@ -7,6 +7,8 @@ import { CampaignPage } from './campaign.js';
 import { CampaignsPage } from './campaigns.js';
 import { CompliancePage } from './compliance.js';
 import { DoNotCallPage } from './do-not-call.js';
+import { PatientsPage } from './patients.js';
+import { RetentionPage } from './retention.js';
 import { NewCampaignPage } from './new-campaign.js';
 import { ReviewPage } from './review.js';
 import { SettingsPage } from './settings.js';
@@ -24,6 +26,8 @@ export type Route =
   | { page: 'compliance' }
   | { page: 'do-not-call' }
   | { page: 'audit' }
+  | { page: 'retention' }
+  | { page: 'patients' }
   | { page: 'new-campaign' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
@@ -46,6 +50,8 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && parts[0] === 'compliance') return { page: 'compliance' };
   if (parts.length === 1 && parts[0] === 'do-not-call') return { page: 'do-not-call' };
   if (parts.length === 1 && parts[0] === 'audit') return { page: 'audit' };
+  if (parts.length === 1 && parts[0] === 'retention') return { page: 'retention' };
+  if (parts.length === 1 && parts[0] === 'patients') return { page: 'patients' };
   if (parts[0] === 'targets' && parts.length === 2) return { page: 'target', id: parts[1] };
   return { page: 'missing' };
 }
@@ -56,6 +62,8 @@ export const href = {
   compliance: () => '#/compliance',
   doNotCall: () => '#/do-not-call',
   audit: () => '#/audit',
+  retention: () => '#/retention',
+  patients: () => '#/patients',
   newCampaign: () => '#/campaigns/new',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
@@ -131,6 +139,8 @@ export function App() {
           <a href={href.compliance()}>Calling rules</a>
           <a href={href.doNotCall()}>Do not call</a>
           <a href={href.audit()}>Audit</a>
+          <a href={href.retention()}>Retention</a>
+          <a href={href.patients()}>Patients</a>
           <a href="/docs">API docs</a>
           <button type="button" class="link" onClick={() => signOut()}>
             Sign out
@@ -159,6 +169,10 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
       return <DoNotCallPage client={client} />;
     case 'audit':
       return <AuditPage client={client} />;
+    case 'retention':
+      return <RetentionPage client={client} />;
+    case 'patients':
+      return <PatientsPage client={client} />;
     case 'new-campaign':
       return <NewCampaignPage client={client} />;
     case 'campaign':

@@ -67,6 +67,26 @@ import {
   ScriptedProviderTextClients,
 } from './provider-fakes.js';
 
+import {
+  CallLogData,
+  ComplianceData,
+  MessageData,
+  TargetData,
+  WebhookData,
+} from '../modules/retention/application/ports/patient-data-holders.js';
+import { Redactor } from '../modules/retention/application/ports/redactor.js';
+import { RetentionStore } from '../modules/retention/application/ports/retention.store.js';
+import { RetentionCampaigns } from '../modules/retention/application/ports/retention-campaigns.js';
+import { CampaignOwnership } from '../modules/campaign/application/campaign-ownership.js';
+import { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
+import {
+  InMemoryCallLogData,
+  InMemoryComplianceData,
+  InMemoryMessageData,
+  InMemoryRetentionStore,
+  InMemoryTargetData,
+  InMemoryWebhookData,
+} from './in-memory-retention.js';
 /**
  * One connected set of in-memory fakes for every port the root module binds: the target fakes share
  * one table (as the SQL adapters share `targets`), the unit of work rolls the stateful ones back
@@ -88,6 +108,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
   const decisions = new InMemoryDecisionLog();
   const doNotCall = new InMemoryDoNotCallRepository();
   const messages = new InMemoryMessageRepository();
+  const retention = new InMemoryRetentionStore();
   const uow = new InMemoryUnitOfWork(
     targets,
     events,
@@ -135,5 +156,13 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [SecretBox, value(new PlainSecretBox())],
     [MessageRepository, value(messages)],
     [ProviderTextClients, value(new ScriptedProviderTextClients())],
+    [RetentionStore, value(retention)],
+    [RetentionCampaigns, value(new CampaignOwnership(campaigns))],
+    [TargetData, value(new InMemoryTargetData(() => targets.table()))],
+    [CallLogData, value(new InMemoryCallLogData())],
+    [MessageData, value(new InMemoryMessageData())],
+    [WebhookData, value(new InMemoryWebhookData())],
+    [ComplianceData, value(new InMemoryComplianceData())],
+    [Redactor, value(new PatternRedactor())],
   ];
 }

@@ -28,6 +28,9 @@ export * from './in-process-exclusive-runner.js';
 export * from './recording-job-queue.js';
 export * from './recording-follow-up-texts.js';
 export * from './in-memory-message.repository.js';
+export * from './in-memory-retention.js';
+// Pure (no I/O): the default Redactor is its own fake.
+export { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
 export * from './recording-metrics.js';
 export * from './recording-webhook-sender.js';
 export * from './scripted-call-provider.js';
@@ -38,3 +41,5 @@ export * from './in-memory-adapters.js';
 export * from './campaign-calling-testing.module.js';
 export * from './provider-fakes.js';
 export * from './wait-until.js';
+// The one RetentionCampaigns / OrganizationCampaigns implementation, run over the campaign repository fake.
+export { CampaignOwnership } from '../modules/campaign/application/campaign-ownership.js';

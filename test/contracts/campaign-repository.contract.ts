@@ -1,5 +1,7 @@
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
 import type { Campaign } from '../../src/modules/campaign/domain/campaign.js';
+import { CampaignOwnership } from '../../src/modules/campaign/application/campaign-ownership.js';
+import { NotFoundError } from '../../src/common/errors/domain-errors.js';
 import {
   CampaignRepository,
   NewCampaign,
@@ -39,6 +41,22 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
 
 /** The behaviour every CampaignRepository has, whatever stores it. */
 export function campaignRepositoryContract(ctx: CampaignContractContext): void {
+  // OrganizationCampaigns and RetentionCampaigns: one implementation over this repository.
+  it("tells which campaigns are an organization's (OrganizationCampaigns, RetentionCampaigns)", async () => {
+    const org = await ctx.organizationId();
+    const other = await ctx.organizationId();
+    const mine = await ctx.repository().create(base(org, 'mine'), createdAt());
+    const theirs = await ctx.repository().create(base(other, 'theirs'), createdAt());
+    const ownership = new CampaignOwnership(ctx.repository());
+    expect(await ownership.existing(org, [theirs.id, mine.id, 'not-a-uuid', mine.id])).toEqual(
+      new Set([mine.id]),
+    );
+    await expect(ownership.requireCampaign(org, mine.id)).resolves.toBeUndefined();
+    await expect(ownership.requireCampaign(org, theirs.id)).rejects.toEqual(
+      new NotFoundError(`Campaign ${theirs.id} not found`),
+    );
+  });
+
   it('stores a campaign and reads every field back', async () => {
     const org = await ctx.organizationId();
     const at = createdAt();

@@ -185,6 +185,8 @@ export function targetRepositoryContract(
       expect(await insert([row])).toEqual([row.id]);
       const expected: Target = {
         ...row,
+        purgedAt: null,
+        purgedParts: [],
         hold: null,
         outputData: {},
         resolution: null,

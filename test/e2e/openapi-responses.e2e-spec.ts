@@ -390,6 +390,48 @@ describe('responses conform to openapi.json', () => {
     conforms('get', DNC, await call('get', `${DNC}?include_removed=true`));
     conforms('delete', DNC, await call('delete', DNC, { phone_numbers: ['+15550100007'] }));
 
+    const RETENTION = '/api/v1/compliance/retention';
+    const retention = {
+      windows: {
+        transcripts: 30,
+        recordings: null,
+        input_data: null,
+        messages: null,
+        finished_targets: null,
+      },
+      redact_transcripts: false,
+    };
+    conforms('get', RETENTION, await call('get', RETENTION));
+    conforms('put', RETENTION, await call('put', RETENTION, retention));
+    conforms('put', RETENTION, await call('put', RETENTION, { windows: { transcripts: -1 } }));
+    conforms('post', `${RETENTION}/run`, await call('post', `${RETENTION}/run`, {}));
+    conforms('get', `${RETENTION}/runs`, await call('get', `${RETENTION}/runs`));
+    conforms('get', `${RETENTION}/runs`, await call('get', `${RETENTION}/runs?limit=0`));
+    const CAMPAIGN_RETENTION = `${RETENTION}/campaigns/{campaign_id}`;
+    const campaignIdForRetention = (
+      await call('post', '/api/v1/campaigns', { name: 'Retention', type: 'patient' })
+    ).body.id;
+    const campaignRetention = `${RETENTION}/campaigns/${campaignIdForRetention}`;
+    conforms('get', CAMPAIGN_RETENTION, await call('get', campaignRetention));
+    conforms('put', CAMPAIGN_RETENTION, await call('put', campaignRetention, retention));
+    conforms('put', CAMPAIGN_RETENTION, await call('put', campaignRetention, {}));
+    conforms('delete', CAMPAIGN_RETENTION, await call('delete', campaignRetention));
+    conforms(
+      'get',
+      CAMPAIGN_RETENTION,
+      await call('get', `${RETENTION}/campaigns/00000000-0000-4000-8000-000000000000`),
+    );
+    const PATIENTS = '/api/v1/patients';
+    conforms('get', PATIENTS, await call('get', `${PATIENTS}?phone_number=%2B15550100007`));
+    conforms('get', PATIENTS, await call('get', PATIENTS));
+    const ERASE = '/api/v1/patients/erase';
+    conforms(
+      'post',
+      ERASE,
+      await call('post', ERASE, { external_id: 'nobody', reason: 'request' }),
+    );
+    conforms('post', ERASE, await call('post', ERASE, { reason: 'request' }));
+
     const KEYS = '/api/v1/api-keys';
     conforms('post', KEYS, await call('post', KEYS, { name: 'ehr', role: 'integration' }));
     conforms('post', KEYS, await call('post', KEYS, { name: 'ehr', role: 'root' }));

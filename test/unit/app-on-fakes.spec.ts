@@ -373,6 +373,17 @@ const CONTRACTS: Record<string, string> = {
   MessageRepository: 'test/contracts/message-repository.contract.ts',
   ProviderTextClients:
     'test/e2e/providers-twilio-messaging.e2e-spec.ts (against the Twilio Messaging emulator)',
+  RetentionStore: 'test/e2e/retention.e2e-spec.ts (policies and run records through the API)',
+  RetentionCampaigns:
+    'test/contracts/campaign-repository.contract.ts (the one implementation, CampaignOwnership, runs over the campaign repository, fake or SQL)',
+  Redactor:
+    'src/modules/retention/domain/redaction.spec.ts (the default adapter is pure: its own fake)',
+  TargetData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  CallLogData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  MessageData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  WebhookData: 'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
+  ComplianceData:
+    'test/e2e/retention.e2e-spec.ts (every copy purged and read back, both databases)',
 };
 
 const repo = join(import.meta.dirname, '..', '..');

@@ -924,6 +924,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/compliance/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organization's retention policy
+         * @description How many days after a target’s last call each part of its data is kept (null: kept), whether transcripts are redacted before storage, what each window removes, and the campaigns with a policy of their own (docs/compliance.md, "Retention").
+         */
+        get: operations["get_retention_policy_api_v1_compliance_retention_get"];
+        /**
+         * Replace the organization's retention policy
+         * @description Every window and `redact_transcripts`; the next purge applies it.
+         */
+        put: operations["put_retention_policy_api_v1_compliance_retention_put"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/retention/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every purge run and erasure
+         * @description Newest first: what was removed, how many, when, under which policy or for whom and why.
+         */
+        get: operations["list_retention_runs_api_v1_compliance_retention_runs_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/retention/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run the purge now
+         * @description Purges what has passed its window (resuming a run a stopped process left) and answers the run record; 409 while another purge of the organization runs.
+         */
+        post: operations["run_retention_purge_api_v1_compliance_retention_run_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/compliance/retention/campaigns/{campaign_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A campaign's retention policy
+         * @description Its own policy, or its organization's (`own`: false).
+         */
+        get: operations["get_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__get"];
+        /**
+         * Give a campaign a retention policy of its own
+         * @description It replaces the organization's policy, whole, for this campaign's targets.
+         */
+        put: operations["put_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__put"];
+        post?: never;
+        /**
+         * Remove a campaign's own retention policy
+         * @description The campaign follows its organization's policy again.
+         */
+        delete: operations["delete_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/patients": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One person's record across every campaign
+         * @description Every target of the organization with this number (either of a target’s) or external id, targets a page at a time, with their call logs, texts, decisions and the number’s do-not-call entries; `format=csv` downloads all of it as one file (docs/compliance.md, "One patient").
+         */
+        get: operations["get_patient_record_api_v1_patients_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/patients/erase": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase one person's data across every campaign
+         * @description Purges every part of every target with this number or external id, as the retention job would, and the texts from or to the number that matched no target; the do-not-call entries stay unless `include_do_not_call`. Answers what it erased (nothing matched: nothing erased).
+         */
+        post: operations["erase_patient_api_v1_patients_erase_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1759,12 +1891,14 @@ export interface components {
             created_at: string;
             /** @description Sum of call durations, rounded up */
             execution_minutes: number | null;
+            /** @description null once purged (docs/compliance.md) */
             input_data: {
                 [key: string]: unknown;
-            };
+            } | null;
+            /** @description null once purged (docs/compliance.md) */
             output_data: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @enum {string} */
             status: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
             /** @enum {string|null} */
@@ -1797,6 +1931,13 @@ export interface components {
             } | null;
             /** @description Added to the reference: the patient as given when added (name, date of birth, external id); null when added without one */
             patient: components["schemas"]["TargetPatientResponseDto"] | (never | null);
+            /**
+             * Format: date-time
+             * @description Only on a target the retention purge or an erasure reached: when it last did
+             */
+            purged_at?: string;
+            /** @description The parts removed: transcripts, recordings, input_data, messages, finished_targets */
+            purged_parts?: string[];
         };
         PaginatedTargetsResponseDto: {
             /** @description ceil(total / limit) */
@@ -1817,12 +1958,14 @@ export interface components {
             created_at: string;
             /** @description Sum of call durations, rounded up */
             execution_minutes: number | null;
+            /** @description null once purged (docs/compliance.md) */
             input_data: {
                 [key: string]: unknown;
-            };
+            } | null;
+            /** @description null once purged (docs/compliance.md) */
             output_data: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @enum {string} */
             status: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
             /** @enum {string|null} */
@@ -1855,6 +1998,13 @@ export interface components {
             } | null;
             /** @description Added to the reference: the patient as given when added (name, date of birth, external id); null when added without one */
             patient: components["schemas"]["TargetPatientResponseDto"] | (never | null);
+            /**
+             * Format: date-time
+             * @description Only on a target the retention purge or an erasure reached: when it last did
+             */
+            purged_at?: string;
+            /** @description The parts removed: transcripts, recordings, input_data, messages, finished_targets */
+            purged_parts?: string[];
             /**
              * @description Why a target that is not final is not being called right now, in words (e.g. "campaign paused", "campaign at max_concurrent_calls 10/10", "retry 2 of 3 after NO_RESPONSE at 2026-11-23 14:05 UTC", "waiting for step labs", "not launched: trigger calls or add with launch=true"); null when final or in a call. Computed when read. See docs/targets.md, "Why not called yet".
              * @example outside calling window: opens Mon 09:00 US/Eastern
@@ -1939,12 +2089,14 @@ export interface components {
             created_at: string;
             /** @description Sum of call durations, rounded up */
             execution_minutes: number | null;
+            /** @description null once purged (docs/compliance.md) */
             input_data: {
                 [key: string]: unknown;
-            };
+            } | null;
+            /** @description null once purged (docs/compliance.md) */
             output_data: {
                 [key: string]: unknown;
-            };
+            } | null;
             /** @enum {string} */
             status: "Pending" | "Scheduled" | "In Progress" | "Post-processing" | "Finished" | "To review" | "Failed" | "Waiting" | "SMS Scheduled";
             /** @enum {string|null} */
@@ -1977,6 +2129,13 @@ export interface components {
             } | null;
             /** @description Added to the reference: the patient as given when added (name, date of birth, external id); null when added without one */
             patient: components["schemas"]["TargetPatientResponseDto"] | (never | null);
+            /**
+             * Format: date-time
+             * @description Only on a target the retention purge or an erasure reached: when it last did
+             */
+            purged_at?: string;
+            /** @description The parts removed: transcripts, recordings, input_data, messages, finished_targets */
+            purged_parts?: string[];
             /** @description EHR event type -> ids of the stored EHR events of this target */
             pre_call_ehr_ids: {
                 [key: string]: string[];
@@ -2714,6 +2873,136 @@ export interface components {
              * @enum {string}
              */
             status: "ok";
+        };
+        RetentionWindowsDto: {
+            /**
+             * @description Days after the target's last call ended (its creation when never called) until call transcripts, post-call data (summaries) and QA on the target's call logs are removed; null keeps them.
+             * @example null
+             */
+            transcripts: number | null;
+            /**
+             * @description Days after the target's last call ended (its creation when never called) until the recording links on the target's call logs are removed; null keeps them.
+             * @example null
+             */
+            recordings: number | null;
+            /**
+             * @description Days after the target's last call ended (its creation when never called) until the target's input data, patient fields, pre-call data, payor and EHR data, fax links, output data and step data, and their copies: call logs’ agent and output data, step events, step-data timeline events, pending simulated calls and import rows are removed; null keeps them.
+             * @example null
+             */
+            input_data: number | null;
+            /**
+             * @description Days after the target's last call ended (its creation when never called) until the bodies of the target's text messages, sent and received are removed; null keeps them.
+             * @example null
+             */
+            messages: number | null;
+            /**
+             * @description Days after the target's last call ended (its creation when never called) until everything above and what identifies the target row itself: its phone numbers and external id, the numbers on its call logs and texts. The row stays, anonymous, so the campaign's numbers do not change are removed; null keeps them.
+             * @example null
+             */
+            finished_targets: number | null;
+        };
+        CampaignOwnPolicyDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+            /** Format: uuid */
+            campaign_id: string;
+        };
+        OrganizationRetentionResponseDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+            /**
+             * @description What each window removes
+             * @example {
+             *       "transcripts": "call transcripts, post-call data (summaries) and QA on the target's call logs",
+             *       "recordings": "the recording links on the target's call logs",
+             *       "input_data": "the target's input data, patient fields, pre-call data, payor and EHR data, fax links, output data and step data, and their copies: call logs’ agent and output data, step events, step-data timeline events, pending simulated calls and import rows",
+             *       "messages": "the bodies of the target's text messages, sent and received",
+             *       "finished_targets": "everything above and what identifies the target row itself: its phone numbers and external id, the numbers on its call logs and texts. The row stays, anonymous, so the campaign's numbers do not change"
+             *     }
+             */
+            removes: {
+                [key: string]: string;
+            };
+            /** @description Campaigns with a policy of their own */
+            campaigns: components["schemas"]["CampaignOwnPolicyDto"][];
+        };
+        RetentionPolicyDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+        };
+        AppliedPolicyDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+            /** Format: uuid */
+            campaign_id: string | null;
+        };
+        RetentionRunResponseDto: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "purge" | "erasure";
+            /** @enum {string} */
+            trigger: "schedule" | "api";
+            /** @enum {string} */
+            status: "running" | "finished";
+            /** @description The policies the run applied: the organization's (campaign_id null) and campaigns' own */
+            policies: components["schemas"]["AppliedPolicyDto"][];
+            /** @description An erasure's person: phone_number or external_id */
+            subject: {
+                [key: string]: string;
+            } | null;
+            reason: string | null;
+            /** @description Targets purged per part (an erasure: `targets`), and rows changed per table (`rows.<table>`) */
+            counts: {
+                [key: string]: number;
+            };
+            /** Format: date-time */
+            started_at: string;
+            /** Format: date-time */
+            finished_at: string | null;
+        };
+        RetentionRunPageDto: {
+            runs: components["schemas"]["RetentionRunResponseDto"][];
+            total: number;
+        };
+        CampaignRetentionResponseDto: {
+            windows: components["schemas"]["RetentionWindowsDto"];
+            /** @description Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept) */
+            redact_transcripts: boolean;
+            /**
+             * @description What each window removes
+             * @example {
+             *       "transcripts": "call transcripts, post-call data (summaries) and QA on the target's call logs",
+             *       "recordings": "the recording links on the target's call logs",
+             *       "input_data": "the target's input data, patient fields, pre-call data, payor and EHR data, fax links, output data and step data, and their copies: call logs’ agent and output data, step events, step-data timeline events, pending simulated calls and import rows",
+             *       "messages": "the bodies of the target's text messages, sent and received",
+             *       "finished_targets": "everything above and what identifies the target row itself: its phone numbers and external id, the numbers on its call logs and texts. The row stays, anonymous, so the campaign's numbers do not change"
+             *     }
+             */
+            removes: {
+                [key: string]: string;
+            };
+            /** Format: uuid */
+            campaign_id: string;
+            /** @description false: the campaign follows its organization's policy */
+            own: boolean;
+        };
+        ErasePatientDto: {
+            /** @example +15551230001 */
+            phone_number?: string | null;
+            /** @example MRN-1001 */
+            external_id?: string | null;
+            /** @example Patient request under HIPAA, ticket 4411 */
+            reason: string;
+            /**
+             * @description Also delete the number's do-not-call entries (a legal record: kept unless asked; needs a phone_number)
+             * @default false
+             */
+            include_do_not_call?: boolean;
         };
         /** ValidationError */
         ValidationError: {
@@ -6287,6 +6576,474 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    get_retention_policy_api_v1_compliance_retention_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationRetentionResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    put_retention_policy_api_v1_compliance_retention_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionPolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrganizationRetentionResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    list_retention_runs_api_v1_compliance_retention_runs_get: {
+        parameters: {
+            query?: {
+                limit?: number;
+                skip?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionRunPageDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    run_retention_purge_api_v1_compliance_retention_run_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionRunResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignRetentionResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    put_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetentionPolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignRetentionResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    delete_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                campaign_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CampaignRetentionResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_patient_record_api_v1_patients_get: {
+        parameters: {
+            query?: {
+                /** @description Either of a target’s numbers */
+                phone_number?: string | null;
+                external_id?: string | null;
+                /** @description Targets per page */
+                limit?: number;
+                skip?: number;
+                format?: "json" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    erase_patient_api_v1_patients_erase_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ErasePatientDto"];
+            };
+        };
+        responses: {
+            /** @description What was erased, and its run record */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
                 };
             };
         };

@@ -30,6 +30,8 @@ describe('the role table', () => {
     expect(ALL.filter((p) => !mayDo('operator', p))).toEqual([
       'webhooks.rotate_secret',
       'compliance.write',
+      'retention.write',
+      'patients.erase',
       'do_not_call.remove',
       'blacklists.remove',
       'provider_connections.write',

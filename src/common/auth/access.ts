@@ -27,6 +27,10 @@ export const PERMISSIONS = {
   'webhooks.rotate_secret': "rotate a campaign's webhook signing secret",
   'compliance.read': 'read the calling-rules policy and its decisions',
   'compliance.write': 'change the calling-rules policy',
+  'retention.read': 'read the retention policy and the record of purges and erasures',
+  'retention.write': 'change the retention policy and run a purge now',
+  'patients.read': "read one patient's record across every campaign",
+  'patients.erase': "erase one patient's data across every campaign",
   'do_not_call.read': 'read the do-not-call list',
   'do_not_call.add': 'add numbers to the do-not-call list',
   'do_not_call.remove': 'remove numbers from the do-not-call list',
@@ -51,6 +55,8 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
     (p) =>
       ![
         'compliance.write',
+        'retention.write',
+        'patients.erase',
         'do_not_call.remove',
         'blacklists.remove',
         'provider_connections.write',
@@ -70,6 +76,10 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
 export const ORGANIZATION_WIDE: ReadonlySet<Permission> = new Set<Permission>([
   'campaigns.create',
   'compliance.write',
+  'retention.read',
+  'retention.write',
+  'patients.read',
+  'patients.erase',
   'do_not_call.add',
   'do_not_call.remove',
   'blacklists.write',

@@ -40,6 +40,7 @@ import { CreateAuditEvents1769800000000 } from './1769800000000-create-audit-eve
 import { InstallTriggerDefinitions1769800000001 } from './1769800000001-install-trigger-definitions.js';
 import { PatientsAndNationalNumbers1769820000000 } from './1769820000000-patients-and-national-numbers.js';
 import { FoldedCountRows1769850000000 } from './1769850000000-folded-count-rows.js';
+import { CreateRetention1769860000000 } from './1769860000000-create-retention.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -80,4 +81,5 @@ export const MIGRATIONS = [
   InstallTriggerDefinitions1769800000001,
   PatientsAndNationalNumbers1769820000000,
   FoldedCountRows1769850000000,
+  CreateRetention1769860000000,
 ];

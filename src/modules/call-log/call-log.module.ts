@@ -6,8 +6,11 @@ import { SqlCallLogRepository } from './infrastructure/call-log-repository.sql.j
 import { CallLogCountFoldingWorker } from './infrastructure/call-log-count-folding.worker.js';
 import { AppConfig } from '../../config/app-config.js';
 import { CountFoldingSettings } from '../../common/persistence/count-folding.js';
+import { CallLogData } from '../retention/application/ports/patient-data-holders.js';
+import { SqlCallLogData } from './infrastructure/call-log-data.sql.js';
 
 export const CALL_LOG_ADAPTERS: Provider[] = [
+  { provide: CallLogData, useClass: SqlCallLogData },
   { provide: CallLogRepository, useClass: SqlCallLogRepository },
 ];
 

@@ -12,6 +12,7 @@ import { OrganizationModule } from '../organization/organization.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { RetentionModule } from '../retention/retention.module.js';
 import { CallsController } from './api/calls.controller.js';
 import { CampaignControlController } from './api/campaign-control.controller.js';
 import { CampaignVariablesController } from './api/campaign-variables.controller.js';
@@ -130,6 +131,7 @@ export const CALLING_ADAPTERS: Provider[] = [
     ProviderConnectionModule,
     OrganizationModule,
     MessagingModule,
+    RetentionModule,
   ],
   controllers: [
     CallsController,

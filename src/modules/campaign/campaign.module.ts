@@ -3,6 +3,7 @@ import { BlacklistModule } from '../blacklist/blacklist.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { CampaignController } from './api/campaign.controller.js';
 import { OrganizationCampaigns } from '../organization/application/ports/organization-campaigns.js';
+import { RetentionCampaigns } from '../retention/application/ports/retention-campaigns.js';
 import { CampaignOwnership } from './application/campaign-ownership.js';
 import { CampaignReader } from './application/ports/campaign-reader.js';
 import { CampaignStateChanges } from './application/ports/campaign-state-changes.js';
@@ -12,6 +13,8 @@ import { SqlCampaignRepository } from './infrastructure/campaign-repository.sql.
 
 export const CAMPAIGN_ADAPTERS: Provider[] = [
   { provide: CampaignRepository, useClass: SqlCampaignRepository },
+  // For the retention module, a layer below (it imports no campaign code).
+  { provide: RetentionCampaigns, useClass: CampaignOwnership },
 ];
 
 /** Campaigns and their settings (calling window, attempts, steps, blacklists, webhook URL and secret). */

@@ -15,8 +15,11 @@ import { SqlCompliancePolicyRepository } from './infrastructure/compliance-polic
 import { SqlDecisionLog } from './infrastructure/decision-log.sql.js';
 import { SqlDoNotCallRepository } from './infrastructure/do-not-call-repository.sql.js';
 import { SqlRecipientLocks } from './infrastructure/recipient-locks.sql.js';
+import { ComplianceData } from '../retention/application/ports/patient-data-holders.js';
+import { SqlComplianceData } from './infrastructure/compliance-data.sql.js';
 
 export const COMPLIANCE_ADAPTERS: Provider[] = [
+  { provide: ComplianceData, useClass: SqlComplianceData },
   { provide: CompliancePolicyRepository, useClass: SqlCompliancePolicyRepository },
   { provide: CallLedger, useClass: SqlCallLedger },
   { provide: DecisionLog, useClass: SqlDecisionLog },

@@ -5,6 +5,7 @@ import { ComplianceModule } from '../compliance/compliance.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
 import { TargetModule } from '../target/target.module.js';
 import { WebhookModule } from '../webhook/webhook.module.js';
+import { RetentionModule } from '../retention/retention.module.js';
 import { MessageController } from './api/message.controller.js';
 import { TelephonyMessagesController } from './api/telephony-messages.controller.js';
 import { MessagingService, MessagingSettings } from './application/messaging.service.js';
@@ -20,9 +21,12 @@ import { MessageRepository } from './application/ports/message.repository.js';
 import { TextSenders } from './application/ports/text-senders.js';
 import { ConnectionTextSenders } from './infrastructure/connection-text-senders.js';
 import { SqlMessageRepository } from './infrastructure/message-repository.sql.js';
+import { MessageData } from '../retention/application/ports/patient-data-holders.js';
+import { SqlMessageData } from './infrastructure/message-data.sql.js';
 
 /** The messaging module's port bindings, which the root module binds (or replaces from its options). */
 export const MESSAGING_ADAPTERS: Provider[] = [
+  { provide: MessageData, useClass: SqlMessageData },
   { provide: MessageRepository, useClass: SqlMessageRepository },
 ];
 
@@ -40,6 +44,7 @@ export const MESSAGING_ADAPTERS: Provider[] = [
     ProviderConnectionModule,
     TargetModule,
     WebhookModule,
+    RetentionModule,
   ],
   controllers: [MessageController, TelephonyMessagesController],
   providers: [

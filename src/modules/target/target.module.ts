@@ -23,8 +23,11 @@ import { SqlTargetStepData } from './infrastructure/target-step-data.sql.js';
 import { SqlTargetRepository } from './infrastructure/target-repository.sql.js';
 import { TargetCountFoldingWorker } from './infrastructure/target-count-folding.worker.js';
 import { CountFoldingSettings } from '../../common/persistence/count-folding.js';
+import { TargetData } from '../retention/application/ports/patient-data-holders.js';
+import { SqlTargetData } from './infrastructure/target-data.sql.js';
 
 export const TARGET_ADAPTERS: Provider[] = [
+  { provide: TargetData, useClass: SqlTargetData },
   { provide: TargetRepository, useClass: SqlTargetRepository },
   { provide: TargetTransitions, useClass: SqlTargetTransitions },
   { provide: TargetEventLog, useClass: SqlTargetEventLog },

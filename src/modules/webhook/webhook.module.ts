@@ -13,11 +13,14 @@ import { WebhookWorker } from './infrastructure/webhook.worker.js';
 import { parseRetrySchedule } from './domain/webhook-delivery.js';
 import { HttpWebhookSender } from './infrastructure/http-webhook-sender.js';
 import { SqlWebhookDeliveryRepository } from './infrastructure/webhook-delivery-repository.sql.js';
+import { WebhookData } from '../retention/application/ports/patient-data-holders.js';
+import { SqlWebhookData } from './infrastructure/webhook-data.sql.js';
 
 /** Margin of a claim's lease over the send timeout, for the database writes around the send. */
 const LEASE_MARGIN_MS = 5000;
 
 export const WEBHOOK_ADAPTERS: Provider[] = [
+  { provide: WebhookData, useClass: SqlWebhookData },
   { provide: WebhookDeliveryRepository, useClass: SqlWebhookDeliveryRepository },
   // The same adapter answers the target timeline's per-target read (it owns webhook_events).
   { provide: TargetNotifications, useExisting: WebhookDeliveryRepository },

@@ -13,6 +13,7 @@ import { callSeconds, webUrls } from '../domain/provider-report.js';
 import { AttemptEndings } from './attempt-endings.js';
 import { CallEndingEffects } from './call-ending-effects.js';
 import type { Completion, EndedCall, PlannedEnding } from './ended-call.js';
+import { TranscriptRedactionService } from '../../retention/application/transcript-redaction.service.js';
 
 export type { Completion, EndedCall } from './ended-call.js';
 
@@ -53,6 +54,7 @@ export class CallCompletion {
     private readonly effects: CallEndingEffects,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly redaction: TranscriptRedactionService,
   ) {}
 
   /** In its own transaction (the campaign is read before it opens). False: already ended. */
@@ -107,6 +109,7 @@ export class CallCompletion {
     if (calls.length === 0) return [];
     const now = this.clock.now();
     const planned = calls.map((call) => this.plan(call, now));
+    await this.redact(tx, planned);
     const closed = new Set(
       await this.callLogs.completeMany(
         tx,
@@ -143,6 +146,23 @@ export class CallCompletion {
     const updated = await this.endings.finish(tx, ending, now);
     await this.effects.apply(tx, ending, updated, now);
     return ended;
+  }
+
+  /** Transcripts and post-call data redacted before they are written, where the policy says so. */
+  private async redact(tx: Tx, planned: PlannedEnding[]): Promise<void> {
+    const redacted = await this.redaction.redactCallRecords(
+      tx,
+      planned.map((p) => ({
+        organizationId: p.call.log.organizationId,
+        targetId: p.call.log.targetId,
+        transcripts: p.logCompletion.transcripts,
+        postCallData: p.logCompletion.postCallData,
+      })),
+    );
+    planned.forEach((p, i) => {
+      p.logCompletion.transcripts = redacted[i].transcripts;
+      p.logCompletion.postCallData = redacted[i].postCallData;
+    });
   }
 
   /** What ending this call writes (pure): the log's outcome and the target's decision. */

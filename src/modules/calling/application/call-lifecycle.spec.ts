@@ -1,4 +1,5 @@
 import { RecordingFollowUpTexts } from '../../../testing/recording-follow-up-texts.js';
+import { inMemoryRedaction } from '../../../testing/in-memory-retention.js';
 import { RecordingMetrics } from '../../../testing/recording-metrics.js';
 import { Logger } from '@nestjs/common';
 import {
@@ -85,6 +86,7 @@ function engine(
     new CallEndingEffects(doNotCall.service, followUpTexts, metrics, outbox),
     uow,
     clock,
+    inMemoryRedaction().redaction,
   );
   const ingestion = new CallEventIngestion(
     callLogs,

@@ -1,4 +1,5 @@
 import { RecordingFollowUpTexts } from '../../../testing/recording-follow-up-texts.js';
+import { inMemoryRedaction } from '../../../testing/in-memory-retention.js';
 import { Logger } from '@nestjs/common';
 import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
@@ -75,6 +76,7 @@ function engine(campaign: Partial<Campaign> = {}) {
     new CallEndingEffects(doNotCall.service, followUpTexts, metrics, outbox),
     uow,
     clock,
+    inMemoryRedaction().redaction,
   );
   const ingestion = new CallEventIngestion(
     callLogs,

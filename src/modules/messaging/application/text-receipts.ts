@@ -8,6 +8,7 @@ import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { Message, replyKeyword } from '../domain/message.js';
 import { MessageRepository } from './ports/message.repository.js';
 import { TEXT_QUEUE, TextJob } from './text-queue.js';
+import { TranscriptRedactionService } from '../../retention/application/transcript-redaction.service.js';
 
 /** A text a provider received for one of the organization's numbers. */
 export interface InboundText {
@@ -35,6 +36,7 @@ export class TextReceipts {
     private readonly jobs: JobQueue,
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
+    private readonly redaction: TranscriptRedactionService,
   ) {}
 
   /**
@@ -49,6 +51,13 @@ export class TextReceipts {
     const keyword = replyKeyword(inbound.body);
     return this.uow.run(async (tx) => {
       const answered = await this.messages.latestOutboundTo(tx, inbound.organizationId, from);
+      // Redacted before it is written when the policy says so: the original is kept nowhere.
+      const body = await this.redaction.redactInboundText(tx, {
+        organizationId: inbound.organizationId,
+        targetId: answered?.targetId ?? null,
+        from,
+        body: inbound.body,
+      });
       const message = await this.messages.insertInbound(tx, {
         organizationId: inbound.organizationId,
         campaignId: answered?.campaignId ?? null,
@@ -58,7 +67,7 @@ export class TextReceipts {
         providerMessageId: inbound.providerMessageId,
         from,
         to: inbound.to,
-        body: inbound.body,
+        body,
         keyword,
         now,
       });

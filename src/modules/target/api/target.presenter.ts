@@ -16,8 +16,9 @@ export interface TargetResponse {
   campaign_id: string;
   created_at: string;
   execution_minutes: number | null;
-  input_data: Record<string, unknown>;
-  output_data: Record<string, unknown>;
+  /** Null once the retention purge removed it (`purged_parts` includes `input_data`). */
+  input_data: Record<string, unknown> | null;
+  output_data: Record<string, unknown> | null;
   status: string;
   resolution: string | null;
   category: string | null;
@@ -36,6 +37,9 @@ export interface TargetResponse {
   outcome: string | null;
   statistics: Record<string, unknown> | null;
   patient: PatientResponse | null;
+  /** Only on a target the retention purge (or an erasure) reached: when, and which parts. */
+  purged_at?: string;
+  purged_parts?: string[];
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -49,6 +53,7 @@ export function presentTarget(
   publicBaseUrl: string,
   withEhrIds = false,
 ): TargetResponse {
+  const inputPurged = target.purgedParts.includes('input_data');
   const response: TargetResponse = {
     id: target.id,
     target_url: `${publicBaseUrl}/api/v1/targets/${target.id}`,
@@ -56,8 +61,8 @@ export function presentTarget(
     campaign_id: target.campaignId,
     created_at: target.createdAt.toISOString(),
     execution_minutes: executionMinutes(target.executionSeconds),
-    input_data: target.inputData,
-    output_data: target.outputData,
+    input_data: inputPurged ? null : target.inputData,
+    output_data: inputPurged ? null : target.outputData,
     status: target.status,
     resolution: target.resolution,
     category: target.category,
@@ -77,6 +82,10 @@ export function presentTarget(
     patient: presentPatient(target.patient),
   };
   if (withEhrIds) response.pre_call_ehr_ids = target.preCallEhrIds ?? {};
+  if (target.purgedAt) {
+    response.purged_at = target.purgedAt.toISOString();
+    response.purged_parts = target.purgedParts;
+  }
   return response;
 }
 

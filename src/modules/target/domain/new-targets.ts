@@ -111,6 +111,8 @@ export function freshTargetState(): FreshTargetState {
     callStartedAt: null,
     categorization: null,
     statistics: null,
+    purgedAt: null,
+    purgedParts: [],
   };
 }
 

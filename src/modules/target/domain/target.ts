@@ -95,6 +95,10 @@ export interface Target {
   statistics: Record<string, unknown> | null;
   createdAt: Date;
   updatedAt: Date;
+  /** When the retention purge (or an erasure) last removed parts of its data; null: never. */
+  purgedAt: Date | null;
+  /** The parts removed (`input_data`, `transcripts`, ...): their fields read null from then on. */
+  purgedParts: string[];
 }
 
 /** Spec, States: started = a call was placed, or the status left Pending and Scheduled. */

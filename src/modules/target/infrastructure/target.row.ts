@@ -39,6 +39,8 @@ export interface TargetRow {
   statistics: Record<string, unknown> | null;
   created_at: Date;
   updated_at: Date;
+  purged_at: Date | null;
+  purged_parts: string[];
 }
 
 /**
@@ -81,6 +83,8 @@ const EVERY_COLUMN: Record<keyof TargetRow, true> = {
   statistics: true,
   created_at: true,
   updated_at: true,
+  purged_at: true,
+  purged_parts: true,
 };
 
 /** Every column of `targets`, for `SELECT ${TARGET_COLUMNS}` and `RETURNING ${TARGET_COLUMNS}`. */
@@ -174,5 +178,7 @@ export function targetFromRow(r: TargetRow): Target {
     statistics: r.statistics,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    purgedAt: r.purged_at,
+    purgedParts: r.purged_parts ?? [],
   };
 }

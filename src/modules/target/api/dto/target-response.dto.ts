@@ -34,8 +34,10 @@ export class TargetResponseDto {
     description: 'Sum of call durations, rounded up',
   })
   execution_minutes: number | null;
-  @ApiProperty(OBJECT) input_data: Record<string, unknown>;
-  @ApiProperty(OBJECT) output_data: Record<string, unknown>;
+  @ApiProperty({ ...OBJECT, nullable: true, description: 'null once purged (docs/compliance.md)' })
+  input_data: Record<string, unknown> | null;
+  @ApiProperty({ ...OBJECT, nullable: true, description: 'null once purged (docs/compliance.md)' })
+  output_data: Record<string, unknown> | null;
   @ApiProperty({ enum: TARGET_STATUS_FILTERS }) status: string;
   @ApiProperty({
     type: 'string',
@@ -81,6 +83,18 @@ export class TargetResponseDto {
       'null when added without one',
   })
   patient: TargetPatientResponseDto | null;
+  @ApiPropertyOptional({
+    ...DATE_TIME,
+    description: 'Only on a target the retention purge or an erasure reached: when it last did',
+  })
+  purged_at?: string;
+  @ApiPropertyOptional({
+    type: 'string',
+    isArray: true,
+    description:
+      'The parts removed: transcripts, recordings, input_data, messages, finished_targets',
+  })
+  purged_parts?: string[];
 }
 
 /** The input-data update also returns `pre_call_ehr_ids` (`{}` when the target has no EHR events). */

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../../../common/persistence/unit-of-work.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import { CallLogData } from '../../retention/application/ports/patient-data-holders.js';
+import type { PatientCallLog } from '../../retention/domain/patient-record.js';
+import type { RetentionPart } from '../../retention/domain/retention-policy.js';
+
+/** What each part blanks on a target's call logs; outcomes, dates and durations stay. */
+const SET: Partial<Record<RetentionPart, string>> = {
+  transcripts: `transcripts = '[]'::jsonb, post_call_data = NULL, qa = NULL`,
+  recordings: `recording_urls = '{}'`,
+  input_data: `agent_data = '{}'::jsonb, output_data = NULL`,
+  finished_targets: `to_number = ''`,
+};
+
+/** The retention module's view of `call_logs` (docs/compliance.md, "Retention"). */
+@Injectable()
+export class SqlCallLogData extends CallLogData {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async purge(
+    tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    parts: RetentionPart[],
+  ): Promise<Record<string, number>> {
+    const sets = parts.flatMap((p) => (SET[p] ? [SET[p]] : []));
+    if (sets.length === 0) return {};
+    // One statement for every part: each call log is rewritten once.
+    const { rowCount } = await sqlExecutor(this.dataSource, tx).query<NoRows>(
+      `UPDATE call_logs SET ${sets.join(', ')}
+        WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
+      [organizationId, targetIds],
+    );
+    return { call_logs: rowCount };
+  }
+
+  async patientCallLogs(organizationId: string, targetIds: string[]): Promise<PatientCallLog[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      id: string;
+      campaign_id: string;
+      target_id: string;
+      to_number: string;
+      outcome: string | null;
+      transcripts: unknown[];
+      post_call_data: Record<string, unknown> | null;
+      recording_urls: string[];
+      started_at: Date;
+      ended_at: Date | null;
+    }>(
+      `SELECT id, campaign_id, target_id, to_number, outcome, transcripts, post_call_data,
+              recording_urls, started_at, ended_at
+         FROM call_logs WHERE organization_id = $1 AND target_id = ANY($2::uuid[])
+        ORDER BY id`,
+      [organizationId, targetIds],
+    );
+    return rows.map((r) => ({
+      id: Number(r.id),
+      campaignId: r.campaign_id,
+      targetId: r.target_id,
+      toNumber: r.to_number,
+      outcome: r.outcome,
+      transcripts: r.transcripts,
+      postCallData: r.post_call_data,
+      recordingUrls: r.recording_urls,
+      startedAt: r.started_at,
+      endedAt: r.ended_at,
+    }));
+  }
+}

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../../../common/persistence/unit-of-work.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import { ComplianceData } from '../../retention/application/ports/patient-data-holders.js';
+import type {
+  PatientDecision,
+  PatientDoNotCallEntry,
+} from '../../retention/domain/patient-record.js';
+
+/** The retention module's view of the do-not-call list and the decisions log. */
+@Injectable()
+export class SqlComplianceData extends ComplianceData {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async eraseDoNotCall(tx: Tx, organizationId: string, phoneNumbers: string[]): Promise<number> {
+    const { rowCount } = await sqlExecutor(this.dataSource, tx).query<NoRows>(
+      `DELETE FROM do_not_call_entries WHERE organization_id = $1 AND phone_number = ANY($2::text[])`,
+      [organizationId, phoneNumbers],
+    );
+    return rowCount;
+  }
+
+  async doNotCallEntries(
+    organizationId: string,
+    phoneNumbers: string[],
+  ): Promise<PatientDoNotCallEntry[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      id: string;
+      phone_number: string;
+      reason: string;
+      source: string;
+      created_at: Date;
+      removed_at: Date | null;
+    }>(
+      `SELECT id, phone_number, reason, source, created_at, removed_at FROM do_not_call_entries
+        WHERE organization_id = $1 AND phone_number = ANY($2::text[]) ORDER BY id`,
+      [organizationId, phoneNumbers],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      phoneNumber: r.phone_number,
+      reason: r.reason,
+      source: r.source,
+      addedAt: r.created_at,
+      removedAt: r.removed_at,
+    }));
+  }
+
+  async decisions(organizationId: string, targetIds: string[]): Promise<PatientDecision[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      id: string;
+      campaign_id: string;
+      target_id: string;
+      rule: string;
+      action: string;
+      reason: string;
+      decided_at: Date;
+    }>(
+      `SELECT id, campaign_id, target_id, rule, action, reason, decided_at FROM compliance_decisions
+        WHERE organization_id = $1 AND target_id = ANY($2::text[]) ORDER BY decided_at, id`,
+      [organizationId, targetIds],
+    );
+    return rows.map((r) => ({
+      id: String(r.id),
+      campaignId: r.campaign_id,
+      targetId: r.target_id,
+      rule: r.rule,
+      action: r.action,
+      reason: r.reason,
+      decidedAt: r.decided_at,
+    }));
+  }
+}

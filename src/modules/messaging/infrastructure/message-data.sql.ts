@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../../../common/persistence/unit-of-work.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import { MessageData } from '../../retention/application/ports/patient-data-holders.js';
+import type { PatientMessage } from '../../retention/domain/patient-record.js';
+import type { RetentionPart } from '../../retention/domain/retention-policy.js';
+
+/** The person's number on a text: the recipient of one sent, the sender of one received. */
+const BLANK_NUMBERS = `to_number = CASE WHEN direction = 'outbound' THEN '' ELSE to_number END,
+                       from_number = CASE WHEN direction = 'inbound' THEN NULL ELSE from_number END`;
+
+const SET: Partial<Record<RetentionPart, string>> = {
+  messages: `body = ''`,
+  finished_targets: BLANK_NUMBERS,
+};
+
+/** The retention module's view of `messages` (docs/compliance.md, "Retention"). */
+@Injectable()
+export class SqlMessageData extends MessageData {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async purge(
+    tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    parts: RetentionPart[],
+  ): Promise<Record<string, number>> {
+    const sets = parts.flatMap((p) => (SET[p] ? [SET[p]] : []));
+    if (sets.length === 0) return {};
+    const { rowCount } = await sqlExecutor(this.dataSource, tx).query<NoRows>(
+      `UPDATE messages SET ${sets.join(', ')}
+        WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
+      [organizationId, targetIds],
+    );
+    return { messages: rowCount };
+  }
+
+  async eraseUnmatched(tx: Tx, organizationId: string, phoneNumber: string): Promise<number> {
+    const { rowCount } = await sqlExecutor(this.dataSource, tx).query<NoRows>(
+      `UPDATE messages SET body = '', ${BLANK_NUMBERS}
+        WHERE organization_id = $1 AND target_id IS NULL
+          AND ((direction = 'inbound' AND from_number = $2)
+               OR (direction = 'outbound' AND to_number = $2))`,
+      [organizationId, phoneNumber],
+    );
+    return rowCount;
+  }
+
+  async patientMessages(
+    organizationId: string,
+    targetIds: string[],
+    phoneNumbers: string[],
+  ): Promise<PatientMessage[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      id: string;
+      campaign_id: string | null;
+      target_id: string | null;
+      direction: string;
+      to_number: string;
+      from_number: string | null;
+      body: string;
+      status: string;
+      created_at: Date;
+    }>(
+      `SELECT id, campaign_id, target_id, direction, to_number, from_number, body, status, created_at
+         FROM messages
+        WHERE organization_id = $1
+          AND (target_id = ANY($2::uuid[])
+               OR (target_id IS NULL
+                   AND ((direction = 'inbound' AND from_number = ANY($3::text[]))
+                        OR (direction = 'outbound' AND to_number = ANY($3::text[])))))
+        ORDER BY created_at, id`,
+      [organizationId, targetIds, phoneNumbers],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      campaignId: r.campaign_id,
+      targetId: r.target_id,
+      direction: r.direction,
+      toNumber: r.to_number,
+      fromNumber: r.from_number,
+      body: r.body,
+      status: r.status,
+      createdAt: r.created_at,
+    }));
+  }
+}

@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import { Clock } from '../../../common/clock/clock.js';
+import { ConflictError } from '../../../common/errors/domain-errors.js';
+import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import {
+  partsRemovedBy,
+  RETENTION_PARTS,
+  type RetentionPart,
+  type ScopedPolicy,
+} from '../domain/retention-policy.js';
+import type { RetentionRun } from '../domain/retention-run.js';
+import { PatientDataCopies } from './patient-data-copies.js';
+import { TargetData } from './ports/patient-data-holders.js';
+import { RetentionStore } from './ports/retention.store.js';
+
+/** Targets per batch: one short transaction each, so no lock is held for long. */
+export const PURGE_BATCH = 500;
+const DAY_MS = 86_400_000;
+
+export interface PurgeOptions {
+  trigger: 'schedule' | 'api';
+  apiKeyId?: string | null;
+  batchSize?: number;
+  /** Called after each committed batch (a test stops the run here, as a killed process would). */
+  afterBatch?: (purged: number) => Promise<void> | void;
+}
+
+/**
+ * The purge job: for each part with a window, the organization's ended targets past it, in id order,
+ * a batch per transaction. A batch removes the part everywhere, marks the targets and adds to the
+ * run's counts in one commit, so a process killed between batches leaves every target either wholly
+ * purged and counted or untouched: the next run (the same run record, resumed) finds only the rest.
+ */
+@Injectable()
+export class RetentionPurge {
+  private readonly logger = new Logger('Retention');
+
+  constructor(
+    private readonly store: RetentionStore,
+    private readonly targets: TargetData,
+    private readonly copies: PatientDataCopies,
+    private readonly uow: UnitOfWork,
+    private readonly clock: Clock,
+    private readonly exclusive: ExclusiveRunner,
+  ) {}
+
+  /** Every organization with a window (the scheduled job). */
+  async purgeAll(): Promise<number> {
+    let runs = 0;
+    for (const organizationId of await this.store.organizationsWithWindows()) {
+      const run = await this.exclusive.runExclusive(`retention-purge:${organizationId}`, () =>
+        this.purgeOrganization(organizationId, { trigger: 'schedule' }),
+      );
+      if (run.ran) runs++;
+    }
+    return runs;
+  }
+
+  /** Runs now, one process at a time per organization (409 while another runs). */
+  async runNow(organizationId: string, apiKeyId: string | null): Promise<RetentionRun> {
+    const run = await this.exclusive.runExclusive(`retention-purge:${organizationId}`, () =>
+      this.purgeOrganization(organizationId, { trigger: 'api', apiKeyId }),
+    );
+    if (!run.ran) throw new ConflictError('A purge of this organization is running');
+    return run.result;
+  }
+
+  /** Resumes the organization's unfinished run, or starts one under the policies in force now. */
+  async purgeOrganization(organizationId: string, options: PurgeOptions): Promise<RetentionRun> {
+    const run =
+      (await this.store.runningPurge(organizationId)) ??
+      (await this.start(organizationId, options));
+    const now = run.startedAt;
+    const limit = options.batchSize ?? PURGE_BATCH;
+    const overridden = run.policies.flatMap((p) => (p.campaignId === null ? [] : [p.campaignId]));
+    for (const scoped of run.policies) {
+      for (const part of RETENTION_PARTS) {
+        const days = scoped.policy.windows[part];
+        if (days === null) continue;
+        await this.purgePart(
+          run,
+          scoped,
+          overridden,
+          part,
+          new Date(now.getTime() - days * DAY_MS),
+          limit,
+          options,
+        );
+      }
+    }
+    const finished = await this.store.finishRun(null, run.id, this.clock.now());
+    this.logger.log(
+      { runId: run.id, organizationId, counts: finished.counts },
+      'retention purge finished',
+    );
+    return finished;
+  }
+
+  private async start(organizationId: string, options: PurgeOptions): Promise<RetentionRun> {
+    const policies: ScopedPolicy[] = await this.store.policies(organizationId);
+    const run: RetentionRun = {
+      id: randomUUID(),
+      organizationId,
+      kind: 'purge',
+      trigger: options.trigger,
+      status: 'running',
+      policies,
+      subject: null,
+      reason: null,
+      counts: {},
+      startedAt: this.clock.now(),
+      finishedAt: null,
+      apiKeyId: options.apiKeyId ?? null,
+    };
+    await this.store.insertRun(null, run);
+    return run;
+  }
+
+  private async purgePart(
+    run: RetentionRun,
+    scoped: ScopedPolicy,
+    overridden: string[],
+    part: RetentionPart,
+    cutoff: Date,
+    limit: number,
+    options: PurgeOptions,
+  ): Promise<void> {
+    let afterId: string | null = null;
+    for (;;) {
+      const purged: string[] = await this.uow.run(async (tx) => {
+        const ids = await this.targets.lockDue(tx, {
+          organizationId: run.organizationId,
+          campaignId: scoped.campaignId,
+          exceptCampaignIds: scoped.campaignId === null ? overridden : [],
+          part,
+          cutoff,
+          afterId,
+          limit,
+        });
+        if (ids.length === 0) return ids;
+        const parts = partsRemovedBy(part);
+        const rows = await this.copies.purge(tx, run.organizationId, ids, parts, this.clock.now());
+        await this.store.addCounts(tx, run.id, { [part]: ids.length, ...prefixed(rows) });
+        return ids;
+      });
+      if (purged.length === 0) return;
+      afterId = purged[purged.length - 1];
+      await options.afterBatch?.(purged.length);
+      if (purged.length < limit) return;
+    }
+  }
+}
+
+/** Rows changed per table, counted apart from the targets per part (`rows.call_logs`). */
+export const prefixed = (rows: Record<string, number>) =>
+  Object.fromEntries(Object.entries(rows).map(([table, n]) => [`rows.${table}`, n]));

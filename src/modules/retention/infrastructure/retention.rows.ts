@@ -1,0 +1,96 @@
+import {
+  RETENTION_PARTS,
+  type RetentionPolicy,
+  type RetentionWindows,
+} from '../domain/retention-policy.js';
+import type { PatientKey, RetentionRun } from '../domain/retention-run.js';
+
+/** `retention_policies.policy` as stored (snake_case, as the API says it). */
+export interface StoredRetentionPolicy {
+  windows: Record<string, number | null>;
+  redact_transcripts: boolean;
+}
+
+export const storedPolicy = (p: RetentionPolicy): StoredRetentionPolicy => ({
+  windows: { ...p.windows },
+  redact_transcripts: p.redactTranscripts,
+});
+
+export function policyFromStored(s: StoredRetentionPolicy): RetentionPolicy {
+  const windows = {} as RetentionWindows;
+  for (const part of RETENTION_PARTS) windows[part] = s.windows?.[part] ?? null;
+  return { windows, redactTranscripts: s.redact_transcripts === true };
+}
+
+type StoredKey = { phone_number: string } | { external_id: string };
+
+export const storedKey = (k: PatientKey): StoredKey =>
+  'phoneNumber' in k ? { phone_number: k.phoneNumber } : { external_id: k.externalId };
+
+const keyFromStored = (k: StoredKey): PatientKey =>
+  'phone_number' in k ? { phoneNumber: k.phone_number } : { externalId: k.external_id };
+
+export interface RetentionRunRow {
+  id: string;
+  organization_id: string;
+  kind: 'purge' | 'erasure';
+  trigger: 'schedule' | 'api';
+  status: 'running' | 'finished';
+  policy: { campaign_id: string | null; policy: StoredRetentionPolicy }[];
+  subject: StoredKey | null;
+  reason: string | null;
+  counts: Record<string, number>;
+  started_at: Date;
+  finished_at: Date | null;
+  api_key_id: string | null;
+}
+
+export const RUN_COLUMNS = [
+  'id',
+  'organization_id',
+  'kind',
+  'trigger',
+  'status',
+  'policy',
+  'subject',
+  'reason',
+  'counts',
+  'started_at',
+  'finished_at',
+  'api_key_id',
+] as const satisfies readonly (keyof RetentionRunRow)[];
+
+export const runFromRow = (r: RetentionRunRow): RetentionRun => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  kind: r.kind,
+  trigger: r.trigger,
+  status: r.status,
+  policies: r.policy.map((p) => ({
+    campaignId: p.campaign_id,
+    policy: policyFromStored(p.policy),
+  })),
+  subject: r.subject ? keyFromStored(r.subject) : null,
+  reason: r.reason,
+  counts: r.counts,
+  startedAt: r.started_at,
+  finishedAt: r.finished_at,
+  apiKeyId: r.api_key_id,
+});
+
+export const runParams = (run: RetentionRun): unknown[] => [
+  run.id,
+  run.organizationId,
+  run.kind,
+  run.trigger,
+  run.status,
+  JSON.stringify(
+    run.policies.map((p) => ({ campaign_id: p.campaignId, policy: storedPolicy(p.policy) })),
+  ),
+  run.subject ? JSON.stringify(storedKey(run.subject)) : null,
+  run.reason,
+  JSON.stringify(run.counts),
+  run.startedAt,
+  run.finishedAt,
+  run.apiKeyId,
+];

@@ -1,0 +1,228 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Tx } from '../../../common/persistence/unit-of-work.js';
+import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import {
+  DueQuery,
+  KnownTarget,
+  TargetData,
+} from '../../retention/application/ports/patient-data-holders.js';
+import type { PatientTarget } from '../../retention/domain/patient-record.js';
+import { knownValuesOf } from '../../retention/domain/redaction.js';
+import type { RetentionPart } from '../../retention/domain/retention-policy.js';
+import type { PatientKey } from '../../retention/domain/retention-run.js';
+
+/** Targets in a call are never purged under it: the call's end would write its data back. */
+const ENDED = `('Finished', 'Failed')`;
+
+/** When the target's last call ended; its creation when it was never called. */
+const LAST_ACTIVITY = `coalesce((SELECT max(coalesce(c.ended_at, c.started_at)) FROM call_logs c
+                                  WHERE c.target_id = t.id AND c.organization_id = t.organization_id),
+                                 t.created_at)`;
+
+/** One statement per table of this module a part was copied to ($1 organization, $2 target ids). */
+const PURGES: Partial<Record<RetentionPart, { table: string; sql: string }[]>> = {
+  input_data: [
+    {
+      table: 'targets',
+      sql: `UPDATE targets SET input_data = '{}'::jsonb, output_data = '{}'::jsonb, patient = NULL,
+                   pre_call_data = NULL, payor_api_data = NULL, pre_call_ehr_ids = NULL,
+                   fax_links = NULL
+             WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+    },
+    {
+      table: 'target_step_events',
+      sql: `UPDATE target_step_events SET data = '{}'::jsonb
+             WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
+    },
+    {
+      table: 'target_events',
+      sql: `UPDATE target_events SET data = '{}'::jsonb
+             WHERE organization_id = $1 AND target_id = ANY($2::uuid[]) AND kind = 'step_data'`,
+    },
+    {
+      table: 'target_import_rows',
+      sql: `UPDATE target_import_rows r SET draft = NULL
+              FROM target_imports i
+             WHERE i.id = r.import_id AND i.organization_id = $1 AND r.target_id = ANY($2::uuid[])`,
+    },
+  ],
+  finished_targets: [
+    {
+      table: 'targets',
+      sql: `UPDATE targets SET phone_number = NULL, fallback_phone_number = NULL, external_id = NULL,
+                   phone_operating_hours = NULL, fallback_operating_hours = NULL
+             WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+    },
+    {
+      table: 'target_import_rows',
+      sql: `UPDATE target_import_rows r SET external_id = NULL
+              FROM target_imports i
+             WHERE i.id = r.import_id AND i.organization_id = $1 AND r.target_id = ANY($2::uuid[])`,
+    },
+  ],
+};
+
+function keyWhere(key: PatientKey): { where: string; value: string } {
+  return 'phoneNumber' in key
+    ? { where: `(t.phone_number = $2 OR t.fallback_phone_number = $2)`, value: key.phoneNumber }
+    : { where: `t.external_id = $2`, value: key.externalId };
+}
+
+/** The retention module's view of the target module's tables (docs/compliance.md, "Retention"). */
+@Injectable()
+export class SqlTargetData extends TargetData {
+  constructor(private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async lockDue(tx: Tx, q: DueQuery): Promise<string[]> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `SELECT t.id FROM targets t
+        WHERE t.organization_id = $1 AND t.status IN ${ENDED}
+          AND ($2::uuid IS NULL OR t.campaign_id = $2::uuid)
+          AND NOT (t.campaign_id = ANY($3::uuid[]))
+          AND ($4::uuid IS NULL OR t.id > $4::uuid)
+          AND NOT ($5::text = ANY(t.purged_parts))
+          AND ${LAST_ACTIVITY} <= $6
+        ORDER BY t.id LIMIT $7
+        FOR UPDATE OF t`,
+      [q.organizationId, q.campaignId, q.exceptCampaignIds, q.afterId, q.part, q.cutoff, q.limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async purge(
+    tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    parts: RetentionPart[],
+  ): Promise<Record<string, number>> {
+    const sql = sqlExecutor(this.dataSource, tx);
+    const changed: Record<string, number> = {};
+    // The timeline's 'input_edited' event (written by the trigger) says why the input data went.
+    await sql.query<NoRows>(`SELECT set_config('calling.reason', $1, true)`, [
+      `retention purge: ${parts.join(', ')}`,
+    ]);
+    for (const part of parts) {
+      for (const statement of PURGES[part] ?? []) {
+        const { rowCount } = await sql.query<NoRows>(statement.sql, [organizationId, targetIds]);
+        changed[statement.table] = (changed[statement.table] ?? 0) + rowCount;
+      }
+    }
+    await sql.query<NoRows>(`SELECT set_config('calling.reason', '', true)`);
+    return changed;
+  }
+
+  async markPurged(
+    tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    parts: RetentionPart[],
+    at: Date,
+  ): Promise<void> {
+    await sqlExecutor(this.dataSource, tx).query<NoRows>(
+      `UPDATE targets
+          SET purged_at = $3,
+              purged_parts = ARRAY(SELECT DISTINCT p FROM unnest(purged_parts || $4::text[]) p ORDER BY p)
+        WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+      [organizationId, targetIds, at, parts],
+    );
+  }
+
+  async patientTargetIds(organizationId: string, key: PatientKey): Promise<string[]> {
+    const k = keyWhere(key);
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
+      `SELECT t.id FROM targets t WHERE t.organization_id = $1 AND ${k.where}
+        ORDER BY t.created_at, t.id`,
+      [organizationId, k.value],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async lockErasable(tx: Tx, organizationId: string, targetIds: string[]): Promise<string[]> {
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
+      `SELECT id FROM targets
+        WHERE organization_id = $1 AND id = ANY($2::uuid[])
+          AND status NOT IN ('In Progress', 'Post-processing')
+        ORDER BY id FOR UPDATE`,
+      [organizationId, targetIds],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  async patientTargets(organizationId: string, targetIds: string[]): Promise<PatientTarget[]> {
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{
+      id: string;
+      campaign_id: string;
+      external_id: string | null;
+      phone_number: string | null;
+      fallback_phone_number: string | null;
+      patient: Record<string, unknown> | null;
+      input_data: Record<string, unknown> | null;
+      output_data: Record<string, unknown> | null;
+      status: string;
+      category: string | null;
+      resolution: string | null;
+      created_at: Date;
+      purged_at: Date | null;
+      purged_parts: string[];
+    }>(
+      `SELECT id, campaign_id, external_id, phone_number, fallback_phone_number, patient, input_data,
+              output_data, status, category, resolution, created_at, purged_at, purged_parts
+         FROM targets WHERE organization_id = $1 AND id = ANY($2::uuid[])
+        ORDER BY created_at, id`,
+      [organizationId, targetIds],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      campaignId: r.campaign_id,
+      externalId: r.external_id,
+      phoneNumber: r.phone_number,
+      fallbackPhoneNumber: r.fallback_phone_number,
+      patient: r.patient,
+      inputData: r.input_data,
+      outputData: r.output_data,
+      status: r.status,
+      category: r.category,
+      resolution: r.resolution,
+      createdAt: r.created_at,
+      purgedAt: r.purged_at,
+      purgedParts: r.purged_parts,
+    }));
+  }
+
+  async knownTargets(
+    tx: Tx | null,
+    targets: { organizationId: string; targetId: string }[],
+  ): Promise<KnownTarget[]> {
+    if (targets.length === 0) return [];
+    const { rows } = await sqlExecutor(this.dataSource, tx).query<{
+      id: string;
+      organization_id: string;
+      campaign_id: string;
+      external_id: string | null;
+      phone_number: string | null;
+      fallback_phone_number: string | null;
+      patient: Record<string, unknown> | null;
+      input_data: Record<string, unknown> | null;
+    }>(
+      `SELECT t.id, t.organization_id, t.campaign_id, t.external_id, t.phone_number,
+              t.fallback_phone_number, t.patient, t.input_data
+         FROM unnest($1::uuid[], $2::uuid[]) AS k(organization_id, id)
+         JOIN targets t ON t.organization_id = k.organization_id AND t.id = k.id`,
+      [targets.map((t) => t.organizationId), targets.map((t) => t.targetId)],
+    );
+    return rows.map((r) => ({
+      organizationId: r.organization_id,
+      targetId: r.id,
+      campaignId: r.campaign_id,
+      knownValues: knownValuesOf({
+        externalId: r.external_id,
+        phoneNumbers: [r.phone_number, r.fallback_phone_number],
+        patient: r.patient,
+        inputData: r.input_data,
+      }),
+    }));
+  }
+}

@@ -1,0 +1,309 @@
+import type { Tx } from '../common/persistence/unit-of-work.js';
+import {
+  CallLogData,
+  ComplianceData,
+  DueQuery,
+  KnownTarget,
+  MessageData,
+  TargetData,
+  WebhookData,
+} from '../modules/retention/application/ports/patient-data-holders.js';
+import { RetentionStore } from '../modules/retention/application/ports/retention.store.js';
+import type {
+  PatientCallLog,
+  PatientDecision,
+  PatientDoNotCallEntry,
+  PatientMessage,
+  PatientTarget,
+} from '../modules/retention/domain/patient-record.js';
+import type { Target } from '../modules/target/domain/target.js';
+import { knownValuesOf } from '../modules/retention/domain/redaction.js';
+import type {
+  RetentionPart,
+  RetentionPolicy,
+  ScopedPolicy,
+} from '../modules/retention/domain/retention-policy.js';
+import type { PatientKey, RetentionRun } from '../modules/retention/domain/retention-run.js';
+import { TranscriptRedactionService } from '../modules/retention/application/transcript-redaction.service.js';
+import { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
+import { targetKey, type TargetTable } from './in-memory-target.repository.js';
+
+/** RetentionStore in memory: policies by scope, runs in a list. */
+export class InMemoryRetentionStore extends RetentionStore {
+  readonly saved = new Map<string, ScopedPolicy & { organizationId: string }>();
+  readonly runList: RetentionRun[] = [];
+
+  async policies(organizationId: string, _tx?: Tx | null): Promise<ScopedPolicy[]> {
+    return [...this.saved.values()]
+      .filter((p) => p.organizationId === organizationId)
+      .sort((a, b) => (a.campaignId ?? '').localeCompare(b.campaignId ?? ''))
+      .map((p) => ({ campaignId: p.campaignId, policy: structuredClone(p.policy) }));
+  }
+
+  async savePolicy(organizationId: string, campaignId: string | null, policy: RetentionPolicy) {
+    this.saved.set(`${organizationId}/${campaignId ?? ''}`, {
+      organizationId,
+      campaignId,
+      policy: structuredClone(policy),
+    });
+  }
+
+  async deleteCampaignPolicy(organizationId: string, campaignId: string): Promise<boolean> {
+    return this.saved.delete(`${organizationId}/${campaignId}`);
+  }
+
+  async organizationsWithWindows(): Promise<string[]> {
+    const orgs = [...this.saved.values()]
+      .filter((p) => Object.values(p.policy.windows).some((d) => d !== null))
+      .map((p) => p.organizationId);
+    return [...new Set(orgs)];
+  }
+
+  async insertRun(_tx: Tx | null, run: RetentionRun): Promise<void> {
+    this.runList.push(structuredClone(run));
+  }
+
+  async runningPurge(organizationId: string): Promise<RetentionRun | null> {
+    const run = this.runList.find(
+      (r) => r.organizationId === organizationId && r.kind === 'purge' && r.status === 'running',
+    );
+    return run ? structuredClone(run) : null;
+  }
+
+  async addCounts(_tx: Tx, runId: string, counts: Record<string, number>): Promise<void> {
+    const run = this.runList.find((r) => r.id === runId)!;
+    for (const [k, n] of Object.entries(counts)) run.counts[k] = (run.counts[k] ?? 0) + n;
+  }
+
+  async finishRun(_tx: Tx | null, runId: string, at: Date): Promise<RetentionRun> {
+    const run = this.runList.find((r) => r.id === runId)!;
+    run.status = 'finished';
+    run.finishedAt = at;
+    return structuredClone(run);
+  }
+
+  async runs(organizationId: string, skip: number, limit: number) {
+    const mine = this.runList
+      .filter((r) => r.organizationId === organizationId)
+      .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());
+    return {
+      runs: mine.slice(skip, skip + limit).map((r) => structuredClone(r)),
+      total: mine.length,
+    };
+  }
+}
+
+const ENDED = new Set(['Finished', 'Failed']);
+
+/** TargetData over the target fakes' shared rows: purges, finds and reads them as the SQL adapter. */
+export class InMemoryTargetData extends TargetData {
+  constructor(private readonly table: () => TargetTable) {
+    super();
+  }
+
+  async lockDue(_tx: Tx, q: DueQuery): Promise<string[]> {
+    return [...this.table().values()]
+      .filter(
+        (t) =>
+          t.organizationId === q.organizationId &&
+          ENDED.has(t.status) &&
+          (q.campaignId === null || t.campaignId === q.campaignId) &&
+          !q.exceptCampaignIds.includes(t.campaignId) &&
+          (q.afterId === null || t.id > q.afterId) &&
+          !t.purgedParts.includes(q.part) &&
+          (t.lastCallDate ?? t.createdAt).getTime() <= q.cutoff.getTime(),
+      )
+      .map((t) => t.id)
+      .sort()
+      .slice(0, q.limit);
+  }
+
+  private update(organizationId: string, ids: string[], change: (t: Target) => void): number {
+    const table = this.table();
+    let n = 0;
+    for (const id of ids) {
+      const key = targetKey(organizationId, id);
+      const found = table.get(key);
+      if (!found) continue;
+      const t = structuredClone(found);
+      change(t);
+      table.set(key, t);
+      n++;
+    }
+    return n;
+  }
+
+  async purge(
+    _tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    parts: RetentionPart[],
+  ): Promise<Record<string, number>> {
+    const n = this.update(organizationId, targetIds, (t) => {
+      if (parts.includes('input_data')) {
+        Object.assign(t, {
+          inputData: {},
+          outputData: {},
+          patient: null,
+          preCallData: null,
+          payorApiData: null,
+          preCallEhrIds: null,
+          faxLinks: null,
+        });
+      }
+      if (parts.includes('finished_targets')) {
+        Object.assign(t, { phoneNumber: null, fallbackPhoneNumber: null, externalId: null });
+      }
+    });
+    return parts.includes('input_data') || parts.includes('finished_targets') ? { targets: n } : {};
+  }
+
+  async markPurged(
+    _tx: Tx,
+    organizationId: string,
+    targetIds: string[],
+    parts: RetentionPart[],
+    at: Date,
+  ): Promise<void> {
+    this.update(organizationId, targetIds, (t) => {
+      t.purgedAt = at;
+      t.purgedParts = [...new Set([...t.purgedParts, ...parts])].sort();
+    });
+  }
+
+  private matches(organizationId: string, key: PatientKey): Target[] {
+    return [...this.table().values()]
+      .filter(
+        (t) =>
+          t.organizationId === organizationId &&
+          ('phoneNumber' in key
+            ? t.phoneNumber === key.phoneNumber || t.fallbackPhoneNumber === key.phoneNumber
+            : t.externalId === key.externalId),
+      )
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  }
+
+  async patientTargetIds(organizationId: string, key: PatientKey): Promise<string[]> {
+    return this.matches(organizationId, key).map((t) => t.id);
+  }
+
+  async lockErasable(_tx: Tx, organizationId: string, targetIds: string[]): Promise<string[]> {
+    return targetIds
+      .filter((id) => {
+        const t = this.table().get(targetKey(organizationId, id));
+        return t && t.status !== 'In Progress' && t.status !== 'Post-processing';
+      })
+      .sort();
+  }
+
+  async patientTargets(organizationId: string, targetIds: string[]): Promise<PatientTarget[]> {
+    return targetIds.flatMap((id) => {
+      const t = this.table().get(targetKey(organizationId, id));
+      return t
+        ? [
+            {
+              id: t.id,
+              campaignId: t.campaignId,
+              externalId: t.externalId,
+              phoneNumber: t.phoneNumber,
+              fallbackPhoneNumber: t.fallbackPhoneNumber,
+              patient: t.patient as Record<string, unknown> | null,
+              inputData: t.inputData,
+              outputData: t.outputData,
+              status: t.status,
+              category: t.category,
+              resolution: t.resolution,
+              createdAt: t.createdAt,
+              purgedAt: t.purgedAt,
+              purgedParts: t.purgedParts,
+            },
+          ]
+        : [];
+    });
+  }
+
+  async knownTargets(
+    _tx: Tx | null,
+    targets: { organizationId: string; targetId: string }[],
+  ): Promise<KnownTarget[]> {
+    return targets.flatMap(({ organizationId, targetId }) => {
+      const t = this.table().get(targetKey(organizationId, targetId));
+      return t
+        ? [
+            {
+              organizationId,
+              targetId,
+              campaignId: t.campaignId,
+              knownValues: knownValuesOf({
+                externalId: t.externalId,
+                phoneNumbers: [t.phoneNumber, t.fallbackPhoneNumber],
+                patient: t.patient as Record<string, unknown> | null,
+                inputData: t.inputData,
+              }),
+            },
+          ]
+        : [];
+    });
+  }
+}
+
+/**
+ * The other holders on the fakes: the in-memory call-log, message and webhook fakes keep no copy of
+ * a target's data that these would blank, so they purge nothing and read nothing (the SQL adapters
+ * and their e2e suite, test/e2e/retention.e2e-spec.ts, are where every copy is checked).
+ */
+export class InMemoryCallLogData extends CallLogData {
+  async purge(): Promise<Record<string, number>> {
+    return {};
+  }
+  async patientCallLogs(): Promise<PatientCallLog[]> {
+    return [];
+  }
+}
+
+export class InMemoryMessageData extends MessageData {
+  async purge(): Promise<Record<string, number>> {
+    return {};
+  }
+  async eraseUnmatched(): Promise<number> {
+    return 0;
+  }
+  async patientMessages(): Promise<PatientMessage[]> {
+    return [];
+  }
+}
+
+export class InMemoryWebhookData extends WebhookData {
+  async purge(): Promise<Record<string, number>> {
+    return {};
+  }
+}
+
+export class InMemoryComplianceData extends ComplianceData {
+  async eraseDoNotCall(): Promise<number> {
+    return 0;
+  }
+  async doNotCallEntries(): Promise<PatientDoNotCallEntry[]> {
+    return [];
+  }
+  async decisions(): Promise<PatientDecision[]> {
+    return [];
+  }
+}
+
+/**
+ * `TranscriptRedactionService` on the fakes (the default pattern redactor): over `table` when the test keeps
+ * its targets in a shared table, else over none (nothing is redacted: no target has a policy).
+ */
+export function inMemoryRedaction(table?: () => TargetTable) {
+  const store = new InMemoryRetentionStore();
+  const none = new Map<string, never>();
+  const rows: () => TargetTable =
+    table ?? (() => ({ get: () => undefined, set: () => undefined, values: () => none.values() }));
+  const targets = new InMemoryTargetData(rows);
+  return {
+    store,
+    targets,
+    redaction: new TranscriptRedactionService(targets, store, new PatternRedactor()),
+  };
+}
