@@ -367,7 +367,7 @@ export function zoneWords(zone: string): string {
  */
 export function targetName(t: {
   patient?: { first_name?: string | null; last_name?: string | null } | null;
-  input_data?: Record<string, unknown>;
+  input_data?: Record<string, unknown> | null;
   external_id?: string | null;
   phone_number?: string | null;
 }): string {
