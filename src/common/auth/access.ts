@@ -36,6 +36,8 @@ export const PERMISSIONS = {
   'provider_connections.read': 'read provider connections',
   'provider_connections.write': 'create, change or delete provider connections',
   'api_keys.manage': 'create, list or revoke API keys',
+  'users.manage': 'invite, list, change or deactivate people',
+  'self.session': 'see who it is and sign out',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -54,10 +56,18 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
         'provider_connections.write',
         'webhooks.rotate_secret',
         'api_keys.manage',
+        'users.manage',
       ].includes(p),
   ),
-  viewer: READS,
-  integration: ['targets.read', 'targets.write', 'steps.write', 'calls.trigger', 'call_logs.read'],
+  viewer: [...READS, 'self.session'],
+  integration: [
+    'targets.read',
+    'targets.write',
+    'steps.write',
+    'calls.trigger',
+    'call_logs.read',
+    'self.session',
+  ],
 };
 
 /**
@@ -73,6 +83,7 @@ export const ORGANIZATION_WIDE: ReadonlySet<Permission> = new Set<Permission>([
   'blacklists.remove',
   'provider_connections.write',
   'api_keys.manage',
+  'users.manage',
 ]);
 
 export function mayDo(role: Role, permission: Permission): boolean {

@@ -36,6 +36,7 @@ import { InstallTriggerDefinitions1769400000000 } from './1769400000000-install-
 import { TargetListCounts1769600000000 } from './1769600000000-target-list-counts.js';
 import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-trigger-definitions.js';
 import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
+import { CreateUsersAndSessions1769810000000 } from './1769810000000-create-users-and-sessions.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -72,4 +73,5 @@ export const MIGRATIONS = [
   TargetListCounts1769600000000,
   InstallTriggerDefinitions1769610000000,
   ApiKeyRoles1769700000000,
+  CreateUsersAndSessions1769810000000,
 ];

@@ -55,8 +55,8 @@ describe('DemoSeeder', () => {
       new InMemoryApiKeyRevocations(),
     );
     const first = await seeder(organizations, join(dir, 'revoked')).seed();
-    const { apiKeyId } = await organizations.authenticate(first.apiKey);
-    await organizations.revokeApiKey(apiKeyId);
+    const { principal } = await organizations.authenticate(first.apiKey);
+    await organizations.revokeApiKey(principal.id);
     const second = await seeder(organizations, join(dir, 'revoked')).seed();
     expect(second.apiKey).not.toBe(first.apiKey);
     await expect(organizations.authenticate(second.apiKey)).resolves.toBeDefined();

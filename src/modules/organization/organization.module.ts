@@ -9,6 +9,15 @@ import {
 import { AppConfig } from '../../config/app-config.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
+import { SessionController } from './api/session.controller.js';
+import { UserController } from './api/user.controller.js';
+import { PeopleService } from './application/people.service.js';
+import { SessionService } from './application/session.service.js';
+import { SessionStore } from './application/ports/session.store.js';
+import { UserRepository } from './application/ports/user.repository.js';
+import { SqlSessionStore } from './infrastructure/session-store.sql.js';
+import { SqlUserRepository } from './infrastructure/user-repository.sql.js';
+import { Clock } from '../../common/clock/clock.js';
 import { OrganizationService } from './application/organization.service.js';
 import { ApiKeyRevocations } from './application/ports/api-key-revocations.js';
 import { OrganizationRepository } from './application/ports/organization.repository.js';
@@ -18,13 +27,41 @@ import { SqlOrganizationRepository } from './infrastructure/organization-reposit
 export const ORGANIZATION_ADAPTERS: Provider[] = [
   { provide: OrganizationRepository, useClass: SqlOrganizationRepository },
   { provide: ApiKeyRevocations, useClass: SqlApiKeyRevocations },
+  { provide: UserRepository, useClass: SqlUserRepository },
+  { provide: SessionStore, useClass: SqlSessionStore },
 ];
 
-/** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
+/**
+ * Organizations (tenants), their API keys, their people and sessions; the global guard that
+ * authenticates every request.
+ */
 @Module({
-  controllers: [ApiKeyController],
+  controllers: [ApiKeyController, UserController, SessionController],
   providers: [
     OrganizationService,
+    {
+      provide: PeopleService,
+      inject: [UserRepository, AppConfig, Clock],
+      useFactory: (users: UserRepository, config: AppConfig, clock: Clock) =>
+        new PeopleService(users, { invitationTtlMs: config.get('INVITATION_TTL') }, clock),
+    },
+    {
+      provide: SessionService,
+      inject: [UserRepository, SessionStore, AppConfig, Clock],
+      useFactory: (users: UserRepository, store: SessionStore, config: AppConfig, clock: Clock) =>
+        new SessionService(
+          users,
+          store,
+          {
+            idleTimeoutMs: config.get('SESSION_IDLE_TIMEOUT'),
+            maxAgeMs: config.get('SESSION_MAX_AGE'),
+            failuresPerAccount: config.get('SIGN_IN_FAILURES_PER_ACCOUNT'),
+            failuresPerAddress: config.get('SIGN_IN_FAILURES_PER_ADDRESS'),
+            lockoutMs: config.get('SIGN_IN_LOCKOUT'),
+          },
+          clock,
+        ),
+    },
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
     RATE_COUNTERS_PROVIDER,
     {
@@ -39,7 +76,7 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   // The failure limiter: the provider events route counts its failed signatures too.
-  exports: [OrganizationService, AuthFailureLimiter],
+  exports: [OrganizationService, PeopleService, AuthFailureLimiter],
 })
 export class OrganizationModule implements OnApplicationBootstrap {
   constructor(

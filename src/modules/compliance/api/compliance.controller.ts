@@ -117,7 +117,7 @@ export class ComplianceController {
     const policy = await this.compliance.setPolicy(
       auth.organizationId,
       policyFromBody(body),
-      auth.apiKeyId,
+      auth.principal.id,
     );
     return this.present(policy);
   }

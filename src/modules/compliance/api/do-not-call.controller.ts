@@ -89,7 +89,7 @@ export class DoNotCallController {
   async add(@Auth() auth: AuthContext, @Body() body: AddDoNotCallNumbersDto) {
     const { added, alreadyListed } = await this.doNotCall.add(
       auth.organizationId,
-      auth.apiKeyId,
+      auth.principal.id,
       body.phone_numbers,
     );
     return { added: added.map(present), already_listed: alreadyListed.map(present) };
@@ -108,7 +108,7 @@ export class DoNotCallController {
   async remove(@Auth() auth: AuthContext, @Body() body: RemoveDoNotCallNumbersDto) {
     const { removed, notListed } = await this.doNotCall.remove(
       auth.organizationId,
-      auth.apiKeyId,
+      auth.principal.id,
       body.phone_numbers,
       body.reason,
     );

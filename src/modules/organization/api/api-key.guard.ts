@@ -1,5 +1,6 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { timingSafeEqual } from 'crypto';
 import type { Request, Response } from 'express';
 import {
   mayDo,
@@ -29,12 +30,18 @@ import {
 import { RATE_COUNTERS, type RateCounters } from '../../../common/http/rate-counters.js';
 import { AppConfig } from '../../../config/app-config.js';
 import { OrganizationService } from '../application/organization.service.js';
+import { SessionService } from '../application/session.service.js';
 import { displayPrefix } from '../domain/api-key.js';
+import { CSRF_HEADER, isSafeMethod, sessionToken } from './session-cookie.js';
+
+export const CSRF_REFUSAL =
+  'A signed-in request that changes something must carry the X-CSRF-Token header given at sign-in';
 
 /**
- * `X-API-Key: <key>` or `Authorization: Bearer <key>` on every route not marked @Public(), and the
- * two rate limits that go with it, counted in this process (see docs/operations.md):
- * - RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW for each API key;
+ * `X-API-Key: <key>` or `Authorization: Bearer <key>` on every route not marked @Public(), or else a
+ * signed-in person's session cookie (with the CSRF header on requests that change something), and
+ * the two rate limits that go with it, counted in this process (see docs/operations.md):
+ * - RATE_LIMIT_REQUESTS per RATE_LIMIT_WINDOW for each API key or person;
  * - AUTH_FAILURE_LIMIT failed authentications per window for each client address and for each key
  *   prefix (`AuthFailureLimiter`); past it those failures get 429. The key is always looked at
  *   first: a valid key is never refused for anyone's failures.
@@ -48,6 +55,7 @@ export class ApiKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly organizations: OrganizationService,
+    private readonly sessions: SessionService,
     @Inject(RATE_COUNTERS) private readonly counters: RateCounters,
     private readonly failures: AuthFailureLimiter,
     private readonly config: AppConfig,
@@ -66,6 +74,40 @@ export class ApiKeyGuard implements CanActivate {
     const req = http.getRequest<Request & { auth?: AuthContext }>();
     const res = http.getResponse<Response>();
     const key = extractKey(req);
+    const session = key ? undefined : sessionToken(req);
+    if (session) {
+      req.auth = await this.sessions.authenticate(session);
+      this.checkCsrf(req as Request & { auth: AuthContext });
+    } else {
+      await this.authenticateKey(req, res, key);
+    }
+    await this.limitCredential(req.auth!.principal.id, res);
+    this.authorize(context, req as Request & { auth: AuthContext });
+    return true;
+  }
+
+  /**
+   * A request signed in by its cookie that changes something must carry the session's CSRF token
+   * (a header a cross-site form cannot set); keys sent in a header need none.
+   */
+  private checkCsrf(req: Request & { auth: AuthContext }): void {
+    if (isSafeMethod(req.method)) return;
+    const sent = req.headers[CSRF_HEADER];
+    const expected = req.auth.session!.csrfToken;
+    if (
+      typeof sent !== 'string' ||
+      sent.length !== expected.length ||
+      !timingSafeEqual(Buffer.from(sent), Buffer.from(expected))
+    ) {
+      throw new ForbiddenError(CSRF_REFUSAL);
+    }
+  }
+
+  private async authenticateKey(
+    req: Request & { auth?: AuthContext },
+    res: Response,
+    key: string | undefined,
+  ): Promise<void> {
     try {
       req.auth = await this.organizations.authenticate(key);
     } catch (err) {
@@ -77,9 +119,6 @@ export class ApiKeyGuard implements CanActivate {
       }
       throw err;
     }
-    await this.limitKey(req.auth.apiKeyId, res);
-    this.authorize(context, req as Request & { auth: AuthContext });
-    return true;
   }
 
   private authorize(context: ExecutionContext, req: Request & { auth: AuthContext }): void {
@@ -111,11 +150,11 @@ export class ApiKeyGuard implements CanActivate {
     }
   }
 
-  private async limitKey(apiKeyId: string, res: Response): Promise<void> {
+  private async limitCredential(principalId: string, res: Response): Promise<void> {
     const limit = this.config.get('RATE_LIMIT_REQUESTS');
     if (limit === 0) return;
     const { isBlocked, timeToBlockExpire } = await this.counters.increment(
-      `api-key:${apiKeyId}`,
+      `api-key:${principalId}`,
       this.config.get('RATE_LIMIT_WINDOW'),
       limit,
       0,

@@ -1,0 +1,56 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ROLES } from '../../../../common/auth/access.js';
+import { PyRequired, PyStr } from '../../../../common/validation/py-validators.js';
+
+export class SignInDto {
+  @ApiProperty({ example: 'dana@clinic.example' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 320 })
+  email: string;
+
+  @ApiProperty()
+  @PyRequired()
+  @PyStr({ max: 1000 })
+  password: string;
+}
+
+export class SessionInfoDto {
+  @ApiProperty({
+    description:
+      'Send it in the X-CSRF-Token header of every signed-in request that changes something',
+  })
+  csrf_token: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'When the session ends unless a request comes first (idle timeout)',
+  })
+  idle_expires_at: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    description: 'When the session ends however busy (absolute timeout)',
+  })
+  expires_at: string;
+}
+
+export class MeResponseDto {
+  @ApiProperty({ enum: ['user', 'api_key'] }) kind: string;
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ nullable: true, description: "A person's email; null for a key" })
+  email: string | null;
+  @ApiProperty({ enum: ROLES }) role: string;
+  @ApiProperty({
+    type: [String],
+    format: 'uuid',
+    nullable: true,
+    description: 'The only campaigns reached; null, every campaign',
+  })
+  campaign_ids: string[] | null;
+  @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
+  @ApiProperty({ type: [String], description: 'The permissions of the role (docs/access.md)' })
+  permissions: string[];
+  @ApiProperty({ type: SessionInfoDto, nullable: true, description: 'Null for a key' })
+  session: SessionInfoDto | null;
+}

@@ -1,0 +1,213 @@
+import { randomUUID } from 'crypto';
+import { ConflictError } from '../common/errors/domain-errors.js';
+import {
+  FailureLimit,
+  SessionStore,
+} from '../modules/organization/application/ports/session.store.js';
+import {
+  NewInvitation,
+  NewUser,
+  UserChanges,
+  UserRepository,
+} from '../modules/organization/application/ports/user.repository.js';
+import { LAST_SEEN_PRECISION_MS, Session, User } from '../modules/organization/domain/user.js';
+
+interface StoredUser extends User {
+  passwordHash: string | null;
+}
+interface StoredInvitation extends NewInvitation {
+  userId: string;
+  usedAt: Date | null;
+}
+interface StoredSession {
+  id: string;
+  userId: string;
+  tokenHash: string;
+  createdAt: Date;
+  lastSeenAt: Date;
+  endedAt: Date | null;
+}
+
+const copy = ({ passwordHash, ...user }: StoredUser): User => ({
+  ...user,
+  hasPassword: passwordHash !== null,
+  campaignIds: user.campaignIds && [...user.campaignIds],
+});
+
+/**
+ * People, invitations and sessions in memory, by the rules of the SQL adapters: emails unique
+ * without case, an invitation used once, deactivation ending sessions.
+ */
+export class InMemoryPeople {
+  readonly users = new Map<string, StoredUser>();
+  readonly invitations: StoredInvitation[] = [];
+  readonly sessions = new Map<string, StoredSession>();
+  readonly failures = new Map<
+    string,
+    { failures: number; windowStartedAt: Date; lockedUntil: Date | null }
+  >();
+
+  endSessions(userId: string, now: Date): void {
+    for (const s of this.sessions.values()) if (s.userId === userId) s.endedAt ??= now;
+  }
+
+  expireInvitations(userId: string, now: Date): void {
+    for (const i of this.invitations) {
+      if (i.userId === userId && !i.usedAt && i.expiresAt > now) i.expiresAt = now;
+    }
+  }
+}
+
+export class InMemoryUserRepository extends UserRepository {
+  constructor(readonly people = new InMemoryPeople()) {
+    super();
+  }
+
+  async createUser(user: NewUser, invitation: NewInvitation, now: Date): Promise<User> {
+    if (
+      [...this.people.users.values()].some(
+        (u) => u.email.toLowerCase() === user.email.toLowerCase(),
+      )
+    ) {
+      throw new ConflictError(`A person with the email ${user.email} already exists`);
+    }
+    const stored: StoredUser = {
+      ...user,
+      id: randomUUID(),
+      hasPassword: false,
+      passwordHash: null,
+      createdAt: now,
+      updatedAt: now,
+      deactivatedAt: null,
+    };
+    this.people.users.set(stored.id, stored);
+    this.people.invitations.push({ ...invitation, userId: stored.id, usedAt: null });
+    return copy(stored);
+  }
+
+  async listUsers(organizationId: string): Promise<User[]> {
+    return [...this.people.users.values()]
+      .filter((u) => u.organizationId === organizationId)
+      .map(copy);
+  }
+
+  async findUser(organizationId: string, id: string): Promise<User | null> {
+    const u = this.people.users.get(id);
+    return u && u.organizationId === organizationId ? copy(u) : null;
+  }
+
+  async updateUser(organizationId: string, id: string, changes: UserChanges, now: Date) {
+    const u = this.people.users.get(id);
+    if (!u || u.organizationId !== organizationId || u.deactivatedAt) return null;
+    if (changes.name !== undefined) u.name = changes.name;
+    if (changes.role !== undefined) u.role = changes.role;
+    if (changes.campaignIds !== undefined) u.campaignIds = changes.campaignIds;
+    u.updatedAt = now;
+    return copy(u);
+  }
+
+  async deactivateUser(organizationId: string, id: string, now: Date) {
+    const u = this.people.users.get(id);
+    if (!u || u.organizationId !== organizationId || u.deactivatedAt) return null;
+    u.deactivatedAt = now;
+    u.updatedAt = now;
+    this.people.endSessions(id, now);
+    this.people.expireInvitations(id, now);
+    return copy(u);
+  }
+
+  async reinvite(organizationId: string, id: string, invitation: NewInvitation, now: Date) {
+    const u = this.people.users.get(id);
+    if (!u || u.organizationId !== organizationId || u.deactivatedAt) return null;
+    this.people.expireInvitations(id, now);
+    this.people.invitations.push({ ...invitation, userId: id, usedAt: null });
+    return copy(u);
+  }
+
+  async acceptInvitation(tokenHash: string, passwordHash: string, now: Date) {
+    const i = this.people.invitations.find((x) => x.tokenHash === tokenHash);
+    const u = i && this.people.users.get(i.userId);
+    if (!i || !u || i.usedAt || i.expiresAt <= now || u.deactivatedAt) return null;
+    i.usedAt = now;
+    u.passwordHash = passwordHash;
+    u.updatedAt = now;
+    this.people.endSessions(u.id, now);
+    return copy(u);
+  }
+
+  async findForSignIn(email: string) {
+    const u = [...this.people.users.values()].find(
+      (x) => x.email.toLowerCase() === email.toLowerCase() && !x.deactivatedAt,
+    );
+    return u ? { user: copy(u), passwordHash: u.passwordHash } : null;
+  }
+}
+
+export class InMemorySessionStore extends SessionStore {
+  constructor(readonly people: InMemoryPeople) {
+    super();
+  }
+
+  async createSession(userId: string, tokenHash: string, now: Date): Promise<Session> {
+    const s = {
+      id: randomUUID(),
+      userId,
+      tokenHash,
+      createdAt: now,
+      lastSeenAt: now,
+      endedAt: null,
+    };
+    this.people.sessions.set(s.id, s);
+    return this.present(s)!;
+  }
+
+  async findSession(tokenHash: string): Promise<Session | null> {
+    const s = [...this.people.sessions.values()].find((x) => x.tokenHash === tokenHash);
+    return s && !s.endedAt ? this.present(s) : null;
+  }
+
+  async touchSession(id: string, now: Date): Promise<void> {
+    const s = this.people.sessions.get(id);
+    if (s && !s.endedAt && now.getTime() - s.lastSeenAt.getTime() >= LAST_SEEN_PRECISION_MS) {
+      s.lastSeenAt = now;
+    }
+  }
+
+  async endSession(id: string, now: Date): Promise<boolean> {
+    const s = this.people.sessions.get(id);
+    if (!s || s.endedAt) return false;
+    s.endedAt = now;
+    return true;
+  }
+
+  async lockedUntil(subjects: string[], now: Date): Promise<Date | null> {
+    const locks = subjects
+      .map((s) => this.people.failures.get(s)?.lockedUntil)
+      .filter((d): d is Date => !!d && d > now);
+    return locks.length ? new Date(Math.max(...locks.map((d) => d.getTime()))) : null;
+  }
+
+  async recordFailure(limits: FailureLimit[], now: Date, windowMs: number, lockoutMs: number) {
+    for (const { subject, limit } of limits) {
+      const f = this.people.failures.get(subject);
+      const expired = !f || f.windowStartedAt.getTime() <= now.getTime() - windowMs;
+      const failures = expired ? 1 : f.failures + 1;
+      this.people.failures.set(subject, {
+        failures,
+        windowStartedAt: expired ? now : f.windowStartedAt,
+        lockedUntil:
+          failures >= limit ? new Date(now.getTime() + lockoutMs) : (f?.lockedUntil ?? null),
+      });
+    }
+  }
+
+  async clearFailures(subject: string): Promise<void> {
+    this.people.failures.delete(subject);
+  }
+
+  private present(s: StoredSession): Session | null {
+    const u = this.people.users.get(s.userId);
+    if (!u || u.deactivatedAt) return null;
+    return { id: s.id, user: copy(u), createdAt: s.createdAt, lastSeenAt: s.lastSeenAt };
+  }
+}
