@@ -60,7 +60,12 @@ const TAGS: [string, string][] = [
     'compliance',
     "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made",
   ],
-  ['api-keys', 'API key management (keys are created with the CLI)'],
+  ['api-keys', 'API keys of the organization, for systems: role, campaigns, expiry'],
+  ['users', 'People who sign in to the console: invitations, roles, campaigns, deactivation'],
+  [
+    'sessions',
+    'Signing in with email and password (a session cookie with CSRF token), signing out, who you are',
+  ],
   ['health', 'Liveness of the API and its database'],
 ];
 

@@ -346,6 +346,8 @@ const CONTRACTS: Record<string, string> = {
   Metrics: 'test/e2e/operations.e2e-spec.ts (/metrics)',
   OrganizationRepository: 'test/contracts/organization-repository.contract.ts',
   ApiKeyRevocations: 'test/contracts/api-key-revocations.contract.ts',
+  UserRepository: 'test/contracts/people.contract.ts',
+  SessionStore: 'test/contracts/people.contract.ts',
   BlacklistRepository: 'test/contracts/blacklist-repository.contract.ts',
   CompliancePolicyRepository: 'test/contracts/compliance.contract.ts',
   CallLedger: 'test/contracts/compliance.contract.ts',

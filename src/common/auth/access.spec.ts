@@ -19,12 +19,15 @@ describe('the role table', () => {
     expect(shown).toBe(renderRoleTable());
   });
 
-  it('gives admin everything and viewer exactly the reads', () => {
+  it('gives admin everything and viewer exactly the reads, and who they are', () => {
     expect(ALL.filter((p) => !mayDo('admin', p))).toEqual([]);
-    expect(ROLE_PERMISSIONS.viewer).toEqual(ALL.filter((p) => p.endsWith('.read')));
+    expect(ROLE_PERMISSIONS.viewer).toEqual([
+      ...ALL.filter((p) => p.endsWith('.read')),
+      'self.session',
+    ]);
   });
 
-  it('keeps keys, policy, provider connections and removals from operators', () => {
+  it('keeps keys, people, policy, provider connections and removals from operators', () => {
     expect(ALL.filter((p) => !mayDo('operator', p))).toEqual([
       'webhooks.rotate_secret',
       'compliance.write',
@@ -32,6 +35,7 @@ describe('the role table', () => {
       'blacklists.remove',
       'provider_connections.write',
       'api_keys.manage',
+      'users.manage',
     ]);
   });
 
@@ -42,6 +46,7 @@ describe('the role table', () => {
       'targets.write',
       'steps.write',
       'call_logs.read',
+      'self.session',
     ]);
   });
 
