@@ -14,6 +14,8 @@ import { LAST_SEEN_PRECISION_MS, Session, User } from '../modules/organization/d
 
 interface StoredUser extends User {
   passwordHash: string | null;
+  totpSecret: string | null;
+  totpLastStep: number | null;
 }
 interface StoredInvitation extends NewInvitation {
   userId: string;
@@ -28,7 +30,12 @@ interface StoredSession {
   endedAt: Date | null;
 }
 
-const copy = ({ passwordHash, ...user }: StoredUser): User => ({
+const copy = ({
+  passwordHash,
+  totpSecret: _secret,
+  totpLastStep: _step,
+  ...user
+}: StoredUser): User => ({
   ...user,
   hasPassword: passwordHash !== null,
   campaignIds: user.campaignIds && [...user.campaignIds],
@@ -42,6 +49,8 @@ export class InMemoryPeople {
   readonly users = new Map<string, StoredUser>();
   readonly invitations: StoredInvitation[] = [];
   readonly sessions = new Map<string, StoredSession>();
+  /** Organizations that require a second factor. */
+  readonly totpRequired = new Set<string>();
   readonly failures = new Map<
     string,
     { failures: number; windowStartedAt: Date; lockedUntil: Date | null }
@@ -75,7 +84,10 @@ export class InMemoryUserRepository extends UserRepository {
       ...user,
       id: randomUUID(),
       hasPassword: false,
+      totpEnabled: false,
       passwordHash: null,
+      totpSecret: null,
+      totpLastStep: null,
       createdAt: now,
       updatedAt: now,
       deactivatedAt: null,
@@ -139,7 +151,60 @@ export class InMemoryUserRepository extends UserRepository {
     const u = [...this.people.users.values()].find(
       (x) => x.email.toLowerCase() === email.toLowerCase() && !x.deactivatedAt,
     );
-    return u ? { user: copy(u), passwordHash: u.passwordHash } : null;
+    return u
+      ? {
+          user: copy(u),
+          passwordHash: u.passwordHash,
+          totpSecret: u.totpEnabled ? u.totpSecret : null,
+        }
+      : null;
+  }
+
+  async setPendingTotp(userId: string, secret: string, now: Date) {
+    const u = this.people.users.get(userId);
+    if (!u || u.totpEnabled) return false;
+    u.totpSecret = secret;
+    u.updatedAt = now;
+    return true;
+  }
+
+  async findTotp(userId: string) {
+    const u = this.people.users.get(userId);
+    return u?.totpSecret ? { secret: u.totpSecret, enabled: u.totpEnabled } : null;
+  }
+
+  async enableTotp(userId: string, step: number, now: Date) {
+    const u = this.people.users.get(userId);
+    if (!u || !u.totpSecret || u.totpEnabled) return false;
+    Object.assign(u, { totpEnabled: true, totpLastStep: step, updatedAt: now });
+    return true;
+  }
+
+  async useTotpStep(userId: string, step: number) {
+    const u = this.people.users.get(userId);
+    if (!u || (u.totpLastStep !== null && u.totpLastStep >= step)) return false;
+    u.totpLastStep = step;
+    return true;
+  }
+
+  async disableTotp(userId: string, now: Date) {
+    const u = this.people.users.get(userId);
+    if (u)
+      Object.assign(u, {
+        totpSecret: null,
+        totpEnabled: false,
+        totpLastStep: null,
+        updatedAt: now,
+      });
+  }
+
+  async setTotpRequired(organizationId: string, required: boolean) {
+    if (required) this.people.totpRequired.add(organizationId);
+    else this.people.totpRequired.delete(organizationId);
+  }
+
+  async totpRequired(organizationId: string) {
+    return this.people.totpRequired.has(organizationId);
   }
 }
 
@@ -208,6 +273,12 @@ export class InMemorySessionStore extends SessionStore {
   private present(s: StoredSession): Session | null {
     const u = this.people.users.get(s.userId);
     if (!u || u.deactivatedAt) return null;
-    return { id: s.id, user: copy(u), createdAt: s.createdAt, lastSeenAt: s.lastSeenAt };
+    return {
+      id: s.id,
+      user: copy(u),
+      totpRequired: this.people.totpRequired.has(u.organizationId),
+      createdAt: s.createdAt,
+      lastSeenAt: s.lastSeenAt,
+    };
   }
 }

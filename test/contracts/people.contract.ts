@@ -17,19 +17,17 @@ export function peopleContract(setup: {
   async function invited(role: 'admin' | 'operator' | 'viewer' = 'operator') {
     const organizationId = await setup.organizationId();
     const token = unique('invite');
-    const user = await setup
-      .users()
-      .createUser(
-        {
-          organizationId,
-          email: `${unique('p')}@Clinic.example`,
-          name: 'Pat',
-          role,
-          campaignIds: null,
-        },
-        { tokenHash: token, expiresAt: later(HOUR) },
-        at,
-      );
+    const user = await setup.users().createUser(
+      {
+        organizationId,
+        email: `${unique('p')}@Clinic.example`,
+        name: 'Pat',
+        role,
+        campaignIds: null,
+      },
+      { tokenHash: token, expiresAt: later(HOUR) },
+      at,
+    );
     return { user, token, organizationId };
   }
 
@@ -43,6 +41,7 @@ export function peopleContract(setup: {
       role: 'operator',
       campaignIds: null,
       hasPassword: false,
+      totpEnabled: false,
       createdAt: at,
       updatedAt: at,
       deactivatedAt: null,
@@ -50,6 +49,7 @@ export function peopleContract(setup: {
     expect(await setup.users().findForSignIn(user.email.toUpperCase())).toEqual({
       user,
       passwordHash: null,
+      totpSecret: null,
     });
     expect(await setup.users().acceptInvitation(token, 'hash', later(HOUR))).toBeNull();
     const accepted = await setup.users().acceptInvitation(token, 'hash', later(1));
@@ -58,6 +58,7 @@ export function peopleContract(setup: {
     expect(await setup.users().findForSignIn(user.email)).toEqual({
       user: accepted,
       passwordHash: 'hash',
+      totpSecret: null,
     });
     expect(await setup.users().listUsers(organizationId)).toEqual([accepted]);
   });
@@ -66,19 +67,17 @@ export function peopleContract(setup: {
     const { user } = await invited();
     const organizationId = await setup.organizationId();
     await expect(
-      setup
-        .users()
-        .createUser(
-          {
-            organizationId,
-            email: user.email.toUpperCase(),
-            name: 'Twin',
-            role: 'viewer',
-            campaignIds: null,
-          },
-          { tokenHash: unique('t'), expiresAt: later(HOUR) },
-          at,
-        ),
+      setup.users().createUser(
+        {
+          organizationId,
+          email: user.email.toUpperCase(),
+          name: 'Twin',
+          role: 'viewer',
+          campaignIds: null,
+        },
+        { tokenHash: unique('t'), expiresAt: later(HOUR) },
+        at,
+      ),
     ).rejects.toThrow(`A person with the email ${user.email.toUpperCase()} already exists`);
   });
 
@@ -122,6 +121,7 @@ export function peopleContract(setup: {
     expect(session).toEqual({
       id: expect.any(String),
       user: { ...user, hasPassword: true },
+      totpRequired: false,
       createdAt: later(1),
       lastSeenAt: later(1),
     });
@@ -185,5 +185,28 @@ export function peopleContract(setup: {
     expect(await store.lockedUntil([slow], later(4 * window - 1))).toBeNull();
     await store.clearFailures(account);
     expect(await store.lockedUntil([account], later(2001 + window))).toBeNull();
+  });
+
+  it('keeps a second factor pending until confirmed, each step used once, and the organization rule', async () => {
+    const { user, organizationId } = await invited();
+    const users = setup.users();
+    expect(await users.findTotp(user.id)).toBeNull();
+    expect(await users.enableTotp(user.id, 10, at)).toBe(false);
+    expect(await users.setPendingTotp(user.id, 'FIRST', at)).toBe(true);
+    expect(await users.setPendingTotp(user.id, 'SECOND', at)).toBe(true);
+    expect(await users.findTotp(user.id)).toEqual({ secret: 'SECOND', enabled: false });
+    expect((await users.findForSignIn(user.email))?.totpSecret).toBeNull();
+    expect(await users.enableTotp(user.id, 10, later(1))).toBe(true);
+    expect(await users.setPendingTotp(user.id, 'THIRD', later(2))).toBe(false);
+    expect((await users.findForSignIn(user.email))?.totpSecret).toBe('SECOND');
+    expect((await users.findUser(organizationId, user.id))?.totpEnabled).toBe(true);
+    expect(await users.useTotpStep(user.id, 10)).toBe(false);
+    expect(await users.useTotpStep(user.id, 11)).toBe(true);
+    expect(await users.useTotpStep(user.id, 11)).toBe(false);
+    await users.disableTotp(user.id, later(3));
+    expect(await users.findTotp(user.id)).toBeNull();
+    expect(await users.totpRequired(organizationId)).toBe(false);
+    await users.setTotpRequired(organizationId, true);
+    expect(await users.totpRequired(organizationId)).toBe(true);
   });
 }

@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { Clock } from '../../src/common/clock/clock.js';
 import { roleRefusal } from '../../src/common/auth/access.js';
+import { totpCode } from '../../src/modules/organization/domain/totp.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 
@@ -44,20 +45,27 @@ describe('people who sign in', () => {
 
   const email = (role: string) => `${role}-${++n}@clinic.example`;
 
-  async function invite(body: Record<string, unknown>) {
-    const res = await t.http().post('/api/v1/users').set('X-API-Key', admin).send(body);
+  async function invite(body: Record<string, unknown>, key = admin) {
+    const res = await t.http().post('/api/v1/users').set('X-API-Key', key).send(body);
     if (res.status !== 201) throw new Error(`invite: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body;
   }
 
-  function signIn(address: string, password = PASSWORD) {
-    return t.http().post('/api/v1/sessions').send({ email: address, password });
+  function signIn(address: string, password = PASSWORD, totpCode?: string) {
+    return t
+      .http()
+      .post('/api/v1/sessions')
+      .send({ email: address, password, ...(totpCode ? { totp_code: totpCode } : {}) });
   }
 
   /** Invites, sets the password and signs in a person of `role`. */
-  async function person(role: string, extra: Record<string, unknown> = {}): Promise<Signed> {
+  async function person(
+    role: string,
+    extra: Record<string, unknown> = {},
+    key = admin,
+  ): Promise<Signed> {
     const address = email(role);
-    const invited = await invite({ email: address, name: `A ${role}`, role, ...extra });
+    const invited = await invite({ email: address, name: `A ${role}`, role, ...extra }, key);
     const accepted = await t
       .http()
       .post('/api/v1/invitations/accept')
@@ -120,6 +128,7 @@ describe('people who sign in', () => {
         idle_expires_at: new Date(clock.now().getTime() + 15 * MINUTE).toISOString(),
         expires_at: new Date(clock.now().getTime() + 12 * 60 * MINUTE).toISOString(),
       },
+      totp: { enabled: false, required: false },
     };
     expect(res.body).toEqual(expected);
     expect(res.body.permissions).not.toContain('users.manage');
@@ -146,6 +155,7 @@ describe('people who sign in', () => {
       organization_id: organizationId,
       permissions: expect.arrayContaining(['users.manage', 'api_keys.manage']),
       session: null,
+      totp: null,
     });
   });
 
@@ -393,5 +403,121 @@ describe('people who sign in', () => {
       404,
       { detail: `User ${operator.body.id} not found` },
     ]);
+  });
+
+  describe('a second factor (TOTP)', () => {
+    const TOTP_CODE_NEEDED =
+      'Enter the 6-digit code of your authenticator app as totp_code: your account has a second factor';
+    const WRONG_TOTP_CODE = 'Wrong or already used code from the authenticator app';
+
+    async function enrol(signed: Signed): Promise<string> {
+      const started = await t
+        .http()
+        .post('/api/v1/me/totp')
+        .set('Cookie', signed.cookie)
+        .set('X-CSRF-Token', signed.csrf);
+      expect(started.status).toBe(201);
+      expect(started.body).toEqual({
+        secret: expect.stringMatching(/^[A-Z2-7]{32}$/),
+        otpauth_uri: `otpauth://totp/Campaign%20Calling%20Service:${encodeURIComponent(
+          signed.body.email as string,
+        )}?issuer=Campaign%20Calling%20Service&secret=${started.body.secret}&algorithm=SHA1&digits=6&period=30`,
+      });
+      const confirmed = await t
+        .http()
+        .post('/api/v1/me/totp/confirm')
+        .set('Cookie', signed.cookie)
+        .set('X-CSRF-Token', signed.csrf)
+        .send({ code: totpCode(started.body.secret, clock.now()) });
+      expect([confirmed.status, confirmed.body]).toEqual([200, { totp_enabled: true }]);
+      return started.body.secret;
+    }
+
+    it('is set up with a code from the app, then asked for at every sign-in, each code once', async () => {
+      const signed = await person('operator');
+      const wrong = await t
+        .http()
+        .post('/api/v1/me/totp')
+        .set('Cookie', signed.cookie)
+        .set('X-CSRF-Token', signed.csrf);
+      const refused = await t
+        .http()
+        .post('/api/v1/me/totp/confirm')
+        .set('Cookie', signed.cookie)
+        .set('X-CSRF-Token', signed.csrf)
+        .send({
+          code: '000000' === totpCode(wrong.body.secret, clock.now()) ? '111111' : '000000',
+        });
+      expect(refused.status).toBe(422);
+      expect(refused.body.detail[0]).toMatchObject({
+        loc: ['body', 'code'],
+        msg: 'Value error, Wrong code: enter the 6 digits your app shows now',
+      });
+
+      const secret = await enrol(signed);
+      const me = await t.http().get('/api/v1/me').set('Cookie', signed.cookie);
+      expect(me.body.totp).toEqual({ enabled: true, required: false });
+
+      const address = signed.body.email as string;
+      const noCode = await signIn(address);
+      expect([noCode.status, noCode.body]).toEqual([401, { detail: TOTP_CODE_NEEDED }]);
+      // The code that confirmed the set-up was used: not again.
+      const replayed = await signIn(address, PASSWORD, totpCode(secret, clock.now()));
+      expect([replayed.status, replayed.body]).toEqual([401, { detail: WRONG_TOTP_CODE }]);
+      clock.advance(30_000);
+      const code = totpCode(secret, clock.now());
+      const ok = await signIn(address, PASSWORD, code);
+      expect(ok.status).toBe(201);
+      expect(ok.body.totp).toEqual({ enabled: true, required: false });
+      expect((await signIn(address, PASSWORD, code)).body).toEqual({ detail: WRONG_TOTP_CODE });
+      // A wrong password is refused whatever the code.
+      clock.advance(30_000);
+      const badPassword = await signIn(address, 'not the password', totpCode(secret, clock.now()));
+      expect(badPassword.body).toEqual({ detail: 'Wrong email or password' });
+
+      // An admin resets it (a lost phone): the password alone signs in again.
+      const reset = await t
+        .http()
+        .delete(`/api/v1/users/${signed.body.id}/totp`)
+        .set('X-API-Key', admin);
+      expect([reset.status, reset.body]).toEqual([200, { totp_enabled: false }]);
+      expect((await signIn(address)).status).toBe(201);
+    });
+
+    it('answers a key that asks to set one up with 409', async () => {
+      const res = await t.http().post('/api/v1/me/totp').set('X-API-Key', admin);
+      expect([res.status, res.body]).toEqual([
+        409,
+        { detail: 'An API key has no second factor: only a signed-in person sets one up' },
+      ]);
+    });
+
+    it('when the organization requires it, lets a person without one only set it up', async () => {
+      const { apiKey: strict } = await t.createOrganization();
+      const policy = await t
+        .http()
+        .put('/api/v1/sign-in-policy')
+        .set('X-API-Key', strict)
+        .send({ require_totp: true });
+      expect([policy.status, policy.body]).toEqual([200, { require_totp: true }]);
+      expect((await t.http().get('/api/v1/sign-in-policy').set('X-API-Key', strict)).body).toEqual({
+        require_totp: true,
+      });
+
+      const signed = await person('operator', {}, strict);
+      expect(signed.body.totp).toEqual({ enabled: false, required: true });
+      const blocked = await t.http().get('/api/v1/campaigns').set('Cookie', signed.cookie);
+      expect([blocked.status, blocked.body]).toEqual([
+        403,
+        {
+          detail:
+            'Your organization requires a second factor: set it up (POST /api/v1/me/totp) before anything else',
+        },
+      ]);
+      await enrol(signed);
+      expect((await t.http().get('/api/v1/campaigns').set('Cookie', signed.cookie)).status).toBe(
+        200,
+      );
+    });
   });
 });

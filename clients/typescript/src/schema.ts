@@ -147,7 +147,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in
-         * @description Email and password. Sets the `ccs_session` cookie (HttpOnly, Secure, SameSite=Strict) and answers who you are with the `csrf_token` that every signed-in request changing something sends as `X-CSRF-Token`. Wrong email or password: 401, the same for both. Too many failures for the account or the client address: 429 until the lockout ends, right password or not.
+         * @description Email and password. Sets the `ccs_session` cookie (HttpOnly, Secure, SameSite=Strict) and answers who you are with the `csrf_token` that every signed-in request changing something sends as `X-CSRF-Token`. A person with a second factor sends `totp_code` too (401 asking for it when left out). Wrong email or password: 401, the same for both. Too many failures for the account or the client address: 429 until the lockout ends, right password or not.
          */
         post: operations["sign_in_api_v1_sessions_post"];
         delete?: never;
@@ -210,6 +210,90 @@ export interface paths {
          * @description Once per invitation, before it expires (404 otherwise). The password has at least 12 characters; setting it ends the person's other sessions. Then sign in.
          */
         post: operations["accept_invitation_api_v1_invitations_accept_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set up a second factor
+         * @description A new TOTP secret for your authenticator app (scan `otpauth_uri` as a QR code); it is in use once confirmed with a code. A person only; 409 once one is in use.
+         */
+        post: operations["start_totp_api_v1_me_totp_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/me/totp/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the second factor
+         * @description A code from the app puts the secret in use: sign-ins need a code from then on.
+         */
+        post: operations["confirm_totp_api_v1_me_totp_confirm_post"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/users/{user_id}/totp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Reset a person's second factor
+         * @description For a lost phone: the person signs in with the password alone and sets up a new one.
+         */
+        delete: operations["reset_totp_api_v1_users__user_id__totp_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sign-in-policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-in policy
+         * @description Whether the organization requires a second factor of every person.
+         */
+        get: operations["get_sign_in_policy_api_v1_sign_in_policy_get"];
+        /**
+         * Change the sign-in policy
+         * @description With `require_totp`, a person without a second factor may, once signed in, only set one up.
+         */
+        put: operations["put_sign_in_policy_api_v1_sign_in_policy_put"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1157,6 +1241,8 @@ export interface components {
             /** @example dana@clinic.example */
             email: string;
             password: string;
+            /** @description The authenticator app's 6-digit code, for a person with a second factor */
+            totp_code?: string;
         };
         SessionInfoDto: {
             /** @description Send it in the X-CSRF-Token header of every signed-in request that changes something */
@@ -1171,6 +1257,12 @@ export interface components {
              * @description When the session ends however busy (absolute timeout)
              */
             expires_at: string;
+        };
+        TotpDto: {
+            /** @description When the second factor is in use, sign-ins need a code */
+            enabled: boolean;
+            /** @description The organization requires it: until set up, only setting it up works */
+            required: boolean;
         };
         MeResponseDto: {
             /** @enum {string} */
@@ -1190,12 +1282,28 @@ export interface components {
             permissions: string[];
             /** @description Null for a key */
             session: components["schemas"]["SessionInfoDto"] | (never | null);
+            /** @description The second factor; null for a key */
+            totp: components["schemas"]["TotpDto"] | (never | null);
         };
         AcceptInvitationDto: {
             /** @description The token of the invitation link */
             token: string;
             /** @description At least 12 characters */
             password: string;
+        };
+        TotpSetupResponseDto: {
+            /** @description The secret (base32), for an app that cannot read the URI */
+            secret: string;
+            /** @description otpauth:// URI: show it as a QR code for the app to scan */
+            otpauth_uri: string;
+        };
+        TotpCodeDto: {
+            /** @description The 6 digits the authenticator app shows now */
+            code: string;
+        };
+        SignInPolicyDto: {
+            /** @description Every person of the organization must sign in with a second factor */
+            require_totp: boolean;
         };
         CreateBlacklistDto: {
             /** @example Do not call */
@@ -3511,6 +3619,261 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UserResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    start_totp_api_v1_me_totp_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TotpSetupResponseDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    confirm_totp_api_v1_me_totp_confirm_post: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TotpCodeDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        totp_enabled?: true;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    reset_totp_api_v1_users__user_id__totp_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        totp_enabled?: false;
+                    };
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Not found, or owned by another organization */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    get_sign_in_policy_api_v1_sign_in_policy_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInPolicyDto"];
+                };
+            };
+            /** @description Missing or invalid API key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Validation Error */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+        };
+    };
+    put_sign_in_policy_api_v1_sign_in_policy_put: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInPolicyDto"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInPolicyDto"];
                 };
             };
             /** @description Missing or invalid API key */

@@ -19,7 +19,16 @@ export interface AuthContext {
   /** The only campaigns this credential reaches, or null for every campaign of the organization. */
   campaignIds: string[] | null;
   /** A signed-in person's session (absent for keys): what GET /me and sign-out need. */
-  session?: { id: string; csrfToken: string; endsAt: Date; maxEndsAt: Date };
+  session?: {
+    id: string;
+    csrfToken: string;
+    endsAt: Date;
+    maxEndsAt: Date;
+    /** The person signs in with a TOTP code. */
+    totpEnabled: boolean;
+    /** Their organization requires one: until it is set up, the session may only set it up. */
+    totpRequired: boolean;
+  };
 }
 
 /** Whether the credential reaches that campaign; what belongs to none, only an unlimited one reaches. */

@@ -37,6 +37,7 @@ import { TargetListCounts1769600000000 } from './1769600000000-target-list-count
 import { InstallTriggerDefinitions1769610000000 } from './1769610000000-install-trigger-definitions.js';
 import { ApiKeyRoles1769700000000 } from './1769700000000-api-key-roles.js';
 import { CreateUsersAndSessions1769810000000 } from './1769810000000-create-users-and-sessions.js';
+import { AddTotp1769810000001 } from './1769810000001-add-totp.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -74,4 +75,5 @@ export const MIGRATIONS = [
   InstallTriggerDefinitions1769610000000,
   ApiKeyRoles1769700000000,
   CreateUsersAndSessions1769810000000,
+  AddTotp1769810000001,
 ];

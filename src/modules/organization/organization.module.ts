@@ -9,7 +9,9 @@ import {
 import { AppConfig } from '../../config/app-config.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
+import { SecondFactorController } from './api/second-factor.controller.js';
 import { SessionController } from './api/session.controller.js';
+import { SecondFactorService } from './application/second-factor.service.js';
 import { UserController } from './api/user.controller.js';
 import { PeopleService } from './application/people.service.js';
 import { SessionService } from './application/session.service.js';
@@ -36,9 +38,10 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
  * authenticates every request.
  */
 @Module({
-  controllers: [ApiKeyController, UserController, SessionController],
+  controllers: [ApiKeyController, UserController, SessionController, SecondFactorController],
   providers: [
     OrganizationService,
+    SecondFactorService,
     {
       provide: PeopleService,
       inject: [UserRepository, AppConfig, Clock],

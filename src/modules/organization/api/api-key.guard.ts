@@ -34,6 +34,8 @@ import { SessionService } from '../application/session.service.js';
 import { displayPrefix } from '../domain/api-key.js';
 import { CSRF_HEADER, isSafeMethod, sessionToken } from './session-cookie.js';
 
+export const SECOND_FACTOR_FIRST =
+  'Your organization requires a second factor: set it up (POST /api/v1/me/totp) before anything else';
 export const CSRF_REFUSAL =
   'A signed-in request that changes something must carry the X-CSRF-Token header given at sign-in';
 
@@ -135,6 +137,10 @@ export class ApiKeyGuard implements CanActivate {
     }
     const { auth } = req;
     if (!mayDo(auth.role, permission)) throw new ForbiddenError(roleRefusal(auth.role, permission));
+    const session = auth.session;
+    if (session?.totpRequired && !session.totpEnabled && permission !== 'self.session') {
+      throw new ForbiddenError(SECOND_FACTOR_FIRST);
+    }
     if (auth.campaignIds === null) return;
     if (ORGANIZATION_WIDE.has(permission)) throw new ForbiddenError(scopeRefusal(permission));
     const campaignId = (req.params as Record<string, string | undefined>).campaign_id;

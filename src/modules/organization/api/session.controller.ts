@@ -35,6 +35,7 @@ export function presentMe(auth: AuthContext): MeResponseDto {
           expires_at: session.maxEndsAt.toISOString(),
         }
       : null,
+    totp: session ? { enabled: session.totpEnabled, required: session.totpRequired } : null,
   };
 }
 
@@ -56,7 +57,8 @@ export class SessionController {
     description:
       'Email and password. Sets the `ccs_session` cookie (HttpOnly, Secure, SameSite=Strict) and ' +
       'answers who you are with the `csrf_token` that every signed-in request changing something ' +
-      'sends as `X-CSRF-Token`. Wrong email or password: 401, the same for both. Too many failures ' +
+      'sends as `X-CSRF-Token`. A person with a second factor sends `totp_code` too (401 asking for ' +
+      'it when left out). Wrong email or password: 401, the same for both. Too many failures ' +
       'for the account or the client address: 429 until the lockout ends, right password or not.',
   })
   @ApiResponse({ status: 201, type: MeResponseDto })
@@ -69,6 +71,7 @@ export class SessionController {
       body.email,
       body.password,
       clientAddress(req),
+      body.totp_code,
     );
     setSessionCookie(res, token);
     return presentMe(auth);

@@ -3,6 +3,7 @@ import type { AuthContext } from '../../../common/auth/auth-context.js';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { TooManyAttemptsError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
 import { unusablePasswordHash, verifyPassword } from '../domain/password.js';
+import { totpStep } from '../domain/totp.js';
 import {
   csrfTokenFor,
   generateToken,
@@ -29,6 +30,9 @@ export interface SignedIn {
 }
 
 export const WRONG_CREDENTIALS = 'Wrong email or password';
+export const TOTP_CODE_NEEDED =
+  'Enter the 6-digit code of your authenticator app as totp_code: your account has a second factor';
+export const WRONG_TOTP_CODE = 'Wrong or already used code from the authenticator app';
 export const SESSION_ENDED = 'Your session has ended: sign in again';
 
 /**
@@ -46,7 +50,12 @@ export class SessionService {
     private readonly clock: Clock = new SystemClock(),
   ) {}
 
-  async signIn(email: string, password: string, clientAddress: string): Promise<SignedIn> {
+  async signIn(
+    email: string,
+    password: string,
+    clientAddress: string,
+    totpCode?: string,
+  ): Promise<SignedIn> {
     const now = this.clock.now();
     const account = `account:${normalizeEmail(email)}`;
     const address = `address:${clientAddress}`;
@@ -64,7 +73,7 @@ export class SessionService {
       password,
       found?.passwordHash ?? (await unusablePasswordHash()),
     );
-    if (!found || !found.passwordHash || !valid) {
+    const fail = async (detail: string): Promise<never> => {
       await this.sessions.recordFailure(
         [
           { subject: account, limit: this.settings.failuresPerAccount },
@@ -74,7 +83,16 @@ export class SessionService {
         this.settings.lockoutMs,
         this.settings.lockoutMs,
       );
-      throw new UnauthorizedError(WRONG_CREDENTIALS);
+      throw new UnauthorizedError(detail);
+    };
+    if (!found || !found.passwordHash || !valid) return fail(WRONG_CREDENTIALS);
+    if (found.totpSecret) {
+      if (!totpCode) throw new UnauthorizedError(TOTP_CODE_NEEDED);
+      const step = totpStep(found.totpSecret, totpCode, now);
+      // A code works once: a step at or before the last one used is refused.
+      if (step === null || !(await this.users.useTotpStep(found.user.id, step))) {
+        return fail(WRONG_TOTP_CODE);
+      }
     }
     await this.sessions.clearFailures(account);
     const token = generateToken();
@@ -111,6 +129,8 @@ export class SessionService {
         csrfToken: csrfTokenFor(token),
         endsAt: sessionEndsAt(session, this.settings),
         maxEndsAt: new Date(session.createdAt.getTime() + this.settings.maxAgeMs),
+        totpEnabled: user.totpEnabled,
+        totpRequired: session.totpRequired,
       },
     };
   }

@@ -17,6 +17,8 @@ export interface User {
   /** The only campaigns the person reaches, or null for all of the organization's. */
   campaignIds: string[] | null;
   hasPassword: boolean;
+  /** Signs in with a TOTP code besides the password. */
+  totpEnabled: boolean;
   createdAt: Date;
   updatedAt: Date;
   deactivatedAt: Date | null;
@@ -55,6 +57,8 @@ export function csrfTokenFor(sessionToken: string): string {
 export interface Session {
   id: string;
   user: User;
+  /** The person's organization requires a second factor (and so this session, until it is set up). */
+  totpRequired: boolean;
   createdAt: Date;
   lastSeenAt: Date;
 }

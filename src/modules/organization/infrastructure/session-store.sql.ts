@@ -9,16 +9,19 @@ interface SessionRow extends UserRow {
   session_id: string;
   session_created_at: Date;
   last_seen_at: Date;
+  require_totp: boolean;
 }
 
 const sessionFromRow = (r: SessionRow): Session => ({
   id: r.session_id,
   user: userFromRow(r),
+  totpRequired: r.require_totp,
   createdAt: r.session_created_at,
   lastSeenAt: r.last_seen_at,
 });
 
-const SESSION_COLUMNS = `s.id AS session_id, s.created_at AS session_created_at, s.last_seen_at, ${USER_COLUMNS}`;
+const SESSION_COLUMNS = `s.id AS session_id, s.created_at AS session_created_at, s.last_seen_at,
+  o.require_totp, ${USER_COLUMNS}`;
 
 @Injectable()
 export class SqlSessionStore extends SessionStore {
@@ -35,7 +38,8 @@ export class SqlSessionStore extends SessionStore {
       `WITH s AS (
          INSERT INTO user_sessions (user_id, token_hash, created_at, last_seen_at)
          VALUES ($1, $2, $3, $3) RETURNING *)
-       SELECT ${SESSION_COLUMNS} FROM s JOIN users u ON u.id = s.user_id`,
+       SELECT ${SESSION_COLUMNS}
+         FROM s JOIN users u ON u.id = s.user_id JOIN organizations o ON o.id = u.organization_id`,
       [userId, tokenHash, now],
     );
     return sessionFromRow(rows[0]);
@@ -45,6 +49,7 @@ export class SqlSessionStore extends SessionStore {
     const { rows } = await this.sql.query<SessionRow>(
       `SELECT ${SESSION_COLUMNS}
          FROM user_sessions s JOIN users u ON u.id = s.user_id
+         JOIN organizations o ON o.id = u.organization_id
         WHERE s.token_hash = $1 AND s.ended_at IS NULL AND u.deactivated_at IS NULL`,
       [tokenHash],
     );

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
+import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import {
   NewInvitation,
   NewUser,
+  SignInRecord,
   UserChanges,
   UserRepository,
 } from '../application/ports/user.repository.js';
@@ -17,6 +18,7 @@ export interface UserRow {
   role: UserRole;
   campaign_ids: string[] | null;
   has_password: boolean;
+  totp_enabled: boolean;
   created_at: Date;
   updated_at: Date;
   deactivated_at: Date | null;
@@ -24,7 +26,8 @@ export interface UserRow {
 
 /** The columns of `users` a User is read from (`u` the table's alias); never the hash itself. */
 export const USER_COLUMNS = `u.id, u.organization_id, u.email, u.name, u.role, u.campaign_ids,
-  u.password_hash IS NOT NULL AS has_password, u.created_at, u.updated_at, u.deactivated_at`;
+  u.password_hash IS NOT NULL AS has_password, u.totp_enabled_at IS NOT NULL AS totp_enabled,
+  u.created_at, u.updated_at, u.deactivated_at`;
 
 export const userFromRow = (r: UserRow): User => ({
   id: r.id,
@@ -34,6 +37,7 @@ export const userFromRow = (r: UserRow): User => ({
   role: r.role,
   campaignIds: r.campaign_ids,
   hasPassword: r.has_password,
+  totpEnabled: r.totp_enabled,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   deactivatedAt: r.deactivated_at,
@@ -180,12 +184,79 @@ export class SqlUserRepository extends UserRepository {
     return rows[0] ? userFromRow(rows[0]) : null;
   }
 
-  async findForSignIn(email: string): Promise<{ user: User; passwordHash: string | null } | null> {
-    const { rows } = await this.sql.query<UserRow & { password_hash: string | null }>(
-      `SELECT ${USER_COLUMNS}, u.password_hash
+  async findForSignIn(email: string): Promise<SignInRecord | null> {
+    const { rows } = await this.sql.query<
+      UserRow & { password_hash: string | null; totp_secret: string | null }
+    >(
+      `SELECT ${USER_COLUMNS}, u.password_hash,
+              CASE WHEN u.totp_enabled_at IS NOT NULL THEN u.totp_secret END AS totp_secret
          FROM users u WHERE lower(u.email) = lower($1) AND u.deactivated_at IS NULL`,
       [email],
     );
-    return rows[0] ? { user: userFromRow(rows[0]), passwordHash: rows[0].password_hash } : null;
+    const r = rows[0];
+    return r
+      ? { user: userFromRow(r), passwordHash: r.password_hash, totpSecret: r.totp_secret }
+      : null;
+  }
+
+  async setPendingTotp(userId: string, secret: string, now: Date): Promise<boolean> {
+    const { rowCount } = await this.sql.query<NoRows>(
+      `UPDATE users SET totp_secret = $2, updated_at = $3
+        WHERE id = $1 AND totp_enabled_at IS NULL`,
+      [userId, secret, now],
+    );
+    return rowCount > 0;
+  }
+
+  async findTotp(userId: string): Promise<{ secret: string; enabled: boolean } | null> {
+    const { rows } = await this.sql.query<{ totp_secret: string | null; enabled: boolean }>(
+      `SELECT totp_secret, totp_enabled_at IS NOT NULL AS enabled FROM users WHERE id = $1`,
+      [userId],
+    );
+    const r = rows[0];
+    return r?.totp_secret ? { secret: r.totp_secret, enabled: r.enabled } : null;
+  }
+
+  async enableTotp(userId: string, step: number, now: Date): Promise<boolean> {
+    const { rowCount } = await this.sql.query<NoRows>(
+      `UPDATE users SET totp_enabled_at = $3, totp_last_step = $2, updated_at = $3
+        WHERE id = $1 AND totp_secret IS NOT NULL AND totp_enabled_at IS NULL`,
+      [userId, step, now],
+    );
+    return rowCount > 0;
+  }
+
+  async useTotpStep(userId: string, step: number): Promise<boolean> {
+    // One conditional statement: two sign-ins with the same code, one wins.
+    const { rowCount } = await this.sql.query<NoRows>(
+      `UPDATE users SET totp_last_step = $2
+        WHERE id = $1 AND (totp_last_step IS NULL OR totp_last_step < $2)`,
+      [userId, step],
+    );
+    return rowCount > 0;
+  }
+
+  async disableTotp(userId: string, now: Date): Promise<void> {
+    await this.sql.query<NoRows>(
+      `UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL,
+                        updated_at = $2
+        WHERE id = $1`,
+      [userId, now],
+    );
+  }
+
+  async setTotpRequired(organizationId: string, required: boolean): Promise<void> {
+    await this.sql.query<NoRows>(`UPDATE organizations SET require_totp = $2 WHERE id = $1`, [
+      organizationId,
+      required,
+    ]);
+  }
+
+  async totpRequired(organizationId: string): Promise<boolean> {
+    const { rows } = await this.sql.query<{ require_totp: boolean }>(
+      `SELECT require_totp FROM organizations WHERE id = $1`,
+      [organizationId],
+    );
+    return rows[0]?.require_totp ?? false;
   }
 }

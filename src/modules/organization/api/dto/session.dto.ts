@@ -1,6 +1,11 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
-import { PyRequired, PyStr } from '../../../../common/validation/py-validators.js';
+import {
+  PyBool,
+  PyOptional,
+  PyRequired,
+  PyStr,
+} from '../../../../common/validation/py-validators.js';
 
 export class SignInDto {
   @ApiProperty({ example: 'dana@clinic.example' })
@@ -12,6 +17,22 @@ export class SignInDto {
   @PyRequired()
   @PyStr({ max: 1000 })
   password: string;
+
+  @ApiPropertyOptional({
+    description: "The authenticator app's 6-digit code, for a person with a second factor",
+  })
+  @PyOptional()
+  @PyStr({ max: 20 })
+  totp_code?: string;
+}
+
+export class TotpDto {
+  @ApiProperty({ description: 'When the second factor is in use, sign-ins need a code' })
+  enabled: boolean;
+  @ApiProperty({
+    description: 'The organization requires it: until set up, only setting it up works',
+  })
+  required: boolean;
 }
 
 export class SessionInfoDto {
@@ -53,4 +74,29 @@ export class MeResponseDto {
   permissions: string[];
   @ApiProperty({ type: SessionInfoDto, nullable: true, description: 'Null for a key' })
   session: SessionInfoDto | null;
+  @ApiProperty({ type: TotpDto, nullable: true, description: 'The second factor; null for a key' })
+  totp: TotpDto | null;
+}
+
+export class TotpCodeDto {
+  @ApiProperty({ description: 'The 6 digits the authenticator app shows now' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 20 })
+  code: string;
+}
+
+export class TotpSetupResponseDto {
+  @ApiProperty({ description: 'The secret (base32), for an app that cannot read the URI' })
+  secret: string;
+  @ApiProperty({ description: 'otpauth:// URI: show it as a QR code for the app to scan' })
+  otpauth_uri: string;
+}
+
+export class SignInPolicyDto {
+  @ApiProperty({
+    description: 'Every person of the organization must sign in with a second factor',
+  })
+  @PyRequired()
+  @PyBool()
+  require_totp: boolean;
 }

@@ -19,6 +19,20 @@ export interface NewInvitation {
   expiresAt: Date;
 }
 
+export interface SignInRecord {
+  user: User;
+  passwordHash: string | null;
+  /** The secret of the second factor in use; null without one. */
+  totpSecret: string | null;
+}
+
+export interface SignInRecord {
+  user: User;
+  passwordHash: string | null;
+  /** The secret of the second factor in use; null without one. */
+  totpSecret: string | null;
+}
+
 /** People and their invitations. `now` arguments are the times recorded (the service's clock). */
 export abstract class UserRepository {
   /** The person and their first invitation, together; a ConflictError when the email is taken. */
@@ -53,8 +67,20 @@ export abstract class UserRepository {
     passwordHash: string,
     now: Date,
   ): Promise<User | null>;
-  /** The active or invited person with that email (any case), with their password hash. */
-  abstract findForSignIn(
-    email: string,
-  ): Promise<{ user: User; passwordHash: string | null } | null>;
+  /**
+   * The active or invited person with that email (any case), with their password hash and, when
+   * their second factor is in use, its secret.
+   */
+  abstract findForSignIn(email: string): Promise<SignInRecord | null>;
+  /** Stores a secret being set up (replacing one not yet confirmed); false once one is in use. */
+  abstract setPendingTotp(userId: string, secret: string, now: Date): Promise<boolean>;
+  /** The secret being set up or in use. */
+  abstract findTotp(userId: string): Promise<{ secret: string; enabled: boolean } | null>;
+  /** Puts the pending secret in use, `step` used; false when there is none pending. */
+  abstract enableTotp(userId: string, step: number, now: Date): Promise<boolean>;
+  /** Records `step` as used unless it (or a later one) was: false for a replayed code. */
+  abstract useTotpStep(userId: string, step: number): Promise<boolean>;
+  abstract disableTotp(userId: string, now: Date): Promise<void>;
+  abstract setTotpRequired(organizationId: string, required: boolean): Promise<void>;
+  abstract totpRequired(organizationId: string): Promise<boolean>;
 }
