@@ -90,6 +90,7 @@ export { ApiKeyRevocations } from './modules/organization/application/ports/api-
 export { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
 export { UserRepository } from './modules/organization/application/ports/user.repository.js';
 export { SessionStore } from './modules/organization/application/ports/session.store.js';
+export { IdentityProvider } from './modules/organization/application/ports/identity-provider.js';
 export { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
 export * from './modules/provider-connection/application/ports/voice-provider.js';
 export { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';

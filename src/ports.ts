@@ -18,6 +18,7 @@ import { RecipientLocks } from './modules/compliance/application/ports/recipient
 import { ApiKeyRevocations } from './modules/organization/application/ports/api-key-revocations.js';
 import { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
 import { SessionStore } from './modules/organization/application/ports/session.store.js';
+import { IdentityProvider } from './modules/organization/application/ports/identity-provider.js';
 import { UserRepository } from './modules/organization/application/ports/user.repository.js';
 import { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
 import { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
@@ -49,6 +50,7 @@ export const PORTS = [
   ApiKeyRevocations,
   UserRepository,
   SessionStore,
+  IdentityProvider,
   BlacklistRepository,
   CompliancePolicyRepository,
   CallLedger,

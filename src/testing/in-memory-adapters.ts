@@ -50,6 +50,8 @@ import {
   InMemoryUserRepository,
 } from './in-memory-people.js';
 import { SessionStore } from '../modules/organization/application/ports/session.store.js';
+import { IdentityProvider } from '../modules/organization/application/ports/identity-provider.js';
+import { NoIdentityProvider } from './no-identity-provider.js';
 import { UserRepository } from '../modules/organization/application/ports/user.repository.js';
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection.repository.js';
 import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
@@ -116,6 +118,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [OrganizationRepository, value(new InMemoryOrganizationRepository())],
     [UserRepository, value(new InMemoryUserRepository(people))],
     [SessionStore, value(new InMemorySessionStore(people))],
+    [IdentityProvider, value(new NoIdentityProvider())],
     [ApiKeyRevocations, value(new InMemoryApiKeyRevocations())],
     [BlacklistRepository, value(new InMemoryBlacklistRepository())],
     [CompliancePolicyRepository, value(new InMemoryCompliancePolicyRepository())],

@@ -10,7 +10,12 @@ import {
   UserChanges,
   UserRepository,
 } from '../modules/organization/application/ports/user.repository.js';
-import { LAST_SEEN_PRECISION_MS, Session, User } from '../modules/organization/domain/user.js';
+import {
+  LAST_SEEN_PRECISION_MS,
+  Session,
+  User,
+  UserRole,
+} from '../modules/organization/domain/user.js';
 
 interface StoredUser extends User {
   passwordHash: string | null;
@@ -196,6 +201,35 @@ export class InMemoryUserRepository extends UserRepository {
         totpLastStep: null,
         updatedAt: now,
       });
+  }
+
+  async upsertProviderUser(
+    user: { organizationId: string; email: string; name: string; role: UserRole },
+    now: Date,
+  ) {
+    const existing = [...this.people.users.values()].find(
+      (u) => u.email.toLowerCase() === user.email.toLowerCase(),
+    );
+    if (existing) {
+      if (existing.organizationId !== user.organizationId || existing.deactivatedAt) return null;
+      Object.assign(existing, { name: user.name, role: user.role, updatedAt: now });
+      return copy(existing);
+    }
+    const stored: StoredUser = {
+      ...user,
+      id: randomUUID(),
+      campaignIds: null,
+      hasPassword: false,
+      totpEnabled: false,
+      passwordHash: null,
+      totpSecret: null,
+      totpLastStep: null,
+      createdAt: now,
+      updatedAt: now,
+      deactivatedAt: null,
+    };
+    this.people.users.set(stored.id, stored);
+    return copy(stored);
   }
 
   async setTotpRequired(organizationId: string, required: boolean) {

@@ -348,6 +348,7 @@ const CONTRACTS: Record<string, string> = {
   ApiKeyRevocations: 'test/contracts/api-key-revocations.contract.ts',
   UserRepository: 'test/contracts/people.contract.ts',
   SessionStore: 'test/contracts/people.contract.ts',
+  IdentityProvider: 'test/e2e/sso.e2e-spec.ts (a real OpenID Connect provider on loopback)',
   BlacklistRepository: 'test/contracts/blacklist-repository.contract.ts',
   CompliancePolicyRepository: 'test/contracts/compliance.contract.ts',
   CallLedger: 'test/contracts/compliance.contract.ts',

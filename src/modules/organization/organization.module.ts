@@ -11,6 +11,10 @@ import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
 import { SecondFactorController } from './api/second-factor.controller.js';
 import { SessionController } from './api/session.controller.js';
+import { SsoController } from './api/sso.controller.js';
+import { IdentityProvider } from './application/ports/identity-provider.js';
+import { parseRoleMap, SsoService } from './application/sso.service.js';
+import { OidcIdentityProvider } from './infrastructure/oidc-identity-provider.js';
 import { SecondFactorService } from './application/second-factor.service.js';
 import { UserController } from './api/user.controller.js';
 import { PeopleService } from './application/people.service.js';
@@ -31,6 +35,11 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
   { provide: ApiKeyRevocations, useClass: SqlApiKeyRevocations },
   { provide: UserRepository, useClass: SqlUserRepository },
   { provide: SessionStore, useClass: SqlSessionStore },
+  {
+    provide: IdentityProvider,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) => new OidcIdentityProvider(config),
+  },
 ];
 
 /**
@@ -38,10 +47,46 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
  * authenticates every request.
  */
 @Module({
-  controllers: [ApiKeyController, UserController, SessionController, SecondFactorController],
+  controllers: [
+    ApiKeyController,
+    UserController,
+    SessionController,
+    SecondFactorController,
+    SsoController,
+  ],
   providers: [
     OrganizationService,
     SecondFactorService,
+    {
+      provide: SsoService,
+      inject: [
+        IdentityProvider,
+        UserRepository,
+        OrganizationService,
+        SessionService,
+        AppConfig,
+        Clock,
+      ],
+      useFactory: (
+        provider: IdentityProvider,
+        users: UserRepository,
+        organizations: OrganizationService,
+        sessions: SessionService,
+        config: AppConfig,
+        clock: Clock,
+      ) =>
+        new SsoService(
+          provider,
+          users,
+          organizations,
+          sessions,
+          {
+            roleMap: parseRoleMap(config.get('OIDC_ROLE_MAP')),
+            organizationName: config.get('OIDC_ORGANIZATION'),
+          },
+          clock,
+        ),
+    },
     {
       provide: PeopleService,
       inject: [UserRepository, AppConfig, Clock],

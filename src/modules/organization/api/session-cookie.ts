@@ -23,11 +23,15 @@ export function clearSessionCookie(res: Response): void {
 }
 
 export function sessionToken(req: Request): string | undefined {
+  return readCookie(req, SESSION_COOKIE);
+}
+
+export function readCookie(req: Request, name: string): string | undefined {
   const header = req.headers.cookie;
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === SESSION_COOKIE) {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       return part.slice(eq + 1).trim() || undefined;
     }
   }

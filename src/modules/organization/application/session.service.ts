@@ -95,8 +95,13 @@ export class SessionService {
       }
     }
     await this.sessions.clearFailures(account);
+    return this.startSession(found.user);
+  }
+
+  /** A session for a person whose identity was proven elsewhere (single sign-on). */
+  async startSession(user: User): Promise<SignedIn> {
     const token = generateToken();
-    const session = await this.sessions.createSession(found.user.id, hashToken(token), now);
+    const session = await this.sessions.createSession(user.id, hashToken(token), this.clock.now());
     return { token, auth: this.authContext(session, token) };
   }
 

@@ -245,6 +245,22 @@ export class SqlUserRepository extends UserRepository {
     );
   }
 
+  async upsertProviderUser(
+    user: { organizationId: string; email: string; name: string; role: UserRole },
+    now: Date,
+  ): Promise<User | null> {
+    const { rows } = await this.sql.query<UserRow>(
+      `INSERT INTO users AS u (organization_id, email, name, role, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $5)
+       ON CONFLICT ((lower(email))) DO UPDATE
+         SET name = EXCLUDED.name, role = EXCLUDED.role, updated_at = EXCLUDED.updated_at
+         WHERE u.organization_id = EXCLUDED.organization_id AND u.deactivated_at IS NULL
+       RETURNING ${USER_COLUMNS}`,
+      [user.organizationId, user.email, user.name, user.role, now],
+    );
+    return rows[0] ? userFromRow(rows[0]) : null;
+  }
+
   async setTotpRequired(organizationId: string, required: boolean): Promise<void> {
     await this.sql.query<NoRows>(`UPDATE organizations SET require_totp = $2 WHERE id = $1`, [
       organizationId,

@@ -81,6 +81,15 @@ export abstract class UserRepository {
   /** Records `step` as used unless it (or a later one) was: false for a replayed code. */
   abstract useTotpStep(userId: string, step: number): Promise<boolean>;
   abstract disableTotp(userId: string, now: Date): Promise<void>;
+  /**
+   * The person who signed in through the identity provider: created on first sign-in (active, no
+   * password), their name and role refreshed from the provider at every one. Null when the email
+   * belongs to another organization's person or to a deactivated one.
+   */
+  abstract upsertProviderUser(
+    user: { organizationId: string; email: string; name: string; role: UserRole },
+    now: Date,
+  ): Promise<User | null>;
   abstract setTotpRequired(organizationId: string, required: boolean): Promise<void>;
   abstract totpRequired(organizationId: string): Promise<boolean>;
 }
