@@ -1,8 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
-import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
+import {
+  ConflictError,
+  InvalidInputError,
+  NotFoundError,
+} from '../../../common/errors/domain-errors.js';
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
-import { hashPassword } from '../domain/password.js';
+import { hashPassword, verifyPassword } from '../domain/password.js';
 import {
   generateToken,
   hashToken,
@@ -122,6 +126,28 @@ export class PeopleService {
       );
     }
     return user;
+  }
+
+  /**
+   * Makes sure the person exists in the organization and signs in with `password` (the demo's
+   * admin): invited and given it the first time, given it again when it no longer works.
+   */
+  async ensureSignIn(
+    organizationId: string,
+    person: { email: string; name: string; role: UserRole },
+    password: string,
+  ): Promise<User> {
+    const found = await this.users.findForSignIn(person.email);
+    if (found && found.user.organizationId !== organizationId) {
+      throw new ConflictError(`A person with the email ${person.email} already exists`);
+    }
+    if (found?.passwordHash && (await verifyPassword(password, found.passwordHash))) {
+      return found.user;
+    }
+    const { invitation } = found
+      ? await this.reinvite(organizationId, found.user.id)
+      : await this.invite(organizationId, { ...person, campaignIds: null });
+    return this.accept(invitation.token, password);
   }
 
   private newInvitation(now: Date) {
