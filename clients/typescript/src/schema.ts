@@ -1331,7 +1331,7 @@ export interface components {
             id: string;
             name: string;
             /** @description A person's email; null for a key */
-            email: Record<string, never> | null;
+            email: string | null;
             /** @enum {string} */
             role: "admin" | "operator" | "viewer" | "integration";
             /** @description The only campaigns reached; null, every campaign */
@@ -3329,6 +3329,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description A person with that email exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3536,7 +3545,7 @@ export interface operations {
                     "application/json": components["schemas"]["MeResponseDto"];
                 };
             };
-            /** @description Missing or invalid API key */
+            /** @description Wrong email or password, or the code is missing or wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3561,6 +3570,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HTTPValidationError"];
+                };
+            };
+            /** @description Too many failed sign-ins for the account or address */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
         };
@@ -3699,6 +3717,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description The invitation is unknown, used or expired */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -3738,6 +3765,15 @@ export interface operations {
             };
             /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description A key, or a second factor already in use */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3791,6 +3827,15 @@ export interface operations {
             };
             /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Nothing being set up, or already in use */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4048,6 +4093,15 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorDetail"];
                 };
             };
+            /** @description Single sign-on is not configured */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
             /** @description Validation Error */
             422: {
                 headers: {
@@ -4086,6 +4140,15 @@ export interface operations {
             };
             /** @description The key's role may not call this operation, or it reaches beyond the key's campaigns */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description Single sign-on is not configured */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -27,6 +27,7 @@ export class SecondFactorController {
       'once confirmed with a code. A person only; 409 once one is in use.',
   })
   @ApiResponse({ status: 201, type: TotpSetupResponseDto })
+  @ApiResponse({ status: 409, description: 'A key, or a second factor already in use' })
   async start(@Auth() auth: AuthContext) {
     const { secret, uri } = await this.secondFactor.start(auth);
     return { secret, otpauth_uri: uri };
@@ -42,6 +43,7 @@ export class SecondFactorController {
     description: 'A code from the app puts the secret in use: sign-ins need a code from then on.',
   })
   @ApiOkResponse({ schema: { properties: { totp_enabled: { type: 'boolean', enum: [true] } } } })
+  @ApiResponse({ status: 409, description: 'Nothing being set up, or already in use' })
   async confirm(@Auth() auth: AuthContext, @Body() body: TotpCodeDto) {
     await this.secondFactor.confirm(auth, body.code);
     return { totp_enabled: true };

@@ -62,6 +62,11 @@ export class SessionController {
       'for the account or the client address: 429 until the lockout ends, right password or not.',
   })
   @ApiResponse({ status: 201, type: MeResponseDto })
+  @ApiResponse({
+    status: 401,
+    description: 'Wrong email or password, or the code is missing or wrong',
+  })
+  @ApiResponse({ status: 429, description: 'Too many failed sign-ins for the account or address' })
   async signIn(
     @Body() body: SignInDto,
     @Req() req: Request,
@@ -119,6 +124,7 @@ export class SessionController {
       "characters; setting it ends the person's other sessions. Then sign in.",
   })
   @ApiOkResponse({ type: UserResponseDto })
+  @ApiResponse({ status: 404, description: 'The invitation is unknown, used or expired' })
   async accept(@Body() body: AcceptInvitationDto) {
     return presentUser(await this.people.accept(body.token, body.password));
   }

@@ -49,6 +49,7 @@ export class SsoController {
     description: 'Redirects the browser to the identity provider (404 when SSO is not configured).',
   })
   @ApiResponse({ status: 302, description: 'To the identity provider' })
+  @ApiResponse({ status: 404, description: 'Single sign-on is not configured' })
   async login(@Req() req: Request, @Res() res: Response) {
     const { url, pending } = await this.sso.start(this.baseUrl(req) + CALLBACK_PATH);
     // Lax, not Strict: the provider's redirect back is a navigation from its site.
@@ -71,6 +72,7 @@ export class SsoController {
       'give no role here.',
   })
   @ApiResponse({ status: 302, description: 'To the console, signed in' })
+  @ApiResponse({ status: 404, description: 'Single sign-on is not configured' })
   async callback(@Req() req: Request, @Res() res: Response) {
     const { token } = await this.sso.finish(
       this.baseUrl(req) + req.originalUrl,

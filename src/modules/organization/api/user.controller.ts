@@ -52,6 +52,7 @@ export class UserController {
       '(INVITATION_TTL).',
   })
   @ApiResponse({ status: 201, type: InvitedUserResponseDto })
+  @ApiResponse({ status: 409, description: 'A person with that email exists' })
   async create(@Auth() auth: AuthContext, @Body() body: CreateUserDto, @Req() req: Request) {
     const { user, invitation } = await this.people.invite(auth.organizationId, {
       email: body.email,

@@ -59,7 +59,7 @@ export class MeResponseDto {
   @ApiProperty({ enum: ['user', 'api_key'] }) kind: string;
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
   @ApiProperty() name: string;
-  @ApiProperty({ nullable: true, description: "A person's email; null for a key" })
+  @ApiProperty({ type: 'string', nullable: true, description: "A person's email; null for a key" })
   email: string | null;
   @ApiProperty({ enum: ROLES }) role: string;
   @ApiProperty({
