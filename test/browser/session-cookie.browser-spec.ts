@@ -67,7 +67,7 @@ if (!existsSync(CHROMIUM)) {
             headers: json,
             body: JSON.stringify({ email, password }),
           });
-          const { session } = await signIn.json();
+          const { session } = (await signIn.json()) as { session: { csrf_token: string } };
           const me = await fetch('/api/v1/me');
           const body = JSON.stringify({ name: 'From the browser', type: 'patient' });
           const noToken = await fetch('/api/v1/campaigns', { method: 'POST', headers: json, body });
@@ -78,8 +78,11 @@ if (!existsSync(CHROMIUM)) {
           });
           return {
             signIn: signIn.status,
-            me: [me.status, (await me.json()).email],
-            scriptSeesCookie: document.cookie.includes('ccs_session'),
+            me: [me.status, ((await me.json()) as { email: string }).email],
+            // The test's TypeScript has no DOM types: the page's document, as the script sees it.
+            scriptSeesCookie: (
+              globalThis as unknown as { document: { cookie: string } }
+            ).document.cookie.includes('ccs_session'),
             noToken: noToken.status,
             withToken: withToken.status,
           };
