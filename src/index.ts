@@ -108,6 +108,9 @@ export { DoNotCallRepository } from './modules/compliance/application/ports/do-n
 export { RecipientLocks } from './modules/compliance/application/ports/recipient-locks.js';
 export { ApiKeyRevocations } from './modules/organization/application/ports/api-key-revocations.js';
 export { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
+export { UserRepository } from './modules/organization/application/ports/user.repository.js';
+export { SessionStore } from './modules/organization/application/ports/session.store.js';
+export { IdentityProvider } from './modules/organization/application/ports/identity-provider.js';
 export { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
 export * from './modules/provider-connection/application/ports/voice-provider.js';
 export { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';

@@ -61,7 +61,12 @@ const TAGS: [string, string][] = [
     "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made; the retention policy, its purges and their records",
   ],
   ['patients', "One person's record across every campaign (right of access) and its erasure"],
-  ['api-keys', 'API key management (keys are created with the CLI)'],
+  ['api-keys', 'API keys of the organization, for systems: role, campaigns, expiry'],
+  ['users', 'People who sign in to the console: invitations, roles, campaigns, deactivation'],
+  [
+    'sessions',
+    'Signing in with email and password (a session cookie with CSRF token), signing out, who you are',
+  ],
   [
     'audit',
     'The audit trail (admins): who read which patient and who changed what, hash-chained per organization',

@@ -18,6 +18,9 @@ import { DoNotCallRepository } from './modules/compliance/application/ports/do-n
 import { RecipientLocks } from './modules/compliance/application/ports/recipient-locks.js';
 import { ApiKeyRevocations } from './modules/organization/application/ports/api-key-revocations.js';
 import { OrganizationRepository } from './modules/organization/application/ports/organization.repository.js';
+import { SessionStore } from './modules/organization/application/ports/session.store.js';
+import { IdentityProvider } from './modules/organization/application/ports/identity-provider.js';
+import { UserRepository } from './modules/organization/application/ports/user.repository.js';
 import { ProviderCallClients } from './modules/provider-connection/application/ports/provider-call-clients.js';
 import { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
 import { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
@@ -56,6 +59,9 @@ export const PORTS = [
   Metrics,
   OrganizationRepository,
   ApiKeyRevocations,
+  UserRepository,
+  SessionStore,
+  IdentityProvider,
   BlacklistRepository,
   AuditEventStore,
   CompliancePolicyRepository,

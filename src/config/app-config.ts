@@ -127,6 +127,29 @@ export class EnvVars {
   TRUST_PROXY: false | number | string = false;
   /** Failed authentications one client address, or one key prefix, may make per RATE_LIMIT_WINDOW; 0: no limit. */
   @IsOptional() @int() @IsInt() @Min(0) AUTH_FAILURE_LIMIT = 20;
+  // --- People who sign in (docs/access.md) ---
+  /** A session ends after this long without a request. */
+  @IsOptional() @duration() @Min(60_000) SESSION_IDLE_TIMEOUT = 15 * 60_000;
+  /** A session ends this long after sign-in, however busy. */
+  @IsOptional() @duration() @Min(60_000) SESSION_MAX_AGE = 12 * 3_600_000;
+  /** How long an invitation link (to set a password) stays usable. */
+  @IsOptional() @duration() @Min(60_000) INVITATION_TTL = 72 * 3_600_000;
+  /** Failed sign-ins one account may have within SIGN_IN_LOCKOUT before it is locked for as long. */
+  @IsOptional() @int() @IsInt() @Min(1) SIGN_IN_FAILURES_PER_ACCOUNT = 5;
+  /** Failed sign-ins one client address may have within SIGN_IN_LOCKOUT before it is locked. */
+  @IsOptional() @int() @IsInt() @Min(1) SIGN_IN_FAILURES_PER_ADDRESS = 50;
+  @IsOptional() @duration() @Min(1000) SIGN_IN_LOCKOUT = 15 * 60_000;
+  /** Single sign-on over OpenID Connect: the identity provider's issuer; unset, no SSO. */
+  @IsOptional() @httpUrl() OIDC_ISSUER_URL?: string;
+  @IsOptional() @IsString() OIDC_CLIENT_ID?: string;
+  @IsOptional() @IsString() OIDC_CLIENT_SECRET?: string;
+  @IsOptional() @IsString() OIDC_SCOPES = 'openid email profile';
+  /** The claim (of the ID token or userinfo) holding the person's groups or roles at the provider. */
+  @IsOptional() @IsString() OIDC_ROLE_CLAIM = 'groups';
+  /** `provider-group=role,...`: which of their groups gives which role here (the highest wins). */
+  @IsOptional() @IsString() OIDC_ROLE_MAP = '';
+  /** The organization people who sign in through the provider belong to (its name). */
+  @IsOptional() @IsString() OIDC_ORGANIZATION?: string;
   /**
    * Encrypts provider credentials at rest (AES-256-GCM): 32 bytes as 64 hex characters or base64.
    * Unset: credentials cannot be stored, except on embedded PGlite, which generates one.

@@ -46,6 +46,15 @@ import {
 } from './in-memory-compliance.js';
 import { InMemoryDoNotCallRepository } from './in-memory-do-not-call.repository.js';
 import { InMemoryOrganizationRepository } from './in-memory-organization.repository.js';
+import {
+  InMemoryPeople,
+  InMemorySessionStore,
+  InMemoryUserRepository,
+} from './in-memory-people.js';
+import { SessionStore } from '../modules/organization/application/ports/session.store.js';
+import { IdentityProvider } from '../modules/organization/application/ports/identity-provider.js';
+import { NoIdentityProvider } from './no-identity-provider.js';
+import { UserRepository } from '../modules/organization/application/ports/user.repository.js';
 import { InMemoryProviderConnectionRepository } from './in-memory-provider-connection.repository.js';
 import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
 import { InMemorySimulatedCallStore } from './in-memory-simulated-call.store.js';
@@ -109,6 +118,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
   const doNotCall = new InMemoryDoNotCallRepository();
   const messages = new InMemoryMessageRepository();
   const retention = new InMemoryRetentionStore();
+  const people = new InMemoryPeople();
   const uow = new InMemoryUnitOfWork(
     targets,
     events,
@@ -129,6 +139,9 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [ExclusiveRunner, value(new InProcessExclusiveRunner())],
     [Metrics, value(new RecordingMetrics())],
     [OrganizationRepository, value(new InMemoryOrganizationRepository())],
+    [UserRepository, value(new InMemoryUserRepository(people))],
+    [SessionStore, value(new InMemorySessionStore(people))],
+    [IdentityProvider, value(new NoIdentityProvider())],
     [ApiKeyRevocations, value(new InMemoryApiKeyRevocations())],
     [BlacklistRepository, value(new InMemoryBlacklistRepository())],
     [AuditEventStore, value(new InMemoryAuditEventStore())],

@@ -16,6 +16,8 @@ export * from './in-memory-compliance.js';
 export * from './in-memory-recipient-locks.js';
 export * from './in-memory-do-not-call.repository.js';
 export * from './in-memory-organization.repository.js';
+export * from './in-memory-people.js';
+export * from './no-identity-provider.js';
 export * from './in-memory-provider-connection.repository.js';
 export * from './in-memory-target-step-data.js';
 export * from './in-memory-target.repository.js';

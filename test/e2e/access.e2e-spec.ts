@@ -10,6 +10,7 @@ import {
   scopeRefusal,
 } from '../../src/common/auth/access.js';
 import { Clock } from '../../src/common/clock/clock.js';
+import { USER_ROLES } from '../../src/modules/organization/domain/user.js';
 import { FakeClock } from '../../src/testing/fake-clock.js';
 import { declaredRoutes, type DeclaredRoute } from '../support/declared-routes.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
@@ -43,6 +44,27 @@ describe('roles and API keys', () => {
   });
   afterAll(() => t?.close());
 
+  let people = 0;
+  /** A person of `role` (of `admin`'s organization), invited, with a password, signed in. */
+  async function signedInPerson(role: string, extra: Record<string, unknown> = {}) {
+    const email = `matrix-${role}-${++people}@clinic.example`;
+    const invited = await t
+      .http()
+      .post('/api/v1/users')
+      .set('X-API-Key', admin)
+      .send({ email, name: `Matrix ${role}`, role, ...extra });
+    expect(invited.status).toBe(201);
+    const password = 'a long enough password';
+    await t
+      .http()
+      .post('/api/v1/invitations/accept')
+      .send({ token: invited.body.invitation.token, password })
+      .expect(200);
+    const res = await t.http().post('/api/v1/sessions').send({ email, password }).expect(201);
+    const cookie = ([] as string[]).concat(res.headers['set-cookie'])[0].split(';')[0];
+    return { cookie, csrf: res.body.session.csrf_token as string };
+  }
+
   it('finds every route declaring a permission, or public on purpose', () => {
     const routes = declaredRoutes(t.app);
     expect(routes.length).toBeGreaterThan(50);
@@ -54,19 +76,29 @@ describe('roles and API keys', () => {
       'GET /api/v1/health',
       'GET /api/v1/health/live',
       'GET /api/v1/health/ready',
+      'POST /api/v1/invitations/accept',
+      'POST /api/v1/sessions',
+      'GET /api/v1/sso',
+      'GET /api/v1/sso/callback',
+      'GET /api/v1/sso/login',
       'POST /api/v1/telephony/:connection_id/messages',
       'POST /api/v1/telephony/:connection/events',
       'GET /metrics',
     ]);
   });
 
-  it('answers each role on each route as the role table says', async () => {
+  /** Each route called by each credential: a mismatch with the role table, as text. */
+  async function roleMatrix(
+    credentials: { role: Role; sign: (req: Test) => Test; session?: boolean }[],
+  ): Promise<string[]> {
     const routes = declaredRoutes(t.app).filter((r) => !r.isPublic);
     const mismatches: string[] = [];
     for (const route of routes) {
-      for (const role of ROLES) {
+      for (const { role, sign, session } of credentials) {
         const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-        let req = t.http()[method](concretePath(route)).set('X-API-Key', keys[role]);
+        // Signing out would end the session the rest of the matrix uses (sign-in.e2e-spec covers it).
+        if (session && route.path === '/api/v1/sessions/current') continue;
+        let req = sign(t.http()[method](concretePath(route)));
         if (method !== 'get') req = req.send({});
         const res = await req;
         const allowed = mayDo(role, route.permission!);
@@ -82,22 +114,38 @@ describe('roles and API keys', () => {
         }
       }
     }
-    expect(mismatches).toEqual([]);
+    return mismatches;
+  }
+
+  it('answers each role on each route as the role table says', async () => {
+    const credentials = ROLES.map((role) => ({
+      role,
+      sign: (req: Test) => req.set('X-API-Key', keys[role]),
+    }));
+    expect(await roleMatrix(credentials)).toEqual([]);
   }, 120_000);
 
-  it('answers a campaign-limited key on each route: 404 beyond its campaigns, 403 beyond any campaign', async () => {
-    const campaign = await t.createCampaign(admin, { name: 'Scoped matrix' });
-    const created = await t
-      .http()
-      .post('/api/v1/api-keys')
-      .set('X-API-Key', admin)
-      .send({ name: 'matrix scoped', role: 'admin', campaign_ids: [campaign.id] });
-    expect(created.status).toBe(201);
+  it('answers a signed-in person of each role on each route as the role table says', async () => {
+    const credentials = [];
+    for (const role of USER_ROLES) {
+      const person = await signedInPerson(role);
+      credentials.push({
+        role,
+        session: true,
+        sign: (req: Test) => req.set('Cookie', person.cookie).set('X-CSRF-Token', person.csrf),
+      });
+    }
+    expect(await roleMatrix(credentials)).toEqual([]);
+  }, 120_000);
+
+  /** Each route called by a campaign-limited credential: 404 beyond its campaigns, 403 beyond any. */
+  async function scopedMatrix(sign: (req: Test) => Test, session = false): Promise<string[]> {
     const mismatches: string[] = [];
     for (const route of declaredRoutes(t.app).filter((r) => !r.isPublic)) {
       const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
       const path = concretePath(route);
-      let req = t.http()[method](path).set('X-API-Key', created.body.key);
+      if (session && route.path === '/api/v1/sessions/current') continue;
+      let req = sign(t.http()[method](path));
       if (method !== 'get') req = req.send({});
       const res = await req;
       const permission = route.permission!;
@@ -125,7 +173,25 @@ describe('roles and API keys', () => {
         mismatches.push(what);
       }
     }
-    expect(mismatches).toEqual([]);
+    return mismatches;
+  }
+
+  it('answers a campaign-limited key on each route: 404 beyond its campaigns, 403 beyond any campaign', async () => {
+    const campaign = await t.createCampaign(admin, { name: 'Scoped matrix' });
+    const created = await t
+      .http()
+      .post('/api/v1/api-keys')
+      .set('X-API-Key', admin)
+      .send({ name: 'matrix scoped', role: 'admin', campaign_ids: [campaign.id] });
+    expect(created.status).toBe(201);
+    expect(await scopedMatrix((req) => req.set('X-API-Key', created.body.key))).toEqual([]);
+  }, 120_000);
+
+  it('answers a campaign-limited person on each route as a campaign-limited key', async () => {
+    const campaign = await t.createCampaign(admin, { name: 'Scoped person matrix' });
+    const person = await signedInPerson('admin', { campaign_ids: [campaign.id] });
+    const sign = (req: Test) => req.set('Cookie', person.cookie).set('X-CSRF-Token', person.csrf);
+    expect(await scopedMatrix(sign, true)).toEqual([]);
   }, 120_000);
 
   it('names the role and what it may not do in a refusal', async () => {

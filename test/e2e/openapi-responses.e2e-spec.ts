@@ -449,6 +449,81 @@ describe('responses conform to openapi.json', () => {
     conforms('get', AUDIT, await call('get', `${AUDIT}?action=target.read&limit=2`));
     conforms('get', AUDIT, await call('get', `${AUDIT}?campaign_id=nope`));
     conforms('get', `${AUDIT}/verify`, await call('get', `${AUDIT}/verify`));
+    // People, sessions, the second factor and single sign-on (not configured here).
+    const USERS = '/api/v1/users';
+    const USER = '/api/v1/users/{user_id}';
+    const NOBODY = '00000000-0000-4000-8000-000000000000';
+    const invited = conforms(
+      'post',
+      USERS,
+      await call('post', USERS, { email: 'dana@responses.example', name: 'Dana', role: 'admin' }),
+    );
+    conforms('post', USERS, await call('post', USERS, { email: 'x', name: 'X', role: 'root' }));
+    conforms(
+      'post',
+      USERS,
+      await call('post', USERS, { email: 'dana@responses.example', name: 'Dana', role: 'admin' }),
+    );
+    conforms('get', USERS, await call('get', USERS));
+    conforms('patch', USER, await call('patch', `${USERS}/${invited.body.id}`, { name: 'Dana R' }));
+    conforms('patch', USER, await call('patch', `${USERS}/${NOBODY}`, { name: 'Nobody' }));
+    conforms('patch', USER, await call('patch', `${USERS}/${invited.body.id}`, { role: 'root' }));
+    const REINVITE = '/api/v1/users/{user_id}/invitations';
+    const link = conforms(
+      'post',
+      REINVITE,
+      await call('post', `${USERS}/${invited.body.id}/invitations`),
+    );
+    conforms('post', REINVITE, await call('post', `${USERS}/${NOBODY}/invitations`));
+    const ACCEPT = '/api/v1/invitations/accept';
+    const password = 'a password long enough';
+    conforms('post', ACCEPT, await t.http().post(ACCEPT).send({ token: 'nope', password }));
+    conforms('post', ACCEPT, await t.http().post(ACCEPT).send({ token: 'x', password: 'short' }));
+    conforms('post', ACCEPT, await t.http().post(ACCEPT).send({}));
+    conforms(
+      'post',
+      ACCEPT,
+      await t.http().post(ACCEPT).send({ token: link.body.invitation.token, password }),
+    );
+    const SESSIONS = '/api/v1/sessions';
+    const email = 'dana@responses.example';
+    conforms('post', SESSIONS, await t.http().post(SESSIONS).send({ email, password: 'wrong!' }));
+    conforms('post', SESSIONS, await t.http().post(SESSIONS).send({}));
+    const signed = conforms(
+      'post',
+      SESSIONS,
+      await t.http().post(SESSIONS).send({ email, password }),
+    );
+    const cookie = ([] as string[]).concat(signed.headers['set-cookie'])[0].split(';')[0];
+    const csrf = signed.body.session.csrf_token as string;
+    const asPerson = (method: 'get' | 'post' | 'put' | 'delete', url: string, body?: object) => {
+      const req = t.http()[method](url).set('Cookie', cookie).set('X-CSRF-Token', csrf);
+      return body ? req.send(body) : req;
+    };
+    conforms('get', '/api/v1/me', await asPerson('get', '/api/v1/me'));
+    conforms('get', '/api/v1/me', await call('get', '/api/v1/me'));
+    conforms('get', '/api/v1/me', await t.http().get('/api/v1/me'));
+    const TOTP = '/api/v1/me/totp';
+    conforms('post', TOTP, await asPerson('post', TOTP));
+    conforms('post', TOTP, await call('post', TOTP));
+    const CONFIRM = '/api/v1/me/totp/confirm';
+    conforms('post', CONFIRM, await asPerson('post', CONFIRM, { code: '12' }));
+    conforms('post', CONFIRM, await asPerson('post', CONFIRM, {}));
+    const RESET = '/api/v1/users/{user_id}/totp';
+    conforms('delete', RESET, await call('delete', `${USERS}/${invited.body.id}/totp`));
+    conforms('delete', RESET, await call('delete', `${USERS}/${NOBODY}/totp`));
+    const SIGN_IN_POLICY = '/api/v1/sign-in-policy';
+    conforms('get', SIGN_IN_POLICY, await call('get', SIGN_IN_POLICY));
+    conforms('put', SIGN_IN_POLICY, await call('put', SIGN_IN_POLICY, { require_totp: false }));
+    conforms('put', SIGN_IN_POLICY, await call('put', SIGN_IN_POLICY, { require_totp: 'maybe' }));
+    conforms('get', '/api/v1/sso', await t.http().get('/api/v1/sso'));
+    conforms('get', '/api/v1/sso/login', await t.http().get('/api/v1/sso/login'));
+    conforms('get', '/api/v1/sso/callback', await t.http().get('/api/v1/sso/callback?code=x'));
+    const OUT = '/api/v1/sessions/current';
+    conforms('delete', OUT, await asPerson('delete', OUT));
+    conforms('delete', OUT, await asPerson('delete', OUT));
+    conforms('delete', USER, await call('delete', `${USERS}/${invited.body.id}`));
+    conforms('delete', USER, await call('delete', `${USERS}/${invited.body.id}`));
 
     const CONNECTIONS = '/api/v1/provider-connections';
     const CONNECTION = '/api/v1/provider-connections/{connection_id}';

@@ -53,6 +53,17 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
     expect(read.status).toBe(200);
     expect(await read.json()).toMatchObject({ id: campaign, name: 'Demo campaign' });
 
+    // The printed demo admin signs in (the console's way: a session cookie).
+    const admin = /demo admin\s+(\S+)\s+password (\S+)/.exec(output);
+    expect(admin?.[1]).toBe('admin@demo.example');
+    const signedIn = await fetch(`${base}/api/v1/sessions`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email: admin![1], password: admin![2] }),
+    });
+    expect(signedIn.status).toBe(201);
+    expect(await signedIn.json()).toMatchObject({ kind: 'user', role: 'admin' });
+
     // The banner's tip works while the service holds the embedded database: the CLI uses it
     // through the service's port, and the key it prints authenticates at once.
     expect(output).toContain(
@@ -100,6 +111,10 @@ describe('the service as a process (npm start) on embedded PGlite', () => {
 
     const restarted = await start(port);
     try {
+      // The same demo admin sign-in at every start of the same data directory.
+      expect(restarted.output).toContain(
+        `  demo admin         ${admin![1]}   password ${admin![2]}`,
+      );
       expect(restarted.output).toContain(
         "  calling rules      calls 09:00-20:00 in the recipient's zone, state rules on, " +
           'at most 2 calls per number per 24 h, 1 restricted date\n' +

@@ -19,14 +19,15 @@ describe('the role table', () => {
     expect(shown).toBe(renderRoleTable());
   });
 
-  it('gives admin everything and viewer exactly the reads, but the audit trail', () => {
+  it('gives admin everything and viewer exactly the reads but the audit trail, and who they are', () => {
     expect(ALL.filter((p) => !mayDo('admin', p))).toEqual([]);
-    expect(ROLE_PERMISSIONS.viewer).toEqual(
-      ALL.filter((p) => p.endsWith('.read') && p !== 'audit_events.read'),
-    );
+    expect(ROLE_PERMISSIONS.viewer).toEqual([
+      ...ALL.filter((p) => p.endsWith('.read') && p !== 'audit_events.read'),
+      'self.session',
+    ]);
   });
 
-  it('keeps keys, policy, provider connections, removals and the audit trail from operators', () => {
+  it('keeps keys, people, policy, provider connections, removals and the audit trail from operators', () => {
     expect(ALL.filter((p) => !mayDo('operator', p))).toEqual([
       'webhooks.rotate_secret',
       'compliance.write',
@@ -37,6 +38,7 @@ describe('the role table', () => {
       'provider_connections.write',
       'api_keys.manage',
       'audit_events.read',
+      'users.manage',
     ]);
   });
 
@@ -47,6 +49,7 @@ describe('the role table', () => {
       'targets.write',
       'steps.write',
       'call_logs.read',
+      'self.session',
     ]);
   });
 

@@ -41,6 +41,8 @@ export const PERMISSIONS = {
   'provider_connections.write': 'create, change or delete provider connections',
   'api_keys.manage': 'create, list or revoke API keys',
   'audit_events.read': 'read, export and verify the audit trail',
+  'users.manage': 'invite, list, change or deactivate people',
+  'self.session': 'see who it is and sign out',
 } as const;
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -63,10 +65,18 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
         'webhooks.rotate_secret',
         'api_keys.manage',
         'audit_events.read',
+        'users.manage',
       ].includes(p),
   ),
-  viewer: READS,
-  integration: ['targets.read', 'targets.write', 'steps.write', 'calls.trigger', 'call_logs.read'],
+  viewer: [...READS, 'self.session'],
+  integration: [
+    'targets.read',
+    'targets.write',
+    'steps.write',
+    'calls.trigger',
+    'call_logs.read',
+    'self.session',
+  ],
 };
 
 /**
@@ -87,6 +97,7 @@ export const ORGANIZATION_WIDE: ReadonlySet<Permission> = new Set<Permission>([
   'provider_connections.write',
   'api_keys.manage',
   'audit_events.read',
+  'users.manage',
 ]);
 
 export function mayDo(role: Role, permission: Permission): boolean {

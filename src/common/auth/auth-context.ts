@@ -2,24 +2,33 @@ import { NotFoundError } from '../errors/domain-errors.js';
 import type { Role } from './access.js';
 
 /**
- * Who is acting. Today always an API key; a person who signs in will be another `kind` with the same
- * role and campaign scope, so that the permission check and the scope checks need not change.
+ * Who is acting: an API key (a system) or a person signed in with a session. Both carry a role and a
+ * campaign scope, so the permission check and the scope checks do not ask which.
  */
-export interface Principal {
-  kind: 'api_key';
-  id: string;
-  name: string;
-}
+export type Principal =
+  | { kind: 'api_key'; id: string; name: string }
+  | { kind: 'user'; id: string; name: string; email: string };
 
 /** Who is calling: the organization, the credential, its role and the campaigns it is limited to. */
 export interface AuthContext {
   organizationId: string;
-  /** The API key's id (the actor recorded on changes). */
-  apiKeyId: string;
+  /** The API key's id when a key is acting (the actor recorded on changes); null for a person. */
+  apiKeyId: string | null;
   principal: Principal;
   role: Role;
   /** The only campaigns this credential reaches, or null for every campaign of the organization. */
   campaignIds: string[] | null;
+  /** A signed-in person's session (absent for keys): what GET /me and sign-out need. */
+  session?: {
+    id: string;
+    csrfToken: string;
+    endsAt: Date;
+    maxEndsAt: Date;
+    /** The person signs in with a TOTP code. */
+    totpEnabled: boolean;
+    /** Their organization requires one: until it is set up, the session may only set it up. */
+    totpRequired: boolean;
+  };
 }
 
 /** Whether the credential reaches that campaign; what belongs to none, only an unlimited one reaches. */

@@ -9,6 +9,7 @@ export type DomainErrorCode =
   | 'invalid_input'
   | 'unauthorized'
   | 'forbidden'
+  | 'too_many_attempts'
   | 'interrupted'
   | 'package_missing';
 
@@ -56,6 +57,17 @@ export class UnauthorizedError extends DomainError {
 /** The credential is known but its role (or its campaign scope) does not allow the action. */
 export class ForbiddenError extends DomainError {
   readonly code = 'forbidden';
+}
+
+/** Refused for a while after too many failures (sign-ins): `retryAfterSeconds` says how long. */
+export class TooManyAttemptsError extends DomainError {
+  readonly code = 'too_many_attempts';
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The input stopped before its end (an upload cut off): nothing was done with it. */

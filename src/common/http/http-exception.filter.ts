@@ -1,7 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import type { Request, Response } from 'express';
-import { DomainError, FieldPath, InvalidInputError } from '../errors/domain-errors.js';
+import {
+  DomainError,
+  FieldPath,
+  InvalidInputError,
+  TooManyAttemptsError,
+} from '../errors/domain-errors.js';
 import { item, Loc, pydantic, validationBodyJson } from '../validation/pydantic-errors.js';
 import { RequestValidationError } from '../validation/request-validation.error.js';
 import {
@@ -99,6 +104,11 @@ function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
       return { ...detail(401, error.message), headers: { 'WWW-Authenticate': 'Bearer' } };
     case 'forbidden':
       return detail(403, error.message);
+    case 'too_many_attempts':
+      return {
+        ...detail(429, error.message),
+        headers: { 'Retry-After': String((error as TooManyAttemptsError).retryAfterSeconds) },
+      };
     // Rarely read (the client is usually gone), but a proxy that buffered the upload passes it on.
     case 'interrupted':
       return detail(400, error.message);

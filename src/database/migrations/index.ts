@@ -41,6 +41,8 @@ import { InstallTriggerDefinitions1769800000001 } from './1769800000001-install-
 import { PatientsAndNationalNumbers1769820000000 } from './1769820000000-patients-and-national-numbers.js';
 import { FoldedCountRows1769850000000 } from './1769850000000-folded-count-rows.js';
 import { CreateRetention1769860000000 } from './1769860000000-create-retention.js';
+import { CreateUsersAndSessions1769810000000 } from './1769810000000-create-users-and-sessions.js';
+import { AddTotp1769810000001 } from './1769810000001-add-totp.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -82,4 +84,6 @@ export const MIGRATIONS = [
   PatientsAndNationalNumbers1769820000000,
   FoldedCountRows1769850000000,
   CreateRetention1769860000000,
+  CreateUsersAndSessions1769810000000,
+  AddTotp1769810000001,
 ];

@@ -10,6 +10,9 @@ import { inMemoryProviderConnections } from '../../testing/in-memory-provider-co
 import { BlacklistService } from '../blacklist/application/blacklist.service.js';
 import { CampaignService } from '../campaign/application/campaign.service.js';
 import { OrganizationService } from '../organization/application/organization.service.js';
+import { PeopleService } from '../organization/application/people.service.js';
+import { verifyPassword } from '../organization/domain/password.js';
+import { InMemoryUserRepository } from '../../testing/in-memory-people.js';
 import { demoBanner, DemoSeeder } from './demo-seeder.js';
 import { DEFAULT_POLICY, UNRESTRICTED_POLICY } from '../compliance/domain/compliance-policy.js';
 import { FakeClock } from '../../testing/fake-clock.js';
@@ -18,6 +21,14 @@ import { inMemoryCompliance } from '../../testing/in-memory-compliance.js';
 describe('DemoSeeder', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ccs-demo-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Each test's organizations are new: so are its people.
+  let users = new InMemoryUserRepository();
+  let people = new PeopleService(users, { invitationTtlMs: 3_600_000 });
+  beforeEach(() => {
+    users = new InMemoryUserRepository();
+    people = new PeopleService(users, { invitationTtlMs: 3_600_000 });
+  });
 
   function seeder(
     organizations: OrganizationService,
@@ -32,7 +43,7 @@ describe('DemoSeeder', () => {
     const config = loadConfig({
       DATABASE_URL: dataDir ? `pglite://${dataDir}` : 'pglite://memory',
     });
-    return new DemoSeeder(organizations, campaigns, compliance, config);
+    return new DemoSeeder(organizations, people, campaigns, compliance, config);
   }
 
   it('prints the same working key at every start of the same data directory', async () => {
@@ -49,14 +60,29 @@ describe('DemoSeeder', () => {
     expect(statSync(join(dir, 'db.demo-key')).mode & 0o777).toBe(0o600);
   });
 
+  it('prints the same working sign-in of the demo admin at every start of the same data directory', async () => {
+    const organizations = new OrganizationService(
+      new InMemoryOrganizationRepository(),
+      new InMemoryApiKeyRevocations(),
+    );
+    const first = await seeder(organizations, join(dir, 'admin')).seed();
+    const second = await seeder(organizations, join(dir, 'admin')).seed();
+    expect(first.admin).toEqual({ email: 'admin@demo.example', password: expect.any(String) });
+    expect(second.admin).toEqual(first.admin);
+    const found = await users.findForSignIn('admin@demo.example');
+    expect(found?.user).toMatchObject({ role: 'admin', organizationId: first.organizationId });
+    expect(await verifyPassword(first.admin.password, found!.passwordHash!)).toBe(true);
+    expect(statSync(join(dir, 'admin.demo-sign-in')).mode & 0o777).toBe(0o600);
+  });
+
   it('issues a new key when the saved one was revoked, and keeps only that one working', async () => {
     const organizations = new OrganizationService(
       new InMemoryOrganizationRepository(),
       new InMemoryApiKeyRevocations(),
     );
     const first = await seeder(organizations, join(dir, 'revoked')).seed();
-    const { apiKeyId } = await organizations.authenticate(first.apiKey);
-    await organizations.revokeApiKey(apiKeyId);
+    const { principal } = await organizations.authenticate(first.apiKey);
+    await organizations.revokeApiKey(principal.id);
     const second = await seeder(organizations, join(dir, 'revoked')).seed();
     expect(second.apiKey).not.toBe(first.apiKey);
     await expect(organizations.authenticate(second.apiKey)).resolves.toBeDefined();

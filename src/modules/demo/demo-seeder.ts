@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'crypto';
 import { existsSync, readFileSync, writeFileSync } from 'fs';
 import { resolve } from 'path';
 import { AppConfig } from '../../config/app-config.js';
@@ -6,14 +7,18 @@ import { CampaignService } from '../campaign/application/campaign.service.js';
 import { ComplianceService } from '../compliance/application/compliance.service.js';
 import { CompliancePolicy, UNRESTRICTED_POLICY } from '../compliance/domain/compliance-policy.js';
 import { OrganizationService } from '../organization/application/organization.service.js';
+import { PeopleService } from '../organization/application/people.service.js';
 
 export const DEMO_ORGANIZATION = 'Demo';
 export const DEMO_CAMPAIGN = 'Demo campaign';
+export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
 const DEMO_KEY_NAME = 'demo';
 
 export interface DemoInfo {
   organizationId: string;
   apiKey: string;
+  /** The demo admin's sign-in for the console. */
+  admin: { email: string; password: string };
   campaignId: string;
   /** The calling rules in force for the demo organization, as stored (set through the API or console). */
   policy: CompliancePolicy;
@@ -38,9 +43,11 @@ export interface DemoListening {
 @Injectable()
 export class DemoSeeder {
   private readonly keyFile: string | null;
+  private readonly passwordFile: string | null;
 
   constructor(
     private readonly organizations: OrganizationService,
+    private readonly people: PeopleService,
     private readonly campaigns: CampaignService,
     private readonly compliance: ComplianceService,
     config: AppConfig,
@@ -50,11 +57,13 @@ export class DemoSeeder {
       database.kind === 'pglite' && database.dataDir
         ? `${resolve(database.dataDir)}.demo-key`
         : null;
+    this.passwordFile = this.keyFile && this.keyFile.replace(/\.demo-key$/, '.demo-sign-in');
   }
 
   async seed(): Promise<DemoInfo> {
     const organization = await this.organizations.ensureOrganization(DEMO_ORGANIZATION);
     const apiKey = await this.demoKey(organization.id);
+    const admin = await this.demoAdmin(organization.id);
     // The simulator calls nobody: the demo answers at any hour of the visitor's day, and says so
     // (banner, GET /compliance/policy warnings). A policy set through the API or console is kept.
     if (!(await this.compliance.hasOwnPolicy(organization.id))) {
@@ -72,9 +81,28 @@ export class DemoSeeder {
     return {
       organizationId: organization.id,
       apiKey,
+      admin,
       campaignId: campaign.id,
       policy: await this.compliance.policy(organization.id),
     };
+  }
+
+  /** The demo admin, whose password is kept beside the data, like the key (owner only). */
+  private async demoAdmin(organizationId: string): Promise<{ email: string; password: string }> {
+    const saved =
+      this.passwordFile && existsSync(this.passwordFile)
+        ? readFileSync(this.passwordFile, 'utf8').trim()
+        : '';
+    const password = saved || randomBytes(12).toString('base64url');
+    await this.people.ensureSignIn(
+      organizationId,
+      { email: DEMO_ADMIN_EMAIL, name: 'Demo admin', role: 'admin' },
+      password,
+    );
+    if (this.passwordFile && !saved) {
+      writeFileSync(this.passwordFile, password + '\n', { mode: 0o600 });
+    }
+    return { email: DEMO_ADMIN_EMAIL, password };
   }
 
   private async demoKey(organizationId: string): Promise<string> {
@@ -116,6 +144,7 @@ export function demoBanner(listening: DemoListening, demo: DemoInfo): string {
     '',
     `Campaign Calling Service is up on ${baseUrl}  (API docs: ${baseUrl}/docs)`,
     `  operator console   ${baseUrl}/console/   (sign in with the demo API key below)`,
+    `  demo admin         ${demo.admin.email}   password ${demo.admin.password}   (POST /api/v1/sessions; the same at every start)`,
     `  demo organization  ${demo.organizationId}`,
     `  demo API key       ${demo.apiKey}   (the same at every start)`,
     ...(listening.cliReachesDatabase

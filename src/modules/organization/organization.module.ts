@@ -10,6 +10,21 @@ import { AppConfig } from '../../config/app-config.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
+import { SecondFactorController } from './api/second-factor.controller.js';
+import { SessionController } from './api/session.controller.js';
+import { SsoController } from './api/sso.controller.js';
+import { IdentityProvider } from './application/ports/identity-provider.js';
+import { parseRoleMap, SsoService } from './application/sso.service.js';
+import { OidcIdentityProvider } from './infrastructure/oidc-identity-provider.js';
+import { SecondFactorService } from './application/second-factor.service.js';
+import { UserController } from './api/user.controller.js';
+import { PeopleService } from './application/people.service.js';
+import { SessionService } from './application/session.service.js';
+import { SessionStore } from './application/ports/session.store.js';
+import { UserRepository } from './application/ports/user.repository.js';
+import { SqlSessionStore } from './infrastructure/session-store.sql.js';
+import { SqlUserRepository } from './infrastructure/user-repository.sql.js';
+import { Clock } from '../../common/clock/clock.js';
 import { OrganizationService } from './application/organization.service.js';
 import { ApiKeyRevocations } from './application/ports/api-key-revocations.js';
 import { OrganizationRepository } from './application/ports/organization.repository.js';
@@ -19,15 +34,85 @@ import { SqlOrganizationRepository } from './infrastructure/organization-reposit
 export const ORGANIZATION_ADAPTERS: Provider[] = [
   { provide: OrganizationRepository, useClass: SqlOrganizationRepository },
   { provide: ApiKeyRevocations, useClass: SqlApiKeyRevocations },
+  { provide: UserRepository, useClass: SqlUserRepository },
+  { provide: SessionStore, useClass: SqlSessionStore },
+  {
+    provide: IdentityProvider,
+    inject: [AppConfig],
+    useFactory: (config: AppConfig) => new OidcIdentityProvider(config),
+  },
 ];
 
-/** Organizations (tenants) and their API keys; the global guard that authenticates every request. */
+/**
+ * Organizations (tenants), their API keys, their people and sessions; the global guard that
+ * authenticates every request.
+ */
 @Module({
   // The guard records refusals in the audit trail.
   imports: [AuditModule],
-  controllers: [ApiKeyController],
+  controllers: [
+    ApiKeyController,
+    UserController,
+    SessionController,
+    SecondFactorController,
+    SsoController,
+  ],
   providers: [
     OrganizationService,
+    SecondFactorService,
+    {
+      provide: SsoService,
+      inject: [
+        IdentityProvider,
+        UserRepository,
+        OrganizationService,
+        SessionService,
+        AppConfig,
+        Clock,
+      ],
+      useFactory: (
+        provider: IdentityProvider,
+        users: UserRepository,
+        organizations: OrganizationService,
+        sessions: SessionService,
+        config: AppConfig,
+        clock: Clock,
+      ) =>
+        new SsoService(
+          provider,
+          users,
+          organizations,
+          sessions,
+          {
+            roleMap: parseRoleMap(config.get('OIDC_ROLE_MAP')),
+            organizationName: config.get('OIDC_ORGANIZATION'),
+          },
+          clock,
+        ),
+    },
+    {
+      provide: PeopleService,
+      inject: [UserRepository, AppConfig, Clock],
+      useFactory: (users: UserRepository, config: AppConfig, clock: Clock) =>
+        new PeopleService(users, { invitationTtlMs: config.get('INVITATION_TTL') }, clock),
+    },
+    {
+      provide: SessionService,
+      inject: [UserRepository, SessionStore, AppConfig, Clock],
+      useFactory: (users: UserRepository, store: SessionStore, config: AppConfig, clock: Clock) =>
+        new SessionService(
+          users,
+          store,
+          {
+            idleTimeoutMs: config.get('SESSION_IDLE_TIMEOUT'),
+            maxAgeMs: config.get('SESSION_MAX_AGE'),
+            failuresPerAccount: config.get('SIGN_IN_FAILURES_PER_ACCOUNT'),
+            failuresPerAddress: config.get('SIGN_IN_FAILURES_PER_ADDRESS'),
+            lockoutMs: config.get('SIGN_IN_LOCKOUT'),
+          },
+          clock,
+        ),
+    },
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
     RATE_COUNTERS_PROVIDER,
     {
@@ -42,7 +127,7 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],
   // The failure limiter: the provider events route counts its failed signatures too.
-  exports: [OrganizationService, AuthFailureLimiter],
+  exports: [OrganizationService, PeopleService, AuthFailureLimiter],
 })
 export class OrganizationModule implements OnApplicationBootstrap {
   constructor(

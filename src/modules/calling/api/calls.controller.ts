@@ -1,5 +1,5 @@
 import { Audit, bodyList } from '../../../common/audit/audit.decorators.js';
-import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
+import { principalActor } from '../../target/application/ports/target-event-log.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -47,7 +47,7 @@ export class CallsController {
       body.target_ids != null
         ? { targetIds: body.target_ids }
         : { count: body.count!, prioritizeOldest: body.prioritize_oldest },
-      apiKeyActor(auth.apiKeyId),
+      principalActor(auth.principal),
     );
   }
 }

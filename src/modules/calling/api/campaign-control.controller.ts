@@ -1,5 +1,5 @@
 import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
-import { apiKeyActor } from '../../target/application/ports/target-event-log.js';
+import { principalActor } from '../../target/application/ports/target-event-log.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -45,7 +45,7 @@ export class CampaignControlController {
   @ApiResponse(INVALID)
   async pause(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
     return presentCampaign(
-      await this.control.pause(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)),
+      await this.control.pause(auth.organizationId, p.campaign_id, principalActor(auth.principal)),
     );
   }
 
@@ -68,7 +68,7 @@ export class CampaignControlController {
     const campaign = await this.control.resume(
       auth.organizationId,
       p.campaign_id,
-      apiKeyActor(auth.apiKeyId),
+      principalActor(auth.principal),
     );
     // The resume notified every dispatcher (NOTIFY on commit); this process's own, if it runs one, is
     // woken directly too (embedded PGlite delivers no notifications).
@@ -94,7 +94,7 @@ export class CampaignControlController {
   @ApiResponse(INVALID)
   async cancel(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
     return presentCampaign(
-      await this.control.cancel(auth.organizationId, p.campaign_id, apiKeyActor(auth.apiKeyId)),
+      await this.control.cancel(auth.organizationId, p.campaign_id, principalActor(auth.principal)),
     );
   }
 

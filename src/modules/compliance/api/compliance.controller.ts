@@ -127,7 +127,7 @@ export class ComplianceController {
     const policy = await this.compliance.setPolicy(
       auth.organizationId,
       policyFromBody(body, await this.compliance.policy(auth.organizationId)),
-      auth.apiKeyId,
+      auth.principal.id,
     );
     return this.present(policy);
   }

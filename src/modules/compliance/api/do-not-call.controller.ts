@@ -105,7 +105,7 @@ export class DoNotCallController {
   async add(@Auth() auth: AuthContext, @Body() body: AddDoNotCallNumbersDto) {
     const { added, alreadyListed } = await this.doNotCall.add(
       auth.organizationId,
-      auth.apiKeyId,
+      auth.principal.id,
       body.phone_numbers,
       await this.countryOf(auth.organizationId),
     );
@@ -126,7 +126,7 @@ export class DoNotCallController {
   async remove(@Auth() auth: AuthContext, @Body() body: RemoveDoNotCallNumbersDto) {
     const { removed, notListed } = await this.doNotCall.remove(
       auth.organizationId,
-      auth.apiKeyId,
+      auth.principal.id,
       body.phone_numbers,
       body.reason,
       await this.countryOf(auth.organizationId),

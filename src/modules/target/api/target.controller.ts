@@ -16,7 +16,7 @@ import {
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import { pageEnvelope } from '../../../common/paging/paging.js';
 import { AppConfig } from '../../../config/app-config.js';
-import { apiKeyActor } from '../application/ports/target-event-log.js';
+import { principalActor } from '../application/ports/target-event-log.js';
 import { TargetService } from '../application/target.service.js';
 import { AddTargetsDto, AddTargetsResponseDto } from './dto/add-targets.dto.js';
 import { DeleteTargetsDto, DeleteTargetsResponseDto } from './dto/delete-targets.dto.js';
@@ -86,7 +86,7 @@ export class TargetController {
       auth.organizationId,
       campaignId,
       toAddTargetsCommand(body),
-      apiKeyActor(auth.apiKeyId),
+      principalActor(auth.principal),
     );
     return {
       created: result.created,
@@ -118,7 +118,7 @@ export class TargetController {
       auth.organizationId,
       campaignId,
       body.target_ids,
-      apiKeyActor(auth.apiKeyId),
+      principalActor(auth.principal),
     );
     return { deleted: result.deleted, not_found: result.notFound, skipped: result.skipped };
   }
@@ -249,7 +249,7 @@ export class TargetController {
       targetId,
       body.input_data,
       body.only_if_not_started,
-      apiKeyActor(auth.apiKeyId),
+      principalActor(auth.principal),
       body.time_zone,
     );
     return presentTarget(target, this.baseUrl, true);
@@ -292,7 +292,7 @@ export class TargetController {
       auth.organizationId,
       targetId,
       body.action,
-      apiKeyActor(auth.apiKeyId),
+      principalActor(auth.principal),
     );
     return presentTarget(target, this.baseUrl);
   }

@@ -55,7 +55,7 @@ export class ApiKeyResponseDto {
     type: 'string',
     format: 'uuid',
     nullable: true,
-    description: 'The key that created this one (null: made by the CLI or at start-up)',
+    description: 'The key that created this one (null: made by a person, the CLI or at start-up)',
   })
   created_by: string | null;
 }

@@ -32,7 +32,7 @@ export class ListTargetEventsQueryDto {
 }
 
 export class TimelineActorResponseDto {
-  @ApiProperty({ enum: ['api_key', 'worker', 'provider', 'system'] }) type: string;
+  @ApiProperty({ enum: ['api_key', 'user', 'worker', 'provider', 'system'] }) type: string;
   @ApiProperty({
     type: 'string',
     nullable: true,

@@ -1,18 +1,27 @@
+import type { Principal } from '../../../../common/auth/auth-context.js';
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import type { TargetStatus } from '../../domain/target.js';
 
-/** Who or what caused a change: an API key (its id), a worker, a provider event, or the system. */
-export type EventActorType = 'api_key' | 'worker' | 'provider' | 'system';
+/**
+ * Who or what caused a change: an API key or a signed-in person (their id), a worker, a provider
+ * event, or the system.
+ */
+export type EventActorType = 'api_key' | 'user' | 'worker' | 'provider' | 'system';
 
 export interface EventActor {
   type: EventActorType;
-  /** The API key id, the provider's event or connection id; null for workers and the system. */
+  /** The API key's or person's id, the provider's event or connection id; null for workers and the system. */
   id: string | null;
 }
 
 export const WORKER: EventActor = { type: 'worker', id: null };
 export const SYSTEM_ACTOR: EventActor = { type: 'system', id: null };
 export const apiKeyActor = (apiKeyId: string): EventActor => ({ type: 'api_key', id: apiKeyId });
+/** The actor of a request: its API key or its signed-in person. */
+export const principalActor = (principal: Principal): EventActor => ({
+  type: principal.kind,
+  id: principal.id,
+});
 
 /** What the next changes of targets in a transaction are recorded with. */
 export interface EventCause {

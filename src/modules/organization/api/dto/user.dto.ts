@@ -1,0 +1,114 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import {
+  PyEnum,
+  PyList,
+  PyOptional,
+  PyRequired,
+  PyStr,
+  PyValueRule,
+  uuidError,
+} from '../../../../common/validation/py-validators.js';
+import { USER_ROLES, type UserRole } from '../../domain/user.js';
+
+/** Enough to catch a typo; the invitation link proves the address is the person's. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export class CreateUserDto {
+  @ApiProperty({ example: 'dana@clinic.example' })
+  @PyRequired()
+  @PyStr({ min: 3, max: 320 })
+  @PyValueRule('email', (v) =>
+    typeof v !== 'string' || EMAIL.test(v.trim()) ? null : 'email must be an email address',
+  )
+  email: string;
+
+  @ApiProperty({ example: 'Dana Reyes' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 200 })
+  name: string;
+
+  @ApiProperty({ enum: USER_ROLES, example: 'operator' })
+  @PyRequired()
+  @PyEnum(USER_ROLES)
+  role: UserRole;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    nullable: true,
+    description: 'The only campaigns the person reaches; left out or null, every campaign.',
+  })
+  @PyOptional({ nullable: true })
+  @PyList({ min: 1, max: 100 }, uuidError)
+  campaign_ids?: string[] | null;
+}
+
+export class UpdateUserDto {
+  @ApiPropertyOptional()
+  @PyOptional()
+  @PyStr({ min: 1, max: 200 })
+  name?: string;
+
+  @ApiPropertyOptional({ enum: USER_ROLES })
+  @PyOptional()
+  @PyEnum(USER_ROLES)
+  role?: UserRole;
+
+  @ApiPropertyOptional({
+    type: [String],
+    format: 'uuid',
+    nullable: true,
+    description:
+      'The only campaigns the person reaches; null, every campaign; left out, unchanged.',
+  })
+  @PyOptional({ nullable: true })
+  @PyList({ min: 1, max: 100 }, uuidError)
+  campaign_ids?: string[] | null;
+}
+
+export class UserResponseDto {
+  @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
+  @ApiProperty() email: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: USER_ROLES }) role: string;
+  @ApiProperty({ type: [String], format: 'uuid', nullable: true }) campaign_ids: string[] | null;
+  @ApiProperty({
+    enum: ['invited', 'active', 'deactivated'],
+    description: 'invited: no password set yet; active: signs in; deactivated: never again',
+  })
+  status: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
+  deactivated_at: string | null;
+}
+
+export class InvitationDto {
+  @ApiProperty({
+    description:
+      'The link that lets the person set a password, once: hand it over yourself (it is shown here only)',
+  })
+  url: string;
+  @ApiProperty({ description: 'The secret in the link, for a client that builds its own' })
+  token: string;
+  @ApiProperty({ type: 'string', format: 'date-time' }) expires_at: string;
+}
+
+export class InvitedUserResponseDto extends UserResponseDto {
+  @ApiProperty({ type: InvitationDto }) invitation: InvitationDto;
+}
+
+export class UserListResponseDto {
+  @ApiProperty({ type: [UserResponseDto] }) users: UserResponseDto[];
+}
+
+export class AcceptInvitationDto {
+  @ApiProperty({ description: 'The token of the invitation link' })
+  @PyRequired()
+  @PyStr({ min: 1, max: 200 })
+  token: string;
+
+  @ApiProperty({ description: 'At least 12 characters' })
+  @PyRequired()
+  @PyStr({ max: 1000 })
+  password: string;
+}

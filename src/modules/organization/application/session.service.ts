@@ -1,0 +1,142 @@
+import { Injectable } from '@nestjs/common';
+import type { AuthContext } from '../../../common/auth/auth-context.js';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
+import { TooManyAttemptsError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
+import { unusablePasswordHash, verifyPassword } from '../domain/password.js';
+import { totpStep } from '../domain/totp.js';
+import {
+  csrfTokenFor,
+  generateToken,
+  hashToken,
+  normalizeEmail,
+  type Session,
+  sessionEndsAt,
+  type SessionLimits,
+  type User,
+} from '../domain/user.js';
+import { SessionStore } from './ports/session.store.js';
+import { UserRepository } from './ports/user.repository.js';
+
+export interface SessionSettings extends SessionLimits {
+  failuresPerAccount: number;
+  failuresPerAddress: number;
+  lockoutMs: number;
+}
+
+export interface SignedIn {
+  /** The cookie's value: the session's secret, never stored. */
+  token: string;
+  auth: AuthContext;
+}
+
+export const WRONG_CREDENTIALS = 'Wrong email or password';
+export const TOTP_CODE_NEEDED =
+  'Enter the 6-digit code of your authenticator app as totp_code: your account has a second factor';
+export const WRONG_TOTP_CODE = 'Wrong or already used code from the authenticator app';
+export const SESSION_ENDED = 'Your session has ended: sign in again';
+
+/**
+ * Signing in with email and password, the sessions that follow (idle and absolute timeouts on the
+ * service's clock), signing out, and the lockout after repeated failures per account and per client
+ * address. A locked account or address is refused before its password is looked at, so a lockout
+ * cannot be guessed through.
+ */
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly users: UserRepository,
+    private readonly sessions: SessionStore,
+    private readonly settings: SessionSettings,
+    private readonly clock: Clock = new SystemClock(),
+  ) {}
+
+  async signIn(
+    email: string,
+    password: string,
+    clientAddress: string,
+    totpCode?: string,
+  ): Promise<SignedIn> {
+    const now = this.clock.now();
+    const account = `account:${normalizeEmail(email)}`;
+    const address = `address:${clientAddress}`;
+    const lockedUntil = await this.sessions.lockedUntil([account, address], now);
+    if (lockedUntil) {
+      const seconds = Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000);
+      throw new TooManyAttemptsError(
+        `Too many failed sign-ins: try again in ${Math.ceil(seconds / 60)} minute(s)`,
+        seconds,
+      );
+    }
+    const found = await this.users.findForSignIn(email);
+    // Unknown people are checked against a hash too: the answer takes as long and says the same.
+    const valid = await verifyPassword(
+      password,
+      found?.passwordHash ?? (await unusablePasswordHash()),
+    );
+    const fail = async (detail: string): Promise<never> => {
+      await this.sessions.recordFailure(
+        [
+          { subject: account, limit: this.settings.failuresPerAccount },
+          { subject: address, limit: this.settings.failuresPerAddress },
+        ],
+        now,
+        this.settings.lockoutMs,
+        this.settings.lockoutMs,
+      );
+      throw new UnauthorizedError(detail);
+    };
+    if (!found || !found.passwordHash || !valid) return fail(WRONG_CREDENTIALS);
+    if (found.totpSecret) {
+      if (!totpCode) throw new UnauthorizedError(TOTP_CODE_NEEDED);
+      const step = totpStep(found.totpSecret, totpCode, now);
+      // A code works once: a step at or before the last one used is refused.
+      if (step === null || !(await this.users.useTotpStep(found.user.id, step))) {
+        return fail(WRONG_TOTP_CODE);
+      }
+    }
+    await this.sessions.clearFailures(account);
+    return this.startSession(found.user);
+  }
+
+  /** A session for a person whose identity was proven elsewhere (single sign-on). */
+  async startSession(user: User): Promise<SignedIn> {
+    const token = generateToken();
+    const session = await this.sessions.createSession(user.id, hashToken(token), this.clock.now());
+    return { token, auth: this.authContext(session, token) };
+  }
+
+  /** The session the cookie names, if it has not ended (signed out, idle, too old, deactivated). */
+  async authenticate(token: string): Promise<AuthContext> {
+    const session = await this.sessions.findSession(hashToken(token));
+    const now = this.clock.now();
+    if (!session || sessionEndsAt(session, this.settings).getTime() <= now.getTime()) {
+      throw new UnauthorizedError(SESSION_ENDED);
+    }
+    // Bookkeeping, as for keys: a failed write must not refuse a valid session.
+    await this.sessions.touchSession(session.id, now).catch(() => undefined);
+    return this.authContext({ ...session, lastSeenAt: now }, token);
+  }
+
+  async signOut(sessionId: string): Promise<void> {
+    await this.sessions.endSession(sessionId, this.clock.now());
+  }
+
+  private authContext(session: Session, token: string): AuthContext {
+    const user: User = session.user;
+    return {
+      organizationId: user.organizationId,
+      apiKeyId: null,
+      principal: { kind: 'user', id: user.id, name: user.name, email: user.email },
+      role: user.role,
+      campaignIds: user.campaignIds,
+      session: {
+        id: session.id,
+        csrfToken: csrfTokenFor(token),
+        endsAt: sessionEndsAt(session, this.settings),
+        maxEndsAt: new Date(session.createdAt.getTime() + this.settings.maxAgeMs),
+        totpEnabled: user.totpEnabled,
+        totpRequired: session.totpRequired,
+      },
+    };
+  }
+}

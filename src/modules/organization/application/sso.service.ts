@@ -1,0 +1,107 @@
+import { Injectable } from '@nestjs/common';
+import { ROLES } from '../../../common/auth/access.js';
+import { Clock, SystemClock } from '../../../common/clock/clock.js';
+import {
+  ForbiddenError,
+  NotFoundError,
+  UnauthorizedError,
+} from '../../../common/errors/domain-errors.js';
+import { normalizeEmail, USER_ROLES, type UserRole } from '../domain/user.js';
+import { IdentityProvider, type PendingSignOn } from './ports/identity-provider.js';
+import { UserRepository } from './ports/user.repository.js';
+import { OrganizationService } from './organization.service.js';
+import { type SignedIn, SessionService } from './session.service.js';
+
+export interface SsoSettings {
+  /** The provider's group -> our role. */
+  roleMap: Map<string, UserRole>;
+  /** The organization people signing in through the provider belong to. */
+  organizationName: string | undefined;
+}
+
+export const SSO_NOT_CONFIGURED =
+  'Single sign-on is not configured (OIDC_ISSUER_URL, OIDC_CLIENT_ID, OIDC_ORGANIZATION)';
+
+/** `group=role,...` as a map; a role that is not a person's role is a configuration error. */
+export function parseRoleMap(raw: string): Map<string, UserRole> {
+  const map = new Map<string, UserRole>();
+  for (const pair of raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
+    const eq = pair.lastIndexOf('=');
+    const role = pair.slice(eq + 1).trim();
+    if (eq <= 0 || !(USER_ROLES as readonly string[]).includes(role)) {
+      throw new Error(
+        `OIDC_ROLE_MAP: expected group=role pairs with a role among ${USER_ROLES.join(', ')}, got "${pair}"`,
+      );
+    }
+    map.set(pair.slice(0, eq).trim(), role as UserRole);
+  }
+  return map;
+}
+
+/**
+ * Single sign-on over OpenID Connect: the provider proves who the person is; its groups give their
+ * role here (the highest of those mapped). A person is created at their first sign-in and their
+ * name and role follow the provider at every sign-in; an admin deactivates them as anyone.
+ */
+@Injectable()
+export class SsoService {
+  constructor(
+    private readonly provider: IdentityProvider,
+    private readonly users: UserRepository,
+    private readonly organizations: OrganizationService,
+    private readonly sessions: SessionService,
+    private readonly settings: SsoSettings,
+    private readonly clock: Clock = new SystemClock(),
+  ) {}
+
+  get enabled(): boolean {
+    return this.provider.enabled && Boolean(this.settings.organizationName);
+  }
+
+  start(redirectUri: string): Promise<{ url: string; pending: PendingSignOn }> {
+    if (!this.enabled) throw new NotFoundError(SSO_NOT_CONFIGURED);
+    return this.provider.authorizationUrl(redirectUri);
+  }
+
+  async finish(callbackUrl: string, pending: PendingSignOn | null): Promise<SignedIn> {
+    if (!this.enabled) throw new NotFoundError(SSO_NOT_CONFIGURED);
+    if (!pending) {
+      throw new UnauthorizedError('Single sign-on was not started in this browser: start again');
+    }
+    const identity = await this.provider.complete(callbackUrl, pending).catch((err: unknown) => {
+      throw new UnauthorizedError(
+        `Single sign-on failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    });
+    if (!identity.email) {
+      throw new UnauthorizedError('The identity provider gave no email for this person');
+    }
+    const email = normalizeEmail(identity.email);
+    const granted = identity.groups
+      .map((g) => this.settings.roleMap.get(g))
+      .filter((r): r is UserRole => r !== undefined);
+    // ROLES lists the widest first.
+    const role = ROLES.find((r) => (granted as string[]).includes(r)) as UserRole | undefined;
+    if (!role) {
+      throw new ForbiddenError(
+        `The identity provider grants ${email} none of the groups OIDC_ROLE_MAP gives a role`,
+      );
+    }
+    const organization = await this.organizations.ensureOrganization(
+      this.settings.organizationName!,
+    );
+    const user = await this.users.upsertProviderUser(
+      { organizationId: organization.id, email, name: identity.name ?? email, role },
+      this.clock.now(),
+    );
+    if (!user) {
+      throw new ForbiddenError(
+        `${email} may not sign in here: deactivated, or of another organization`,
+      );
+    }
+    return this.sessions.startSession(user);
+  }
+}
