@@ -254,6 +254,13 @@ if (!hasChromium) {
       await expect(sms.locator('[data-sms-preview]').textContent()).resolves.toContain(
         'Hi Maria, we tried to reach you about your flu shot.',
       );
+      // National numbers are read in the organization's country unless the campaign has its own.
+      const country = page.getByLabel('Country of phone numbers written without +');
+      await expect(country.inputValue()).resolves.toBe('');
+      await waitFor(
+        () => country.locator('option:checked').textContent(),
+        (text) => text === "Use the organization's (US)",
+      );
       await checkPage('campaign-new');
       await page.getByRole('button', { name: 'Create campaign' }).click();
       await page.getByRole('heading', { name: 'Flu shot reminders', level: 1 }).waitFor();
@@ -265,6 +272,7 @@ if (!hasChromium) {
         type: 'patient',
         max_attempts: 2,
         webhook_url: null,
+        default_country: null,
         sms_follow_up: {
           on_categories: ['NO_RESPONSE'],
           after: 'last_attempt',
@@ -443,7 +451,24 @@ if (!hasChromium) {
           .isChecked(),
       ).resolves.toBe(true);
       await checkPage('settings');
+      // The campaign's own country of national numbers, then back to the organization's.
+      const country = page.getByLabel('Country of phone numbers written without +');
+      const campaignCountry = async () =>
+        (await api('get', `/api/v1/campaigns/${campaignId}`)).body.default_country;
+      await country.selectOption('CA');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved.').waitFor();
+      await expect(campaignCountry()).resolves.toBe('CA');
+      await country.selectOption({ label: "Use the organization's (US)" });
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await waitFor(campaignCountry, (c) => c === null);
       await nav('Calling rules');
+      // The organization's country, chosen from the list, with what it does.
+      const orgCountry = page.getByLabel('Country of phone numbers written without +');
+      await expect(orgCountry.inputValue()).resolves.toBe('US');
+      await expect(page.locator('#country-help').textContent()).resolves.toMatch(
+        /^A number written without \+ and a country code/,
+      );
       // The decision that held the Honolulu patient, in words, naming the patient.
       const decision = page.locator('tr[data-decision="quiet_hours"]').first();
       await decision.waitFor();
