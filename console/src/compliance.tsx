@@ -223,30 +223,34 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
           onInput={(e) => set({ dates: (e.target as HTMLTextAreaElement).value })}
         />
         <FieldErrors id="dates-error" errors={errors.restricted_dates} />
-        <label for="zone">Time zone of numbers whose zone is unknown</label>
-        <ZoneSelect
-          id="zone"
-          value={form.zone}
-          invalid={invalid('default_time_zone')}
-          describedBy={errors.default_time_zone?.length ? 'zone-error' : undefined}
-          onValue={(zone) => set({ zone })}
-        />
-        <FieldErrors id="zone-error" errors={errors.default_time_zone} />
-        <label for="country">Country of phone numbers written without +</label>
-        <CountrySelect
-          id="country"
-          value={form.country}
-          invalid={invalid('default_country')}
-          describedBy={`country-help${errors.default_country?.length ? ' country-error' : ''}`}
-          onValue={(country) => set({ country })}
-        />
-        <p class="muted help" id="country-help">
-          A number written without + and a country code, such as (617) 253-1217 or 617-253-1217, is
-          read as a number of this country and stored as +16172531217 (for the United States): in
-          imports, targets added through the API and the do-not-call list. A campaign may have its
-          own in its settings.
-        </p>
-        <FieldErrors id="country-error" errors={errors.default_country} />
+        <div class="field">
+          <label for="zone">Time zone of numbers whose zone is unknown</label>
+          <ZoneSelect
+            id="zone"
+            value={form.zone}
+            invalid={invalid('default_time_zone')}
+            describedBy={errors.default_time_zone?.length ? 'zone-error' : undefined}
+            onValue={(zone) => set({ zone })}
+          />
+          <FieldErrors id="zone-error" errors={errors.default_time_zone} />
+        </div>
+        <div class="field">
+          <label for="country">Country of phone numbers written without +</label>
+          <CountrySelect
+            id="country"
+            value={form.country}
+            invalid={invalid('default_country')}
+            describedBy={`country-help${errors.default_country?.length ? ' country-error' : ''}`}
+            onValue={(country) => set({ country })}
+          />
+          <p class="muted help" id="country-help">
+            A number written without + and a country code, such as (617) 253-1217 or 617-253-1217,
+            is read as a number of this country and stored as +16172531217 (for the United States):
+            in imports, targets added through the API and the do-not-call list. A campaign may have
+            its own in its settings.
+          </p>
+          <FieldErrors id="country-error" errors={errors.default_country} />
+        </div>
         {formError.length ? <Notice kind="error">{formError.join('; ')}</Notice> : null}
         {saved ? (
           <Notice kind="ok">Saved: the next call of every campaign follows it.</Notice>
