@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, storedKey, when, type Schemas } from './api.js';
+import { CountrySelect } from './country-select.js';
 import { TargetLink } from './target-link.js';
 import { ZoneSelect } from './zone-select.js';
 import { decisionReasonWords, decisionWords, ruleWords } from './words.js';
@@ -20,6 +21,7 @@ interface Form {
   per7d: string;
   dates: string;
   zone: string;
+  country: string;
 }
 
 const formOf = (p: Policy): Form => ({
@@ -31,6 +33,7 @@ const formOf = (p: Policy): Form => ({
   per7d: p.max_calls_per_number.per_7d?.toString() ?? '',
   dates: p.restricted_dates.map((d) => `${d.date} ${d.reason}`).join('\n'),
   zone: p.default_time_zone,
+  country: p.default_country ?? '',
 });
 
 /** Empty is "no limit"; anything else goes as typed (the API says what is wrong with it). */
@@ -101,6 +104,7 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
       max_calls_per_number: { per_24h: cap(form.per24h), per_7d: cap(form.per7d) },
       restricted_dates: datesOf(form.dates),
       default_time_zone: form.zone.trim(),
+      default_country: form.country || undefined,
     } as Schemas['CompliancePolicyDto'];
     const { data, error } = await client.PUT('/api/v1/compliance/policy', { body });
     setBusy(false);
@@ -219,15 +223,34 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
           onInput={(e) => set({ dates: (e.target as HTMLTextAreaElement).value })}
         />
         <FieldErrors id="dates-error" errors={errors.restricted_dates} />
-        <label for="zone">Time zone of numbers whose zone is unknown</label>
-        <ZoneSelect
-          id="zone"
-          value={form.zone}
-          invalid={invalid('default_time_zone')}
-          describedBy={errors.default_time_zone?.length ? 'zone-error' : undefined}
-          onValue={(zone) => set({ zone })}
-        />
-        <FieldErrors id="zone-error" errors={errors.default_time_zone} />
+        <div class="field">
+          <label for="zone">Time zone of numbers whose zone is unknown</label>
+          <ZoneSelect
+            id="zone"
+            value={form.zone}
+            invalid={invalid('default_time_zone')}
+            describedBy={errors.default_time_zone?.length ? 'zone-error' : undefined}
+            onValue={(zone) => set({ zone })}
+          />
+          <FieldErrors id="zone-error" errors={errors.default_time_zone} />
+        </div>
+        <div class="field">
+          <label for="country">Country of phone numbers written without +</label>
+          <CountrySelect
+            id="country"
+            value={form.country}
+            invalid={invalid('default_country')}
+            describedBy={`country-help${errors.default_country?.length ? ' country-error' : ''}`}
+            onValue={(country) => set({ country })}
+          />
+          <p class="muted help" id="country-help">
+            A number written without + and a country code, such as (617) 253-1217 or 617-253-1217,
+            is read as a number of this country and stored as +16172531217 (for the United States):
+            in imports, targets added through the API and the do-not-call list. A campaign may have
+            its own in its settings.
+          </p>
+          <FieldErrors id="country-error" errors={errors.default_country} />
+        </div>
         {formError.length ? <Notice kind="error">{formError.join('; ')}</Notice> : null}
         {saved ? (
           <Notice kind="ok">Saved: the next call of every campaign follows it.</Notice>

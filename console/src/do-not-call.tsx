@@ -172,14 +172,16 @@ function Source({
   if (source.type === 'call') {
     return (
       <span title={`call ${source.call_log_id}`}>
-        <TargetLink client={client} id={source.target_id} />, who asked on a call not to be called
+        <TargetLink client={client} id={source.target_id} phone={false} />, who asked on a call not
+        to be called
       </span>
     );
   }
   if (source.type === 'sms') {
     return source.target_id ? (
       <>
-        <TargetLink client={client} id={source.target_id} />, who replied STOP to a text
+        <TargetLink client={client} id={source.target_id} phone={false} />, who replied STOP to a
+        text
       </>
     ) : (
       <>a reply STOP to a text</>

@@ -141,7 +141,9 @@ export function CsvImport({
       <p class="muted">
         A file as your EHR exports it, with a header row: phone, MRN, first and last name, date of
         birth, … Choose it to see how each column will be read and the first rows as they will be
-        stored; nothing is added until you press Import.
+        stored; nothing is added until you press Import. Numbers written without +, such as (617)
+        253-1217, are read in the campaign's country (its settings; else the organization's, on the
+        Calling rules page).
       </p>
       <div class="field">
         <label for="import-file">CSV file</label>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, fieldErrors, type Schemas } from './api.js';
 import { href } from './app.js';
+import { useOrganizationCountry } from './country-select.js';
 import { CampaignField, FIELDS, fromText, stepIdsOf } from './settings.js';
 import { Notice } from './ui.js';
 
@@ -30,6 +31,7 @@ const INITIAL: Record<string, string> = {
   calling_window: '',
   steps: '',
   sms_follow_up: '',
+  default_country: '',
 };
 
 /** `#/campaigns/new`: the main campaign fields; the API's 422 at its field; then the new campaign's page. */
@@ -38,6 +40,7 @@ export function NewCampaignPage({ client }: { client: CampaignCallingClient }) {
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [formError, setFormError] = useState<string[]>([]);
   const [busy, setBusy] = useState(false);
+  const orgCountry = useOrganizationCountry(client);
 
   const create = async (e: Event) => {
     e.preventDefault();
@@ -88,6 +91,7 @@ export function NewCampaignPage({ client }: { client: CampaignCallingClient }) {
             errors={errors[f.name]}
             onText={(text) => setTexts({ ...texts, [f.name]: text })}
             stepIds={stepIdsOf(texts.steps ?? '')}
+            orgCountry={orgCountry}
           />
         ))}
         {formError.length ? <Notice kind="error">{formError.join(' ')}</Notice> : null}

@@ -3,6 +3,7 @@ import type { CampaignCallingClient } from '../../clients/typescript/src/index.j
 import { errorText, fieldErrors, type Campaign, type Schemas } from './api.js';
 import { href } from './app.js';
 import { BlacklistPicker } from './blacklist-picker.js';
+import { CountrySelect, useOrganizationCountry } from './country-select.js';
 import { StepsEditor } from './steps-editor.js';
 import { FieldErrors, Notice } from './ui.js';
 import { SmsFollowUpEditor } from './sms-editor.js';
@@ -20,6 +21,7 @@ type Kind =
   | 'list'
   | 'blacklists'
   | 'type'
+  | 'country'
   | 'nullable';
 export interface FieldSpec {
   name: keyof Schemas['UpdateCampaignDto'];
@@ -81,6 +83,12 @@ export const FIELDS: FieldSpec[] = [
     kind: 'sms',
   },
   {
+    name: 'default_country',
+    label: 'Country of phone numbers written without +',
+    kind: 'country',
+    help: 'A number written without + and a country code, such as (617) 253-1217, is read as a number of this country, in this campaign’s imports and targets. The organization’s is set on the Calling rules page.',
+  },
+  {
     name: 'blacklist_ids',
     label: 'Blacklists',
     kind: 'blacklists',
@@ -123,6 +131,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
       return { value: /^-?\d+$/.test(text.trim()) ? Number(text.trim()) : text };
     case 'nullable':
     case 'entry':
+    case 'country':
       return { value: text.trim() === '' ? null : text.trim() };
     case 'list':
     case 'blacklists':
@@ -154,6 +163,7 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
   const [formError, setFormError] = useState<string[]>([]);
   const [saved, setSaved] = useState(false);
   const [busy, setBusy] = useState(false);
+  const orgCountry = useOrganizationCountry(client);
 
   const reset = (c: Campaign) => {
     setCampaign(c);
@@ -226,6 +236,7 @@ export function SettingsPage({ client, id }: { client: CampaignCallingClient; id
             errors={errors[f.name]}
             onText={(text) => setTexts({ ...texts, [f.name]: text })}
             stepIds={stepIdsOf(texts.steps ?? '')}
+            orgCountry={orgCountry}
           />
         ))}
         {formError.length ? <Notice kind="error">{formError.join(' ')}</Notice> : null}
@@ -255,6 +266,7 @@ export function CampaignField({
   errors: err,
   onText,
   stepIds = [],
+  orgCountry = null,
 }: {
   field: FieldSpec;
   idPrefix: string;
@@ -263,6 +275,8 @@ export function CampaignField({
   onText: (text: string) => void;
   /** The steps' ids as the form has them now, for the first step's choice. */
   stepIds?: string[];
+  /** The organization's country of national numbers (the policy's), for the campaign's empty choice. */
+  orgCountry?: string | null;
 }) {
   const fid = `${idPrefix}-${f.name}`;
   const describedBy = [err ? `${fid}-error` : '', f.help ? `${fid}-help` : '']
@@ -311,6 +325,15 @@ export function CampaignField({
             </option>
           ))}
         </select>
+      ) : f.kind === 'country' ? (
+        <CountrySelect
+          id={fid}
+          value={text}
+          inherit={orgCountry ? `Use the organization's (${orgCountry})` : "Use the organization's"}
+          invalid={Boolean(err)}
+          describedBy={describedBy || undefined}
+          onValue={onText}
+        />
       ) : f.kind === 'entry' ? (
         <select {...common} onChange={common.onInput}>
           <option value="">None: call without waiting</option>

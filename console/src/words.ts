@@ -361,24 +361,6 @@ export function zoneWords(zone: string): string {
   return `${city} time`;
 }
 
-/**
- * How a target is named to a person: the patient's name when it has one, else its external id (an MRN),
- * else its phone number. Reads `patient` (the API's patient fields) and falls back to input data.
- */
-export function targetName(t: {
-  patient?: { first_name?: string | null; last_name?: string | null } | null;
-  input_data?: Record<string, unknown> | null;
-  external_id?: string | null;
-  phone_number?: string | null;
-}): string {
-  const p = t.patient ?? {};
-  const input = t.input_data ?? {};
-  const first = p.first_name ?? str(input.first_name);
-  const last = p.last_name ?? str(input.last_name);
-  const name = [first, last].filter(Boolean).join(' ');
-  return name || t.external_id || t.phone_number || 'this target';
-}
-
 /** The campaign types in words, in the order a create form offers them (the code stays on hover). */
 export const CAMPAIGN_TYPE_WORDS: Record<string, string> = {
   patient: 'Calls to patients',

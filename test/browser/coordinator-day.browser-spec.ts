@@ -26,24 +26,71 @@ const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 
 /**
- * The EHR export (Phone, MRN, First Name, Last Name, DOB). Real Los Angeles and Honolulu numbers, so
- * each patient's zone comes from the number; the simulator's outcome from the last four digits: 0004
- * needs a person (To review), 0005 asks not to be called again, any other a good call.
+ * The EHR export (Phone, MRN, First Name, Last Name, DOB), numbers written as people write them
+ * (national form, read in the organization's default country, US) and dates of birth as MM/DD/YYYY.
+ * Real Los Angeles and Honolulu numbers, so each patient's zone comes from the number; the simulator's
+ * outcome from the last four digits: 0004 needs a person (To review), 0005 asks not to be called
+ * again, any other a good call. `phone` is the number as stored (E.164), `dob` the date as stored.
  */
 const PATIENTS = [
-  { phone: '+13102061001', mrn: 'MRN-1001', first: 'Maria', last: 'Lopez', dob: '1962-03-14' },
-  { phone: '+18089561234', mrn: 'MRN-1002', first: 'Keanu', last: 'Kahale', dob: '1958-07-02' },
-  { phone: '+12134851001', mrn: 'MRN-1003', first: 'Sam', last: 'Lee', dob: '1990-01-15' },
-  { phone: '+13102060004', mrn: 'MRN-1004', first: 'Ana', last: 'Cruz', dob: '1975-11-30' },
-  { phone: '+13102060005', mrn: 'MRN-1005', first: 'Tom', last: 'Reyes', dob: '1949-05-21' },
+  {
+    written: '(310) 206-1001',
+    phone: '+13102061001',
+    mrn: 'MRN-1001',
+    first: 'Maria',
+    last: 'Lopez',
+    born: '03/14/1962',
+    dob: '1962-03-14',
+  },
+  {
+    written: '808-956-1234',
+    phone: '+18089561234',
+    mrn: 'MRN-1002',
+    first: 'Keanu',
+    last: 'Kahale',
+    born: '07/02/1958',
+    dob: '1958-07-02',
+  },
+  {
+    written: '2134851001',
+    phone: '+12134851001',
+    mrn: 'MRN-1003',
+    first: 'Sam',
+    last: 'Lee',
+    born: '01/15/1990',
+    dob: '1990-01-15',
+  },
+  {
+    written: '(310) 206-0004',
+    phone: '+13102060004',
+    mrn: 'MRN-1004',
+    first: 'Ana',
+    last: 'Cruz',
+    born: '11/30/1975',
+    dob: '1975-11-30',
+  },
+  {
+    written: '310-206-0005',
+    phone: '+13102060005',
+    mrn: 'MRN-1005',
+    first: 'Tom',
+    last: 'Reyes',
+    born: '05/21/1949',
+    dob: '1949-05-21',
+  },
 ];
 const CSV = [
   'Phone,MRN,First Name,Last Name,DOB',
-  ...PATIENTS.map((p) => [p.phone, p.mrn, p.first, p.last, p.dob].join(',')),
+  ...PATIENTS.map((p) => [p.written, p.mrn, p.first, p.last, p.born].join(',')),
 ].join('\n');
-/** Today's import needs the mapping typed; header recognition (issue 44, item 2) makes it unneeded. */
-const MAPPING =
-  'Phone:phone_number,MRN:external_id,First Name:patient.first_name,Last Name:patient.last_name,DOB:patient.date_of_birth';
+/** The field the import proposes for each header of the export (recognised, nothing typed). */
+const PROPOSED: Record<string, string> = {
+  Phone: 'phone_number',
+  MRN: 'patient.external_id',
+  'First Name': 'patient.first_name',
+  'Last Name': 'patient.last_name',
+  DOB: 'patient.date_of_birth',
+};
 
 /**
  * Quiet hours that allow calls now in Los Angeles and not in Honolulu: from this hour in Los Angeles,
@@ -111,9 +158,8 @@ if (!hasChromium) {
         .getByRole('link', { name, exact: true })
         .click();
     };
-    /** The patient's name once the lists show it (issue 44, item 1); its MRN until then. */
-    const patientName = (p: (typeof PATIENTS)[number]) =>
-      new RegExp(`^(${p.first} ${p.last}|${p.mrn})`);
+    /** A patient as the console names them: by name. */
+    const patientName = (p: (typeof PATIENTS)[number]) => new RegExp(`^${p.first} ${p.last}$`);
     const patientLink = (p: (typeof PATIENTS)[number]) =>
       page.getByRole('link', { name: patientName(p) }).first();
 
@@ -208,6 +254,13 @@ if (!hasChromium) {
       await expect(sms.locator('[data-sms-preview]').textContent()).resolves.toContain(
         'Hi Maria, we tried to reach you about your flu shot.',
       );
+      // National numbers are read in the organization's country unless the campaign has its own.
+      const country = page.getByLabel('Country of phone numbers written without +');
+      await expect(country.inputValue()).resolves.toBe('');
+      await waitFor(
+        () => country.locator('option:checked').textContent(),
+        (text) => text === "Use the organization's (US)",
+      );
       await checkPage('campaign-new');
       await page.getByRole('button', { name: 'Create campaign' }).click();
       await page.getByRole('heading', { name: 'Flu shot reminders', level: 1 }).waitFor();
@@ -219,6 +272,7 @@ if (!hasChromium) {
         type: 'patient',
         max_attempts: 2,
         webhook_url: null,
+        default_country: null,
         sms_follow_up: {
           on_categories: ['NO_RESPONSE'],
           after: 'last_attempt',
@@ -230,21 +284,50 @@ if (!hasChromium) {
     });
 
     it('imports the EHR export and launches the calls', async () => {
-      await page.getByRole('heading', { name: 'Import targets from a CSV file' }).waitFor();
+      await page.getByRole('heading', { name: 'Import patients from a CSV file' }).waitFor();
       await page.getByLabel('CSV file', { exact: true }).setInputFiles({
         name: 'ehr-export.csv',
         mimeType: 'text/csv',
         buffer: Buffer.from(CSV),
       });
-      await page.getByRole('region', { name: 'File preview' }).waitFor();
-      await page.getByLabel('Column mapping (optional)').fill(MAPPING);
-      await page.getByRole('button', { name: 'Dry run' }).click();
+      // Choosing the file checks it: each header with a drop-down of our fields, the service's
+      // proposal chosen (nothing typed), and the first rows as they will be stored.
       await page.getByText(`all ${PATIENTS.length} rows are valid`, { exact: false }).waitFor();
+      const columns = page.getByRole('region', { name: 'Columns of the file' });
+      for (const [header, field] of Object.entries(PROPOSED))
+        await expect(columns.getByLabel(header, { exact: true }).inputValue()).resolves.toBe(field);
+      const preview = page.getByRole('region', { name: 'Preview of the import' });
+      const maria = preview.locator('tr[data-row="2"]');
+      await expect(maria.locator('td[data-label="Patient"]').textContent()).resolves.toBe(
+        'Maria Lopez',
+      );
+      await expect(maria.locator('td[data-label="Phone"]').textContent()).resolves.toBe(
+        PATIENTS[0].phone,
+      );
+      await expect(maria.locator('td[data-label="Date of birth"]').textContent()).resolves.toBe(
+        PATIENTS[0].dob,
+      );
+      await checkPage('campaign-import-checked');
       await page.getByRole('button', { name: 'Import', exact: true }).click();
-      await page.getByText(`Imported: ${PATIENTS.length} targets added.`).waitFor();
-      const imported = (await api('get', `/api/v1/campaigns/${campaignId}/targets`)).body.targets;
-      expect(imported.map((t: { external_id: string }) => t.external_id).sort()).toEqual(
-        PATIENTS.map((p) => p.mrn),
+      await page.getByText(`Imported: ${PATIENTS.length} patients added.`).waitFor();
+      const imported = (await api('get', `/api/v1/campaigns/${campaignId}/targets`)).body
+        .targets as {
+        external_id: string;
+        phone_number: string;
+        patient: { first_name: string; last_name: string; date_of_birth: string };
+      }[];
+      expect(
+        imported
+          .map((t) => ({
+            mrn: t.external_id,
+            phone: t.phone_number,
+            first: t.patient.first_name,
+            last: t.patient.last_name,
+            dob: t.patient.date_of_birth,
+          }))
+          .sort((a, b) => a.mrn.localeCompare(b.mrn)),
+      ).toEqual(
+        PATIENTS.map(({ mrn, phone, first, last, dob }) => ({ mrn, phone, first, last, dob })),
       );
       await checkPage('campaign-imported');
 
@@ -266,8 +349,18 @@ if (!hasChromium) {
       await checkPage('campaign-called');
     });
 
-    it('finds the Honolulu patient and reads why they wait', async () => {
+    it('finds the Honolulu patient by name and reads why they wait', async () => {
       const honolulu = PATIENTS[1];
+      await page.getByLabel('Find a patient').fill(`${honolulu.first} ${honolulu.last}`);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      const rows = page
+        .getByRole('region', { name: 'Targets table' })
+        .locator('tr[data-target-id]');
+      await waitFor(
+        () => rows.allTextContents(),
+        (texts) => texts.length === 1 && texts[0].startsWith(`${honolulu.first} ${honolulu.last}`),
+      );
+      await checkPage('campaign-search');
       await patientLink(honolulu).click();
       const reason = page.locator('[data-waiting-reason]');
       await reason.waitFor();
@@ -306,10 +399,10 @@ if (!hasChromium) {
       await nav('Do not call');
       const row = page.locator(`tr[data-dnc-number="${PATIENTS[4].phone}"]`);
       await row.waitFor();
-      // Who caused it is the patient (by name once the reads carry names; its MRN until then).
+      // Who caused it is the patient, by name, with the MRN beside it.
       await waitFor(
         () => row.locator('td[data-label="Added by"]').textContent(),
-        (text) => /^(Tom Reyes|MRN-1005), who asked on a call not to be called$/.test(text ?? ''),
+        (text) => text === 'Tom Reyes (MRN MRN-1005), who asked on a call not to be called',
       );
       await checkPage('do-not-call');
       await page.setViewportSize(PHONE);
@@ -358,7 +451,24 @@ if (!hasChromium) {
           .isChecked(),
       ).resolves.toBe(true);
       await checkPage('settings');
+      // The campaign's own country of national numbers, then back to the organization's.
+      const country = page.getByLabel('Country of phone numbers written without +');
+      const campaignCountry = async () =>
+        (await api('get', `/api/v1/campaigns/${campaignId}`)).body.default_country;
+      await country.selectOption('CA');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved.').waitFor();
+      await expect(campaignCountry()).resolves.toBe('CA');
+      await country.selectOption({ label: "Use the organization's (US)" });
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await waitFor(campaignCountry, (c) => c === null);
       await nav('Calling rules');
+      // The organization's country, chosen from the list, with what it does.
+      const orgCountry = page.getByLabel('Country of phone numbers written without +');
+      await expect(orgCountry.inputValue()).resolves.toBe('US');
+      await expect(page.locator('#country-help').textContent()).resolves.toMatch(
+        /^A number written without \+ and a country code/,
+      );
       // The decision that held the Honolulu patient, in words, naming the patient.
       const decision = page.locator('tr[data-decision="quiet_hours"]').first();
       await decision.waitFor();
@@ -367,7 +477,7 @@ if (!hasChromium) {
       );
       await waitFor(
         () => decision.locator('td[data-label="Who"]').textContent(),
-        (text) => /^(Keanu Kahale|MRN-1002)$/.test(text ?? ''),
+        (text) => text === `Keanu Kahale (MRN MRN-1002 · ${PATIENTS[1].phone})`,
       );
       await checkPage('calling-rules');
       await page.goto(`${baseUrl}/console/#/campaigns/${campaignId}/webhooks`);

@@ -5,7 +5,6 @@ import {
   previewText,
   ruleWords,
   statusSentence,
-  targetName,
   timelineWords,
   waitingWords,
 } from '../../console/src/words.js';
@@ -110,19 +109,7 @@ describe('console sentences (timeline, decisions, actors, names)', () => {
     );
   });
 
-  it('names a target as a person knows it, and explains each status', () => {
-    expect(
-      targetName({
-        patient: { first_name: 'Maria', last_name: 'Lopez' },
-        external_id: 'MRN-1',
-        phone_number: '+1',
-      }),
-    ).toBe('Maria Lopez');
-    expect(targetName({ input_data: { first_name: 'Ana' }, external_id: 'MRN-2' })).toBe('Ana');
-    expect(targetName({ input_data: {}, external_id: 'MRN-3', phone_number: '+13102061001' })).toBe(
-      'MRN-3',
-    );
-    expect(targetName({ external_id: null, phone_number: '+13102061001' })).toBe('+13102061001');
+  it('explains each status', () => {
     expect(statusSentence('To review')).toMatch(/^Needs a person/);
     expect(statusSentence('Finished')).toBe('Done: no more calls.');
     expect(statusSentence('unknown')).toBe('unknown');
