@@ -19,8 +19,12 @@ const NOT_AUDITED_READS = [
   'GET /api/v1/campaigns/:campaign_id/stats',
   'GET /api/v1/campaigns/:campaign_id/variables',
   'GET /api/v1/compliance/policy',
+  'GET /api/v1/compliance/retention',
+  'GET /api/v1/compliance/retention/campaigns/:campaign_id',
+  'GET /api/v1/me',
   'GET /api/v1/provider-connections',
   'GET /api/v1/provider-connections/:connection_id',
+  'GET /api/v1/sign-in-policy',
 ];
 
 describe('audit trail', () => {

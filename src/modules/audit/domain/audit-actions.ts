@@ -67,9 +67,15 @@ export const AUDIT_ACTIONS = {
   'session.sign_in': 'a person signed in',
   'session.sign_in_failed': 'a sign-in failed (the actor is who it claimed to be)',
   'session.sign_out': 'a person signed out',
+  'user.list': 'list the people of the organization',
   'user.create': 'invite a person',
-  'user.update': "change a person's role, campaigns or status",
-  'user.delete': 'remove a person',
+  'user.update': "change a person's name, role or campaigns",
+  'user.deactivate': 'deactivate a person (their sessions end)',
+  'user.reinvite': 'issue a new invitation link to a person',
+  'totp.start': 'begin setting up a second factor',
+  'totp.confirm': 'confirm a second factor',
+  'totp.reset': "reset a person's second factor",
+  'sign_in_policy.update': 'require or stop requiring a second factor',
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

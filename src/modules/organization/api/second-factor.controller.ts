@@ -1,3 +1,4 @@
+import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
@@ -15,6 +16,7 @@ import { SignInPolicyDto, TotpCodeDto, TotpSetupResponseDto } from './dto/sessio
 export class SecondFactorController {
   constructor(private readonly secondFactor: SecondFactorService) {}
 
+  @Audit({ action: 'totp.start', resource: 'user' })
   @Post('me/totp')
   @HttpCode(201)
   @RequiresPermission('self.session')
@@ -33,6 +35,7 @@ export class SecondFactorController {
     return { secret, otpauth_uri: uri };
   }
 
+  @Audit({ action: 'totp.confirm', resource: 'user' })
   @Post('me/totp/confirm')
   @HttpCode(200)
   @RequiresPermission('self.session')
@@ -49,6 +52,7 @@ export class SecondFactorController {
     return { totp_enabled: true };
   }
 
+  @Audit({ action: 'totp.reset', resource: 'user' })
   @Delete('users/:user_id/totp')
   @RequiresPermission('users.manage')
   @ApiOperation({
@@ -63,6 +67,7 @@ export class SecondFactorController {
     return { totp_enabled: false };
   }
 
+  @NotAudited()
   @Get('sign-in-policy')
   @RequiresPermission('users.manage')
   @ApiOperation({
@@ -75,6 +80,11 @@ export class SecondFactorController {
     return { require_totp: await this.secondFactor.required(auth.organizationId) };
   }
 
+  @Audit<SecondFactorController>({
+    action: 'sign_in_policy.update',
+    resource: 'sign_in_policy',
+    values: { before: (c, auth) => c.policy(auth) },
+  })
   @Put('sign-in-policy')
   @RequiresPermission('users.manage')
   @ApiOperation({

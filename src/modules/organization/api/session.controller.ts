@@ -1,3 +1,4 @@
+import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
@@ -82,6 +83,7 @@ export class SessionController {
     return presentMe(auth);
   }
 
+  @Audit({ action: 'session.sign_out', resource: 'session' })
   @Delete('sessions/current')
   @RequiresPermission('self.session')
   @CampaignScope('filtered')
@@ -98,6 +100,7 @@ export class SessionController {
     return { status: 'signed_out' };
   }
 
+  @NotAudited()
   @Get('me')
   @RequiresPermission('self.session')
   @CampaignScope('filtered')

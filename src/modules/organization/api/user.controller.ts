@@ -1,3 +1,4 @@
+import { Audit, answerField, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -39,6 +40,7 @@ export class UserController {
     private readonly config: AppConfig,
   ) {}
 
+  @Audit({ action: 'user.create', resource: 'user', id: answerField('id'), values: {} })
   @Post()
   @HttpCode(201)
   @RequiresPermission('users.manage')
@@ -63,6 +65,7 @@ export class UserController {
     return { ...presentUser(user), invitation: this.presentInvitation(invitation, req) };
   }
 
+  @Audit({ action: 'user.list', resource: 'user', ids: listedIds('users') })
   @Get()
   @RequiresPermission('users.manage')
   @ApiOperation({
@@ -75,6 +78,7 @@ export class UserController {
     return { users: (await this.people.list(auth.organizationId)).map(presentUser) };
   }
 
+  @Audit({ action: 'user.update', resource: 'user' })
   @Patch(':user_id')
   @RequiresPermission('users.manage')
   @ApiOperation({
@@ -97,6 +101,7 @@ export class UserController {
     return presentUser(user);
   }
 
+  @Audit({ action: 'user.deactivate', resource: 'user' })
   @Delete(':user_id')
   @RequiresPermission('users.manage')
   @ApiOperation({
@@ -110,6 +115,7 @@ export class UserController {
     return presentUser(await this.people.deactivate(auth.organizationId, userId));
   }
 
+  @Audit({ action: 'user.reinvite', resource: 'user' })
   @Post(':user_id/invitations')
   @HttpCode(201)
   @RequiresPermission('users.manage')

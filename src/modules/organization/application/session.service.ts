@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { AuditTrailService } from '../../audit/application/audit-trail.service.js';
+import { Injectable, Optional } from '@nestjs/common';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
 import { TooManyAttemptsError, UnauthorizedError } from '../../../common/errors/domain-errors.js';
@@ -48,7 +49,28 @@ export class SessionService {
     private readonly sessions: SessionStore,
     private readonly settings: SessionSettings,
     private readonly clock: Clock = new SystemClock(),
+    // The app's trail (AuditModule); a service built by hand in a unit test records nothing.
+    @Optional() private readonly audit: AuditTrailService | null = null,
   ) {}
+
+  /** A sign-in of a known person, allowed or refused, in the person's organization's trail. */
+  private async recordSignIn(
+    user: User,
+    outcome: 'allowed' | 'refused',
+    clientAddress: string,
+    reason?: string,
+  ): Promise<void> {
+    await this.audit?.record({
+      organizationId: user.organizationId,
+      actor: { kind: 'user', id: user.id, name: user.name, role: user.role },
+      action: outcome === 'allowed' ? 'session.sign_in' : 'session.sign_in_failed',
+      resourceType: 'user',
+      resourceId: user.id,
+      outcome,
+      clientAddress,
+      detail: reason ? { reason } : null,
+    });
+  }
 
   async signIn(
     email: string,
@@ -74,6 +96,8 @@ export class SessionService {
       found?.passwordHash ?? (await unusablePasswordHash()),
     );
     const fail = async (detail: string): Promise<never> => {
+      // An unknown email names no organization: its failures are counted, not in any trail.
+      if (found) await this.recordSignIn(found.user, 'refused', clientAddress, detail);
       await this.sessions.recordFailure(
         [
           { subject: account, limit: this.settings.failuresPerAccount },
@@ -95,7 +119,9 @@ export class SessionService {
       }
     }
     await this.sessions.clearFailures(account);
-    return this.startSession(found.user);
+    const signedIn = await this.startSession(found.user);
+    await this.recordSignIn(found.user, 'allowed', clientAddress);
+    return signedIn;
   }
 
   /** A session for a person whose identity was proven elsewhere (single sign-on). */
