@@ -269,6 +269,8 @@ describe('retention, redaction and the patient record', () => {
         ...targetBefore,
         input_data: null,
         output_data: null,
+        // The patient fields are input data: the name, date of birth and MRN go with it.
+        patient: null,
         purged_at: clock.now().toISOString(),
         purged_parts: ['input_data', 'messages', 'recordings', 'transcripts'],
       });
