@@ -1,7 +1,5 @@
 import { createTestApp, TestApp } from '../support/test-app.js';
-
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+import { importReport } from '../support/import-report.js';
 
 /** A file as an EHR exports it: its own headers, national numbers, US dates of birth. */
 const EHR_CSV = [
@@ -42,29 +40,7 @@ describe('CSV import of EHR exports', () => {
     };
   }
 
-  const report = (overrides: Record<string, unknown>) => ({
-    id: UUID,
-    campaign_id: UUID,
-    status: 'succeeded',
-    dry_run: false,
-    launch: false,
-    allow_duplicates: true,
-    on_error: 'reject',
-    columns: null,
-    preview: null,
-    rows: 0,
-    invalid_rows: 0,
-    processed_rows: 0,
-    created: 0,
-    ignored_rows: 0,
-    errors: [],
-    ignored: [],
-    created_at: ISO,
-    updated_at: ISO,
-    finished_at: ISO,
-    failure: null,
-    ...overrides,
-  });
+  const report = importReport;
 
   const RECOGNISED = [
     { column: 'Patient ID', field: 'patient.external_id', source: 'recognised' },

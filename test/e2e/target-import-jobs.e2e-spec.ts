@@ -3,9 +3,7 @@ import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 import { csvRows, exposeGc, listen, streamUpload } from '../support/csv-upload.js';
 import { WebhookReceivers } from '../support/webhook-receiver.js';
 import { startWorkerProcess } from '../support/worker-process.js';
-
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+import { importReport, ISO } from '../support/import-report.js';
 
 /**
  * CSV imports as long jobs: a file of 100,000 rows, a worker killed mid-import, an upload cut off.
@@ -35,32 +33,9 @@ describe('CSV target import of a large file', () => {
     };
   }
 
-  function report(overrides: Record<string, unknown>) {
-    return {
-      id: UUID,
-      campaign_id: UUID,
-      status: 'succeeded',
-      dry_run: false,
-      launch: false,
-      allow_duplicates: true,
-      on_error: 'reject',
-      // How the columns were read and the preview: asserted in target-import-ehr.e2e-spec.ts.
-      columns: expect.any(Array),
-      preview: expect.any(Array),
-      rows: 0,
-      invalid_rows: 0,
-      processed_rows: 0,
-      created: 0,
-      ignored_rows: 0,
-      errors: [],
-      ignored: [],
-      created_at: ISO,
-      updated_at: ISO,
-      finished_at: ISO,
-      failure: null,
-      ...overrides,
-    };
-  }
+  // How the columns were read and the preview: asserted in target-import-ehr.e2e-spec.ts.
+  const report = (overrides: Record<string, unknown>) =>
+    importReport({ columns: expect.any(Array), preview: expect.any(Array), ...overrides });
 
   it('imports 100,000 rows as a job with bounded memory, progress and a webhook', async () => {
     const receiver = await receivers.start();

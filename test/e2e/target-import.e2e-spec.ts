@@ -9,9 +9,7 @@ import { csvRows, listen, streamToString } from '../support/csv-upload.js';
 import { PHONE_NUMBER_RULE } from '../../src/common/phone/phone-number.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 import { WebhookReceivers } from '../support/webhook-receiver.js';
-
-const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
-const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+import { importReport, UUID } from '../support/import-report.js';
 
 /**
  * CSV import over HTTP on a real database (PGlite, or PostgreSQL with DATABASE_URL). ROLE=all: import
@@ -59,32 +57,9 @@ describe('CSV target import', () => {
     };
   }
 
-  function report(overrides: Record<string, unknown>) {
-    return {
-      id: UUID,
-      campaign_id: UUID,
-      status: 'succeeded',
-      dry_run: false,
-      launch: false,
-      allow_duplicates: true,
-      on_error: 'reject',
-      // How the columns were read and the preview: asserted in target-import-ehr.e2e-spec.ts.
-      columns: expect.any(Array),
-      preview: expect.any(Array),
-      rows: 0,
-      invalid_rows: 0,
-      processed_rows: 0,
-      created: 0,
-      ignored_rows: 0,
-      errors: [],
-      ignored: [],
-      created_at: ISO,
-      updated_at: ISO,
-      finished_at: ISO,
-      failure: null,
-      ...overrides,
-    };
-  }
+  // How the columns were read and the preview: asserted in target-import-ehr.e2e-spec.ts.
+  const report = (overrides: Record<string, unknown>) =>
+    importReport({ columns: expect.any(Array), preview: expect.any(Array), ...overrides });
 
   it('imports a good file: columns map to the fields, other columns to input_data', async () => {
     const a = await tenant();

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { GroupCommitWriter } from '../../../common/batching/group-commit-writer.js';
+import { CoalescingWriter } from '../../../common/batching/coalescing-writer.js';
 import { Clock } from '../../../common/clock/clock.js';
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import {
@@ -23,7 +23,7 @@ const VERIFY_BATCH = 1000;
  */
 @Injectable()
 export class AuditTrailService {
-  private readonly writer: GroupCommitWriter<NewAuditEvent>;
+  private readonly writer: CoalescingWriter<NewAuditEvent>;
 
   constructor(
     private readonly store: AuditEventStore,
@@ -31,7 +31,7 @@ export class AuditTrailService {
   ) {
     // One transaction in flight per process (group commit): concurrent requests' events share it, and
     // audit writes never hold more than one of the pool's connections.
-    this.writer = new GroupCommitWriter((events) => this.store.append(events), 500);
+    this.writer = new CoalescingWriter((events) => this.store.append(events), 500, 'one-at-a-time');
   }
 
   record(event: AuditEventInput): Promise<void> {

@@ -1,19 +1,23 @@
-import { GroupCommitWriter } from './group-commit-writer.js';
+import { CoalescingWriter } from './coalescing-writer.js';
 
-describe('GroupCommitWriter', () => {
+describe('CoalescingWriter, one write at a time (group commit)', () => {
   it('writes one batch at a time; what arrives meanwhile goes out together next', async () => {
     const batches: number[][] = [];
     let inFlight = 0;
     let maxInFlight = 0;
     let release!: () => void;
     const firstWrite = new Promise<void>((r) => (release = r));
-    const writer = new GroupCommitWriter<number>(async (items) => {
-      inFlight++;
-      maxInFlight = Math.max(maxInFlight, inFlight);
-      batches.push(items);
-      if (batches.length === 1) await firstWrite;
-      inFlight--;
-    });
+    const writer = new CoalescingWriter<number>(
+      async (items) => {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        batches.push(items);
+        if (batches.length === 1) await firstWrite;
+        inFlight--;
+      },
+      1000,
+      'one-at-a-time',
+    );
     const first = writer.add(1);
     // Queued while the first write is held open.
     await new Promise((r) => setImmediate(r));
@@ -26,9 +30,13 @@ describe('GroupCommitWriter', () => {
 
   it('rejects every item of a failed write; the next one is written', async () => {
     let fail = true;
-    const writer = new GroupCommitWriter<number>(async () => {
-      if (fail) throw new Error('down');
-    });
+    const writer = new CoalescingWriter<number>(
+      async () => {
+        if (fail) throw new Error('down');
+      },
+      1000,
+      'one-at-a-time',
+    );
     const results = await Promise.allSettled([writer.add(1), writer.add(2)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     fail = false;
@@ -37,9 +45,13 @@ describe('GroupCommitWriter', () => {
 
   it('splits more than maxBatch items into several writes', async () => {
     const sizes: number[] = [];
-    const writer = new GroupCommitWriter<number>(async (items) => {
-      sizes.push(items.length);
-    }, 2);
+    const writer = new CoalescingWriter<number>(
+      async (items) => {
+        sizes.push(items.length);
+      },
+      2,
+      'one-at-a-time',
+    );
     await Promise.all([1, 2, 3, 4, 5].map((i) => writer.add(i)));
     expect(sizes).toEqual([2, 2, 1]);
   });
