@@ -9,6 +9,7 @@ import {
   type ChainVerification,
 } from '../domain/audit-event.js';
 import { AuditEventQuery, AuditEventStore, NewAuditEvent } from './ports/audit-event.store.js';
+import { storable } from '../domain/audit-event.js';
 
 const VERIFY_BATCH = 1000;
 
@@ -21,6 +22,9 @@ const VERIFY_BATCH = 1000;
  * `record` resolves once the event is committed: await it before answering (the request's data must
  * not leave without its event). Events recorded while a write is in flight share the next one.
  */
+/** The longest resource id an event keeps (a UUID has 36 characters, a phone number 16). */
+const MAX_ID_LENGTH = 200;
+
 @Injectable()
 export class AuditTrailService {
   private readonly writer: CoalescingWriter<NewAuditEvent>;
@@ -35,8 +39,13 @@ export class AuditTrailService {
   }
 
   record(event: AuditEventInput): Promise<void> {
+    const clean = storable(event);
     return this.writer.add({
-      ...event,
+      ...clean,
+      // What a request named is kept as named, up to a length no real id reaches: the ids are
+      // indexed, and an index entry has a size limit.
+      resourceId: clean.resourceId?.slice(0, MAX_ID_LENGTH),
+      resourceIds: clean.resourceIds?.map((id) => String(id).slice(0, MAX_ID_LENGTH)),
       // A refusal is recorded before validation: a malformed campaign id names no campaign.
       campaignId: event.campaignId && isUuid(event.campaignId) ? event.campaignId : null,
       occurredAt: this.clock.now(),

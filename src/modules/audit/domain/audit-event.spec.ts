@@ -1,4 +1,10 @@
-import { type AuditEvent, canonicalJson, chainBreak, nextInChain } from './audit-event.js';
+import {
+  type AuditEvent,
+  canonicalJson,
+  chainBreak,
+  nextInChain,
+  storable,
+} from './audit-event.js';
 
 const input = {
   organizationId: 'org-1',
@@ -60,5 +66,22 @@ describe('the audit hash chain', () => {
       "prev_hash is not the previous event's hash",
     );
     expect(chainBreak(third, first)).toBe('expected event number 2, found 3');
+  });
+});
+
+describe('storable', () => {
+  it('replaces NUL characters and lone surrogates in keys and values, and leaves the rest', () => {
+    const when = new Date(0);
+    expect(
+      storable({
+        detail: { 'a\u0000b': ['x\ud800', 'é 日本 👍', 3, null] },
+        at: when,
+        fields: ['ok'],
+      }),
+    ).toEqual({
+      detail: { 'a\uFFFDb': ['x\uFFFD', 'é 日本 👍', 3, null] },
+      at: when,
+      fields: ['ok'],
+    });
   });
 });

@@ -152,3 +152,19 @@ export function nextInChain(
   };
   return { ...content, hash: chainHash(content) };
 }
+
+/**
+ * The event as PostgreSQL can store it: a request's own words (its query, the keys of its body, a
+ * path parameter of a refused request) may hold NUL characters or lone surrogates, which `text` and
+ * `jsonb` refuse; each becomes U+FFFD, in keys and values alike, before the event is hashed.
+ */
+export function storable<T>(value: T): T {
+  if (typeof value === 'string') return value.replace(/\0/g, '\uFFFD').toWellFormed() as T;
+  if (Array.isArray(value)) return value.map((v: unknown) => storable(v)) as T;
+  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [storable(k), storable(v)]),
+    ) as T;
+  }
+  return value;
+}
