@@ -85,6 +85,16 @@ describe('processes started together on a new database', () => {
           exited: [],
         });
 
+        // An API process answers health before it seeds the demo (after it listens): the seeds are
+        // done when each has printed its banner.
+        if (!usesPglite()) {
+          await waitFor(
+            async () => processes.filter((p) => p.role === 'api').map((p) => p.output()),
+            (outputs) => outputs.every((o) => o.includes('demo API key')),
+            60_000,
+            200,
+          );
+        }
         const stored = await withClient(database.url, async (c) => {
           const organizations = await c.query<{ name: string; keys: string[] }>(
             `SELECT o.name, array_agg(k.name || ':' || (k.revoked_at IS NULL) ORDER BY k.name) AS keys
