@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, fieldErrors, storedKey, when, type Schemas } from './api.js';
+import { errorText, sessionHeaders, fieldErrors, when, type Schemas } from './api.js';
 import { CountrySelect } from './country-select.js';
 import { TargetLink } from './target-link.js';
 import { ZoneSelect } from './zone-select.js';
@@ -123,7 +123,7 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
 
   const downloadCsv = async () => {
     const res = await fetch('/api/v1/compliance/decisions', {
-      headers: { Accept: 'text/csv', 'X-API-Key': storedKey() ?? '' },
+      headers: { Accept: 'text/csv', ...sessionHeaders() },
     });
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
