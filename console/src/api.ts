@@ -55,13 +55,18 @@ export function makeClient(onUnauthorized?: () => void): CampaignCallingClient {
     baseUrl: window.location.origin,
     credentials: 'same-origin',
   });
+  // Which session each request went out under: a 401 for a session already signed out of (a poll in
+  // flight at sign-out) must not sign out the next person.
+  const sentUnder = new WeakMap<Request, string | null>();
   client.use({
     onRequest({ request }) {
       if (!SAFE.has(request.method) && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+      sentUnder.set(request, csrfToken);
       return request;
     },
-    onResponse({ response }) {
-      if (response.status === 401 && onUnauthorized) onUnauthorized();
+    onResponse({ request, response }) {
+      const current = csrfToken !== null && sentUnder.get(request) === csrfToken;
+      if (response.status === 401 && current && onUnauthorized) onUnauthorized();
       return undefined;
     },
   });

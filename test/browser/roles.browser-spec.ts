@@ -106,6 +106,9 @@ if (!existsSync(CHROMIUM)) {
       await page.getByText('Asked by letter').waitFor();
       await expect(page.getByRole('button', { name: /^Remove/ }).count()).resolves.toBe(0);
       await expect(page.getByRole('button', { name: 'Add to the list' }).count()).resolves.toBe(1);
+      await page.goto(`${baseUrl}/console/#/compliance`);
+      await page.getByText('Only an admin changes the calling rules.').waitFor();
+      await expect(page.getByRole('button', { name: 'Save policy' }).count()).resolves.toBe(0);
       // The Access page by its address: the service's refusal, as a sentence.
       await page.goto(`${baseUrl}/console/#/access`);
       await expect(page.getByRole('alert').first().textContent()).resolves.toMatch(
