@@ -187,5 +187,17 @@ if (!existsSync(CHROMIUM)) {
       });
       await expect(page.getByTestId('who').textContent()).resolves.toBe('Sam Rivera · Viewer');
     });
+
+    it('returns to the sign-in form saying the session ended when the service ends it', async () => {
+      // Signed in as Sam (the last test); an admin deactivates Sam, which ends Sam's sessions at once.
+      const users = await service.http().get('/api/v1/users').set('X-API-Key', apiKey).expect(200);
+      const sam = (users.body.users as { id: string; email: string }[]).find(
+        (u) => u.email === 'sam.rivera@clinic.example',
+      );
+      await service.http().delete(`/api/v1/users/${sam!.id}`).set('X-API-Key', apiKey).expect(200);
+      await page.goto(`${baseUrl}/console/#/do-not-call`);
+      await page.getByText('Your session has ended: sign in again.').waitFor();
+      await expect(page.getByLabel('Email').count()).resolves.toBe(1);
+    });
   });
 }

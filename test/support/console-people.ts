@@ -43,11 +43,20 @@ export async function signIn(page: Page, person: Pick<Person, 'email' | 'passwor
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await page.getByTestId('who').filter({ hasText: person.name }).waitFor();
+  const who = page.getByTestId('who').filter({ hasText: person.name });
+  const refused = page.locator('#sign-in-error');
+  // Either the header names the person, or the form says why not (said in the failure, not a timeout).
+  await who.or(refused).first().waitFor();
+  if (await refused.count()) throw new Error(`Sign-in refused: ${await refused.textContent()}`);
 }
 
 /** Signs out through the header's button and waits for the sign-in form. */
 export async function signOut(page: Page) {
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  // The sign-out answered first: the form is shown at once, and its fields are not to be typed
+  // into before the page has finished with the session.
+  await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/api/v1/sessions/current')),
+    page.getByRole('button', { name: 'Sign out' }).click(),
+  ]);
   await page.getByLabel('Email').waitFor();
 }
