@@ -1,12 +1,14 @@
 /**
  * The console talks to the service only through the typed client of `clients/typescript` (generated
- * from openapi.json), on the same origin, with the API key of the signed-in operator as `X-API-Key`.
- * The key lives in sessionStorage only: closing the tab signs out, and it never reaches the URL.
+ * from openapi.json), on the same origin, as the person signed in: the session is an HttpOnly cookie
+ * the page never sees, and every request that changes something carries the session's CSRF token
+ * (`X-CSRF-Token`), held in memory only (a reload reads it again from `GET /api/v1/me`).
  */
-import {
-  createCampaignCallingClient,
-  type CampaignCallingClient,
-  type components,
+import createClient from 'openapi-fetch';
+import type {
+  CampaignCallingClient,
+  components,
+  paths,
 } from '../../clients/typescript/src/index.js';
 import { messageWords } from './words.js';
 
@@ -18,6 +20,7 @@ export type CallLog = Schemas['CallLogDetailResponseDto'];
 export type Delivery = Schemas['WebhookDeliveryDto'];
 export type DeliveryDetail = Schemas['WebhookDeliveryDetailDto'];
 export type ValidationItem = Schemas['ValidationError'];
+export type Me = Schemas['MeResponseDto'];
 
 export const TARGET_STATUSES = [
   'Pending',
@@ -32,26 +35,41 @@ export const TARGET_STATUSES = [
 ] as const;
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
-const KEY = 'ccs.console.apiKey';
+let csrfToken: string | null = null;
 
-export function storedKey(): string | null {
-  return sessionStorage.getItem(KEY);
-}
-export function storeKey(key: string | null): void {
-  if (key === null) sessionStorage.removeItem(KEY);
-  else sessionStorage.setItem(KEY, key);
+/** Remembers (or forgets, on sign-out) the signed-in session's CSRF token. */
+export function rememberSessionToken(token: string | null): void {
+  csrfToken = token;
 }
 
-export function makeClient(apiKey: string, onUnauthorized?: () => void): CampaignCallingClient {
-  const client = createCampaignCallingClient({ baseUrl: window.location.origin, apiKey });
-  if (onUnauthorized) {
-    client.use({
-      onResponse({ response }) {
-        if (response.status === 401) onUnauthorized();
-        return undefined;
-      },
-    });
-  }
+/** Headers for a request made with `fetch` itself (a file upload, a CSV download). */
+export function sessionHeaders(): Record<string, string> {
+  return csrfToken ? { 'X-CSRF-Token': csrfToken } : {};
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The client of the signed-in person; a 401 (the session ended) calls `onUnauthorized`. */
+export function makeClient(onUnauthorized?: () => void): CampaignCallingClient {
+  const client = createClient<paths>({
+    baseUrl: window.location.origin,
+    credentials: 'same-origin',
+  });
+  // Which session each request went out under: a 401 for a session already signed out of (a poll in
+  // flight at sign-out) must not sign out the next person.
+  const sentUnder = new WeakMap<Request, string | null>();
+  client.use({
+    onRequest({ request }) {
+      if (!SAFE.has(request.method) && csrfToken) request.headers.set('X-CSRF-Token', csrfToken);
+      sentUnder.set(request, csrfToken);
+      return request;
+    },
+    onResponse({ request, response }) {
+      const current = csrfToken !== null && sentUnder.get(request) === csrfToken;
+      if (response.status === 401 && current && onUnauthorized) onUnauthorized();
+      return undefined;
+    },
+  });
   return client;
 }
 

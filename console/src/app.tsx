@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, makeClient, storedKey, storeKey } from './api.js';
+import { makeClient, rememberSessionToken, type Me } from './api.js';
+import { AccessPage } from './access.js';
 import { AuditPage } from './audit.js';
 import { ClientContext } from './blacklist-picker.js';
 import { CampaignPage } from './campaign.js';
@@ -14,7 +15,8 @@ import { ReviewPage } from './review.js';
 import { SettingsPage } from './settings.js';
 import { TargetPage } from './target.js';
 import { WebhooksPage } from './webhooks.js';
-import { Notice } from './ui.js';
+import { PermissionsContext } from './permissions.js';
+import { InvitationPage, SignIn } from './sign-in.js';
 
 /**
  * Hash routes hold ids only (never a phone number, a name or a filter value), so no personal data
@@ -28,6 +30,8 @@ export type Route =
   | { page: 'audit' }
   | { page: 'retention' }
   | { page: 'patients' }
+  | { page: 'access' }
+  | { page: 'invitation'; token: string }
   | { page: 'new-campaign' }
   | { page: 'campaign'; id: string }
   | { page: 'settings'; id: string }
@@ -52,6 +56,9 @@ export function parseRoute(hash: string): Route {
   if (parts.length === 1 && parts[0] === 'audit') return { page: 'audit' };
   if (parts.length === 1 && parts[0] === 'retention') return { page: 'retention' };
   if (parts.length === 1 && parts[0] === 'patients') return { page: 'patients' };
+  if (parts.length === 1 && parts[0] === 'access') return { page: 'access' };
+  if (parts[0] === 'invitation' && parts.length === 2)
+    return { page: 'invitation', token: parts[1] };
   if (parts[0] === 'targets' && parts.length === 2) return { page: 'target', id: parts[1] };
   return { page: 'missing' };
 }
@@ -64,6 +71,7 @@ export const href = {
   audit: () => '#/audit',
   retention: () => '#/retention',
   patients: () => '#/patients',
+  access: () => '#/access',
   newCampaign: () => '#/campaigns/new',
   campaign: (id: string) => `#/campaigns/${encodeURIComponent(id)}`,
   settings: (id: string) => `#/campaigns/${encodeURIComponent(id)}/settings`,
@@ -81,40 +89,49 @@ function useRoute(): Route {
   return route;
 }
 
+const ROLE_WORDS: Record<Me['role'], string> = {
+  admin: 'Admin',
+  operator: 'Operator',
+  viewer: 'Viewer',
+  integration: 'Integration',
+};
+
 export function App() {
-  const [apiKey, setApiKey] = useState<string | null>(() => storedKey());
+  // undefined: not known yet (the session cookie, if any, is being checked); null: signed out.
+  const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [expired, setExpired] = useState(false);
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
   // On a phone the navigation is a menu behind one button (a row of links would wrap to three lines).
   const [menuOpen, setMenuOpen] = useState(false);
-  const signOut = (why?: 'expired') => {
-    storeKey(null);
-    setApiKey(null);
+  const signedIn = (who: Me | null, why?: 'expired') => {
+    rememberSessionToken(who?.session?.csrf_token ?? null);
     setExpired(why === 'expired');
+    setMe(who);
   };
-  const client = useMemo(
-    () => (apiKey ? makeClient(apiKey, () => signOut('expired')) : null),
-    [apiKey],
-  );
+  const client = useMemo(() => makeClient(() => signedIn(null, 'expired')), []);
+  const may = useMemo(() => new Set<string>(me?.permissions ?? []), [me]);
+  // A reload keeps the session (the cookie): ask who is signed in, if anyone.
+  useEffect(() => {
+    void makeClient()
+      .GET('/api/v1/me')
+      .then(({ data }) => signedIn(data && data.kind === 'user' ? data : null))
+      .catch(() => signedIn(null));
+  }, []);
   // A new page: move focus to its main region so keyboard and screen-reader users start there.
   useEffect(() => {
     setMenuOpen(false);
     main.current?.focus();
   }, [route]);
 
-  if (!client) {
-    return (
-      <SignIn
-        expired={expired}
-        onSignedIn={(key) => {
-          storeKey(key);
-          setExpired(false);
-          setApiKey(key);
-        }}
-      />
-    );
-  }
+  if (route.page === 'invitation') return <InvitationPage token={route.token} />;
+  if (me === undefined) return <main id="main" class="signin" aria-busy="true" />;
+  if (me === null) return <SignIn expired={expired} onSignedIn={(who) => signedIn(who)} />;
+  const signOut = async () => {
+    await client.DELETE('/api/v1/sessions/current').catch(() => undefined);
+    signedIn(null);
+  };
+  const has = (p: string) => may.has(p);
   return (
     <>
       <a class="skip" href="#main">
@@ -135,28 +152,34 @@ export function App() {
         </button>
         <nav id="main-nav" aria-label="Main" class={menuOpen ? 'open' : undefined}>
           <a href={href.campaigns()}>Campaigns</a>
-          <a href={href.review()}>Review queue</a>
-          <a href={href.compliance()}>Calling rules</a>
-          <a href={href.doNotCall()}>Do not call</a>
-          <a href={href.audit()}>Audit</a>
-          <a href={href.retention()}>Retention</a>
-          <a href={href.patients()}>Patients</a>
+          {has('targets.read') ? <a href={href.review()}>Review queue</a> : null}
+          {has('compliance.read') ? <a href={href.compliance()}>Calling rules</a> : null}
+          {has('do_not_call.read') ? <a href={href.doNotCall()}>Do not call</a> : null}
+          {has('audit_events.read') ? <a href={href.audit()}>Audit</a> : null}
+          {has('retention.read') ? <a href={href.retention()}>Retention</a> : null}
+          {has('patients.read') ? <a href={href.patients()}>Patients</a> : null}
+          {has('users.manage') ? <a href={href.access()}>Access</a> : null}
           <a href="/docs">API docs</a>
-          <button type="button" class="link" onClick={() => signOut()}>
+          <span class="who" data-testid="who">
+            {me.name} · {ROLE_WORDS[me.role]}
+          </span>
+          <button type="button" class="link" onClick={() => void signOut()}>
             Sign out
           </button>
         </nav>
       </header>
       <main id="main" ref={main} tabIndex={-1}>
-        <ClientContext.Provider value={client}>
-          <Page route={route} client={client} />
-        </ClientContext.Provider>
+        <PermissionsContext.Provider value={may}>
+          <ClientContext.Provider value={client}>
+            <Page route={route} client={client} me={me} />
+          </ClientContext.Provider>
+        </PermissionsContext.Provider>
       </main>
     </>
   );
 }
 
-function Page({ route, client }: { route: Route; client: CampaignCallingClient }) {
+function Page({ route, client, me }: { route: Route; client: CampaignCallingClient; me: Me }) {
   // Keyed by id: another campaign or target starts from a fresh page (no notice or form value of the last).
   switch (route.page) {
     case 'campaigns':
@@ -173,6 +196,8 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
       return <RetentionPage client={client} />;
     case 'patients':
       return <PatientsPage client={client} />;
+    case 'access':
+      return <AccessPage client={client} me={me} />;
     case 'new-campaign':
       return <NewCampaignPage client={client} />;
     case 'campaign':
@@ -193,69 +218,4 @@ function Page({ route, client }: { route: Route; client: CampaignCallingClient }
         </>
       );
   }
-}
-
-function SignIn({ onSignedIn, expired }: { onSignedIn: (key: string) => void; expired: boolean }) {
-  const [key, setKey] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
-    e.preventDefault();
-    const candidate = key.trim();
-    if (!candidate) {
-      setError('Enter an API key.');
-      return;
-    }
-    setBusy(true);
-    setError(null);
-    try {
-      // Any authenticated read tells whether the key is good; a 401 means it is not.
-      const { error: err, response } = await makeClient(candidate).GET('/api/v1/campaigns', {
-        params: { query: { limit: 1 } },
-      });
-      if (response.status === 401) {
-        setError(`This API key was not accepted (${errorText(err, 401)}). Check it and try again.`);
-      } else if (err) {
-        setError(`Could not sign in: ${errorText(err, response.status)}`);
-      } else onSignedIn(candidate);
-    } catch {
-      setError('The service could not be reached.');
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <main id="main" class="signin">
-      <h1>Campaign Calling · Console</h1>
-      <form onSubmit={submit} noValidate>
-        {expired ? (
-          <Notice kind="info">Your API key is no longer accepted: sign in again.</Notice>
-        ) : null}
-        <label for="api-key">API key</label>
-        <input
-          id="api-key"
-          name="api-key"
-          type="password"
-          autoComplete="off"
-          spellcheck={false}
-          value={key}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? 'api-key-error' : 'api-key-help'}
-          onInput={(e) => setKey((e.target as HTMLInputElement).value)}
-        />
-        <p id="api-key-help" class="muted">
-          Sent as <code>X-API-Key</code> and kept in this tab only (sessionStorage).{' '}
-          <code>npm start</code> prints a demo key.
-        </p>
-        {error ? (
-          <p id="api-key-error" class="field-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-    </main>
-  );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, storedKey, when, type Schemas } from './api.js';
+import { errorText, sessionHeaders, when, type Schemas } from './api.js';
 import { Notice, Pager, usePoll } from './ui.js';
 
 type AuditEvent = Schemas['AuditEventResponseDto'];
@@ -70,7 +70,7 @@ export function AuditPage({ client }: { client: CampaignCallingClient }) {
   const downloadCsv = async () => {
     const query = new URLSearchParams(given(applied) as Record<string, string>);
     const res = await fetch(`/api/v1/audit-events?${query}`, {
-      headers: { Accept: 'text/csv', 'X-API-Key': storedKey() ?? '' },
+      headers: { Accept: 'text/csv', ...sessionHeaders() },
     });
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');

@@ -1,3 +1,4 @@
+import { useMay } from './permissions.js';
 import { targetName } from './patient.js';
 import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
@@ -33,6 +34,10 @@ import { heldWords, messageWords } from './words.js';
  * trigger calls, and the targets table with the API's filters.
  */
 export function CampaignPage({ client, id }: { client: CampaignCallingClient; id: string }) {
+  const mayWrite = useMay('campaigns.write');
+  const mayControl = useMay('campaigns.control');
+  const mayTrigger = useMay('calls.trigger');
+  const mayImport = useMay('targets.import');
   const campaign = usePoll(() => readCampaign(client, id), [id], 0);
   // One stats request every 2 s: 30 a minute, far within the default rate limit (600 a minute per key).
   const progress = usePoll(() => loadProgress(client, id), [id], PROGRESS_POLL_MS);
@@ -72,7 +77,7 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
         <a href={href.campaign(id)} aria-current="page">
           Overview
         </a>
-        <a href={href.settings(id)}>Settings</a>
+        {mayWrite ? <a href={href.settings(id)}>Settings</a> : null}
         <a href={href.webhooks(id)}>Webhooks</a>
       </nav>
       <section aria-labelledby="progress-h">
@@ -81,14 +86,20 @@ export function CampaignPage({ client, id }: { client: CampaignCallingClient; id
         <StatusCounts progress={progress.value} />
         <StatsDetails progress={progress.value} />
       </section>
-      <CampaignControl client={client} id={id} state={state} onChange={changed} />
-      <CampaignActions client={client} id={id} state={state} onChange={progress.reload} />
-      <CsvImport
-        client={client}
-        campaignId={id}
-        disabled={state === 'cancelled'}
-        onImported={progress.reload}
-      />
+      {mayControl ? (
+        <CampaignControl client={client} id={id} state={state} onChange={changed} />
+      ) : null}
+      {mayTrigger ? (
+        <CampaignActions client={client} id={id} state={state} onChange={progress.reload} />
+      ) : null}
+      {mayImport ? (
+        <CsvImport
+          client={client}
+          campaignId={id}
+          disabled={state === 'cancelled'}
+          onImported={progress.reload}
+        />
+      ) : null}
       <TargetsTable client={client} campaignId={id} progress={progress.value} />
     </>
   );

@@ -1,3 +1,4 @@
+import { useMay } from './permissions.js';
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Campaign } from './api.js';
@@ -13,6 +14,7 @@ const PROGRESS_POLL_MS = 10000;
 
 export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
   const [page, setPage] = useState(0);
+  const mayCreate = useMay('campaigns.create');
   const list = usePoll(
     async () => {
       const { data, error, response } = await client.GET('/api/v1/campaigns', {
@@ -28,9 +30,11 @@ export function CampaignsPage({ client }: { client: CampaignCallingClient }) {
     <>
       <div class="title-row">
         <h1>Campaigns</h1>
-        <a class="button" href={href.newCampaign()}>
-          New campaign
-        </a>
+        {mayCreate ? (
+          <a class="button" href={href.newCampaign()}>
+            New campaign
+          </a>
+        ) : null}
       </div>
       {list.error ? <Notice kind="error">Could not load the campaigns: {list.error}</Notice> : null}
       {!list.value ? (

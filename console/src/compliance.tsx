@@ -1,6 +1,7 @@
+import { useMay } from './permissions.js';
 import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, fieldErrors, storedKey, when, type Schemas } from './api.js';
+import { errorText, sessionHeaders, fieldErrors, when, type Schemas } from './api.js';
 import { CountrySelect } from './country-select.js';
 import { TargetLink } from './target-link.js';
 import { ZoneSelect } from './zone-select.js';
@@ -57,6 +58,7 @@ const datesOf = (text: string) =>
  * citations, and every decision the rules made (docs/compliance.md).
  */
 export function CompliancePage({ client }: { client: CampaignCallingClient }) {
+  const mayChange = useMay('compliance.write');
   const [policy, setPolicy] = useState<Policy | null>(null);
   const [form, setForm] = useState<Form | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
@@ -123,7 +125,7 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
 
   const downloadCsv = async () => {
     const res = await fetch('/api/v1/compliance/decisions', {
-      headers: { Accept: 'text/csv', 'X-API-Key': storedKey() ?? '' },
+      headers: { Accept: 'text/csv', ...sessionHeaders() },
     });
     const url = URL.createObjectURL(await res.blob());
     const a = document.createElement('a');
@@ -255,9 +257,13 @@ export function CompliancePage({ client }: { client: CampaignCallingClient }) {
         {saved ? (
           <Notice kind="ok">Saved: the next call of every campaign follows it.</Notice>
         ) : null}
-        <button type="submit" disabled={busy}>
-          {busy ? 'Saving…' : 'Save policy'}
-        </button>
+        {mayChange ? (
+          <button type="submit" disabled={busy}>
+            {busy ? 'Saving…' : 'Save policy'}
+          </button>
+        ) : (
+          <p class="muted">Only an admin changes the calling rules.</p>
+        )}
       </form>
 
       <section aria-labelledby="rules-h">

@@ -1,3 +1,4 @@
+import { useMay } from './permissions.js';
 import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Schemas, type ValidationItem } from './api.js';
@@ -34,6 +35,7 @@ function errorsByField(error: unknown): { fields: Record<string, string[]>; othe
  * reason consent was given again (asked in a dialog), and the history of removals.
  */
 export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
+  const mayAdd = useMay('do_not_call.add');
   const [search, setSearch] = useState('');
   const [applied, setApplied] = useState('');
   const [history, setHistory] = useState(false);
@@ -72,7 +74,7 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
         person asks not to be called again adds the number by itself, and so does a reply STOP to a
         text.
       </p>
-      <AddNumber client={client} onAdded={list.reload} />
+      {mayAdd ? <AddNumber client={client} onAdded={list.reload} /> : null}
       <section aria-labelledby="dnc-list-h">
         <h2 id="dnc-list-h">Listed numbers</h2>
         <form
@@ -202,6 +204,7 @@ function EntryRow({
   onRemoved: () => void;
   keyNames: ReadonlyMap<string, string>;
 }) {
+  const mayRemove = useMay('do_not_call.remove');
   const dialog = useRef<HTMLDialogElement>(null);
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -242,14 +245,16 @@ function EntryRow({
           </span>
         ) : (
           <>
-            <button
-              type="button"
-              class="secondary danger"
-              aria-label={`Remove ${e.phone_number}…`}
-              onClick={() => dialog.current?.showModal()}
-            >
-              Remove…
-            </button>
+            {mayRemove ? (
+              <button
+                type="button"
+                class="secondary danger"
+                aria-label={`Remove ${e.phone_number}…`}
+                onClick={() => dialog.current?.showModal()}
+              >
+                Remove…
+              </button>
+            ) : null}
             <dialog ref={dialog} aria-labelledby={`${id}-h`}>
               <h2 id={`${id}-h`}>Remove {e.phone_number} from the list?</h2>
               <form onSubmit={remove} noValidate>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, storedKey, type Schemas } from './api.js';
+import { errorText, sessionHeaders, type Schemas } from './api.js';
 import { fieldChoices } from './csv-head.js';
 import { patientName } from './patient.js';
 import { Notice } from './ui.js';
@@ -318,7 +318,7 @@ function valueOf(e: Report['errors'][number]): string {
 
 async function downloadErrors(importId: string) {
   const res = await fetch(`/api/v1/imports/${importId}/errors`, {
-    headers: { 'X-API-Key': storedKey() ?? '' },
+    headers: { ...sessionHeaders() },
   });
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');

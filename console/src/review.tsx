@@ -1,3 +1,4 @@
+import { useMay } from './permissions.js';
 import { targetName } from './patient.js';
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
@@ -88,6 +89,7 @@ async function loadQueue(client: CampaignCallingClient, depth: number): Promise<
  * list's status filter, one request per campaign.
  */
 export function ReviewPage({ client }: { client: CampaignCallingClient }) {
+  const mayDecide = useMay('targets.review');
   const [page, setPage] = useState(0);
   const [depth, setDepth] = useState(1);
   const [said, setSaid] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -187,25 +189,29 @@ export function ReviewPage({ client }: { client: CampaignCallingClient }) {
                     <td data-label="Outcome">{t.outcome ?? <CodeWords code={t.resolution} />}</td>
                     <td data-label="Retries">{t.retries}</td>
                     <td data-label="Decision">
-                      <div class="buttons">
-                        <button
-                          type="button"
-                          disabled={busy !== null}
-                          aria-label={`Mark ${label(t)} done`}
-                          onClick={() => review(item, 'done')}
-                        >
-                          Done
-                        </button>
-                        <button
-                          type="button"
-                          class="secondary"
-                          disabled={busy !== null}
-                          aria-label={`Re-queue ${label(t)}`}
-                          onClick={() => review(item, 'requeue')}
-                        >
-                          Re-queue
-                        </button>
-                      </div>
+                      {mayDecide ? (
+                        <div class="buttons">
+                          <button
+                            type="button"
+                            disabled={busy !== null}
+                            aria-label={`Mark ${label(t)} done`}
+                            onClick={() => review(item, 'done')}
+                          >
+                            Done
+                          </button>
+                          <button
+                            type="button"
+                            class="secondary"
+                            disabled={busy !== null}
+                            aria-label={`Re-queue ${label(t)}`}
+                            onClick={() => review(item, 'requeue')}
+                          >
+                            Re-queue
+                          </button>
+                        </div>
+                      ) : (
+                        <span class="muted">An operator decides</span>
+                      )}
                     </td>
                   </tr>
                 );

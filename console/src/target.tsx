@@ -1,3 +1,4 @@
+import { useMay } from './permissions.js';
 import { targetDetails, targetName } from './patient.js';
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
@@ -133,6 +134,7 @@ function InputEditor({
   target: Target;
   onSaved: () => void;
 }) {
+  const mayEdit = useMay('targets.write');
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [error, setError] = useState<string[] | undefined>();
@@ -168,6 +170,7 @@ function InputEditor({
       setError([...(fields.input_data ?? []), ...Object.values(fields).flat(), ...other]);
     } else setError([errorText(err, response.status)]);
   };
+  if (!mayEdit) return null;
   if (!open) {
     return (
       <>

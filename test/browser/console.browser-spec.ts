@@ -14,6 +14,7 @@ import { CONSOLE_CSP } from '../../src/modules/console/console-static.js';
 import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
 import { seriousA11yViolations } from '../support/axe.js';
 import { ensureBuilt, freePort } from '../support/run-process.js';
+import { signIn } from '../support/console-people.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -37,7 +38,12 @@ if (!hasChromium) {
     let browser: Browser;
     let context: BrowserContext;
     let page: Page;
-    let demo: { apiKey: string; campaignId: string; organizationId: string };
+    let demo: {
+      apiKey: string;
+      campaignId: string;
+      organizationId: string;
+      admin: { email: string; password: string };
+    };
     const foreignRequests: string[] = [];
     const cspViolations: string[] = [];
     const apiRequests: string[] = [];
@@ -122,27 +128,31 @@ if (!hasChromium) {
       expect(csp).not.toContain('unsafe-inline');
     });
 
-    it('says so when the API key is wrong (signing in by keyboard alone)', async () => {
+    it('says so when the password is wrong (signing in by keyboard alone)', async () => {
       await page.keyboard.press('Tab');
-      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('api-key');
-      await page.keyboard.type('ccs_not-a-real-key');
+      await expect(page.evaluate('document.activeElement.id')).resolves.toBe('email');
+      await page.keyboard.type(demo.admin.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('not the password at all');
       await page.keyboard.press('Enter');
-      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/not accepted/);
-      await expect(page.getByRole('alert').textContent()).resolves.toMatch(/Invalid API key/);
-      await shot('sign-in-wrong-key');
+      await expect(page.getByRole('alert').textContent()).resolves.toBe('Wrong email or password');
+      await shot('sign-in-wrong-password');
     });
 
-    it('signs in with a key kept in sessionStorage only, and lists the demo campaign with its progress', async () => {
-      await page.getByLabel('API key').fill(demo.apiKey);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+    it('signs in as a person with an HttpOnly session cookie (nothing in storage), and lists the demo campaign with its progress', async () => {
+      await signIn(page, { ...demo.admin, name: 'Demo admin' });
       await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
+      await expect(page.getByTestId('who').textContent()).resolves.toBe('Demo admin · Admin');
       await page.getByRole('link', { name: 'Demo campaign' }).waitFor();
-      const storage = await page.evaluate<{ session: string[]; local: number }>(
-        '({ session: Object.values(sessionStorage), local: Object.keys(localStorage).length })',
+      const storage = await page.evaluate<{ session: number; local: number; cookie: string }>(
+        '({ session: sessionStorage.length, local: localStorage.length, cookie: document.cookie })',
       );
-      expect(storage.session).toContain(demo.apiKey);
-      expect(storage.local).toBe(0);
-      expect(page.url()).not.toContain(demo.apiKey);
+      expect(storage).toEqual({ session: 0, local: 0, cookie: '' });
+      const cookies = await context.cookies();
+      expect(cookies.map((c) => [c.name, c.httpOnly, c.sameSite])).toEqual([
+        ['ccs_session', true, 'Strict'],
+      ]);
+      expect(page.url()).not.toContain(demo.admin.password);
       await page.locator('.card .bar-text').first().waitFor();
       await shot('campaigns');
     });

@@ -17,6 +17,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
 import { seriousA11yViolations } from '../support/axe.js';
 import { ensureBuilt } from '../support/run-process.js';
+import { signIn } from '../support/console-people.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -125,6 +126,7 @@ if (!hasChromium) {
     let browser: Browser;
     let page: Page;
     let apiKey: string;
+    let demoAdmin: { email: string; password: string };
     let campaignId = '';
     const quiet = quietHoursOpenInLosAngeles();
 
@@ -169,7 +171,7 @@ if (!hasChromium) {
       service = await createTestApp({ env: { SIMULATED_CALL_SECONDS: '0' } });
       await service.app.listen(0, '127.0.0.1');
       baseUrl = `http://127.0.0.1:${(service.app.getHttpServer().address() as AddressInfo).port}`;
-      apiKey = (await service.app.get(DemoSeeder).seed()).apiKey;
+      ({ apiKey, admin: demoAdmin } = await service.app.get(DemoSeeder).seed());
       // The organization's calling rules: quiet hours open in Los Angeles now, closed in Honolulu.
       const policy = await api('put', '/api/v1/compliance/policy', {
         quiet_hours: quiet,
@@ -203,8 +205,7 @@ if (!hasChromium) {
     it('signs in and creates a patient campaign with forms only (a 422 shown at its field)', async () => {
       await page.goto(`${baseUrl}/console/`);
       await checkPage('sign-in');
-      await page.getByLabel('API key').fill(apiKey);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, { ...demoAdmin, name: 'Demo admin' });
       await page.getByRole('heading', { name: 'Campaigns', level: 1 }).waitFor();
       await page.locator('.card .bar-text').first().waitFor();
       await checkPage('campaigns');

@@ -143,8 +143,8 @@ export function demoBanner(listening: DemoListening, demo: DemoInfo): string {
   return [
     '',
     `Campaign Calling Service is up on ${baseUrl}  (API docs: ${baseUrl}/docs)`,
-    `  operator console   ${baseUrl}/console/   (sign in with the demo API key below)`,
-    `  demo admin         ${demo.admin.email}   password ${demo.admin.password}   (POST /api/v1/sessions; the same at every start)`,
+    `  operator console   ${baseUrl}/console/   (sign in as the demo admin below)`,
+    `  demo admin         ${demo.admin.email}   password ${demo.admin.password}   (the console's email and password; the same at every start)`,
     `  demo organization  ${demo.organizationId}`,
     `  demo API key       ${demo.apiKey}   (the same at every start)`,
     ...(listening.cliReachesDatabase

@@ -1,0 +1,200 @@
+/**
+ * Signing in as a person: email and password, the authenticator app's code when the service asks for
+ * it, single sign-on when the service has it configured; and the invitation link's set-your-password
+ * form. The session is a cookie the page never sees (docs/access.md).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { errorText, makeClient, type Me } from './api.js';
+import { Notice } from './ui.js';
+
+/** The service's 401 detail when the account has a second factor and no code was sent. */
+const CODE_NEEDED = /authenticator app as totp_code/;
+
+export function SignIn({
+  onSignedIn,
+  expired,
+}: {
+  onSignedIn: (me: Me) => void;
+  expired: boolean;
+}) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [askCode, setAskCode] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [sso, setSso] = useState<string | null>(null);
+  useEffect(() => {
+    void makeClient()
+      .GET('/api/v1/sso')
+      .then(({ data }) => {
+        const status = data as { enabled?: boolean; login_url?: string | null } | undefined;
+        if (status?.enabled && status.login_url) setSso(status.login_url);
+      })
+      .catch(() => undefined);
+  }, []);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!email.trim() || !password) {
+      setError('Enter your email and password.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const {
+        data,
+        error: err,
+        response,
+      } = await makeClient().POST('/api/v1/sessions', {
+        body: {
+          email: email.trim(),
+          password,
+          ...(askCode && code ? { totp_code: code.trim() } : {}),
+        },
+      });
+      if (data) onSignedIn(data);
+      else if (response.status === 401 && CODE_NEEDED.test(errorText(err))) {
+        setAskCode(true);
+        setError('Enter the 6-digit code your authenticator app shows.');
+      } else setError(errorText(err, response.status));
+    } catch {
+      setError('The service could not be reached.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  const described = error ? 'sign-in-error' : undefined;
+  return (
+    <main id="main" class="signin">
+      <h1>Campaign Calling · Console</h1>
+      <form onSubmit={submit} noValidate>
+        {expired ? <Notice kind="info">Your session has ended: sign in again.</Notice> : null}
+        <label for="email">Email</label>
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="username"
+          value={email}
+          aria-describedby={described}
+          onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+        />
+        <label for="password">Password</label>
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          value={password}
+          aria-describedby={described}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
+        {askCode ? (
+          <>
+            <label for="totp-code">Code from your authenticator app</label>
+            <input
+              id="totp-code"
+              name="totp-code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              value={code}
+              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
+            />
+          </>
+        ) : null}
+        {error ? (
+          <p id="sign-in-error" class="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+        {sso ? (
+          <p>
+            <a class="button secondary" href={sso}>
+              Sign in with single sign-on
+            </a>
+          </p>
+        ) : null}
+        <p class="muted">
+          <code>npm start</code> prints the demo admin&apos;s email and password. New here? Open the
+          invitation link your admin gave you.
+        </p>
+      </form>
+    </main>
+  );
+}
+
+/** The invitation link (`#/invitation/{token}`): the person sets a password, then signs in. */
+export function InvitationPage({ token }: { token: string }) {
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (password !== again) {
+      setError('The two passwords differ.');
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      const {
+        data,
+        error: err,
+        response,
+      } = await makeClient().POST('/api/v1/invitations/accept', { body: { token, password } });
+      if (data) setDone(data.email);
+      else setError(errorText(err, response.status));
+    } catch {
+      setError('The service could not be reached.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  if (done) {
+    return (
+      <main id="main" class="signin">
+        <h1>Your password is set</h1>
+        <p>
+          Sign in as {done} with it. <a href="#/campaigns">Sign in</a>
+        </p>
+      </main>
+    );
+  }
+  return (
+    <main id="main" class="signin">
+      <h1>Set your password</h1>
+      <form onSubmit={submit} noValidate>
+        <label for="new-password">Password (at least 12 characters)</label>
+        <input
+          id="new-password"
+          type="password"
+          autoComplete="new-password"
+          value={password}
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+        />
+        <label for="new-password-again">The same password again</label>
+        <input
+          id="new-password-again"
+          type="password"
+          autoComplete="new-password"
+          value={again}
+          onInput={(e) => setAgain((e.target as HTMLInputElement).value)}
+        />
+        {error ? (
+          <p class="field-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Set password'}
+        </button>
+      </form>
+    </main>
+  );
+}
