@@ -129,6 +129,8 @@ if (!hasChromium) {
     });
 
     it('says so when the password is wrong (signing in by keyboard alone)', async () => {
+      // The form is drawn once the console knows nobody is signed in (its first /me answers 401).
+      await page.locator('#email').waitFor();
       await page.keyboard.press('Tab');
       await expect(page.evaluate('document.activeElement.id')).resolves.toBe('email');
       await page.keyboard.type(demo.admin.email);
