@@ -92,6 +92,30 @@ export async function pageWithTotal<T extends object>(
 }
 
 /**
+ * Blanks what `parts` remove on a table's rows of some targets, in one statement, so each row is
+ * rewritten once whatever the number of parts: `blanks` maps a part to its `SET` assignments (a
+ * part the table holds nothing of is absent). Answers the rows changed under the table's name, or
+ * nothing when no part touches the table. The retention purge's holders (call logs, texts) share it.
+ */
+export async function blankTargetColumns<P extends string>(
+  sql: SqlExecutor,
+  table: string,
+  blanks: Partial<Record<P, string>>,
+  parts: readonly P[],
+  organizationId: string,
+  targetIds: string[],
+): Promise<Record<string, number>> {
+  const sets = parts.flatMap((p) => (blanks[p] ? [blanks[p]] : []));
+  if (sets.length === 0) return {};
+  const { rowCount } = await sql.query<NoRows>(
+    `UPDATE ${table} SET ${sets.join(', ')}
+      WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
+    [organizationId, targetIds],
+  );
+  return { [table]: rowCount };
+}
+
+/**
  * Raw SQL, inside the given transaction when there is one. Adapters only. Every call names its row
  * type (`query<TargetRow>(...)`, `query<NoRows>(...)` for a statement whose rows nobody reads): a
  * call without one does not compile.

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
-import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import { blankTargetColumns, sqlExecutor } from '../../../database/sql.js';
 import { CallLogData } from '../../retention/application/ports/patient-data-holders.js';
 import type { PatientCallLog } from '../../retention/domain/patient-record.js';
 import type { RetentionPart } from '../../retention/domain/retention-policy.js';
@@ -27,15 +27,15 @@ export class SqlCallLogData extends CallLogData {
     targetIds: string[],
     parts: RetentionPart[],
   ): Promise<Record<string, number>> {
-    const sets = parts.flatMap((p) => (SET[p] ? [SET[p]] : []));
-    if (sets.length === 0) return {};
     // One statement for every part: each call log is rewritten once.
-    const { rowCount } = await sqlExecutor(this.dataSource, tx).query<NoRows>(
-      `UPDATE call_logs SET ${sets.join(', ')}
-        WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
-      [organizationId, targetIds],
+    return blankTargetColumns(
+      sqlExecutor(this.dataSource, tx),
+      'call_logs',
+      SET,
+      parts,
+      organizationId,
+      targetIds,
     );
-    return { call_logs: rowCount };
   }
 
   async patientCallLogs(organizationId: string, targetIds: string[]): Promise<PatientCallLog[]> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
-import { NoRows, sqlExecutor } from '../../../database/sql.js';
+import { blankTargetColumns, NoRows, sqlExecutor } from '../../../database/sql.js';
 import { MessageData } from '../../retention/application/ports/patient-data-holders.js';
 import type { PatientMessage } from '../../retention/domain/patient-record.js';
 import type { RetentionPart } from '../../retention/domain/retention-policy.js';
@@ -28,14 +28,14 @@ export class SqlMessageData extends MessageData {
     targetIds: string[],
     parts: RetentionPart[],
   ): Promise<Record<string, number>> {
-    const sets = parts.flatMap((p) => (SET[p] ? [SET[p]] : []));
-    if (sets.length === 0) return {};
-    const { rowCount } = await sqlExecutor(this.dataSource, tx).query<NoRows>(
-      `UPDATE messages SET ${sets.join(', ')}
-        WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
-      [organizationId, targetIds],
+    return blankTargetColumns(
+      sqlExecutor(this.dataSource, tx),
+      'messages',
+      SET,
+      parts,
+      organizationId,
+      targetIds,
     );
-    return { messages: rowCount };
   }
 
   async eraseUnmatched(tx: Tx, organizationId: string, phoneNumber: string): Promise<number> {
