@@ -88,14 +88,13 @@ import { RetentionStore } from '../modules/retention/application/ports/retention
 import { RetentionCampaigns } from '../modules/retention/application/ports/retention-campaigns.js';
 import { CampaignOwnership } from '../modules/campaign/application/campaign-ownership.js';
 import { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
+import { InMemoryRetentionStore, InMemoryTargetData } from './in-memory-retention.js';
 import {
   InMemoryCallLogData,
   InMemoryComplianceData,
   InMemoryMessageData,
-  InMemoryRetentionStore,
-  InMemoryTargetData,
   InMemoryWebhookData,
-} from './in-memory-retention.js';
+} from './in-memory-patient-data.js';
 /**
  * One connected set of in-memory fakes for every port the root module binds: the target fakes share
  * one table (as the SQL adapters share `targets`), the unit of work rolls the stateful ones back
@@ -172,10 +171,10 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
     [RetentionStore, value(retention)],
     [RetentionCampaigns, value(new CampaignOwnership(campaigns))],
     [TargetData, value(new InMemoryTargetData(() => targets.table()))],
-    [CallLogData, value(new InMemoryCallLogData())],
-    [MessageData, value(new InMemoryMessageData())],
-    [WebhookData, value(new InMemoryWebhookData())],
-    [ComplianceData, value(new InMemoryComplianceData())],
+    [CallLogData, value(new InMemoryCallLogData(callLogs))],
+    [MessageData, value(new InMemoryMessageData(messages))],
+    [WebhookData, value(new InMemoryWebhookData(webhooks))],
+    [ComplianceData, value(new InMemoryComplianceData(doNotCall, decisions))],
     [Redactor, value(new PatternRedactor())],
   ];
 }

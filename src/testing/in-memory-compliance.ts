@@ -120,6 +120,11 @@ export class InMemoryDecisionLog
     return start < 0 ? [] : all.slice(start, start + limit);
   }
 
+  /** Every decision recorded, for the retention fake that reads a person's. */
+  table(): readonly ComplianceDecision[] {
+    return this.decisions;
+  }
+
   snapshot() {
     return [...this.decisions];
   }

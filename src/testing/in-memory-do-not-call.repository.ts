@@ -83,6 +83,18 @@ export class InMemoryDoNotCallRepository
     };
   }
 
+  /** Every listing in insertion order (the adapter's ids), for the retention fake that reads them. */
+  table(): readonly DoNotCallEntry[] {
+    return this.entries;
+  }
+
+  /** Deletes the listings `erased` picks (an erasure by the retention fake); how many went. */
+  deleteWhere(erased: (entry: DoNotCallEntry) => boolean): number {
+    const before = this.entries.length;
+    this.entries = this.entries.filter((e) => !erased(e));
+    return before - this.entries.length;
+  }
+
   snapshot(): DoNotCallEntry[] {
     return this.entries.map(copy);
   }

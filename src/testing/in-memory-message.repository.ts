@@ -26,6 +26,11 @@ export class InMemoryMessageRepository
   /** When each queued text was taken for sending (the adapter's `sending_since`). */
   private sending = new Map<string, Date>();
 
+  /** The live rows, for the retention fake that purges them (as its SQL adapter updates the table). */
+  table(): Message[] {
+    return this.messages;
+  }
+
   snapshot(): Message[] {
     return this.messages.map(clone);
   }

@@ -1,21 +1,11 @@
 import type { Tx } from '../common/persistence/unit-of-work.js';
 import {
-  CallLogData,
-  ComplianceData,
   DueQuery,
   KnownTarget,
-  MessageData,
   TargetData,
-  WebhookData,
 } from '../modules/retention/application/ports/patient-data-holders.js';
 import { RetentionStore } from '../modules/retention/application/ports/retention.store.js';
-import type {
-  PatientCallLog,
-  PatientDecision,
-  PatientDoNotCallEntry,
-  PatientMessage,
-  PatientTarget,
-} from '../modules/retention/domain/patient-record.js';
+import type { PatientTarget } from '../modules/retention/domain/patient-record.js';
 import type { Target } from '../modules/target/domain/target.js';
 import { knownValuesOf } from '../modules/retention/domain/redaction.js';
 import type {
@@ -244,50 +234,6 @@ export class InMemoryTargetData extends TargetData {
           ]
         : [];
     });
-  }
-}
-
-/**
- * The other holders on the fakes: the in-memory call-log, message and webhook fakes keep no copy of
- * a target's data that these would blank, so they purge nothing and read nothing (the SQL adapters
- * and their e2e suite, test/e2e/retention.e2e-spec.ts, are where every copy is checked).
- */
-export class InMemoryCallLogData extends CallLogData {
-  async purge(): Promise<Record<string, number>> {
-    return {};
-  }
-  async patientCallLogs(): Promise<PatientCallLog[]> {
-    return [];
-  }
-}
-
-export class InMemoryMessageData extends MessageData {
-  async purge(): Promise<Record<string, number>> {
-    return {};
-  }
-  async eraseUnmatched(): Promise<number> {
-    return 0;
-  }
-  async patientMessages(): Promise<PatientMessage[]> {
-    return [];
-  }
-}
-
-export class InMemoryWebhookData extends WebhookData {
-  async purge(): Promise<Record<string, number>> {
-    return {};
-  }
-}
-
-export class InMemoryComplianceData extends ComplianceData {
-  async eraseDoNotCall(): Promise<number> {
-    return 0;
-  }
-  async doNotCallEntries(): Promise<PatientDoNotCallEntry[]> {
-    return [];
-  }
-  async decisions(): Promise<PatientDecision[]> {
-    return [];
   }
 }
 

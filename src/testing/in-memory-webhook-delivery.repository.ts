@@ -235,6 +235,18 @@ export class InMemoryWebhookDeliveryRepository
     };
   }
 
+  /** The live attempt records of the targets' deliveries, for the retention fake that blanks them. */
+  storedAttempts(organizationId: string, targetIds: string[]): DeliveryAttempt[] {
+    return [...this.rows.values()]
+      .filter(
+        (r) =>
+          r.delivery.organizationId === organizationId &&
+          r.delivery.targetId !== null &&
+          targetIds.includes(r.delivery.targetId),
+      )
+      .flatMap((r) => r.attempts);
+  }
+
   async findById(organizationId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
     const row = this.rows.get(deliveryId);
     if (!row || row.delivery.organizationId !== organizationId) return null;
