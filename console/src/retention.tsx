@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
-import { errorText, fieldErrors, type Schemas } from './api.js';
+import { errorText, fieldErrors, type Schemas, type ValidationItem } from './api.js';
 import { FieldErrors, Notice, usePoll } from './ui.js';
 
 type Policy = Schemas['OrganizationRetentionResponseDto'];
@@ -13,6 +13,28 @@ const PART_NAMES: Record<Part, string> = {
   messages: 'Text message bodies',
   finished_targets: 'The target itself (numbers, external id)',
 };
+
+/**
+ * A 422's errors by field, a window's (`["body", "windows", "transcripts"]`) under its part, so each is
+ * shown at its own input rather than once for all the windows.
+ */
+function policyErrors(error: unknown): Record<string, string[]> {
+  const detail = (error as { detail?: unknown } | undefined)?.detail;
+  if (!Array.isArray(detail)) return fieldErrors(error).fields;
+  return fieldErrors({
+    detail: (detail as ValidationItem[]).map((d) =>
+      d.loc[1] === 'windows' && d.loc.length > 2 ? { ...d, loc: ['body', ...d.loc.slice(2)] } : d,
+    ),
+  }).fields;
+}
+
+/** A window as typed: empty keeps (null), a number as such, anything else as typed (the service's 422 names it). */
+function windowValue(typed: string): number | string | null {
+  const text = typed.trim();
+  if (text === '') return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : text;
+}
 
 /**
  * The organization's retention policy: for each part of a patient's data, the days it is kept after
@@ -44,7 +66,7 @@ export function RetentionPage({ client }: { client: CampaignCallingClient }) {
     ev.preventDefault();
     if (!values) return;
     const windows = Object.fromEntries(
-      PARTS.map((p) => [p, values[p].trim() === '' ? null : Number(values[p])]),
+      PARTS.map((p) => [p, windowValue(values[p])]),
     ) as Policy['windows'];
     const { data, error, response } = await client.PUT('/api/v1/compliance/retention', {
       body: { windows, redact_transcripts: draft ? redact : current!.redact_transcripts },
@@ -56,7 +78,7 @@ export function RetentionPage({ client }: { client: CampaignCallingClient }) {
       policy.reload();
     } else {
       setSaved(null);
-      setErrors(response.status === 422 ? fieldErrors(error).fields : { form: [errorText(error)] });
+      setErrors(response.status === 422 ? policyErrors(error) : { form: [errorText(error)] });
     }
   };
   return (
@@ -78,7 +100,9 @@ export function RetentionPage({ client }: { client: CampaignCallingClient }) {
                 inputMode="numeric"
                 value={values[p]}
                 aria-invalid={errors[p] ? true : undefined}
-                aria-describedby={`window-${p}-removes`}
+                aria-describedby={
+                  errors[p] ? `window-${p}-removes window-${p}-error` : `window-${p}-removes`
+                }
                 onInput={(ev) => {
                   setDraft({ ...values, [p]: (ev.target as HTMLInputElement).value });
                   if (!draft) setRedact(current.redact_transcripts);
