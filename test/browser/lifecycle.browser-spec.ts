@@ -47,7 +47,7 @@ if (!existsSync(CHROMIUM)) {
     let page: Page;
     let apiKey: string;
     let admin: Person;
-    let targetIds: string[] = [];
+    const targetIds: string[] = [];
 
     const api = (method: 'get' | 'post', path: string, body?: object) => {
       const req = service.http()[method](path).set('X-API-Key', apiKey);
