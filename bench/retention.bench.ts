@@ -1,16 +1,24 @@
 /**
  * The retention purge (issue 46): targets purged per second, the longest lock wait a writer sees on
- * the targets being purged, and the p95 of `GET /api/v1/targets/{id}` while the purge runs against
- * the same reads without it (at least 0.8x: the purge's short batches must not starve the API).
+ * the targets being purged, and the p95 of `GET /api/v1/targets/{id}` and of call placement while the
+ * purge runs against the same reads and placements without it (at least 0.8x: the purge's short
+ * batches must not starve the API nor the dialler).
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:retention
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:retention [-- <targets>]
  *
- * BENCH_TARGETS (default 100000) ended targets, each with one call log carrying a transcript, a
- * summary and a recording; BENCH_READERS (8) concurrent readers. Call placement during the purge is
- * not measured here (bench:calls measures placement alone).
+ * The size is the first argument, else BENCH_TARGETS, else 100,000 ended targets, each with one call
+ * log carrying a transcript, a summary and a recording (seeded by SQL: it is only data);
+ * BENCH_READERS (8) concurrent readers. One process runs the API and the worker (ROLE=all) with 0 s
+ * simulated calls: a placer triggers one call at a time in a second campaign and times it from the
+ * request to the call log holding the provider's call id (the worker's poll interval included, the
+ * same in both phases). The purge is run in process (`RetentionPurge.runNow`, what
+ * `POST /compliance/retention/run` calls) so a long run meets no HTTP timeout.
  */
 import { Client } from 'pg';
+import { zoneWhereClockReads } from '../test/support/clock-zones.js';
+import { RetentionPurge } from '../src/modules/retention/application/retention-purge.js';
 import {
+  type Api,
   baseUrl,
   benchApi,
   benchCampaign,
@@ -18,17 +26,21 @@ import {
   round,
   runBench,
   serverVersion,
+  sleep,
   stats,
-  targetItems,
   withBenchService,
   writeResult,
 } from './support.js';
 
-const TARGETS = Number(process.env.BENCH_TARGETS ?? 100_000);
+const TARGETS = Number(process.argv[2] ?? process.env.BENCH_TARGETS ?? 100_000);
 const READERS = Number(process.env.BENCH_READERS ?? 8);
-const CHUNK = 5_000;
+/** Rows per seeding statement: one transaction each, so the seed never holds a huge one. */
+const SEED_CHUNK = 100_000;
+/** Targets waiting in the placer's campaign: more than a long purge places one at a time. */
+const PLACEMENT_TARGETS = Number(process.env.BENCH_PLACEMENT_TARGETS ?? 20_000);
+/** How long the baseline phase reads and places. */
+const BASELINE_MS = Number(process.env.BENCH_BASELINE_SECONDS ?? 20) * 1000;
 
-/** Reads random targets from `READERS` loops until `stop()` says so; the latencies in ms. */
 async function readWhile(base: string, key: string, ids: string[], stop: () => boolean) {
   const latencies: number[] = [];
   await Promise.all(
@@ -65,36 +77,110 @@ async function lockProbe(url: string, ids: string[], stop: () => boolean) {
   return waits;
 }
 
+/**
+ * Places one call at a time in `campaignId` until `stop()`: each latency is from the trigger request
+ * to the call log holding the provider's call id (the call placed). `placed` counts across phases.
+ */
+async function placeWhile(
+  api: Api,
+  raw: Client,
+  campaignId: string,
+  placed: { n: number },
+  stop: () => boolean,
+) {
+  const latencies: number[] = [];
+  while (!stop() && placed.n < PLACEMENT_TARGETS) {
+    const start = performance.now();
+    await api('POST', `/api/v1/campaigns/${campaignId}/calls`, { count: 1 });
+    placed.n++;
+    for (;;) {
+      const { rows } = await raw.query(
+        `SELECT count(*)::int AS n FROM call_logs
+          WHERE campaign_id = $1 AND provider_call_id IS NOT NULL`,
+        [campaignId],
+      );
+      if (rows[0].n >= placed.n) break;
+      await sleep(5);
+    }
+    latencies.push(performance.now() - start);
+  }
+  return latencies;
+}
+
+/** `TARGETS` ended targets of `campaignId`, called 40 days ago, one call log each: set-based SQL. */
+async function seedEndedTargets(raw: Client, organizationId: string, campaignId: string) {
+  for (let from = 0; from < TARGETS; from += SEED_CHUNK) {
+    const to = Math.min(TARGETS, from + SEED_CHUNK) - 1;
+    await raw.query(
+      `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, patient,
+                            input_data, status, category, resolution, last_call_date, created_at,
+                            updated_at)
+       SELECT gen_random_uuid(), $1, $2, 'p-' || i, '+1555' || lpad(i::text, 7, '0'),
+              jsonb_build_object('first_name', 'Ada', 'last_name', 'Patient ' || i,
+                                 'date_of_birth', '1980-02-03'),
+              jsonb_build_object('clinic', 'North', 'visit', i),
+              'Finished', 'GOOD', 'successful', now() - interval '40 days',
+              now() - interval '41 days', now() - interval '40 days'
+         FROM generate_series($3::int, $4::int) i`,
+      [organizationId, campaignId, from, to],
+    );
+  }
+  await raw.query(
+    `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number, from_number,
+                            provider, outcome, transcripts, post_call_data, recording_urls,
+                            started_at, ended_at, duration_seconds)
+     SELECT organization_id, campaign_id, id, 1, phone_number, '+15550000000', 'simulated', 'GOOD',
+            '[{"role":"user","message":"Yes, Ada Patient here."}]', '{"summary":"confirmed"}',
+            ARRAY['https://recordings.invalid/x.wav'], now() - interval '40 days',
+            now() - interval '40 days', 60
+       FROM targets WHERE campaign_id = $1`,
+    [campaignId],
+  );
+  const { rows } = await raw.query<{ id: string }>('SELECT id FROM targets WHERE campaign_id = $1', [
+    campaignId,
+  ]);
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Pending targets the simulator answers (distinct numbers on another exchange), for the placer; in a
+ * zone where it is 14:00, so the default quiet hours hold none of them whenever the bench runs.
+ */
+async function placementCampaign(api: Api) {
+  const campaignId = await benchCampaign(api, 'placement', {
+    max_attempts: 1,
+    max_concurrent_calls: 10,
+  });
+  const zone = zoneWhereClockReads(14);
+  for (let from = 0; from < PLACEMENT_TARGETS; from += 5000) {
+    const n = Math.min(5000, PLACEMENT_TARGETS - from);
+    await api('POST', `/api/v1/campaigns/${campaignId}/targets`, {
+      targets: Array.from({ length: n }, (_, i) => ({
+        phone_number: `+1557${String(from + i + 1_000_000).padStart(7, '0')}`,
+        time_zone: zone,
+      })),
+    });
+  }
+  return campaignId;
+}
+
 async function main(): Promise<void> {
   const loadBefore = loadAverage();
-  await withBenchService({ ROLE: 'api', RATE_LIMIT_REQUESTS: '0' }, async (ctx) => {
-    const { service, raw, dbName, env } = ctx;
-    const { organizationId, key, api } = await benchApi(service, dbName);
+  const env = {
+    ROLE: 'all',
+    RATE_LIMIT_REQUESTS: '0',
+    SIMULATED_CALL_SECONDS: '0',
+    CALLS_PER_SECOND: '0',
+    JOB_POLL_INTERVAL_SECONDS: '0.5',
+  };
+  await withBenchService(env, async (ctx) => {
+    const { service, raw, env: serviceEnv } = ctx;
+    const { organizationId, key, api } = await benchApi(service, ctx.dbName);
     const campaign = await benchCampaign(api, 'retention');
-    const ids: string[] = [];
-    for (let from = 0; from < TARGETS; from += CHUNK) {
-      const added = await api('POST', `/api/v1/campaigns/${campaign}/targets`, {
-        targets: targetItems(from, Math.min(CHUNK, TARGETS - from)),
-      });
-      ids.push(...(added.target_ids as string[]));
-    }
-    // Ended, each with one call: what a campaign leaves behind (seeded directly, it is only data).
-    await raw.query(
-      `UPDATE targets SET status = 'Finished', category = 'GOOD', resolution = 'successful',
-              last_call_date = now() - interval '40 days' WHERE organization_id = $1`,
-      [organizationId],
-    );
-    await raw.query(
-      `INSERT INTO call_logs (organization_id, campaign_id, target_id, attempt, to_number, from_number,
-                              provider, outcome, transcripts, post_call_data, recording_urls,
-                              started_at, ended_at, duration_seconds)
-       SELECT organization_id, campaign_id, id, 1, phone_number, '+15550000000', 'simulated', 'GOOD',
-              '[{"role":"user","message":"Yes, Ada Patient here."}]', '{"summary":"confirmed"}',
-              ARRAY['https://recordings.invalid/x.wav'], now() - interval '40 days',
-              now() - interval '40 days', 60
-         FROM targets WHERE organization_id = $1`,
-      [organizationId],
-    );
+    const seedStart = performance.now();
+    const ids = await seedEndedTargets(raw, organizationId, campaign);
+    const seedSeconds = (performance.now() - seedStart) / 1000;
+    const placing = await placementCampaign(api);
     await raw.query('VACUUM ANALYZE targets');
     await raw.query('VACUUM ANALYZE call_logs');
     await api('PUT', '/api/v1/compliance/retention', {
@@ -108,35 +194,49 @@ async function main(): Promise<void> {
       redact_transcripts: false,
     });
     const base = baseUrl(service);
+    const placed = { n: 0 };
 
-    // Baseline: the same reads for as long as the purge will roughly take (at least 10 s).
+    // Baseline: the same reads and placements, BASELINE_MS long, before the purge.
     let stopBaseline = false;
-    const baselineTimer = setTimeout(() => (stopBaseline = true), 10_000);
-    const baseline = await readWhile(base, key, ids, () => stopBaseline);
+    const baselineTimer = setTimeout(() => (stopBaseline = true), BASELINE_MS);
+    const [baselineReads, baselinePlacements] = await Promise.all([
+      readWhile(base, key, ids, () => stopBaseline),
+      placeWhile(api, raw, placing, placed, () => stopBaseline),
+    ]);
     clearTimeout(baselineTimer);
 
     let purging = true;
     const started = performance.now();
-    const purge = api('POST', '/api/v1/compliance/retention/run', {}).finally(
-      () => (purging = false),
-    );
-    const [during, waits, run] = await Promise.all([
+    const purge = service.app
+      .get(RetentionPurge)
+      .runNow(organizationId, null)
+      .finally(() => (purging = false));
+    const [during, placementsDuring, waits, run] = await Promise.all([
       readWhile(base, key, ids, () => !purging),
-      lockProbe(env.DATABASE_URL!, ids, () => !purging),
+      placeWhile(api, raw, placing, placed, () => !purging),
+      lockProbe(serviceEnv.DATABASE_URL!, ids, () => !purging),
       purge,
     ]);
     const seconds = (performance.now() - started) / 1000;
     const purged = Number(run.counts.input_data ?? 0);
-    const reads = { without: stats(baseline), during: stats(during) };
+    const reads = { without: stats(baselineReads), during: stats(during) };
+    const placements = { without: stats(baselinePlacements), during: stats(placementsDuring) };
     writeResult('retention', {
+      date: new Date().toISOString(),
       targets: TARGETS,
+      seed_seconds: round(seedSeconds),
       purged,
       purge_seconds: round(seconds),
       targets_purged_per_second: round(purged / seconds),
+      run_counts: run.counts,
       longest_lock_wait_ms: stats(waits).max,
       lock_waits: stats(waits),
       target_reads_ms: reads,
-      p95_ratio_without_over_during: round(reads.without.p95 / reads.during.p95),
+      p95_ratio_reads_without_over_during: round(reads.without.p95 / reads.during.p95),
+      call_placement_ms: placements,
+      p95_ratio_placement_without_over_during: round(
+        placements.without.p95 / placements.during.p95,
+      ),
       postgres: await serverVersion(raw),
       load_average_before: loadBefore,
       load_average_after: loadAverage(),
