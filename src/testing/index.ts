@@ -31,6 +31,7 @@ export * from './recording-job-queue.js';
 export * from './recording-follow-up-texts.js';
 export * from './in-memory-message.repository.js';
 export * from './in-memory-retention.js';
+export * from './in-memory-patient-data.js';
 // Pure (no I/O): the default Redactor is its own fake.
 export { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
 export * from './recording-metrics.js';
