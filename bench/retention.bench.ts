@@ -136,9 +136,10 @@ async function seedEndedTargets(raw: Client, organizationId: string, campaignId:
        FROM targets WHERE campaign_id = $1`,
     [campaignId],
   );
-  const { rows } = await raw.query<{ id: string }>('SELECT id FROM targets WHERE campaign_id = $1', [
-    campaignId,
-  ]);
+  const { rows } = await raw.query<{ id: string }>(
+    'SELECT id FROM targets WHERE campaign_id = $1',
+    [campaignId],
+  );
   return rows.map((r) => r.id);
 }
 
