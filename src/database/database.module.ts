@@ -18,19 +18,23 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
 /** The core ports' adapters on the database: the root module binds them, unless others are chosen. */
+/**
+ * Secrets at rest (provider credentials, people's TOTP secrets) under SECRETS_KEY, one box for every
+ * module: on the embedded database its generated key is kept beside the data directory.
+ */
+export const SECRET_BOX_ADAPTER: Provider = {
+  provide: SecretBox,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig) =>
+    new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
+};
+
 export const DATABASE_ADAPTERS: Provider[] = [
   { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
   { provide: Clock, useClass: SystemClock },
   { provide: ExclusiveRunner, useClass: AdvisoryLockExclusiveRunner },
   { provide: JobQueue, useExisting: PgBossJobQueue },
-  // Secrets at rest (provider credentials, people's TOTP secrets) under SECRETS_KEY, one box for
-  // every module: on the embedded database its generated key is kept beside the data directory.
-  {
-    provide: SecretBox,
-    inject: [AppConfig],
-    useFactory: (config: AppConfig) =>
-      new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
-  },
+  SECRET_BOX_ADAPTER,
 ];
 
 /**
