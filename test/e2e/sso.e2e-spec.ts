@@ -1,45 +1,16 @@
-import { createServer, type Server } from 'http';
-import type { AddressInfo } from 'net';
-import Provider from 'oidc-provider';
+import type { Server } from 'http';
+import { oidcEnv, startOidcProvider, type OidcAccount } from '../support/oidc-provider.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 
-const CLIENT_SECRET = 'a-client-secret-of-the-test-provider-0123456789';
 const BASE = 'http://localhost:3000';
 
 /** The people the provider knows, and their groups there. */
-const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
+const ACCOUNTS: Record<string, OidcAccount> = {
   dana: { email: 'Dana@SSO.example', name: 'Dana Reyes', groups: ['staff', 'nurses'] },
   vic: { email: 'vic@sso.example', name: 'Vic', groups: ['staff'] },
   eve: { email: 'eve@sso.example', name: 'Eve', groups: ['visitors'] },
   ada: { email: 'ada@sso.example', name: 'Ada Admin', groups: ['ccs-admins'] },
 };
-
-/** A real OpenID Connect provider (`oidc-provider`) on loopback, with its development log-in pages. */
-async function startProvider(): Promise<{ issuer: string; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'ccs',
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [`${BASE}/api/v1/sso/callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { email: ['email'], profile: ['name'], groups: ['groups'] },
-    cookies: { keys: ['test-cookie-key'] },
-    features: { devInteractions: { enabled: true } },
-    findAccount: (_ctx, sub) => ({
-      accountId: sub,
-      claims: () => ({ sub, ...ACCOUNTS[sub] }),
-    }),
-  });
-  server.on('request', provider.callback());
-  return { issuer, server };
-}
 
 /** A browser of its own: follows the provider's redirects and log-in pages, keeping its cookies. */
 async function logInAtProvider(authorizationUrl: string, login: string): Promise<string> {
@@ -85,18 +56,8 @@ describe('single sign-on over OpenID Connect', () => {
   const organizationName = `SSO clinic ${process.pid}-${Date.now()}`;
 
   beforeAll(async () => {
-    provider = await startProvider();
-    t = await createTestApp({
-      env: {
-        OIDC_ISSUER_URL: provider.issuer,
-        OIDC_CLIENT_ID: 'ccs',
-        OIDC_CLIENT_SECRET: CLIENT_SECRET,
-        OIDC_SCOPES: 'openid email profile groups',
-        OIDC_ROLE_CLAIM: 'groups',
-        OIDC_ROLE_MAP: 'ccs-admins=admin, nurses=operator, staff=viewer',
-        OIDC_ORGANIZATION: organizationName,
-      },
-    });
+    provider = await startOidcProvider(ACCOUNTS, `${BASE}/api/v1/sso/callback`);
+    t = await createTestApp({ env: oidcEnv(provider.issuer, organizationName) });
   });
   afterAll(async () => {
     await t?.close();
