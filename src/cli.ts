@@ -11,6 +11,8 @@ import { AppConfig, loadConfig } from './config/app-config.js';
 import { dataSourceOptions } from './database/data-source.options.js';
 import { EmbeddedDatabase, EmbeddedPostgres } from './database/embedded-postgres.js';
 import { runMigrationsLocked } from './database/migrations-runner.js';
+import { SECRET_BOX_ADAPTER } from './database/database.module.js';
+import { SecretBox } from './common/secrets/secret-box.js';
 import { CampaignCallingModule } from './campaign-calling.module.js';
 import { Clock, SystemClock } from './common/clock/clock.js';
 import {
@@ -75,16 +77,19 @@ class CliModule {
         OrganizationModule,
       ],
       // The organization module's needs: its adapters (and the audit trail's, which it records
-      // refusals in), and the clock its records are stamped with.
+      // refusals in), the clock its records are stamped with, and the box its TOTP secrets are
+      // sealed in.
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useClass: SystemClock },
+        SECRET_BOX_ADAPTER,
         ...ORGANIZATION_ADAPTERS,
         ...AUDIT_ADAPTERS,
       ],
       exports: [
         AppConfig,
         Clock,
+        SecretBox,
         ...[...ORGANIZATION_ADAPTERS, ...AUDIT_ADAPTERS].map(providedToken),
       ],
     };

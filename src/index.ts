@@ -115,7 +115,7 @@ export { ProviderCallClients } from './modules/provider-connection/application/p
 export * from './modules/provider-connection/application/ports/voice-provider.js';
 export { ProviderConnectionRepository } from './modules/provider-connection/application/ports/provider-connection.repository.js';
 export { ProviderDestinations } from './modules/provider-connection/application/ports/provider-destinations.js';
-export { SecretBox } from './modules/provider-connection/application/ports/secret-box.js';
+export { SecretBox } from './common/secrets/secret-box.js';
 export { TargetStepData } from './modules/target/application/ports/target-step-data.js';
 export {
   TargetEventLog,

@@ -7,6 +7,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Me, type Schemas } from './api.js';
+import { RoleSelect, TextField } from './form-fields.js';
 import { localToIso, Notice } from './ui.js';
 
 type User = Schemas['UserResponseDto'];
@@ -121,11 +122,11 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
                 {u.status === 'deactivated' || u.id === me.id ? (
                   u.role
                 ) : (
-                  <select
-                    aria-label={`Role of ${u.name}`}
+                  <RoleSelect
+                    roles={PERSON_ROLES}
+                    ariaLabel={`Role of ${u.name}`}
                     value={u.role}
-                    onChange={(e) => {
-                      const role = (e.target as HTMLSelectElement).value as User['role'];
+                    onRole={(role) => {
                       void act(
                         () =>
                           client.PATCH('/api/v1/users/{user_id}', {
@@ -135,13 +136,7 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
                         `${u.name} is now ${role}.`,
                       );
                     }}
-                  >
-                    {PERSON_ROLES.map((r) => (
-                      <option key={r} value={r}>
-                        {r}
-                      </option>
-                    ))}
-                  </select>
+                  />
                 )}
               </td>
               <td>{scopeWords(u.campaign_ids)}</td>
@@ -289,36 +284,20 @@ function InviteForm({ onInvite }: { onInvite: (body: NewUser) => Promise<boolean
   };
   return (
     <form class="settings" onSubmit={submit} noValidate aria-label="Invite a person">
-      <label for="invite-name">Name</label>
-      <input
-        id="invite-name"
-        value={name}
-        onInput={(e) => setName((e.target as HTMLInputElement).value)}
-      />
-      <label for="invite-email">Email</label>
-      <input
-        id="invite-email"
-        type="email"
-        value={email}
-        onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-      />
-      <label for="invite-role">Role</label>
-      <select
+      <TextField id="invite-name" label="Name" value={name} onValue={setName} />
+      <TextField id="invite-email" label="Email" type="email" value={email} onValue={setEmail} />
+      <RoleSelect
         id="invite-role"
+        label="Role"
+        roles={PERSON_ROLES}
         value={role}
-        onChange={(e) => setRole((e.target as HTMLSelectElement).value as NewUser['role'])}
-      >
-        {PERSON_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
-      </select>
-      <label for="invite-campaigns">Campaign ids (empty: every campaign)</label>
-      <input
+        onRole={setRole}
+      />
+      <TextField
         id="invite-campaigns"
+        label="Campaign ids (empty: every campaign)"
         value={campaigns}
-        onInput={(e) => setCampaigns((e.target as HTMLInputElement).value)}
+        onValue={setCampaigns}
       />
       <button type="submit">Invite</button>
     </form>
@@ -346,36 +325,20 @@ function KeyForm({ onCreate }: { onCreate: (body: NewKey) => Promise<boolean> })
   };
   return (
     <form class="settings" onSubmit={submit} noValidate aria-label="Create an API key">
-      <label for="key-name">Key name</label>
-      <input
-        id="key-name"
-        value={name}
-        onInput={(e) => setName((e.target as HTMLInputElement).value)}
-      />
-      <label for="key-role">Key role</label>
-      <select
-        id="key-role"
-        value={role}
-        onChange={(e) => setRole((e.target as HTMLSelectElement).value as NewKey['role'])}
-      >
-        {KEY_ROLES.map((r) => (
-          <option key={r} value={r}>
-            {r}
-          </option>
-        ))}
-      </select>
-      <label for="key-campaigns">Key campaign ids (empty: every campaign)</label>
-      <input
+      <TextField id="key-name" label="Key name" value={name} onValue={setName} />
+      <RoleSelect id="key-role" label="Key role" roles={KEY_ROLES} value={role} onRole={setRole} />
+      <TextField
         id="key-campaigns"
+        label="Key campaign ids (empty: every campaign)"
         value={campaigns}
-        onInput={(e) => setCampaigns((e.target as HTMLInputElement).value)}
+        onValue={setCampaigns}
       />
-      <label for="key-expires">Expires (empty: never)</label>
-      <input
+      <TextField
         id="key-expires"
+        label="Expires (empty: never)"
         type="datetime-local"
         value={expires}
-        onInput={(e) => setExpires((e.target as HTMLInputElement).value)}
+        onValue={setExpires}
       />
       <button type="submit">Create key</button>
     </form>

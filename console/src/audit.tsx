@@ -189,9 +189,10 @@ function EventRow({ event: e }: { event: AuditEvent }) {
       <td>{e.seq}</td>
       <td>{when(e.occurred_at)}</td>
       <td>
-        {e.actor.name}{' '}
+        {/* A single sign-on by someone the service does not know: who the provider named, if anyone. */}
+        {e.actor.name || e.actor.id || 'someone unknown'}{' '}
         <span class="muted">
-          ({e.actor.role}, {e.actor.kind.replace('_', ' ')})
+          ({[e.actor.role, e.actor.kind.replace('_', ' ')].filter(Boolean).join(', ')})
         </span>
       </td>
       <td>

@@ -3,7 +3,6 @@ import { useRef, useState } from 'preact/hooks';
 import type { CampaignCallingClient } from '../../clients/typescript/src/index.js';
 import { errorText, when, type Schemas, type ValidationItem } from './api.js';
 import { FieldErrors, Notice, Pager, usePoll } from './ui.js';
-import { useKeyNames } from './key-names.js';
 import { TargetLink } from './target-link.js';
 import { actorWords, messageWords } from './words.js';
 
@@ -64,7 +63,6 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
     [applied, history, page],
     10000,
   );
-  const keyNames = useKeyNames(client);
   const pageCount = list.value ? Math.ceil(list.value.total / PAGE_SIZE) : 0;
   return (
     <>
@@ -140,7 +138,6 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
                     client={client}
                     entry={e}
                     onRemoved={list.reload}
-                    keyNames={keyNames}
                   />
                 ))}
               </tbody>
@@ -162,15 +159,7 @@ export function DoNotCallPage({ client }: { client: CampaignCallingClient }) {
   );
 }
 
-function Source({
-  client,
-  source,
-  keyNames,
-}: {
-  client: CampaignCallingClient;
-  source: Entry['source'];
-  keyNames: ReadonlyMap<string, string>;
-}) {
+function Source({ client, source }: { client: CampaignCallingClient; source: Entry['source'] }) {
   if (source.type === 'call') {
     return (
       <span title={`call ${source.call_log_id}`}>
@@ -189,7 +178,7 @@ function Source({
       <>a reply STOP to a text</>
     );
   }
-  const who = actorWords({ type: 'api_key', id: source.api_key_id }, keyNames);
+  const who = actorWords(source.added_by);
   return <>{who.charAt(0).toUpperCase() + who.slice(1)}</>;
 }
 
@@ -197,12 +186,10 @@ function EntryRow({
   client,
   entry: e,
   onRemoved,
-  keyNames,
 }: {
   client: CampaignCallingClient;
   entry: Entry;
   onRemoved: () => void;
-  keyNames: ReadonlyMap<string, string>;
 }) {
   const mayRemove = useMay('do_not_call.remove');
   const dialog = useRef<HTMLDialogElement>(null);
@@ -235,13 +222,13 @@ function EntryRow({
       <td data-label="Number">{e.phone_number}</td>
       <td data-label="Reason">{e.reason}</td>
       <td data-label="Added by">
-        <Source client={client} source={e.source} keyNames={keyNames} />
+        <Source client={client} source={e.source} />
       </td>
       <td data-label="Listed">{when(e.created_at)}</td>
       <td data-label="Removal">
         {removed ? (
           <span class="muted">
-            Removed {when(removed.removed_at)}: {removed.reason}
+            Removed {when(removed.removed_at)} by {actorWords(removed.removed_by)}: {removed.reason}
           </span>
         ) : (
           <>

@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, makeClient, type Me } from './api.js';
+import { TextField } from './form-fields.js';
 import { Notice } from './ui.js';
 
 /** The service's 401 detail when the account has a second factor and no code was sent. */
@@ -70,38 +71,36 @@ export function SignIn({
       <h1>Campaign Calling · Console</h1>
       <form onSubmit={submit} noValidate>
         {expired ? <Notice kind="info">Your session has ended: sign in again.</Notice> : null}
-        <label for="email">Email</label>
-        <input
+        <TextField
           id="email"
+          label="Email"
           name="email"
           type="email"
           autoComplete="username"
           value={email}
           aria-describedby={described}
-          onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
+          onValue={setEmail}
         />
-        <label for="password">Password</label>
-        <input
+        <TextField
           id="password"
+          label="Password"
           name="password"
           type="password"
           autoComplete="current-password"
           value={password}
           aria-describedby={described}
-          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          onValue={setPassword}
         />
         {askCode ? (
-          <>
-            <label for="totp-code">Code from your authenticator app</label>
-            <input
-              id="totp-code"
-              name="totp-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              value={code}
-              onInput={(e) => setCode((e.target as HTMLInputElement).value)}
-            />
-          </>
+          <TextField
+            id="totp-code"
+            label="Code from your authenticator app"
+            name="totp-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            value={code}
+            onValue={setCode}
+          />
         ) : null}
         {error ? (
           <p id="sign-in-error" class="field-error" role="alert">
@@ -170,21 +169,21 @@ export function InvitationPage({ token }: { token: string }) {
     <main id="main" class="signin">
       <h1>Set your password</h1>
       <form onSubmit={submit} noValidate>
-        <label for="new-password">Password (at least 12 characters)</label>
-        <input
+        <TextField
           id="new-password"
+          label="Password (at least 12 characters)"
           type="password"
           autoComplete="new-password"
           value={password}
-          onInput={(e) => setPassword((e.target as HTMLInputElement).value)}
+          onValue={setPassword}
         />
-        <label for="new-password-again">The same password again</label>
-        <input
+        <TextField
           id="new-password-again"
+          label="The same password again"
           type="password"
           autoComplete="new-password"
           value={again}
-          onInput={(e) => setAgain((e.target as HTMLInputElement).value)}
+          onValue={setAgain}
         />
         {error ? (
           <p class="field-error" role="alert">

@@ -196,10 +196,14 @@ export function statusSentence(status: string): string {
   return STATUS_SENTENCES[status] ?? status;
 }
 
-/** Who did something: a key by its name (when the names could be read), never by a bare id. */
+/**
+ * Who did something: a key or a person by their name (the answer's own `name`, or for a key the names
+ * the page could read), never by a bare id.
+ */
 export interface Actor {
   type: string;
   id: string | null;
+  name?: string;
 }
 export function actorWords(
   actor: Actor,
@@ -207,9 +211,11 @@ export function actorWords(
 ): string {
   switch (actor.type) {
     case 'api_key': {
-      const name = actor.id ? keyNames.get(actor.id) : undefined;
+      const name = actor.name ?? (actor.id ? keyNames.get(actor.id) : undefined);
       return name ? `the API key “${name}”` : 'an API key';
     }
+    case 'user':
+      return actor.name ?? 'a person signed in';
     case 'worker':
       return 'the service (calling on schedule)';
     case 'provider':

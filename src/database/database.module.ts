@@ -5,6 +5,8 @@ import { Clock, SystemClock } from '../common/clock/clock.js';
 import { JobQueue } from '../common/jobs/job-queue.js';
 import { ExclusiveRunner } from '../common/persistence/exclusive-runner.js';
 import { UnitOfWork } from '../common/persistence/unit-of-work.js';
+import { AesGcmSecretBox, secretsKeySource } from '../common/secrets/aes-gcm-secret-box.js';
+import { SecretBox } from '../common/secrets/secret-box.js';
 import { AppConfig, DatabaseTarget } from '../config/app-config.js';
 import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
 import { AdvisoryLockExclusiveRunner } from './advisory-lock-exclusive-runner.js';
@@ -16,11 +18,23 @@ import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
 /** The core ports' adapters on the database: the root module binds them, unless others are chosen. */
+/**
+ * Secrets at rest (provider credentials, people's TOTP secrets) under SECRETS_KEY, one box for every
+ * module: on the embedded database its generated key is kept beside the data directory.
+ */
+export const SECRET_BOX_ADAPTER: Provider = {
+  provide: SecretBox,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig) =>
+    new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
+};
+
 export const DATABASE_ADAPTERS: Provider[] = [
   { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
   { provide: Clock, useClass: SystemClock },
   { provide: ExclusiveRunner, useClass: AdvisoryLockExclusiveRunner },
   { provide: JobQueue, useExisting: PgBossJobQueue },
+  SECRET_BOX_ADAPTER,
 ];
 
 /**

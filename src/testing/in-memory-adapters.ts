@@ -22,7 +22,7 @@ import { OrganizationRepository } from '../modules/organization/application/port
 import { ProviderCallClients } from '../modules/provider-connection/application/ports/provider-call-clients.js';
 import { ProviderConnectionRepository } from '../modules/provider-connection/application/ports/provider-connection.repository.js';
 import { ProviderDestinations } from '../modules/provider-connection/application/ports/provider-destinations.js';
-import { SecretBox } from '../modules/provider-connection/application/ports/secret-box.js';
+import { SecretBox } from '../common/secrets/secret-box.js';
 import { TargetStepData } from '../modules/target/application/ports/target-step-data.js';
 import { TargetEventLog } from '../modules/target/application/ports/target-event-log.js';
 import { TargetImportRepository } from '../modules/target/application/ports/target-import.repository.js';

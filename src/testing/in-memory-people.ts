@@ -8,6 +8,7 @@ import {
   NewInvitation,
   NewUser,
   UserChanges,
+  StoredTotpSecret,
   UserRepository,
 } from '../modules/organization/application/ports/user.repository.js';
 import {
@@ -19,7 +20,7 @@ import {
 
 interface StoredUser extends User {
   passwordHash: string | null;
-  totpSecret: string | null;
+  totpSecret: StoredTotpSecret | null;
   totpLastStep: number | null;
 }
 interface StoredInvitation extends NewInvitation {
@@ -165,7 +166,7 @@ export class InMemoryUserRepository extends UserRepository {
       : null;
   }
 
-  async setPendingTotp(userId: string, secret: string, now: Date) {
+  async setPendingTotp(userId: string, secret: StoredTotpSecret, now: Date) {
     const u = this.people.users.get(userId);
     if (!u || u.totpEnabled) return false;
     u.totpSecret = secret;
@@ -287,6 +288,7 @@ export class InMemorySessionStore extends SessionStore {
   }
 
   async recordFailure(limits: FailureLimit[], now: Date, windowMs: number, lockoutMs: number) {
+    const locked: { subject: string; lockedUntil: Date }[] = [];
     for (const { subject, limit } of limits) {
       const f = this.people.failures.get(subject);
       const expired = !f || f.windowStartedAt.getTime() <= now.getTime() - windowMs;
@@ -297,7 +299,10 @@ export class InMemorySessionStore extends SessionStore {
         lockedUntil:
           failures >= limit ? new Date(now.getTime() + lockoutMs) : (f?.lockedUntil ?? null),
       });
+      if (failures >= limit)
+        locked.push({ subject, lockedUntil: new Date(now.getTime() + lockoutMs) });
     }
+    return locked;
   }
 
   async clearFailures(subject: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'crypto';
 import { ConflictError } from '../common/errors/domain-errors.js';
 import { ProviderConnectionService } from '../modules/provider-connection/application/provider-connection.service.js';
-import { AesGcmSecretBox } from '../modules/provider-connection/infrastructure/aes-gcm-secret-box.js';
+import { AesGcmSecretBox } from '../common/secrets/aes-gcm-secret-box.js';
 import { ResolvingProviderDestinations } from '../modules/provider-connection/infrastructure/resolving-provider-destinations.js';
 import {
   ConnectionChanges,

@@ -1,10 +1,6 @@
 import { ProviderCallClients } from '../modules/provider-connection/application/ports/provider-call-clients.js';
 import { ProviderDestinations } from '../modules/provider-connection/application/ports/provider-destinations.js';
-import {
-  SealedSecret,
-  SecretBox,
-  SecretUnreadableError,
-} from '../modules/provider-connection/application/ports/secret-box.js';
+import { SealedSecret, SecretBox, SecretUnreadableError } from '../common/secrets/secret-box.js';
 import type { CallProvider } from '../modules/telephony/application/ports/call-provider.js';
 import { ProviderTextClients } from '../modules/provider-connection/application/ports/provider-text-clients.js';
 import type { ProviderTextClient } from '../modules/provider-connection/domain/provider-text.js';

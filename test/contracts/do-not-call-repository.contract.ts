@@ -22,7 +22,7 @@ const byApi = (
   organizationId,
   phoneNumber,
   reason,
-  source: { type: 'api', apiKeyId: KEY },
+  source: { type: 'api', addedBy: { type: 'api_key', id: KEY, name: 'EHR integration' } },
   createdAt,
 });
 
@@ -119,7 +119,11 @@ export function doNotCallRepositoryContract(
       const other = await s.organizationId();
       await add([byApi(org, '+15550100001'), byApi(org, '+15550100002')]);
       await add([byApi(other, '+15550100001')]);
-      const removal = { at: at(10), reason: 'consent given again', apiKeyId: randomUUID() };
+      const removal = {
+        at: at(10),
+        reason: 'consent given again',
+        removedBy: { type: 'user' as const, id: randomUUID(), name: 'Dana Reyes' },
+      };
       const removed = await s.unitOfWork.run((tx) =>
         s.repository.remove(tx, org, ['+15550100001', '+15550109999'], removal),
       );

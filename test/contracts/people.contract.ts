@@ -192,13 +192,17 @@ export function peopleContract(setup: {
     const users = setup.users();
     expect(await users.findTotp(user.id)).toBeNull();
     expect(await users.enableTotp(user.id, 10, at)).toBe(false);
-    expect(await users.setPendingTotp(user.id, 'FIRST', at)).toBe(true);
-    expect(await users.setPendingTotp(user.id, 'SECOND', at)).toBe(true);
-    expect(await users.findTotp(user.id)).toEqual({ secret: 'SECOND', enabled: false });
+    const first = { keyId: 'key-1', ciphertext: 'v1:FIRST' };
+    const second = { keyId: 'key-1', ciphertext: 'v1:SECOND' };
+    expect(await users.setPendingTotp(user.id, first, at)).toBe(true);
+    expect(await users.setPendingTotp(user.id, second, at)).toBe(true);
+    expect(await users.findTotp(user.id)).toEqual({ secret: second, enabled: false });
     expect((await users.findForSignIn(user.email))?.totpSecret).toBeNull();
     expect(await users.enableTotp(user.id, 10, later(1))).toBe(true);
-    expect(await users.setPendingTotp(user.id, 'THIRD', later(2))).toBe(false);
-    expect((await users.findForSignIn(user.email))?.totpSecret).toBe('SECOND');
+    expect(
+      await users.setPendingTotp(user.id, { keyId: null, ciphertext: 'THIRD' }, later(2)),
+    ).toBe(false);
+    expect((await users.findForSignIn(user.email))?.totpSecret).toEqual(second);
     expect((await users.findUser(organizationId, user.id))?.totpEnabled).toBe(true);
     expect(await users.useTotpStep(user.id, 10)).toBe(false);
     expect(await users.useTotpStep(user.id, 11)).toBe(true);

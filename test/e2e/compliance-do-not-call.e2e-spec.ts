@@ -1,3 +1,4 @@
+import { randomUUID } from 'crypto';
 import { exited, freePort, startProcess } from '../support/run-process.js';
 import { createTestApp, TestApp, waitFor, waitForHealth } from '../support/test-app.js';
 import { createTestDatabase } from '../support/test-database.js';
@@ -5,6 +6,13 @@ import { createTestDatabase } from '../support/test-database.js';
 const URL = '/api/v1/compliance/do-not-call';
 const PHONE_RULE =
   'Value error, phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';
+/** Who changed the list, as the answers name them. */
+interface Actor {
+  type: 'api_key' | 'user';
+  id: string;
+  name: string;
+}
+
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 /** The organization's do-not-call list through its routes, and a call that puts a number on it. */
@@ -19,15 +27,16 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
 
   async function tenant() {
     const { organizationId, apiKey } = await t.createOrganization();
-    const [{ id: apiKeyId }] = await t.sql<{ id: string }>(
-      `SELECT id FROM api_keys WHERE organization_id = $1`,
+    const [{ id, name }] = await t.sql<{ id: string; name: string }>(
+      `SELECT id, name FROM api_keys WHERE organization_id = $1`,
       [organizationId],
     );
+    const key: Actor = { type: 'api_key', id, name };
     const as = <R extends { set(k: string, v: string): R }>(r: R) => r.set('X-API-Key', apiKey);
     return {
       organizationId,
       apiKey,
-      apiKeyId,
+      key,
       add: (body: unknown) => as(t.http().post(URL)).send(body as object),
       remove: (body: unknown) => as(t.http().delete(URL)).send(body as object),
       list: (query: Record<string, string | number | boolean> = {}) =>
@@ -35,10 +44,10 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
     };
   }
 
-  const byApi = (phone_number: string, reason: string, api_key_id: string) => ({
+  const byApi = (phone_number: string, reason: string, added_by: Actor) => ({
     phone_number,
     reason,
-    source: { type: 'api', api_key_id },
+    source: { type: 'api', added_by },
     created_at: expect.stringMatching(ISO),
     removed: null,
   });
@@ -56,8 +65,8 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
       200,
       {
         added: [
-          byApi('+15550300001', 'letter of 2026-11-02', a.apiKeyId),
-          byApi('+15550300002', 'email of 2026-11-03', a.apiKeyId),
+          byApi('+15550300001', 'letter of 2026-11-02', a.key),
+          byApi('+15550300002', 'email of 2026-11-03', a.key),
         ],
         already_listed: [],
       },
@@ -71,7 +80,7 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
     expect([again.status, again.body]).toEqual([
       200,
       {
-        added: [byApi('+442079460003', 'told the front desk', a.apiKeyId)],
+        added: [byApi('+442079460003', 'told the front desk', a.key)],
         already_listed: [added.body.added[1]],
       },
     ]);
@@ -110,26 +119,26 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
     const removal = {
       removed_at: expect.stringMatching(ISO),
       reason: 'consent given again by phone on 2026-11-20',
-      api_key_id: a.apiKeyId,
+      removed_by: a.key,
     };
     expect([removed.status, removed.body]).toEqual([
       200,
       {
-        removed: [{ ...byApi('+15550310002', 'email', a.apiKeyId), removed: removal }],
+        removed: [{ ...byApi('+15550310002', 'email', a.key), removed: removal }],
         not_listed: ['+15550319999'],
       },
     ]);
     expect((await a.list()).body).toEqual({
-      phone_numbers: [byApi('+15550310001', 'letter', a.apiKeyId)],
+      phone_numbers: [byApi('+15550310001', 'letter', a.key)],
       total: 1,
     });
     const relisted = await a.add({
       phone_numbers: [{ phone_number: '+15550310002', reason: 'asked again' }],
     });
-    expect(relisted.body.added).toEqual([byApi('+15550310002', 'asked again', a.apiKeyId)]);
+    expect(relisted.body.added).toEqual([byApi('+15550310002', 'asked again', a.key)]);
     expect((await a.list({ include_removed: true })).body).toEqual({
       phone_numbers: [
-        byApi('+15550310001', 'letter', a.apiKeyId),
+        byApi('+15550310001', 'letter', a.key),
         removed.body.removed[0],
         relisted.body.added[0],
       ],
@@ -137,7 +146,7 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
     });
     expect(
       await t.sql(
-        `SELECT phone_number, reason, source, removal_reason, removed_by_api_key_id
+        `SELECT phone_number, reason, source, removal_reason, removed_by_type, removed_by_id
            FROM do_not_call_entries WHERE organization_id = $1 ORDER BY id`,
         [a.organizationId],
       ),
@@ -147,22 +156,150 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
         reason: 'letter',
         source: 'api',
         removal_reason: null,
-        removed_by_api_key_id: null,
+        removed_by_type: null,
+        removed_by_id: null,
       },
       {
         phone_number: '+15550310002',
         reason: 'email',
         source: 'api',
         removal_reason: 'consent given again by phone on 2026-11-20',
-        removed_by_api_key_id: a.apiKeyId,
+        removed_by_type: 'api_key',
+        removed_by_id: a.key.id,
       },
       {
         phone_number: '+15550310002',
         reason: 'asked again',
         source: 'api',
         removal_reason: null,
-        removed_by_api_key_id: null,
+        removed_by_type: null,
+        removed_by_id: null,
       },
+    ]);
+  });
+
+  /** An admin person of the tenant's organization, invited by its key and signed in. */
+  async function signedInAdmin(apiKey: string, name: string) {
+    const email = `dnc-${randomUUID()}@clinic.example`;
+    const invited = await t
+      .http()
+      .post('/api/v1/users')
+      .set('X-API-Key', apiKey)
+      .send({ email, name, role: 'admin' })
+      .expect(201);
+    const password = 'a long enough password';
+    await t
+      .http()
+      .post('/api/v1/invitations/accept')
+      .send({ token: invited.body.invitation.token, password })
+      .expect(200);
+    const signed = await t.http().post('/api/v1/sessions').send({ email, password }).expect(201);
+    const cookie = ([] as string[])
+      .concat(signed.headers['set-cookie'] ?? [])
+      .find((c) => c.startsWith('ccs_session='))!
+      .split(';')[0];
+    const csrf = signed.body.session.csrf_token as string;
+    const as = <R extends { set(k: string, v: string): R }>(r: R) =>
+      r.set('Cookie', cookie).set('X-CSRF-Token', csrf);
+    return {
+      actor: { type: 'user', id: invited.body.id as string, name } satisfies Actor,
+      add: (body: unknown) => as(t.http().post(URL)).send(body as object),
+      remove: (body: unknown) => as(t.http().delete(URL)).send(body as object),
+      putPolicy: (body: unknown) =>
+        as(t.http().put('/api/v1/compliance/policy')).send(body as object),
+    };
+  }
+
+  it('names a person who adds or removes a number by their name, and a key by its name', async () => {
+    const a = await tenant();
+    const dana = await signedInAdmin(a.apiKey, 'Dana Reyes');
+    const added = await dana.add({
+      phone_numbers: [{ phone_number: '+15550330001', reason: 'asked at the front desk' }],
+    });
+    expect([added.status, added.body]).toEqual([
+      200,
+      { added: [byApi('+15550330001', 'asked at the front desk', dana.actor)], already_listed: [] },
+    ]);
+    await a.add({ phone_numbers: [{ phone_number: '+15550330002', reason: 'letter' }] });
+    // The person removes what the key added: each is named for what it did.
+    const removed = await dana.remove({
+      phone_numbers: ['+15550330002'],
+      reason: 'consent given again',
+    });
+    expect([removed.status, removed.body]).toEqual([
+      200,
+      {
+        removed: [
+          {
+            ...byApi('+15550330002', 'letter', a.key),
+            removed: {
+              removed_at: expect.stringMatching(ISO),
+              reason: 'consent given again',
+              removed_by: dana.actor,
+            },
+          },
+        ],
+        not_listed: [],
+      },
+    ]);
+    expect((await a.list({ include_removed: true })).body).toEqual({
+      phone_numbers: [added.body.added[0], removed.body.removed[0]],
+      total: 2,
+    });
+    expect(
+      await t.sql(
+        `SELECT added_by_type, added_by_id, added_by_name, removed_by_type, removed_by_id, removed_by_name
+           FROM do_not_call_entries WHERE organization_id = $1 ORDER BY id`,
+        [a.organizationId],
+      ),
+    ).toEqual([
+      {
+        added_by_type: 'user',
+        added_by_id: dana.actor.id,
+        added_by_name: 'Dana Reyes',
+        removed_by_type: null,
+        removed_by_id: null,
+        removed_by_name: null,
+      },
+      {
+        added_by_type: 'api_key',
+        added_by_id: a.key.id,
+        added_by_name: a.key.name,
+        removed_by_type: 'user',
+        removed_by_id: dana.actor.id,
+        removed_by_name: 'Dana Reyes',
+      },
+    ]);
+  });
+
+  it('records the person or the key that last replaced the calling-rules policy', async () => {
+    const a = await tenant();
+    const dana = await signedInAdmin(a.apiKey, 'Dana Reyes');
+    const policy = {
+      quiet_hours: null,
+      state_rules: true,
+      max_calls_per_number: { per_24h: 2, per_7d: 5 },
+      restricted_dates: [],
+      default_time_zone: 'America/Chicago',
+    };
+    const updatedBy = () =>
+      t.sql(
+        `SELECT updated_by_type, updated_by_id, updated_by_name
+           FROM compliance_policies WHERE organization_id = $1`,
+        [a.organizationId],
+      );
+    expect((await dana.putPolicy(policy)).status).toBe(200);
+    expect(await updatedBy()).toEqual([
+      { updated_by_type: 'user', updated_by_id: dana.actor.id, updated_by_name: 'Dana Reyes' },
+    ]);
+    await t
+      .http()
+      .put('/api/v1/compliance/policy')
+      .set('X-API-Key', a.apiKey)
+      .send(policy)
+      .expect(200);
+    expect(await updatedBy()).toEqual([
+      { updated_by_type: 'api_key', updated_by_id: a.key.id, updated_by_name: a.key.name },
     ]);
   });
 
@@ -180,11 +317,11 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
     // B lists the same number on its own account; A's entry is untouched.
     const own = await b.add({ phone_numbers: [{ phone_number: '+15550320001', reason: 'own' }] });
     expect(own.body).toEqual({
-      added: [byApi('+15550320001', 'own', b.apiKeyId)],
+      added: [byApi('+15550320001', 'own', b.key)],
       already_listed: [],
     });
     expect((await a.list()).body).toEqual({
-      phone_numbers: [byApi('+15550320001', 'letter', a.apiKeyId)],
+      phone_numbers: [byApi('+15550320001', 'letter', a.key)],
       total: 1,
     });
     const anonymous = await t.http().get(URL);

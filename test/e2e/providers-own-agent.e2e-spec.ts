@@ -1,4 +1,4 @@
-import { SecretBox } from '../../src/modules/provider-connection/application/ports/secret-box.js';
+import { SecretBox } from '../../src/common/secrets/secret-box.js';
 import { ProviderApp, startProviderApp } from '../support/provider-app.js';
 import { waitFor } from '../support/test-app.js';
 import { LocalVoiceAgent } from '../support/voice-agent.js';

@@ -1,3 +1,4 @@
+import { randomBytes } from 'crypto';
 import type { Response } from 'supertest';
 import { Clock } from '../../src/common/clock/clock.js';
 import { roleRefusal } from '../../src/common/auth/access.js';
@@ -34,7 +35,12 @@ describe('people who sign in', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
-      env: { SIGN_IN_FAILURES_PER_ACCOUNT: '3', SIGN_IN_FAILURES_PER_ADDRESS: '8' },
+      env: {
+        SIGN_IN_FAILURES_PER_ACCOUNT: '3',
+        SIGN_IN_FAILURES_PER_ADDRESS: '8',
+        // TOTP secrets are sealed with it (PostgreSQL has no generated key, as the demo's PGlite has).
+        SECRETS_KEY: randomBytes(32).toString('base64'),
+      },
       customize: (b) => b.overrideProvider(Clock).useValue(clock),
     });
     ({ apiKey: admin, organizationId } = await t.createOrganization());
@@ -484,6 +490,35 @@ describe('people who sign in', () => {
       expect((await signIn(address)).status).toBe(201);
     });
 
+    it('stores the secret sealed under SECRETS_KEY, and still reads one stored plain before', async () => {
+      const signed = await person('operator');
+      const secret = await enrol(signed);
+      const stored = () =>
+        t.sql<{ totp_secret: string; totp_secret_key_id: string | null }>(
+          'SELECT totp_secret, totp_secret_key_id FROM users WHERE id = $1',
+          [signed.body.id],
+        );
+      const [sealed] = await stored();
+      expect(sealed).toEqual({
+        totp_secret: expect.stringMatching(/^v1:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+:[A-Za-z0-9+/=]+$/),
+        totp_secret_key_id: expect.stringMatching(/^[0-9a-f]{16}$/),
+      });
+      expect(sealed.totp_secret).not.toContain(secret);
+      expect(
+        Buffer.from(sealed.totp_secret.split(':')[3], 'base64').toString('latin1'),
+      ).not.toContain(secret);
+      const address = signed.body.email as string;
+      clock.advance(30_000);
+      expect((await signIn(address, PASSWORD, totpCode(secret, clock.now()))).status).toBe(201);
+      // A secret stored before sealing (plain base32, no key id) keeps working.
+      await t.sql('UPDATE users SET totp_secret = $2, totp_secret_key_id = NULL WHERE id = $1', [
+        signed.body.id,
+        secret,
+      ]);
+      clock.advance(30_000);
+      expect((await signIn(address, PASSWORD, totpCode(secret, clock.now()))).status).toBe(201);
+    });
+
     it('answers a key that asks to set one up with 409', async () => {
       const res = await t.http().post('/api/v1/me/totp').set('X-API-Key', admin);
       expect([res.status, res.body]).toEqual([
@@ -518,6 +553,95 @@ describe('people who sign in', () => {
       expect((await t.http().get('/api/v1/campaigns').set('Cookie', signed.cookie)).status).toBe(
         200,
       );
+    });
+  });
+
+  describe('in the audit trail', () => {
+    const HASH = expect.stringMatching(/^[0-9a-f]{64}$/);
+
+    /** The events about person `id` with one of `actions`, oldest first, as the API answers them. */
+    async function eventsAbout(id: string, actions: string[]) {
+      const res = await t
+        .http()
+        .get(`/api/v1/audit-events?resource_id=${id}&limit=1000`)
+        .set('X-API-Key', admin);
+      expect(res.status).toBe(200);
+      return res.body.audit_events.filter((e: { action: string }) => actions.includes(e.action));
+    }
+    const event = (user: { id: string; name: string; role: string }, fields: object) => ({
+      id: expect.any(String),
+      seq: expect.any(Number),
+      occurred_at: clock.now().toISOString(),
+      actor: { kind: 'user', id: user.id, name: user.name, role: user.role },
+      resource_type: 'user',
+      resource_id: user.id,
+      campaign_id: null,
+      resource_ids: [],
+      outcome: 'allowed',
+      client_address: expect.any(String),
+      request_id: null,
+      changed_fields: [],
+      changes: null,
+      detail: null,
+      prev_hash: HASH,
+      hash: HASH,
+      ...fields,
+    });
+
+    it('records the password set through an invitation, a failed and an allowed sign-in', async () => {
+      const address = email('viewer');
+      const invited = await invite({ email: address, name: 'Lee Park', role: 'viewer' });
+      const lee = { id: invited.id as string, name: 'Lee Park', role: 'viewer' };
+      await t
+        .http()
+        .post('/api/v1/invitations/accept')
+        .send({ token: invited.invitation.token, password: PASSWORD })
+        .expect(200);
+      expect((await signIn(address, 'not the password')).status).toBe(401);
+      expect((await signIn(address)).status).toBe(201);
+      const [accepted, failed, signedIn] = await eventsAbout(lee.id, [
+        'invitation.accept',
+        'session.sign_in_failed',
+        'session.sign_in',
+      ]);
+      expect([accepted, failed, signedIn]).toEqual([
+        event(lee, { action: 'invitation.accept', changed_fields: ['password'] }),
+        event(lee, {
+          action: 'session.sign_in_failed',
+          outcome: 'refused',
+          detail: { method: 'password', reason: 'Wrong email or password' },
+        }),
+        event(lee, { action: 'session.sign_in', detail: { method: 'password' } }),
+      ]);
+      expect([failed.seq, signedIn.seq]).toEqual([accepted.seq + 1, accepted.seq + 2]);
+    });
+
+    it('records the moment repeated failures lock the account, once', async () => {
+      const signed = await person('operator');
+      const dana = { id: signed.body.id as string, name: 'A operator', role: 'operator' };
+      const address = signed.body.email as string;
+      for (let i = 0; i < 3; i++) expect((await signIn(address, 'wrong')).status).toBe(401);
+      // Locked: refused before the password is looked at, and no second lockout event.
+      expect((await signIn(address, 'wrong')).status).toBe(429);
+      const events = await eventsAbout(dana.id, ['session.sign_in_failed', 'session.locked']);
+      const failure = event(dana, {
+        action: 'session.sign_in_failed',
+        outcome: 'refused',
+        detail: { method: 'password', reason: 'Wrong email or password' },
+      });
+      expect(events).toEqual([
+        failure,
+        failure,
+        failure,
+        event(dana, {
+          action: 'session.locked',
+          outcome: 'refused',
+          detail: {
+            locked: ['account'],
+            locked_until: new Date(clock.now().getTime() + 15 * MINUTE).toISOString(),
+          },
+        }),
+      ]);
     });
   });
 });

@@ -1,44 +1,16 @@
-import { createServer, type Server } from 'http';
-import type { AddressInfo } from 'net';
-import Provider from 'oidc-provider';
+import type { Server } from 'http';
+import { oidcEnv, startOidcProvider, type OidcAccount } from '../support/oidc-provider.js';
 import { createTestApp, TestApp } from '../support/test-app.js';
 
-const CLIENT_SECRET = 'a-client-secret-of-the-test-provider-0123456789';
 const BASE = 'http://localhost:3000';
 
 /** The people the provider knows, and their groups there. */
-const ACCOUNTS: Record<string, { email: string; name: string; groups: string[] }> = {
+const ACCOUNTS: Record<string, OidcAccount> = {
   dana: { email: 'Dana@SSO.example', name: 'Dana Reyes', groups: ['staff', 'nurses'] },
   vic: { email: 'vic@sso.example', name: 'Vic', groups: ['staff'] },
   eve: { email: 'eve@sso.example', name: 'Eve', groups: ['visitors'] },
+  ada: { email: 'ada@sso.example', name: 'Ada Admin', groups: ['ccs-admins'] },
 };
-
-/** A real OpenID Connect provider (`oidc-provider`) on loopback, with its development log-in pages. */
-async function startProvider(): Promise<{ issuer: string; server: Server }> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
-    clients: [
-      {
-        client_id: 'ccs',
-        client_secret: CLIENT_SECRET,
-        redirect_uris: [`${BASE}/api/v1/sso/callback`],
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
-      },
-    ],
-    claims: { email: ['email'], profile: ['name'], groups: ['groups'] },
-    cookies: { keys: ['test-cookie-key'] },
-    features: { devInteractions: { enabled: true } },
-    findAccount: (_ctx, sub) => ({
-      accountId: sub,
-      claims: () => ({ sub, ...ACCOUNTS[sub] }),
-    }),
-  });
-  server.on('request', provider.callback());
-  return { issuer, server };
-}
 
 /** A browser of its own: follows the provider's redirects and log-in pages, keeping its cookies. */
 async function logInAtProvider(authorizationUrl: string, login: string): Promise<string> {
@@ -81,19 +53,11 @@ describe('single sign-on over OpenID Connect', () => {
   let t: TestApp;
   let provider: { issuer: string; server: Server };
 
+  const organizationName = `SSO clinic ${process.pid}-${Date.now()}`;
+
   beforeAll(async () => {
-    provider = await startProvider();
-    t = await createTestApp({
-      env: {
-        OIDC_ISSUER_URL: provider.issuer,
-        OIDC_CLIENT_ID: 'ccs',
-        OIDC_CLIENT_SECRET: CLIENT_SECRET,
-        OIDC_SCOPES: 'openid email profile groups',
-        OIDC_ROLE_CLAIM: 'groups',
-        OIDC_ROLE_MAP: 'ccs-admins=admin, nurses=operator, staff=viewer',
-        OIDC_ORGANIZATION: `SSO clinic ${process.pid}-${Date.now()}`,
-      },
-    });
+    provider = await startOidcProvider(ACCOUNTS, `${BASE}/api/v1/sso/callback`);
+    t = await createTestApp({ env: oidcEnv(provider.issuer, organizationName) });
   });
   afterAll(async () => {
     await t?.close();
@@ -192,5 +156,80 @@ describe('single sign-on over OpenID Connect', () => {
       .set('Cookie', ([] as string[]).concat(start.headers['set-cookie'])[0].split(';')[0]);
     expect(forged.status).toBe(401);
     expect(forged.body.detail).toMatch(/^Single sign-on failed: /);
+  });
+
+  it('records every single sign-on in the trail: the person, or who the provider named, and why not', async () => {
+    const ada = await signOn('ada');
+    expect(ada.status).toBe(302);
+    const cookie = ([] as string[]).concat(ada.headers['set-cookie'])[1].split(';')[0];
+    const [{ id: organizationId }] = await t.sql<{ id: string }>(
+      'SELECT id FROM organizations WHERE name = $1',
+      [organizationName],
+    );
+    const [{ id: adaId }] = await t.sql<{ id: string }>('SELECT id FROM users WHERE email = $1', [
+      'ada@sso.example',
+    ]);
+    const [{ seq: after }] = await t.sql<{ seq: string }>(
+      'SELECT max(seq) AS seq FROM audit_events WHERE organization_id = $1',
+      [organizationId],
+    );
+    expect((await signOn('eve')).status).toBe(403);
+    const start = await t.http().get('/api/v1/sso/login');
+    const back = new URL(await logInAtProvider(start.headers.location, 'dana'));
+    expect((await t.http().get(back.pathname + back.search)).status).toBe(401);
+    expect((await signOn('ada')).status).toBe(302);
+
+    const res = await t.http().get('/api/v1/audit-events?limit=1000').set('Cookie', cookie);
+    expect(res.status).toBe(200);
+    const event = (fields: Record<string, unknown>) => ({
+      id: expect.any(String),
+      seq: expect.any(Number),
+      occurred_at: expect.any(String),
+      resource_type: 'user',
+      campaign_id: null,
+      resource_ids: [],
+      client_address: expect.any(String),
+      request_id: null,
+      changed_fields: [],
+      changes: null,
+      prev_hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+      ...fields,
+    });
+    expect(
+      res.body.audit_events.filter(
+        (e: { seq: number; action: string }) =>
+          e.seq > Number(after) && e.action.startsWith('session.'),
+      ),
+    ).toEqual([
+      event({
+        actor: { kind: 'unknown', id: 'eve@sso.example', name: 'Eve', role: '' },
+        action: 'session.sign_in_failed',
+        resource_id: null,
+        outcome: 'refused',
+        detail: {
+          method: 'sso',
+          reason:
+            'The identity provider grants eve@sso.example none of the groups OIDC_ROLE_MAP gives a role',
+        },
+      }),
+      event({
+        actor: { kind: 'unknown', id: '', name: '', role: '' },
+        action: 'session.sign_in_failed',
+        resource_id: null,
+        outcome: 'refused',
+        detail: {
+          method: 'sso',
+          reason: 'Single sign-on was not started in this browser: start again',
+        },
+      }),
+      event({
+        actor: { kind: 'user', id: adaId, name: 'Ada Admin', role: 'admin' },
+        action: 'session.sign_in',
+        resource_id: adaId,
+        outcome: 'allowed',
+        detail: { method: 'sso' },
+      }),
+    ]);
   });
 });

@@ -372,7 +372,7 @@ const CONTRACTS: Record<string, string> = {
   ProviderConnectionRepository: 'test/contracts/provider-connection-repository.contract.ts',
   ProviderCallClients: 'test/e2e/provider-clients.e2e-spec.ts (against the provider emulators)',
   ProviderDestinations: 'test/e2e/provider-connections.e2e-spec.ts (private addresses refused)',
-  SecretBox: 'src/modules/provider-connection/infrastructure/aes-gcm-secret-box.spec.ts',
+  SecretBox: 'src/common/secrets/aes-gcm-secret-box.spec.ts',
   MessageRepository: 'test/contracts/message-repository.contract.ts',
   ProviderTextClients:
     'test/e2e/providers-twilio-messaging.e2e-spec.ts (against the Twilio Messaging emulator)',

@@ -84,13 +84,27 @@ describe('console sentences (timeline, decisions, actors, names)', () => {
     expect(deferred).not.toContain('quiet');
   });
 
-  it('names who did something: a key by its name, never by its id', () => {
+  it('names who did something: a key or a person by their name, never by an id', () => {
     const names = new Map([['ee4141fe-0000-4000-8000-000000000000', 'EHR integration']]);
     expect(actorWords({ type: 'api_key', id: 'ee4141fe-0000-4000-8000-000000000000' }, names)).toBe(
       'the API key “EHR integration”',
     );
     expect(actorWords({ type: 'api_key', id: 'ee4141fe-0000-4000-8000-000000000001' }, names)).toBe(
       'an API key',
+    );
+    // An answer that names its actor (the do-not-call list) is said by that name, a person's too.
+    expect(
+      actorWords({
+        type: 'api_key',
+        id: 'ee4141fe-0000-4000-8000-000000000002',
+        name: 'Front desk',
+      }),
+    ).toBe('the API key “Front desk”');
+    expect(
+      actorWords({ type: 'user', id: 'ee4141fe-0000-4000-8000-000000000003', name: 'Dana Reyes' }),
+    ).toBe('Dana Reyes');
+    expect(actorWords({ type: 'user', id: 'ee4141fe-0000-4000-8000-000000000003' })).toBe(
+      'a person signed in',
     );
     expect(actorWords({ type: 'worker', id: null })).toBe('the service (calling on schedule)');
     expect(actorWords({ type: 'provider', id: 'CA123' })).toBe('the phone call itself');

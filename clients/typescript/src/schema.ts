@@ -536,7 +536,7 @@ export interface paths {
         post: operations["add_do_not_call_api_v1_compliance_do_not_call_post"];
         /**
          * Remove numbers from the do-not-call list
-         * @description Takes the numbers off the list (consent given again). Each removal is kept with its reason and key (`GET ...?include_removed=true`).
+         * @description Takes the numbers off the list (consent given again). Each removal is kept with its reason and who removed it (`GET ...?include_removed=true`).
          */
         delete: operations["remove_do_not_call_api_v1_compliance_do_not_call_delete"];
         options?: never;
@@ -1812,17 +1812,31 @@ export interface components {
             /** @description The call in which the person asked */
             call_log_id: number;
         };
+        DoNotCallActorDto: {
+            /**
+             * @description An API key (a system) or a person
+             * @enum {string}
+             */
+            type: "api_key" | "user";
+            /**
+             * Format: uuid
+             * @description The key's or the person's id
+             */
+            id: string;
+            /**
+             * @description The key's or the person's name when they acted
+             * @example EHR integration
+             */
+            name: string;
+        };
         DoNotCallApiSourceDto: {
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
              */
             type: "api";
-            /**
-             * Format: uuid
-             * @description The API key that added the number
-             */
-            api_key_id: string;
+            /** @description The API key or person that added the number */
+            added_by: components["schemas"]["DoNotCallActorDto"];
         };
         DoNotCallSmsSourceDto: {
             /**
@@ -1848,18 +1862,15 @@ export interface components {
             removed_at: string;
             /** @example Consent given again by phone on 2026-11-20 */
             reason: string;
-            /**
-             * Format: uuid
-             * @description The API key that removed it
-             */
-            api_key_id: string;
+            /** @description The API key or person that removed it */
+            removed_by: components["schemas"]["DoNotCallActorDto"];
         };
         DoNotCallEntryResponseDto: {
             /** @example +15550101234 */
             phone_number: string;
             /** @example Letter of 2026-11-02 */
             reason: string;
-            /** @description Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key (a letter, an email) */
+            /** @description Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key or person through the API (a letter, an email) */
             source: components["schemas"]["DoNotCallCallSourceDto"] | components["schemas"]["DoNotCallApiSourceDto"] | components["schemas"]["DoNotCallSmsSourceDto"];
             /** Format: date-time */
             created_at: string;

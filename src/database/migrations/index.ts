@@ -43,6 +43,8 @@ import { FoldedCountRows1769850000000 } from './1769850000000-folded-count-rows.
 import { CreateRetention1769860000000 } from './1769860000000-create-retention.js';
 import { CreateUsersAndSessions1769810000000 } from './1769810000000-create-users-and-sessions.js';
 import { AddTotp1769810000001 } from './1769810000001-add-totp.js';
+import { ChangeActorTypes1769900000000 } from './1769900000000-change-actor-types.js';
+import { SealTotpSecrets1769900000001 } from './1769900000001-seal-totp-secrets.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -86,4 +88,6 @@ export const MIGRATIONS = [
   CreateRetention1769860000000,
   CreateUsersAndSessions1769810000000,
   AddTotp1769810000001,
+  ChangeActorTypes1769900000000,
+  SealTotpSecrets1769900000001,
 ];

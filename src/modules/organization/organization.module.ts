@@ -8,6 +8,9 @@ import {
 } from '../../common/http/rate-counters.js';
 import { AppConfig } from '../../config/app-config.js';
 import { AuditModule } from '../audit/audit.module.js';
+import { AuditTrailService } from '../audit/application/audit-trail.service.js';
+import { SecretBox } from '../../common/secrets/secret-box.js';
+import { TotpSecrets } from './application/totp-secrets.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
 import { SecondFactorController } from './api/second-factor.controller.js';
@@ -61,6 +64,11 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
     OrganizationService,
     SecondFactorService,
     {
+      provide: TotpSecrets,
+      inject: [SecretBox],
+      useFactory: (box: SecretBox) => new TotpSecrets(box),
+    },
+    {
       provide: SsoService,
       inject: [
         IdentityProvider,
@@ -92,14 +100,26 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
     },
     {
       provide: PeopleService,
-      inject: [UserRepository, AppConfig, Clock],
-      useFactory: (users: UserRepository, config: AppConfig, clock: Clock) =>
-        new PeopleService(users, { invitationTtlMs: config.get('INVITATION_TTL') }, clock),
+      inject: [UserRepository, AppConfig, Clock, AuditTrailService],
+      useFactory: (
+        users: UserRepository,
+        config: AppConfig,
+        clock: Clock,
+        audit: AuditTrailService,
+      ) =>
+        new PeopleService(users, { invitationTtlMs: config.get('INVITATION_TTL') }, clock, audit),
     },
     {
       provide: SessionService,
-      inject: [UserRepository, SessionStore, AppConfig, Clock],
-      useFactory: (users: UserRepository, store: SessionStore, config: AppConfig, clock: Clock) =>
+      inject: [UserRepository, SessionStore, AppConfig, TotpSecrets, Clock, AuditTrailService],
+      useFactory: (
+        users: UserRepository,
+        store: SessionStore,
+        config: AppConfig,
+        secrets: TotpSecrets,
+        clock: Clock,
+        audit: AuditTrailService,
+      ) =>
         new SessionService(
           users,
           store,
@@ -110,7 +130,9 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
             failuresPerAddress: config.get('SIGN_IN_FAILURES_PER_ADDRESS'),
             lockoutMs: config.get('SIGN_IN_LOCKOUT'),
           },
+          secrets,
           clock,
+          audit,
         ),
     },
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.

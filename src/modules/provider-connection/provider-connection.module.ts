@@ -7,9 +7,7 @@ import { ProviderCallClients } from './application/ports/provider-call-clients.j
 import { ProviderTextClients } from './application/ports/provider-text-clients.js';
 import { SdkProviderTextClients } from './infrastructure/clients/sdk-provider-text-clients.js';
 import { ProviderDestinations } from './application/ports/provider-destinations.js';
-import { SecretBox } from './application/ports/secret-box.js';
 import { ProviderConnectionService } from './application/provider-connection.service.js';
-import { AesGcmSecretBox, secretsKeySource } from './infrastructure/aes-gcm-secret-box.js';
 import { SdkProviderCallClients } from './infrastructure/clients/sdk-provider-call-clients.js';
 import { SqlProviderConnectionRepository } from './infrastructure/provider-connection-repository.sql.js';
 import { ResolvingProviderDestinations } from './infrastructure/resolving-provider-destinations.js';
@@ -41,12 +39,6 @@ export const PROVIDER_CONNECTION_ADAPTERS: Provider[] = [
     inject: [AppConfig],
     useFactory: (config: AppConfig) =>
       new ResolvingProviderDestinations(providerDestinationPolicy(config)),
-  },
-  {
-    provide: SecretBox,
-    inject: [AppConfig],
-    useFactory: (config: AppConfig) =>
-      new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
   },
 ];
 

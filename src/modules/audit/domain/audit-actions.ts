@@ -64,8 +64,12 @@ export const AUDIT_ACTIONS = {
   'access.refused':
     'a request refused (403) on a route that declares no audit action of its own (the event names the route)',
   // Recorded by the modules of people who sign in (through AuditTrailService.record)
-  'session.sign_in': 'a person signed in',
-  'session.sign_in_failed': 'a sign-in failed (the actor is who it claimed to be)',
+  'session.sign_in': 'a person signed in (`detail.method`: `password` or `sso`)',
+  'session.sign_in_failed':
+    'a sign-in failed (the actor is who it claimed to be; `detail.method`: `password` or `sso`)',
+  'session.locked':
+    "repeated failures locked a person's sign-ins (`detail.locked`: `account` and/or `address`)",
+  'invitation.accept': 'a person set their password through an invitation',
   'session.sign_out': 'a person signed out',
   'user.list': 'list the people of the organization',
   'user.create': 'invite a person',

@@ -9,6 +9,7 @@ import {
   AuditEventStore,
   NewAuditEvent,
 } from '../application/ports/audit-event.store.js';
+import { flatAuditEvent } from '../domain/audit-event-fields.js';
 import { AUDIT_EVENT_COLUMNS, auditEventFromRow, AuditEventRow } from './audit-event.row.js';
 
 const COLUMNS = columnList(AUDIT_EVENT_COLUMNS);
@@ -75,26 +76,9 @@ export class SqlAuditEventStore extends AuditEventStore {
         const event = nextInChain(e, head.get(e.organizationId) ?? null);
         head.set(e.organizationId, { seq: event.seq, hash: event.hash });
         return {
+          ...flatAuditEvent(event),
           organization_id: event.organizationId,
-          seq: event.seq,
           occurred_at: event.occurredAt.toISOString(),
-          actor_kind: event.actor.kind,
-          actor_id: event.actor.id,
-          actor_name: event.actor.name,
-          actor_role: event.actor.role,
-          action: event.action,
-          resource_type: event.resourceType,
-          resource_id: event.resourceId,
-          campaign_id: event.campaignId,
-          resource_ids: event.resourceIds,
-          outcome: event.outcome,
-          client_address: event.clientAddress,
-          request_id: event.requestId,
-          changed_fields: event.changedFields,
-          changes: event.changes,
-          detail: event.detail,
-          prev_hash: event.prevHash,
-          hash: event.hash,
         };
       });
       // One statement for the whole batch, whatever its size, and the commit with it.

@@ -9,7 +9,7 @@ import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
 import { randomBytes } from 'crypto';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
-import { AesGcmSecretBox } from '../../provider-connection/infrastructure/aes-gcm-secret-box.js';
+import { AesGcmSecretBox } from '../../../common/secrets/aes-gcm-secret-box.js';
 import { ResolvingProviderDestinations } from '../../provider-connection/infrastructure/resolving-provider-destinations.js';
 import { ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
 

@@ -1,6 +1,6 @@
 import { VoiceProviders } from '../../provider-connection/application/ports/voice-provider.js';
 import { ProviderCallClients } from '../../provider-connection/application/ports/provider-call-clients.js';
-import { SecretUnreadableError } from '../../provider-connection/application/ports/secret-box.js';
+import { SecretUnreadableError } from '../../../common/secrets/secret-box.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
 import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';

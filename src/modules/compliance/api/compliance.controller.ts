@@ -11,6 +11,7 @@ import {
   CampaignScope,
 } from '../../../common/http/auth.decorators.js';
 import { ComplianceService } from '../application/compliance.service.js';
+import { changeActorOf } from '../domain/change-actor.js';
 import { policyWarnings, type CompliancePolicy } from '../domain/compliance-policy.js';
 import type { ComplianceDecision, DecisionQuery } from '../domain/compliance-decision.js';
 import { hoursWords } from '../domain/state-rules.js';
@@ -127,7 +128,7 @@ export class ComplianceController {
     const policy = await this.compliance.setPolicy(
       auth.organizationId,
       policyFromBody(body, await this.compliance.policy(auth.organizationId)),
-      auth.principal.id,
+      changeActorOf(auth.principal),
     );
     return this.present(policy);
   }

@@ -8,6 +8,7 @@ import {
 } from '../../../common/http/auth.decorators.js';
 import { ComplianceService } from '../application/compliance.service.js';
 import { DoNotCallService } from '../application/do-not-call.service.js';
+import { type ChangeActor, changeActorOf } from '../domain/change-actor.js';
 import type { DoNotCallEntry } from '../domain/do-not-call.js';
 import {
   AddDoNotCallNumbersDto,
@@ -17,6 +18,8 @@ import {
   ListDoNotCallQueryDto,
   RemoveDoNotCallNumbersDto,
 } from './dto/do-not-call.dto.js';
+
+const presentActor = (a: ChangeActor) => ({ type: a.type, id: a.id, name: a.name });
 
 const presentSource = (s: DoNotCallEntry['source']) => {
   switch (s.type) {
@@ -35,7 +38,7 @@ const presentSource = (s: DoNotCallEntry['source']) => {
         target_id: s.targetId,
       };
     case 'api':
-      return { type: s.type, api_key_id: s.apiKeyId };
+      return { type: s.type, added_by: presentActor(s.addedBy) };
   }
 };
 
@@ -47,7 +50,7 @@ const present = (e: DoNotCallEntry) => ({
   removed: e.removal && {
     removed_at: e.removal.at.toISOString(),
     reason: e.removal.reason,
-    api_key_id: e.removal.apiKeyId,
+    removed_by: presentActor(e.removal.removedBy),
   },
 });
 
@@ -105,7 +108,7 @@ export class DoNotCallController {
   async add(@Auth() auth: AuthContext, @Body() body: AddDoNotCallNumbersDto) {
     const { added, alreadyListed } = await this.doNotCall.add(
       auth.organizationId,
-      auth.principal.id,
+      changeActorOf(auth.principal),
       body.phone_numbers,
       await this.countryOf(auth.organizationId),
     );
@@ -120,13 +123,13 @@ export class DoNotCallController {
     summary: 'Remove numbers from the do-not-call list',
     description:
       'Takes the numbers off the list (consent given again). Each removal is kept with its reason and ' +
-      'key (`GET ...?include_removed=true`).',
+      'who removed it (`GET ...?include_removed=true`).',
   })
   @ApiOkResponse({ type: DoNotCallRemovedResponseDto })
   async remove(@Auth() auth: AuthContext, @Body() body: RemoveDoNotCallNumbersDto) {
     const { removed, notListed } = await this.doNotCall.remove(
       auth.organizationId,
-      auth.principal.id,
+      changeActorOf(auth.principal),
       body.phone_numbers,
       body.reason,
       await this.countryOf(auth.organizationId),

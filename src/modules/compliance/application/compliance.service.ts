@@ -20,6 +20,7 @@ import { CompliancePolicyRepository } from './ports/compliance-policy.repository
 import { DecisionLog } from './ports/decision-log.js';
 import { RecipientLocks } from './ports/recipient-locks.js';
 import { DoNotCallService } from './do-not-call.service.js';
+import type { ChangeActor } from '../domain/change-actor.js';
 
 /** How long a worker reuses an organization's policy; a change made through this process is at once. */
 const POLICY_TTL_MS = 2000;
@@ -87,12 +88,15 @@ export class ComplianceService {
   async setPolicy(
     organizationId: string,
     policy: CompliancePolicy,
-    apiKeyId: string | null,
+    updatedBy: ChangeActor | null,
   ): Promise<CompliancePolicy> {
-    await this.policyStore.save(organizationId, policy, this.clock.now(), apiKeyId);
+    await this.policyStore.save(organizationId, policy, this.clock.now(), updatedBy);
     this.policies.forget(organizationId);
     for (const warning of policyWarnings(policy)) {
-      this.logger.warn({ organizationId, apiKeyId }, `calling policy weakened: ${warning}`);
+      this.logger.warn(
+        { organizationId, updatedBy: updatedBy && { type: updatedBy.type, id: updatedBy.id } },
+        `calling policy weakened: ${warning}`,
+      );
     }
     return policy;
   }

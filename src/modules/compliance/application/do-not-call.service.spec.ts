@@ -5,8 +5,9 @@ import { InMemoryUnitOfWork } from '../../../testing/in-memory-unit-of-work.js';
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';
-const KEY = '00000000-0000-4000-8000-0000000000aa';
-const OTHER_KEY = '00000000-0000-4000-8000-0000000000bb';
+const KEY = { type: 'api_key' as const, id: '00000000-0000-4000-8000-0000000000aa', name: 'EHR' };
+/** A person signed in removes what a key added. */
+const PERSON = { type: 'user' as const, id: '00000000-0000-4000-8000-0000000000bb', name: 'Dana' };
 const CAMPAIGN = '00000000-0000-4000-8000-0000000000c1';
 const TARGET = '00000000-0000-4000-8000-0000000000d1';
 const T0 = new Date('2026-11-02T15:00:00.000Z');
@@ -25,7 +26,7 @@ const byApi = (phoneNumber: string, reason: string, createdAt = T0, organization
   organizationId,
   phoneNumber,
   reason,
-  source: { type: 'api' as const, apiKeyId: KEY },
+  source: { type: 'api' as const, addedBy: KEY },
   createdAt,
   removal: null,
 });
@@ -97,7 +98,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
     expect(
       await dnc.service.remove(
         ORG,
-        OTHER_KEY,
+        PERSON,
         ['+15550109999', '+1 555 010 0002', '+15550100002'],
         'consent given again',
       ),
@@ -105,7 +106,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
       removed: [
         {
           ...byApi('+15550100002', 'email'),
-          removal: { at: removedAt, reason: 'consent given again', apiKeyId: OTHER_KEY },
+          removal: { at: removedAt, reason: 'consent given again', removedBy: PERSON },
         },
       ],
       notListed: ['+15550109999'],
@@ -122,7 +123,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
         byApi('+15550100001', 'letter'),
         {
           ...byApi('+15550100002', 'email'),
-          removal: { at: removedAt, reason: 'consent given again', apiKeyId: OTHER_KEY },
+          removal: { at: removedAt, reason: 'consent given again', removedBy: PERSON },
         },
         byApi('+15550100002', 'asked again', clock.now()),
       ],

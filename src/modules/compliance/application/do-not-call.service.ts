@@ -13,6 +13,7 @@ import {
   NewDoNotCallEntry,
   OPTED_OUT_BY_TEXT,
 } from '../domain/do-not-call.js';
+import type { ChangeActor } from '../domain/change-actor.js';
 import { DoNotCallRepository } from './ports/do-not-call.repository.js';
 import { RecipientLocks } from './ports/recipient-locks.js';
 
@@ -129,7 +130,7 @@ export class DoNotCallService {
    */
   async add(
     organizationId: string,
-    apiKeyId: string,
+    addedBy: ChangeActor,
     entries: { phone_number: string; reason: string }[],
     country: CountryCode = DEFAULT_COUNTRY,
   ): Promise<{ added: DoNotCallEntry[]; alreadyListed: DoNotCallEntry[] }> {
@@ -138,7 +139,7 @@ export class DoNotCallService {
       organizationId,
       phoneNumber: phoneNumberAt(e.phone_number, country, ['phone_numbers', i, 'phone_number']),
       reason: e.reason,
-      source: { type: 'api', apiKeyId },
+      source: { type: 'api', addedBy },
       createdAt,
     }));
     return this.uow.run(async (tx) => {
@@ -148,12 +149,12 @@ export class DoNotCallService {
   }
 
   /**
-   * Takes numbers off the list (consent given again), keeping each removal with its reason and key.
+   * Takes numbers off the list (consent given again), keeping each removal with its reason and who removed it.
    * Answers the removed entries and the numbers that were not listed, in request order.
    */
   async remove(
     organizationId: string,
-    apiKeyId: string,
+    removedBy: ChangeActor,
     phoneNumbers: string[],
     reason: string,
     country: CountryCode = DEFAULT_COUNTRY,
@@ -164,7 +165,7 @@ export class DoNotCallService {
     const at = this.clock.now();
     const removed = await this.uow.run(async (tx) => {
       await this.locks.lock(tx, organizationId, numbers);
-      return this.repository.remove(tx, organizationId, numbers, { at, reason, apiKeyId });
+      return this.repository.remove(tx, organizationId, numbers, { at, reason, removedBy });
     });
     const byNumber = new Map(removed.map((e) => [e.phoneNumber, e]));
     return {

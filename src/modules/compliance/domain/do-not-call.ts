@@ -5,18 +5,21 @@
  * reason, and the removal is kept.
  */
 
+import type { ChangeActor } from './change-actor.js';
+
 /** Who put a number on the list. */
 export type DoNotCallSource =
   | { type: 'call'; campaignId: string; targetId: string; callLogId: number }
-  | { type: 'api'; apiKeyId: string }
+  /** Through the API: by an API key or a person signed in (a letter, an email). */
+  | { type: 'api'; addedBy: ChangeActor }
   /** An opt-out reply (STOP, ...): the inbound message, and the target it answered when known. */
   | { type: 'sms'; messageId: string; campaignId: string | null; targetId: string | null };
 
-/** When, why and by which key a number was taken off the list. */
+/** When, why and by whom (a key or a person) a number was taken off the list. */
 export interface DoNotCallRemoval {
   at: Date;
   reason: string;
-  apiKeyId: string;
+  removedBy: ChangeActor;
 }
 
 /** One listing of a number: listed while `removal` is null. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { CompliancePolicyRepository } from '../application/ports/compliance-policy.repository.js';
+import type { ChangeActor } from '../domain/change-actor.js';
 import type { CompliancePolicy } from '../domain/compliance-policy.js';
 import { policyFromStored, storedPolicy, type StoredPolicy } from './compliance.rows.js';
 
@@ -23,15 +24,24 @@ export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
     organizationId: string,
     policy: CompliancePolicy,
     at: Date,
-    apiKeyId: string | null,
+    updatedBy: ChangeActor | null,
   ): Promise<void> {
     await sqlExecutor(this.dataSource, null).query<NoRows>(
-      `INSERT INTO compliance_policies (organization_id, policy, updated_at, updated_by_key_id)
-       VALUES ($1, $2, $3, $4)
+      `INSERT INTO compliance_policies
+         (organization_id, policy, updated_at, updated_by_type, updated_by_id, updated_by_name)
+       VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id) DO UPDATE
          SET policy = EXCLUDED.policy, updated_at = EXCLUDED.updated_at,
-             updated_by_key_id = EXCLUDED.updated_by_key_id`,
-      [organizationId, JSON.stringify(storedPolicy(policy)), at, apiKeyId],
+             updated_by_type = EXCLUDED.updated_by_type, updated_by_id = EXCLUDED.updated_by_id,
+             updated_by_name = EXCLUDED.updated_by_name`,
+      [
+        organizationId,
+        JSON.stringify(storedPolicy(policy)),
+        at,
+        updatedBy?.type ?? null,
+        updatedBy?.id ?? null,
+        updatedBy?.name ?? null,
+      ],
     );
   }
 }

@@ -45,7 +45,9 @@ export class SqlDoNotCallRepository extends DoNotCallRepository {
       campaign_id: e.source.type === 'api' ? null : e.source.campaignId,
       target_id: e.source.type === 'api' ? null : e.source.targetId,
       call_log_id: e.source.type === 'call' ? e.source.callLogId : null,
-      api_key_id: e.source.type === 'api' ? e.source.apiKeyId : null,
+      added_by_type: e.source.type === 'api' ? e.source.addedBy.type : null,
+      added_by_id: e.source.type === 'api' ? e.source.addedBy.id : null,
+      added_by_name: e.source.type === 'api' ? e.source.addedBy.name : null,
       message_id: e.source.type === 'sms' ? e.source.messageId : null,
       created_at: e.createdAt.toISOString(),
     }));
@@ -58,17 +60,18 @@ export class SqlDoNotCallRepository extends DoNotCallRepository {
       `WITH input AS (
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS e(
            ord integer, organization_id uuid, phone_number text, reason text, source text,
-           campaign_id uuid, target_id uuid, call_log_id bigint, api_key_id uuid, message_id uuid,
+           campaign_id uuid, target_id uuid, call_log_id bigint, added_by_type text, added_by_id uuid,
+           added_by_name text, message_id uuid,
            created_at timestamptz)
        ), firsts AS (
          SELECT DISTINCT ON (organization_id, phone_number) * FROM input
           ORDER BY organization_id, phone_number, ord
        ), inserted AS (
          INSERT INTO do_not_call_entries
-           (organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id, api_key_id,
-            message_id, created_at)
-         SELECT organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id, api_key_id,
-                message_id, created_at
+           (organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id,
+            added_by_type, added_by_id, added_by_name, message_id, created_at)
+         SELECT organization_id, phone_number, reason, source, campaign_id, target_id, call_log_id,
+                added_by_type, added_by_id, added_by_name, message_id, created_at
            FROM firsts ORDER BY ord
          ON CONFLICT (organization_id, phone_number) WHERE removed_at IS NULL DO NOTHING
          RETURNING ${COLUMN_LIST}
@@ -103,10 +106,19 @@ export class SqlDoNotCallRepository extends DoNotCallRepository {
     if (phoneNumbers.length === 0) return [];
     const { rows } = await sqlExecutor(this.dataSource, tx).query<DoNotCallRow>(
       `UPDATE do_not_call_entries
-          SET removed_at = $3, removal_reason = $4, removed_by_api_key_id = $5
+          SET removed_at = $3, removal_reason = $4,
+              removed_by_type = $5, removed_by_id = $6, removed_by_name = $7
         WHERE organization_id = $1 AND phone_number = ANY($2::text[]) AND removed_at IS NULL
         RETURNING ${COLUMN_LIST}`,
-      [organizationId, phoneNumbers, removal.at, removal.reason, removal.apiKeyId],
+      [
+        organizationId,
+        phoneNumbers,
+        removal.at,
+        removal.reason,
+        removal.removedBy.type,
+        removal.removedBy.id,
+        removal.removedBy.name,
+      ],
     );
     return rows.map(doNotCallFromRow);
   }

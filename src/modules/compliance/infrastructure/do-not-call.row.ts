@@ -1,3 +1,4 @@
+import type { ChangeActor } from '../domain/change-actor.js';
 import type { DoNotCallEntry } from '../domain/do-not-call.js';
 
 /** A `do_not_call_entries` row as `pg` returns it (bigints as strings). */
@@ -10,12 +11,16 @@ export interface DoNotCallRow {
   campaign_id: string | null;
   target_id: string | null;
   call_log_id: string | null;
-  api_key_id: string | null;
+  added_by_type: ChangeActor['type'] | null;
+  added_by_id: string | null;
+  added_by_name: string | null;
   message_id: string | null;
   created_at: Date;
   removed_at: Date | null;
   removal_reason: string | null;
-  removed_by_api_key_id: string | null;
+  removed_by_type: ChangeActor['type'] | null;
+  removed_by_id: string | null;
+  removed_by_name: string | null;
 }
 
 /** Every column of `do_not_call_entries`, for `SELECT` and `RETURNING`. */
@@ -28,12 +33,16 @@ export const DO_NOT_CALL_COLUMNS = [
   'campaign_id',
   'target_id',
   'call_log_id',
-  'api_key_id',
+  'added_by_type',
+  'added_by_id',
+  'added_by_name',
   'message_id',
   'created_at',
   'removed_at',
   'removal_reason',
-  'removed_by_api_key_id',
+  'removed_by_type',
+  'removed_by_id',
+  'removed_by_name',
 ] as const satisfies readonly (keyof DoNotCallRow)[];
 
 /** The table's CHECK constraints make the source's and the removal's columns all set or all null. */
@@ -57,11 +66,18 @@ export function doNotCallFromRow(r: DoNotCallRow): DoNotCallEntry {
               campaignId: r.campaign_id,
               targetId: r.target_id,
             }
-          : { type: 'api', apiKeyId: r.api_key_id! },
+          : {
+              type: 'api',
+              addedBy: { type: r.added_by_type!, id: r.added_by_id!, name: r.added_by_name! },
+            },
     createdAt: r.created_at,
     removal:
       r.removed_at === null
         ? null
-        : { at: r.removed_at, reason: r.removal_reason!, apiKeyId: r.removed_by_api_key_id! },
+        : {
+            at: r.removed_at,
+            reason: r.removal_reason!,
+            removedBy: { type: r.removed_by_type!, id: r.removed_by_id!, name: r.removed_by_name! },
+          },
   };
 }

@@ -128,7 +128,7 @@ export class SessionController {
   })
   @ApiOkResponse({ type: UserResponseDto })
   @ApiResponse({ status: 404, description: 'The invitation is unknown, used or expired' })
-  async accept(@Body() body: AcceptInvitationDto) {
-    return presentUser(await this.people.accept(body.token, body.password));
+  async accept(@Body() body: AcceptInvitationDto, @Req() req: Request) {
+    return presentUser(await this.people.accept(body.token, body.password, clientAddress(req)));
   }
 }

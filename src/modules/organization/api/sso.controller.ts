@@ -2,6 +2,7 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/auth.decorators.js';
+import { clientAddress } from '../../../common/http/auth-failure-limiter.js';
 import { AppConfig } from '../../../config/app-config.js';
 import type { PendingSignOn } from '../application/ports/identity-provider.js';
 import { SsoService } from '../application/sso.service.js';
@@ -77,6 +78,7 @@ export class SsoController {
     const { token } = await this.sso.finish(
       this.baseUrl(req) + req.originalUrl,
       pendingFrom(readCookie(req, PENDING_COOKIE)),
+      clientAddress(req),
     );
     res.append(
       'Set-Cookie',

@@ -14,6 +14,7 @@ import {
   type User,
   type UserRole,
 } from '../domain/user.js';
+import { AuditTrailService } from '../../audit/application/audit-trail.service.js';
 import { UserChanges, UserRepository } from './ports/user.repository.js';
 
 export interface PeopleSettings {
@@ -35,6 +36,8 @@ export class PeopleService {
     private readonly users: UserRepository,
     private readonly settings: PeopleSettings,
     private readonly clock: Clock = new SystemClock(),
+    // The app's trail (AuditModule); a service built by hand in a unit test records nothing.
+    private readonly audit: AuditTrailService | null = null,
   ) {}
 
   async invite(
@@ -106,8 +109,15 @@ export class PeopleService {
     return { user, invitation };
   }
 
-  /** Sets the password through an invitation, once; an unknown, used or expired one is NotFound. */
-  async accept(token: string, password: string): Promise<User> {
+  /**
+   * Sets the password through an invitation, once; an unknown, used or expired one is NotFound. The
+   * person's organization's trail records it (`invitation.accept`, the person as actor).
+   */
+  async accept(
+    token: string,
+    password: string,
+    clientAddress: string | null = null,
+  ): Promise<User> {
     if (password.length < MIN_PASSWORD_LENGTH) {
       throw new InvalidInputError(
         `password must have at least ${MIN_PASSWORD_LENGTH} characters`,
@@ -125,6 +135,16 @@ export class PeopleService {
         'This invitation is unknown, used or expired: ask an admin for a new one',
       );
     }
+    await this.audit?.record({
+      organizationId: user.organizationId,
+      actor: { kind: 'user', id: user.id, name: user.name, role: user.role },
+      action: 'invitation.accept',
+      resourceType: 'user',
+      resourceId: user.id,
+      outcome: 'allowed',
+      clientAddress,
+      changedFields: ['password'],
+    });
     return user;
   }
 

@@ -9,6 +9,7 @@ import {
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import { newTotpSecret, totpStep } from '../domain/totp.js';
 import { UserRepository } from './ports/user.repository.js';
+import { TotpSecrets } from './totp-secrets.js';
 
 export const KEYS_HAVE_NO_SECOND_FACTOR =
   'An API key has no second factor: only a signed-in person sets one up';
@@ -22,6 +23,7 @@ export const KEYS_HAVE_NO_SECOND_FACTOR =
 export class SecondFactorService {
   constructor(
     private readonly users: UserRepository,
+    private readonly secrets: TotpSecrets,
     private readonly clock: Clock = new SystemClock(),
   ) {}
 
@@ -30,7 +32,8 @@ export class SecondFactorService {
     const userId = personOf(auth);
     const label = auth.principal.kind === 'user' ? auth.principal.email : '';
     const { secret, uri } = newTotpSecret(label);
-    if (!(await this.users.setPendingTotp(userId, secret, this.clock.now()))) {
+    const sealed = this.secrets.seal(userId, secret);
+    if (!(await this.users.setPendingTotp(userId, sealed, this.clock.now()))) {
       throw new ConflictError('Your second factor is already set up: ask an admin to reset it');
     }
     return { secret, uri };
@@ -46,7 +49,7 @@ export class SecondFactorService {
       );
     }
     const now = this.clock.now();
-    const step = totpStep(pending.secret, code, now);
+    const step = totpStep(this.secrets.open(userId, pending.secret), code, now);
     if (step === null) {
       throw new InvalidInputError(
         'Wrong code: enter the 6 digits your app shows now',

@@ -1,4 +1,5 @@
 import { AuditTrailService } from '../../audit/application/audit-trail.service.js';
+import type { AuditActor } from '../../audit/domain/audit-event.js';
 import { Injectable, Optional } from '@nestjs/common';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
@@ -17,6 +18,7 @@ import {
 } from '../domain/user.js';
 import { SessionStore } from './ports/session.store.js';
 import { UserRepository } from './ports/user.repository.js';
+import { TotpSecrets } from './totp-secrets.js';
 
 export interface SessionSettings extends SessionLimits {
   failuresPerAccount: number;
@@ -36,6 +38,28 @@ export const TOTP_CODE_NEEDED =
 export const WRONG_TOTP_CODE = 'Wrong or already used code from the authenticator app';
 export const SESSION_ENDED = 'Your session has ended: sign in again';
 
+/** A person as the audit trail names them. */
+export const actorOf = (user: User): AuditActor => ({
+  kind: 'user',
+  id: user.id,
+  name: user.name,
+  role: user.role,
+});
+
+const attemptBy = (
+  user: User,
+  outcome: 'allowed' | 'refused',
+  clientAddress: string,
+  reason?: string,
+) => ({
+  organizationId: user.organizationId,
+  actor: actorOf(user),
+  method: 'password' as const,
+  outcome,
+  clientAddress,
+  reason,
+});
+
 /**
  * Signing in with email and password, the sessions that follow (idle and absolute timeouts on the
  * service's clock), signing out, and the lockout after repeated failures per account and per client
@@ -48,27 +72,34 @@ export class SessionService {
     private readonly users: UserRepository,
     private readonly sessions: SessionStore,
     private readonly settings: SessionSettings,
+    private readonly secrets: TotpSecrets,
     private readonly clock: Clock = new SystemClock(),
     // The app's trail (AuditModule); a service built by hand in a unit test records nothing.
     @Optional() private readonly audit: AuditTrailService | null = null,
   ) {}
 
-  /** A sign-in of a known person, allowed or refused, in the person's organization's trail. */
-  private async recordSignIn(
-    user: User,
-    outcome: 'allowed' | 'refused',
-    clientAddress: string,
-    reason?: string,
-  ): Promise<void> {
+  /**
+   * A sign-in, allowed or refused, in the organization's trail: by password here, by single sign-on
+   * (SsoService). The actor is who signed in, or who the attempt claimed to be.
+   */
+  async recordSignIn(attempt: {
+    organizationId: string;
+    actor: AuditActor;
+    method: 'password' | 'sso';
+    outcome: 'allowed' | 'refused';
+    clientAddress: string;
+    reason?: string;
+  }): Promise<void> {
+    const { actor, outcome, reason } = attempt;
     await this.audit?.record({
-      organizationId: user.organizationId,
-      actor: { kind: 'user', id: user.id, name: user.name, role: user.role },
+      organizationId: attempt.organizationId,
+      actor,
       action: outcome === 'allowed' ? 'session.sign_in' : 'session.sign_in_failed',
       resourceType: 'user',
-      resourceId: user.id,
+      resourceId: actor.kind === 'user' ? actor.id : null,
       outcome,
-      clientAddress,
-      detail: reason ? { reason } : null,
+      clientAddress: attempt.clientAddress,
+      detail: { method: attempt.method, ...(reason ? { reason } : {}) },
     });
   }
 
@@ -97,8 +128,8 @@ export class SessionService {
     );
     const fail = async (detail: string): Promise<never> => {
       // An unknown email names no organization: its failures are counted, not in any trail.
-      if (found) await this.recordSignIn(found.user, 'refused', clientAddress, detail);
-      await this.sessions.recordFailure(
+      if (found) await this.recordSignIn(attemptBy(found.user, 'refused', clientAddress, detail));
+      const locked = await this.sessions.recordFailure(
         [
           { subject: account, limit: this.settings.failuresPerAccount },
           { subject: address, limit: this.settings.failuresPerAddress },
@@ -107,12 +138,14 @@ export class SessionService {
         this.settings.lockoutMs,
         this.settings.lockoutMs,
       );
+      if (found && locked.length > 0) await this.recordLockout(found.user, locked, clientAddress);
       throw new UnauthorizedError(detail);
     };
     if (!found || !found.passwordHash || !valid) return fail(WRONG_CREDENTIALS);
     if (found.totpSecret) {
       if (!totpCode) throw new UnauthorizedError(TOTP_CODE_NEEDED);
-      const step = totpStep(found.totpSecret, totpCode, now);
+      const secret = this.secrets.open(found.user.id, found.totpSecret);
+      const step = totpStep(secret, totpCode, now);
       // A code works once: a step at or before the last one used is refused.
       if (step === null || !(await this.users.useTotpStep(found.user.id, step))) {
         return fail(WRONG_TOTP_CODE);
@@ -120,8 +153,32 @@ export class SessionService {
     }
     await this.sessions.clearFailures(account);
     const signedIn = await this.startSession(found.user);
-    await this.recordSignIn(found.user, 'allowed', clientAddress);
+    await this.recordSignIn(attemptBy(found.user, 'allowed', clientAddress));
     return signedIn;
+  }
+
+  /** The moment a failure locks the account or the address, in the claimed person's trail. */
+  private async recordLockout(
+    user: User,
+    locked: { subject: string; lockedUntil: Date }[],
+    clientAddress: string,
+  ): Promise<void> {
+    await this.audit?.record({
+      organizationId: user.organizationId,
+      actor: actorOf(user),
+      action: 'session.locked',
+      resourceType: 'user',
+      resourceId: user.id,
+      outcome: 'refused',
+      clientAddress,
+      detail: {
+        // `account` or `address`: which the failures locked (the subject itself is an email or address).
+        locked: locked.map((l) => l.subject.slice(0, l.subject.indexOf(':'))),
+        locked_until: new Date(
+          Math.max(...locked.map((l) => l.lockedUntil.getTime())),
+        ).toISOString(),
+      },
+    });
   }
 
   /** A session for a person whose identity was proven elsewhere (single sign-on). */

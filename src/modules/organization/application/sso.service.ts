@@ -6,11 +6,12 @@ import {
   NotFoundError,
   UnauthorizedError,
 } from '../../../common/errors/domain-errors.js';
-import { normalizeEmail, USER_ROLES, type UserRole } from '../domain/user.js';
+import { normalizeEmail, type User, USER_ROLES, type UserRole } from '../domain/user.js';
 import { IdentityProvider, type PendingSignOn } from './ports/identity-provider.js';
 import { UserRepository } from './ports/user.repository.js';
 import { OrganizationService } from './organization.service.js';
-import { type SignedIn, SessionService } from './session.service.js';
+import type { AuditActor } from '../../audit/domain/audit-event.js';
+import { actorOf, type SignedIn, SessionService } from './session.service.js';
 
 export interface SsoSettings {
   /** The provider's group -> our role. */
@@ -66,8 +67,54 @@ export class SsoService {
     return this.provider.authorizationUrl(redirectUri);
   }
 
-  async finish(callbackUrl: string, pending: PendingSignOn | null): Promise<SignedIn> {
+  /**
+   * Signs in the person the provider names. Every outcome is in the SSO organization's trail
+   * (`session.sign_in` or `session.sign_in_failed`, method `sso`): the actor is the person, or for one
+   * the service does not know, who the provider said they were (kind `unknown`).
+   */
+  async finish(
+    callbackUrl: string,
+    pending: PendingSignOn | null,
+    clientAddress: string,
+  ): Promise<SignedIn> {
     if (!this.enabled) throw new NotFoundError(SSO_NOT_CONFIGURED);
+    const organization = await this.organizations.ensureOrganization(
+      this.settings.organizationName!,
+    );
+    let claimed: { email: string; name: string } | null = null;
+    try {
+      const identity = await this.identify(callbackUrl, pending);
+      claimed = identity;
+      const user = await this.person(organization.id, identity);
+      const signedIn = await this.sessions.startSession(user);
+      await this.sessions.recordSignIn({
+        organizationId: organization.id,
+        actor: actorOf(user),
+        method: 'sso',
+        outcome: 'allowed',
+        clientAddress,
+      });
+      return signedIn;
+    } catch (err) {
+      if (err instanceof UnauthorizedError || err instanceof ForbiddenError) {
+        await this.sessions.recordSignIn({
+          organizationId: organization.id,
+          actor: await this.claimedActor(organization.id, claimed),
+          method: 'sso',
+          outcome: 'refused',
+          clientAddress,
+          reason: err.message,
+        });
+      }
+      throw err;
+    }
+  }
+
+  /** Who the provider's answer proves the person to be. */
+  private async identify(
+    callbackUrl: string,
+    pending: PendingSignOn | null,
+  ): Promise<{ email: string; name: string; groups: string[] }> {
     if (!pending) {
       throw new UnauthorizedError('Single sign-on was not started in this browser: start again');
     }
@@ -80,6 +127,15 @@ export class SsoService {
       throw new UnauthorizedError('The identity provider gave no email for this person');
     }
     const email = normalizeEmail(identity.email);
+    return { email, name: identity.name ?? email, groups: identity.groups };
+  }
+
+  /** The person, created or kept in step with the provider; Forbidden without a role or a place here. */
+  private async person(
+    organizationId: string,
+    identity: { email: string; name: string; groups: string[] },
+  ): Promise<User> {
+    const { email } = identity;
     const granted = identity.groups
       .map((g) => this.settings.roleMap.get(g))
       .filter((r): r is UserRole => r !== undefined);
@@ -90,11 +146,8 @@ export class SsoService {
         `The identity provider grants ${email} none of the groups OIDC_ROLE_MAP gives a role`,
       );
     }
-    const organization = await this.organizations.ensureOrganization(
-      this.settings.organizationName!,
-    );
     const user = await this.users.upsertProviderUser(
-      { organizationId: organization.id, email, name: identity.name ?? email, role },
+      { organizationId, email, name: identity.name, role },
       this.clock.now(),
     );
     if (!user) {
@@ -102,6 +155,16 @@ export class SsoService {
         `${email} may not sign in here: deactivated, or of another organization`,
       );
     }
-    return this.sessions.startSession(user);
+    return user;
+  }
+
+  /** The organization's person with the claimed email, else the claim itself (or nobody named). */
+  private async claimedActor(
+    organizationId: string,
+    claimed: { email: string; name: string } | null,
+  ): Promise<AuditActor> {
+    const found = claimed ? await this.users.findForSignIn(claimed.email) : null;
+    if (found && found.user.organizationId === organizationId) return actorOf(found.user);
+    return { kind: 'unknown', id: claimed?.email ?? '', name: claimed?.name ?? '', role: '' };
   }
 }

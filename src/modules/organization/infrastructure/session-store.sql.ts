@@ -87,23 +87,29 @@ export class SqlSessionStore extends SessionStore {
     now: Date,
     windowMs: number,
     lockoutMs: number,
-  ): Promise<void> {
+  ): Promise<{ subject: string; lockedUntil: Date }[]> {
     // The count, its window and the lock are decided under the row's lock: concurrent failures all
     // count, and the one that reaches the limit locks.
     const expired = `f.window_started_at <= $3::timestamptz - $4 * interval '1 millisecond'`;
     const lock = `$3::timestamptz + $5 * interval '1 millisecond'`;
+    const locked: { subject: string; lockedUntil: Date }[] = [];
     for (const { subject, limit } of limits) {
-      await this.sql.query<NoRows>(
+      const { rows } = await this.sql.query<{ locked: boolean; locked_until: Date | null }>(
         `INSERT INTO sign_in_failures AS f (subject, failures, window_started_at, locked_until)
          VALUES ($1, 1, $3, CASE WHEN $2::int <= 1 THEN ${lock} END)
          ON CONFLICT (subject) DO UPDATE SET
            failures = CASE WHEN ${expired} THEN 1 ELSE f.failures + 1 END,
            window_started_at = CASE WHEN ${expired} THEN $3 ELSE f.window_started_at END,
            locked_until = CASE WHEN (CASE WHEN ${expired} THEN 1 ELSE f.failures + 1 END) >= $2::int
-                               THEN ${lock} ELSE f.locked_until END`,
+                               THEN ${lock} ELSE f.locked_until END
+         RETURNING f.failures >= $2::int AS locked, f.locked_until`,
         [subject, limit, now, windowMs, lockoutMs],
       );
+      if (rows[0]?.locked && rows[0].locked_until) {
+        locked.push({ subject, lockedUntil: new Date(rows[0].locked_until) });
+      }
     }
+    return locked;
   }
 
   async clearFailures(subject: string): Promise<void> {

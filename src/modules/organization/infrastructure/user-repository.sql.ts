@@ -5,6 +5,7 @@ import {
   NewInvitation,
   NewUser,
   SignInRecord,
+  StoredTotpSecret,
   UserChanges,
   UserRepository,
 } from '../application/ports/user.repository.js';
@@ -186,35 +187,53 @@ export class SqlUserRepository extends UserRepository {
 
   async findForSignIn(email: string): Promise<SignInRecord | null> {
     const { rows } = await this.sql.query<
-      UserRow & { password_hash: string | null; totp_secret: string | null }
+      UserRow & {
+        password_hash: string | null;
+        totp_secret: string | null;
+        totp_secret_key_id: string | null;
+      }
     >(
       `SELECT ${USER_COLUMNS}, u.password_hash,
-              CASE WHEN u.totp_enabled_at IS NOT NULL THEN u.totp_secret END AS totp_secret
+              CASE WHEN u.totp_enabled_at IS NOT NULL THEN u.totp_secret END AS totp_secret,
+              u.totp_secret_key_id
          FROM users u WHERE lower(u.email) = lower($1) AND u.deactivated_at IS NULL`,
       [email],
     );
     const r = rows[0];
     return r
-      ? { user: userFromRow(r), passwordHash: r.password_hash, totpSecret: r.totp_secret }
+      ? {
+          user: userFromRow(r),
+          passwordHash: r.password_hash,
+          totpSecret: r.totp_secret
+            ? { keyId: r.totp_secret_key_id, ciphertext: r.totp_secret }
+            : null,
+        }
       : null;
   }
 
-  async setPendingTotp(userId: string, secret: string, now: Date): Promise<boolean> {
+  async setPendingTotp(userId: string, secret: StoredTotpSecret, now: Date): Promise<boolean> {
     const { rowCount } = await this.sql.query<NoRows>(
-      `UPDATE users SET totp_secret = $2, updated_at = $3
+      `UPDATE users SET totp_secret = $2, totp_secret_key_id = $3, updated_at = $4
         WHERE id = $1 AND totp_enabled_at IS NULL`,
-      [userId, secret, now],
+      [userId, secret.ciphertext, secret.keyId, now],
     );
     return rowCount > 0;
   }
 
-  async findTotp(userId: string): Promise<{ secret: string; enabled: boolean } | null> {
-    const { rows } = await this.sql.query<{ totp_secret: string | null; enabled: boolean }>(
-      `SELECT totp_secret, totp_enabled_at IS NOT NULL AS enabled FROM users WHERE id = $1`,
+  async findTotp(userId: string): Promise<{ secret: StoredTotpSecret; enabled: boolean } | null> {
+    const { rows } = await this.sql.query<{
+      totp_secret: string | null;
+      totp_secret_key_id: string | null;
+      enabled: boolean;
+    }>(
+      `SELECT totp_secret, totp_secret_key_id, totp_enabled_at IS NOT NULL AS enabled
+         FROM users WHERE id = $1`,
       [userId],
     );
     const r = rows[0];
-    return r?.totp_secret ? { secret: r.totp_secret, enabled: r.enabled } : null;
+    return r?.totp_secret
+      ? { secret: { keyId: r.totp_secret_key_id, ciphertext: r.totp_secret }, enabled: r.enabled }
+      : null;
   }
 
   async enableTotp(userId: string, step: number, now: Date): Promise<boolean> {
@@ -238,7 +257,8 @@ export class SqlUserRepository extends UserRepository {
 
   async disableTotp(userId: string, now: Date): Promise<void> {
     await this.sql.query<NoRows>(
-      `UPDATE users SET totp_secret = NULL, totp_enabled_at = NULL, totp_last_step = NULL,
+      `UPDATE users SET totp_secret = NULL, totp_secret_key_id = NULL, totp_enabled_at = NULL,
+                        totp_last_step = NULL,
                         updated_at = $2
         WHERE id = $1`,
       [userId, now],

@@ -1,10 +1,13 @@
 import { randomBytes } from 'crypto';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { InMemoryProviderConnectionRepository } from '../../../testing/in-memory-provider-connection.repository.js';
-import { AesGcmSecretBox } from '../infrastructure/aes-gcm-secret-box.js';
+import { AesGcmSecretBox } from '../../../common/secrets/aes-gcm-secret-box.js';
 import { ResolvingProviderDestinations } from '../infrastructure/resolving-provider-destinations.js';
 import { ProviderCallClients } from './ports/provider-call-clients.js';
-import { SecretsKeyMissingError, SecretUnreadableError } from './ports/secret-box.js';
+import {
+  SecretsKeyMissingError,
+  SecretUnreadableError,
+} from '../../../common/secrets/secret-box.js';
 import { ProviderConnectionService } from './provider-connection.service.js';
 
 const ORG = '00000000-0000-4000-8000-00000000000a';

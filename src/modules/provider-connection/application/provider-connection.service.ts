@@ -26,7 +26,7 @@ import {
 } from './ports/provider-connection.repository.js';
 import { ProviderCallClients } from './ports/provider-call-clients.js';
 import { ProviderDestinations } from './ports/provider-destinations.js';
-import { SecretBox, SecretUnreadableError } from './ports/secret-box.js';
+import { SecretBox, SecretUnreadableError } from '../../../common/secrets/secret-box.js';
 import { VoiceProviders } from './ports/voice-provider.js';
 
 export interface CreateConnection {

@@ -97,10 +97,27 @@ export class DoNotCallCallSourceDto {
   call_log_id: number;
 }
 
+/** Who changed the list through the API: an API key or a person signed in, with their name then. */
+export class DoNotCallActorDto {
+  @ApiProperty({ enum: ['api_key', 'user'], description: 'An API key (a system) or a person' })
+  type: 'api_key' | 'user';
+  @ApiProperty({ type: 'string', format: 'uuid', description: "The key's or the person's id" })
+  id: string;
+  @ApiProperty({
+    type: 'string',
+    example: 'EHR integration',
+    description: "The key's or the person's name when they acted",
+  })
+  name: string;
+}
+
 export class DoNotCallApiSourceDto {
   @ApiProperty({ enum: ['api'] }) type: 'api';
-  @ApiProperty({ type: 'string', format: 'uuid', description: 'The API key that added the number' })
-  api_key_id: string;
+  @ApiProperty({
+    type: DoNotCallActorDto,
+    description: 'The API key or person that added the number',
+  })
+  added_by: DoNotCallActorDto;
 }
 
 export class DoNotCallSmsSourceDto {
@@ -125,8 +142,8 @@ export class DoNotCallRemovalDto {
   @ApiProperty({ type: 'string', format: 'date-time' }) removed_at: string;
   @ApiProperty({ type: 'string', example: 'Consent given again by phone on 2026-11-20' })
   reason: string;
-  @ApiProperty({ type: 'string', format: 'uuid', description: 'The API key that removed it' })
-  api_key_id: string;
+  @ApiProperty({ type: DoNotCallActorDto, description: 'The API key or person that removed it' })
+  removed_by: DoNotCallActorDto;
 }
 
 @ApiExtraModels(
@@ -140,7 +157,7 @@ export class DoNotCallEntryResponseDto {
   @ApiProperty({ type: 'string', example: 'Letter of 2026-11-02' }) reason: string;
   @ApiProperty({
     description:
-      'Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key (a letter, an email)',
+      'Who listed the number: a call that ended DNC_REQUESTED, an opt-out reply to a text (STOP), or an API key or person through the API (a letter, an email)',
     oneOf: [
       { $ref: getSchemaPath(DoNotCallCallSourceDto) },
       { $ref: getSchemaPath(DoNotCallApiSourceDto) },

@@ -1,3 +1,4 @@
+import type { ChangeActor } from '../../domain/change-actor.js';
 import type { CompliancePolicy } from '../../domain/compliance-policy.js';
 
 /** An organization's policy as last set; organizations that never set one have none (the defaults). */
@@ -7,6 +8,7 @@ export abstract class CompliancePolicyRepository {
     organizationId: string,
     policy: CompliancePolicy,
     at: Date,
-    apiKeyId: string | null,
+    /** Null when set by the service itself (a test, a seed). */
+    updatedBy: ChangeActor | null,
   ): Promise<void>;
 }

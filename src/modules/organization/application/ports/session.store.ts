@@ -19,14 +19,15 @@ export abstract class SessionStore {
   abstract lockedUntil(subjects: string[], now: Date): Promise<Date | null>;
   /**
    * Counts one failure of each subject in its window (`windowMs`, started by its first failure); a
-   * subject reaching its limit is locked until `now + lockoutMs` and starts counting again.
+   * subject reaching its limit is locked until `now + lockoutMs` and starts counting again. Answers
+   * the subjects this failure locked.
    */
   abstract recordFailure(
     limits: FailureLimit[],
     now: Date,
     windowMs: number,
     lockoutMs: number,
-  ): Promise<void>;
+  ): Promise<{ subject: string; lockedUntil: Date }[]>;
   /** Forgets a subject's failures (an account that signed in). */
   abstract clearFailures(subject: string): Promise<void>;
 }

@@ -19,18 +19,20 @@ export interface NewInvitation {
   expiresAt: Date;
 }
 
-export interface SignInRecord {
-  user: User;
-  passwordHash: string | null;
-  /** The secret of the second factor in use; null without one. */
-  totpSecret: string | null;
+/**
+ * A TOTP secret as stored: sealed under SECRETS_KEY (`keyId` names the key), or, for one stored before
+ * secrets were sealed, the plain base32 (`keyId` null).
+ */
+export interface StoredTotpSecret {
+  keyId: string | null;
+  ciphertext: string;
 }
 
 export interface SignInRecord {
   user: User;
   passwordHash: string | null;
   /** The secret of the second factor in use; null without one. */
-  totpSecret: string | null;
+  totpSecret: StoredTotpSecret | null;
 }
 
 /** People and their invitations. `now` arguments are the times recorded (the service's clock). */
@@ -73,9 +75,9 @@ export abstract class UserRepository {
    */
   abstract findForSignIn(email: string): Promise<SignInRecord | null>;
   /** Stores a secret being set up (replacing one not yet confirmed); false once one is in use. */
-  abstract setPendingTotp(userId: string, secret: string, now: Date): Promise<boolean>;
+  abstract setPendingTotp(userId: string, secret: StoredTotpSecret, now: Date): Promise<boolean>;
   /** The secret being set up or in use. */
-  abstract findTotp(userId: string): Promise<{ secret: string; enabled: boolean } | null>;
+  abstract findTotp(userId: string): Promise<{ secret: StoredTotpSecret; enabled: boolean } | null>;
   /** Puts the pending secret in use, `step` used; false when there is none pending. */
   abstract enableTotp(userId: string, step: number, now: Date): Promise<boolean>;
   /** Records `step` as used unless it (or a later one) was: false for a replayed code. */

@@ -1,4 +1,4 @@
-import { SealedSecret } from './secret-box.js';
+import { SealedSecret } from '../../../../common/secrets/secret-box.js';
 import {
   ConnectionSettings,
   ConnectionType,

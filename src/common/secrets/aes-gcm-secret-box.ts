@@ -7,7 +7,7 @@ import {
   SecretBox,
   SecretsKeyMissingError,
   SecretUnreadableError,
-} from '../application/ports/secret-box.js';
+} from './secret-box.js';
 
 const KEY_BYTES = 32;
 const IV_BYTES = 12;

@@ -1,4 +1,4 @@
-import { ConflictError } from '../../../../common/errors/domain-errors.js';
+import { ConflictError } from '../errors/domain-errors.js';
 
 /** A secret as stored: ciphertext plus the id of the key that sealed it (so keys can be rotated). */
 export interface SealedSecret {

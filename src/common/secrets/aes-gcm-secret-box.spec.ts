@@ -3,7 +3,7 @@ import { randomBytes } from 'crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
-import { SecretsKeyMissingError, SecretUnreadableError } from '../application/ports/secret-box.js';
+import { SecretsKeyMissingError, SecretUnreadableError } from './secret-box.js';
 import {
   AesGcmSecretBox,
   keyIdOf,
