@@ -43,6 +43,7 @@ import { FoldedCountRows1769850000000 } from './1769850000000-folded-count-rows.
 import { CreateRetention1769860000000 } from './1769860000000-create-retention.js';
 import { CreateUsersAndSessions1769810000000 } from './1769810000000-create-users-and-sessions.js';
 import { AddTotp1769810000001 } from './1769810000001-add-totp.js';
+import { CampaignVoicemailMessage1769910000000 } from './1769910000000-campaign-voicemail-message.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -86,4 +87,5 @@ export const MIGRATIONS = [
   CreateRetention1769860000000,
   CreateUsersAndSessions1769810000000,
   AddTotp1769810000001,
+  CampaignVoicemailMessage1769910000000,
 ];
