@@ -89,7 +89,7 @@ export function PatientsPage({ client }: { client: CampaignCallingClient }) {
           <h2>
             {record.total_targets} target{record.total_targets === 1 ? '' : 's'}
           </h2>
-          <table>
+          <table class="stack">
             <thead>
               <tr>
                 <th>Target</th>
@@ -101,12 +101,14 @@ export function PatientsPage({ client }: { client: CampaignCallingClient }) {
             <tbody>
               {record.targets.map((t) => (
                 <tr key={t.id} data-patient-target={t.id}>
-                  <td>
+                  <td data-label="Target">
                     <a href={href.target(t.id)}>{t.id}</a>
                   </td>
-                  <td>{t.status}</td>
-                  <td>{when(t.created_at)}</td>
-                  <td>{t.purged_at ? `${when(t.purged_at)}: ${t.purged_parts.join(', ')}` : ''}</td>
+                  <td data-label="Status">{t.status}</td>
+                  <td data-label="Added">{when(t.created_at)}</td>
+                  <td data-label="Purged">
+                    {t.purged_at ? `${when(t.purged_at)}: ${t.purged_parts.join(', ')}` : ''}
+                  </td>
                 </tr>
               ))}
             </tbody>
