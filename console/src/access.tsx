@@ -101,7 +101,7 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
           return true;
         }}
       />
-      <table>
+      <table class="stack">
         <caption class="sr-only">People</caption>
         <thead>
           <tr>
@@ -116,9 +116,9 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
         <tbody>
           {users.map((u) => (
             <tr key={u.id}>
-              <td>{u.name}</td>
-              <td>{u.email}</td>
-              <td>
+              <td data-label="Name">{u.name}</td>
+              <td data-label="Email">{u.email}</td>
+              <td data-label="Role">
                 {u.status === 'deactivated' || u.id === me.id ? (
                   u.role
                 ) : (
@@ -139,9 +139,9 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
                   />
                 )}
               </td>
-              <td>{scopeWords(u.campaign_ids)}</td>
-              <td>{u.status}</td>
-              <td>
+              <td data-label="Campaigns">{scopeWords(u.campaign_ids)}</td>
+              <td data-label="Status">{u.status}</td>
+              <td data-label="Actions">
                 {u.status !== 'deactivated' && u.id !== me.id ? (
                   <>
                     <button
@@ -196,7 +196,7 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
           return true;
         }}
       />
-      <table>
+      <table class="stack">
         <caption class="sr-only">API keys</caption>
         <thead>
           <tr>
@@ -212,15 +212,15 @@ export function AccessPage({ client, me }: { client: CampaignCallingClient; me: 
         <tbody>
           {keys.map((k) => (
             <tr key={k.id}>
-              <td>{k.name}</td>
-              <td>{k.role}</td>
-              <td>{scopeWords(k.campaign_ids)}</td>
-              <td>
+              <td data-label="Name">{k.name}</td>
+              <td data-label="Role">{k.role}</td>
+              <td data-label="Campaigns">{scopeWords(k.campaign_ids)}</td>
+              <td data-label="Starts with">
                 <code>{k.key_prefix}</code>
               </td>
-              <td>{when(k.last_used_at) || 'Never'}</td>
-              <td>{when(k.expires_at) || 'Never'}</td>
-              <td>
+              <td data-label="Last used">{when(k.last_used_at) || 'Never'}</td>
+              <td data-label="Expires">{when(k.expires_at) || 'Never'}</td>
+              <td data-label="Actions">
                 <button
                   type="button"
                   class="secondary"

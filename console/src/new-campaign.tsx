@@ -31,6 +31,7 @@ const INITIAL: Record<string, string> = {
   calling_window: '',
   steps: '',
   sms_follow_up: '',
+  voicemail_message: '',
   default_country: '',
 };
 

@@ -89,33 +89,30 @@ export function PatientsPage({ client }: { client: CampaignCallingClient }) {
           <h2>
             {record.total_targets} target{record.total_targets === 1 ? '' : 's'}
           </h2>
-          {/* A target id is long: on a phone the table scrolls inside its region, not the page. */}
-          <div class="table-wrap" tabIndex={0} role="region" aria-label="The patient's targets">
-            <table>
-              <thead>
-                <tr>
-                  <th>Target</th>
-                  <th>Status</th>
-                  <th>Added</th>
-                  <th>Purged</th>
+          <table class="stack">
+            <thead>
+              <tr>
+                <th>Target</th>
+                <th>Status</th>
+                <th>Added</th>
+                <th>Purged</th>
+              </tr>
+            </thead>
+            <tbody>
+              {record.targets.map((t) => (
+                <tr key={t.id} data-patient-target={t.id}>
+                  <td data-label="Target">
+                    <a href={href.target(t.id)}>{t.id}</a>
+                  </td>
+                  <td data-label="Status">{t.status}</td>
+                  <td data-label="Added">{when(t.created_at)}</td>
+                  <td data-label="Purged">
+                    {t.purged_at ? `${when(t.purged_at)}: ${t.purged_parts.join(', ')}` : ''}
+                  </td>
                 </tr>
-              </thead>
-              <tbody>
-                {record.targets.map((t) => (
-                  <tr key={t.id} data-patient-target={t.id}>
-                    <td>
-                      <a href={href.target(t.id)}>{t.id}</a>
-                    </td>
-                    <td>{t.status}</td>
-                    <td>{when(t.created_at)}</td>
-                    <td>
-                      {t.purged_at ? `${when(t.purged_at)}: ${t.purged_parts.join(', ')}` : ''}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+              ))}
+            </tbody>
+          </table>
           <p>
             {record.call_logs.length} calls, {record.messages.length} texts,{' '}
             {record.do_not_call.length} do-not-call entries, {record.decisions.length} decisions of

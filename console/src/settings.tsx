@@ -7,6 +7,7 @@ import { CountrySelect, useOrganizationCountry } from './country-select.js';
 import { StepsEditor } from './steps-editor.js';
 import { FieldErrors, Notice } from './ui.js';
 import { SmsFollowUpEditor } from './sms-editor.js';
+import { VoicemailMessageEditor } from './voicemail-editor.js';
 import { WeekScheduleEditor } from './week-editor.js';
 import { CAMPAIGN_TYPE_WORDS } from './words.js';
 
@@ -18,6 +19,7 @@ type Kind =
   | 'steps'
   | 'entry'
   | 'sms'
+  | 'voicemail'
   | 'list'
   | 'blacklists'
   | 'type'
@@ -83,6 +85,12 @@ export const FIELDS: FieldSpec[] = [
     kind: 'sms',
   },
   {
+    name: 'voicemail_message',
+    label: 'Voicemail message',
+    kind: 'voicemail',
+    help: 'What is left on a patient’s voicemail when the call reaches it, up to 500 characters. Put a patient’s data in with {{input_data.first_name}} (any column of the import). Empty: the message set on the phone connection.',
+  },
+  {
     name: 'default_country',
     label: 'Country of phone numbers written without +',
     kind: 'country',
@@ -132,6 +140,7 @@ export function fromText(kind: Kind, text: string): { value?: unknown; error?: s
     case 'nullable':
     case 'entry':
     case 'country':
+    case 'voicemail':
       return { value: text.trim() === '' ? null : text.trim() };
     case 'list':
     case 'blacklists':
@@ -300,7 +309,9 @@ export function CampaignField({
           ? BlacklistPicker
           : f.kind === 'sms'
             ? SmsFollowUpEditor
-            : null;
+            : f.kind === 'voicemail'
+              ? VoicemailMessageEditor
+              : null;
   return (
     <div class={`field${err ? ' invalid' : ''}`} data-field={f.name}>
       {Editor ? (

@@ -556,7 +556,22 @@ def too_long_external_id(loc, value):
     return j({"detail": [{"type": "string_too_long", "loc": loc, "msg": "String should have at most 600 characters", "input": value, "ctx": {"max_length": 600}}]})
 
 
+SEVEN_DIGITS = (
+    "Issue 44: seven digits written without + are a local number as people write it (253-1217), which "
+    "the rule alone would send to the country code. The service keeps the reference's words and adds, "
+    "in the same item, that the area code is missing (src/common/phone/phone-number.ts, docs/targets.md)."
+)
+PHONE_RULE = (
+    "Value error, phone number must be + followed by 7 to 15 digits "
+    "(spaces, dashes, dots and parentheses are ignored)"
+)
+
 DIFFERENCES = {
+    "add targets: phone number invalid string": {
+        "reason": SEVEN_DIGITS,
+        "status": 422,
+        "body": j({"detail": [{"type": "value_error", "loc": ["body", "targets", 0, "phone_number"], "msg": PHONE_RULE + ": 555-0100 has only 7 digits, add the area code", "input": "555-0100", "ctx": {"error": {}}}]}),
+    },
     "add targets: external id of 601 characters": {
         "reason": EXTERNAL_ID_LENGTH,
         "status": 422,

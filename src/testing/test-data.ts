@@ -29,6 +29,7 @@ export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
     stateChangedAt: null,
     autoPause: null,
     smsFollowUp: null,
+    voicemailMessage: null,
     defaultCountry: null,
     pausedReason: null,
     createdAt: AT,

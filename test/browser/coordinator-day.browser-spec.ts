@@ -2,9 +2,14 @@
  * A care coordinator's day in the console, at 1280 px and on a phone (390 px): sign in, create a
  * patient campaign with forms only (no JSON), import an EHR export, launch, find a patient, see why the
  * Honolulu patient waits, read a transcript, see the do-not-call entry the 0005 patient caused, work
- * the review queue. Every page is checked at both widths: nothing wider than the screen, no serious or
- * critical axe-core violation of the WCAG 2.2 AA rules, and a screenshot in
+ * the review queue, hear the voicemail the campaign's own message left, set that message in the
+ * settings (a 422 at its field first), and see every other page (retention, patients, access, audit,
+ * an invitation) on a phone. Every page is checked at both widths: nothing wider than the screen, no
+ * serious or critical axe-core violation of the WCAG 2.2 AA rules, and a screenshot in
  * test-results/screenshots/coordinator-day/ (kept by CI as artifacts; gitignored).
+ *
+ * One app and one browser for the file, started together (and the console's build checked meanwhile);
+ * every wait is on a condition.
  *
  * The clock is the machine's: the organization's quiet hours are set around the current hour in Los
  * Angeles, so the Los Angeles patients are called now and the Honolulu patient (two or three hours
@@ -16,7 +21,7 @@ import { join } from 'path';
 import type { Browser, Page } from 'playwright-core';
 import { DemoSeeder } from '../../src/modules/demo/demo-seeder.js';
 import { seriousA11yViolations } from '../support/axe.js';
-import { ensureBuilt } from '../support/run-process.js';
+import { ensureBuiltAsync } from '../support/run-process.js';
 import { signIn } from '../support/console-people.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
@@ -31,7 +36,8 @@ const PHONE = { width: 390, height: 844 };
  * (national form, read in the organization's default country, US) and dates of birth as MM/DD/YYYY.
  * Real Los Angeles and Honolulu numbers, so each patient's zone comes from the number; the simulator's
  * outcome from the last four digits: 0004 needs a person (To review), 0005 asks not to be called
- * again, any other a good call. `phone` is the number as stored (E.164), `dob` the date as stored.
+ * again, 0001 reaches a voicemail box (the campaign's message is left; a retry is scheduled), any
+ * other a good call. `phone` is the number as stored (E.164), `dob` the date as stored.
  */
 const PATIENTS = [
   {
@@ -79,7 +85,21 @@ const PATIENTS = [
     born: '05/21/1949',
     dob: '1949-05-21',
   },
+  {
+    written: '310.206.0001',
+    phone: '+13102060001',
+    mrn: 'MRN-1006',
+    first: 'Lena',
+    last: 'Park',
+    born: '09/09/1980',
+    dob: '1980-09-09',
+  },
 ];
+/** The campaign's own voicemail message, typed in its form, and as Lena Park's mailbox heard it. */
+const VOICEMAIL = 'This is the flu shot clinic calling about your flu shot. Please call us back.';
+/** A message with a placeholder, set later in the settings. */
+const VOICEMAIL_BY_NAME =
+  'Hi {{input_data.first_name}}, this is the flu shot clinic. Please call us back.';
 const CSV = [
   'Phone,MRN,First Name,Last Name,DOB',
   ...PATIENTS.map((p) => [p.written, p.mrn, p.first, p.last, p.born].join(',')),
@@ -150,7 +170,13 @@ if (!hasChromium) {
         await page.setViewportSize(size);
         expect(await overflow(), `${name}${suffix}: horizontal overflow`).toBeLessThanOrEqual(0);
         expect(await seriousA11yViolations(page), `${name}${suffix}: axe-core`).toEqual([]);
-        await page.screenshot({ path: join(SHOTS, `${name}${suffix}.png`), fullPage: true });
+        // JPEG: a fraction of a full-page PNG's encoding time, and of its size as an artifact.
+        await page.screenshot({
+          path: join(SHOTS, `${name}${suffix}.jpg`),
+          fullPage: true,
+          type: 'jpeg',
+          quality: 80,
+        });
       }
       await page.setViewportSize(DESKTOP);
     };
@@ -166,9 +192,30 @@ if (!hasChromium) {
       page.getByRole('link', { name: patientName(p) }).first();
 
     beforeAll(async () => {
-      ensureBuilt();
       mkdirSync(SHOTS, { recursive: true });
-      service = await createTestApp({ env: { SIMULATED_CALL_SECONDS: '0' } });
+      // The console's build is checked (and made when stale), the app booted and Chromium started at
+      // once: the first page is loaded only when all three are done.
+      const launched = import('playwright-core').then(({ chromium }) =>
+        chromium.launch({
+          executablePath: CHROMIUM,
+          headless: true,
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--no-first-run',
+          ],
+        }),
+      );
+      const [app, chromium, built] = await Promise.allSettled([
+        createTestApp({ env: { SIMULATED_CALL_SECONDS: '0' } }),
+        launched,
+        ensureBuiltAsync(),
+      ]);
+      // What did start is kept for afterAll to close, even when another part failed.
+      if (app.status === 'fulfilled') service = app.value;
+      if (chromium.status === 'fulfilled') browser = chromium.value;
+      for (const r of [app, chromium, built]) if (r.status === 'rejected') throw r.reason;
       await service.app.listen(0, '127.0.0.1');
       baseUrl = `http://127.0.0.1:${(service.app.getHttpServer().address() as AddressInfo).port}`;
       ({ apiKey, admin: demoAdmin } = await service.app.get(DemoSeeder).seed());
@@ -182,17 +229,6 @@ if (!hasChromium) {
       });
       if (policy.status !== 200)
         throw new Error(`policy: ${policy.status} ${JSON.stringify(policy.body)}`);
-      const { chromium } = await import('playwright-core');
-      browser = await chromium.launch({
-        executablePath: CHROMIUM,
-        headless: true,
-        args: [
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--no-first-run',
-        ],
-      });
       page = await (await browser.newContext({ viewport: DESKTOP })).newPage();
       page.setDefaultTimeout(15_000);
     }, 300_000);
@@ -255,6 +291,15 @@ if (!hasChromium) {
       await expect(sms.locator('[data-sms-preview]').textContent()).resolves.toContain(
         'Hi Maria, we tried to reach you about your flu shot.',
       );
+      // The campaign's own voicemail message, its placeholder previewed for a sample patient.
+      const voicemail = page.getByLabel('Voicemail message', { exact: true });
+      await expect(page.locator('[data-voicemail-preview]').textContent()).resolves.toBe(
+        'No message of this campaign’s own: the phone connection’s message is left, if it has one.',
+      );
+      await voicemail.fill(VOICEMAIL);
+      await expect(page.locator('[data-voicemail-preview]').textContent()).resolves.toBe(
+        `Preview for a sample patient (Maria Lopez): ${VOICEMAIL}`,
+      );
       // National numbers are read in the organization's country unless the campaign has its own.
       const country = page.getByLabel('Country of phone numbers written without +');
       await expect(country.inputValue()).resolves.toBe('');
@@ -274,6 +319,7 @@ if (!hasChromium) {
         max_attempts: 2,
         webhook_url: null,
         default_country: null,
+        voicemail_message: VOICEMAIL,
         sms_follow_up: {
           on_categories: ['NO_RESPONSE'],
           after: 'last_attempt',
@@ -334,18 +380,17 @@ if (!hasChromium) {
 
       await page.getByLabel('Targets to call').fill(String(PATIENTS.length));
       await page.getByRole('button', { name: 'Trigger calls' }).click();
-      // Los Angeles: called now (two good calls, one needing a person, one asking not to be called);
-      // Honolulu: held by the quiet hours.
+      // Los Angeles: called now (two good calls, one needing a person, one asking not to be called,
+      // one voicemail, to be called again); Honolulu: held by the quiet hours.
       await waitFor(
         async () =>
           (await api('get', `/api/v1/campaigns/${campaignId}/stats`)).body.targets.by_status,
-        (s) => s.Finished === 3 && s['To review'] === 1 && s.Scheduled === 1,
+        (s) => s.Finished === 3 && s['To review'] === 1 && s.Scheduled === 2,
         30_000,
-        200,
       );
       await waitFor(
         () => page.locator('.bar-text').textContent(),
-        (text) => text === `3 of ${PATIENTS.length} done (60%) · 1 to review`,
+        (text) => text === `3 of ${PATIENTS.length} done (50%) · 1 to review`,
       );
       await checkPage('campaign-called');
     });
@@ -394,6 +439,18 @@ if (!hasChromium) {
           .count(),
       ).resolves.toBeGreaterThan(0);
       await checkPage('target-transcript');
+    });
+
+    it('hears the voicemail left for a patient not reached: the campaign’s own message', async () => {
+      const lena = PATIENTS[5];
+      await page.goBack();
+      await page.getByLabel('Find a patient').fill(lena.last);
+      await page.getByRole('button', { name: 'Apply filters' }).click();
+      await patientLink(lena).click();
+      const transcript = page.locator('ol.transcript').first();
+      await transcript.waitFor();
+      await expect(transcript.locator('li p').allTextContents()).resolves.toEqual([VOICEMAIL]);
+      await checkPage('target-voicemail');
     });
 
     it('sees the do-not-call entry the 0005 patient caused, its Remove… within reach on a phone', async () => {
@@ -452,14 +509,48 @@ if (!hasChromium) {
           .isChecked(),
       ).resolves.toBe(true);
       await checkPage('settings');
+      // The voicemail message: a placeholder a mailbox would hear as typed is the API's 422 at the
+      // field (focused, nothing saved); emptied, the connection's message is the one left.
+      const campaignNow = async () => (await api('get', `/api/v1/campaigns/${campaignId}`)).body;
+      const voicemail = page.getByLabel('Voicemail message', { exact: true });
+      await expect(voicemail.inputValue()).resolves.toBe(VOICEMAIL);
+      await voicemail.fill('Hi {{first_name}}, please call the clinic.');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      const voicemailError = page.locator('[data-field="voicemail_message"] .field-error');
+      await voicemailError.waitFor();
+      await expect(voicemailError.textContent()).resolves.toContain(
+        "placeholder {{first_name}} is not one: write a patient's data as {{input_data.<field>}}",
+      );
+      await waitFor(
+        () => page.evaluate('document.activeElement.id'),
+        (id) => id === 's-voicemail_message',
+      );
+      await expect(voicemail.getAttribute('aria-invalid')).resolves.toBe('true');
+      await checkPage('settings-voicemail-error');
+      await expect(campaignNow().then((c) => c.voicemail_message)).resolves.toBe(VOICEMAIL);
+      await voicemail.fill(VOICEMAIL_BY_NAME);
+      await expect(page.locator('[data-voicemail-preview]').textContent()).resolves.toBe(
+        'Preview for a sample patient (Maria Lopez): Hi Maria, this is the flu shot clinic. Please call us back.',
+      );
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await page.getByText('Saved.').waitFor();
+      await expect(campaignNow().then((c) => c.voicemail_message)).resolves.toBe(VOICEMAIL_BY_NAME);
+      await voicemail.fill('');
+      await expect(page.locator('[data-voicemail-preview]').textContent()).resolves.toBe(
+        'No message of this campaign’s own: the phone connection’s message is left, if it has one.',
+      );
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await waitFor(
+        () => campaignNow().then((c) => c.voicemail_message),
+        (message) => message === null,
+      );
       // The campaign's own country of national numbers, then back to the organization's.
       const country = page.getByLabel('Country of phone numbers written without +');
       const campaignCountry = async () =>
         (await api('get', `/api/v1/campaigns/${campaignId}`)).body.default_country;
       await country.selectOption('CA');
       await page.getByRole('button', { name: 'Save changes' }).click();
-      await page.getByText('Saved.').waitFor();
-      await expect(campaignCountry()).resolves.toBe('CA');
+      await waitFor(campaignCountry, (c) => c === 'CA');
       await country.selectOption({ label: "Use the organization's (US)" });
       await page.getByRole('button', { name: 'Save changes' }).click();
       await waitFor(campaignCountry, (c) => c === null);
@@ -487,6 +578,33 @@ if (!hasChromium) {
         page.getByRole('heading', { name: 'Re-run failed deliveries' }).count(),
       ).resolves.toBe(0);
       await checkPage('webhooks');
+    });
+
+    it('fits every other page on a phone: patients, retention, access, audit, an invitation', async () => {
+      await nav('Patients');
+      await page.getByLabel('Phone number').fill(PATIENTS[0].phone);
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.locator('tr[data-patient-target]').first().waitFor();
+      await checkPage('patients');
+      await nav('Retention');
+      await page.locator('input[id^="window-"]').first().waitFor();
+      await checkPage('retention');
+      await nav('Access');
+      await page.getByRole('table', { name: 'People' }).getByText(demoAdmin.email).waitFor();
+      await checkPage('access');
+      await nav('Audit');
+      await page.locator('[data-audit-events] tr[data-audit-action]').first().waitFor();
+      await checkPage('audit');
+      // The page a person invited opens from their link (no session needed).
+      const invited = await api('post', '/api/v1/users', {
+        email: `nurse-${Date.now()}@clinic.example`,
+        name: 'Nurse Kim',
+        role: 'operator',
+      });
+      expect(invited.status).toBe(201);
+      await page.goto(`${baseUrl}/console/#/invitation/${invited.body.invitation.token}`);
+      await page.getByRole('heading', { name: 'Set your password', level: 1 }).waitFor();
+      await checkPage('invitation');
     });
   });
 }

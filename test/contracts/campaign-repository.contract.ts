@@ -36,6 +36,7 @@ const base = (organizationId: string, name = 'c'): NewCampaign => ({
   providerConnectionId: null,
   smsFollowUp: null,
   defaultCountry: 'CA',
+  voicemailMessage: 'Hi {{input_data.first_name}}, please call your clinic back.',
   autoPause: { window: 20, max_failure_ratio: 0.5 },
 });
 

@@ -72,6 +72,7 @@ describe('campaign management API', () => {
       paused_reason: null,
       auto_pause: null,
       default_country: null,
+      voicemail_message: null,
       created_at: ISO,
       updated_at: ISO,
     };
@@ -158,6 +159,7 @@ describe('campaign management API', () => {
       paused_reason: null,
       auto_pause: null,
       default_country: null,
+      voicemail_message: null,
     });
     const patched = await as(acme).patch(`/api/v1/campaigns/${c.id}`, {
       max_attempts: 1,

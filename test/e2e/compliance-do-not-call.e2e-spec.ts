@@ -345,7 +345,7 @@ describe('the do-not-call list (/api/v1/compliance/do-not-call)', () => {
           {
             type: 'value_error',
             loc: ['body', 'phone_numbers', 1, 'phone_number'],
-            msg: PHONE_RULE,
+            msg: `${PHONE_RULE}: 555-0100 has only 7 digits, add the area code`,
             input: '555-0100',
             ctx: { error: {} },
           },

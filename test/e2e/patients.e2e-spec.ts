@@ -2,6 +2,8 @@ import { createTestApp, TestApp } from '../support/test-app.js';
 import { freshTargetBody } from '../support/target-bodies.js';
 
 const BASE = 'http://localhost:3000';
+const PHONE_RULE =
+  'Value error, phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';
 const ISO = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 /**
@@ -158,6 +160,71 @@ describe('patients by name and national numbers', () => {
     expect(await t.sql('SELECT id FROM targets WHERE campaign_id = $1', [c.campaignId])).toEqual(
       [],
     );
+  });
+
+  it('tells a seven-digit local number to add its area code, on the add and the do-not-call list', async () => {
+    const c = await tenant();
+    const added = await c.add([
+      { phone_number: '253-1217' },
+      { phone_number: { value: '(253) 1217' } },
+      { phone_number: '+1 617 253 1217' },
+    ]);
+    expect([added.status, added.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'targets', 0, 'phone_number'],
+            msg: `${PHONE_RULE}: 253-1217 has only 7 digits, add the area code`,
+            input: '253-1217',
+            ctx: { error: {} },
+          },
+          {
+            type: 'value_error',
+            loc: ['body', 'targets', 1, 'phone_number'],
+            msg: `${PHONE_RULE}: (253) 1217 has only 7 digits, add the area code`,
+            input: { value: '(253) 1217' },
+            ctx: { error: {} },
+          },
+        ],
+      },
+    ]);
+    const url = '/api/v1/compliance/do-not-call';
+    const listed = await c
+      .as(t.http().post(url))
+      .send({ phone_numbers: [{ phone_number: '253 1217', reason: 'asked by letter' }] });
+    expect([listed.status, listed.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'phone_numbers', 0, 'phone_number'],
+            msg: `${PHONE_RULE}: 253 1217 has only 7 digits, add the area code`,
+            input: '253 1217',
+            ctx: { error: {} },
+          },
+        ],
+      },
+    ]);
+    const unlisted = await c
+      .as(t.http().delete(url))
+      .send({ phone_numbers: ['253.1217'], reason: 'consent given again' });
+    expect([unlisted.status, unlisted.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'phone_numbers', 0],
+            msg: `${PHONE_RULE}: 253.1217 has only 7 digits, add the area code`,
+            input: '253.1217',
+            ctx: { error: {} },
+          },
+        ],
+      },
+    ]);
   });
 
   it('reads them in the organization’s default country, and a campaign’s own country first', async () => {

@@ -258,6 +258,35 @@ describe('VapiCallClient', () => {
       result: { outcome: 'VOICEMAIL', endedReason: 'voicemail', subcategory: 'DELIVERED' },
     });
   });
+  it("leaves the campaign's voicemail message on a connection with none, marked in the metadata", async () => {
+    const vapi = new VapiCallClient(
+      connection(
+        'vapi',
+        { api_key: apiKey, server_secret: serverSecret },
+        { assistant_id: 'asst-1', phone_number_id: 'pn-1', api_base_url: emulator.baseUrl },
+      ),
+      pinnedFetch(allowed),
+    );
+    const { providerCallId } = await vapi.startCall({
+      ...callRequest(receiver.url),
+      voicemailMessage: 'Hi {{input_data.first_name}}, your clinic calling.',
+    });
+    expect(JSON.parse(emulator.requests.at(-1)!.rawBody).assistantOverrides).toMatchObject({
+      metadata: { call_log_id: 7, voicemail_drop: true },
+      voicemailMessage: 'Hi Ada, your clinic calling.',
+      voicemailDetection: { provider: 'vapi' },
+    });
+    receiver.received.length = 0;
+    await emulator.finish(providerCallId, { endedReason: 'voicemail', durationSeconds: 25 });
+    const events = [];
+    for (const hook of receiver.received) {
+      events.push(...(await vapi.readEvents(incoming(hook, receiver.url))));
+    }
+    expect(events.at(-1)).toMatchObject({
+      kind: 'ended',
+      result: { outcome: 'VOICEMAIL', subcategory: 'DELIVERED' },
+    });
+  });
 });
 
 describe('RetellCallClient', () => {
@@ -354,6 +383,52 @@ describe('RetellCallClient', () => {
       expect(events.at(-1)).toMatchObject({
         kind: 'ended',
         result: { outcome: 'VOICEMAIL', endedReason: disconnectionReason, subcategory },
+      });
+    },
+  );
+
+  it.each([
+    ['a connection with no message', {}],
+    ['a connection with its own message', { voicemail_message: 'The connection speaking.' }],
+  ])(
+    "leaves the campaign's voicemail message on %s, and reads its report as a drop's",
+    async (_what, settings) => {
+      const retell = client(settings);
+      const { providerCallId } = await retell.startCall({
+        ...callRequest(receiver.url),
+        voicemailMessage: 'Hi {{input_data.first_name}}, your clinic calling.',
+      });
+      const sent = JSON.parse(emulator.requests.at(-1)!.rawBody);
+      expect([sent.agent_override, sent.metadata]).toEqual([
+        {
+          agent: {
+            webhook_url: receiver.url,
+            voicemail_option: {
+              action: { type: 'static_text', text: 'Hi Ada, your clinic calling.' },
+            },
+          },
+        },
+        {
+          call_log_id: 7,
+          target_id: 'target-1',
+          campaign_id: 'campaign-1',
+          attempt: 1,
+          voicemail_drop: true,
+        },
+      ]);
+      receiver.received.length = 0;
+      await emulator.finish(providerCallId, {
+        disconnectionReason: 'user_hangup',
+        durationSeconds: 9,
+        analysis: { in_voicemail: true },
+      });
+      const events = [];
+      for (const hook of receiver.received) {
+        events.push(...(await retell.readEvents(incoming(hook, receiver.url))));
+      }
+      expect(events.at(-1)).toMatchObject({
+        kind: 'ended',
+        result: { outcome: 'VOICEMAIL', subcategory: 'NOT_DELIVERED' },
       });
     },
   );

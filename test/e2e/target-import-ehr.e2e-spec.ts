@@ -8,6 +8,10 @@ const EHR_CSV = [
   'MRN-1002,Keoni,Kahale,1948-07-01,808.956.8111,,labs',
 ].join('\n');
 
+/** The reason a seven-digit local number is refused: the reference's rule, then what to do. */
+const SEVEN_DIGITS =
+  'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored): 253-1217 has only 7 digits, add the area code';
+
 /**
  * CSV imports of the files people have (issue 44): headers recognised, national numbers and US dates
  * of birth read, the mapping and a preview reported, and bad rows skipped when asked.
@@ -172,6 +176,7 @@ describe('CSV import of EHR exports', () => {
       'MRN-2,Keoni,02/30/1950,808-956-8111', // no such day
       'MRN-3,Marcus,1950-01-01,617-253-121', // too short
       'MRN-4,Ana,,(555) 010-0000', // no such area code
+      'MRN-5,Lee,,253-1217', // a local number: no area code
     ].join('\n');
     const errors = [
       {
@@ -198,6 +203,15 @@ describe('CSV import of EHR exports', () => {
         type: 'value_error',
         msg: 'Value error, (555) 010-0000 is not a valid number in US: area code 555 or its exchange is not in use',
         input: '(555) 010-0000',
+      },
+      {
+        row: 6,
+        column: 'Phone',
+        loc: ['phone_number'],
+        type: 'value_error',
+        msg: `Value error, ${SEVEN_DIGITS}`,
+        input: '253-1217',
+        ctx: { error: {} },
       },
     ];
     const columns = [
@@ -228,8 +242,8 @@ describe('CSV import of EHR exports', () => {
       report({
         campaign_id: c.campaignId,
         status: 'rejected',
-        rows: 4,
-        invalid_rows: 3,
+        rows: 5,
+        invalid_rows: 4,
         errors,
         columns,
         preview,
@@ -243,8 +257,8 @@ describe('CSV import of EHR exports', () => {
       report({
         campaign_id: c.campaignId,
         on_error: 'skip',
-        rows: 4,
-        invalid_rows: 3,
+        rows: 5,
+        invalid_rows: 4,
         processed_rows: 1,
         created: 1,
         errors,
@@ -266,6 +280,7 @@ describe('CSV import of EHR exports', () => {
         '3,DOB,02/30/1950,a date of birth must be a date such as 03/14/1962 or 1962-03-14',
         '4,Phone,617-253-121,617-253-121 is too short for a number in US',
         '5,Phone,(555) 010-0000,(555) 010-0000 is not a valid number in US: area code 555 or its exchange is not in use',
+        `6,Phone,253-1217,"${SEVEN_DIGITS}"`,
         '',
       ].join('\n'),
     );

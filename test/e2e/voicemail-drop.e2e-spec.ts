@@ -165,6 +165,62 @@ describe('voicemail drop', () => {
     });
   });
 
+  it("a campaign's own message is left instead of the connection's, which stays the default", async () => {
+    const own = 'Hello {{input_data.first_name}}, the flu shot clinic calling. Call 555-0199.';
+    const call = await app.placeCall(apiKey, { voicemail_message: own });
+    await twilio.postStatus(call.providerCallId, 'in-progress');
+    const marked = new URL(eventsUrl(call.callLogId));
+    marked.searchParams.set('voicemail_drop', '1');
+    const amdUrl = new URL(marked);
+    amdUrl.searchParams.set(
+      'voicemail_message',
+      'Hello Ada, the flu shot clinic calling. Call 555-0199.',
+    );
+    expect(Object.fromEntries(twilio.calls.get(call.providerCallId)!.params)).toMatchObject({
+      AsyncAmdStatusCallback: amdUrl.toString(),
+      StatusCallback: marked.toString(),
+    });
+    await twilio.postAmd(call.providerCallId, 'machine_end_beep');
+    expect(twilio.calls.get(call.providerCallId)!.updates[0]).toContain(
+      '<Say>Hello Ada, the flu shot clinic calling. Call 555-0199.</Say>',
+    );
+    await twilio.playUpdatedTwiml(call.providerCallId);
+    expect(await app.target(apiKey, call.targetId)).toMatchObject({
+      category: 'VOICEMAIL',
+      subcategory: 'DELIVERED',
+    });
+
+    // A connection with no message of its own leaves the campaign's, and its report is a drop's.
+    const bare = await app.connect(apiKey, {
+      type: 'twilio',
+      credentials: { account_sid: account.sid, auth_token: account.token },
+      settings: {
+        api_base_url: twilio.baseUrl,
+        twiml_template: '<Response><Say>Hello</Say></Response>',
+        machine_detection: 'DetectMessageEnd',
+      },
+    });
+    const cut = await app.placeCall(apiKey, {
+      voicemail_message: own,
+      provider_connection_id: bare,
+    });
+    await twilio.postStatus(cut.providerCallId, 'in-progress');
+    await twilio.postAmd(cut.providerCallId, 'machine_end_beep');
+    expect(twilio.calls.get(cut.providerCallId)!.updates[0]).toContain(
+      '<Say>Hello Ada, the flu shot clinic calling. Call 555-0199.</Say>',
+    );
+    // The callee's mailbox hangs up before the message ends: the call never reaches the redirect.
+    await twilio.finish(cut.providerCallId, {
+      status: 'completed',
+      answeredBy: 'machine_end_silence',
+      duration: 8,
+    });
+    expect(await app.target(apiKey, cut.targetId)).toMatchObject({
+      category: 'VOICEMAIL',
+      subcategory: 'NOT_DELIVERED',
+    });
+  });
+
   it('a forged redirect is refused and ends nothing', async () => {
     const call = await answeredCall();
     const url = new URL(eventsUrl(call.callLogId));

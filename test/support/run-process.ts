@@ -76,6 +76,26 @@ export function ensureBuilt(): void {
   if (build.status !== 0) throw new Error(`build failed:\n${build.stdout}${build.stderr}`);
 }
 
+/**
+ * `ensureBuilt` without blocking: a test file starts its app and its browser meanwhile (the console's
+ * files are read per request, so a build that ends before the first page is enough).
+ */
+export function ensureBuiltAsync(): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'ensure-built.js')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`build failed (exit ${code}):\n${output}`)),
+    );
+  });
+}
+
 export function exited(child: ChildProcess): Promise<number | null> {
   return child.exitCode !== null
     ? Promise.resolve(child.exitCode)

@@ -2040,6 +2040,11 @@ export interface components {
              */
             default_country?: string | null;
             /**
+             * @description What is left on a voicemail box, with `{{input_data.<field>}}` placeholders (1 to 500 characters); null (default): the provider connection's `voicemail_message`, if it has one
+             * @example Hi {{input_data.first_name}}, this is your clinic. Please call us back at 555-0100.
+             */
+            voicemail_message?: string | null;
+            /**
              * Format: uuid
              * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider
              */
@@ -2110,6 +2115,8 @@ export interface components {
              * @example US
              */
             default_country: string | null;
+            /** @description What is left on a voicemail box (`{{input_data.<field>}}` placeholders); null: the provider connection's */
+            voicemail_message: string | null;
             /**
              * @description Signs the webhook notifications; only in the answer to the creation
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
@@ -2181,6 +2188,11 @@ export interface components {
              * @example CA
              */
             default_country?: string | null;
+            /**
+             * @description What is left on a voicemail box, with `{{input_data.<field>}}` placeholders (1 to 500 characters); null (default): the provider connection's `voicemail_message`, if it has one
+             * @example Hi {{input_data.first_name}}, this is your clinic. Please call us back at 555-0100.
+             */
+            voicemail_message?: string | null;
             /**
              * Format: uuid
              * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider

@@ -1,4 +1,10 @@
-import { countryError, mayBeNationalNumber, readPhoneNumber } from './phone-number.js';
+import {
+  countryError,
+  mayBeNationalNumber,
+  PHONE_NUMBER_RULE,
+  phoneNumberRule,
+  readPhoneNumber,
+} from './phone-number.js';
 
 describe('phone numbers as people write them', () => {
   it('keeps the reference rule for numbers with +, and reads national ones in the country', () => {
@@ -20,11 +26,21 @@ describe('phone numbers as people write them', () => {
         '123-456-7890 is not a valid number in US: area code 123 or its exchange is not in use',
     });
     // Too few digits or letters: the reference's words.
-    expect(readPhoneNumber('555-0100', 'US')).toEqual({
-      error:
-        'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)',
-    });
+    expect(readPhoneNumber('55-0100', 'US')).toEqual({ error: PHONE_NUMBER_RULE });
+    expect(readPhoneNumber('call me', 'US')).toEqual({ error: PHONE_NUMBER_RULE });
     expect(mayBeNationalNumber('call me')).toBe(false);
+  });
+
+  it("tells a seven-digit local number to add its area code, after the reference's words", () => {
+    for (const local of ['253-1217', '253 1217', '2531217', ' 253.1217 '])
+      expect(readPhoneNumber(local, 'US')).toEqual({
+        error: `${PHONE_NUMBER_RULE}: ${local.trim()} has only 7 digits, add the area code`,
+      });
+    expect(phoneNumberRule('+253-1217')).toBe(PHONE_NUMBER_RULE);
+    expect(phoneNumberRule('12-34-567')).toBe(
+      `${PHONE_NUMBER_RULE}: 12-34-567 has only 7 digits, add the area code`,
+    );
+    expect(phoneNumberRule(2531217)).toBe(PHONE_NUMBER_RULE);
   });
 
   it('knows the countries with a numbering plan', () => {

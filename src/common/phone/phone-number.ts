@@ -18,6 +18,17 @@ export function normalizePhoneNumber(raw: string): string | null {
 export const PHONE_NUMBER_RULE =
   'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)';
 
+/**
+ * The E.164 rule for a value that breaks it, said for this value: seven digits without `+` are a local
+ * number as people write it (`253-1217`), whose fix is its area code (the rule alone would send them
+ * to the country code). The reference's words come first, unchanged.
+ */
+export function phoneNumberRule(raw: unknown): string {
+  return typeof raw === 'string' && /^\d{7}$/.test(raw.replace(/[\s\-.()]/g, ''))
+    ? `${PHONE_NUMBER_RULE}: ${raw.trim()} has only 7 digits, add the area code`
+    : PHONE_NUMBER_RULE;
+}
+
 /** The normalised number, or the service's 422 at `field` (a domain path) when it is not one. */
 export function normalizedPhoneNumberAt(raw: string, field: FieldPath): string {
   const normalized = normalizePhoneNumber(raw);
@@ -57,7 +68,7 @@ const LENGTH_WORDS: Record<string, string> = {
 export function readPhoneNumber(raw: string, country: CountryCode): PhoneReading {
   const international = normalizePhoneNumber(raw);
   if (international) return { number: international };
-  if (!mayBeNationalNumber(raw)) return { error: PHONE_NUMBER_RULE };
+  if (!mayBeNationalNumber(raw)) return { error: phoneNumberRule(raw) };
   const tooFew = validatePhoneNumberLength(raw, country as LibCountryCode);
   if (tooFew)
     return { error: `${raw} is ${LENGTH_WORDS[tooFew] ?? tooFew} for a number in ${country}` };

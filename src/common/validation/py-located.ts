@@ -10,7 +10,7 @@ import { ValidateBy } from 'class-validator';
 import {
   mayBeNationalNumber,
   normalizePhoneNumber,
-  PHONE_NUMBER_RULE,
+  phoneNumberRule,
 } from '../phone/phone-number.js';
 import { HH_MM, isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule.js';
 import { isPlainObject, RANK_TYPE, RANK_VALUE } from './py-validators.js';
@@ -89,7 +89,9 @@ const phoneShapeValid = (raw: string) => !!normalizePhoneNumber(raw) || mayBeNat
 /** `str | TargetInputPhoneNumber`, then the E.164 rule as a field validator on the whole value. */
 export function phoneNumberErrors(value: unknown): LocatedError[] {
   if (typeof value === 'string') {
-    return phoneShapeValid(value) ? [] : [at([], pydantic.valueError(PHONE_NUMBER_RULE), value)];
+    return phoneShapeValid(value)
+      ? []
+      : [at([], pydantic.valueError(phoneNumberRule(value)), value)];
   }
   const asString = at(['str'], pydantic.stringType(), value);
   if (!isPlainObject(value)) return [asString, at([PHONE_MODEL], pydantic.modelType(), value)];
@@ -106,7 +108,7 @@ export function phoneNumberErrors(value: unknown): LocatedError[] {
   if (modelErrors.length > 0) return [asString, ...modelErrors];
   return phoneShapeValid(value.value as string)
     ? []
-    : [at([], pydantic.valueError(PHONE_NUMBER_RULE), value)];
+    : [at([], pydantic.valueError(phoneNumberRule(value.value)), value)];
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   mayBeNationalNumber,
   normalizePhoneNumber,
   PHONE_NUMBER_RULE,
+  phoneNumberRule,
 } from '../phone/phone-number.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
@@ -538,7 +539,7 @@ export const PyPhoneNumberOrNational = () =>
   PyValueRule('phoneNumberOrNational', (v) =>
     typeof v !== 'string' || normalizePhoneNumber(v) || mayBeNationalNumber(v)
       ? null
-      : PHONE_NUMBER_RULE,
+      : phoneNumberRule(v),
   );
 
 /** `PyPhoneNumber` for the items of a `PyList`: each bad item is reported at its index. */
@@ -551,7 +552,7 @@ export const phoneNumberOrNationalItemError = (v: unknown): PydanticError | null
   checkString(v) ??
   (normalizePhoneNumber(v as string) || mayBeNationalNumber(v as string)
     ? null
-    : pydantic.valueError(PHONE_NUMBER_RULE));
+    : pydantic.valueError(phoneNumberRule(v)));
 
 const MODEL_RULES = Symbol('pyModelRules');
 type ModelRule = (model: any) => string | null;

@@ -45,6 +45,7 @@ import { CreateUsersAndSessions1769810000000 } from './1769810000000-create-user
 import { AddTotp1769810000001 } from './1769810000001-add-totp.js';
 import { ChangeActorTypes1769900000000 } from './1769900000000-change-actor-types.js';
 import { SealTotpSecrets1769900000001 } from './1769900000001-seal-totp-secrets.js';
+import { CampaignVoicemailMessage1769910000000 } from './1769910000000-campaign-voicemail-message.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -90,4 +91,5 @@ export const MIGRATIONS = [
   AddTotp1769810000001,
   ChangeActorTypes1769900000000,
   SealTotpSecrets1769900000001,
+  CampaignVoicemailMessage1769910000000,
 ];

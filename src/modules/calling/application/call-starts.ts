@@ -155,6 +155,7 @@ export class CallStarts {
         to,
         from,
         inputData: target.inputData,
+        voicemailMessage: campaign.voicemailMessage,
         eventsUrl: this.settings.eventsUrl(provider.name),
       },
     }));

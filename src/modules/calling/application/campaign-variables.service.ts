@@ -80,7 +80,8 @@ export class CampaignVariablesService {
 
 /**
  * The templates filled from a target's input data for the campaign's calls and texts, each named by
- * where it is set: the connection's TwiML and voicemail message, the campaign's follow-up text.
+ * where it is set: the connection's TwiML, the voicemail message left (the campaign's, else the
+ * connection's), the campaign's follow-up text.
  */
 function templatesOf(
   campaign: Campaign,
@@ -88,7 +89,9 @@ function templatesOf(
 ): { source: string; text: string }[] {
   const candidates: [string, unknown][] = [
     ['provider_connection.twiml_template', connection?.settings.twiml_template],
-    ['provider_connection.voicemail_message', connection?.settings.voicemail_message],
+    campaign.voicemailMessage !== null
+      ? ['voicemail_message', campaign.voicemailMessage]
+      : ['provider_connection.voicemail_message', connection?.settings.voicemail_message],
     ['sms_follow_up.template', campaign.smsFollowUp?.template],
   ];
   return candidates

@@ -15,6 +15,7 @@ import {
   StartCallRequest,
 } from '../../telephony/application/ports/call-provider.js';
 import { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
+import { fillPlaceholders } from '../../provider-connection/domain/twiml-template.js';
 
 /** The simulator's table: the last four digits of the dialled number pick the outcome. */
 export const SIMULATED_OUTCOMES: Record<
@@ -62,6 +63,10 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
     outputData: {},
     ...(r.subcategory ? { subcategory: r.subcategory } : {}),
   };
+  // The message left on the mailbox is the call's one turn: which message it was shows on the call.
+  if (r.voicemailMessage !== undefined) {
+    return { ...base, transcripts: [{ role: 'assistant', message: r.voicemailMessage }] };
+  }
   if (r.outcome === 'DNC_REQUESTED') {
     return {
       ...base,
@@ -151,6 +156,9 @@ export class SimulatedCallProvider extends CallProvider {
       durationSeconds,
       attempt: request.attempt,
       inputData: request.inputData,
+      ...(outcome === 'VOICEMAIL' && subcategory !== 'NO_MAILBOX' && request.voicemailMessage
+        ? { voicemailMessage: fillPlaceholders(request.voicemailMessage, request.inputData) }
+        : {}),
       startedAt: now.toISOString(),
     };
     await this.recorder.add({ id, callLogId: request.callLogId, dueAt, request: stored });

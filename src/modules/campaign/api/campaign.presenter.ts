@@ -24,6 +24,7 @@ export interface CampaignResponse {
   auto_pause: AutoPause | null;
   sms_follow_up: SmsFollowUp | null;
   default_country: string | null;
+  voicemail_message: string | null;
   paused_reason: string | null;
   /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
   webhook_secret?: string;
@@ -52,6 +53,7 @@ export function presentCampaign(c: Campaign, withSecret = false): CampaignRespon
     auto_pause: c.autoPause,
     sms_follow_up: c.smsFollowUp,
     default_country: c.defaultCountry,
+    voicemail_message: c.voicemailMessage,
     paused_reason: c.pausedReason,
     created_at: c.createdAt.toISOString(),
     updated_at: c.updatedAt.toISOString(),
@@ -84,6 +86,7 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
     blacklistIds: dto.blacklist_ids,
     webhookUrl: dto.webhook_url,
     defaultCountry: dto.default_country,
+    voicemailMessage: dto.voicemail_message,
     providerConnectionId: dto.provider_connection_id,
     autoPause:
       dto.auto_pause === undefined || dto.auto_pause === null

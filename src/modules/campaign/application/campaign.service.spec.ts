@@ -34,6 +34,7 @@ describe('CampaignService', () => {
       maxConcurrentCalls: 10,
       callingWindow: null,
       defaultCountry: null,
+      voicemailMessage: null,
       steps: [],
       entryStep: null,
       blacklistIds: [],

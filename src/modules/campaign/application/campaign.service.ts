@@ -77,6 +77,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
         autoPause: input.autoPause ?? null,
         smsFollowUp: input.smsFollowUp ?? null,
         defaultCountry: input.defaultCountry ?? null,
+        voicemailMessage: input.voicemailMessage ?? null,
         webhookSecret: generateWebhookSecret(),
       },
       this.clock.now(),

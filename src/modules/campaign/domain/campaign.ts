@@ -49,6 +49,11 @@ export interface Campaign {
   smsFollowUp: SmsFollowUp | null;
   /** The country its national numbers are read in; null: the organization's (its calling policy). */
   defaultCountry: string | null;
+  /**
+   * What is left on a voicemail box, with `{{input_data.<field>}}` placeholders; null: the provider
+   * connection's `voicemail_message` (docs/calling.md, Voicemail message).
+   */
+  voicemailMessage: string | null;
   /** Why the campaign is paused (`state` `paused` only; null otherwise). */
   pausedReason: string | null;
   createdAt: Date;

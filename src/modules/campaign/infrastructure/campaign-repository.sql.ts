@@ -41,6 +41,7 @@ const COLUMNS: Record<keyof CampaignChanges, [string, string]> = {
   autoPause: ['auto_pause', 'jsonb'],
   smsFollowUp: ['sms_follow_up', 'jsonb'],
   defaultCountry: ['default_country', 'text'],
+  voicemailMessage: ['voicemail_message', 'text'],
 };
 
 @Injectable()
@@ -60,9 +61,9 @@ export class SqlCampaignRepository extends CampaignRepository {
           `INSERT INTO campaigns (organization_id, name, type, caller_id, max_attempts,
              retry_delay_minutes, max_concurrent_calls, calling_window, steps, entry_step,
              blacklist_ids, webhook_url, webhook_secret, provider_connection_id, auto_pause,
-             sms_follow_up, default_country, created_at, updated_at)
+             sms_follow_up, default_country, voicemail_message, created_at, updated_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11::uuid[], $12, $13, $14,
-             $15::jsonb, $16::jsonb, $18, $17, $17)
+             $15::jsonb, $16::jsonb, $18, $19, $17, $17)
            RETURNING ${COLUMN_LIST}`,
           [
             campaign.organizationId,
@@ -83,6 +84,7 @@ export class SqlCampaignRepository extends CampaignRepository {
             jsonOrNull(campaign.smsFollowUp),
             now,
             campaign.defaultCountry,
+            campaign.voicemailMessage,
           ],
         ),
       {},

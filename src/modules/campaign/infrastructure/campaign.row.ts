@@ -30,6 +30,7 @@ export interface CampaignRow {
   auto_pause: AutoPause | null;
   sms_follow_up: SmsFollowUp | null;
   default_country: string | null;
+  voicemail_message: string | null;
   paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
@@ -57,6 +58,7 @@ export const CAMPAIGN_COLUMNS = [
   'auto_pause',
   'sms_follow_up',
   'default_country',
+  'voicemail_message',
   'paused_reason',
   'created_at',
   'updated_at',
@@ -84,6 +86,7 @@ export function campaignFromRow(r: CampaignRow): Campaign {
     autoPause: r.auto_pause,
     smsFollowUp: r.sms_follow_up,
     defaultCountry: r.default_country,
+    voicemailMessage: r.voicemail_message,
     pausedReason: r.paused_reason,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

@@ -79,7 +79,7 @@ describe('DoNotCallService (in-memory table, fake clock)', () => {
     ]);
     await expect(refused).rejects.toEqual(
       new InvalidInputError(
-        'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored)',
+        'phone number must be + followed by 7 to 15 digits (spaces, dashes, dots and parentheses are ignored): 555-0100 has only 7 digits, add the area code',
         ['phone_numbers', 1, 'phone_number'],
         '555-0100',
       ),

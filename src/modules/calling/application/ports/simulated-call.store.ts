@@ -9,6 +9,8 @@ export interface SimulatedRequest {
   durationSeconds: number;
   attempt: number;
   inputData: Record<string, unknown>;
+  /** The campaign's voicemail message, filled in, for a voicemail with a mailbox; absent: none. */
+  voicemailMessage?: string;
   startedAt: string;
 }
 

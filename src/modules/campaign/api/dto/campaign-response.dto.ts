@@ -57,6 +57,13 @@ export class CampaignResponseDto {
     description: "The country its national numbers are read in; null: the organization's",
   })
   default_country: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      "What is left on a voicemail box (`{{input_data.<field>}}` placeholders); null: the provider connection's",
+  })
+  voicemail_message: string | null;
   @ApiPropertyOptional({
     type: 'string',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',

@@ -128,6 +128,18 @@ export class SmsFollowUpDto {
   after?: SmsFollowUp['after'];
 }
 
+/**
+ * A `{{...}}` that is not `{{input_data.<field>}}` would be read out as typed (`{{first_name}}` to a
+ * patient's mailbox): refused, naming the first one and the form that works.
+ */
+function placeholderError(v: unknown): string | null {
+  if (typeof v !== 'string') return null;
+  const bad = /\{\{(?!\s*input_data(?:\.[A-Za-z0-9_-]+)+\s*\}\})[^}]*\}?\}?/.exec(v);
+  return bad
+    ? `placeholder ${bad[0]} is not one: write a patient's data as {{input_data.<field>}}, such as {{input_data.first_name}}`
+    : null;
+}
+
 const WEEK_SCHEDULE_DOC = {
   type: () => WeekScheduleSchema,
   nullable: true,
@@ -218,6 +230,19 @@ class CampaignFieldsDto {
   @PyStr()
   @PyValueRule('country', countryError)
   default_country?: string | null;
+
+  @ApiPropertyOptional({
+    type: 'string',
+    nullable: true,
+    example: 'Hi {{input_data.first_name}}, this is your clinic. Please call us back at 555-0100.',
+    description:
+      'What is left on a voicemail box, with `{{input_data.<field>}}` placeholders (1 to 500 ' +
+      "characters); null (default): the provider connection's `voicemail_message`, if it has one",
+  })
+  @PyOptional({ nullable: true })
+  @PyStr({ min: 1, max: 500 })
+  @PyValueRule('placeholders', placeholderError)
+  voicemail_message?: string | null;
 
   @ApiPropertyOptional({
     nullable: true,

@@ -1,7 +1,11 @@
 import type Retell from 'retell-sdk';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { isRecord } from '../../domain/call-result.js';
-import { callLogIdOf } from '../../domain/provider-call.js';
+import {
+  CAMPAIGN_VOICEMAIL_MARK,
+  callLogIdOf,
+  voicemailMessageOf,
+} from '../../domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
@@ -54,6 +58,7 @@ export class RetellCallClient extends CallProvider {
 
   async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
+    const voicemail = voicemailMessageOf(req.voicemailMessage, settings);
     const call = await (
       await this.client()
     ).call.createPhoneCall({
@@ -63,12 +68,12 @@ export class RetellCallClient extends CallProvider {
       agent_override: {
         agent: {
           webhook_url: req.eventsUrl,
-          ...(typeof settings.voicemail_message === 'string'
+          ...(voicemail
             ? {
                 voicemail_option: {
                   action: {
                     type: 'static_text' as const,
-                    text: fillPlaceholders(settings.voicemail_message, req.inputData),
+                    text: fillPlaceholders(voicemail.text, req.inputData),
                   },
                 },
               }
@@ -81,6 +86,7 @@ export class RetellCallClient extends CallProvider {
         target_id: req.targetId,
         campaign_id: req.campaignId,
         attempt: req.attempt,
+        ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
       },
     });
     return { providerCallId: call.call_id };
@@ -160,7 +166,8 @@ export class RetellCallClient extends CallProvider {
       at,
       result: retellCallResult(
         call as unknown as RetellCallReport,
-        typeof this.connection.settings.voicemail_message === 'string',
+        typeof this.connection.settings.voicemail_message === 'string' ||
+          (isRecord(call.metadata) && call.metadata[CAMPAIGN_VOICEMAIL_MARK] === true),
       ),
     };
   }

@@ -4,7 +4,11 @@ import { DestinationPolicy } from '../../../../common/net/outbound-destination.j
 import { ProviderSdks, providerSdks } from './provider-sdks.js';
 import { loadTwilio, twilioRestClient, verifiedTwilioParams } from './twilio-sdk.js';
 import { ResolvedConnection } from '../../domain/provider-connection.js';
-import { callLogIdOf } from '../../domain/provider-call.js';
+import {
+  CAMPAIGN_VOICEMAIL_MARK,
+  callLogIdOf,
+  voicemailMessageOf,
+} from '../../domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
@@ -56,18 +60,24 @@ export class TwilioCallClient extends CallProvider {
 
   async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
-    const callbackUrl = withCallLogId(req.eventsUrl, req.callLogId);
+    const voicemail = this.detectsGreetingEnd()
+      ? voicemailMessageOf(req.voicemailMessage, settings)
+      : null;
+    // A campaign's message on a connection without one: the mark tells the final callback it was a drop.
+    const callbackUrl = voicemail?.fromCampaign
+      ? withParam(withCallLogId(req.eventsUrl, req.callLogId), CAMPAIGN_VOICEMAIL_MARK, '1')
+      : withCallLogId(req.eventsUrl, req.callLogId);
     const twiml =
       typeof settings.twiml_template === 'string'
         ? { twiml: renderTwimlTemplate(settings.twiml_template, req.inputData) }
         : { url: String(settings.twiml_url) };
     // The message travels (filled in) in the AMD callback's URL: when Twilio reports the greeting's
     // end, that callback is all we receive, and it needs nothing else to leave the message.
-    const amdCallbackUrl = this.dropsVoicemail()
+    const amdCallbackUrl = voicemail
       ? withParam(
           callbackUrl,
           VOICEMAIL_MESSAGE_PARAM,
-          fillPlaceholders(String(settings.voicemail_message), req.inputData),
+          fillPlaceholders(voicemail.text, req.inputData),
         )
       : callbackUrl;
     const machineDetection =
@@ -110,6 +120,8 @@ export class TwilioCallClient extends CallProvider {
       },
       ref.callLogId,
       call.endTime ?? null,
+      // Read back, the call no longer says whether its campaign gave the message: the connection's say.
+      this.dropsVoicemail(null),
     );
   }
 
@@ -168,6 +180,7 @@ export class TwilioCallClient extends CallProvider {
       report,
       callLogId,
       params.Timestamp ? new Date(params.Timestamp) : null,
+      this.dropsVoicemail(url),
     );
     return event ? [event] : [];
   }
@@ -184,12 +197,20 @@ export class TwilioCallClient extends CallProvider {
     return { contentType: 'text/xml', body: twiml.toString() };
   }
 
-  /** A voicemail message is left when the connection has one and waits for the greeting's end. */
-  private dropsVoicemail(): boolean {
-    const settings = this.connection.settings;
+  /** A voicemail message can be left only when the connection waits for the greeting's end. */
+  private detectsGreetingEnd(): boolean {
+    return this.connection.settings.machine_detection === 'DetectMessageEnd';
+  }
+
+  /**
+   * Whether the call left a voicemail message: the connection's (it has one), or its campaign's (the
+   * callback URL carries the mark).
+   */
+  private dropsVoicemail(callbackUrl: URL | null): boolean {
     return (
-      typeof settings.voicemail_message === 'string' &&
-      settings.machine_detection === 'DetectMessageEnd'
+      this.detectsGreetingEnd() &&
+      (typeof this.connection.settings.voicemail_message === 'string' ||
+        callbackUrl?.searchParams.has(CAMPAIGN_VOICEMAIL_MARK) === true)
     );
   }
 
@@ -229,10 +250,11 @@ export class TwilioCallClient extends CallProvider {
     report: TwilioCallReport,
     callLogId: number | null,
     at: Date | null,
+    voicemailDrop: boolean,
   ): CallEvent | null {
     const base = { providerCallId: report.CallSid, callLogId, at };
     if (isTwilioFinalStatus(report.CallStatus)) {
-      const result = twilioCallResult(report, this.dropsVoicemail()) ?? undefined;
+      const result = twilioCallResult(report, voicemailDrop) ?? undefined;
       return { ...base, key: `twilio:${report.CallSid}:ended`, kind: 'ended', result };
     }
     if (report.CallStatus === TWILIO_ANSWERED_STATUS) {

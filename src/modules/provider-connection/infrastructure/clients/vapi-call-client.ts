@@ -3,7 +3,11 @@ import type { VapiClient } from '@vapi-ai/server-sdk';
 import { timingSafeEqual } from 'crypto';
 import { UnauthorizedError } from '../../../../common/errors/domain-errors.js';
 import { isRecord } from '../../domain/call-result.js';
-import { callLogIdOf } from '../../domain/provider-call.js';
+import {
+  CAMPAIGN_VOICEMAIL_MARK,
+  callLogIdOf,
+  voicemailMessageOf,
+} from '../../domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
@@ -56,6 +60,7 @@ export class VapiCallClient extends CallProvider {
 
   async startCall(req: StartCallRequest): Promise<{ providerCallId: string }> {
     const settings = this.connection.settings;
+    const voicemail = voicemailMessageOf(req.voicemailMessage, settings);
     const call = (await (
       await this.client()
     ).calls.create({
@@ -69,12 +74,13 @@ export class VapiCallClient extends CallProvider {
           target_id: req.targetId,
           campaign_id: req.campaignId,
           attempt: req.attempt,
+          ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
         },
         server: { url: req.eventsUrl },
-        ...(typeof settings.voicemail_message === 'string'
+        ...(voicemail
           ? {
               // Vapi hangs up on a voicemail box unless told what to say; detection is off unless set.
-              voicemailMessage: fillPlaceholders(settings.voicemail_message, req.inputData),
+              voicemailMessage: fillPlaceholders(voicemail.text, req.inputData),
               voicemailDetection: { provider: 'vapi' as const },
             }
           : {}),
@@ -142,7 +148,8 @@ export class VapiCallClient extends CallProvider {
         kind: 'ended',
         result: vapiCallResult(
           report,
-          typeof this.connection.settings.voicemail_message === 'string',
+          typeof this.connection.settings.voicemail_message === 'string' ||
+            metadataOf(call)[CAMPAIGN_VOICEMAIL_MARK] === true,
         ),
       };
     }

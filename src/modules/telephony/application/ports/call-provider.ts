@@ -11,6 +11,12 @@ export interface StartCallRequest {
   to: string;
   from: string;
   inputData: Record<string, unknown>;
+  /**
+   * The campaign's voicemail message (`{{input_data.<field>}}` placeholders, unfilled); null: the
+   * provider connection's `voicemail_message`, if any (absent: the same). A provider that cannot leave
+   * messages ignores it.
+   */
+  voicemailMessage?: string | null;
   /** Where the provider posts this call's events: `{PUBLIC_BASE_URL}/api/v1/telephony/{name}/events`. */
   eventsUrl: string;
 }
