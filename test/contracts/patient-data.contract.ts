@@ -342,7 +342,7 @@ export function patientDataContract(name: string, setup: () => Promise<PatientDa
       await h.doNotCall.remove(null, org, [number(0)], {
         at: at(5),
         reason: 'Listed by mistake',
-        apiKeyId: randomUUID(),
+        removedBy: { type: 'api_key', id: randomUUID(), name: 'EHR sync' },
       });
       await h.doNotCall.add(null, [listing(0, a, 10)]);
       await h.uow.run((tx) =>
