@@ -7,6 +7,7 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { TargetImportController } from './api/target-import.controller.js';
 import { TargetImportRepository } from './application/ports/target-import.repository.js';
 import { TargetImportService } from './application/target-import.service.js';
+import { TargetImportRun } from './application/target-import-run.js';
 import { TargetImportSettings, TargetImportWorker } from './infrastructure/target-import.worker.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SqlTargetImportRepository } from './infrastructure/target-import-repository.sql.js';
@@ -49,6 +50,7 @@ export const TARGET_ADAPTERS: Provider[] = [
     TargetService,
     TargetTimelineService,
     TargetImportService,
+    TargetImportRun,
     TargetImportWorker,
     TargetCountFoldingWorker,
     {
