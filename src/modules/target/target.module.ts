@@ -22,8 +22,6 @@ import { SqlTargetTransitions } from './infrastructure/target-transitions.sql.js
 import { TargetStepData } from './application/ports/target-step-data.js';
 import { SqlTargetStepData } from './infrastructure/target-step-data.sql.js';
 import { SqlTargetRepository } from './infrastructure/target-repository.sql.js';
-import { TargetCountFoldingWorker } from './infrastructure/target-count-folding.worker.js';
-import { CountFoldingSettings } from '../../common/persistence/count-folding.js';
 import { TargetData } from '../retention/application/ports/patient-data-holders.js';
 import { SqlTargetData } from './infrastructure/target-data.sql.js';
 
@@ -52,13 +50,6 @@ export const TARGET_ADAPTERS: Provider[] = [
     TargetImportService,
     TargetImportRun,
     TargetImportWorker,
-    TargetCountFoldingWorker,
-    {
-      provide: CountFoldingSettings,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new CountFoldingSettings(config.get('COUNT_FOLD_INTERVAL_SECONDS') * 1000),
-    },
     {
       provide: PhoneCountries,
       inject: [ComplianceService],
