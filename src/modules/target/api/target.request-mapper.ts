@@ -1,5 +1,5 @@
 import { AddTargetsCommand } from '../application/target.service.js';
-import { AddTargetInput, PhoneInput } from '../domain/target-input.js';
+import { AddTargetInput, PhoneInput } from '../domain/new-targets.js';
 import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto.js';
 
 /** snake_case request DTOs to the service's commands. */

@@ -3,7 +3,7 @@ import { Clock } from '../../../common/clock/clock.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { Outbox } from '../../webhook/application/ports/outbox.js';
-import { initialState, NewTarget, partitionDuplicates } from '../domain/new-targets.js';
+import { initialState, newTarget, NewTarget, partitionDuplicates } from '../domain/new-targets.js';
 import {
   IMPORT_CHUNK_ROWS,
   ImportStatus,
@@ -89,12 +89,11 @@ export class TargetImportRun {
             // skips them (as adding targets does, see TargetService.addTargets).
             const { keep, duplicates } = partitionDuplicates(drafts, new Set());
             const state = initialState(campaign, current.launch && (!allOrNothing || last), now);
-            const rows: NewTarget[] = keep.map((k) => ({
-              ...drafts[k],
-              organizationId: current.organizationId,
-              campaignId: campaign.id,
-              ...state,
-            }));
+            const owner = { organizationId: current.organizationId, campaignId: campaign.id };
+            // The id was chosen at staging, so a rerun inserts the same target.
+            const rows: NewTarget[] = keep.map((k) =>
+              newTarget(drafts[k], drafts[k].id!, owner, state),
+            );
             const inserted = new Set(
               await this.targets.insertMany(tx, rows, {
                 now,

@@ -12,7 +12,7 @@ import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import type { CountryCode } from '../../../common/phone/phone-number.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import type { ImportColumn } from '../domain/import-columns.js';
-import { TargetDraft } from '../domain/new-targets.js';
+import { AddTargetInput, TargetDraft, toDraft } from '../domain/new-targets.js';
 import {
   ImportOptions,
   ImportReport,
@@ -25,7 +25,6 @@ import {
   UploadInterruptedError,
   uploadInterrupted,
 } from '../domain/target-import.js';
-import { AddTargetInput, toDraft } from '../domain/target-input.js';
 import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
 import { StagedRow, TargetImportRepository } from './ports/target-import.repository.js';
 import { TargetImportRun } from './target-import-run.js';
