@@ -59,7 +59,7 @@ export class VoiceProviders {
         builtIn
           ? `voiceProviders: ${JSON.stringify(type)} is not a built-in connection type`
           : `voiceProviders: ${JSON.stringify(type)} cannot be a connection type (a built-in one, or ` +
-            `not lowercase letters, digits, - and _)`,
+              `not lowercase letters, digits, - and _)`,
       );
     }
     if (this.byType.has(type)) throw new Error(`voiceProviders: ${type} is registered twice`);
