@@ -34,6 +34,7 @@ import { withoutQueryString } from './common/logging/redaction.js';
 import { METRICS_ADAPTERS, MetricsModule } from './metrics/metrics.module.js';
 import { IdentifiedRequest } from './common/http/request-id.js';
 import { extensionProviders, ExtensionOptions } from './extensions.js';
+import { COUNT_FOLDING_PROVIDERS } from './count-folding.js';
 
 /**
  * The domain modules and the adapters their ports are bound to by default (a module reaches its
@@ -172,7 +173,13 @@ export class CampaignCallingModule {
         MetricsModule,
         ...(options.imports ?? []),
       ],
-      providers: [...HTTP_ENHANCERS, ...adapters, ...extensions, ...(options.providers ?? [])],
+      providers: [
+        ...HTTP_ENHANCERS,
+        ...adapters,
+        ...extensions,
+        ...COUNT_FOLDING_PROVIDERS,
+        ...(options.providers ?? []),
+      ],
       exports: [RouteTable, ...[...adapters, ...extensions].map(providedToken)],
     };
   }

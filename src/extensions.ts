@@ -9,6 +9,11 @@ import {
   CampaignEventListeners,
 } from './modules/target/application/ports/campaign-event-listener.js';
 import { OutboxListeners } from './modules/webhook/application/ports/outbox-listeners.js';
+import { HttpAgentVoiceProvider } from './modules/calling/infrastructure/http-agent-voice-provider.js';
+import { SimulatedVoiceProvider } from './modules/calling/infrastructure/simulated-voice-provider.js';
+import { RetellVoiceProvider } from './modules/provider-connection/infrastructure/clients/retell-voice-provider.js';
+import { TwilioVoiceProvider } from './modules/provider-connection/infrastructure/clients/twilio-voice-provider.js';
+import { VapiVoiceProvider } from './modules/provider-connection/infrastructure/clients/vapi-voice-provider.js';
 
 /** A class Nest builds (its constructor's ports and services injected) or an instance. */
 export type Extension<T> = Type<T> | T;
@@ -17,7 +22,7 @@ export type Extension<T> = Type<T> | T;
 export interface ExtensionOptions {
   /** Consulted by the dispatcher before every call, in this order (docs/extending.md). */
   preDialChecks?: readonly Extension<PreDialCheck>[];
-  /** Connection types of a team's own carriers (docs/extending.md). */
+  /** Connection types of a team's own carriers, beside the built-in ones (docs/extending.md). */
   voiceProviders?: readonly Extension<VoiceProvider>[];
   /** Told of call, message and target events after they commit, in-process, at most once (docs/extending.md). */
   listeners?: readonly Extension<CampaignEventListener>[];
@@ -53,13 +58,30 @@ function registry<T, R>(
   ];
 }
 
+/**
+ * The built-in connection types, registered as a team's `voiceProviders` are (classes Nest builds,
+ * in the same registry): a new built-in provider is its `CallProvider`, its `VoiceProvider` and its
+ * line here (docs/providers.md, "Adding a provider").
+ */
+export const BUILT_IN_VOICE_PROVIDERS: readonly Type<VoiceProvider>[] = [
+  SimulatedVoiceProvider,
+  HttpAgentVoiceProvider,
+  TwilioVoiceProvider,
+  VapiVoiceProvider,
+  RetellVoiceProvider,
+];
+
 export function extensionProviders(options: ExtensionOptions): Provider[] {
   return [
     ...registry(PreDialChecks, options.preDialChecks ?? [], (checks) => new PreDialChecks(checks)),
     ...registry(
       VoiceProviders,
-      options.voiceProviders ?? [],
-      (providers) => new VoiceProviders(providers),
+      [...BUILT_IN_VOICE_PROVIDERS, ...(options.voiceProviders ?? [])],
+      (providers) =>
+        new VoiceProviders(
+          providers.slice(BUILT_IN_VOICE_PROVIDERS.length),
+          providers.slice(0, BUILT_IN_VOICE_PROVIDERS.length),
+        ),
     ),
     ...registry(
       CampaignEventListeners,

@@ -12,6 +12,7 @@ import {
 import { CALL_PROVIDERS_BINDING, CallingModule } from '../modules/calling/calling.module.js';
 import { AppConfig, loadConfig } from '../config/app-config.js';
 import { extensionProviders, ExtensionOptions } from '../extensions.js';
+import { COUNT_FOLDING_PROVIDERS } from '../count-folding.js';
 import { FakeClock } from './fake-clock.js';
 import { inMemoryAdapters } from './in-memory-adapters.js';
 import { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
@@ -101,6 +102,7 @@ export class CampaignCallingTestingModule {
         ...HTTP_ENHANCERS,
         ...adapters,
         ...extensions,
+        ...COUNT_FOLDING_PROVIDERS,
         ...(options.providers ?? []),
         {
           provide: TARGET_EVENTS_TO_LISTENERS,

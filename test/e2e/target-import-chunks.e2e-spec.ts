@@ -16,14 +16,14 @@ import { CAMPAIGN, NOW, OPTIONS, ORG, records, setup } from '../support/target-i
 
 describe('TargetImportService, files of several chunks (in-memory fakes)', () => {
   it('queues a large file; the job is safe to run twice', async () => {
-    const { service, outbox, jobs, targets } = setup();
+    const { service, run, outbox, jobs, targets } = setup();
     const rows = SYNC_IMPORT_MAX_ROWS + IMPORT_CHUNK_ROWS + 7;
     const { report, queued } = await service.start(ORG, CAMPAIGN, OPTIONS, records(rows));
     expect([queued, report.import.status]).toEqual([true, 'queued']);
     const [job] = jobs.take(IMPORT_QUEUE) as { queue: string; data: { importId: string } }[];
     // The in-memory unit of work is not isolated, so runs at once are tested on a database (e2e).
-    await service.process(job.data.importId);
-    await service.process(job.data.importId);
+    await run.process(job.data.importId);
+    await run.process(job.data.importId);
     const done = await service.report(ORG, report.import.id);
     expect(done.import).toEqual(
       expect.objectContaining({ status: 'succeeded', processedRows: rows, created: rows }),
@@ -50,7 +50,7 @@ describe('TargetImportService, files of several chunks (in-memory fakes)', () =>
         await recordChunk(...args);
         if (++chunks === 1) await between();
       };
-      await s.service.process(report.import.id);
+      await s.run.process(report.import.id);
       return s.service.report(ORG, report.import.id);
     }
 

@@ -1,5 +1,5 @@
 /**
- * TargetImportService on the in-memory fakes, for its unit spec and for the files of several chunks
+ * TargetImportService and TargetImportRun on the in-memory fakes, for its unit spec and for the files of several chunks
  * (test/e2e/target-import-chunks.e2e-spec.ts): one campaign of one organization, a fixed clock.
  */
 import { RecordingOutbox } from '../../src/testing/recording-outbox.js';
@@ -16,6 +16,7 @@ import {
   ImportRecord,
   TargetImportService,
 } from '../../src/modules/target/application/target-import.service.js';
+import { TargetImportRun } from '../../src/modules/target/application/target-import-run.js';
 
 export const ORG = '00000000-0000-4000-8000-00000000a001';
 export const CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
@@ -29,18 +30,20 @@ export function setup() {
   campaigns.put(aCampaign({ id: CAMPAIGN, organizationId: ORG }));
   const outbox = new RecordingOutbox();
   const jobs = new RecordingJobQueue();
-  const service = new TargetImportService(
+  const unitOfWork = new InMemoryUnitOfWork(targets, imports, outbox);
+  const clock = new FakeClock(NOW);
+  const run = new TargetImportRun(
     imports,
     targets,
     new InMemoryTargetTransitions(() => targets.table()),
     new InMemoryTargetEventLog(),
     campaigns,
     outbox,
-    jobs,
-    new InMemoryUnitOfWork(targets, imports, outbox),
-    new FakeClock(NOW),
+    unitOfWork,
+    clock,
   );
-  return { targets, imports, outbox, jobs, service };
+  const service = new TargetImportService(imports, campaigns, run, jobs, unitOfWork, clock);
+  return { targets, imports, outbox, jobs, service, run };
 }
 
 export async function* records(count: number, externalId = (i: number) => `EXT-${i}`) {

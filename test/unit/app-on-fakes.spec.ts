@@ -569,3 +569,82 @@ describe('the database forRoot runs on (databaseOf)', () => {
     });
   });
 });
+
+// docs/providers.md, "Adding a provider": the built-in types are registered VoiceProviders, in the
+// registry a team's carrier joins, and a connection's calls go through its type's provider alike.
+describe('voice providers: the built-in types and a team’s in one registry', () => {
+  class AcmeVoiceProvider extends root.VoiceProvider {
+    readonly type: string = 'acme';
+    readonly credentialFields = ['api_key'];
+    readonly settingFields = [];
+    readonly provider = new testing.ScriptedCallProvider('acme');
+    readonly connected: string[] = [];
+    checkSettings(): root.SettingProblem[] {
+      return [];
+    }
+    connect(connection: root.ResolvedConnection): root.CallProvider {
+      this.connected.push(connection.id);
+      return this.provider;
+    }
+  }
+  const twilioClient = new testing.ScriptedCallProvider('twilio-client');
+  let app: INestApplication;
+  const acme = new AcmeVoiceProvider();
+
+  beforeAll(async () => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [CampaignCallingTestingModule.forRoot({ apiKey: API_KEY, voiceProviders: [acme] })],
+    })
+      .overrideProvider(root.ProviderCallClients)
+      .useValue(new testing.ScriptedProviderCallClients({ twilio: twilioClient }))
+      .compile();
+    app = moduleRef.createNestApplication({ logger: false });
+    await app.init();
+  });
+  afterAll(() => app.close());
+
+  const create = (body: object) =>
+    request(app.getHttpServer())
+      .post('/api/v1/provider-connections')
+      .set('X-API-Key', API_KEY)
+      .send(body);
+
+  it('holds the built-in types first, then the team’s, each a VoiceProvider', () => {
+    const registry = app.get(root.VoiceProviders);
+    expect(registry.types()).toEqual(['simulated', 'http', 'twilio', 'vapi', 'retell', 'acme']);
+    for (const type of registry.types()) {
+      expect(registry.find(type)).toBeInstanceOf(root.VoiceProvider);
+      expect(registry.find(type)?.type).toBe(type);
+    }
+    expect(registry.find('acme')).toBe(acme);
+  });
+
+  it('places a built-in connection and a team’s through the provider registered for its type', async () => {
+    const twilio = await create({
+      type: 'twilio',
+      name: 'Twilio',
+      credentials: { account_sid: 'AC' + '1'.repeat(32), auth_token: 'token-token-token' },
+      settings: { twiml_url: 'https://example.com/t.xml' },
+    });
+    const own = await create({ type: 'acme', name: 'Acme', credentials: { api_key: 'k-123' } });
+    const sim = await create({ type: 'simulated', name: 'Sim' });
+    expect([twilio.status, own.status, sim.status]).toEqual([201, 201, 201]);
+    const providers = app.get(root.CallProviders);
+    const organizationId = twilio.body.organization_id;
+    const through = (providerConnectionId: string) =>
+      providers.forCampaign({ organizationId, providerConnectionId });
+    expect(await through(twilio.body.id)).toBe(twilioClient);
+    expect(await through(own.body.id)).toBe(acme.provider);
+    expect(acme.connected).toEqual([own.body.id]);
+    expect(await through(sim.body.id)).toBe(await providers.get('simulated'));
+  });
+
+  it('refuses a team’s provider that takes a built-in type', () => {
+    class OtherTwilio extends AcmeVoiceProvider {
+      override readonly type = 'twilio';
+    }
+    expect(() => new root.VoiceProviders([new OtherTwilio()])).toThrow(
+      'voiceProviders: "twilio" cannot be a connection type (a built-in one, or not lowercase letters, digits, - and _)',
+    );
+  });
+});

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { ExclusiveRunner } from './exclusive-runner.js';
 
 /**
@@ -56,23 +56,33 @@ export class CountFoldingSettings {
 }
 
 /**
- * The background job that folds: every `intervalMs`, in every process role, one process of the
- * deployment at a time (an advisory lock, `ExclusiveRunner`: the others skip the round). Not a pg-boss
- * queue: its jobs run only in worker roles, and an API-only deployment takes writes (adds, imports)
- * whose counts must fold all the same; a request cannot enqueue one either, since enqueueing writes.
+ * The background job that folds every count table: every `intervalMs`, in every process role, one
+ * process of the deployment at a time (an advisory lock, `ExclusiveRunner`: the others skip the
+ * round), each module's fold in turn (`folds`: the target module's and the call-log module's, bound
+ * in src/count-folding.ts). Not a pg-boss queue: its jobs run only in worker roles, and an API-only
+ * deployment takes writes (adds, imports) whose counts must fold all the same; a request cannot
+ * enqueue one either, since enqueueing writes.
  */
-export class CountFoldingSweep {
+export class CountFoldingSweep implements OnModuleInit, OnModuleDestroy {
   private readonly logger: Logger;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> | null = null;
 
   constructor(
     private readonly task: string,
-    private readonly fold: () => Promise<FoldReport>,
+    private readonly folds: readonly (() => Promise<FoldReport>)[],
     private readonly exclusive: ExclusiveRunner,
     private readonly settings: CountFoldingSettings,
   ) {
     this.logger = new Logger(task);
+  }
+
+  onModuleInit(): void {
+    this.start();
+  }
+
+  onModuleDestroy(): Promise<void> {
+    return this.stop();
   }
 
   start(): void {
@@ -87,10 +97,17 @@ export class CountFoldingSweep {
     await this.running;
   }
 
+  /** One round: every module's fold, what they folded by table. */
+  private async foldAll(): Promise<FoldReport> {
+    const report: FoldReport = {};
+    for (const fold of this.folds) Object.assign(report, await fold());
+    return report;
+  }
+
   private tick(): void {
     if (this.running) return;
     this.running = this.exclusive
-      .runExclusive(this.task, this.fold)
+      .runExclusive(this.task, () => this.foldAll())
       .then((run) => {
         if (run.ran && Object.keys(run.result).length > 0)
           this.logger.debug({ folded: run.result }, 'folded count rows');

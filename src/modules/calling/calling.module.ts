@@ -6,7 +6,6 @@ import { CallLogModule } from '../call-log/call-log.module.js';
 import { ComplianceModule } from '../compliance/compliance.module.js';
 import { CampaignModule } from '../campaign/campaign.module.js';
 import { TargetModule } from '../target/target.module.js';
-import { ProviderCallClients } from '../provider-connection/application/ports/provider-call-clients.js';
 import { ProviderConnectionService } from '../provider-connection/application/provider-connection.service.js';
 import { OrganizationModule } from '../organization/organization.module.js';
 import { ProviderConnectionModule } from '../provider-connection/provider-connection.module.js';
@@ -54,16 +53,10 @@ import { SqlSimulatedCallStore } from './infrastructure/simulated-call-store.sql
  * no provider connection.
  */
 export function callProviderFor(config: AppConfig, simulator: SimulatedCallProvider): CallProvider {
-  switch (config.get('CALL_PROVIDER')) {
-    case 'http':
-      return new HttpCallProvider({
-        agentUrl: config.get('AGENT_URL')!,
-        secret: config.get('AGENT_SECRET')!,
-      });
-    case 'simulated':
-    default:
-      return simulator;
-  }
+  // CALL_PROVIDER is the process's own setting (`simulated` or `http`), not a connection type.
+  return config.get('CALL_PROVIDER') === 'http'
+    ? new HttpCallProvider({ agentUrl: config.get('AGENT_URL')!, secret: config.get('AGENT_SECRET')! })
+    : simulator;
 }
 
 export function callingSettingsFor(config: AppConfig): CallingSettings {
@@ -85,26 +78,18 @@ export function callingSettingsFor(config: AppConfig): CallingSettings {
  */
 export const CALL_PROVIDERS_BINDING: Provider = {
   provide: CallProviders,
-  inject: [
-    AppConfig,
-    SimulatedCallProvider,
-    ProviderConnectionService,
-    ProviderCallClients,
-    VoiceProviders,
-  ],
+  inject: [AppConfig, SimulatedCallProvider, ProviderConnectionService, VoiceProviders],
   useFactory: (
     config: AppConfig,
     simulator: SimulatedCallProvider,
     connections: ProviderConnectionService,
-    clients: ProviderCallClients,
-    carriers: VoiceProviders,
+    providers: VoiceProviders,
   ) =>
     new ConnectionCallProviders(
       callProviderFor(config, simulator),
       simulator,
       connections,
-      clients,
-      carriers,
+      providers,
     ),
 };
 

@@ -7,6 +7,7 @@ import { WebhookModule } from '../webhook/webhook.module.js';
 import { TargetImportController } from './api/target-import.controller.js';
 import { TargetImportRepository } from './application/ports/target-import.repository.js';
 import { TargetImportService } from './application/target-import.service.js';
+import { TargetImportRun } from './application/target-import-run.js';
 import { TargetImportSettings, TargetImportWorker } from './infrastructure/target-import.worker.js';
 import { AppConfig } from '../../config/app-config.js';
 import { SqlTargetImportRepository } from './infrastructure/target-import-repository.sql.js';
@@ -21,8 +22,6 @@ import { SqlTargetTransitions } from './infrastructure/target-transitions.sql.js
 import { TargetStepData } from './application/ports/target-step-data.js';
 import { SqlTargetStepData } from './infrastructure/target-step-data.sql.js';
 import { SqlTargetRepository } from './infrastructure/target-repository.sql.js';
-import { TargetCountFoldingWorker } from './infrastructure/target-count-folding.worker.js';
-import { CountFoldingSettings } from '../../common/persistence/count-folding.js';
 import { TargetData } from '../retention/application/ports/patient-data-holders.js';
 import { SqlTargetData } from './infrastructure/target-data.sql.js';
 
@@ -49,14 +48,8 @@ export const TARGET_ADAPTERS: Provider[] = [
     TargetService,
     TargetTimelineService,
     TargetImportService,
+    TargetImportRun,
     TargetImportWorker,
-    TargetCountFoldingWorker,
-    {
-      provide: CountFoldingSettings,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) =>
-        new CountFoldingSettings(config.get('COUNT_FOLD_INTERVAL_SECONDS') * 1000),
-    },
     {
       provide: PhoneCountries,
       inject: [ComplianceService],

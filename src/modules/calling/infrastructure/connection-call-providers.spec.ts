@@ -4,6 +4,12 @@ import { inMemoryProviderConnections } from '../../../testing/in-memory-provider
 import { ScriptedCallProvider } from '../../../testing/scripted-call-provider.js';
 import { SdkProviderCallClients } from '../../provider-connection/infrastructure/clients/sdk-provider-call-clients.js';
 import { ConnectionCallProviders } from './connection-call-providers.js';
+import { VoiceProviders } from '../../provider-connection/application/ports/voice-provider.js';
+import { RetellVoiceProvider } from '../../provider-connection/infrastructure/clients/retell-voice-provider.js';
+import { TwilioVoiceProvider } from '../../provider-connection/infrastructure/clients/twilio-voice-provider.js';
+import { VapiVoiceProvider } from '../../provider-connection/infrastructure/clients/vapi-voice-provider.js';
+import { HttpAgentVoiceProvider } from './http-agent-voice-provider.js';
+import { SimulatedVoiceProvider } from './simulated-voice-provider.js';
 import { TwilioCallClient } from '../../provider-connection/infrastructure/clients/twilio-call-client.js';
 import { HttpCallProvider } from './http-call-provider.js';
 import { SimulatedCallProvider } from './simulated-call-provider.js';
@@ -12,6 +18,24 @@ import { ProviderConnectionService } from '../../provider-connection/application
 import { AesGcmSecretBox } from '../../../common/secrets/aes-gcm-secret-box.js';
 import { ResolvingProviderDestinations } from '../../provider-connection/infrastructure/resolving-provider-destinations.js';
 import { ConnectionUnusableError } from '../../telephony/application/ports/call-provider.js';
+
+/** The built-in types' registry, as the root module fills it (src/extensions.ts). */
+function builtIns(simulator: SimulatedCallProvider): VoiceProviders {
+  const clients = new SdkProviderCallClients({
+    allowPrivate: true,
+    setting: 'PROVIDER_ALLOW_PRIVATE',
+  });
+  return new VoiceProviders(
+    [],
+    [
+      new SimulatedVoiceProvider(simulator),
+      new HttpAgentVoiceProvider(clients),
+      new TwilioVoiceProvider(clients),
+      new VapiVoiceProvider(clients),
+      new RetellVoiceProvider(clients),
+    ],
+  );
+}
 
 const ORG = '00000000-0000-4000-8000-000000000001';
 const OTHER_ORG = '00000000-0000-4000-8000-000000000002';
@@ -29,7 +53,7 @@ describe('ConnectionCallProviders', () => {
       processWide,
       simulator,
       service,
-      new SdkProviderCallClients({ allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' }),
+      builtIns(simulator),
     );
     return { service, repository, processWide, simulator, providers };
   }
@@ -109,9 +133,14 @@ describe('ConnectionCallProviders', () => {
     await expect(providers.get(badSecret.id)).rejects.toEqual(unusable);
 
     // Credentials sealed with another key (SECRETS_KEY changed).
+    const otherSimulator = new SimulatedCallProvider(
+      new InMemorySimulatedCallStore(),
+      new FakeClock(),
+      0,
+    );
     const otherKey = new ConnectionCallProviders(
       new ScriptedCallProvider('http'),
-      new SimulatedCallProvider(new InMemorySimulatedCallStore(), new FakeClock(), 0),
+      otherSimulator,
       new ProviderConnectionService(
         repository,
         new AesGcmSecretBox({ kind: 'configured', key: randomBytes(32) }),
@@ -120,7 +149,7 @@ describe('ConnectionCallProviders', () => {
           setting: 'PROVIDER_ALLOW_PRIVATE',
         }),
       ),
-      new SdkProviderCallClients({ allowPrivate: true, setting: 'PROVIDER_ALLOW_PRIVATE' }),
+      builtIns(otherSimulator),
     );
     const unreadable = await otherKey
       .forCampaign({ organizationId: ORG, providerConnectionId: badSecret.id })

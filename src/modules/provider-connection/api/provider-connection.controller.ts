@@ -28,6 +28,7 @@ import { mergeSettings } from '../domain/provider-connection.js';
 import {
   CreateProviderConnectionDto,
   extraKeyErrors,
+  hasRequestModels,
   knownKeys,
   ListProviderConnectionsQueryDto,
   ProviderConnectionPageResponseDto,
@@ -71,7 +72,7 @@ export class ProviderConnectionController {
     description: 'The name is taken, or there is no SECRETS_KEY to encrypt the credentials with',
   })
   async create(@Auth() auth: AuthContext, @JsonObjectBody() raw: Record<string, unknown>) {
-    const carrier = this.carriers.find(raw.type);
+    const carrier = this.checkedByItsFields(raw.type);
     if (carrier) {
       const body = await validateCarrierBody(carrier, CreateProviderConnectionDto, raw, raw);
       const created = await this.connections.create(auth.organizationId, {
@@ -159,7 +160,7 @@ export class ProviderConnectionController {
     if (isPlainObject(raw.settings)) {
       candidate.settings = mergeSettings(existing.settings, raw.settings);
     }
-    const carrier = this.carriers.find(existing.type);
+    const carrier = this.checkedByItsFields(existing.type);
     if (carrier) {
       const body = await validateCarrierBody(carrier, UpdateProviderConnectionDto, raw, candidate);
       const updated = await this.connections.update(auth.organizationId, id, {
@@ -189,6 +190,16 @@ export class ProviderConnectionController {
       isDefault: body.is_default,
     });
     return presentConnection(updated);
+  }
+
+  /**
+   * The registered provider of `type` when the API checks a body of that type by the provider's own
+   * fields and `checkSettings` (a team's carrier); null for a type the API's request models check
+   * (the built-in ones, with pydantic's errors and their OpenAPI schema) and for an unknown type
+   * (refused by the models' `type` enum).
+   */
+  private checkedByItsFields(type: unknown): VoiceProvider | null {
+    return hasRequestModels(type) ? null : this.carriers.find(type);
   }
 
   @RequiresPermission('provider_connections.write')

@@ -37,14 +37,18 @@ export interface ResolvedConnection extends Omit<ProviderConnection, 'maskedCred
   credentials: Credentials;
 }
 
-/** Where each provider's public API lives; `settings.api_base_url` overrides it (emulators, staging). */
-export const DEFAULT_API_BASE_URL: Record<BuiltInConnectionType, string | null> = {
-  simulated: null,
+/**
+ * The settings each built-in type reads when they are not set: where its provider's public API lives
+ * (`settings.api_base_url` overrides it: emulators, staging) and Retell's final event.
+ */
+export const DEFAULT_SETTINGS: Record<BuiltInConnectionType, ConnectionSettings> = {
+  simulated: {},
   // The generic adapter posts to the team's own agent: there is no public default.
-  http: null,
-  twilio: 'https://api.twilio.com',
-  vapi: 'https://api.vapi.ai',
-  retell: 'https://api.retellai.com',
+  http: {},
+  twilio: { api_base_url: 'https://api.twilio.com' },
+  vapi: { api_base_url: 'https://api.vapi.ai' },
+  // The outcome waits for post-call analysis unless the connection says analysis is off.
+  retell: { final_event: 'call_analyzed', api_base_url: 'https://api.retellai.com' },
 };
 
 /** Retell's outcome is final at `call_analyzed` unless post-call analysis is off. */
@@ -67,15 +71,14 @@ export function maskCredentials(credentials: Credentials): Credentials {
   return Object.fromEntries(Object.entries(credentials).map(([k, v]) => [k, maskSecret(v)]));
 }
 
-/** The settings as an adapter uses them: `api_base_url` falls back to the provider's public API. */
+/** The settings as an adapter uses them: the type's defaults (`DEFAULT_SETTINGS`) where unset. */
 export function effectiveSettings(
   type: ConnectionType,
   settings: ConnectionSettings,
 ): ConnectionSettings {
-  // A registered carrier's type (VoiceProvider) has no public default.
-  const fallback = isBuiltInConnectionType(type) ? DEFAULT_API_BASE_URL[type] : null;
-  const withBase = fallback === null ? settings : { api_base_url: fallback, ...settings };
-  return type === 'retell' ? { final_event: 'call_analyzed', ...withBase } : withBase;
+  // A registered carrier's type (VoiceProvider) has no defaults.
+  const defaults = isBuiltInConnectionType(type) ? DEFAULT_SETTINGS[type] : {};
+  return { ...defaults, ...settings };
 }
 
 /**

@@ -1,4 +1,5 @@
-import { AddTargetInput, AddTargetsCommand, PhoneInput } from '../application/target.service.js';
+import { AddTargetsCommand } from '../application/target.service.js';
+import { AddTargetInput, PhoneInput } from '../domain/new-targets.js';
 import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto.js';
 
 /** snake_case request DTOs to the service's commands. */

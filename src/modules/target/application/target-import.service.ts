@@ -1,4 +1,3 @@
-import { SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock.js';
@@ -9,38 +8,26 @@ import {
 } from '../../../common/errors/domain-errors.js';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
-import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import type { CountryCode } from '../../../common/phone/phone-number.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
-import { Outbox } from '../../webhook/application/ports/outbox.js';
-import {
-  initialState,
-  NewTarget,
-  partitionDuplicates,
-  TargetDraft,
-} from '../domain/new-targets.js';
 import type { ImportColumn } from '../domain/import-columns.js';
+import { AddTargetInput, TargetDraft, toDraft } from '../domain/new-targets.js';
 import {
-  IMPORT_CHUNK_ROWS,
   ImportOptions,
   ImportReport,
-  ImportStatus,
-  isFinished,
   MAX_IMPORT_ROWS,
   PREVIEW_ROWS,
   PreviewRow,
   REPORT_LIST_LIMIT,
   RowError,
   SYNC_IMPORT_MAX_ROWS,
-  TargetImport,
   UploadInterruptedError,
   uploadInterrupted,
 } from '../domain/target-import.js';
-import { StagedRow, TargetImportRepository } from './ports/target-import.repository.js';
-import { TargetRepository } from './ports/target.repository.js';
-import { TargetTransitions } from './ports/target-transitions.js';
-import { AddTargetInput, toDraft } from './target.service.js';
 import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
-import type { CountryCode } from '../../../common/phone/phone-number.js';
+import { StagedRow, TargetImportRepository } from './ports/target-import.repository.js';
+import { TargetImportRun } from './target-import-run.js';
 
 export const IMPORT_QUEUE = 'target-import';
 
@@ -63,10 +50,9 @@ export interface ImportRecord {
 const STAGE_BATCH = 1000;
 
 /**
- * CSV imports (docs/targets.md, "Import a CSV file"). The upload is streamed into a staging table;
- * small files are then processed in the request, larger ones by a job. Processing is all or nothing
- * as far as validation goes (any row error: nothing is added) unless `on_error=skip` was chosen (the
- * good rows are added, the bad ones reported), and resumable chunk by chunk.
+ * CSV imports (docs/targets.md, "Import a CSV file"): the upload and the report. The upload is
+ * streamed into a staging table; small files are then processed in the request, larger ones by a job
+ * (`TargetImportRun`, which adds the rows). Recovery re-queues the imports whose job was lost.
  */
 @Injectable()
 export class TargetImportService {
@@ -74,11 +60,8 @@ export class TargetImportService {
 
   constructor(
     private readonly imports: TargetImportRepository,
-    private readonly targets: TargetRepository,
-    private readonly transitions: TargetTransitions,
-    private readonly events: TargetEventLog,
     private readonly campaigns: CampaignReader,
-    private readonly outbox: Outbox,
+    private readonly run: TargetImportRun,
     private readonly jobs: JobQueue,
     private readonly unitOfWork: UnitOfWork,
     private readonly clock: Clock,
@@ -152,7 +135,7 @@ export class TargetImportService {
     const counts = { totalRows: total, invalidRows: invalid };
     if (total <= SYNC_IMPORT_MAX_ROWS) {
       await this.imports.setStatus(null, id, 'running', this.clock.now(), counts);
-      await this.process(id);
+      await this.run.process(id);
       return { report: await this.report(organizationId, id), queued: false };
     }
     await this.unitOfWork.run(async (tx) => {
@@ -172,170 +155,6 @@ export class TargetImportService {
   }
 
   /**
-   * Runs (or resumes) an import: the duplicate and id checks once, then the rows chunk by chunk, each
-   * chunk's insert and progress in one transaction. Safe to run twice, even at once: a chunk recorded
-   * by another run rolls this one's back.
-   *
-   * allow_duplicates=false is all or nothing even when a chunk loses a race after earlier chunks
-   * committed: the import keeps its created rows' staging, so the losing run withdraws the targets it
-   * added (with their history) in the transaction that rejects it. No lock is held between chunks, so
-   * nothing waits on a long import; and so that nothing is called from a file that may still be
-   * rejected, launch=true schedules the earlier chunks' targets only in the last chunk's transaction.
-   */
-  async process(importId: string): Promise<void> {
-    let imp = await this.imports.find(null, importId);
-    if (!imp || isFinished(imp.status) || imp.status === 'receiving') return;
-    const campaign = await this.campaigns.findById(imp.campaignId);
-    if (!campaign) {
-      await this.end(imp, 'failed');
-      return;
-    }
-    if (imp.status === 'queued') {
-      await this.imports.setStatus(null, imp.id, 'running', this.clock.now());
-    }
-    if (!imp.checked) imp = await this.imports.check(imp.id, this.clock.now());
-    // on_error=skip: the bad rows stay reported, and only the good ones are staged for insertion.
-    if (imp.invalidRows > 0 && !imp.skipInvalid) return this.end(imp, 'rejected');
-    if (imp.dryRun) return this.end(imp, 'succeeded');
-
-    for (;;) {
-      const chunk = await this.imports.nextChunk(imp.id, imp.processedThrough, IMPORT_CHUNK_ROWS);
-      const current: TargetImport = imp;
-      const last = chunk.length < IMPORT_CHUNK_ROWS;
-      const recorded = await this.unitOfWork
-        .run(async (tx) => {
-          const now = this.clock.now();
-          const through = chunk.length > 0 ? chunk[chunk.length - 1].row : current.processedThrough;
-          // Claim first: a concurrent run of the same import waits on this row lock, then gives up.
-          const claimed = await this.imports.claimChunk(
-            tx,
-            current.id,
-            current.processedThrough,
-            through,
-            now,
-          );
-          if (!claimed) throw new ChunkTakenError();
-          const allOrNothing = !current.allowDuplicates;
-          let created = 0;
-          let ignored: number[] = [];
-          if (chunk.length > 0) {
-            const drafts = chunk.map((c) => c.draft);
-            // Repeats within the chunk are found here; the campaign's external ids by the insert, which
-            // skips them (as adding targets does, see TargetService.addTargets).
-            const { keep, duplicates } = partitionDuplicates(drafts, new Set());
-            const state = initialState(campaign, current.launch && (!allOrNothing || last), now);
-            const rows: NewTarget[] = keep.map((k) => ({
-              ...drafts[k],
-              organizationId: current.organizationId,
-              campaignId: campaign.id,
-              ...state,
-            }));
-            const inserted = new Set(
-              await this.targets.insertMany(tx, rows, {
-                now,
-                skipTakenExternalIds: true,
-                // The import keeps no API key: its rows are the system's, named by the import.
-                cause: { actor: SYSTEM_ACTOR, reason: `added by CSV import ${current.id}` },
-              }),
-            );
-            created = inserted.size;
-            const taken = keep.filter((k, i) => !inserted.has(rows[i].id)).map((k) => chunk[k].row);
-            // allow_duplicates=false: an external id the check did not see (an add or import that
-            // committed since) refuses the file, as the check would have; this chunk is undone.
-            if (allOrNothing && taken.length > 0) throw new ExternalIdsTakenError(taken);
-            // Repeats, and rows whose external id the campaign already holds (added earlier, or by a
-            // concurrent add that committed first).
-            ignored = [...duplicates.map((d) => chunk[d.index].row), ...taken].sort(
-              (a, b) => a - b,
-            );
-          }
-          await this.imports.recordChunk(tx, current.id, current.processedThrough, {
-            through,
-            rows: chunk.length,
-            created,
-            ignored,
-            keepCreated: allOrNothing,
-          });
-          if (last && allOrNothing && current.launch) {
-            await this.launchCreated(tx, current, current.processedThrough, now);
-          }
-          if (last) await this.finishIn(tx, current.id, 'succeeded');
-          return through;
-        })
-        .catch((error: unknown) => {
-          if (error instanceof ChunkTakenError) return null;
-          if (error instanceof ExternalIdsTakenError) return error;
-          throw error;
-        });
-      if (recorded instanceof ExternalIdsTakenError) {
-        await this.rejectAfterLostRace(current, recorded.rows);
-        return;
-      }
-      if (recorded === null) {
-        // Another run is ahead: it finishes the import.
-        this.logger.log({ importId, msg: 'another run is processing this import' });
-        return;
-      }
-      if (last) return;
-      imp = { ...current, processedThrough: recorded };
-    }
-  }
-
-  /**
-   * allow_duplicates=false lost a race: in one transaction, the targets its earlier chunks added are
-   * withdrawn (with their history, as if never added), the rows whose external id the campaign now
-   * holds become row errors, and the import ends `rejected`.
-   */
-  private async rejectAfterLostRace(imp: TargetImport, taken: number[]): Promise<void> {
-    const withdrawn = await this.unitOfWork.run(async (tx) => {
-      let withdrawn = 0;
-      await this.forEachCreated(tx, imp, imp.processedThrough, async (ids) => {
-        const gone = await this.targets.withdrawAdded(tx, imp.organizationId, imp.campaignId, ids);
-        withdrawn += gone.length;
-      });
-      await this.imports.rejectAfterLostRace(tx, imp.id, taken, withdrawn, this.clock.now());
-      await this.finishIn(tx, imp.id, 'rejected');
-      return withdrawn;
-    });
-    this.logger.warn(
-      { importId: imp.id, taken: taken.length, withdrawn },
-      'CSV import lost a race for its external ids: rejected, its targets withdrawn',
-    );
-  }
-
-  /** launch=true with allow_duplicates=false: the earlier chunks' targets, due now. */
-  private async launchCreated(
-    tx: Tx,
-    imp: TargetImport,
-    through: number,
-    now: Date,
-  ): Promise<void> {
-    await this.events.attribute(tx, {
-      actor: SYSTEM_ACTOR,
-      reason: `launched by CSV import ${imp.id}`,
-    });
-    await this.forEachCreated(tx, imp, through, (ids) =>
-      this.transitions.claimForTrigger(tx, imp.campaignId, { targetIds: ids }, now),
-    );
-  }
-
-  /** The targets created for rows up to `through` (staging kept), a chunk at a time. */
-  private async forEachCreated(
-    tx: Tx,
-    imp: TargetImport,
-    through: number,
-    work: (ids: string[]) => Promise<unknown>,
-  ): Promise<void> {
-    for (let after = 0; ;) {
-      const page = await this.imports.createdTargets(tx, imp.id, after, through, IMPORT_CHUNK_ROWS);
-      if (page.length === 0) return;
-      await work(page.map((p) => p.targetId));
-      after = page[page.length - 1].row;
-    }
-  }
-
-  /** Re-queues the imports whose job was lost (no progress since `before`); returns how many. */
-  /**
    * Ends `failed` the imports still `receiving` with no row received since `before`: their upload died
    * with the process that read it (an upload that broke in a live process ends at once, in `start`).
    */
@@ -349,6 +168,7 @@ export class TargetImportService {
     return ids.length;
   }
 
+  /** Re-queues the imports whose job was lost (no progress since `before`); returns how many. */
   async recoverStalled(before: Date): Promise<number> {
     return this.unitOfWork.run(async (tx) => {
       const ids = await this.imports.claimStalled(tx, before, this.clock.now(), 100);
@@ -362,41 +182,6 @@ export class TargetImportService {
       );
       return ids.length;
     });
-  }
-
-  private async end(imp: TargetImport, status: ImportStatus): Promise<void> {
-    await this.unitOfWork.run((tx) => this.finishIn(tx, imp.id, status));
-  }
-
-  /** Ends the import and records `import.finished` in the same transaction. */
-  private async finishIn(tx: Tx, importId: string, status: ImportStatus): Promise<void> {
-    // Everything through `tx`: on PGlite another connection would wait for this transaction.
-    const imp = await this.imports.finish(tx, importId, status, this.clock.now());
-    if (!imp) return;
-    await this.outbox.record(tx, [
-      {
-        kind: 'import_finished',
-        event: {
-          organizationId: imp.organizationId,
-          campaignId: imp.campaignId,
-          importId: imp.id,
-          status,
-          dryRun: imp.dryRun,
-          rows: imp.totalRows,
-          invalidRows: imp.invalidRows,
-          created: imp.created,
-          ignoredRows: imp.ignoredRows,
-        },
-      },
-    ]);
-  }
-}
-
-class ChunkTakenError extends Error {}
-
-class ExternalIdsTakenError extends Error {
-  constructor(readonly rows: number[]) {
-    super(`external ids taken since the check, rows ${rows.join(', ')}`);
   }
 }
 

@@ -1,37 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock.js';
-import {
-  ConflictError,
-  InvalidInputError,
-  NotFoundError,
-} from '../../../common/errors/domain-errors.js';
+import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
-import {
-  type CountryCode,
-  DEFAULT_COUNTRY,
-  PHONE_NUMBER_RULE,
-  type PhoneReading,
-  readPhoneNumber,
-} from '../../../common/phone/phone-number.js';
+import { readPhoneNumber } from '../../../common/phone/phone-number.js';
 import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
-import { timeZoneError } from '../../../common/schedule/week-schedule.js';
+import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import {
-  normalizeWeekSchedule,
-  WeekSchedule,
-  weekScheduleError,
-} from '../../../common/schedule/week-schedule.js';
-import { canonicalUuid, isUuid } from '../../../common/ids/canonical-uuid.js';
-import {
-  effectiveExternalId,
+  AddTargetInput,
   IgnoredTarget,
   initialState,
+  newTarget,
   NewTarget,
   partitionDuplicates,
   TargetDraft,
+  toDraft,
+  toTimeZone,
 } from '../domain/new-targets.js';
-import { PatientInput, Target } from '../domain/target.js';
+import { Target } from '../domain/target.js';
 import { targetSearch } from '../domain/target-search.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { EventActor, SYSTEM_ACTOR, TargetEventLog } from './ports/target-event-log.js';
@@ -43,22 +30,6 @@ import {
   TargetPosition,
   TargetRepository,
 } from './ports/target.repository.js';
-
-/** A number as the API takes it: a string, or `{value, operating_hours}`. */
-export type PhoneInput =
-  string | { value: string; operatingHours?: WeekSchedule | Record<string, unknown> | null };
-
-export interface AddTargetInput {
-  id?: string;
-  externalId?: string | null;
-  phoneNumber: PhoneInput;
-  fallbackPhoneNumber?: PhoneInput | null;
-  /** The recipient's IANA zone (else the dialled number's zones, else the organization's default). */
-  timeZone?: string | null;
-  inputData?: Record<string, unknown>;
-  preCallData?: Record<string, unknown> | null;
-  patient?: PatientInput | null;
-}
 
 export interface AddTargetsCommand {
   targets: AddTargetInput[];
@@ -127,28 +98,10 @@ export class TargetService {
       const { keep, duplicates } = partitionDuplicates(drafts, held);
       if (!command.allowDuplicates && duplicates.length > 0) throw duplicatesRefused(duplicates);
       const state = initialState(campaign, command.launch, now);
-      // Field by field, not `{ ...draft, ...state }`: V8 copies spread objects on a slow path, which
-      // was about a tenth of a 5,000-target request's CPU (docs/architecture.md, "Writes of many rows").
-      const rows: NewTarget[] = keep.map((index) => {
-        const draft = drafts[index];
-        return {
-          id: draft.id ?? randomUUID(),
-          organizationId,
-          campaignId: campaign.id,
-          externalId: draft.externalId,
-          phoneNumber: draft.phoneNumber,
-          phoneOperatingHours: draft.phoneOperatingHours,
-          fallbackPhoneNumber: draft.fallbackPhoneNumber,
-          fallbackOperatingHours: draft.fallbackOperatingHours,
-          timeZone: draft.timeZone,
-          patient: draft.patient,
-          preCallData: draft.preCallData,
-          inputData: draft.inputData,
-          status: state.status,
-          currentStep: state.currentStep,
-          scheduledTime: state.scheduledTime,
-        };
-      });
+      const owner = { organizationId, campaignId: campaign.id };
+      const rows: NewTarget[] = keep.map((index) =>
+        newTarget(drafts[index], drafts[index].id ?? randomUUID(), owner, state),
+      );
       const inserted = new Set(
         await this.targets.insertMany(tx, rows, {
           now,
@@ -373,66 +326,4 @@ function targetNotFound(targetId: string): NotFoundError {
 
 function unique<T>(values: T[]): T[] {
   return [...new Set(values)];
-}
-
-/**
- * Validates and normalises one input; the DTO checks the same shapes, this keeps non-HTTP callers
- * honest and reads national numbers in `country` (only the service knows the campaign's).
- */
-export function toDraft(
-  input: AddTargetInput,
-  index: number,
-  country: CountryCode = DEFAULT_COUNTRY,
-): TargetDraft {
-  const loc = ['targets', index];
-  if (input.id !== undefined && !isUuid(input.id)) {
-    throw new InvalidInputError('id must be a UUID', [...loc, 'id'], input.id);
-  }
-  const phone = toPhone(input.phoneNumber, [...loc, 'phone_number'], country);
-  const fallback =
-    input.fallbackPhoneNumber === null || input.fallbackPhoneNumber === undefined
-      ? null
-      : toPhone(input.fallbackPhoneNumber, [...loc, 'fallback_phone_number'], country);
-  return {
-    ...(input.id !== undefined ? { id: canonicalUuid(input.id)! } : {}),
-    externalId: effectiveExternalId(input.externalId, input.patient),
-    phoneNumber: phone.number,
-    phoneOperatingHours: phone.operatingHours,
-    fallbackPhoneNumber: fallback?.number ?? null,
-    fallbackOperatingHours: fallback?.operatingHours ?? null,
-    timeZone: toTimeZone(input.timeZone, [...loc, 'time_zone']),
-    patient: input.patient ?? null,
-    preCallData: input.preCallData ?? null,
-    inputData: input.inputData ?? {},
-  };
-}
-
-function toTimeZone(zone: string | null | undefined, loc: (string | number)[]): string | null {
-  if (zone === null || zone === undefined) return null;
-  const error = timeZoneError(zone);
-  if (error) throw new InvalidInputError(error, loc, zone);
-  return zone;
-}
-
-function toPhone(
-  input: PhoneInput,
-  loc: (string | number)[],
-  country: CountryCode,
-): { number: string; operatingHours: WeekSchedule | null } {
-  const raw = typeof input === 'string' ? input : input.value;
-  const reading: PhoneReading =
-    typeof raw === 'string' ? readPhoneNumber(raw, country) : { error: PHONE_NUMBER_RULE };
-  if ('error' in reading) {
-    throw new InvalidInputError(
-      reading.error,
-      typeof input === 'string' ? loc : [...loc, 'value'],
-      raw,
-    );
-  }
-  const number = reading.number;
-  const hours = typeof input === 'string' ? null : (input.operatingHours ?? null);
-  if (hours === null) return { number, operatingHours: null };
-  const error = weekScheduleError(hours);
-  if (error !== null) throw new InvalidInputError(error, [...loc, 'operating_hours'], hours);
-  return { number, operatingHours: normalizeWeekSchedule(hours as Record<string, unknown>) };
 }

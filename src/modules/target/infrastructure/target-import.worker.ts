@@ -1,3 +1,4 @@
+import { TargetImportRun } from '../application/target-import-run.js';
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
@@ -36,6 +37,7 @@ export class TargetImportWorker implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly jobs: JobQueue,
     private readonly imports: TargetImportService,
+    private readonly run: TargetImportRun,
     private readonly settings: TargetImportSettings,
     private readonly exclusive: ExclusiveRunner,
     private readonly clock: Clock,
@@ -45,7 +47,7 @@ export class TargetImportWorker implements OnModuleInit, OnModuleDestroy {
     await this.jobs.work<ImportJob>(
       IMPORT_QUEUE,
       async (job) => {
-        await this.imports.process(job.importId);
+        await this.run.process(job.importId);
       },
       { concurrency: 1, expireInSeconds: 900, retryLimit: 10, retryDelaySeconds: 5 },
     );

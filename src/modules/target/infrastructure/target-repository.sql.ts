@@ -32,7 +32,7 @@ import { Span, spanAmong, spanHolding, startAmong, targetsBefore } from './targe
 import { nameHalves, type TargetSearch } from '../domain/target-search.js';
 import { createdAround, positionSpans } from './target-position-counts.js';
 import { lastCallMatchesPerBlock } from './target-last-call-counts.js';
-import { targetCountFolders } from './target-count-folding.worker.js';
+import { targetCountFolders } from './target-count-folders.js';
 import { foldDue, FoldReport } from '../../../common/persistence/count-folding.js';
 import { notifyTargetsDue } from './target-transitions.sql.js';
 import { NEW_TARGET_COLUMNS, TARGET_COLUMNS, targetFromRow, TargetRow } from './target.row.js';

@@ -238,6 +238,10 @@ const SETTINGS_RULES: Partial<
 const isConnectionType = (v: unknown): v is BuiltInConnectionType =>
   typeof v === 'string' && isBuiltInConnectionType(v);
 
+/** Whether bodies of `type` are checked by the request models here (the built-in types are). */
+export const hasRequestModels = (type: unknown): boolean =>
+  isConnectionType(type) && Object.hasOwn(SETTINGS_MODEL, type);
+
 /**
  * A nested object whose model is chosen by the body's `type` (pydantic's discriminated union): an
  * object, then each field as that type's model says, then the type's rules across fields.

@@ -2,9 +2,10 @@ import type { CallProvider } from '../../../telephony/application/ports/call-pro
 import { ConnectionType, ResolvedConnection } from '../../domain/provider-connection.js';
 
 /**
- * The providers' clients, for the calling engine: the `CallProvider` of a resolved connection's
- * provider (named by the connection id), or null for the types the engine serves itself
- * (`simulated`, `http`).
+ * How the built-in providers reach the outside: the `CallProvider` of a connection of a type reached
+ * through an official SDK (named by the connection id; null for any other type), which that type's
+ * `VoiceProvider` connects with, and the fetch of the `http` agent's. One binding, so an installation
+ * without an SDK, or a test, swaps them all.
  */
 export abstract class ProviderCallClients {
   abstract forConnection(connection: ResolvedConnection): CallProvider | null;

@@ -12,10 +12,13 @@ export interface SettingProblem {
 }
 
 /**
- * A team's own carrier as a connection type, registered with
- * `CampaignCallingModule.forRoot({ voiceProviders: [...] })`: `POST /api/v1/provider-connections`
- * then takes `type: <its type>`, its credentials sealed as the others' are, and the calls of campaigns
- * using such a connection (and the events posted to its events route) go through `connect`'s provider.
+ * A connection type: what `POST /api/v1/provider-connections` takes for it, and the `CallProvider` a
+ * connection of it places its calls and reads its events with. The built-in types (the simulator,
+ * the HTTP agent protocol, Twilio, Vapi, Retell) are `VoiceProvider`s registered in `VoiceProviders`
+ * as a team's own carrier is, with `CampaignCallingModule.forRoot({ voiceProviders: [...] })`: then
+ * the API takes `type: <its type>`, its credentials sealed as the others' are, and the calls of
+ * campaigns using such a connection (and the events posted to its events route) go through
+ * `connect`'s provider.
  */
 export abstract class VoiceProvider {
   /** The connection `type`: lowercase letters, digits, `-` and `_`, not one of the built-in types. */
@@ -35,26 +38,41 @@ export abstract class VoiceProvider {
 
 const TYPE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
 
-/** The registered carriers, by connection type. */
+/**
+ * The registered providers, by connection type: the built-in ones, then a team's. Which provider a
+ * connection's calls go through is this registry's answer for its type, for every type alike; only
+ * the built-in ones may take the built-in types' names.
+ */
 export class VoiceProviders {
   private readonly byType = new Map<string, VoiceProvider>();
 
-  constructor(providers: readonly VoiceProvider[] = []) {
-    for (const provider of providers) {
-      const type = provider.type;
-      if (!TYPE_NAME.test(type) || (CONNECTION_TYPES as readonly string[]).includes(type)) {
-        throw new Error(
-          `voiceProviders: ${JSON.stringify(type)} cannot be a connection type (a built-in one, or ` +
-            `not lowercase letters, digits, - and _)`,
-        );
-      }
-      if (this.byType.has(type)) throw new Error(`voiceProviders: ${type} is registered twice`);
-      this.byType.set(type, provider);
-    }
+  constructor(providers: readonly VoiceProvider[] = [], builtIns: readonly VoiceProvider[] = []) {
+    for (const provider of builtIns) this.register(provider, true);
+    for (const provider of providers) this.register(provider, false);
   }
 
-  /** The carrier registered for `type`; null for the built-in types and unknown ones. */
+  private register(provider: VoiceProvider, builtIn: boolean): void {
+    const type = provider.type;
+    const builtInType = (CONNECTION_TYPES as readonly string[]).includes(type);
+    if (!TYPE_NAME.test(type) || builtInType !== builtIn) {
+      throw new Error(
+        builtIn
+          ? `voiceProviders: ${JSON.stringify(type)} is not a built-in connection type`
+          : `voiceProviders: ${JSON.stringify(type)} cannot be a connection type (a built-in one, or ` +
+              `not lowercase letters, digits, - and _)`,
+      );
+    }
+    if (this.byType.has(type)) throw new Error(`voiceProviders: ${type} is registered twice`);
+    this.byType.set(type, provider);
+  }
+
+  /** The provider registered for `type`; null for a type nobody registered. */
   find(type: unknown): VoiceProvider | null {
     return typeof type === 'string' ? (this.byType.get(type) ?? null) : null;
+  }
+
+  /** The registered types, built-in ones first. */
+  types(): string[] {
+    return [...this.byType.keys()];
   }
 }

@@ -4,15 +4,29 @@ import { pinnedFetch } from '../../../../common/net/pinned-fetch.js';
 import { ProviderCallClients } from '../../application/ports/provider-call-clients.js';
 import { CallProvider } from '../../../telephony/application/ports/call-provider.js';
 import { ConnectionType, ResolvedConnection } from '../../domain/provider-connection.js';
-import { ProviderSdks, providerSdks } from './provider-sdks.js';
+import { ProviderSdks, providerSdks, type SdkConnectionType } from './provider-sdks.js';
 import { RetellCallClient } from './retell-call-client.js';
 import { TwilioCallClient } from './twilio-call-client.js';
 import { VapiCallClient } from './vapi-call-client.js';
 
+type SdkCallClient = (
+  connection: ResolvedConnection,
+  destinations: DestinationPolicy,
+  sdks: ProviderSdks,
+) => CallProvider;
+
+/** Each SDK type's client (its `VoiceProvider` connects through this binding). */
+const SDK_CALL_CLIENTS: Record<SdkConnectionType, SdkCallClient> = {
+  twilio: (connection, destinations, sdks) => new TwilioCallClient(connection, destinations, sdks),
+  vapi: (connection, destinations, sdks) =>
+    new VapiCallClient(connection, pinnedFetch(destinations), sdks),
+  retell: (connection, destinations, sdks) =>
+    new RetellCallClient(connection, pinnedFetch(destinations), sdks),
+};
+
 /**
- * The `CallProvider` of a resolved connection's provider, named by the connection id; null for the
- * types the engine serves itself
- * (`simulated`, and `http`, its generic voice-agent adapter). Every request it makes goes only where
+ * The `CallProvider` of a resolved connection of an SDK type, named by the connection id; null for
+ * any other type (each places through its own `VoiceProvider`). Every request it makes goes only where
  * `destinations` allows (checked again at each connect: the stored credentials travel with it).
  */
 export function providerCallClient(
@@ -20,17 +34,10 @@ export function providerCallClient(
   destinations: DestinationPolicy,
   sdks: ProviderSdks = providerSdks,
 ): CallProvider | null {
-  switch (connection.type) {
-    case 'twilio':
-      return new TwilioCallClient(connection, destinations, sdks);
-    case 'vapi':
-      return new VapiCallClient(connection, pinnedFetch(destinations), sdks);
-    case 'retell':
-      return new RetellCallClient(connection, pinnedFetch(destinations), sdks);
-    default:
-      // simulated and http; a registered carrier's type is placed through its own VoiceProvider.
-      return null;
-  }
+  const client = Object.hasOwn(SDK_CALL_CLIENTS, connection.type)
+    ? SDK_CALL_CLIENTS[connection.type as SdkConnectionType]
+    : null;
+  return client ? client(connection, destinations, sdks) : null;
 }
 
 /** The official SDKs' clients (each SDK an optional peer dependency, loaded on first use). */

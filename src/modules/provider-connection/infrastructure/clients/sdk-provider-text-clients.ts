@@ -2,8 +2,19 @@ import type { DestinationPolicy } from '../../../../common/net/outbound-destinat
 import { ProviderTextClients } from '../../application/ports/provider-text-clients.js';
 import type { ResolvedConnection } from '../../domain/provider-connection.js';
 import type { ProviderTextClient } from '../../domain/provider-text.js';
-import { ProviderSdks, providerSdks } from './provider-sdks.js';
+import { ProviderSdks, providerSdks, type SdkConnectionType } from './provider-sdks.js';
 import { TwilioTextClient } from './twilio-text-client.js';
+
+type SdkTextClient = (
+  connection: ResolvedConnection,
+  destinations: DestinationPolicy,
+  sdks: ProviderSdks,
+) => ProviderTextClient;
+
+/** The SDK types that text, and their clients. */
+const SDK_TEXT_CLIENTS: Partial<Record<SdkConnectionType, SdkTextClient>> = {
+  twilio: (connection, destinations, sdks) => new TwilioTextClient(connection, destinations, sdks),
+};
 
 /** The official SDKs' texting clients, under the providers' destination policy. */
 export class SdkProviderTextClients extends ProviderTextClients {
@@ -15,8 +26,9 @@ export class SdkProviderTextClients extends ProviderTextClients {
   }
 
   forConnection(connection: ResolvedConnection): ProviderTextClient | null {
-    return connection.type === 'twilio'
-      ? new TwilioTextClient(connection, this.destinations, this.sdks)
-      : null;
+    const client = Object.hasOwn(SDK_TEXT_CLIENTS, connection.type)
+      ? SDK_TEXT_CLIENTS[connection.type as SdkConnectionType]
+      : undefined;
+    return client ? client(connection, this.destinations, this.sdks) : null;
   }
 }

@@ -1,13 +1,5 @@
-import { Injectable, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import {
-  CountFolder,
-  CountFoldingSettings,
-  CountFoldingSweep,
-  dueScopesSql,
-} from '../../../common/persistence/count-folding.js';
-import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
+import { CountFolder, dueScopesSql } from '../../../common/persistence/count-folding.js';
 import { SqlExecutor } from '../../../database/sql.js';
-import { TargetRepository } from '../application/ports/target.repository.js';
 import { compactTargetCounts } from './target-count-deltas.js';
 import { compactLastCallCounts } from './target-last-call-counts.js';
 import { compactPositionCounts } from './target-position-counts.js';
@@ -35,31 +27,4 @@ export function targetCountFolders(sql: SqlExecutor): CountFolder[] {
     campaignFolder(sql, 'target_position_counts', compactPositionCounts),
     campaignFolder(sql, 'target_last_call_counts', (s, id) => compactLastCallCounts(s, id)),
   ];
-}
-
-/** The folding job of the target module's count tables (src/common/persistence/count-folding.ts). */
-@Injectable()
-export class TargetCountFoldingWorker implements OnModuleInit, OnModuleDestroy {
-  private readonly sweep: CountFoldingSweep;
-
-  constructor(
-    targets: TargetRepository,
-    exclusive: ExclusiveRunner,
-    settings: CountFoldingSettings,
-  ) {
-    this.sweep = new CountFoldingSweep(
-      'target-count-folding',
-      () => targets.foldCounts(),
-      exclusive,
-      settings,
-    );
-  }
-
-  onModuleInit(): void {
-    this.sweep.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.sweep.stop();
-  }
 }
