@@ -156,7 +156,10 @@ describe('CSV import across a worker restart', () => {
         },
         (processed) => processed > 0,
         60_000,
-        20,
+        // Each read holds PGlite's one session for three statements: read often enough to stop the
+        // worker within a chunk or two (5,000 rows take longer than this), not so often that the reads
+        // hold its start and its chunks back.
+        100,
       );
     } finally {
       await first.kill();
