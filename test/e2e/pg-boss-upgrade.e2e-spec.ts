@@ -17,7 +17,8 @@ describe('pg-boss 10 -> 12 upgrade in place', () => {
   const queues: PgBossJobQueue[] = [];
 
   beforeAll(async () => {
-    database = await createTestDatabase();
+    // As before the service's first start on pg-boss 12: the schema pg-boss 10 makes, not 12's.
+    database = await createTestDatabase({ withoutJobSchema: true });
     dataSource = await new DataSource(dataSourceOptions(database.url, 4)).initialize();
   });
 

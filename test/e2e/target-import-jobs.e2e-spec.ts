@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'http';
+import { Client } from 'pg';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 import { csvRows, exposeGc, listen, streamUpload } from '../support/csv-upload.js';
 import { WebhookReceivers } from '../support/webhook-receiver.js';
@@ -117,10 +118,9 @@ describe('CSV import across a worker restart', () => {
   it('resumes after a killed worker and creates each row once', async () => {
     const { apiKey } = await t.createOrganization();
     const { id: campaignId } = await t.createCampaign(apiKey);
-    // Twelve chunks of IMPORT_CHUNK_ROWS (5,000): the worker is killed once the first has committed.
-    // The test's reads of the progress queue behind the worker's chunks on PGlite (one session), so
-    // the worker may get several chunks further before the kill lands (five at a load of 6).
-    const ROWS = 60_000;
+    // Five chunks of IMPORT_CHUNK_ROWS (5,000): the worker is killed once the first has committed
+    // (below), with the most of the file still to do.
+    const ROWS = 25_000;
     const upload = await streamUpload(t, apiKey, campaignId, csvRows(ROWS));
     expect(upload.status).toBe(202);
     const importId = upload.body.id;
@@ -130,10 +130,41 @@ describe('CSV import across a worker restart', () => {
         [importId],
       );
 
+    // Each chunk's transaction first claims the import's row (target-import.service.ts): the progress
+    // is read holding that row's lock, and the worker killed before it is let go once a chunk has
+    // committed, so no chunk commits between the read and the kill, on PostgreSQL or PGlite (where a
+    // read that waited behind the worker's statements let it run several chunks further before the
+    // kill, so the file had to be 60,000 rows). Read from the start: the worker takes the job up
+    // before it reports itself ready.
     const first = startWorkerProcess(t);
-    await first.ready;
-    await waitFor(progress, ([p]) => p.processed_rows > 0, 60_000, 20);
-    await first.kill();
+    const reader = new Client({ connectionString: t.databaseUrl });
+    await reader.connect();
+    try {
+      await waitFor(
+        async () => {
+          await reader.query('BEGIN');
+          try {
+            const { rows } = await reader.query<{ processed_rows: number }>(
+              `SELECT processed_rows FROM target_imports WHERE id = $1 FOR UPDATE`,
+              [importId],
+            );
+            if (rows[0].processed_rows > 0) await first.kill();
+            return rows[0].processed_rows;
+          } finally {
+            await reader.query('COMMIT');
+          }
+        },
+        (processed) => processed > 0,
+        60_000,
+        // Each read holds PGlite's one session for three statements: read often enough to stop the
+        // worker within a chunk or two (5,000 rows take longer than this), not so often that the reads
+        // hold its start and its chunks back.
+        100,
+      );
+    } finally {
+      await first.kill();
+      await reader.end();
+    }
     const [atKill] = await progress();
     // Killed mid-import, between two chunks.
     expect(atKill.processed_rows % 5_000).toBe(0);

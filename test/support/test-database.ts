@@ -18,6 +18,11 @@ export interface TestDatabaseOptions {
    * what the migrations create). Otherwise every migration is already applied.
    */
   empty?: boolean;
+  /**
+   * Without pg-boss's schema, as a database is before the service's first start, for the tests of
+   * what that start does to it (the pg-boss 10 upgrade). Otherwise it is there (`installJobSchema`).
+   */
+  withoutJobSchema?: boolean;
 }
 
 /**
@@ -34,6 +39,14 @@ export interface TestDatabaseOptions {
  * starts, as in production; it finds none pending.
  */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
+  const database = await newTestDatabase(options);
+  if (options.withoutJobSchema && !options.empty) {
+    await withClient(database.url, (c) => c.query(`DROP SCHEMA ${JOB_SCHEMA} CASCADE`));
+  }
+  return database;
+}
+
+async function newTestDatabase(options: TestDatabaseOptions): Promise<TestDatabase> {
   if (usesPglite()) return startPgliteProcess(await pgliteSnapshot(!options.empty));
   const adminUrl = process.env.DATABASE_URL!;
   const name = `ccs_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
@@ -92,11 +105,14 @@ function databaseUrl(adminUrl: string, name: string): string {
 
 /**
  * A hash of what decides the migrated schema: the sources of the migrations and of the code that runs
- * them, every file data-source.options.ts and migrations-runner.ts import, transitively, and the
- * version of TypeORM, which records what is applied.
+ * them, every file data-source.options.ts, migrations-runner.ts and the job queue's adapter import,
+ * transitively, and the versions of TypeORM, which records what is applied, and of pg-boss, which
+ * makes its own schema.
  */
 function migrationsKey(): string {
-  const hash = createHash('sha256').update(`typeorm ${packageVersion('typeorm')}\0`);
+  const hash = createHash('sha256').update(
+    `typeorm ${packageVersion('typeorm')}\0pg-boss ${packageVersion('pg-boss')}\0`,
+  );
   const seen = new Set<string>();
   const visit = (file: string) => {
     if (seen.has(file)) return;
@@ -109,6 +125,8 @@ function migrationsKey(): string {
   };
   visit(join(ROOT, 'src', 'database', 'data-source.options.ts'));
   visit(join(ROOT, 'src', 'database', 'migrations-runner.ts'));
+  visit(join(ROOT, 'src', 'jobs', 'pg-boss-job-queue.ts'));
+  visit(join(import.meta.dirname, 'job-schema.ts'));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -118,6 +136,8 @@ function packageVersion(name: string): string {
 }
 
 const TEMPLATE_PREFIX = 'ccs_test_template_';
+/** pg-boss's schema (src/jobs/pg-boss-job-queue.ts). */
+const JOB_SCHEMA = 'pgboss';
 /** A template of another set of migrations is dropped once it is this old (a branch since left). */
 const TEMPLATE_KEPT_MS = 24 * 60 * 60 * 1000;
 
@@ -174,15 +194,17 @@ async function migratedTemplate(c: Client, adminUrl: string): Promise<string> {
   }
 }
 
-/** Migrates the database at `url` as the app does when it starts. */
+/** Migrates the database at `url` as the app does when it starts, pg-boss's schema included. */
 async function migrate(url: string): Promise<void> {
   // Loaded here: most test files never build a template, and TypeORM is slow to load.
   const { DataSource } = await import('typeorm');
   const { dataSourceOptions } = await import('../../src/database/data-source.options.js');
   const { runMigrationsLocked } = await import('../../src/database/migrations-runner.js');
+  const { installJobSchema } = await import('./job-schema.js');
   const dataSource = await new DataSource(dataSourceOptions(url, 2)).initialize();
   try {
     await runMigrationsLocked(dataSource);
+    await installJobSchema(url, dataSource);
   } finally {
     await dataSource.destroy();
   }
