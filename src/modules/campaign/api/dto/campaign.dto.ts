@@ -144,7 +144,7 @@ function placeholderError(v: unknown): string | null {
   if (typeof v !== 'string') return null;
   const bad = unknownPlaceholder(v);
   return bad
-    ? `placeholder ${bad} is not one: write a patient's data as {{patient.<field>}} (${PATIENT_PLACEHOLDER_FIELDS.join(', ')}) or {{input_data.<field>}}, such as {{patient.first_name}}`
+    ? `placeholder ${bad} is not one: write a patient's data as {{input_data.<field>}} or {{patient.<field>}} (${PATIENT_PLACEHOLDER_FIELDS.join(', ')}), such as {{patient.first_name}}`
     : null;
 }
 
