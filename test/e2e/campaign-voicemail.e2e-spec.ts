@@ -317,6 +317,44 @@ describe("a campaign's voicemail message", () => {
     ]);
   });
 
+  it('counts, among its variables, the targets still to be called whose patient lacks a field', async () => {
+    const { apiKey } = await t.createOrganization();
+    const { id } = await t.createCampaign(apiKey, {
+      voicemail_message: 'Hi {{patient.first_name}}, about {{input_data.visit.day}}.',
+    });
+    const added = await as(apiKey).post(`/api/v1/campaigns/${id}/targets`, {
+      targets: [
+        { phone_number: '+15550170011', patient: { first_name: 'Maria' } },
+        { phone_number: '+15550170012', patient: { last_name: 'Kahale' } },
+        { phone_number: '+15550170013', input_data: { first_name: 'Ada' } },
+      ],
+    });
+    const [, noFirst, noPatient] = added.body.target_ids as string[];
+    const res = await as(apiKey).get(`/api/v1/campaigns/${id}/variables`);
+    expect([res.status, res.body]).toEqual([
+      200,
+      {
+        campaign_id: id,
+        provider_connection_id: null,
+        targets_checked: 3,
+        variables: [
+          {
+            name: 'patient.first_name',
+            used_in: ['voicemail_message'],
+            targets_missing: 2,
+            missing_target_ids: [noFirst, noPatient],
+          },
+          {
+            name: 'input_data.visit.day',
+            used_in: ['voicemail_message'],
+            targets_missing: 3,
+            missing_target_ids: added.body.target_ids,
+          },
+        ],
+      },
+    ]);
+  });
+
   it('is named among the variables its targets need, in place of the connection’s', async () => {
     const { apiKey } = await t.createOrganization();
     const { id } = await t.createCampaign(apiKey, { voicemail_message: MESSAGE });
