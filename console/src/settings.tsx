@@ -88,7 +88,7 @@ export const FIELDS: FieldSpec[] = [
     name: 'voicemail_message',
     label: 'Voicemail message',
     kind: 'voicemail',
-    help: 'What is left on a patient’s voicemail when the call reaches it, up to 500 characters. Put a patient’s data in with {{input_data.first_name}} (any column of the import). Empty: the message set on the phone connection.',
+    help: 'What is left on a patient’s voicemail when the call reaches it, up to 500 characters. Put a patient’s data in with {{patient.first_name}}, {{patient.last_name}}, {{patient.date_of_birth}} or {{patient.external_id}} (the MRN), or any other column of the import with {{input_data.appointment_date}}. Empty: the message set on the phone connection.',
   },
   {
     name: 'default_country',

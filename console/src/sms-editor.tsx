@@ -57,7 +57,7 @@ export function SmsFollowUpEditor(props: FieldEditorProps) {
                 ? {
                     on_categories: ['NO_RESPONSE', 'VOICEMAIL'],
                     template:
-                      'Hi {{input_data.first_name}}, we tried to reach you about your care. Please call us back.',
+                      'Hi {{patient.first_name}}, we tried to reach you about your care. Please call us back.',
                     after: 'each_attempt',
                   }
                 : null,
@@ -124,9 +124,11 @@ export function SmsFollowUpEditor(props: FieldEditorProps) {
               onInput={(e) => set({ ...value, template: (e.target as HTMLTextAreaElement).value })}
             />
             <p class="muted help" id={`${id}-template-help`}>
-              Put a patient’s data in with <code>{'{{input_data.first_name}}'}</code> (any column of
-              the import: <code>{'{{input_data.appointment_date}}'}</code>). Texts are sent only
-              when the calling rules allow it, never to a number on the do-not-call list.
+              Put a patient’s data in with <code>{'{{patient.first_name}}'}</code>,{' '}
+              <code>{'{{patient.last_name}}'}</code>, <code>{'{{patient.date_of_birth}}'}</code> or{' '}
+              <code>{'{{patient.external_id}}'}</code> (the MRN), or any other column of the import
+              with <code>{'{{input_data.appointment_date}}'}</code>. Texts are sent only when the
+              calling rules allow it, never to a number on the do-not-call list.
             </p>
             <p class="preview" id={`${id}-preview`} data-sms-preview>
               <span class="muted">Preview for a sample patient (Maria Lopez): </span>

@@ -384,11 +384,18 @@ const SAMPLE_PATIENT: Record<string, string> = {
   last_name: 'Lopez',
   appointment_date: 'March 14',
   date_of_birth: '1962-03-14',
+  external_id: 'MRN-1007',
+  phone_number: '+16172531217',
 };
 
-/** A message's `{{input_data.x}}` placeholders filled from the sample patient (`[x]` when unknown). */
+/**
+ * A message's `{{patient.x}}` and `{{input_data.x}}` placeholders filled from the sample patient
+ * (`[x]` when unknown), as the service fills them from a target's patient and input data.
+ */
 export function previewText(template: string): string {
-  return template.replace(/\{\{\s*input_data\.([\w.]+)\s*\}\}/g, (_m, key: string) =>
-    key in SAMPLE_PATIENT ? SAMPLE_PATIENT[key] : `[${key.replace(/_/g, ' ')}]`,
+  return template.replace(
+    /\{\{\s*(?:input_data|patient(?:\.extra_data)?)\.([\w.]+)\s*\}\}/g,
+    (_m, key: string) =>
+      key in SAMPLE_PATIENT ? SAMPLE_PATIENT[key] : `[${key.replace(/_/g, ' ')}]`,
   );
 }

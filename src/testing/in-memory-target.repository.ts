@@ -306,7 +306,9 @@ export class InMemoryTargetRepository extends TargetRepository {
         AWAITING_CALL_STATUSES.includes(t.status),
     );
     const gaps = paths.map((path) => {
-      const lacking = awaiting.filter((t) => !isScalar(valueAt(t.inputData, path)));
+      const lacking = awaiting.filter(
+        (t) => !isScalar(valueAt({ input_data: t.inputData, patient: t.patient }, path)),
+      );
       return { lacking: lacking.length, targetIds: lacking.slice(0, sample).map((t) => t.id) };
     });
     return { awaiting: awaiting.length, gaps };

@@ -95,11 +95,16 @@ const PATIENTS = [
     dob: '1980-09-09',
   },
 ];
-/** The campaign's own voicemail message, typed in its form, and as Lena Park's mailbox heard it. */
-const VOICEMAIL = 'This is the flu shot clinic calling about your flu shot. Please call us back.';
-/** A message with a placeholder, set later in the settings. */
+/**
+ * The campaign's own voicemail message, typed in its form: the imported patient's first name fills
+ * its placeholder (as Lena Park's mailbox heard it, and as the form previews it for Maria Lopez).
+ */
+const VOICEMAIL =
+  'Hi {{patient.first_name}}, this is the flu shot clinic calling about your flu shot. Please call us back.';
+const VOICEMAIL_FOR = (first: string) => VOICEMAIL.replace('{{patient.first_name}}', first);
+/** Another message with a placeholder, set later in the settings. */
 const VOICEMAIL_BY_NAME =
-  'Hi {{input_data.first_name}}, this is the flu shot clinic. Please call us back.';
+  'Hi {{patient.first_name}}, this is the flu shot clinic. Please call us back.';
 const CSV = [
   'Phone,MRN,First Name,Last Name,DOB',
   ...PATIENTS.map((p) => [p.written, p.mrn, p.first, p.last, p.born].join(',')),
@@ -287,7 +292,7 @@ if (!hasChromium) {
       await sms.getByLabel('Only when no more calls follow (the last attempt)').check();
       await sms
         .getByLabel('Message text')
-        .fill('Hi {{input_data.first_name}}, we tried to reach you about your flu shot.');
+        .fill('Hi {{patient.first_name}}, we tried to reach you about your flu shot.');
       await expect(sms.locator('[data-sms-preview]').textContent()).resolves.toContain(
         'Hi Maria, we tried to reach you about your flu shot.',
       );
@@ -298,7 +303,7 @@ if (!hasChromium) {
       );
       await voicemail.fill(VOICEMAIL);
       await expect(page.locator('[data-voicemail-preview]').textContent()).resolves.toBe(
-        `Preview for a sample patient (Maria Lopez): ${VOICEMAIL}`,
+        `Preview for a sample patient (Maria Lopez): ${VOICEMAIL_FOR('Maria')}`,
       );
       // National numbers are read in the organization's country unless the campaign has its own.
       const country = page.getByLabel('Country of phone numbers written without +');
@@ -323,7 +328,7 @@ if (!hasChromium) {
         sms_follow_up: {
           on_categories: ['NO_RESPONSE'],
           after: 'last_attempt',
-          template: 'Hi {{input_data.first_name}}, we tried to reach you about your flu shot.',
+          template: 'Hi {{patient.first_name}}, we tried to reach you about your flu shot.',
         },
       });
       expect(created.calling_window.tz).toBe('America/Los_Angeles');
@@ -449,7 +454,9 @@ if (!hasChromium) {
       await patientLink(lena).click();
       const transcript = page.locator('ol.transcript').first();
       await transcript.waitFor();
-      await expect(transcript.locator('li p').allTextContents()).resolves.toEqual([VOICEMAIL]);
+      await expect(transcript.locator('li p').allTextContents()).resolves.toEqual([
+        VOICEMAIL_FOR(lena.first),
+      ]);
       await checkPage('target-voicemail');
     });
 

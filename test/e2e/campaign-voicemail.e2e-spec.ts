@@ -119,7 +119,7 @@ describe("a campaign's voicemail message", () => {
         {
           type: 'value_error',
           loc: ['body', 'voicemail_message'],
-          msg: "Value error, placeholder {{first_name}} is not one: write a patient's data as {{input_data.<field>}}, such as {{input_data.first_name}}",
+          msg: "Value error, placeholder {{first_name}} is not one: write a patient's data as {{input_data.<field>}} or {{patient.<field>}} (first_name, last_name, date_of_birth, external_id, phone_number), such as {{patient.first_name}}",
           input: 'Hi {{first_name}}, please call us.',
           ctx: { error: {} },
         },
@@ -153,7 +153,7 @@ describe("a campaign's voicemail message", () => {
           {
             type: 'value_error',
             loc: ['body', 'voicemail_message'],
-            msg: "Value error, placeholder {{input_data.}} is not one: write a patient's data as {{input_data.<field>}}, such as {{input_data.first_name}}",
+            msg: "Value error, placeholder {{input_data.}} is not one: write a patient's data as {{input_data.<field>}} or {{patient.<field>}} (first_name, last_name, date_of_birth, external_id, phone_number), such as {{patient.first_name}}",
             input: 'Hi {{ input_data.first_name }}, and {{input_data.}}',
             ctx: { error: {} },
           },
@@ -212,6 +212,145 @@ describe("a campaign's voicemail message", () => {
       {
         categorization: { outcome: 'VOICEMAIL', category: 'VOICEMAIL', subcategory: 'DELIVERED' },
         transcripts: [],
+      },
+    ]);
+  });
+
+  it('fills {{patient.<field>}} from an imported patient: the voicemail left and the follow-up text carry the name', async () => {
+    const { apiKey } = await t.createOrganization();
+    const campaign = await t.createCampaign(apiKey, {
+      max_attempts: 1,
+      voicemail_message: 'Hi {{patient.first_name}} {{ patient.last_name }}, this is your clinic.',
+      sms_follow_up: {
+        on_categories: ['VOICEMAIL'],
+        template: 'Hi {{patient.first_name}}, we left you a message (MRN {{patient.external_id}}).',
+      },
+    });
+    // An EHR export: the names and MRN go to the target's patient, none to its input data.
+    const imported = await t
+      .http()
+      .post(`/api/v1/campaigns/${campaign.id}/targets/import?launch=true`)
+      .set('X-API-Key', apiKey)
+      .set('Content-Type', 'text/csv')
+      .send('Phone,MRN,First Name,Last Name,DOB\n+15550170001,MRN-1007,Maria,Lopez,03/14/1962\n');
+    expect(imported.body).toMatchObject({ status: 'succeeded', created: 1 });
+    const variables = await as(apiKey).get(`/api/v1/campaigns/${campaign.id}/variables`);
+    expect(variables.body).toEqual({
+      campaign_id: campaign.id,
+      provider_connection_id: null,
+      targets_checked: 1,
+      variables: ['first_name', 'last_name', 'external_id'].map((field) => ({
+        name: `patient.${field}`,
+        used_in:
+          field === 'last_name'
+            ? ['voicemail_message']
+            : field === 'first_name'
+              ? ['voicemail_message', 'sms_follow_up.template']
+              : ['sms_follow_up.template'],
+        targets_missing: 0,
+        missing_target_ids: [],
+      })),
+    });
+    const [targetId] = (
+      (await as(apiKey).get(`/api/v1/campaigns/${campaign.id}/targets`)).body.targets as {
+        id: string;
+      }[]
+    ).map((x) => x.id);
+    const target = await waitFor(
+      async () => (await as(apiKey).get(`/api/v1/targets/${targetId}`)).body,
+      (b) => b.status === 'Finished',
+      30_000,
+    );
+    expect(target.input_data).toEqual({});
+    const log = (await as(apiKey).get(`/api/v1/call-logs/${target.call_log_ids[0]}`)).body;
+    expect({ categorization: log.call_categorization, transcripts: log.transcripts }).toEqual({
+      categorization: { outcome: 'VOICEMAIL', category: 'VOICEMAIL', subcategory: 'DELIVERED' },
+      transcripts: [{ role: 'assistant', message: 'Hi Maria Lopez, this is your clinic.' }],
+    });
+    const messages = await as(apiKey).get(`/api/v1/targets/${targetId}/messages`);
+    expect([messages.status, messages.body]).toEqual([
+      200,
+      {
+        messages: [
+          {
+            id: expect.any(String),
+            campaign_id: campaign.id,
+            target_id: targetId,
+            call_log_id: target.call_log_ids[0],
+            direction: 'outbound',
+            to: '+15550170001',
+            from: '+15550000000',
+            body: 'Hi Maria, we left you a message (MRN MRN-1007).',
+            status: 'delivered',
+            provider: 'simulated',
+            provider_connection_id: null,
+            provider_message_id: expect.stringMatching(/^SM[0-9a-f]{32}$/),
+            error_code: null,
+            error_message: null,
+            keyword: null,
+            send_after: null,
+            created_at: ISO,
+            updated_at: ISO,
+            sent_at: ISO,
+            settled_at: ISO,
+          },
+        ],
+      },
+    ]);
+    // An unknown patient field is refused at the follow-up text's field as at the voicemail's.
+    const refused = await as(apiKey).patch(`/api/v1/campaigns/${campaign.id}`, {
+      sms_follow_up: { on_categories: ['VOICEMAIL'], template: 'Hi {{patient.mrn}}' },
+    });
+    expect([refused.status, refused.body]).toEqual([
+      422,
+      {
+        detail: [
+          {
+            type: 'value_error',
+            loc: ['body', 'sms_follow_up', 'template'],
+            msg: "Value error, placeholder {{patient.mrn}} is not one: write a patient's data as {{input_data.<field>}} or {{patient.<field>}} (first_name, last_name, date_of_birth, external_id, phone_number), such as {{patient.first_name}}",
+            input: 'Hi {{patient.mrn}}',
+            ctx: { error: {} },
+          },
+        ],
+      },
+    ]);
+  });
+
+  it('counts, among its variables, the targets still to be called whose patient lacks a field', async () => {
+    const { apiKey } = await t.createOrganization();
+    const { id } = await t.createCampaign(apiKey, {
+      voicemail_message: 'Hi {{patient.first_name}}, about {{input_data.visit.day}}.',
+    });
+    const added = await as(apiKey).post(`/api/v1/campaigns/${id}/targets`, {
+      targets: [
+        { phone_number: '+15550170011', patient: { first_name: 'Maria' } },
+        { phone_number: '+15550170012', patient: { last_name: 'Kahale' } },
+        { phone_number: '+15550170013', input_data: { first_name: 'Ada' } },
+      ],
+    });
+    const [, noFirst, noPatient] = added.body.target_ids as string[];
+    const res = await as(apiKey).get(`/api/v1/campaigns/${id}/variables`);
+    expect([res.status, res.body]).toEqual([
+      200,
+      {
+        campaign_id: id,
+        provider_connection_id: null,
+        targets_checked: 3,
+        variables: [
+          {
+            name: 'patient.first_name',
+            used_in: ['voicemail_message'],
+            targets_missing: 2,
+            missing_target_ids: [noFirst, noPatient],
+          },
+          {
+            name: 'input_data.visit.day',
+            used_in: ['voicemail_message'],
+            targets_missing: 3,
+            missing_target_ids: added.body.target_ids,
+          },
+        ],
       },
     ]);
   });

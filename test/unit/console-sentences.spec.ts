@@ -134,5 +134,11 @@ describe('console sentences (timeline, decisions, actors, names)', () => {
       previewText('Hi {{input_data.first_name}}, see you {{ input_data.appointment_date }}.'),
     ).toBe('Hi Maria, see you March 14.');
     expect(previewText('Your code: {{input_data.member_id}}')).toBe('Your code: [member id]');
+    expect(
+      previewText(
+        'Hi {{patient.first_name}} {{ patient.last_name }} ({{patient.external_id}}, born {{patient.date_of_birth}}); {{patient.extra_data.pcp}}',
+      ),
+    ).toBe('Hi Maria Lopez (MRN-1007, born 1962-03-14); [pcp]');
+    expect(previewText('Hi {{first_name}}')).toBe('Hi {{first_name}}');
   });
 });

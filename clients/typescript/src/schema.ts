@@ -953,7 +953,7 @@ export interface paths {
         };
         /**
          * Get Required Variables
-         * @description The variables the campaign's calls and texts need (every `{{input_data...}}` of its connection's TwiML template and voicemail message and of its follow-up text) and, for each, how many of its targets awaiting a call lack it, with the first 100.
+         * @description The variables the campaign's calls and texts need (every `{{input_data...}}` and `{{patient...}}` of its connection's TwiML template and voicemail message and of its follow-up text) and, for each, how many of its targets awaiting a call lack it, with the first 100.
          */
         get: operations["get_required_variables_api_v1_campaigns__campaign_id__variables_get"];
         put?: never;
@@ -1993,8 +1993,8 @@ export interface components {
              */
             on_categories: string[];
             /**
-             * @description The text, with `{{input_data.<field>}}` placeholders (nested fields with dots)
-             * @example Hi {{input_data.first_name}}, we tried to reach you about your appointment.
+             * @description The text, with `{{patient.<field>}}` (first_name, last_name, date_of_birth, external_id, phone_number) and `{{input_data.<field>}}` placeholders (nested fields with dots)
+             * @example Hi {{patient.first_name}}, we tried to reach you about your appointment.
              */
             template: string;
             /**
@@ -2040,8 +2040,8 @@ export interface components {
              */
             default_country?: string | null;
             /**
-             * @description What is left on a voicemail box, with `{{input_data.<field>}}` placeholders (1 to 500 characters); null (default): the provider connection's `voicemail_message`, if it has one
-             * @example Hi {{input_data.first_name}}, this is your clinic. Please call us back at 555-0100.
+             * @description What is left on a voicemail box, with `{{patient.<field>}}` and `{{input_data.<field>}}` placeholders (1 to 500 characters); null (default): the provider connection's `voicemail_message`, if it has one
+             * @example Hi {{patient.first_name}}, this is your clinic. Please call us back at 555-0100.
              */
             voicemail_message?: string | null;
             /**
@@ -2082,7 +2082,7 @@ export interface components {
              *     ]
              */
             on_categories: string[];
-            /** @example Hi {{input_data.first_name}}, please call us back. */
+            /** @example Hi {{patient.first_name}}, please call us back. */
             template: string;
             /** @enum {string} */
             after: "each_attempt" | "last_attempt";
@@ -2115,7 +2115,7 @@ export interface components {
              * @example US
              */
             default_country: string | null;
-            /** @description What is left on a voicemail box (`{{input_data.<field>}}` placeholders); null: the provider connection's */
+            /** @description What is left on a voicemail box (`{{patient.<field>}}` and `{{input_data.<field>}}` placeholders); null: the provider connection's */
             voicemail_message: string | null;
             /**
              * @description Signs the webhook notifications; only in the answer to the creation
@@ -2189,8 +2189,8 @@ export interface components {
              */
             default_country?: string | null;
             /**
-             * @description What is left on a voicemail box, with `{{input_data.<field>}}` placeholders (1 to 500 characters); null (default): the provider connection's `voicemail_message`, if it has one
-             * @example Hi {{input_data.first_name}}, this is your clinic. Please call us back at 555-0100.
+             * @description What is left on a voicemail box, with `{{patient.<field>}}` and `{{input_data.<field>}}` placeholders (1 to 500 characters); null (default): the provider connection's `voicemail_message`, if it has one
+             * @example Hi {{patient.first_name}}, this is your clinic. Please call us back at 555-0100.
              */
             voicemail_message?: string | null;
             /**
@@ -2904,7 +2904,7 @@ export interface components {
             };
         };
         CampaignVariableDto: {
-            /** @example input_data.patient.first_name */
+            /** @example patient.first_name */
             name: string;
             /**
              * @example [
@@ -3150,11 +3150,11 @@ export interface components {
             from_number?: string | null;
             /** @description TwiML the call runs; this or twiml_template */
             twiml_url?: string | null;
-            /** @description TwiML with {{input_data.field}} placeholders */
+            /** @description TwiML with {{patient.field}} and {{input_data.field}} placeholders */
             twiml_template?: string | null;
             /** @enum {string|null} */
             machine_detection?: "Enable" | "DetectMessageEnd" | null;
-            /** @description Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
+            /** @description Left on a voicemail box instead of hanging up, with {{patient.field}} and {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
             voicemail_message?: string | null;
             /** @description Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`) */
             messaging_service_sid?: string | null;
@@ -3166,7 +3166,7 @@ export interface components {
         VapiSettingsDto: {
             assistant_id: string;
             phone_number_id: string;
-            /** @description Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
+            /** @description Left on a voicemail box instead of hanging up, with {{patient.field}} and {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
             voicemail_message?: string | null;
             /** @description Defaults to the provider’s public API */
             api_base_url?: string | null;
@@ -3180,7 +3180,7 @@ export interface components {
              * @enum {string|null}
              */
             final_event?: "call_analyzed" | "call_ended" | null;
-            /** @description Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
+            /** @description Left on a voicemail box instead of hanging up, with {{patient.field}} and {{input_data.field}} placeholders; the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX */
             voicemail_message?: string | null;
             /** @description Defaults to the provider’s public API */
             api_base_url?: string | null;

@@ -23,7 +23,7 @@ export class CampaignVariablesController {
     operationId: 'get_required_variables_api_v1_campaigns__campaign_id__variables_get',
     summary: 'Get Required Variables',
     description:
-      "The variables the campaign's calls and texts need (every `{{input_data...}}` of its " +
+      "The variables the campaign's calls and texts need (every `{{input_data...}}` and `{{patient...}}` of its " +
       "connection's TwiML template and voicemail message and of its follow-up text) and, for each, " +
       'how many of its targets awaiting a call lack it, with the first 100.',
   })

@@ -383,6 +383,7 @@ describe('the call lifecycle (fakes, fake clock)', () => {
         to: t.phoneNumber,
         from: e.campaign.callerId,
         inputData: { a: 1 },
+        patient: null,
         voicemailMessage: null,
         eventsUrl: 'https://calls.example/api/v1/telephony/scripted/events',
       },

@@ -155,6 +155,7 @@ export class CallStarts {
         to,
         from,
         inputData: target.inputData,
+        patient: target.patient,
         voicemailMessage: campaign.voicemailMessage,
         eventsUrl: this.settings.eventsUrl(provider.name),
       },

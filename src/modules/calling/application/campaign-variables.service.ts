@@ -9,9 +9,9 @@ import { TargetService } from '../../target/application/target.service.js';
 /** How many of the targets lacking a variable are named (all are counted). */
 export const LACKING_TARGETS_SHOWN = 100;
 
-/** A variable a campaign's calls need: an input-data field one of its templates fills in. */
+/** A variable a campaign's calls need: an input-data or patient field one of its templates fills in. */
 export interface CampaignVariable {
-  /** As templates write it: `input_data.patient.first_name`. */
+  /** As templates write it: `patient.first_name`, `input_data.appointment`. */
   name: string;
   /** The templates that read it: `provider_connection.twiml_template`. */
   usedIn: string[];
@@ -31,7 +31,7 @@ export interface CampaignVariables {
 }
 
 /**
- * `GET /campaigns/{id}/variables`: the input-data fields the campaign's templates need, and which of
+ * `GET /campaigns/{id}/variables`: the input-data and patient fields the campaign's templates need, and which of
  * its targets still to be called lack them, so a care team fixes the data before the calls go out.
  */
 @Injectable()
@@ -51,7 +51,7 @@ export class CampaignVariablesService {
     const needed = new Map<string, { path: string[]; usedIn: string[] }>();
     for (const { source, text } of templatesOf(campaign, connection)) {
       for (const path of templateFields(text)) {
-        const name = ['input_data', ...path].join('.');
+        const name = path.join('.');
         const entry = needed.get(name) ?? { path, usedIn: [] };
         entry.usedIn.push(source);
         needed.set(name, entry);
@@ -79,7 +79,7 @@ export class CampaignVariablesService {
 }
 
 /**
- * The templates filled from a target's input data for the campaign's calls and texts, each named by
+ * The templates filled from a target's input data and patient for the campaign's calls and texts, each named by
  * where it is set: the connection's TwiML, the voicemail message left (the campaign's, else the
  * connection's), the campaign's follow-up text.
  */

@@ -157,7 +157,7 @@ export class SimulatedCallProvider extends CallProvider {
       attempt: request.attempt,
       inputData: request.inputData,
       ...(outcome === 'VOICEMAIL' && subcategory !== 'NO_MAILBOX' && request.voicemailMessage
-        ? { voicemailMessage: fillPlaceholders(request.voicemailMessage, request.inputData) }
+        ? { voicemailMessage: fillPlaceholders(request.voicemailMessage, request) }
         : {}),
       startedAt: now.toISOString(),
     };

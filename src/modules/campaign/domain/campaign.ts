@@ -50,8 +50,9 @@ export interface Campaign {
   /** The country its national numbers are read in; null: the organization's (its calling policy). */
   defaultCountry: string | null;
   /**
-   * What is left on a voicemail box, with `{{input_data.<field>}}` placeholders; null: the provider
-   * connection's `voicemail_message` (docs/calling.md, Voicemail message).
+   * What is left on a voicemail box, with `{{patient.<field>}}` and `{{input_data.<field>}}`
+   * placeholders; null: the provider connection's `voicemail_message` (docs/calling.md, Voicemail
+   * message).
    */
   voicemailMessage: string | null;
   /** Why the campaign is paused (`state` `paused` only; null otherwise). */
@@ -75,8 +76,8 @@ export const SMS_FOLLOW_UP_AFTER = ['each_attempt', 'last_attempt'] as const;
 /**
  * The campaign's follow-up text: after an attempt whose category is one of `on_categories` (each
  * attempt, or only the last one: no retry follows), the target goes `SMS Scheduled` and `template`
- * (with `{{input_data.<field>}}` placeholders) is texted through `provider_connection_id` (null: the
- * campaign's connection, else the simulator).
+ * (with `{{patient.<field>}}` and `{{input_data.<field>}}` placeholders) is texted through
+ * `provider_connection_id` (null: the campaign's connection, else the simulator).
  */
 export interface SmsFollowUp {
   provider_connection_id: string | null;

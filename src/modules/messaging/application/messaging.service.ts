@@ -49,7 +49,7 @@ export class MessagingService extends FollowUpTexts {
         providerConnectionId:
           t.campaign.smsFollowUp?.provider_connection_id ?? t.campaign.providerConnectionId,
         to: t.to,
-        body: renderTextTemplate(t.campaign.smsFollowUp?.template ?? '', t.target.inputData),
+        body: renderTextTemplate(t.campaign.smsFollowUp?.template ?? '', t.target),
         continuation: t.continuation,
         now: t.now,
       })),

@@ -13,12 +13,28 @@ describe('renderTextTemplate', () => {
   it('fills input_data placeholders as the TwiML template does, without escaping', () => {
     expect(
       renderTextTemplate('Hi {{input_data.first_name}} & {{ input_data.visit.day }}: {{other}}', {
-        first_name: "O'Brien <Ann>",
-        visit: { day: 'Monday' },
+        inputData: { first_name: "O'Brien <Ann>", visit: { day: 'Monday' } },
       }),
     ).toBe("Hi O'Brien <Ann> & Monday: {{other}}");
-    expect(renderTextTemplate('{{input_data.missing}}|{{input_data.list}}', { list: [1] })).toBe(
-      '|',
+    expect(
+      renderTextTemplate('{{input_data.missing}}|{{input_data.list}}', {
+        inputData: { list: [1] },
+      }),
+    ).toBe('|');
+  });
+
+  it("fills patient placeholders from the target's patient (an imported one has no input data)", () => {
+    expect(
+      renderTextTemplate(
+        'Hi {{patient.first_name}} {{ patient.last_name }}, MRN {{patient.external_id}}',
+        {
+          inputData: {},
+          patient: { first_name: 'Maria', last_name: 'Lopez', external_id: 'MRN-1007' },
+        },
+      ),
+    ).toBe('Hi Maria Lopez, MRN MRN-1007');
+    expect(renderTextTemplate('Hi {{patient.first_name}},', { inputData: {}, patient: null })).toBe(
+      'Hi ,',
     );
   });
 });

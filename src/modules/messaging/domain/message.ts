@@ -4,7 +4,10 @@
  * snake_case on the wire.
  */
 import type { SmsFollowUp } from '../../campaign/domain/campaign.js';
-import { fillPlaceholders } from '../../provider-connection/domain/twiml-template.js';
+import {
+  fillPlaceholders,
+  type TemplateData,
+} from '../../provider-connection/domain/twiml-template.js';
 
 export const MESSAGE_DIRECTIONS = ['outbound', 'inbound'] as const;
 export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
@@ -103,9 +106,9 @@ export interface Message {
   settledAt: Date | null;
 }
 
-/** The follow-up text's body: the template's placeholders filled from the target's input data. */
-export function renderTextTemplate(template: string, inputData: Record<string, unknown>): string {
-  return fillPlaceholders(template, inputData);
+/** The follow-up text's body: the template's placeholders filled from the target's data and patient. */
+export function renderTextTemplate(template: string, target: TemplateData): string {
+  return fillPlaceholders(template, target);
 }
 
 /**

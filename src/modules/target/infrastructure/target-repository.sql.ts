@@ -193,16 +193,18 @@ export class SqlTargetRepository extends TargetRepository {
       sampled: string[] | null;
     }>(
       // One pass over the campaign's awaiting targets: each field is checked per row, and the
-      // counts and first ids are aggregated per field.
+      // counts and first ids are aggregated per field. A path starts at the root a template names
+      // (input_data or patient).
       `WITH awaiting AS MATERIALIZED (
-         SELECT id, created_at, input_data FROM targets
+         SELECT id, created_at, jsonb_build_object('input_data', input_data, 'patient', patient) AS data
+           FROM targets
           WHERE organization_id = $1 AND campaign_id = $2 AND status = ANY($3::text[])),
        fields AS (
          SELECT ord, string_to_array(path, '.') AS path FROM unnest($4::text[]) WITH ORDINALITY AS f(path, ord)),
        lacking AS (
          SELECT f.ord, a.id, row_number() OVER (PARTITION BY f.ord ORDER BY a.created_at, a.id) AS n
            FROM fields f JOIN awaiting a
-             ON coalesce(jsonb_typeof(a.input_data #> f.path), 'null') NOT IN ('string', 'number', 'boolean'))
+             ON coalesce(jsonb_typeof(a.data #> f.path), 'null') NOT IN ('string', 'number', 'boolean'))
        SELECT (SELECT count(*) FROM awaiting)::text AS awaiting,
               (SELECT array_agg(coalesce(c.n, 0)::text ORDER BY f.ord) FROM fields f
                  LEFT JOIN (SELECT ord, count(*) AS n FROM lacking GROUP BY ord) c ON c.ord = f.ord) AS lacking,

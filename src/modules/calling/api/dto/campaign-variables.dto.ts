@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 
 export class CampaignVariableDto {
-  @ApiProperty({ example: 'input_data.patient.first_name' }) name: string;
+  @ApiProperty({ example: 'patient.first_name' }) name: string;
   @ApiProperty({ type: [String], example: ['provider_connection.twiml_template'] })
   used_in: string[];
   @ApiProperty({ description: 'Targets awaiting a call that lack a text, number or boolean here' })

@@ -27,7 +27,7 @@ export class SmsFollowUpResponseDto {
   provider_connection_id: string | null;
   @ApiProperty({ type: 'string', isArray: true, example: ['VOICEMAIL', 'NO_RESPONSE'] })
   on_categories: string[];
-  @ApiProperty({ type: 'string', example: 'Hi {{input_data.first_name}}, please call us back.' })
+  @ApiProperty({ type: 'string', example: 'Hi {{patient.first_name}}, please call us back.' })
   template: string;
   @ApiProperty({ enum: ['each_attempt', 'last_attempt'] }) after: 'each_attempt' | 'last_attempt';
 }
@@ -61,7 +61,7 @@ export class CampaignResponseDto {
     type: 'string',
     nullable: true,
     description:
-      "What is left on a voicemail box (`{{input_data.<field>}}` placeholders); null: the provider connection's",
+      "What is left on a voicemail box (`{{patient.<field>}}` and `{{input_data.<field>}}` placeholders); null: the provider connection's",
   })
   voicemail_message: string | null;
   @ApiPropertyOptional({

@@ -28,6 +28,10 @@ import {
   STEP_TYPES,
 } from '../../domain/campaign.js';
 import { CALL_OUTCOMES } from '../../../telephony/domain/call-outcome.js';
+import {
+  PATIENT_PLACEHOLDER_FIELDS,
+  unknownPlaceholder,
+} from '../../../provider-connection/domain/twiml-template.js';
 import { categoryOf } from '../../domain/call-category.js';
 import { pydantic } from '../../../../common/validation/pydantic-errors.js';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
@@ -110,11 +114,14 @@ export class SmsFollowUpDto {
   on_categories: string[];
 
   @ApiProperty({
-    example: 'Hi {{input_data.first_name}}, we tried to reach you about your appointment.',
-    description: 'The text, with `{{input_data.<field>}}` placeholders (nested fields with dots)',
+    example: 'Hi {{patient.first_name}}, we tried to reach you about your appointment.',
+    description:
+      'The text, with `{{patient.<field>}}` (first_name, last_name, date_of_birth, external_id, ' +
+      'phone_number) and `{{input_data.<field>}}` placeholders (nested fields with dots)',
   })
   @PyRequired()
   @PyStr({ min: 1, max: 1600 })
+  @PyValueRule('placeholders', placeholderError)
   template: string;
 
   @ApiPropertyOptional({
@@ -129,14 +136,15 @@ export class SmsFollowUpDto {
 }
 
 /**
- * A `{{...}}` that is not `{{input_data.<field>}}` would be read out as typed (`{{first_name}}` to a
- * patient's mailbox): refused, naming the first one and the form that works.
+ * A `{{...}}` that is not a placeholder (`{{input_data.<field>}}`, `{{patient.first_name}}`, ...) would
+ * be sent as typed (`{{first_name}}` read out to a patient's mailbox): refused, naming the first one and
+ * the forms that work.
  */
 function placeholderError(v: unknown): string | null {
   if (typeof v !== 'string') return null;
-  const bad = /\{\{(?!\s*input_data(?:\.[A-Za-z0-9_-]+)+\s*\}\})[^}]*\}?\}?/.exec(v);
+  const bad = unknownPlaceholder(v);
   return bad
-    ? `placeholder ${bad[0]} is not one: write a patient's data as {{input_data.<field>}}, such as {{input_data.first_name}}`
+    ? `placeholder ${bad} is not one: write a patient's data as {{input_data.<field>}} or {{patient.<field>}} (${PATIENT_PLACEHOLDER_FIELDS.join(', ')}), such as {{patient.first_name}}`
     : null;
 }
 
@@ -234,9 +242,9 @@ class CampaignFieldsDto {
   @ApiPropertyOptional({
     type: 'string',
     nullable: true,
-    example: 'Hi {{input_data.first_name}}, this is your clinic. Please call us back at 555-0100.',
+    example: 'Hi {{patient.first_name}}, this is your clinic. Please call us back at 555-0100.',
     description:
-      'What is left on a voicemail box, with `{{input_data.<field>}}` placeholders (1 to 500 ' +
+      'What is left on a voicemail box, with `{{patient.<field>}}` and `{{input_data.<field>}}` placeholders (1 to 500 ' +
       "characters); null (default): the provider connection's `voicemail_message`, if it has one",
   })
   @PyOptional({ nullable: true })

@@ -121,7 +121,7 @@ const VoicemailMessage = () =>
   applyDecorators(
     ApiPropertyOptional({
       description:
-        'Left on a voicemail box instead of hanging up, with {{input_data.field}} placeholders; ' +
+        'Left on a voicemail box instead of hanging up, with {{patient.field}} and {{input_data.field}} placeholders; ' +
         'the attempt is VOICEMAIL with subcategory DELIVERED, NOT_DELIVERED or NO_MAILBOX',
     }),
     PyOptional({ nullable: true }),
@@ -147,7 +147,7 @@ export class TwilioSettingsDto {
   @PyHttpUrl()
   twiml_url?: string;
 
-  @ApiPropertyOptional({ description: 'TwiML with {{input_data.field}} placeholders' })
+  @ApiPropertyOptional({ description: 'TwiML with {{patient.field}} and {{input_data.field}} placeholders' })
   @PyOptional({ nullable: true })
   @PyStr({ min: 1, max: 20000 })
   twiml_template?: string;

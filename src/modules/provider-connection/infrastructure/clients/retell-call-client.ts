@@ -73,7 +73,7 @@ export class RetellCallClient extends CallProvider {
                 voicemail_option: {
                   action: {
                     type: 'static_text' as const,
-                    text: fillPlaceholders(voicemail.text, req.inputData),
+                    text: fillPlaceholders(voicemail.text, req),
                   },
                 },
               }

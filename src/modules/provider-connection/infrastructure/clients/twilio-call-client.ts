@@ -69,7 +69,7 @@ export class TwilioCallClient extends CallProvider {
       : withCallLogId(req.eventsUrl, req.callLogId);
     const twiml =
       typeof settings.twiml_template === 'string'
-        ? { twiml: renderTwimlTemplate(settings.twiml_template, req.inputData) }
+        ? { twiml: renderTwimlTemplate(settings.twiml_template, req) }
         : { url: String(settings.twiml_url) };
     // The message travels (filled in) in the AMD callback's URL: when Twilio reports the greeting's
     // end, that callback is all we receive, and it needs nothing else to leave the message.
@@ -77,7 +77,7 @@ export class TwilioCallClient extends CallProvider {
       ? withParam(
           callbackUrl,
           VOICEMAIL_MESSAGE_PARAM,
-          fillPlaceholders(voicemail.text, req.inputData),
+          fillPlaceholders(voicemail.text, req),
         )
       : callbackUrl;
     const machineDetection =

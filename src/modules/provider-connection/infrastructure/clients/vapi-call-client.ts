@@ -80,7 +80,7 @@ export class VapiCallClient extends CallProvider {
         ...(voicemail
           ? {
               // Vapi hangs up on a voicemail box unless told what to say; detection is off unless set.
-              voicemailMessage: fillPlaceholders(voicemail.text, req.inputData),
+              voicemailMessage: fillPlaceholders(voicemail.text, req),
               voicemailDetection: { provider: 'vapi' as const },
             }
           : {}),

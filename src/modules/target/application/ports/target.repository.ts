@@ -149,9 +149,10 @@ export abstract class TargetRepository {
   abstract foldCounts(): Promise<FoldReport>;
 
   /**
-   * For each field path of `paths`, in one read: the campaign's targets awaiting a call
-   * (`AWAITING_CALL_STATUSES`) whose input data holds no text, number or boolean there (absent, null,
-   * an object or a list: what a template fills in as empty text). `awaiting` counts those targets.
+   * For each field path of `paths` (from the root a template names: `['input_data', 'appointment']`,
+   * `['patient', 'first_name']`), in one read: the campaign's targets awaiting a call
+   * (`AWAITING_CALL_STATUSES`) that hold no text, number or boolean there (absent, null, an object or a
+   * list: what a template fills in as empty text). `awaiting` counts those targets.
    */
   abstract findLackingInput(
     organizationId: string,

@@ -11,8 +11,11 @@ export interface StartCallRequest {
   to: string;
   from: string;
   inputData: Record<string, unknown>;
+  /** The target's patient as given (`{{patient.<field>}}` placeholders read it); absent or null: none. */
+  patient?: object | null;
   /**
-   * The campaign's voicemail message (`{{input_data.<field>}}` placeholders, unfilled); null: the
+   * The campaign's voicemail message (`{{patient.<field>}}` and `{{input_data.<field>}}`
+   * placeholders, unfilled); null: the
    * provider connection's `voicemail_message`, if any (absent: the same). A provider that cannot leave
    * messages ignores it.
    */
