@@ -4,14 +4,7 @@ import {
   STANDARD_WEBHOOKS_SECRET_RULE,
 } from '../../../common/signing/standard-webhooks-secret.js';
 import { ProviderCallClients } from '../../provider-connection/application/ports/provider-call-clients.js';
-import {
-  SettingProblem,
-  VoiceProvider,
-} from '../../provider-connection/application/ports/voice-provider.js';
-import {
-  CREDENTIAL_FIELDS,
-  SETTING_FIELDS,
-} from '../../provider-connection/domain/provider-connection.js';
+import { BuiltInVoiceProvider } from '../../provider-connection/application/ports/voice-provider.js';
 import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection.js';
 import {
   CallProvider,
@@ -25,18 +18,11 @@ import { HttpCallProvider } from './http-call-provider.js';
  * policy (`ProviderCallClients.agentFetch`).
  */
 @Injectable()
-export class HttpAgentVoiceProvider extends VoiceProvider {
+export class HttpAgentVoiceProvider extends BuiltInVoiceProvider {
   readonly type = 'http';
-  readonly credentialFields = CREDENTIAL_FIELDS.http;
-  readonly settingFields = SETTING_FIELDS.http;
 
   constructor(private readonly clients: ProviderCallClients) {
     super();
-  }
-
-  /** The API checks them with the type's request models (`provider-connection.dto.ts`). */
-  checkSettings(): SettingProblem[] {
-    return [];
   }
 
   connect(connection: ResolvedConnection): CallProvider {

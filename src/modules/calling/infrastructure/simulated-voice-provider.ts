@@ -1,12 +1,5 @@
 import { Injectable, Optional } from '@nestjs/common';
-import {
-  SettingProblem,
-  VoiceProvider,
-} from '../../provider-connection/application/ports/voice-provider.js';
-import {
-  CREDENTIAL_FIELDS,
-  SETTING_FIELDS,
-} from '../../provider-connection/domain/provider-connection.js';
+import { BuiltInVoiceProvider } from '../../provider-connection/application/ports/voice-provider.js';
 import {
   CallProvider,
   ConnectionUnusableError,
@@ -20,17 +13,11 @@ import { SimulatedCallProvider } from './simulated-call-provider.js';
  * `modules`) has connections to create but no engine to place their calls.
  */
 @Injectable()
-export class SimulatedVoiceProvider extends VoiceProvider {
+export class SimulatedVoiceProvider extends BuiltInVoiceProvider {
   readonly type = 'simulated';
-  readonly credentialFields = CREDENTIAL_FIELDS.simulated;
-  readonly settingFields = SETTING_FIELDS.simulated;
 
   constructor(@Optional() private readonly simulator?: SimulatedCallProvider) {
     super();
-  }
-
-  checkSettings(): SettingProblem[] {
-    return [];
   }
 
   connect(connection: ResolvedConnection): CallProvider {

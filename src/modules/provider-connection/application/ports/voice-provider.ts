@@ -1,8 +1,11 @@
 import type { CallProvider } from '../../../telephony/application/ports/call-provider.js';
 import {
+  type BuiltInConnectionType,
   CONNECTION_TYPES,
   type ConnectionSettings,
+  CREDENTIAL_FIELDS,
   type ResolvedConnection,
+  SETTING_FIELDS,
 } from '../../domain/provider-connection.js';
 
 /** What is wrong with one setting, in the provider's words (a 422 item at `settings.<field>`). */
@@ -34,6 +37,28 @@ export abstract class VoiceProvider {
   abstract checkSettings(settings: ConnectionSettings): SettingProblem[];
   /** The provider a connection places its calls and reads its events with (`name`: the connection id). */
   abstract connect(connection: ResolvedConnection): CallProvider;
+}
+
+/**
+ * A built-in type: its credentials and settings are the type's rows in the connection tables, and
+ * it has nothing more to say of settings, since the API checks a built-in type's settings with its
+ * request models (`provider-connection.dto.ts`: pydantic's errors, the OpenAPI schema) before the
+ * connection exists. What is left to a built-in is its `type` and `connect`, as for a team's.
+ */
+export abstract class BuiltInVoiceProvider extends VoiceProvider {
+  abstract override readonly type: BuiltInConnectionType;
+
+  get credentialFields(): readonly string[] {
+    return CREDENTIAL_FIELDS[this.type];
+  }
+
+  get settingFields(): readonly string[] {
+    return SETTING_FIELDS[this.type];
+  }
+
+  checkSettings(): SettingProblem[] {
+    return [];
+  }
 }
 
 const TYPE_NAME = /^[a-z][a-z0-9_-]{0,39}$/;

@@ -4,7 +4,7 @@ import {
   ConnectionUnusableError,
 } from '../../../telephony/application/ports/call-provider.js';
 import { ProviderCallClients } from '../../application/ports/provider-call-clients.js';
-import { SettingProblem, VoiceProvider } from '../../application/ports/voice-provider.js';
+import { BuiltInVoiceProvider } from '../../application/ports/voice-provider.js';
 import type { ResolvedConnection } from '../../domain/provider-connection.js';
 
 /**
@@ -14,17 +14,9 @@ import type { ResolvedConnection } from '../../domain/provider-connection.js';
  * one place.
  */
 @Injectable()
-export abstract class SdkVoiceProvider extends VoiceProvider {
+export abstract class SdkVoiceProvider extends BuiltInVoiceProvider {
   constructor(private readonly clients: ProviderCallClients) {
     super();
-  }
-
-  /**
-   * Nothing more to say: the API checks a built-in type's settings with its request models
-   * (`provider-connection.dto.ts`: pydantic's errors, the OpenAPI schema) before the connection exists.
-   */
-  checkSettings(): SettingProblem[] {
-    return [];
   }
 
   connect(connection: ResolvedConnection): CallProvider {
