@@ -13,6 +13,11 @@
  * request to the call log holding the provider's call id (the worker's poll interval included, the
  * same in both phases). The purge is run in process (`RetentionPurge.runNow`, what
  * `POST /compliance/retention/run` calls) so a long run meets no HTTP timeout.
+ *
+ * BENCH_WINDOWS (a comma list; all four by default: transcripts, recordings, input_data, messages)
+ * picks the windows the policy sets. Each window is its own pass over the due targets, so the purge
+ * takes about as many times longer as it has windows; `input_data` alone is the pass that writes the
+ * target rows themselves (and their copies), and at 1,000,000 targets one pass is what fits a session.
  */
 import { Client } from 'pg';
 import { zoneWhereClockReads } from '../test/support/clock-zones.js';
@@ -39,6 +44,9 @@ const SEED_CHUNK = 100_000;
 /** Targets waiting in the placer's campaign: more than a long purge places one at a time. */
 const PLACEMENT_TARGETS = Number(process.env.BENCH_PLACEMENT_TARGETS ?? 20_000);
 /** How long the baseline phase reads and places. */
+const WINDOWS = (process.env.BENCH_WINDOWS ?? 'transcripts,recordings,input_data,messages').split(
+  ',',
+);
 const BASELINE_MS = Number(process.env.BENCH_BASELINE_SECONDS ?? 20) * 1000;
 
 async function readWhile(base: string, key: string, ids: string[], stop: () => boolean) {
@@ -185,13 +193,12 @@ async function main(): Promise<void> {
     await raw.query('VACUUM ANALYZE targets');
     await raw.query('VACUUM ANALYZE call_logs');
     await api('PUT', '/api/v1/compliance/retention', {
-      windows: {
-        transcripts: 30,
-        recordings: 30,
-        input_data: 30,
-        messages: 30,
-        finished_targets: null,
-      },
+      windows: Object.fromEntries(
+        ['transcripts', 'recordings', 'input_data', 'messages', 'finished_targets'].map((part) => [
+          part,
+          WINDOWS.includes(part) ? 30 : null,
+        ]),
+      ),
       redact_transcripts: false,
     });
     const base = baseUrl(service);
@@ -225,6 +232,7 @@ async function main(): Promise<void> {
     writeResult('retention', {
       date: new Date().toISOString(),
       targets: TARGETS,
+      windows: WINDOWS,
       seed_seconds: round(seedSeconds),
       purged,
       purge_seconds: round(seconds),
