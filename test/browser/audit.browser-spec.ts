@@ -67,12 +67,15 @@ if (!existsSync(CHROMIUM)) {
           .locator('tr[data-audit-action]')
           .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-audit-action')));
       await page.locator('table[data-audit-events]').waitFor();
-      // Then the signed-in admin's own invitation (user.create), as the service recorded it.
+      // Then the signed-in admin's own invitation (user.create), the password it set with it
+      // (invitation.accept) and the sign-in, as the service recorded them.
       await expect(actions()).resolves.toEqual([
         'campaign.create',
         'target.create',
         'target.read',
         'user.create',
+        'invitation.accept',
+        'session.sign_in',
       ]);
 
       await page.getByLabel('Action').fill('target.read');
