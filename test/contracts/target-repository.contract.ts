@@ -75,7 +75,7 @@ export function targetRepositoryContract(
     const insert = (targets: NewTarget[], skipTakenExternalIds = true, now = NOW) =>
       h.unitOfWork.run((tx) => h.repository.insertMany(tx, targets, { now, skipTakenExternalIds }));
 
-    it('finds the awaiting targets that lack each input field, counted, the first ones by creation', async () => {
+    it('finds the awaiting targets that lack each input or patient field, counted, the first ones by creation', async () => {
       const mine = await h.tenant();
       const data = [
         { patient: { first_name: 'Ada' }, day: 'Tue' },
@@ -84,7 +84,10 @@ export function targetRepositoryContract(
         { day: { nested: 1 } },
         {},
       ];
-      const rows = data.map((inputData) => newTarget(mine, { inputData }));
+      // The patient fields (a template's {{patient.<field>}}) of the first two only.
+      const rows = data.map((inputData, i) =>
+        newTarget(mine, { inputData, patient: i < 2 ? { first_name: `Patient ${i}` } : null }),
+      );
       // One batch lists in request order.
       await insert(rows);
       const [a, b, c, d, e] = rows.map((r) => r.id);
@@ -94,7 +97,12 @@ export function targetRepositoryContract(
       const found = await h.repository.findLackingInput(
         mine.organizationId,
         mine.campaignId,
-        [['patient', 'first_name'], ['day'], ['never']],
+        [
+          ['input_data', 'patient', 'first_name'],
+          ['input_data', 'day'],
+          ['input_data', 'never'],
+          ['patient', 'first_name'],
+        ],
         2,
       );
       expect(found).toEqual({
@@ -103,6 +111,7 @@ export function targetRepositoryContract(
           { lacking: 3, targetIds: [b, c] },
           { lacking: 1, targetIds: [d] },
           { lacking: 4, targetIds: [a, b] },
+          { lacking: 2, targetIds: [c, d] },
         ],
       });
       expect(
@@ -110,7 +119,12 @@ export function targetRepositoryContract(
       ).toEqual({ awaiting: 4, gaps: [] });
       const other = await h.tenant();
       expect(
-        await h.repository.findLackingInput(other.organizationId, mine.campaignId, [['day']], 2),
+        await h.repository.findLackingInput(
+          other.organizationId,
+          mine.campaignId,
+          [['input_data', 'day']],
+          2,
+        ),
       ).toEqual({ awaiting: 0, gaps: [{ lacking: 0, targetIds: [] }] });
     });
 
