@@ -60,6 +60,13 @@ describe('calling lifecycle (simulator)', () => {
       { kind: 'ended', n: ids.length },
       { kind: 'started', n: ids.length },
     ]);
+    // The simulator forgets a call once its end was delivered, just after the delivery that
+    // finished the target: wait for that, then nothing is left.
+    await waitFor(
+      () => t.sql<{ n: number }>(`SELECT count(*)::int AS n FROM simulated_calls`),
+      (rows) => rows[0].n === 0,
+      15_000,
+    );
     expect(await t.sql(`SELECT * FROM simulated_calls`)).toEqual([]);
   });
 
