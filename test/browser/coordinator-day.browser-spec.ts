@@ -185,11 +185,28 @@ if (!hasChromium) {
       }
       await page.setViewportSize(DESKTOP);
     };
-    const nav = async (name: string) => {
+    /** Each main-menu page by its link, and the heading it shows once its data has loaded. */
+    const HEADINGS: Record<string, string> = {
+      'Do not call': 'Do not call',
+      'Review queue': 'Review queue',
+      'Calling rules': 'Calling rules',
+      Patients: 'Patients',
+      Retention: 'Data retention',
+      Access: 'Access',
+      Audit: 'Audit trail',
+    };
+    /**
+     * Goes to a page and waits for its heading: until then the page left is still on screen, and
+     * its fields (the settings' country select, labelled like the calling rules' own) would answer.
+     */
+    const nav = async (name: keyof typeof HEADINGS) => {
       await page
         .getByRole('navigation', { name: 'Main' })
         .getByRole('link', { name, exact: true })
         .click();
+      await page
+        .getByRole('heading', { level: 1, name: HEADINGS[name], exact: true })
+        .waitFor();
     };
     /** A patient as the console names them: by name. */
     const patientName = (p: (typeof PATIENTS)[number]) => new RegExp(`^${p.first} ${p.last}$`);
@@ -589,7 +606,7 @@ if (!hasChromium) {
 
     it('fits every other page on a phone: patients, retention, access, audit, an invitation', async () => {
       await nav('Patients');
-      await page.getByLabel('Phone number').fill(PATIENTS[0].phone);
+      await page.getByLabel('Phone number', { exact: true }).fill(PATIENTS[0].phone);
       await page.getByRole('button', { name: 'Search' }).click();
       await page.locator('tr[data-patient-target]').first().waitFor();
       await checkPage('patients');
