@@ -6,7 +6,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { errorText, makeClient, type Me } from './api.js';
 import { TextField } from './form-fields.js';
-import { Notice } from './ui.js';
+import { Notice, useSubmit } from './ui.js';
 
 /** The service's 401 detail when the account has a second factor and no code was sent. */
 const CODE_NEEDED = /authenticator app as totp_code/;
@@ -22,8 +22,7 @@ export function SignIn({
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [askCode, setAskCode] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit: send } = useSubmit();
   const [sso, setSso] = useState<string | null>(null);
   useEffect(() => {
     void makeClient()
@@ -34,15 +33,13 @@ export function SignIn({
       })
       .catch(() => undefined);
   }, []);
-  const submit = async (e: Event) => {
+  const submit = (e: Event) => {
     e.preventDefault();
     if (!email.trim() || !password) {
       setError('Enter your email and password.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void send(async () => {
       const {
         data,
         error: err,
@@ -54,16 +51,16 @@ export function SignIn({
           ...(askCode && code ? { totp_code: code.trim() } : {}),
         },
       });
-      if (data) onSignedIn(data);
-      else if (response.status === 401 && CODE_NEEDED.test(errorText(err))) {
+      if (data) {
+        onSignedIn(data);
+        return null;
+      }
+      if (response.status === 401 && CODE_NEEDED.test(errorText(err))) {
         setAskCode(true);
-        setError('Enter the 6-digit code your authenticator app shows.');
-      } else setError(errorText(err, response.status));
-    } catch {
-      setError('The service could not be reached.');
-    } finally {
-      setBusy(false);
-    }
+        return 'Enter the 6-digit code your authenticator app shows.';
+      }
+      return errorText(err, response.status);
+    });
   };
   const described = error ? 'sign-in-error' : undefined;
   return (
@@ -130,30 +127,24 @@ export function SignIn({
 export function InvitationPage({ token }: { token: string }) {
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const submit = async (e: Event) => {
+  const { busy, error, setError, submit: send } = useSubmit();
+  const submit = (e: Event) => {
     e.preventDefault();
     if (password !== again) {
       setError('The two passwords differ.');
       return;
     }
-    setBusy(true);
-    setError(null);
-    try {
+    void send(async () => {
       const {
         data,
         error: err,
         response,
       } = await makeClient().POST('/api/v1/invitations/accept', { body: { token, password } });
-      if (data) setDone(data.email);
-      else setError(errorText(err, response.status));
-    } catch {
-      setError('The service could not be reached.');
-    } finally {
-      setBusy(false);
-    }
+      if (!data) return errorText(err, response.status);
+      setDone(data.email);
+      return null;
+    });
   };
   if (done) {
     return (

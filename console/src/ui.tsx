@@ -43,6 +43,27 @@ export function usePoll<T>(load: () => Promise<T>, deps: unknown[], everyMs = 30
 
 const statusClass = (s: string) => `st-${s.toLowerCase().replace(/[^a-z]+/g, '-')}`;
 
+/**
+ * A form's submission: busy while it runs and one error line. `send` answers the error to show, or
+ * null when it went through; a request that never reaches the service is said in words.
+ */
+export function useSubmit() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (send: () => Promise<string | null>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      setError(await send());
+    } catch {
+      setError('The service could not be reached.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { busy, error, setError, submit };
+}
+
 export function StatusBadge({ status }: { status: string }) {
   return (
     <span
