@@ -1,9 +1,6 @@
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source.options.js';
+import type { DataSource } from 'typeorm';
 import { ChangeActorTypes1769900000000 } from '../../src/database/migrations/1769900000000-change-actor-types.js';
-import { MIGRATIONS } from '../../src/database/migrations/index.js';
-import { runMigrationsLocked } from '../../src/database/migrations-runner.js';
-import { createTestDatabase, TestDatabase } from '../support/test-database.js';
+import { DatabaseBeforeMigration } from '../support/database-before-migration.js';
 
 /**
  * Migration 1769900000000 on a database whose do-not-call list and policy were changed before the
@@ -11,24 +8,16 @@ import { createTestDatabase, TestDatabase } from '../support/test-database.js';
  * wrote their id into the key columns) become people, each with their name.
  */
 describe('migration 1769900000000 (change actor types) on existing rows', () => {
-  let database: TestDatabase;
+  let migration: DatabaseBeforeMigration;
   let db: DataSource;
 
   beforeAll(async () => {
-    database = await createTestDatabase({ empty: true }); // migrated below, in two steps
-    const before = MIGRATIONS.indexOf(ChangeActorTypes1769900000000);
-    if (before <= 0) throw new Error('ChangeActorTypes1769900000000 is not among the migrations');
-    db = new DataSource({
-      ...dataSourceOptions(database.url, 2),
-      migrations: MIGRATIONS.slice(0, before),
-    });
-    await db.initialize();
-    await runMigrationsLocked(db);
+    migration = await DatabaseBeforeMigration.create(ChangeActorTypes1769900000000);
+    db = migration.db;
   });
 
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
+    await migration?.close();
   });
 
   it('backfills each actor as the API key or the person its id names, with the name', async () => {
@@ -57,10 +46,8 @@ describe('migration 1769900000000 (change actor types) on existing rows', () => 
        VALUES ($1, '{}'::jsonb, now(), $2)`,
       [organization.id, person.id],
     );
-    await db.destroy();
-    db = new DataSource(dataSourceOptions(database.url, 2));
-    await db.initialize();
-    expect(await runMigrationsLocked(db)).toContain('ChangeActorTypes1769900000000');
+    expect(await migration.migrateRest()).toContain('ChangeActorTypes1769900000000');
+    db = migration.db;
 
     expect(
       await db.query(

@@ -1,10 +1,7 @@
 import { randomUUID } from 'crypto';
-import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../../src/database/data-source.options.js';
-import { MIGRATIONS } from '../../src/database/migrations/index.js';
+import type { DataSource } from 'typeorm';
 import { TargetListCounts1769600000000 } from '../../src/database/migrations/1769600000000-target-list-counts.js';
-import { runMigrationsLocked } from '../../src/database/migrations-runner.js';
-import { createTestDatabase, TestDatabase } from '../support/test-database.js';
+import { DatabaseBeforeMigration } from '../support/database-before-migration.js';
 
 /**
  * Migration 1769600000000 on a database that already holds a campaign: its list counts (positions per
@@ -12,24 +9,16 @@ import { createTestDatabase, TestDatabase } from '../support/test-database.js';
  * its count deltas are taken as appended (not folded), so the folding job folds them.
  */
 describe('migration 1769600000000 (target list counts) on existing targets', () => {
-  let database: TestDatabase;
+  let migration: DatabaseBeforeMigration;
   let db: DataSource;
 
   beforeAll(async () => {
-    database = await createTestDatabase({ empty: true }); // migrated below, in two steps
-    const before = MIGRATIONS.indexOf(TargetListCounts1769600000000);
-    if (before <= 0) throw new Error('TargetListCounts1769600000000 is not among the migrations');
-    db = new DataSource({
-      ...dataSourceOptions(database.url, 2),
-      migrations: MIGRATIONS.slice(0, before),
-    });
-    await db.initialize();
-    await runMigrationsLocked(db);
+    migration = await DatabaseBeforeMigration.create(TargetListCounts1769600000000);
+    db = migration.db;
   });
 
   afterAll(async () => {
-    await db?.destroy();
-    await database?.drop();
+    await migration?.close();
   });
 
   it('builds the position and last-call counts from the targets, and leaves the count deltas to fold', async () => {
@@ -57,10 +46,8 @@ describe('migration 1769600000000 (target list counts) on existing targets', () 
          FROM generate_series(1, 40) AS n`,
       [organization.id, campaign.id],
     );
-    await db.destroy();
-    db = new DataSource(dataSourceOptions(database.url, 2));
-    await db.initialize();
-    expect(await runMigrationsLocked(db)).toContain('TargetListCounts1769600000000');
+    expect(await migration.migrateRest()).toContain('TargetListCounts1769600000000');
+    db = migration.db;
 
     const positions = (sql: string) => db.query(sql, [campaign.id]);
     expect(
