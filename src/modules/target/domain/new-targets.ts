@@ -215,7 +215,7 @@ export function toDraft(
   const to = draft as unknown as Record<string, unknown>;
   for (const f of FIELDS) {
     const value = given[f.field] ?? absentValue(f);
-    const error = f.rule !== undefined && value !== null ? f.rule(value as string) : null;
+    const error = f.rule !== undefined && value !== null ? f.rule(value) : null;
     if (error !== null) throw new InvalidInputError(error, [...loc, f.name], value);
     to[f.field] = value;
   }

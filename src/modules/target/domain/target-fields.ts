@@ -22,8 +22,11 @@ export interface FieldDoc {
  * field is null and an object that is not is `{}`.
  */
 type Declaration = {
-  /** Words for a bad value (pydantic `value_error`), or null when it holds. */
-  rule?: (value: string) => string | null;
+  /**
+   * Words for a bad value (pydantic `value_error`), or null when it holds; given whatever was sent,
+   * it passes a value of another type (the type check reports that).
+   */
+  rule?: (value: unknown) => string | null;
   /** The add's request body. */
   doc: FieldDoc;
   /** Shown in the Target response (after `patient`), with these words; absent: not shown. */

@@ -190,7 +190,7 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
       continue;
     }
     if (f.type === 'object' ? !isPlainObject(v) : typeof v !== 'string') return null;
-    if (f.rule !== undefined && f.rule(v as string) !== null) return null;
+    if (f.rule !== undefined && f.rule(v) !== null) return null;
     to[f.name] = v;
   }
   return target;

@@ -37,9 +37,7 @@ function schema(field: AddedField, doc: AddedField['doc'], request: boolean): Ap
 /** Bottom to top, as stacked above a property: the check, the type, optional, the document. */
 function requestDecorators(field: AddedField): PropertyDecorator[] {
   return [
-    ...(field.rule !== undefined
-      ? [PyValueRule(field.field, field.rule as (v: unknown) => string | null)]
-      : []),
+    ...(field.rule !== undefined ? [PyValueRule(field.field, field.rule)] : []),
     ...(field.type === 'object' ? [PyStorable(), PyDict()] : [PyStr()]),
     PyOptional(field.nullable ? { nullable: true } : {}),
     ApiPropertyOptional(schema(field, field.doc, true)),
