@@ -129,7 +129,7 @@ export class SqlTargetRepository extends TargetRepository {
       const [{ organizationId, campaignId }] = targets;
       const records = targets.map((t) => {
         const record: Record<string, unknown> = {};
-        for (const c of NEW_TARGET_COLUMNS) record[c.column] = t[c.field];
+        for (const c of NEW_TARGET_COLUMNS) record[c.column] = c.value(t);
         if (t.organizationId === organizationId) record.organization_id = null;
         if (t.campaignId === campaignId) record.campaign_id = null;
         return withoutNulls(record);
