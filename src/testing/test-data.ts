@@ -1,6 +1,7 @@
 import { Campaign, CAMPAIGN_DEFAULTS } from '../modules/campaign/domain/campaign.js';
 import { freshTarget, type NewTarget } from '../modules/target/domain/new-targets.js';
 import type { Target } from '../modules/target/domain/target.js';
+import { absentFields } from '../modules/target/domain/target-fields.js';
 
 export const TEST_ORG = '00000000-0000-4000-8000-00000000a001';
 export const TEST_CAMPAIGN = '00000000-0000-4000-8000-00000000c001';
@@ -40,13 +41,10 @@ export function aCampaign(overrides: Partial<Campaign> = {}): Campaign {
 
 let counter = 0;
 
-/**
- * A Pending target of TEST_CAMPAIGN; override any field. Without an id it gets a fresh one, and
- * each target is created 1 ms after the one built before it.
- */
-export function aTarget(overrides: Partial<Target> = {}): Target {
+/** The fields a new Pending target of TEST_CAMPAIGN sets, with the next fresh id. */
+function nextNewTarget(): NewTarget {
   counter++;
-  const row: NewTarget = {
+  return {
     id: `00000000-0000-4000-8000-${String(counter).padStart(12, '0')}`,
     organizationId: TEST_ORG,
     campaignId: TEST_CAMPAIGN,
@@ -55,36 +53,24 @@ export function aTarget(overrides: Partial<Target> = {}): Target {
     phoneOperatingHours: null,
     fallbackPhoneNumber: null,
     fallbackOperatingHours: null,
-    timeZone: null,
     patient: null,
-    preCallData: null,
-    inputData: {},
+    ...absentFields(),
     status: 'Pending',
     currentStep: null,
     scheduledTime: null,
   };
+}
+
+/**
+ * A Pending target of TEST_CAMPAIGN; override any field. Without an id it gets a fresh one, and
+ * each target is created 1 ms after the one built before it.
+ */
+export function aTarget(overrides: Partial<Target> = {}): Target {
+  const row = nextNewTarget();
   return { ...freshTarget(row, new Date(AT.getTime() + counter), AT), ...overrides };
 }
 
 /** A target to insert (`TargetRepository.insertMany`): `aTarget`'s fields a new target sets. */
 export function aNewTarget(overrides: Partial<NewTarget> = {}): NewTarget {
-  const t = aTarget();
-  return {
-    id: t.id,
-    organizationId: t.organizationId,
-    campaignId: t.campaignId,
-    externalId: t.externalId,
-    phoneNumber: t.phoneNumber ?? '+15550101234',
-    phoneOperatingHours: t.phoneOperatingHours,
-    fallbackPhoneNumber: t.fallbackPhoneNumber,
-    fallbackOperatingHours: t.fallbackOperatingHours,
-    timeZone: t.timeZone,
-    patient: t.patient,
-    preCallData: t.preCallData,
-    inputData: t.inputData,
-    status: t.status,
-    currentStep: t.currentStep,
-    scheduledTime: t.scheduledTime,
-    ...overrides,
-  };
+  return { ...nextNewTarget(), ...overrides };
 }

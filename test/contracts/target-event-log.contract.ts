@@ -7,6 +7,7 @@ import {
 import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
 import { TargetTransitions } from '../../src/modules/target/application/ports/target-transitions.js';
 import type { NewTarget } from '../../src/modules/target/domain/new-targets.js';
+import { absentFields } from '../../src/modules/target/domain/target-fields.js';
 
 export interface TargetEventLogSubject {
   events: TargetEventLog;
@@ -27,13 +28,12 @@ function newTarget(
     id: randomUUID(),
     ...scope,
     externalId: null,
-    timeZone: null,
     phoneNumber: '+15550100001',
     phoneOperatingHours: null,
     fallbackPhoneNumber: null,
     fallbackOperatingHours: null,
     patient: null,
-    preCallData: null,
+    ...absentFields(),
     inputData: { a: 1 },
     status: 'Pending',
     currentStep: null,

@@ -6,6 +6,7 @@ import {
 } from '../../src/modules/target/application/ports/target-import.repository.js';
 import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
 import { NewTarget } from '../../src/modules/target/domain/new-targets.js';
+import { absentFields } from '../../src/modules/target/domain/target-fields.js';
 
 export interface TargetImportContractSetup {
   imports: TargetImportRepository;
@@ -32,11 +33,10 @@ function staged(
       externalId,
       phoneNumber: `+1555010${String(row).padStart(4, '0')}`,
       phoneOperatingHours: null,
-      timeZone: null,
       fallbackPhoneNumber: null,
       fallbackOperatingHours: null,
       patient: null,
-      preCallData: null,
+      ...absentFields(),
       inputData: { row: String(row) },
     },
   };

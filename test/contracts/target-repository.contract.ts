@@ -6,6 +6,7 @@ import {
   TargetRepository,
 } from '../../src/modules/target/application/ports/target.repository.js';
 import { NewTarget } from '../../src/modules/target/domain/new-targets.js';
+import { absentFields } from '../../src/modules/target/domain/target-fields.js';
 import { Target } from '../../src/modules/target/domain/target.js';
 
 export type TargetState = Partial<
@@ -32,14 +33,12 @@ function newTarget(
     organizationId: owner.organizationId,
     campaignId: owner.campaignId,
     externalId: null,
-    timeZone: null,
     phoneNumber: '+15550100001',
     phoneOperatingHours: null,
     fallbackPhoneNumber: null,
     fallbackOperatingHours: null,
     patient: null,
-    preCallData: null,
-    inputData: {},
+    ...absentFields(),
     status: 'Pending',
     currentStep: null,
     scheduledTime: null,

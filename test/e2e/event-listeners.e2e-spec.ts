@@ -8,6 +8,7 @@ import {
   UnitOfWork,
 } from '../../src/index.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { absentFields } from '../../src/modules/target/domain/target-fields.js';
 import { scenarioTargetEvents } from '../support/target-event-scenario.js';
 
 /** A team's audit trail, told of events in-process (`forRoot({ listeners })`). */
@@ -228,14 +229,12 @@ describe('event listeners (CampaignCallingModule.forRoot({ listeners }))', () =>
       organizationId: campaign.organization_id,
       campaignId: campaign.id,
       externalId: null,
-      timeZone: null,
       phoneNumber: '+15550107124',
       phoneOperatingHours: null,
       fallbackPhoneNumber: null,
       fallbackOperatingHours: null,
       patient: null,
-      preCallData: null,
-      inputData: {},
+      ...absentFields(),
       status: 'Pending' as const,
       currentStep: null,
       scheduledTime: null,

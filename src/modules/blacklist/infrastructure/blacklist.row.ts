@@ -1,14 +1,8 @@
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import type { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 
-/** A `blacklists` row as `pg` returns it. */
-export interface BlacklistRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  description: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A `blacklists` row as `pg` returns it: the domain's fields in snake_case. */
+export type BlacklistRow = RowOf<Blacklist>;
 
 /** Every column of `blacklists`, for `SELECT` and `RETURNING`. */
 export const BLACKLIST_COLUMNS = [

@@ -1,40 +1,8 @@
-import type { WeekSchedule } from '../../../common/schedule/week-schedule.js';
-import type {
-  AutoPause,
-  Campaign,
-  CampaignState,
-  CampaignStep,
-  CampaignType,
-  SmsFollowUp,
-} from '../domain/campaign.js';
+import type { RowOf } from '../../../common/persistence/row-of.js';
+import type { Campaign } from '../domain/campaign.js';
 
-/** A `campaigns` row as `pg` returns it. */
-export interface CampaignRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  type: CampaignType;
-  caller_id: string | null;
-  max_attempts: number;
-  retry_delay_minutes: number;
-  max_concurrent_calls: number;
-  calling_window: WeekSchedule | null;
-  steps: CampaignStep[];
-  entry_step: string | null;
-  blacklist_ids: string[];
-  webhook_url: string | null;
-  webhook_secret: string;
-  provider_connection_id: string | null;
-  state: CampaignState;
-  state_changed_at: Date | null;
-  auto_pause: AutoPause | null;
-  sms_follow_up: SmsFollowUp | null;
-  default_country: string | null;
-  voicemail_message: string | null;
-  paused_reason: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
+/** A `campaigns` row as `pg` returns it: the domain's fields in snake_case. */
+export type CampaignRow = RowOf<Campaign>;
 
 /** Every column of `campaigns`, for `SELECT` and `RETURNING`. */
 export const CAMPAIGN_COLUMNS = [

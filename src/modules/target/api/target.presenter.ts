@@ -1,46 +1,13 @@
 import { executionMinutes, PatientInput, Target } from '../domain/target.js';
+import { PRESENTED_FIELDS, type PresentedFields } from '../domain/target-fields.js';
+import type { TargetPatientResponseDto, TargetResponseDto } from './dto/target-response.dto.js';
 
-/** Who the target is, as given when it was added (an added field: the reference has no patient). */
-export interface PatientResponse {
-  first_name: string | null;
-  last_name: string | null;
-  date_of_birth: string | null;
-  external_id: string | null;
-}
-
-/** The wire shape of a Target (spec: Target response object), field for field. */
-export interface TargetResponse {
-  id: string;
-  target_url: string;
-  organization_id: string;
-  campaign_id: string;
-  created_at: string;
-  execution_minutes: number | null;
-  /** Null once the retention purge removed it (`purged_parts` includes `input_data`). */
-  input_data: Record<string, unknown> | null;
-  output_data: Record<string, unknown> | null;
-  status: string;
-  resolution: string | null;
-  category: string | null;
-  subcategory: string | null;
-  call_log_ids: number[] | null;
-  last_call_date: string | null;
-  phone_number: string | null;
-  fax_links: string[] | null;
-  payor_api_data: Record<string, unknown> | null;
-  external_id: string | null;
-  pre_call_ehr_ids?: Record<string, string[]> | null;
-  updated_at: string | null;
-  retries: number | null;
-  scheduled_time: string | null;
-  categorization: Record<string, unknown> | null;
-  outcome: string | null;
-  statistics: Record<string, unknown> | null;
-  patient: PatientResponse | null;
-  /** Only on a target the retention purge (or an erasure) reached: when, and which parts. */
-  purged_at?: string;
-  purged_parts?: string[];
-}
+/**
+ * The wire shape of a Target (spec: Target response object): the response DTO's fields, the
+ * presented fields of domain/target-fields.ts, and `pre_call_ehr_ids` where asked for.
+ */
+export type TargetResponse = TargetResponseDto &
+  PresentedFields & { pre_call_ehr_ids?: Record<string, string[]> };
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -54,7 +21,7 @@ export function presentTarget(
   withEhrIds = false,
 ): TargetResponse {
   const inputPurged = target.purgedParts.includes('input_data');
-  const response: TargetResponse = {
+  const response: Omit<TargetResponse, keyof PresentedFields> = {
     id: target.id,
     target_url: `${publicBaseUrl}/api/v1/targets/${target.id}`,
     organization_id: target.organizationId,
@@ -81,16 +48,19 @@ export function presentTarget(
     statistics: target.statistics,
     patient: presentPatient(target.patient),
   };
+  const fields = response as unknown as Record<string, unknown>;
+  const from = target as unknown as Record<string, unknown>;
+  for (const f of PRESENTED_FIELDS) fields[f.name] = from[f.field];
   if (withEhrIds) response.pre_call_ehr_ids = target.preCallEhrIds ?? {};
   if (target.purgedAt) {
     response.purged_at = target.purgedAt.toISOString();
     response.purged_parts = target.purgedParts;
   }
-  return response;
+  return response as TargetResponse;
 }
 
 /** The patient's identity fields; null when the target was added without a patient. */
-export function presentPatient(patient: PatientInput | null): PatientResponse | null {
+export function presentPatient(patient: PatientInput | null): TargetPatientResponseDto | null {
   if (!patient) return null;
   return {
     first_name: patient.first_name ?? null,

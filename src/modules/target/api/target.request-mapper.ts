@@ -1,5 +1,6 @@
 import { AddTargetsCommand } from '../application/target.service.js';
 import { AddTargetInput, PhoneInput } from '../domain/new-targets.js';
+import { absentValue, FIELDS } from '../domain/target-fields.js';
 import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto.js';
 
 /** snake_case request DTOs to the service's commands. */
@@ -13,14 +14,11 @@ export function toAddTargetsCommand(body: AddTargetsDto): AddTargetsCommand {
 
 export function toAddTargetInput(t: TargetInputDto): AddTargetInput {
   const p = t.patient;
-  return {
+  const input: AddTargetInput = {
     ...(t.id !== undefined ? { id: t.id } : {}),
     externalId: t.external_id ?? null,
     phoneNumber: toPhone(t.phone_number),
     fallbackPhoneNumber: t.fallback_phone_number == null ? null : toPhone(t.fallback_phone_number),
-    timeZone: t.time_zone ?? null,
-    inputData: t.input_data ?? {},
-    preCallData: t.pre_call_data ?? null,
     patient: p
       ? {
           first_name: p.first_name ?? null,
@@ -32,6 +30,11 @@ export function toAddTargetInput(t: TargetInputDto): AddTargetInput {
         }
       : null,
   };
+  // The declared fields (domain/target-fields.ts), from their wire names to their domain names.
+  const given = t as unknown as Record<string, unknown>;
+  const to = input as unknown as Record<string, unknown>;
+  for (const f of FIELDS) to[f.field] = given[f.name] ?? absentValue(f);
+  return input;
 }
 
 function toPhone(phone: string | TargetInputPhoneNumberDto): PhoneInput {

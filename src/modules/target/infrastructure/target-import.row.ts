@@ -1,30 +1,8 @@
-import type { ImportColumn } from '../domain/import-columns.js';
-import { ImportStatus, PreviewRow, RowError, TargetImport } from '../domain/target-import.js';
+import type { RowOf } from '../../../common/persistence/row-of.js';
+import type { RowError, TargetImport } from '../domain/target-import.js';
 
-/** `target_imports` as `pg` returns it. */
-export interface TargetImportRow {
-  id: string;
-  organization_id: string;
-  campaign_id: string;
-  status: ImportStatus;
-  dry_run: boolean;
-  launch: boolean;
-  allow_duplicates: boolean;
-  total_rows: number;
-  invalid_rows: number;
-  checked: boolean;
-  processed_through: number;
-  processed_rows: number;
-  created: number;
-  ignored_rows: number;
-  created_at: Date;
-  updated_at: Date;
-  finished_at: Date | null;
-  failure: string | null;
-  skip_invalid: boolean;
-  columns: ImportColumn[] | null;
-  preview: PreviewRow[] | null;
-}
+/** `target_imports` as `pg` returns it: the domain's fields in snake_case. */
+export type TargetImportRow = RowOf<TargetImport>;
 
 export const TARGET_IMPORT_COLUMNS = `id, organization_id, campaign_id, status, dry_run, launch,
   allow_duplicates, total_rows, invalid_rows, checked, processed_through, processed_rows, created,

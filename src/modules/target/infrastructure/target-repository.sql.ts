@@ -45,10 +45,6 @@ const TARGET_BY_ID = preparedSql(
   `SELECT ${columnList(TARGET_COLUMNS)} FROM targets WHERE id = $1 AND organization_id = $2`,
 );
 
-const NEW_COLUMNS = Object.entries(NEW_TARGET_COLUMNS) as [
-  string,
-  { type: string; value: (t: NewTarget) => unknown },
-][];
 /** A record's organization and campaign are left out when they are the batch's ($3, $4). */
 const BATCH_OWNER: Record<string, string> = {
   organization_id: 'coalesce(r.organization_id, $3::uuid)',
@@ -61,13 +57,13 @@ const BATCH_OWNER: Record<string, string> = {
  * the batch, in microseconds, so a batch lists in request order.
  */
 const INSERT_NEW_TARGETS = `
-  INSERT INTO targets (${NEW_COLUMNS.map(([c]) => c).join(', ')},
+  INSERT INTO targets (${NEW_TARGET_COLUMNS.map((c) => c.column).join(', ')},
                        output_data, attempts, created_at, updated_at)
-  SELECT ${NEW_COLUMNS.map(([c]) => BATCH_OWNER[c] ?? `r.${c}`).join(', ')},
+  SELECT ${NEW_TARGET_COLUMNS.map((c) => BATCH_OWNER[c.column] ?? `r.${c.column}`).join(', ')},
          $5::jsonb, $6::int, $2::timestamptz + (r.ord - 1) * interval '1 microsecond', $2::timestamptz
     FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (
-           ${NEW_COLUMNS.map(([c, { type }]) => `${c} ${type}`).join(', ')}))
-         WITH ORDINALITY AS r(${NEW_COLUMNS.map(([c]) => c).join(', ')}, ord)
+           ${NEW_TARGET_COLUMNS.map((c) => `${c.column} ${c.type}`).join(', ')}))
+         WITH ORDINALITY AS r(${NEW_TARGET_COLUMNS.map((c) => c.column).join(', ')}, ord)
    ORDER BY r.ord`;
 
 /** `record` without its null and undefined fields (absent keys read as NULL in jsonb_to_recordset). */
@@ -133,7 +129,7 @@ export class SqlTargetRepository extends TargetRepository {
       const [{ organizationId, campaignId }] = targets;
       const records = targets.map((t) => {
         const record: Record<string, unknown> = {};
-        for (const [column, { value }] of NEW_COLUMNS) record[column] = value(t);
+        for (const c of NEW_TARGET_COLUMNS) record[c.column] = c.value(t);
         if (t.organizationId === organizationId) record.organization_id = null;
         if (t.campaignId === campaignId) record.campaign_id = null;
         return withoutNulls(record);

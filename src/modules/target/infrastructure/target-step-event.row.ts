@@ -1,19 +1,8 @@
-import type { CampaignStep } from '../../campaign/domain/campaign.js';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import type { StepEventRecord } from '../application/ports/target-step-data.js';
 
 /** A `target_step_events` row as `pg` returns it (the arrival order `seq` is only sorted on). */
-export interface TargetStepEventRow {
-  id: string;
-  organization_id: string;
-  campaign_id: string;
-  target_id: string;
-  kind: CampaignStep['type'];
-  friendly_id: string;
-  event_type: string | null;
-  data: Record<string, unknown>;
-  api_key_id: string | null;
-  received_at: Date;
-}
+export type TargetStepEventRow = RowOf<StepEventRecord>;
 
 /** The columns of `target_step_events` a history entry is read from. */
 export const TARGET_STEP_EVENT_COLUMNS = [

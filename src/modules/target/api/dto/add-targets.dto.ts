@@ -1,11 +1,9 @@
 import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
-import { timeZoneError } from '../../../../common/schedule/week-schedule.js';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import {
   canonicalUuidInput,
   isPlainObject,
   PyBool,
-  PyValueRule,
   PyDict,
   PyModel,
   PyModelList,
@@ -18,6 +16,8 @@ import {
   PyStorable,
 } from '../../../../common/validation/py-validators.js';
 import { phoneNumberErrors, PyLocated } from '../../../../common/validation/py-located.js';
+import { FIELDS } from '../../domain/target-fields.js';
+import { FollowedByAddedFields } from './target-field-decorators.js';
 
 export const MAX_TARGETS_PER_REQUEST = 10000;
 /**
@@ -120,34 +120,12 @@ export class TargetInputDto {
   @PyPhone()
   phone_number: string | TargetInputPhoneNumberDto;
 
+  /** Followed by the fields of domain/target-fields.ts, by wire name (the mapper reads them by name). */
+  @FollowedByAddedFields()
   @ApiPropertyOptional({ ...PHONE_DOC, nullable: true })
   @PyOptional({ nullable: true })
   @PyPhone()
   fallback_phone_number?: string | TargetInputPhoneNumberDto | null;
-
-  @ApiPropertyOptional({
-    type: 'string',
-    nullable: true,
-    example: 'America/Chicago',
-    description:
-      "The recipient's IANA time zone, when known better than the number's area code (calling rules: docs/compliance.md)",
-  })
-  @PyOptional({ nullable: true })
-  @PyStr()
-  @PyValueRule('timeZone', timeZoneError)
-  time_zone?: string | null;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {} })
-  @PyOptional()
-  @PyDict()
-  @PyStorable()
-  input_data?: Record<string, unknown>;
-
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
-  @PyOptional({ nullable: true })
-  @PyDict()
-  @PyStorable()
-  pre_call_data?: Record<string, unknown> | null;
 
   @ApiPropertyOptional({ type: () => PatientInputDto, nullable: true })
   @PyOptional({ nullable: true })
@@ -164,9 +142,6 @@ class CheckedTargetInput {
   external_id?: string | null;
   phone_number: string | TargetInputPhoneNumberDto;
   fallback_phone_number?: string | TargetInputPhoneNumberDto | null;
-  time_zone?: string | null;
-  input_data?: Record<string, unknown>;
-  pre_call_data?: Record<string, unknown> | null;
   patient?: PatientInputDto | null;
 }
 
@@ -197,10 +172,6 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
     t.phone_number !== undefined &&
     phoneNumberErrors(t.phone_number).length === 0 &&
     (t.fallback_phone_number == null || phoneNumberErrors(t.fallback_phone_number).length === 0) &&
-    (t.time_zone == null ||
-      (typeof t.time_zone === 'string' && timeZoneError(t.time_zone) === null)) &&
-    (t.input_data === undefined || isPlainObject(t.input_data)) &&
-    (t.pre_call_data == null || isPlainObject(t.pre_call_data)) &&
     (t.patient == null || patientValid(t.patient));
   if (!valid) return null;
   const target = new CheckedTargetInput();
@@ -209,10 +180,19 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
   target.phone_number = t.phone_number as string | TargetInputPhoneNumberDto;
   target.fallback_phone_number =
     t.fallback_phone_number as CheckedTargetInput['fallback_phone_number'];
-  target.time_zone = t.time_zone as string | null | undefined;
-  target.input_data = t.input_data as Record<string, unknown> | undefined;
-  target.pre_call_data = t.pre_call_data as Record<string, unknown> | null | undefined;
   target.patient = t.patient as PatientInputDto | null | undefined;
+  const to = target as unknown as Record<string, unknown>;
+  for (const f of FIELDS) {
+    const v = t[f.name];
+    // What the field's decorators accept: absent, null when nullable, else the type and the rule.
+    if (v === undefined || (v === null && f.nullable)) {
+      to[f.name] = v;
+      continue;
+    }
+    if (f.type === 'object' ? !isPlainObject(v) : typeof v !== 'string') return null;
+    if (f.rule !== undefined && f.rule(v) !== null) return null;
+    to[f.name] = v;
+  }
   return target;
 }
 

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
 import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './outcome-enums.js';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
+import { FollowedByPresentedFields } from './target-field-decorators.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const NULL_ONLY = { type: 'string', nullable: true, enum: [null] };
@@ -75,6 +76,8 @@ export class TargetResponseDto {
   > | null;
   @ApiPropertyOptional({ type: 'string', nullable: true }) outcome: string | null;
   @ApiPropertyOptional({ ...OBJECT, nullable: true }) statistics: Record<string, unknown> | null;
+  /** Followed by the presented fields of domain/target-fields.ts. */
+  @FollowedByPresentedFields()
   @ApiProperty({
     type: () => TargetPatientResponseDto,
     nullable: true,
