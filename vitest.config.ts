@@ -22,12 +22,14 @@ import { LongestFirstSequencer } from './test/support/longest-first.sequencer.js
  * loaded by Node itself, as in production.
  *
  * Files run in child processes (pool `forks`), two at a time (the development machines and CI have
- * two cores). The files of the database projects each get a process of their own (`isolate`): they
- * start apps, PGlite servers and child processes and read process.env, and a fresh process keeps them
- * from seeing each other. The unit files share their worker's modules (`isolate: false`): a fresh
- * module graph per file was most of the project's time (22 s against 8.5 s at load 5); a unit file
- * that changes something global (Nest's logger) puts it back in `afterAll`. docs/benchmarks.md has
- * the times and what else was measured (the `threads` pool was no faster).
+ * two cores). The e2e and browser files each get a process of their own (`isolate`): they start apps,
+ * PGlite servers and child processes and read process.env, and a fresh process keeps them from seeing
+ * each other. The unit and contract files share their worker's modules (`isolate: false`): a fresh
+ * module graph per file was most of the unit project's time (22 s against 8.5 s at load 5) and a third
+ * of the contract project's CPU (82-93 s against 51-58 s, alternated at load 4-10), since every
+ * contract file imports the whole app to boot one on its own database. A file of either that changes
+ * something global (Nest's logger) puts it back in `afterAll`; the contract files change none.
+ * docs/benchmarks.md has the times and what else was measured (the `threads` pool was no faster).
  *
  * The run cannot end before its longest file, so files start longest first across all four projects
  * (test/support/longest-first.sequencer.ts), from Vitest's timings of the last run or, on a fresh
@@ -59,7 +61,15 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'contract', include: ['test/contracts/**/*.spec.ts'], ...database } },
+      {
+        extends: true,
+        test: {
+          name: 'contract',
+          include: ['test/contracts/**/*.spec.ts'],
+          ...database,
+          isolate: false,
+        },
+      },
       { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.e2e-spec.ts'], ...database } },
       {
         extends: true,
