@@ -65,6 +65,8 @@ export class InMemoryRetentionStore extends RetentionStore {
     for (const [k, n] of Object.entries(counts)) run.counts[k] = (run.counts[k] ?? 0) + n;
   }
 
+  async commitLazily(_tx: Tx): Promise<void> {}
+
   async finishRun(_tx: Tx | null, runId: string, at: Date): Promise<RetentionRun> {
     const run = this.runList.find((r) => r.id === runId)!;
     run.status = 'finished';
@@ -128,8 +130,11 @@ export class InMemoryTargetData extends TargetData {
     organizationId: string,
     targetIds: string[],
     parts: RetentionPart[],
+    at: Date,
   ): Promise<Record<string, number>> {
     const n = this.update(organizationId, targetIds, (t) => {
+      t.purgedAt = at;
+      t.purgedParts = [...new Set([...t.purgedParts, ...parts])].sort();
       if (parts.includes('input_data')) {
         Object.assign(t, {
           inputData: {},
@@ -146,19 +151,6 @@ export class InMemoryTargetData extends TargetData {
       }
     });
     return parts.includes('input_data') || parts.includes('finished_targets') ? { targets: n } : {};
-  }
-
-  async markPurged(
-    _tx: Tx,
-    organizationId: string,
-    targetIds: string[],
-    parts: RetentionPart[],
-    at: Date,
-  ): Promise<void> {
-    this.update(organizationId, targetIds, (t) => {
-      t.purgedAt = at;
-      t.purgedParts = [...new Set([...t.purgedParts, ...parts])].sort();
-    });
   }
 
   private matches(organizationId: string, key: PatientKey): Target[] {

@@ -60,6 +60,8 @@ export const TEST_ENV: Record<string, string> = {
   DEFAULT_CALLING_POLICY: 'unrestricted',
   // Suites that read the count tables fold them by hand (foldCounts), so no timer folds behind them.
   COUNT_FOLD_INTERVAL_SECONDS: '0',
+  // The retention purge runs its batches back to back: suites wait on its end, not on its pacing.
+  RETENTION_PURGE_DUTY_CYCLE: '1',
 };
 
 let organizationCounter = 0;

@@ -1,11 +1,12 @@
 import { Module, Provider } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config.js';
 import { PatientController } from './api/patient.controller.js';
 import { RetentionController } from './api/retention.controller.js';
 import { PatientRecordService } from './application/patient-record.service.js';
 import { PatientDataCopies } from './application/patient-data-copies.js';
 import { Redactor } from './application/ports/redactor.js';
 import { RetentionStore } from './application/ports/retention.store.js';
-import { RetentionPurge } from './application/retention-purge.js';
+import { PurgePacing, RetentionPurge } from './application/retention-purge.js';
 import { RetentionService } from './application/retention.service.js';
 import { TranscriptRedactionService } from './application/transcript-redaction.service.js';
 import { PatternRedactor } from './infrastructure/pattern-redactor.js';
@@ -32,6 +33,11 @@ export const RETENTION_ADAPTERS: Provider[] = [
     TranscriptRedactionService,
     PatientDataCopies,
     RetentionWorker,
+    {
+      provide: PurgePacing,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => new PurgePacing(config.get('RETENTION_PURGE_DUTY_CYCLE')),
+    },
   ],
   exports: [TranscriptRedactionService, RetentionPurge, RetentionService, PatientRecordService],
 })

@@ -25,7 +25,7 @@ export class PatientDataCopies {
     messages: MessageData,
     webhooks: WebhookData,
   ) {
-    this.holders = [targets, callLogs, messages, webhooks];
+    this.holders = [callLogs, messages, webhooks];
   }
 
   /** Removes `parts` of the targets everywhere and marks them; rows changed per table. */
@@ -36,7 +36,7 @@ export class PatientDataCopies {
     parts: RetentionPart[],
     at: Date,
   ): Promise<Record<string, number>> {
-    const changed: Record<string, number> = {};
+    const changed = await this.targets.purge(tx, organizationId, targetIds, parts, at);
     for (const holder of this.holders) {
       for (const [table, n] of Object.entries(
         await holder.purge(tx, organizationId, targetIds, parts),
@@ -44,7 +44,6 @@ export class PatientDataCopies {
         changed[table] = (changed[table] ?? 0) + n;
       }
     }
-    await this.targets.markPurged(tx, organizationId, targetIds, parts, at);
     return changed;
   }
 }

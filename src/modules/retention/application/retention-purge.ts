@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { ConflictError } from '../../../common/errors/domain-errors.js';
 import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
@@ -19,6 +19,40 @@ import { RetentionStore } from './ports/retention.store.js';
 export const PURGE_BATCH = 500;
 const DAY_MS = 86_400_000;
 
+/**
+ * The share of the time a purge spends in its batches (RETENTION_PURGE_DUTY_CYCLE, d): after a batch
+ * that took t ms it waits t * (1 - d) / d ms, so the API and the dialler have the database (its CPU,
+ * its disk, its write-ahead log) to themselves the rest of the time. 1: no wait (the tests' setting).
+ * A stopping process waits no more: its purge's batches run back to back until the job is handed back.
+ */
+export class PurgePacing {
+  private stopping = false;
+  private readonly pauses = new Set<() => void>();
+
+  constructor(readonly dutyCycle: number = 1) {}
+
+  /** Waits after a batch that took `batchMs`: less, or not at all, once `stop` is called. */
+  pause(batchMs: number): Promise<void> {
+    const ms = this.dutyCycle >= 1 ? 0 : (batchMs * (1 - this.dutyCycle)) / this.dutyCycle;
+    if (ms <= 0 || this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.pauses.add(wake);
+    });
+  }
+
+  /** Ends every pause now, and every later one before it starts. */
+  stop(): void {
+    this.stopping = true;
+    for (const wake of this.pauses) wake();
+  }
+}
+
 export interface PurgeOptions {
   trigger: 'schedule' | 'api';
   apiKeyId?: string | null;
@@ -34,7 +68,7 @@ export interface PurgeOptions {
  * purged and counted or untouched: the next run (the same run record, resumed) finds only the rest.
  */
 @Injectable()
-export class RetentionPurge {
+export class RetentionPurge implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Retention');
 
   constructor(
@@ -44,7 +78,13 @@ export class RetentionPurge {
     private readonly uow: UnitOfWork,
     private readonly clock: Clock,
     private readonly exclusive: ExclusiveRunner,
+    private readonly pacing: PurgePacing,
   ) {}
+
+  /** A stopping process does not wait out the purge's pacing. */
+  beforeApplicationShutdown(): void {
+    this.pacing.stop();
+  }
 
   /** Every organization with a window (the scheduled job). */
   async purgeAll(): Promise<number> {
@@ -129,7 +169,9 @@ export class RetentionPurge {
   ): Promise<void> {
     let afterId: string | null = null;
     for (;;) {
+      const batchStart = performance.now();
       const purged: string[] = await this.uow.run(async (tx) => {
+        await this.store.commitLazily(tx);
         const ids = await this.targets.lockDue(tx, {
           organizationId: run.organizationId,
           campaignId: scoped.campaignId,
@@ -145,10 +187,12 @@ export class RetentionPurge {
         await this.store.addCounts(tx, run.id, { [part]: ids.length, ...prefixed(rows) });
         return ids;
       });
+      const batchMs = performance.now() - batchStart;
       if (purged.length === 0) return;
       afterId = purged[purged.length - 1];
       await options.afterBatch?.(purged.length);
       if (purged.length < limit) return;
+      await this.pacing.pause(batchMs);
     }
   }
 }

@@ -97,6 +97,11 @@ export class SqlRetentionStore extends RetentionStore {
     );
   }
 
+  async commitLazily(tx: Tx): Promise<void> {
+    // SET LOCAL: this transaction only; the pooled connection is back to the server's setting after.
+    await sqlExecutor(this.dataSource, tx).query<NoRows>(`SET LOCAL synchronous_commit = off`);
+  }
+
   async finishRun(tx: Tx | null, runId: string, at: Date): Promise<RetentionRun> {
     const { rows } = await sqlExecutor(this.dataSource, tx).query<RetentionRunRow>(
       `UPDATE retention_runs SET status = 'finished', finished_at = $2 WHERE id = $1

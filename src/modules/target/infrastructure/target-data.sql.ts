@@ -20,16 +20,17 @@ const LAST_ACTIVITY = `coalesce((SELECT max(coalesce(c.ended_at, c.started_at)) 
                                   WHERE c.target_id = t.id AND c.organization_id = t.organization_id),
                                  t.created_at)`;
 
-/** One statement per table of this module a part was copied to ($1 organization, $2 target ids). */
+/** What each part blanks on the target row itself. */
+const TARGET_SET: Partial<Record<RetentionPart, string>> = {
+  input_data: `input_data = '{}'::jsonb, output_data = '{}'::jsonb, patient = NULL,
+               pre_call_data = NULL, payor_api_data = NULL, pre_call_ehr_ids = NULL, fax_links = NULL`,
+  finished_targets: `phone_number = NULL, fallback_phone_number = NULL, external_id = NULL,
+                     phone_operating_hours = NULL, fallback_operating_hours = NULL`,
+};
+
+/** One statement per other table of this module a part was copied to ($1 organization, $2 target ids). */
 const PURGES: Partial<Record<RetentionPart, { table: string; sql: string }[]>> = {
   input_data: [
-    {
-      table: 'targets',
-      sql: `UPDATE targets SET input_data = '{}'::jsonb, output_data = '{}'::jsonb, patient = NULL,
-                   pre_call_data = NULL, payor_api_data = NULL, pre_call_ehr_ids = NULL,
-                   fax_links = NULL
-             WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
-    },
     {
       table: 'target_step_events',
       sql: `UPDATE target_step_events SET data = '{}'::jsonb
@@ -48,12 +49,6 @@ const PURGES: Partial<Record<RetentionPart, { table: string; sql: string }[]>> =
     },
   ],
   finished_targets: [
-    {
-      table: 'targets',
-      sql: `UPDATE targets SET phone_number = NULL, fallback_phone_number = NULL, external_id = NULL,
-                   phone_operating_hours = NULL, fallback_operating_hours = NULL
-             WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
-    },
     {
       table: 'target_import_rows',
       sql: `UPDATE target_import_rows r SET external_id = NULL
@@ -97,6 +92,7 @@ export class SqlTargetData extends TargetData {
     organizationId: string,
     targetIds: string[],
     parts: RetentionPart[],
+    at: Date,
   ): Promise<Record<string, number>> {
     const sql = sqlExecutor(this.dataSource, tx);
     const changed: Record<string, number> = {};
@@ -104,6 +100,18 @@ export class SqlTargetData extends TargetData {
     await sql.query<NoRows>(`SELECT set_config('calling.reason', $1, true)`, [
       `retention purge: ${parts.join(', ')}`,
     ]);
+    // One UPDATE of each target row for the blanking and the marking: the blanking changes indexed
+    // columns (the patient's names), so each version of the row is a new entry in every index of
+    // targets, and a second UPDATE in the same transaction would also check both foreign keys again.
+    const blank = parts.flatMap((part) => (TARGET_SET[part] ? [TARGET_SET[part]] : []));
+    const { rowCount } = await sql.query<NoRows>(
+      `UPDATE targets
+          SET ${[...blank, ''].join(', ')}purged_at = $3,
+              purged_parts = ARRAY(SELECT DISTINCT p FROM unnest(purged_parts || $4::text[]) p ORDER BY p)
+        WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
+      [organizationId, targetIds, at, parts],
+    );
+    if (blank.length > 0) changed.targets = rowCount;
     for (const part of parts) {
       for (const statement of PURGES[part] ?? []) {
         const { rowCount } = await sql.query<NoRows>(statement.sql, [organizationId, targetIds]);
@@ -112,22 +120,6 @@ export class SqlTargetData extends TargetData {
     }
     await sql.query<NoRows>(`SELECT set_config('calling.reason', '', true)`);
     return changed;
-  }
-
-  async markPurged(
-    tx: Tx,
-    organizationId: string,
-    targetIds: string[],
-    parts: RetentionPart[],
-    at: Date,
-  ): Promise<void> {
-    await sqlExecutor(this.dataSource, tx).query<NoRows>(
-      `UPDATE targets
-          SET purged_at = $3,
-              purged_parts = ARRAY(SELECT DISTINCT p FROM unnest(purged_parts || $4::text[]) p ORDER BY p)
-        WHERE organization_id = $1 AND id = ANY($2::uuid[])`,
-      [organizationId, targetIds, at, parts],
-    );
   }
 
   async patientTargetIds(organizationId: string, key: PatientKey): Promise<string[]> {

@@ -46,22 +46,23 @@ export interface KnownTarget {
   knownValues: string[];
 }
 
-/** The target module's tables: targets, their step events, timeline and import rows. */
-export abstract class TargetData implements PatientDataHolder {
+/**
+ * The target module's tables: targets, their step events, timeline and import rows. Not a
+ * `PatientDataHolder`: its purge also marks the targets, in the same UPDATE of each target row.
+ */
+export abstract class TargetData {
+  /**
+   * Removes `parts` from the targets and their rows, and says on each target when it was purged and
+   * which parts (`purged_at`, `purged_parts`): each target row is rewritten once, whatever the parts.
+   * Answers the rows changed per table (`targets` only when a part blanks columns of the row itself).
+   */
   abstract purge(
     tx: Tx,
     organizationId: string,
     targetIds: string[],
     parts: RetentionPart[],
-  ): Promise<Record<string, number>>;
-  /** Says on each target when it was purged and which parts (`purged_at`, `purged_parts`). */
-  abstract markPurged(
-    tx: Tx,
-    organizationId: string,
-    targetIds: string[],
-    parts: RetentionPart[],
     at: Date,
-  ): Promise<void>;
+  ): Promise<Record<string, number>>;
   /** Locks and answers the next batch of ended targets due for the part (ids ascending). */
   abstract lockDue(tx: Tx, query: DueQuery): Promise<string[]>;
   /** One person's targets: by either of a target's numbers, or by external id. */

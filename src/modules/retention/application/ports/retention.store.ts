@@ -25,6 +25,13 @@ export abstract class RetentionStore {
   abstract runningPurge(organizationId: string): Promise<RetentionRun | null>;
   /** Adds to a run's counts, in the transaction of the batch it counts (counted once, with it). */
   abstract addCounts(tx: Tx, runId: string, counts: Record<string, number>): Promise<void>;
+  /**
+   * Lets `tx` commit without waiting for its write-ahead log to reach the disk (PostgreSQL's
+   * `synchronous_commit = off` for this transaction only). For the purge's batches alone: a crash
+   * may lose the last batches committed, and a purge batch lost that way is simply done again when
+   * the run resumes (the purge is idempotent); its flushes no longer queue with the API's commits.
+   */
+  abstract commitLazily(tx: Tx): Promise<void>;
   abstract finishRun(tx: Tx | null, runId: string, at: Date): Promise<RetentionRun>;
   abstract runs(
     organizationId: string,
