@@ -33,6 +33,7 @@
  */
 import { Client } from 'pg';
 import { zoneWhereClockReads } from '../test/support/clock-zones.js';
+import { rowLockWaits } from '../test/support/row-lock-probe.js';
 import { RetentionPurge } from '../src/modules/retention/application/retention-purge.js';
 import {
   type Api,
@@ -98,26 +99,6 @@ async function readWhile(base: string, key: string, ids: string[], stop: () => b
     }),
   );
   return latencies;
-}
-
-/** Takes a row lock on random targets, one short transaction each: the longest wait is the purge's. */
-async function lockProbe(url: string, ids: string[], stop: () => boolean) {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  const waits: number[] = [];
-  try {
-    while (!stop()) {
-      const id = ids[Math.floor(Math.random() * ids.length)];
-      const start = performance.now();
-      await client.query('BEGIN');
-      await client.query('SELECT 1 FROM targets WHERE id = $1 FOR UPDATE', [id]);
-      waits.push(performance.now() - start);
-      await client.query('COMMIT');
-    }
-  } finally {
-    await client.end();
-  }
-  return waits;
 }
 
 /**
@@ -275,7 +256,7 @@ async function main(): Promise<void> {
     const [readsMeanwhile, placementsMeanwhile, waits, run] = await Promise.all([
       readWhile(base, key, ids, () => !purging),
       placeWhile(api, raw, placing, placed, () => !purging),
-      lockProbe(serviceEnv.DATABASE_URL!, ids, () => !purging),
+      rowLockWaits(serviceEnv.DATABASE_URL!, ids, () => !purging),
       purge,
     ]);
     const held = holds.reduce((sum, h) => sum + h.to - h.from, 0);

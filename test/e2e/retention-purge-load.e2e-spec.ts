@@ -1,9 +1,9 @@
-import { Client } from 'pg';
 import {
   PURGE_BATCH,
   RetentionPurge,
 } from '../../src/modules/retention/application/retention-purge.js';
 import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
+import { rowLockWaits } from '../support/row-lock-probe.js';
 import { usesPglite } from '../support/test-database.js';
 
 /**
@@ -103,7 +103,7 @@ describe('the retention purge under load', () => {
       .finally(() => (purging = false));
     const [finished, waits] = await Promise.all([
       run,
-      lockProbe(ids, () => purging),
+      rowLockWaits(t.databaseUrl, ids, () => purging),
       placeWhile(apiKey, live.id, placed, () => purging),
     ]);
     const seconds = (Date.now() - started) / 1000;
@@ -130,26 +130,6 @@ describe('the retention purge under load', () => {
     expect(longest).toBeLessThan((seconds * 1000) / 4);
     expect(placed.n).toBeGreaterThanOrEqual(Math.floor(batches / every));
   }, 900_000);
-
-  /** Row locks on random targets, one short transaction each, on a connection of its own. */
-  async function lockProbe(ids: string[], running: () => boolean): Promise<number[]> {
-    const client = new Client({ connectionString: t.databaseUrl });
-    await client.connect();
-    const waits: number[] = [];
-    try {
-      while (running()) {
-        const id = ids[Math.floor(Math.random() * ids.length)];
-        const start = performance.now();
-        await client.query('BEGIN');
-        await client.query('SELECT 1 FROM targets WHERE id = $1 FOR UPDATE', [id]);
-        waits.push(performance.now() - start);
-        await client.query('COMMIT');
-      }
-    } finally {
-      await client.end();
-    }
-    return waits;
-  }
 
   /** Adds and launches one target at a time and waits for its call to be placed, until the purge ends. */
   async function placeWhile(
