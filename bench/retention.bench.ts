@@ -264,33 +264,35 @@ async function main(): Promise<void> {
     // In a hold: started a second into it (the last batch's commit behind it) and ended within it.
     const inHold = (x: Sample) => holds.some((h) => x.at >= h.from + 1000 && x.at + x.ms <= h.to);
     const overlapsHold = (x: Sample) => holds.some((h) => x.at < h.to && x.at + x.ms > h.from);
-    const during = readsMeanwhile.filter((x) => !overlapsHold(x));
-    const placementsDuring = placementsMeanwhile.filter((x) => !overlapsHold(x));
     const after = await baseline();
     const purged = Number(run.counts.input_data ?? 0);
-    const reads = {
-      before: stats(before.reads.map((r) => r.ms)),
-      during: stats(during.map((r) => r.ms)),
-      after: stats(after.reads.map((r) => r.ms)),
-      during_by_quarter: byQuarter(during, started),
-      in_holds: stats(readsMeanwhile.filter(inHold).map((r) => r.ms)),
+    /**
+     * One measure's phases: before, during (leaving out what overlaps a hold), after, per quarter, in
+     * the holds; and the p95 ratios, the goal's against the holds.
+     */
+    const phases = (before: Sample[], meanwhile: Sample[], after: Sample[]) => {
+      const during = meanwhile.filter((x) => !overlapsHold(x));
+      const p = {
+        before: stats(before.map((r) => r.ms)),
+        during: stats(during.map((r) => r.ms)),
+        after: stats(after.map((r) => r.ms)),
+        during_by_quarter: byQuarter(during, started),
+        in_holds: stats(meanwhile.filter(inHold).map((r) => r.ms)),
+      };
+      // An empty phase's p95 is NaN, written as null (the placer can run out before the after phase).
+      const over = (baseline: number) => round(baseline / p.during.p95);
+      return {
+        ms: p,
+        p95_ratio: {
+          holds_over_during: over(p.in_holds.p95),
+          before_over_during: over(p.before.p95),
+          after_over_during: over(p.after.p95),
+          baselines_mean_over_during: over((p.before.p95 + p.after.p95) / 2),
+        },
+      };
     };
-    const placements = {
-      before: stats(before.placements.map((r) => r.ms)),
-      during: stats(placementsDuring.map((r) => r.ms)),
-      after: stats(after.placements.map((r) => r.ms)),
-      during_by_quarter: byQuarter(placementsDuring, started),
-      in_holds: stats(placementsMeanwhile.filter(inHold).map((r) => r.ms)),
-    };
-    const ratio = (p: {
-      before: { p95: number };
-      during: { p95: number };
-      after: { p95: number };
-    }) => ({
-      before_over_during: round(p.before.p95 / p.during.p95),
-      after_over_during: round(p.after.p95 / p.during.p95),
-      baselines_mean_over_during: round((p.before.p95 + p.after.p95) / 2 / p.during.p95),
-    });
+    const reads = phases(before.reads, readsMeanwhile, after.reads);
+    const placements = phases(before.placements, placementsMeanwhile, after.placements);
     writeResult('retention', {
       date: new Date().toISOString(),
       targets: TARGETS,
@@ -303,10 +305,10 @@ async function main(): Promise<void> {
       run_counts: run.counts,
       longest_lock_wait_ms: stats(waits).max,
       lock_waits: stats(waits),
-      target_reads_ms: reads,
-      p95_ratio_reads: ratio(reads),
-      call_placement_ms: placements,
-      p95_ratio_placement: ratio(placements),
+      target_reads_ms: reads.ms,
+      p95_ratio_reads: reads.p95_ratio,
+      call_placement_ms: placements.ms,
+      p95_ratio_placement: placements.p95_ratio,
       postgres: await serverVersion(raw),
       load_average_before: loadBefore,
       load_average_after: loadAverage(),
