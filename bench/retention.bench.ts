@@ -131,7 +131,11 @@ async function placeWhile(
   return latencies;
 }
 
-/** `TARGETS` ended targets of `campaignId`, called 40 days ago, one call log each: set-based SQL. */
+/**
+ * `TARGETS` ended targets of `campaignId`, one call log each, called 40 days ago: set-based SQL.
+ * Shaped as a campaign fed one patient at a time: created over the 30 days before, rows written in
+ * that order, numbers scattered (7,919 is prime to 10^7, so they stay distinct).
+ */
 async function seedEndedTargets(raw: Client, organizationId: string, campaignId: string) {
   for (let from = 0; from < TARGETS; from += SEED_CHUNK) {
     const to = Math.min(TARGETS, from + SEED_CHUNK) - 1;
@@ -139,14 +143,16 @@ async function seedEndedTargets(raw: Client, organizationId: string, campaignId:
       `INSERT INTO targets (id, organization_id, campaign_id, external_id, phone_number, patient,
                             input_data, status, category, resolution, last_call_date, created_at,
                             updated_at)
-       SELECT gen_random_uuid(), $1, $2, 'p-' || i, '+1555' || lpad(i::text, 7, '0'),
+       SELECT gen_random_uuid(), $1, $2, 'p-' || i,
+              '+1555' || lpad((i::bigint * 7919 % 10000000)::text, 7, '0'),
               jsonb_build_object('first_name', 'Ada', 'last_name', 'Patient ' || i,
                                  'date_of_birth', '1980-02-03'),
               jsonb_build_object('clinic', 'North', 'visit', i),
               'Finished', 'GOOD', 'successful', now() - interval '40 days',
-              now() - interval '41 days', now() - interval '40 days'
+              now() - interval '71 days' + i::float8 / $5 * interval '30 days',
+              now() - interval '40 days'
          FROM generate_series($3::int, $4::int) i`,
-      [organizationId, campaignId, from, to],
+      [organizationId, campaignId, from, to, TARGETS],
     );
   }
   await raw.query(
@@ -157,7 +163,7 @@ async function seedEndedTargets(raw: Client, organizationId: string, campaignId:
             '[{"role":"user","message":"Yes, Ada Patient here."}]', '{"summary":"confirmed"}',
             ARRAY['https://recordings.invalid/x.wav'], now() - interval '40 days',
             now() - interval '40 days', 60
-       FROM targets WHERE campaign_id = $1`,
+       FROM targets WHERE campaign_id = $1 ORDER BY created_at`,
     [campaignId],
   );
   const { rows } = await raw.query<{ id: string }>(

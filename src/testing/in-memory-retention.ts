@@ -1,5 +1,6 @@
 import type { Tx } from '../common/persistence/unit-of-work.js';
 import {
+  DueBatch,
   DueQuery,
   KnownTarget,
   TargetData,
@@ -93,21 +94,28 @@ export class InMemoryTargetData extends TargetData {
     super();
   }
 
-  async lockDue(_tx: Tx, q: DueQuery): Promise<string[]> {
-    return [...this.table().values()]
+  async lockDue(_tx: Tx, q: DueQuery): Promise<DueBatch> {
+    const micros = (t: Target) => BigInt(t.createdAt.getTime()) * 1000n;
+    const due = [...this.table().values()]
       .filter(
         (t) =>
           t.organizationId === q.organizationId &&
           ENDED.has(t.status) &&
           (q.campaignId === null || t.campaignId === q.campaignId) &&
           !q.exceptCampaignIds.includes(t.campaignId) &&
-          (q.afterId === null || t.id > q.afterId) &&
+          (q.after === null ||
+            micros(t) > q.after.createdMicros ||
+            (micros(t) === q.after.createdMicros && t.id > q.after.id)) &&
           !t.purgedParts.includes(q.part) &&
           (t.lastCallDate ?? t.createdAt).getTime() <= q.cutoff.getTime(),
       )
-      .map((t) => t.id)
-      .sort()
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
       .slice(0, q.limit);
+    const last = due[due.length - 1];
+    return {
+      ids: due.map((t) => t.id).sort(),
+      next: due.length < q.limit ? null : { createdMicros: micros(last), id: last.id },
+    };
   }
 
   private update(organizationId: string, ids: string[], change: (t: Target) => void): number {

@@ -351,7 +351,7 @@ describe('retention, redaction and the patient record', () => {
         5,
       ]);
       const purgedAt = await t.sql<{ id: string; purged_at: Date }>(
-        `SELECT id, purged_at FROM targets WHERE id = ANY($1) ORDER BY id`,
+        `SELECT id, purged_at FROM targets WHERE id = ANY($1) ORDER BY created_at, id`,
         [ids],
       );
       expect(purgedAt.map((r) => r.purged_at.toISOString())).toEqual([

@@ -46,6 +46,7 @@ import { AddTotp1769810000001 } from './1769810000001-add-totp.js';
 import { ChangeActorTypes1769900000000 } from './1769900000000-change-actor-types.js';
 import { SealTotpSecrets1769900000001 } from './1769900000001-seal-totp-secrets.js';
 import { CampaignVoicemailMessage1769910000000 } from './1769910000000-campaign-voicemail-message.js';
+import { RetentionWalkInCreationOrder1769920000000 } from './1769920000000-retention-walk-in-creation-order.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -92,4 +93,5 @@ export const MIGRATIONS = [
   ChangeActorTypes1769900000000,
   SealTotpSecrets1769900000001,
   CampaignVoicemailMessage1769910000000,
+  RetentionWalkInCreationOrder1769920000000,
 ];

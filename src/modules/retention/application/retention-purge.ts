@@ -12,7 +12,7 @@ import {
 } from '../domain/retention-policy.js';
 import type { RetentionRun } from '../domain/retention-run.js';
 import { PatientDataCopies } from './patient-data-copies.js';
-import { TargetData } from './ports/patient-data-holders.js';
+import { type DueBatch, type DueCursor, TargetData } from './ports/patient-data-holders.js';
 import { RetentionStore } from './ports/retention.store.js';
 
 /** Targets per batch: one short transaction each, so no lock is held for long. */
@@ -167,31 +167,30 @@ export class RetentionPurge implements BeforeApplicationShutdown {
     limit: number,
     options: PurgeOptions,
   ): Promise<void> {
-    let afterId: string | null = null;
+    let after: DueCursor | null = null;
     for (;;) {
       const batchStart = performance.now();
-      const purged: string[] = await this.uow.run(async (tx) => {
+      const batch: DueBatch = await this.uow.run(async (tx) => {
         await this.store.commitLazily(tx);
-        const ids = await this.targets.lockDue(tx, {
+        const due = await this.targets.lockDue(tx, {
           organizationId: run.organizationId,
           campaignId: scoped.campaignId,
           exceptCampaignIds: scoped.campaignId === null ? overridden : [],
           part,
           cutoff,
-          afterId,
+          after,
           limit,
         });
-        if (ids.length === 0) return ids;
+        if (due.ids.length === 0) return due;
         const parts = partsRemovedBy(part);
-        const rows = await this.copies.purge(tx, run.organizationId, ids, parts, this.clock.now());
-        await this.store.addCounts(tx, run.id, { [part]: ids.length, ...prefixed(rows) });
-        return ids;
+        const rows = await this.copies.purge(tx, run.organizationId, due.ids, parts, this.clock.now());
+        await this.store.addCounts(tx, run.id, { [part]: due.ids.length, ...prefixed(rows) });
+        return due;
       });
       const batchMs = performance.now() - batchStart;
-      if (purged.length === 0) return;
-      afterId = purged[purged.length - 1];
-      await options.afterBatch?.(purged.length);
-      if (purged.length < limit) return;
+      if (batch.ids.length > 0) await options.afterBatch?.(batch.ids.length);
+      if (batch.next === null) return;
+      after = batch.next;
       await this.pacing.pause(batchMs);
     }
   }

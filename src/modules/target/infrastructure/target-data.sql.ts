@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
+  DueBatch,
   DueQuery,
   KnownTarget,
   TargetData,
@@ -11,6 +12,7 @@ import type { PatientTarget } from '../../retention/domain/patient-record.js';
 import { knownValuesOf } from '../../retention/domain/redaction.js';
 import type { RetentionPart } from '../../retention/domain/retention-policy.js';
 import type { PatientKey } from '../../retention/domain/retention-run.js';
+import { EPOCH_PLUS_MICROS, MICROS_OF } from './target-repository.sql.js';
 
 /** Targets in a call are never purged under it: the call's end would write its data back. */
 const ENDED = `('Finished', 'Failed')`;
@@ -71,20 +73,44 @@ export class SqlTargetData extends TargetData {
     super();
   }
 
-  async lockDue(tx: Tx, q: DueQuery): Promise<string[]> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `SELECT t.id FROM targets t
+  async lockDue(tx: Tx, q: DueQuery): Promise<DueBatch> {
+    const sql = sqlExecutor(this.dataSource, tx);
+    // Found in creation order (targets_retention_idx), unlocked; then locked in id order with the
+    // conditions a concurrent change could have broken checked again on the locked rows.
+    const { rows: due } = await sql.query<{ id: string; created_micros: string }>(
+      `SELECT t.id, ${MICROS_OF('t.created_at')}::text AS created_micros FROM targets t
         WHERE t.organization_id = $1 AND t.status IN ${ENDED}
           AND ($2::uuid IS NULL OR t.campaign_id = $2::uuid)
           AND NOT (t.campaign_id = ANY($3::uuid[]))
-          AND ($4::uuid IS NULL OR t.id > $4::uuid)
-          AND NOT ($5::text = ANY(t.purged_parts))
-          AND ${LAST_ACTIVITY} <= $6
-        ORDER BY t.id LIMIT $7
-        FOR UPDATE OF t`,
-      [q.organizationId, q.campaignId, q.exceptCampaignIds, q.afterId, q.part, q.cutoff, q.limit],
+          AND ($4::bigint IS NULL OR (t.created_at, t.id) > (${EPOCH_PLUS_MICROS('$4')}, $5::uuid))
+          AND NOT ($6::text = ANY(t.purged_parts))
+          AND ${LAST_ACTIVITY} <= $7
+        ORDER BY t.created_at, t.id LIMIT $8`,
+      [
+        q.organizationId,
+        q.campaignId,
+        q.exceptCampaignIds,
+        q.after?.createdMicros.toString() ?? null,
+        q.after?.id ?? null,
+        q.part,
+        q.cutoff,
+        q.limit,
+      ],
     );
-    return rows.map((r) => r.id);
+    if (due.length === 0) return { ids: [], next: null };
+    const { rows: locked } = await sql.query<{ id: string }>(
+      `SELECT id FROM targets
+        WHERE organization_id = $1 AND id = ANY($2::uuid[]) AND status IN ${ENDED}
+          AND NOT ($3::text = ANY(purged_parts))
+        ORDER BY id FOR UPDATE`,
+      [q.organizationId, due.map((r) => r.id), q.part],
+    );
+    const last = due[due.length - 1];
+    return {
+      ids: locked.map((r) => r.id),
+      next:
+        due.length < q.limit ? null : { createdMicros: BigInt(last.created_micros), id: last.id },
+    };
   }
 
   async purge(

@@ -769,7 +769,7 @@ function searchCondition(search: TargetSearch, params: unknown[]): string {
 const LAST_CALL_TO = "?::timestamptz + interval '1 millisecond'";
 
 /** created_at in whole microseconds since the epoch, exact (extract gives numeric). */
-const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
+export const MICROS_OF = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
 /** The inverse of MICROS_OF for a bigint parameter. */
-const EPOCH_PLUS_MICROS = (param: string) =>
+export const EPOCH_PLUS_MICROS = (param: string) =>
   `(timestamptz 'epoch' + ${param}::bigint * interval '1 microsecond')`;
