@@ -243,6 +243,11 @@ async function main(): Promise<void> {
     // between two batches: the reads and placements in a hold are a baseline taken beside the purge,
     // under the same data and the same load from elsewhere on the machine.
     let purging = true;
+    // Write-ahead log written while the purge runs (the readers' audit events and the placer's calls
+    // included): what a checkpoint and a replica have to carry.
+    const walAt = async () =>
+      (await raw.query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn')).rows[0].lsn;
+    const walBefore = await walAt();
     const holds: { from: number; to: number }[] = [];
     const started = performance.now();
     let lastHoldEnd = started;
@@ -265,6 +270,11 @@ async function main(): Promise<void> {
       rowLockWaits(serviceEnv.DATABASE_URL!, ids, () => !purging),
       purge,
     ]);
+    const { rows: walRows } = await raw.query<{ bytes: string }>(
+      'SELECT pg_wal_lsn_diff($1::pg_lsn, $2::pg_lsn)::bigint::text AS bytes',
+      [await walAt(), walBefore],
+    );
+    const walBytes = Number(walRows[0].bytes);
     const held = holds.reduce((sum, h) => sum + h.to - h.from, 0);
     const seconds = (performance.now() - started - held) / 1000;
     // In a hold: started a second into it (the last batch's commit behind it) and ended within it.
@@ -308,6 +318,8 @@ async function main(): Promise<void> {
       purge_seconds: round(seconds),
       holds: { n: holds.length, seconds: round(held / 1000) },
       targets_purged_per_second: round(purged / seconds),
+      wal_mb_during_purge: round(walBytes / 1048576),
+      wal_bytes_per_target: round(walBytes / purged),
       run_counts: run.counts,
       longest_lock_wait_ms: stats(waits).max,
       lock_waits: stats(waits),
