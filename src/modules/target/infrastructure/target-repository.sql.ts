@@ -507,12 +507,12 @@ export class SqlTargetRepository extends TargetRepository {
    *
    * `walked`: a walk of the creation order whatever the planner estimates (sorting is turned off for
    * the rest of the list's transaction; the page is its last statement): the list chose it from the
-   * counts, which are exact.
-   * The planner's estimates are not: a two-sided last-call window on the filtered expression is
-   * estimated at 0.5% of the rows (its default for a range with no statistics), and statistics taken
-   * before a bulk change of statuses or last calls (autovacuum not yet, or never, run) estimate a
-   * status or a bound at a row or two. Either made it read every row of the table and sort the
-   * matches (125 ms at 100,000 targets, settled; linear in the table).
+   * counts, which are exact. The planner's estimates are not: a two-sided last-call window on the
+   * filtered expression is estimated at 0.5% of the rows (its default for a range with no
+   * statistics), and statistics taken before a bulk change of statuses or last calls (autovacuum not
+   * yet, or never, run) estimate a status or a bound at a row or two. Either made it read every row
+   * of the table and sort the matches (5,150 pages read against 315 for the walk, 100,000 targets,
+   * settled; linear in the table).
    */
   private async fetchPage(
     sql: SqlExecutor,
