@@ -395,7 +395,7 @@ export class SqlTargetRepository extends TargetRepository {
     const first = filter.createdFrom ? before : 0;
     if ('after' in page) {
       const { where, params } = listConditions(campaignId, filter);
-      return this.afterCursor(sql, organizationId, where, params, page, total, true);
+      return this.afterCursor(sql, organizationId, where, params, page, total);
     }
     if (page.offset >= total) return { targets: [], next: null, total };
     const take = Math.min(page.limit, total - page.offset);
@@ -408,7 +408,6 @@ export class SqlTargetRepository extends TargetRepository {
       order: start.order,
       skip: start.skip,
       take,
-      walked: true,
     });
     return { ...pageOf(rows, page.limit, page.offset + page.limit < total), total };
   }
@@ -505,14 +504,14 @@ export class SqlTargetRepository extends TargetRepository {
    * table. `sorted` reads every match and sorts it (an expression of created_at, in the same order,
    * keeps the planner from walking the creation order for the ORDER BY). Rows come back ascending.
    *
-   * `walked`: a walk of the creation order whatever the planner estimates (sorting is turned off for
-   * the rest of the list's transaction; the page is its last statement): the list chose it from the
-   * counts, which are exact. The planner's estimates are not: a two-sided last-call window on the
-   * filtered expression is estimated at 0.5% of the rows (its default for a range with no
-   * statistics), and statistics taken before a bulk change of statuses or last calls (autovacuum not
-   * yet, or never, run) estimate a status or a bound at a row or two. Either made it read every row
-   * of the table and sort the matches (5,150 pages read against 315 for the walk, 100,000 targets,
-   * settled; linear in the table).
+   * `walked`: a walk of the creation order that filters on last-call bounds, whatever the planner
+   * estimates (sorting is turned off for the rest of the list's transaction; the page is its last
+   * statement): the list chose it from the counts, which are exact. The planner's estimates are
+   * not: a two-sided last-call window on the filtered expression is estimated at 0.5% of the rows
+   * (its default for a range with no statistics), below the page's offset, and it read every row of
+   * the table and sorted the matches (5,150 pages read against 315 for the walk, 100,000 targets,
+   * settled; linear in the table). A walk with no last-call bound needs no such turn (its
+   * predicates are the index's own: estimated low, the ordered index is the cheapest plan still).
    */
   private async fetchPage(
     sql: SqlExecutor,
