@@ -1609,6 +1609,86 @@ describe('targets API', () => {
       await cellsMatch();
     });
 
+    it('right after one statement gives every target a status and a last call, statistics still from before it, creation and two-sided last-call windows count and list exactly', async () => {
+      const c = await tenant();
+      const ids: string[] = (await c.add({ targets: phones(2000) })).body.target_ids;
+      await t.sql(
+        `UPDATE targets t SET created_at = timestamptz '2026-02-01T00:00:00.25Z' + n * interval '1 second'
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
+        [ids],
+      );
+      await fold();
+      // Statistics of an all-Pending campaign with no calls (the planner's view until the next
+      // analyze), then the change: a quarter each Failed, Finished, Scheduled and Pending, the first
+      // three called in creation order, one a minute. The lists run before any fold or analyze.
+      await t.sql('ANALYZE targets');
+      await t.sql(
+        `UPDATE targets t
+            SET status = (ARRAY['Pending', 'Failed', 'Finished', 'Scheduled'])[1 + n % 4],
+                last_call_date = CASE WHEN n % 4 > 0
+                  THEN timestamptz '2026-03-01T00:00:30Z' + n * interval '1 minute' END
+           FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
+        [ids],
+      );
+      type Query = Record<string, string>;
+      const matching = async (query: Query) =>
+        (
+          await t.sql<{ id: string }>(
+            `SELECT id FROM targets WHERE campaign_id = $1
+                AND ($2::text IS NULL OR status = $2)
+                AND ($3::timestamptz IS NULL OR created_at >= $3)
+                AND ($4::timestamptz IS NULL OR created_at < $4::timestamptz + interval '1 millisecond')
+                AND ($5::timestamptz IS NULL OR last_call_date >= $5)
+                AND ($6::timestamptz IS NULL OR last_call_date < $6::timestamptz + interval '1 millisecond')
+              ORDER BY created_at, id`,
+            [
+              c.campaignId,
+              query.status ?? null,
+              query.from_date ?? null,
+              query.to_date ?? null,
+              query.from_last_call_date ?? null,
+              query.to_last_call_date ?? null,
+            ],
+          )
+        ).map((r) => r.id);
+      const minute = (n: number) =>
+        new Date(Date.parse('2026-03-01T00:00:30Z') + n * 60_000).toISOString();
+      const createdAt = (n: number) =>
+        new Date(Date.parse('2026-02-01T00:00:00.25Z') + n * 1000).toISOString();
+      const calls = { from_last_call_date: minute(500), to_last_call_date: minute(1500) };
+      const cases: Query[] = [
+        { from_date: createdAt(900), to_date: createdAt(1100), ...calls },
+        { from_date: createdAt(100), to_date: createdAt(1900), ...calls },
+        { from_date: '2025-02-01T00:00:00Z', to_date: '2027-02-01T00:00:00Z', ...calls },
+        { status: 'Failed', from_date: createdAt(100), to_date: createdAt(1900), ...calls },
+        { status: 'Scheduled', from_date: createdAt(300), to_date: createdAt(1700), ...calls },
+        { status: 'Finished', to_last_call_date: minute(1000) },
+      ];
+      for (const query of cases) {
+        const expected = await matching(query);
+        const pages = Math.ceil(expected.length / 7);
+        const middle = Math.floor(pages / 2);
+        const first = await c.list({ ...query, limit: 7 });
+        const inside = await c.list({ ...query, limit: 7, page: middle });
+        const last = await c.list({ ...query, limit: 7, page: pages - 1 });
+        let cursor = first.body.next_cursor;
+        const walked = idsOf(first);
+        while (cursor) {
+          const next = await c.list({ ...query, limit: 50, cursor });
+          walked.push(...idsOf(next));
+          cursor = next.body.next_cursor;
+        }
+        expect([query, first.body.page_count, idsOf(inside), idsOf(last), walked]).toEqual([
+          query,
+          pages,
+          expected.slice(middle * 7, middle * 7 + 7),
+          expected.slice((pages - 1) * 7, pages * 7),
+          expected,
+        ]);
+        expect(expected.length).toBeGreaterThan(100);
+      }
+    });
+
     it("a status with a last call bound counts that status's called targets, not the campaign's", async () => {
       const c = await tenant();
       const ids: string[] = (await c.add({ targets: phones(14) })).body.target_ids;

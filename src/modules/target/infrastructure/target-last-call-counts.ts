@@ -1,5 +1,5 @@
 import { NoRows, SqlExecutor } from '../../../database/sql.js';
-import { MERGE_STRETCHES } from './target-position-counts.js';
+import { MERGE_STRETCHES, STATUS_IS } from './target-position-counts.js';
 import { Span } from './target-walk.js';
 
 /**
@@ -113,7 +113,7 @@ export async function lastCallMatchesPerBlock(
     // from the (status's) last-call index, or, when the bounds hold the larger part of the stretch
     // (by time), its calls outside them read and taken from the stretch's calls per block.
     const args: unknown[] = [campaignId, blocks.map((b) => b.from.toString())];
-    const cutOfStatus = status === null ? '' : `AND status = $${args.push(status)}`;
+    const cutOfStatus = status === null ? '' : `AND ${STATUS_IS(`$${args.push(status)}`)}`;
     // One range scan of the index per range read (an OR of ranges may be planned as one scan of
     // the campaign's whole creation index instead); `sign` adds or takes away.
     const ranges: string[] = [];
