@@ -2,6 +2,7 @@ import { ChildProcess, spawn, spawnSync } from 'child_process';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import { Agent, setGlobalDispatcher } from 'undici';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -25,6 +26,10 @@ export function runCli(args: string[], env: Record<string, string>) {
     encoding: 'utf8',
     timeout: 60_000,
   });
+  // spawnSync held the event loop: a keep-alive socket of fetch's pool that a server closed meanwhile
+  // (Node's servers close idle ones after 5 s) is not yet known to be closed, and the test's next
+  // fetch would go out on it and fail with "other side closed". The next requests take a new pool.
+  setGlobalDispatcher(new Agent());
   const parse = (text: string) => {
     try {
       return JSON.parse(text);
