@@ -542,11 +542,6 @@ export const PyPhoneNumberOrNational = () =>
       : phoneNumberRule(v),
   );
 
-/** `PyPhoneNumber` for the items of a `PyList`: each bad item is reported at its index. */
-export const phoneNumberItemError = (v: unknown): PydanticError | null =>
-  checkString(v) ??
-  (normalizePhoneNumber(v as string) ? null : pydantic.valueError(PHONE_NUMBER_RULE));
-
 /** `PyPhoneNumberOrNational` for the items of a `PyList`. */
 export const phoneNumberOrNationalItemError = (v: unknown): PydanticError | null =>
   checkString(v) ??

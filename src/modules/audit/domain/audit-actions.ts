@@ -83,7 +83,3 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
-
-export function isAuditAction(name: string): name is AuditAction {
-  return Object.hasOwn(AUDIT_ACTIONS, name);
-}

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { blankTargetColumns, sqlExecutor } from '../../../database/sql.js';
 import { CallLogData } from '../../retention/application/ports/patient-data-holders.js';
@@ -39,18 +40,10 @@ export class SqlCallLogData extends CallLogData {
   }
 
   async patientCallLogs(organizationId: string, targetIds: string[]): Promise<PatientCallLog[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      campaign_id: string;
-      target_id: string;
-      to_number: string;
-      outcome: string | null;
-      transcripts: unknown[];
-      post_call_data: Record<string, unknown> | null;
-      recording_urls: string[];
-      started_at: Date;
-      ended_at: Date | null;
-    }>(
+    // The bigint id comes back as a string.
+    const { rows } = await sqlExecutor(this.dataSource, null).query<
+      RowOf<Omit<PatientCallLog, 'id'>> & { id: string }
+    >(
       `SELECT id, campaign_id, target_id, to_number, outcome, transcripts, post_call_data,
               recording_urls, started_at, ended_at
          FROM call_logs WHERE organization_id = $1 AND target_id = ANY($2::uuid[])

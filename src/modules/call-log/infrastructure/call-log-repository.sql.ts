@@ -6,6 +6,7 @@ import {
   foldDue,
   FoldReport,
 } from '../../../common/persistence/count-folding.js';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
@@ -18,33 +19,16 @@ import {
   CampaignCallCounts,
 } from '../application/ports/call-log.repository.js';
 
-/** A `call_logs` row as `pg` returns it. */
-export interface CallLogRow {
+/**
+ * A `call_logs` row as `pg` returns it: the domain's fields in snake_case, but the bigint id comes back
+ * as a string, the numbers are `to_number` and `from_number`, and the recordings may be null.
+ */
+export type CallLogRow = RowOf<Omit<CallLog, 'id' | 'to' | 'from' | 'recordingUrls'>> & {
   id: string;
-  organization_id: string;
-  campaign_id: string;
-  target_id: string;
-  attempt: number;
   to_number: string;
   from_number: string;
-  provider: string;
-  provider_call_id: string | null;
-  outcome: string | null;
-  ended_reason: string | null;
-  call_categorization: Record<string, unknown> | null;
-  agent_data: Record<string, unknown>;
-  post_call_data: Record<string, unknown> | null;
-  qa: Record<string, unknown> | null;
-  transcripts: Record<string, string>[];
   recording_urls: string[] | null;
-  output_data: Record<string, unknown> | null;
-  subcategory: string | null;
-  started_at: Date;
-  ended_at: Date | null;
-  duration_seconds: number | null;
-  deadline_at: Date | null;
-  created_at: Date;
-}
+};
 
 const COLUMNS = `id, organization_id, campaign_id, target_id, attempt, to_number, from_number, provider,
   provider_call_id, outcome, ended_reason, call_categorization, agent_data, post_call_data, qa,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { ComplianceData } from '../../retention/application/ports/patient-data-holders.js';
@@ -27,14 +28,9 @@ export class SqlComplianceData extends ComplianceData {
     organizationId: string,
     phoneNumbers: string[],
   ): Promise<PatientDoNotCallEntry[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      phone_number: string;
-      reason: string;
-      source: string;
-      created_at: Date;
-      removed_at: Date | null;
-    }>(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<
+      RowOf<Omit<PatientDoNotCallEntry, 'addedAt'>> & { created_at: Date }
+    >(
       `SELECT id, phone_number, reason, source, created_at, removed_at FROM do_not_call_entries
         WHERE organization_id = $1 AND phone_number = ANY($2::text[]) ORDER BY id`,
       [organizationId, phoneNumbers],
@@ -50,15 +46,7 @@ export class SqlComplianceData extends ComplianceData {
   }
 
   async decisions(organizationId: string, targetIds: string[]): Promise<PatientDecision[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      campaign_id: string;
-      target_id: string;
-      rule: string;
-      action: string;
-      reason: string;
-      decided_at: Date;
-    }>(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<RowOf<PatientDecision>>(
       `SELECT id, campaign_id, target_id, rule, action, reason, decided_at FROM compliance_decisions
         WHERE organization_id = $1 AND target_id = ANY($2::text[]) ORDER BY decided_at, id`,
       [organizationId, targetIds],

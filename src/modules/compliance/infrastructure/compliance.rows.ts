@@ -1,3 +1,4 @@
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { type CompliancePolicy, DEFAULT_POLICY } from '../domain/compliance-policy.js';
 import type { ComplianceDecision } from '../domain/compliance-decision.js';
 
@@ -40,20 +41,8 @@ export function policyFromStored(s: StoredPolicy): CompliancePolicy {
   };
 }
 
-/** A `compliance_decisions` row as `pg` returns it. */
-export interface ComplianceDecisionRow {
-  id: string;
-  organization_id: string;
-  campaign_id: string;
-  target_id: string;
-  rule: string;
-  action: 'deferred' | 'refused';
-  reason: string;
-  time_zone: string | null;
-  local_time: string | null;
-  deferred_until: Date | null;
-  decided_at: Date;
-}
+/** A `compliance_decisions` row as `pg` returns it: the bigint id comes back as a string. */
+export type ComplianceDecisionRow = RowOf<Omit<ComplianceDecision, 'id'>> & { id: string };
 
 export const COMPLIANCE_DECISION_COLUMNS = [
   'id',

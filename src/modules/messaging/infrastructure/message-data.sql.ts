@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { blankTargetColumns, NoRows, sqlExecutor } from '../../../database/sql.js';
 import { MessageData } from '../../retention/application/ports/patient-data-holders.js';
@@ -54,17 +55,7 @@ export class SqlMessageData extends MessageData {
     targetIds: string[],
     phoneNumbers: string[],
   ): Promise<PatientMessage[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      campaign_id: string | null;
-      target_id: string | null;
-      direction: string;
-      to_number: string;
-      from_number: string | null;
-      body: string;
-      status: string;
-      created_at: Date;
-    }>(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<RowOf<PatientMessage>>(
       `SELECT id, campaign_id, target_id, direction, to_number, from_number, body, status, created_at
          FROM messages
         WHERE organization_id = $1

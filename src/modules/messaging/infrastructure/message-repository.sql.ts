@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -12,36 +13,19 @@ import { MESSAGE_STATUSES, statusRank } from '../domain/message.js';
 import type {
   FollowUpContinuation,
   Message,
-  MessageDirection,
   MessageStatus,
-  ReplyKeyword,
 } from '../domain/message.js';
 
-/** A `messages` row as `pg` returns it. */
-interface MessageRow {
-  id: string;
-  organization_id: string;
-  campaign_id: string | null;
-  target_id: string | null;
+/**
+ * A `messages` row as `pg` returns it: the domain's fields in snake_case, but the bigint call log id
+ * comes back as a string and the numbers and the continuation have their own column names.
+ */
+type MessageRow = RowOf<Omit<Message, 'callLogId' | 'to' | 'from' | 'continuation'>> & {
   call_log_id: string | null;
-  provider_connection_id: string | null;
-  provider: string | null;
-  direction: MessageDirection;
   to_number: string;
   from_number: string | null;
-  body: string;
-  status: MessageStatus;
-  provider_message_id: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  keyword: ReplyKeyword;
   then_outcome: FollowUpContinuation | null;
-  send_after: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  sent_at: Date | null;
-  settled_at: Date | null;
-}
+};
 
 const COLUMNS = `id, organization_id, campaign_id, target_id, call_log_id, provider_connection_id,
   provider, direction, to_number, from_number, body, status, provider_message_id, error_code,

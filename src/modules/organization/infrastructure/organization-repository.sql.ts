@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.sql.js';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import { OrganizationRepository } from '../application/ports/organization.repository.js';
-import type { Role } from '../../../common/auth/access.js';
 import {
   ApiKeyGrant,
   ApiKeyRecord,
@@ -11,25 +11,8 @@ import {
   Organization,
 } from '../domain/api-key.js';
 
-interface OrganizationRow {
-  id: string;
-  name: string;
-  created_at: Date;
-}
-
-interface ApiKeyRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  key_prefix: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
-  role: Role;
-  campaign_ids: string[] | null;
-  expires_at: Date | null;
-  created_by: string | null;
-}
+type OrganizationRow = RowOf<Organization>;
+type ApiKeyRow = RowOf<ApiKeyRecord>;
 
 const ORGANIZATION_COLUMNS = 'id, name, created_at';
 /** Never the hash: nothing outside the lookup needs it. */

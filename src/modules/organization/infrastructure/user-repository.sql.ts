@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { DataSource } from 'typeorm';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -11,19 +12,8 @@ import {
 } from '../application/ports/user.repository.js';
 import type { User, UserRole } from '../domain/user.js';
 
-export interface UserRow {
-  id: string;
-  organization_id: string;
-  email: string;
-  name: string;
-  role: UserRole;
-  campaign_ids: string[] | null;
-  has_password: boolean;
-  totp_enabled: boolean;
-  created_at: Date;
-  updated_at: Date;
-  deactivated_at: Date | null;
-}
+/** A User as `USER_COLUMNS` reads it: the domain's fields in snake_case. */
+export type UserRow = RowOf<User>;
 
 /** The columns of `users` a User is read from (`u` the table's alias); never the hash itself. */
 export const USER_COLUMNS = `u.id, u.organization_id, u.email, u.name, u.role, u.campaign_ids,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { ConflictError } from '../../../common/errors/domain-errors.js';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -8,21 +9,14 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from '../application/ports/provider-connection.repository.js';
-import { ConnectionSettings, Credentials } from '../domain/provider-connection.js';
+import type { Credentials, ProviderConnection } from '../domain/provider-connection.js';
 
-interface ProviderConnectionRow {
-  id: string;
-  organization_id: string;
-  type: string;
-  name: string;
+/** A `provider_connections` row: the domain's fields in snake_case, the credentials in three columns. */
+type ProviderConnectionRow = RowOf<Omit<ProviderConnection, 'maskedCredentials'>> & {
   credentials_ciphertext: string | null;
   credentials_key_id: string | null;
   credentials_masked: Credentials;
-  settings: ConnectionSettings;
-  is_default: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
+};
 
 const COLUMNS = `id, organization_id, type, name, credentials_ciphertext, credentials_key_id,
   credentials_masked, settings, is_default, created_at, updated_at`;

@@ -1,3 +1,4 @@
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import {
   RETENTION_PARTS,
   type RetentionPolicy,
@@ -30,20 +31,12 @@ export const storedKey = (k: PatientKey): StoredKey =>
 const keyFromStored = (k: StoredKey): PatientKey =>
   'phone_number' in k ? { phoneNumber: k.phone_number } : { externalId: k.external_id };
 
-export interface RetentionRunRow {
-  id: string;
-  organization_id: string;
-  kind: 'purge' | 'erasure';
-  trigger: 'schedule' | 'api';
-  status: 'running' | 'finished';
+/** A `retention_runs` row: the domain's fields in snake_case, but the policies and the subject stored. */
+export type RetentionRunRow = RowOf<Omit<RetentionRun, 'policies' | 'subject' | 'counts'>> & {
   policy: { campaign_id: string | null; policy: StoredRetentionPolicy }[];
   subject: StoredKey | null;
-  reason: string | null;
   counts: Record<string, number>;
-  started_at: Date;
-  finished_at: Date | null;
-  api_key_id: string | null;
-}
+};
 
 export const RUN_COLUMNS = [
   'id',

@@ -1,5 +1,5 @@
 import { executionMinutes, PatientInput, Target } from '../domain/target.js';
-import { PRESENTED_FIELDS, type PresentedFields } from '../domain/target-fields.js';
+import { copyFields, PRESENTED_FIELDS, type PresentedFields } from '../domain/target-fields.js';
 import type { TargetPatientResponseDto, TargetResponseDto } from './dto/target-response.dto.js';
 
 /**
@@ -48,9 +48,7 @@ export function presentTarget(
     statistics: target.statistics,
     patient: presentPatient(target.patient),
   };
-  const fields = response as unknown as Record<string, unknown>;
-  const from = target as unknown as Record<string, unknown>;
-  for (const f of PRESENTED_FIELDS) fields[f.name] = from[f.field];
+  copyFields(response, 'name', target, 'field', PRESENTED_FIELDS);
   if (withEhrIds) response.pre_call_ehr_ids = target.preCallEhrIds ?? {};
   if (target.purgedAt) {
     response.purged_at = target.purgedAt.toISOString();

@@ -1,6 +1,6 @@
 import { AddTargetsCommand } from '../application/target.service.js';
 import { AddTargetInput, PhoneInput } from '../domain/new-targets.js';
-import { absentValue, FIELDS } from '../domain/target-fields.js';
+import { copyFields } from '../domain/target-fields.js';
 import { AddTargetsDto, TargetInputPhoneNumberDto, TargetInputDto } from './dto/add-targets.dto.js';
 
 /** snake_case request DTOs to the service's commands. */
@@ -31,10 +31,7 @@ export function toAddTargetInput(t: TargetInputDto): AddTargetInput {
       : null,
   };
   // The declared fields (domain/target-fields.ts), from their wire names to their domain names.
-  const given = t as unknown as Record<string, unknown>;
-  const to = input as unknown as Record<string, unknown>;
-  for (const f of FIELDS) to[f.field] = given[f.name] ?? absentValue(f);
-  return input;
+  return copyFields(input, 'field', t, 'name');
 }
 
 function toPhone(phone: string | TargetInputPhoneNumberDto): PhoneInput {

@@ -22,6 +22,7 @@ import type { PatientInput, Target, TargetStatus } from './target.js';
 import {
   absentValue,
   type AddedFieldName,
+  copyFields,
   type AddedFields,
   type AddedFieldsInput,
   FIELDS,
@@ -75,10 +76,7 @@ export function newTarget(
     currentStep: state.currentStep,
     scheduledTime: state.scheduledTime,
   };
-  const from = draft as unknown as Record<string, unknown>;
-  const to = row as unknown as Record<string, unknown>;
-  for (const f of FIELDS) to[f.field] = from[f.field];
-  return row as NewTarget;
+  return copyFields(row, 'field', draft, 'field') as NewTarget;
 }
 
 export interface IgnoredTarget {

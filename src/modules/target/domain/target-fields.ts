@@ -76,6 +76,24 @@ export const PRESENTED_FIELDS = FIELDS.filter(
   (f): f is AddedField & { presented: FieldDoc } => f.presented !== undefined,
 );
 
+/**
+ * Sets the declared fields on `to` from `from`, each side naming them by domain name (`field`) or by
+ * wire and column name (`name`): the one place that reads the typed objects as records. A field left
+ * out or null is its absent value.
+ */
+export function copyFields<T extends object>(
+  to: T,
+  toSide: 'field' | 'name',
+  from: object,
+  fromSide: 'field' | 'name',
+  fields: readonly AddedField[] = FIELDS,
+): T {
+  const given = from as Record<string, unknown>;
+  const set = to as Record<string, unknown>;
+  for (const f of fields) set[f[toSide]] = given[f[fromSide]] ?? absentValue(f);
+  return to;
+}
+
 /** A field's value when a request leaves it out (a fresh `{}` each time: it is stored as is). */
 export function absentValue(field: AddedField): null | Record<string, unknown> {
   return field.nullable ? null : {};
@@ -83,7 +101,5 @@ export function absentValue(field: AddedField): null | Record<string, unknown> {
 
 /** Every declared field as a request that leaves them all out has them (test builders start here). */
 export function absentFields(): AddedFields {
-  const fields: Record<string, unknown> = {};
-  for (const f of FIELDS) fields[f.field] = absentValue(f);
-  return fields as AddedFields;
+  return copyFields({}, 'field', {}, 'field') as AddedFields;
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -170,22 +171,7 @@ export class SqlTargetData extends TargetData {
   }
 
   async patientTargets(organizationId: string, targetIds: string[]): Promise<PatientTarget[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{
-      id: string;
-      campaign_id: string;
-      external_id: string | null;
-      phone_number: string | null;
-      fallback_phone_number: string | null;
-      patient: Record<string, unknown> | null;
-      input_data: Record<string, unknown> | null;
-      output_data: Record<string, unknown> | null;
-      status: string;
-      category: string | null;
-      resolution: string | null;
-      created_at: Date;
-      purged_at: Date | null;
-      purged_parts: string[];
-    }>(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<RowOf<PatientTarget>>(
       `SELECT id, campaign_id, external_id, phone_number, fallback_phone_number, patient, input_data,
               output_data, status, category, resolution, created_at, purged_at, purged_parts
          FROM targets WHERE organization_id = $1 AND id = ANY($2::uuid[])

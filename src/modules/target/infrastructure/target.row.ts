@@ -1,6 +1,6 @@
 import { freshTargetState, type NewTarget } from '../domain/new-targets.js';
 import type { Target } from '../domain/target.js';
-import { type AddedFieldName, FIELDS } from '../domain/target-fields.js';
+import { type AddedFieldName, copyFields, FIELDS } from '../domain/target-fields.js';
 import { RowOf, snakeCase } from '../../../common/persistence/row-of.js';
 
 /**
@@ -107,8 +107,5 @@ export function targetFromRow(r: TargetRow): Target {
     purgedAt: r.purged_at,
     purgedParts: r.purged_parts ?? [],
   };
-  const row = r as unknown as Record<string, unknown>;
-  const to = target as unknown as Record<string, unknown>;
-  for (const f of FIELDS) to[f.field] = row[f.name];
-  return target as Target;
+  return copyFields(target, 'field', r, 'name') as Target;
 }

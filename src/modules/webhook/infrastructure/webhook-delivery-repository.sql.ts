@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { sqlExecutor } from '../../../database/sql.js';
@@ -21,27 +22,13 @@ import {
   WebhookDelivery,
 } from '../domain/webhook-delivery.js';
 
-/** A delivery joined with its event, as `DELIVERY_COLUMNS` reads it. */
-interface DeliveryRow {
-  id: string;
-  event_id: string;
-  organization_id: string;
-  campaign_id: string;
-  target_id: string | null;
-  event_type: string;
-  /** A `json` column: parsed by `pg`, or the text when a driver leaves it alone. */
+/**
+ * A delivery joined with its event, as `DELIVERY_COLUMNS` reads it. `payload` is a `json` column:
+ * parsed by `pg`, or the text when a driver leaves it alone.
+ */
+type DeliveryRow = RowOf<Omit<WebhookDelivery, 'payload'>> & {
   payload: Record<string, unknown> | string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  last_attempt_at: Date | null;
-  delivered_at: Date | null;
-  event_created_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
+};
 
 const DELIVERY_COLUMNS = `
   d.id, d.event_id, d.organization_id, d.campaign_id, e.target_id, e.type AS event_type, e.payload,
@@ -49,16 +36,7 @@ const DELIVERY_COLUMNS = `
   d.delivered_at, d.event_created_at, d.created_at, d.updated_at`;
 
 /** A `webhook_delivery_attempts` row (`id` is a bigserial: `pg` returns it as a string). */
-interface AttemptRow {
-  id: string;
-  attempted_at: Date;
-  url: string | null;
-  status_code: number | null;
-  duration_ms: number;
-  success: boolean;
-  error: string | null;
-  response_excerpt: string | null;
-}
+type AttemptRow = RowOf<Omit<DeliveryAttempt, 'id'>> & { id: string };
 
 const ATTEMPT_COLUMNS =
   'id, attempted_at, url, status_code, duration_ms, success, error, response_excerpt';

@@ -1,6 +1,5 @@
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
 import type { Target, TargetHold, TargetStatus } from '../../domain/target.js';
-import { TARGET_LIFECYCLE } from '../../domain/target-lifecycle.js';
 
 /**
  * The PostgreSQL channel a transaction notifies (delivered on commit) when it made targets due, or freed
@@ -95,9 +94,6 @@ export interface TargetReview {
   action: ReviewAction;
   now: Date;
 }
-
-/** Targets still to be called when a campaign is cancelled; they end with this outcome. */
-export const CANCELLABLE_STATUSES = TARGET_LIFECYCLE.cancel.from;
 
 /** Which targets a step's data is for (one campaign of one organization). */
 export interface WaitingScope {
