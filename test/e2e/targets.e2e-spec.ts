@@ -9,6 +9,30 @@ import { freshTargetBody, listedTarget, UNKNOWN_ZONE_RECIPIENT } from '../suppor
 const BASE = 'http://localhost:3000';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+type ListQuery = Record<string, string>;
+
+/** The ids of a campaign's targets a list query matches, in list order, by raw SQL: what its pages are checked against. */
+async function idsMatching(t: TestApp, campaignId: string, query: ListQuery): Promise<string[]> {
+  const rows = await t.sql<{ id: string }>(
+    `SELECT id FROM targets WHERE campaign_id = $1
+        AND ($2::text IS NULL OR status = $2)
+        AND ($3::timestamptz IS NULL OR created_at >= $3)
+        AND ($4::timestamptz IS NULL OR created_at < $4::timestamptz + interval '1 millisecond')
+        AND ($5::timestamptz IS NULL OR last_call_date >= $5)
+        AND ($6::timestamptz IS NULL OR last_call_date < $6::timestamptz + interval '1 millisecond')
+      ORDER BY created_at, id`,
+    [
+      campaignId,
+      query.status ?? null,
+      query.from_date ?? null,
+      query.to_date ?? null,
+      query.from_last_call_date ?? null,
+      query.to_last_call_date ?? null,
+    ],
+  );
+  return rows.map((r) => r.id);
+}
+
 /**
  * Targets over HTTP on a real database. ROLE=api: no worker runs, so nothing moves a target behind the
  * test's back; "started" targets are made with SQL, as the calling engine would leave them.
@@ -1527,27 +1551,8 @@ describe('targets API', () => {
           [c.campaignId],
         )
       ).map((r) => r.at);
-      type Query = Record<string, string>;
-      const matching = async (query: Query) =>
-        (
-          await t.sql<{ id: string }>(
-            `SELECT id FROM targets WHERE campaign_id = $1
-                AND ($2::text IS NULL OR status = $2)
-                AND ($3::timestamptz IS NULL OR created_at >= $3)
-                AND ($4::timestamptz IS NULL OR created_at < $4::timestamptz + interval '1 millisecond')
-                AND ($5::timestamptz IS NULL OR last_call_date >= $5)
-                AND ($6::timestamptz IS NULL OR last_call_date < $6::timestamptz + interval '1 millisecond')
-              ORDER BY created_at, id`,
-            [
-              c.campaignId,
-              query.status ?? null,
-              query.from_date ?? null,
-              query.to_date ?? null,
-              query.from_last_call_date ?? null,
-              query.to_last_call_date ?? null,
-            ],
-          )
-        ).map((r) => r.id);
+      type Query = ListQuery;
+      const matching = (query: Query) => idsMatching(t, c.campaignId, query);
       const bounds: Query[] = [
         // At a stretch's first minute, and just before it.
         { from_last_call_date: edge.toISOString() },
@@ -1630,27 +1635,8 @@ describe('targets API', () => {
            FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
         [ids],
       );
-      type Query = Record<string, string>;
-      const matching = async (query: Query) =>
-        (
-          await t.sql<{ id: string }>(
-            `SELECT id FROM targets WHERE campaign_id = $1
-                AND ($2::text IS NULL OR status = $2)
-                AND ($3::timestamptz IS NULL OR created_at >= $3)
-                AND ($4::timestamptz IS NULL OR created_at < $4::timestamptz + interval '1 millisecond')
-                AND ($5::timestamptz IS NULL OR last_call_date >= $5)
-                AND ($6::timestamptz IS NULL OR last_call_date < $6::timestamptz + interval '1 millisecond')
-              ORDER BY created_at, id`,
-            [
-              c.campaignId,
-              query.status ?? null,
-              query.from_date ?? null,
-              query.to_date ?? null,
-              query.from_last_call_date ?? null,
-              query.to_last_call_date ?? null,
-            ],
-          )
-        ).map((r) => r.id);
+      type Query = ListQuery;
+      const matching = (query: Query) => idsMatching(t, c.campaignId, query);
       const minute = (n: number) =>
         new Date(Date.parse('2026-03-01T00:00:30Z') + n * 60_000).toISOString();
       const createdAt = (n: number) =>
