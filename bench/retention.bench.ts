@@ -267,7 +267,7 @@ async function main(): Promise<void> {
     const [readsMeanwhile, placementsMeanwhile, waits, run] = await Promise.all([
       readWhile(base, key, ids, () => !purging),
       placeWhile(api, raw, placing, placed, () => !purging),
-      rowLockWaits(serviceEnv.DATABASE_URL!, ids, () => !purging),
+      rowLockWaits(serviceEnv.DATABASE_URL!, ids, () => purging),
       purge,
     ]);
     const { rows: walRows } = await raw.query<{ bytes: string }>(
