@@ -22,14 +22,13 @@ import { LongestFirstSequencer } from './test/support/longest-first.sequencer.js
  * loaded by Node itself, as in production.
  *
  * Files run in child processes (pool `forks`), two at a time (the development machines and CI have
- * two cores). The browser files each get a process of their own (`isolate`). The unit, contract and
- * e2e files share their worker's modules (`isolate: false`): a fresh module graph per file was most
- * of the unit project's time (22 s against 8.5 s at load 5) and a third of the contract project's
- * CPU (82-93 s against 51-58 s, alternated at load 4-10), since every contract and e2e file imports
- * the whole app to boot one on its own database. A file that changes something global (Nest's
- * logger) puts it back in `afterAll`; the e2e files start apps, PGlite servers, child processes and
- * local servers, so test/support/shared-worker.setup.ts also puts back process.env and gives each
- * file a `fetch` connection pool of its own (a later file's server may take an earlier one's port).
+ * two cores). The e2e and browser files each get a process of their own (`isolate`): they start apps,
+ * PGlite servers and child processes and read process.env, and a fresh process keeps them from seeing
+ * each other. The unit and contract files share their worker's modules (`isolate: false`): a fresh
+ * module graph per file was most of the unit project's time (22 s against 8.5 s at load 5) and a third
+ * of the contract project's CPU (82-93 s against 51-58 s, alternated at load 4-10), since every
+ * contract file imports the whole app to boot one on its own database. A file of either that changes
+ * something global (Nest's logger) puts it back in `afterAll`; the contract files change none.
  * docs/benchmarks.md has the times and what else was measured (the `threads` pool was no faster).
  *
  * The run cannot end before its longest file, so files start longest first across all four projects
@@ -71,16 +70,7 @@ export default defineConfig({
           isolate: false,
         },
       },
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
-          include: ['test/e2e/**/*.e2e-spec.ts'],
-          ...database,
-          isolate: false,
-          setupFiles: ['test/support/shared-worker.setup.ts'],
-        },
-      },
+      { extends: true, test: { name: 'e2e', include: ['test/e2e/**/*.e2e-spec.ts'], ...database } },
       {
         extends: true,
         test: { name: 'browser', include: ['test/browser/**/*.browser-spec.ts'], ...database },
