@@ -1,3 +1,5 @@
+import { countTriggers, statementTriggers } from '../../../database/count-triggers.js';
+
 /**
  * The triggers on `targets` and their functions, as they are now: the one place to read or change them.
  * Migration 1769400000000 and every later trigger install run this text (see
@@ -170,214 +172,52 @@ BEGIN
   RETURN NULL;
 END $$;
 
-DROP TRIGGER IF EXISTS targets_events_insert ON targets;
-CREATE TRIGGER targets_events_insert AFTER INSERT ON targets
-REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_events_insert();
-
-DROP TRIGGER IF EXISTS targets_events_delete ON targets;
-CREATE TRIGGER targets_events_delete AFTER DELETE ON targets
-REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_events_delete();
-
-DROP TRIGGER IF EXISTS targets_events_update ON targets;
-CREATE TRIGGER targets_events_update AFTER UPDATE ON targets
-REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_events_update();
-
+${statementTriggers('targets', 'targets_events', 'target_events')}
 -- target_count_deltas: +1/-1 per target by (organization, campaign, status, category, resolution, due
 -- minute, called). due_minute is a Scheduled target's scheduled_time cut to its minute (date_bin: the
 -- same in every time zone); called is last_call_date IS NOT NULL. Groups that net to zero (most
 -- updates move no dimension) append nothing.
-CREATE OR REPLACE FUNCTION target_count_deltas_insert() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_count_deltas
-    (organization_id, campaign_id, status, category, resolution, due_minute, called, delta)
-  SELECT organization_id, campaign_id, status, category, resolution, due_minute, called, sum(delta)
-    FROM (SELECT organization_id, campaign_id, status, category, resolution,
+${countTriggers({
+  on: 'targets',
+  trigger: 'targets_count',
+  into: 'target_count_deltas',
+  columns: 'organization_id, campaign_id, status, category, resolution, due_minute, called, delta',
+  keys: `organization_id, campaign_id, status, category, resolution,
                  CASE WHEN status = 'Scheduled'
                       THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END AS due_minute,
-                 last_call_date IS NOT NULL AS called, 1 AS delta
-            FROM new_rows) moves
-   GROUP BY organization_id, campaign_id, status, category, resolution, due_minute, called
-  HAVING sum(delta) <> 0;
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION target_count_deltas_delete() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_count_deltas
-    (organization_id, campaign_id, status, category, resolution, due_minute, called, delta)
-  SELECT organization_id, campaign_id, status, category, resolution, due_minute, called, sum(delta)
-    FROM (SELECT organization_id, campaign_id, status, category, resolution,
-                 CASE WHEN status = 'Scheduled'
-                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END AS due_minute,
-                 last_call_date IS NOT NULL AS called, -1 AS delta
-            FROM old_rows) moves
-   GROUP BY organization_id, campaign_id, status, category, resolution, due_minute, called
-  HAVING sum(delta) <> 0;
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION target_count_deltas_update() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_count_deltas
-    (organization_id, campaign_id, status, category, resolution, due_minute, called, delta)
-  SELECT organization_id, campaign_id, status, category, resolution, due_minute, called, sum(delta)
-    FROM (SELECT organization_id, campaign_id, status, category, resolution,
-                 CASE WHEN status = 'Scheduled'
-                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END AS due_minute,
-                 last_call_date IS NOT NULL AS called, -1 AS delta
-            FROM old_rows
-          UNION ALL
-          SELECT organization_id, campaign_id, status, category, resolution,
-                 CASE WHEN status = 'Scheduled'
-                      THEN date_bin('1 minute', scheduled_time, timestamptz 'epoch') END,
-                 last_call_date IS NOT NULL, 1
-            FROM new_rows) moves
-   GROUP BY organization_id, campaign_id, status, category, resolution, due_minute, called
-  HAVING sum(delta) <> 0;
-  RETURN NULL;
-END $$;
-
-DROP TRIGGER IF EXISTS targets_count_insert ON targets;
-CREATE TRIGGER targets_count_insert AFTER INSERT ON targets
-REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_insert();
-
-DROP TRIGGER IF EXISTS targets_count_delete ON targets;
-CREATE TRIGGER targets_count_delete AFTER DELETE ON targets
-REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_delete();
-
-DROP TRIGGER IF EXISTS targets_count_update ON targets;
-CREATE TRIGGER targets_count_update AFTER UPDATE ON targets
-REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_count_deltas_update();
-
+                 last_call_date IS NOT NULL AS called`,
+  amounts: { delta: '1' },
+  group: 'organization_id, campaign_id, status, category, resolution, due_minute, called',
+})}
 -- target_position_counts: +1/-1 per target by (campaign, status, second of creation), each row
 -- naming its stretch of creation time [created_from, created_until): a second here; compaction
 -- (target-position-counts.ts) folds consecutive stretches into blocks of about a thousand targets.
 -- Groups that net to zero (an update that moves no status) append nothing.
-CREATE OR REPLACE FUNCTION target_position_counts_insert() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
-  SELECT campaign_id, created_second, created_second + interval '1 second', status, count(*)
-    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
-                 status FROM new_rows) moves
-   GROUP BY campaign_id, created_second, status;
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION target_position_counts_delete() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
-  SELECT campaign_id, created_second, created_second + interval '1 second', status, -count(*)
-    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
-                 status FROM old_rows) moves
-   GROUP BY campaign_id, created_second, status;
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION target_position_counts_update() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_position_counts (campaign_id, created_from, created_until, status, delta)
-  SELECT campaign_id, created_second, created_second + interval '1 second', status, sum(delta)
-    FROM (SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
-                 status, -1 AS delta FROM old_rows
-          UNION ALL
-          SELECT campaign_id, date_bin('1 second', created_at, timestamptz 'epoch'), status, 1
-            FROM new_rows) moves
-   GROUP BY campaign_id, created_second, status HAVING sum(delta) <> 0;
-  RETURN NULL;
-END $$;
-
-DROP TRIGGER IF EXISTS targets_position_insert ON targets;
-CREATE TRIGGER targets_position_insert AFTER INSERT ON targets
-REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_insert();
-
-DROP TRIGGER IF EXISTS targets_position_delete ON targets;
-CREATE TRIGGER targets_position_delete AFTER DELETE ON targets
-REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_delete();
-
-DROP TRIGGER IF EXISTS targets_position_update ON targets;
-CREATE TRIGGER targets_position_update AFTER UPDATE ON targets
-REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_position_counts_update();
-
+${countTriggers({
+  on: 'targets',
+  trigger: 'targets_position',
+  into: 'target_position_counts',
+  columns: 'campaign_id, created_from, created_until, status, delta',
+  keys: `campaign_id, date_bin('1 second', created_at, timestamptz 'epoch') AS created_second, status`,
+  amounts: { delta: '1' },
+  group: 'campaign_id, created_second, status',
+  select: `campaign_id, created_second, created_second + interval '1 second', status, sum(delta)`,
+})}
 -- target_last_call_counts: +1/-1 per called target by (campaign, second of creation, minute of last
 -- call, status), each row naming its two stretches [created_from, created_until) and [called_from,
 -- called_until); compaction (target-last-call-counts.ts) folds them into the campaign's creation
 -- blocks and stretches of last calls. Targets whose cell did not change cancel out and append nothing.
-CREATE OR REPLACE FUNCTION target_last_call_counts_insert() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_last_call_counts
-    (campaign_id, created_from, created_until, called_from, called_until, status, delta)
-  SELECT campaign_id, created_second, created_second + interval '1 second',
-         called_minute, called_minute + interval '1 minute', status, count(*)
-    FROM (SELECT campaign_id, status,
+${countTriggers({
+  on: 'targets',
+  trigger: 'targets_last_call',
+  into: 'target_last_call_counts',
+  columns: 'campaign_id, created_from, created_until, called_from, called_until, status, delta',
+  keys: `campaign_id, status,
                  date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
-                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
-            FROM new_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, created_second, called_minute, status;
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION target_last_call_counts_delete() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_last_call_counts
-    (campaign_id, created_from, created_until, called_from, called_until, status, delta)
-  SELECT campaign_id, created_second, created_second + interval '1 second',
-         called_minute, called_minute + interval '1 minute', status, -count(*)
-    FROM (SELECT campaign_id, status,
-                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
-                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute
-            FROM old_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, created_second, called_minute, status;
-  RETURN NULL;
-END $$;
-
-CREATE OR REPLACE FUNCTION target_last_call_counts_update() RETURNS trigger LANGUAGE plpgsql
-SET jit = off AS $$
-BEGIN
-  INSERT INTO target_last_call_counts
-    (campaign_id, created_from, created_until, called_from, called_until, status, delta)
-  SELECT campaign_id, created_second, created_second + interval '1 second',
-         called_minute, called_minute + interval '1 minute', status, sum(delta)
-    FROM (SELECT campaign_id, status,
-                 date_bin('1 second', created_at, timestamptz 'epoch') AS created_second,
-                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute, -1 AS delta
-            FROM old_rows WHERE last_call_date IS NOT NULL
-          UNION ALL
-          SELECT campaign_id, status, date_bin('1 second', created_at, timestamptz 'epoch'),
-                 date_bin('1 minute', last_call_date, timestamptz 'epoch'), 1
-            FROM new_rows WHERE last_call_date IS NOT NULL) moves
-   GROUP BY campaign_id, created_second, called_minute, status HAVING sum(delta) <> 0;
-  RETURN NULL;
-END $$;
-
-DROP TRIGGER IF EXISTS targets_last_call_insert ON targets;
-CREATE TRIGGER targets_last_call_insert AFTER INSERT ON targets
-REFERENCING NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_counts_insert();
-
-DROP TRIGGER IF EXISTS targets_last_call_delete ON targets;
-CREATE TRIGGER targets_last_call_delete AFTER DELETE ON targets
-REFERENCING OLD TABLE AS old_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_counts_delete();
-
-DROP TRIGGER IF EXISTS targets_last_call_update ON targets;
-CREATE TRIGGER targets_last_call_update AFTER UPDATE ON targets
-REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-FOR EACH STATEMENT EXECUTE FUNCTION target_last_call_counts_update();
-`;
+                 date_bin('1 minute', last_call_date, timestamptz 'epoch') AS called_minute`,
+  amounts: { delta: '1' },
+  where: 'last_call_date IS NOT NULL',
+  group: 'campaign_id, created_second, called_minute, status',
+  select: `campaign_id, created_second, created_second + interval '1 second',
+         called_minute, called_minute + interval '1 minute', status, sum(delta)`,
+})}`;
