@@ -95,7 +95,7 @@ export class InMemoryTargetData extends TargetData {
   }
 
   async lockDue(_tx: Tx, q: DueQuery): Promise<DueBatch> {
-    const micros = (t: Target) => BigInt(t.createdAt.getTime()) * 1000n;
+    const micros = (t: Target) => t.createdAt.getTime() * 1000;
     const due = [...this.table().values()]
       .filter(
         (t) =>

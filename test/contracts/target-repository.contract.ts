@@ -1,10 +1,8 @@
 import { randomUUID } from 'crypto';
 import { ConflictError } from '../../src/common/errors/domain-errors.js';
 import { UnitOfWork } from '../../src/common/persistence/unit-of-work.js';
-import {
-  TargetPosition,
-  TargetRepository,
-} from '../../src/modules/target/application/ports/target.repository.js';
+import { CreationPosition } from '../../src/common/paging/paging.js';
+import { TargetRepository } from '../../src/modules/target/application/ports/target.repository.js';
 import { NewTarget } from '../../src/modules/target/domain/new-targets.js';
 import { absentFields } from '../../src/modules/target/domain/target-fields.js';
 import { Target } from '../../src/modules/target/domain/target.js';
@@ -575,7 +573,7 @@ export function targetRepositoryContract(
         createdMicros: at('2026-01-02T00:00:00.000Z').getTime() * 1000,
         id: rows[1].id,
       });
-      const after = (position: TargetPosition, filter: object = {}) =>
+      const after = (position: CreationPosition, filter: object = {}) =>
         h.repository.list(owner.organizationId, owner.campaignId, filter, {
           after: position,
           limit: 2,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
+import type { CreationPosition } from '../../../common/paging/paging.js';
 import { ConflictError } from '../../../common/errors/domain-errors.js';
 import { ExclusiveRunner } from '../../../common/persistence/exclusive-runner.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
@@ -12,7 +13,7 @@ import {
 } from '../domain/retention-policy.js';
 import type { RetentionRun } from '../domain/retention-run.js';
 import { PatientDataCopies } from './patient-data-copies.js';
-import { type DueBatch, type DueCursor, TargetData } from './ports/patient-data-holders.js';
+import { type DueBatch, TargetData } from './ports/patient-data-holders.js';
 import { RetentionStore } from './ports/retention.store.js';
 
 /** Targets per batch: one short transaction each, so no lock is held for long. */
@@ -167,7 +168,7 @@ export class RetentionPurge implements BeforeApplicationShutdown {
     limit: number,
     options: PurgeOptions,
   ): Promise<void> {
-    let after: DueCursor | null = null;
+    let after: CreationPosition | null = null;
     for (;;) {
       const batchStart = performance.now();
       const batch: DueBatch = await this.uow.run(async (tx) => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'crypto';
 import { Clock } from '../../../common/clock/clock.js';
 import { ConflictError, NotFoundError } from '../../../common/errors/domain-errors.js';
-import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
+import { CreationPosition, offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { readPhoneNumber } from '../../../common/phone/phone-number.js';
 import { countryOf, FixedPhoneCountry, PhoneCountries } from './ports/phone-countries.js';
@@ -27,7 +27,6 @@ import {
   InputFieldGap,
   TargetListFilter,
   TargetPage,
-  TargetPosition,
   TargetRepository,
 } from './ports/target.repository.js';
 
@@ -273,7 +272,7 @@ export class TargetService {
     organizationId: string,
     campaignId: string,
     filter: Omit<TargetListFilter, 'search'> & { search?: string },
-    page: PageRequest & { after?: TargetPosition },
+    page: PageRequest & { after?: CreationPosition },
   ): Promise<TargetPage> {
     const campaign = await this.campaigns.get(organizationId, campaignId);
     const { search: text, ...rest } = filter;

@@ -110,7 +110,7 @@ export class SqlTargetData extends TargetData {
     return {
       ids: locked.map((r) => r.id),
       next:
-        due.length < q.limit ? null : { createdMicros: BigInt(last.created_micros), id: last.id },
+        due.length < q.limit ? null : { createdMicros: Number(last.created_micros), id: last.id },
     };
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { CreationPosition } from '../../../common/paging/paging.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import {
   columnList,
@@ -16,7 +17,6 @@ import {
   TargetListFilter,
   TargetPage,
   TargetPageRequest,
-  TargetPosition,
   TargetRepository,
 } from '../application/ports/target.repository.js';
 import { freshTargetState, NewTarget } from '../domain/new-targets.js';
@@ -480,7 +480,7 @@ export class SqlTargetRepository extends TargetRepository {
     organizationId: string,
     where: string[],
     params: unknown[],
-    page: { limit: number; after: TargetPosition },
+    page: { limit: number; after: CreationPosition },
     total: number,
     walked = false,
   ): Promise<TargetPage> {

@@ -1,3 +1,4 @@
+import type { CreationPosition } from '../../../../common/paging/paging.js';
 import type { Tx } from '../../../../common/persistence/unit-of-work.js';
 import type {
   PatientCallLog,
@@ -39,20 +40,14 @@ export interface DueQuery {
   /** Due when the last call ended (or the target was created) at or before this instant. */
   cutoff: Date;
   /** Where the batch before ended; null: from the first. */
-  after: DueCursor | null;
+  after: CreationPosition | null;
   limit: number;
-}
-
-/** A place in the walk: a target's creation, in whole microseconds since the epoch, and its id. */
-export interface DueCursor {
-  createdMicros: bigint;
-  id: string;
 }
 
 /** One batch: the targets locked for the purge, and where the next batch starts (null: none). */
 export interface DueBatch {
   ids: string[];
-  next: DueCursor | null;
+  next: CreationPosition | null;
 }
 
 /** What redaction knows of a target: its campaign (whose policy applies) and its person's values. */

@@ -1,3 +1,4 @@
+import type { CreationPosition } from '../../../../common/paging/paging.js';
 import type { FoldReport } from '../../../../common/persistence/count-folding.js';
 import type { TargetSearch } from '../../domain/target-search.js';
 import { Tx } from '../../../../common/persistence/unit-of-work.js';
@@ -18,23 +19,16 @@ export interface TargetListFilter {
   search?: TargetSearch;
 }
 
-/** A place in the (created_at, id) order: just after the target with this creation time and id. */
-export interface TargetPosition {
-  /** `created_at` in microseconds since the epoch (the column's full precision; a Date has only ms). */
-  createdMicros: number;
-  id: string;
-}
-
 /** A page by number (`offset` rows skipped), or by keyset: the rows after `after`. */
 export type TargetPageRequest =
-  { limit: number; offset: number } | { limit: number; after: TargetPosition };
+  { limit: number; offset: number } | { limit: number; after: CreationPosition };
 
 export interface TargetPage {
   targets: Target[];
   /** Rows matching the filter, all pages. */
   total: number;
   /** The position of the last target returned, when more targets match after it; else null. */
-  next: TargetPosition | null;
+  next: CreationPosition | null;
 }
 
 export interface DeleteOutcome {
