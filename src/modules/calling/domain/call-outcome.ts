@@ -61,53 +61,46 @@ export interface TargetDecision {
 }
 
 export function decideAfterAttempt(c: AttemptContext): TargetDecision {
-  const category = categoryOf(c.campaignType, c.outcome);
-  const subcategory = SUBCATEGORY[c.outcome] ?? null;
-  const outcome = OUTCOME_TEXT[c.outcome];
+  const decided = (status: TargetStatus, resolution: string | null): TargetDecision => ({
+    status,
+    resolution,
+    category: categoryOf(c.campaignType, c.outcome),
+    subcategory: SUBCATEGORY[c.outcome] ?? null,
+    outcome: OUTCOME_TEXT[c.outcome],
+    retryAt: null,
+  });
   if (c.outcome === 'DNC_REQUESTED') {
     // The person said so: never another attempt, and no person needs to review it.
-    return {
-      status: 'Finished',
-      resolution: resolutionOf(c.campaignType, false),
-      category,
-      subcategory,
-      outcome,
-      retryAt: null,
-    };
+    return decided('Finished', resolutionOf(c.campaignType, false));
   }
-  if (c.outcome === 'GOOD') {
-    return {
-      status: 'Finished',
-      resolution: resolutionOf(c.campaignType, true),
-      category,
-      subcategory,
-      outcome,
-      retryAt: null,
-    };
-  }
+  if (c.outcome === 'GOOD') return decided('Finished', resolutionOf(c.campaignType, true));
   if (c.lost) {
     // Dialling again could call someone a second time about the same thing.
-    return {
-      status: 'To review',
-      resolution: null,
-      category,
-      subcategory,
-      outcome: 'Call outcome unknown',
-      retryAt: null,
-    };
+    return { ...decided('To review', null), outcome: 'Call outcome unknown' };
   }
-  if (c.outcome === 'HUMAN_ONLY') {
-    return { status: 'To review', resolution: null, category, subcategory, outcome, retryAt: null };
-  }
+  if (c.outcome === 'HUMAN_ONLY') return decided('To review', null);
   if (RETRYABLE.includes(c.outcome) && c.attempt < c.maxAttempts) {
     const retryAt = new Date(c.now.getTime() + c.retryDelayMinutes * 60_000);
-    return { status: 'Scheduled', resolution: null, category, subcategory, outcome, retryAt };
+    return { ...decided('Scheduled', null), retryAt };
   }
+  return decided(
+    c.outcome === 'TECHNICAL_FAILURE' ? 'Failed' : 'Finished',
+    resolutionOf(c.campaignType, false),
+  );
+}
+
+/** An end without a call: unsuccessful, with no subcategory and no retry. */
+function endedWithoutCall(
+  type: CampaignType,
+  status: TargetStatus,
+  category: string | null,
+  outcome: string,
+): TargetDecision {
   return {
-    status: c.outcome === 'TECHNICAL_FAILURE' ? 'Failed' : 'Finished',
-    resolution: resolutionOf(c.campaignType, false),
+    status,
+    resolution: resolutionOf(type, false),
     category,
-    subcategory,
+    subcategory: null,
     outcome,
     retryAt: null,
   };
@@ -115,14 +108,7 @@ export function decideAfterAttempt(c: AttemptContext): TargetDecision {
 
 /** A blacklisted number is never dialled (DECISIONS: Targets). */
 export function blacklistedDecision(type: CampaignType): TargetDecision {
-  return {
-    status: 'Finished',
-    resolution: resolutionOf(type, false),
-    category: 'BLACKLISTED_PHONE',
-    subcategory: null,
-    outcome: 'Phone number is blacklisted',
-    retryAt: null,
-  };
+  return endedWithoutCall(type, 'Finished', 'BLACKLISTED_PHONE', 'Phone number is blacklisted');
 }
 
 /** A number on the organization's do-not-call list ends as a blacklisted one does. */
@@ -132,14 +118,7 @@ export function doNotCallDecision(type: CampaignType): TargetDecision {
 
 /** A call a team's pre-dial check refused (its reason is in the target's timeline). */
 export function refusedByCheckDecision(type: CampaignType): TargetDecision {
-  return {
-    status: 'Failed',
-    resolution: resolutionOf(type, false),
-    category: null,
-    subcategory: null,
-    outcome: 'Refused by a pre-dial check',
-    retryAt: null,
-  };
+  return endedWithoutCall(type, 'Failed', null, 'Refused by a pre-dial check');
 }
 
 const UNDIALABLE_OUTCOME = {
@@ -165,14 +144,7 @@ export function undialableDecision(
       : type === 'payor'
         ? 'NO_OPERATING_HOURS'
         : null;
-  return {
-    status: 'Failed',
-    resolution: resolutionOf(type, false),
-    category,
-    subcategory: null,
-    outcome: UNDIALABLE_OUTCOME[reason],
-    retryAt: null,
-  };
+  return endedWithoutCall(type, 'Failed', category, UNDIALABLE_OUTCOME[reason]);
 }
 
 /** What a cancelled campaign's targets end with (the outcome text says why). */
@@ -183,12 +155,5 @@ export const CAMPAIGN_CANCELLED_OUTCOME = 'Campaign cancelled';
  * a retry the cancel overtook): `Finished`, unsuccessful, no category, outcome `Campaign cancelled`.
  */
 export function cancelledDecision(type: CampaignType): TargetDecision {
-  return {
-    status: 'Finished',
-    resolution: resolutionOf(type, false),
-    category: null,
-    subcategory: null,
-    outcome: CAMPAIGN_CANCELLED_OUTCOME,
-    retryAt: null,
-  };
+  return endedWithoutCall(type, 'Finished', null, CAMPAIGN_CANCELLED_OUTCOME);
 }
