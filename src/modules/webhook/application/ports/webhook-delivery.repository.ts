@@ -1,5 +1,6 @@
 import type { Tx } from '../../../../common/persistence/unit-of-work.js';
 import type {
+  DeliveryAttempt,
   DeliveryStatus,
   DeliveryWithAttempts,
   WebhookDelivery,
@@ -30,15 +31,8 @@ export interface ClaimedDelivery {
   secret: string;
 }
 
-export interface AttemptRecord {
-  attemptedAt: Date;
-  url: string | null;
-  statusCode: number | null;
-  durationMs: number;
-  success: boolean;
-  error: string | null;
-  responseExcerpt: string | null;
-}
+/** An attempt as it is recorded, before it has its id. */
+export type AttemptRecord = Omit<DeliveryAttempt, 'id'>;
 
 export type AttemptResult =
   { status: 'delivered' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
