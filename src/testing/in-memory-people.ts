@@ -79,26 +79,10 @@ export class InMemoryUserRepository extends UserRepository {
   }
 
   async createUser(user: NewUser, invitation: NewInvitation, now: Date): Promise<User> {
-    if (
-      [...this.people.users.values()].some(
-        (u) => u.email.toLowerCase() === user.email.toLowerCase(),
-      )
-    ) {
+    if (this.withEmail(user.email)) {
       throw new ConflictError(`A person with the email ${user.email} already exists`);
     }
-    const stored: StoredUser = {
-      ...user,
-      id: randomUUID(),
-      hasPassword: false,
-      totpEnabled: false,
-      passwordHash: null,
-      totpSecret: null,
-      totpLastStep: null,
-      createdAt: now,
-      updatedAt: now,
-      deactivatedAt: null,
-    };
-    this.people.users.set(stored.id, stored);
+    const stored = this.insert(user, now);
     this.people.invitations.push({ ...invitation, userId: stored.id, usedAt: null });
     return copy(stored);
   }
@@ -208,18 +192,26 @@ export class InMemoryUserRepository extends UserRepository {
     user: { organizationId: string; email: string; name: string; role: UserRole },
     now: Date,
   ) {
-    const existing = [...this.people.users.values()].find(
-      (u) => u.email.toLowerCase() === user.email.toLowerCase(),
-    );
+    const existing = this.withEmail(user.email);
     if (existing) {
       if (existing.organizationId !== user.organizationId || existing.deactivatedAt) return null;
       Object.assign(existing, { name: user.name, role: user.role, updatedAt: now });
       return copy(existing);
     }
+    return copy(this.insert({ ...user, campaignIds: null }, now));
+  }
+
+  private withEmail(email: string): StoredUser | undefined {
+    return [...this.people.users.values()].find(
+      (u) => u.email.toLowerCase() === email.toLowerCase(),
+    );
+  }
+
+  /** A person as first stored: no password or second factor yet. */
+  private insert(user: NewUser, now: Date): StoredUser {
     const stored: StoredUser = {
       ...user,
       id: randomUUID(),
-      campaignIds: null,
       hasPassword: false,
       totpEnabled: false,
       passwordHash: null,
@@ -230,7 +222,7 @@ export class InMemoryUserRepository extends UserRepository {
       deactivatedAt: null,
     };
     this.people.users.set(stored.id, stored);
-    return copy(stored);
+    return stored;
   }
 
   async setTotpRequired(organizationId: string, required: boolean) {

@@ -299,23 +299,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const ended: Target[] = [];
     for (const t of this.table().values()) {
       if (t.campaignId !== campaignId || !allows('cancel', t.status)) continue;
-      const next: Target = {
-        ...t,
-        status: d.status,
-        resolution: d.resolution,
-        category: d.category,
-        subcategory: d.subcategory,
-        outcome: d.outcome,
-        currentStep: null,
-        categorization: {
-          category: d.category,
-          subcategory: d.subcategory,
-          resolution: d.resolution,
-        },
-        updatedAt: now,
-      };
-      this.save(next);
-      ended.push(clone(next));
+      ended.push(this.end(t, d, now, { currentStep: null }));
     }
     return ended;
   }
@@ -421,6 +405,11 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   ): Promise<Target | null> {
     const t = this.find(organizationId, targetId);
     if (!t || !allows('finishWithoutCall', t.status)) return null;
+    return this.end(t, d, now);
+  }
+
+  /** Ends `t` with an outcome reached without a call; saved, and a copy returned. */
+  private end(t: Target, d: TargetOutcome, now: Date, more: Partial<Target> = {}): Target {
     const next: Target = {
       ...t,
       status: d.status,
@@ -434,6 +423,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
         resolution: d.resolution,
       },
       updatedAt: now,
+      ...more,
     };
     this.save(next);
     return clone(next);
