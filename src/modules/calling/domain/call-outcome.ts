@@ -90,7 +90,7 @@ export function decideAfterAttempt(c: AttemptContext): TargetDecision {
 }
 
 /** An end without a call: unsuccessful, with no subcategory and no retry. */
-function endedWithoutCall(
+function unsuccessfulWithoutCall(
   type: CampaignType,
   status: TargetStatus,
   category: string | null,
@@ -108,7 +108,7 @@ function endedWithoutCall(
 
 /** A blacklisted number is never dialled (DECISIONS: Targets). */
 export function blacklistedDecision(type: CampaignType): TargetDecision {
-  return endedWithoutCall(type, 'Finished', 'BLACKLISTED_PHONE', 'Phone number is blacklisted');
+  return unsuccessfulWithoutCall(type, 'Finished', 'BLACKLISTED_PHONE', 'Phone number is blacklisted');
 }
 
 /** A number on the organization's do-not-call list ends as a blacklisted one does. */
@@ -118,7 +118,7 @@ export function doNotCallDecision(type: CampaignType): TargetDecision {
 
 /** A call a team's pre-dial check refused (its reason is in the target's timeline). */
 export function refusedByCheckDecision(type: CampaignType): TargetDecision {
-  return endedWithoutCall(type, 'Failed', null, 'Refused by a pre-dial check');
+  return unsuccessfulWithoutCall(type, 'Failed', null, 'Refused by a pre-dial check');
 }
 
 const UNDIALABLE_OUTCOME = {
@@ -144,7 +144,7 @@ export function undialableDecision(
       : type === 'payor'
         ? 'NO_OPERATING_HOURS'
         : null;
-  return endedWithoutCall(type, 'Failed', category, UNDIALABLE_OUTCOME[reason]);
+  return unsuccessfulWithoutCall(type, 'Failed', category, UNDIALABLE_OUTCOME[reason]);
 }
 
 /** What a cancelled campaign's targets end with (the outcome text says why). */
@@ -155,5 +155,5 @@ export const CAMPAIGN_CANCELLED_OUTCOME = 'Campaign cancelled';
  * a retry the cancel overtook): `Finished`, unsuccessful, no category, outcome `Campaign cancelled`.
  */
 export function cancelledDecision(type: CampaignType): TargetDecision {
-  return endedWithoutCall(type, 'Finished', null, CAMPAIGN_CANCELLED_OUTCOME);
+  return unsuccessfulWithoutCall(type, 'Finished', null, CAMPAIGN_CANCELLED_OUTCOME);
 }
