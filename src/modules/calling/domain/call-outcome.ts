@@ -108,7 +108,12 @@ function unsuccessfulWithoutCall(
 
 /** A blacklisted number is never dialled (DECISIONS: Targets). */
 export function blacklistedDecision(type: CampaignType): TargetDecision {
-  return unsuccessfulWithoutCall(type, 'Finished', 'BLACKLISTED_PHONE', 'Phone number is blacklisted');
+  return unsuccessfulWithoutCall(
+    type,
+    'Finished',
+    'BLACKLISTED_PHONE',
+    'Phone number is blacklisted',
+  );
 }
 
 /** A number on the organization's do-not-call list ends as a blacklisted one does. */

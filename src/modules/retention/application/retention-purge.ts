@@ -184,7 +184,13 @@ export class RetentionPurge implements BeforeApplicationShutdown {
         });
         if (due.ids.length === 0) return due;
         const parts = partsRemovedBy(part);
-        const rows = await this.copies.purge(tx, run.organizationId, due.ids, parts, this.clock.now());
+        const rows = await this.copies.purge(
+          tx,
+          run.organizationId,
+          due.ids,
+          parts,
+          this.clock.now(),
+        );
         await this.store.addCounts(tx, run.id, { [part]: due.ids.length, ...prefixed(rows) });
         return due;
       });
