@@ -106,7 +106,7 @@ export class EnvVars {
    * The share of its time the retention purge spends in its batches: after a batch that took t it
    * waits t * (1 - d) / d, leaving the database and the CPU to the API and the dialler (1: no wait).
    */
-  @IsOptional() @num() @IsNumber() @Min(0.05) @Max(1) RETENTION_PURGE_DUTY_CYCLE = 0.5;
+  @IsOptional() @num() @IsNumber() @Min(0.05) @Max(1) RETENTION_PURGE_DUTY_CYCLE = 0.25;
   /** A CSV upload still receiving with no row for this long died with its process: it ends failed. */
   @IsOptional() @int() @IsInt() @Min(1) IMPORT_UPLOAD_STALL_SECONDS = 300;
   /** On SIGTERM, how long running work may take to finish before it is handed back (Kubernetes waits 30 s). */

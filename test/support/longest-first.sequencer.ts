@@ -3,24 +3,29 @@ import { relative } from 'path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * Seconds each of the longest files took in a PGlite `npm test` of two workers (docs/benchmarks.md,
- * "Test suite"), or, for a file changed since, that time scaled by what the change gave the file
- * alone (its time alone before and after, back to back). Two workers cannot end before the longest
- * file does, so the run is shortest when the longest files start first and the short ones fill the
- * gaps at the end (longest processing time first); only the order of these numbers counts. Vitest
- * orders by the durations of its last run when its cache has them; a fresh clone (CI) has none, and
- * its fallback, the file's size, started these files late. A file missing here is estimated from its
- * size, so the table only needs the files that are far longer than their size says.
+ * Seconds each of the longest files took in a PGlite `npm test` of two workers on a fresh clone with
+ * nothing else running (docs/benchmarks.md, "Test suite", 2026-11-28). Two workers cannot end before
+ * the longest file does, so the run is shortest when the longest files start first and the short ones
+ * fill the gaps at the end (longest processing time first); only the order of these numbers counts.
+ * Vitest orders by the durations of its last run when its cache has them; a fresh clone (CI) has
+ * none, and its fallback, the file's size, started these files late. A file missing here is
+ * estimated from its size, so the table only needs the files that are far longer than their size
+ * says.
  */
 export const MEASURED_SECONDS: Record<string, number> = {
-  // One file of 400 s then, divided since in the shares its two halves take alone (78% and 22%).
-  // The worker-restart import, 60% of this half, now kills the worker after its first chunk, on a
-  // file of 25,000 rows instead of 60,000: 53.6 s alone at load 4-7, 15.5 s at load 11.
-  'test/e2e/target-import-jobs.e2e-spec.ts': 160,
-  'test/e2e/target-import.e2e-spec.ts': 90,
-  'test/e2e/targets.e2e-spec.ts': 340,
-  'test/e2e/fuzz.e2e-spec.ts': 195,
-  'test/browser/console.browser-spec.ts': 157,
+  'test/browser/console.browser-spec.ts': 46,
+  'test/e2e/targets.e2e-spec.ts': 45,
+  'test/e2e/fuzz.e2e-spec.ts': 43,
+  'test/e2e/target-import-jobs.e2e-spec.ts': 40,
+  'test/e2e/process.e2e-spec.ts': 32,
+  'test/e2e/campaign-control.e2e-spec.ts': 26,
+  'test/e2e/doc-examples.e2e-spec.ts': 21,
+  'test/e2e/webhooks-ssrf.e2e-spec.ts': 20,
+  'test/browser/coordinator-day.browser-spec.ts': 18,
+  'test/e2e/webhooks-recovery.e2e-spec.ts': 18,
+  'test/e2e/webhooks.e2e-spec.ts': 17,
+  'test/e2e/texts.e2e-spec.ts': 16,
+  'test/e2e/concurrency.e2e-spec.ts': 13,
 };
 
 /** Milliseconds a byte of a test file takes, roughly: a database file boots apps and waits on rows. */
