@@ -62,10 +62,11 @@ const SEED_CHUNK = 100_000;
 const PLACEMENT_TARGETS = Number(
   process.env.BENCH_PLACEMENT_TARGETS ?? Math.max(20_000, Math.ceil(TARGETS / 12)),
 );
-/** How long the baseline phase reads and places. */
+/** The retention windows the policy sets (the others are null: kept). */
 const WINDOWS = (process.env.BENCH_WINDOWS ?? 'transcripts,recordings,input_data,messages').split(
   ',',
 );
+/** How long each baseline phase, before and after the purge, reads and places. */
 const BASELINE_MS = Number(process.env.BENCH_BASELINE_SECONDS ?? 60) * 1000;
 /** How often the purge is held (0: never), and for how long: the baseline beside it. */
 const HOLD_EVERY_MS = Number(process.env.BENCH_HOLD_EVERY_SECONDS ?? 30) * 1000;
