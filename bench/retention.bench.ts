@@ -57,7 +57,7 @@ const SEED_CHUNK = 100_000;
 /**
  * Targets waiting in the placer's campaign: more than a long purge places one at a time, so the after
  * phase places too (reads without the placer beside them are no baseline for reads with it: 7 ms
- * against 18 ms). At 1,000,000 targets paced at 0.25 the placer placed 39,300 in 55 minutes.
+ * against 18 ms). At 1,000,000 targets paced at 0.25 the placer placed about 35,000 in 67 minutes.
  */
 const PLACEMENT_TARGETS = Number(
   process.env.BENCH_PLACEMENT_TARGETS ?? Math.max(20_000, Math.ceil(TARGETS / 12)),

@@ -40,8 +40,9 @@ export const MERGE_STRETCHES = (
       FROM ${named}_marked)`;
 
 /**
- * A status condition for a count of index entries (a range of creation or last-call times): the
- * status's value comes from a sub-select, so the planner does not plan for it. Planned for the value,
+ * A status condition for the list's statements (its pages, and its counts of index entries over a
+ * range of creation or last-call times): the status's value comes from a sub-select, so the planner
+ * does not plan for it. Planned for the value,
  * statistics taken before a bulk change of statuses (autovacuum not yet, or never, run) give the
  * status a row or two, and a partial index whose predicate that status implies
  * (`targets_retention_idx`, `targets_campaign_due_idx`), counted empty at the last vacuum, looks
