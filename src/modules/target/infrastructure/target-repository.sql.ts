@@ -506,12 +506,13 @@ export class SqlTargetRepository extends TargetRepository {
    *
    * `walked`: a walk of the creation order that filters on last-call bounds, whatever the planner
    * estimates (sorting, JIT and parallel workers are turned off for the rest of the list's
-   * transaction; the page is its last statement): the list chose it from the counts, which are exact. The planner's estimates are
-   * not: a two-sided last-call window on the filtered expression is estimated at 0.5% of the rows
-   * (its default for a range with no statistics), below the page's offset, and it read every row of
-   * the table and sorted the matches (5,150 pages read against 315 for the walk, 100,000 targets,
-   * settled; linear in the table). A walk with no last-call bound needs no such turn (its
-   * predicates are the index's own: estimated low, the ordered index is the cheapest plan still).
+   * transaction; the page is its last statement): the list chose it from the counts, which are
+   * exact. The planner's estimates are not: a two-sided last-call window on the filtered expression
+   * is estimated at 0.5% of the rows (its default for a range with no statistics), below the page's
+   * offset, and it read every row of the table and sorted the matches (5,150 pages read against 315
+   * for the walk, 100,000 targets, settled; linear in the table). A walk with no last-call bound
+   * needs no such turn (its predicates are the index's own: estimated low, the ordered index is the
+   * cheapest plan still).
    */
   private async fetchPage(
     sql: SqlExecutor,
