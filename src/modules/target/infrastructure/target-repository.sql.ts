@@ -733,11 +733,7 @@ function pageOf(rows: PageRow[], limit: number, more: boolean): Omit<TargetPage,
  * A list's conditions, `$1` the campaign: only the filters given become conditions, so the planner
  * sees plain predicates for the indexes. `lastCall` 'filtered' writes the last-call bounds on an
  * expression no index has, for a walk of the creation order that filters on them. The status's value
- * is hidden from the planner (STATUS_IS) in every statement, pages as counts: planned for the value
- * with statistics from before a bulk change of statuses, a partial index that status implies and
- * that spans the organization (`targets_retention_idx`) looked cheapest for a page of Failed
- * targets, and a first page read 234,570 of its entries (274 ms at 1,000,000 targets right after
- * the change) where the status's own index reads the page.
+ * is hidden from the planner in every statement, pages as counts (STATUS_IS says why).
  */
 function listConditions(
   campaignId: string,
