@@ -3,8 +3,8 @@ import { createTestApp, TestApp, waitFor } from '../support/test-app.js';
 
 /**
  * The folding job on its own timer (docs/architecture.md, "Count folding"): rows appended past the
- * policy are folded in the background, with no request asking, and the counts read the same before
- * and after.
+ * policy are folded in the background, with no request asking, the counts read the same before
+ * and after, and the table folded is vacuumed.
  */
 describe('the count folding job', () => {
   let t: TestApp;
@@ -48,5 +48,14 @@ describe('the count folding job', () => {
     const after = await waitFor(rows, (r) => r.folded > 0 && !foldingDue(r.appended, r.folded));
     expect([after.targets, after.appended + after.folded < 83]).toEqual([2, true]);
     expect([before, await list()]).toEqual([1, 1]);
+    // And vacuums the table it folded (vacuum_count counts VACUUM statements, not autovacuum's).
+    const vacuums = async () =>
+      (
+        await t.sql<{ vacuums: number }>(
+          `SELECT vacuum_count::int AS vacuums FROM pg_stat_user_tables
+            WHERE relname = 'target_count_deltas'`,
+        )
+      )[0].vacuums;
+    expect(await waitFor(vacuums, (n) => n > 0)).toBeGreaterThan(0);
   });
 });

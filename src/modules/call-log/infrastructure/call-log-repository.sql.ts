@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import {
-  CountFolder,
-  dueScopesSql,
-  foldDue,
-  FoldReport,
-} from '../../../common/persistence/count-folding.js';
+import { foldDue, FoldReport, sqlCountFolder } from '../../../common/persistence/count-folding.js';
 import type { RowOf } from '../../../common/persistence/row-of.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
@@ -416,16 +411,10 @@ export class SqlCallLogRepository extends CallLogRepository {
 
   async foldCounts(): Promise<FoldReport> {
     const sql = sqlExecutor(this.dataSource, null);
-    const byOrganization = (table: string, fold: string): CountFolder => ({
-      table,
-      dueScopes: async () =>
-        (await sql.query<{ scope: string }>(dueScopesSql(table, 'organization_id'))).rows.map(
-          (r) => r.scope,
-        ),
-      fold: async (organizationId) => {
+    const byOrganization = (table: string, fold: string) =>
+      sqlCountFolder(sql, table, 'organization_id', async (organizationId) => {
         await sql.query<NoRows>(fold, [organizationId]);
-      },
-    });
+      });
     return foldDue([
       byOrganization('call_log_count_deltas', FOLD_COUNTS),
       byOrganization('call_log_hour_deltas', FOLD_HOURS),
