@@ -17,7 +17,7 @@ import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
 import { allows } from '../modules/target/domain/target-lifecycle.js';
 import { TargetTable, targetKey } from './in-memory-target.repository.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
-import { byCreatedThenId, clone, compareIds } from './in-memory-rows.js';
+import { byCreatedThenId, clone, compareIds, recordingTable } from './in-memory-rows.js';
 
 interface TransitionsState {
   own: Map<string, Target>;
@@ -59,21 +59,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     private readonly events?: InMemoryTargetEventLog,
   ) {
     super();
-    if (events) {
-      const plain = table;
-      this.table = () => {
-        const rows = plain();
-        return {
-          get: (key) => rows.get(key),
-          set: (key, target) => {
-            const before = rows.get(key);
-            events.changed(before ? clone(before) : null, clone(target));
-            rows.set(key, target);
-          },
-          values: () => rows.values(),
-        };
-      };
-    }
+    if (events) this.table = () => recordingTable(table(), events);
   }
 
   put(...targets: Target[]): void {
