@@ -132,10 +132,7 @@ export class InMemoryCallLogRepository extends CallLogRepository {
   }
 
   async findByIds(ids: number[]): Promise<CallLog[]> {
-    return ids.flatMap((id) => {
-      const log = this.logs.get(id);
-      return log ? [clone(log)] : [];
-    });
+    return ids.flatMap((id) => this.logs.get(id) ?? []).map(clone);
   }
 
   async findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {

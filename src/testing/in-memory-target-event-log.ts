@@ -92,8 +92,6 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
     cause: EventCause = this.cause,
     deletedAt?: Date,
   ): void {
-    const reasonFor = (id: string, fallback: string) =>
-      cause.reasonsByTarget?.[id] ?? cause.reason ?? fallback;
     const add = (
       t: Target,
       at: Date,
@@ -109,7 +107,7 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
         kind,
         status,
         actor: clone(cause.actorsByTarget?.[t.id] ?? cause.actor),
-        reason: reasonFor(t.id, fallback),
+        reason: cause.reasonsByTarget?.[t.id] ?? cause.reason ?? fallback,
         data,
       });
     if (before === null && after !== null) {

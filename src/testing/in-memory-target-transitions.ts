@@ -2,7 +2,6 @@ import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CampaignTargetCounts,
   Deferral,
-  FinishedAttempt,
   TargetAttempt,
   StartedCall,
   TargetOutcome,
@@ -249,36 +248,33 @@ export class InMemoryTargetTransitions extends TargetTransitions {
 
   async finishAttempts(_tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
     const finished: Target[] = [];
-    for (const attempt of attempts) {
-      const updated = this.finishOne(attempt.organizationId, attempt.targetId, attempt);
-      if (updated) finished.push(updated);
+    for (const r of attempts) {
+      const t = this.find(r.organizationId, r.targetId);
+      const latest = t?.callLogIds?.[t.callLogIds.length - 1];
+      if (!t || !allows('finishAttempt', t.status) || latest !== r.callLogId) continue;
+      const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
+      finished.push(
+        this.save({
+          ...t,
+          ...outcomeOf(r),
+          scheduledTime: r.retryAt ?? t.scheduledTime,
+          outputData: { ...t.outputData, ...r.outputData },
+          executionSeconds,
+          categorization: clone(r.categorization),
+          statistics: {
+            ...t.statistics,
+            attempts: t.attempts,
+            execution_seconds: executionSeconds,
+            last_call_outcome: r.categorization.outcome,
+            last_call_log_id: r.callLogId,
+          },
+          callStartedAt: null,
+          updatedAt: r.now,
+        }),
+      );
     }
     if (finished.length > 0) this.notifications++;
     return finished;
-  }
-
-  private finishOne(organizationId: string, targetId: string, r: FinishedAttempt): Target | null {
-    const t = this.find(organizationId, targetId);
-    const latest = t?.callLogIds?.[t.callLogIds.length - 1];
-    if (!t || !allows('finishAttempt', t.status) || latest !== r.callLogId) return null;
-    const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
-    return this.save({
-      ...t,
-      ...outcomeOf(r),
-      scheduledTime: r.retryAt ?? t.scheduledTime,
-      outputData: { ...t.outputData, ...r.outputData },
-      executionSeconds,
-      categorization: clone(r.categorization),
-      statistics: {
-        ...t.statistics,
-        attempts: t.attempts,
-        execution_seconds: executionSeconds,
-        last_call_outcome: r.categorization.outcome,
-        last_call_log_id: r.callLogId,
-      },
-      callStartedAt: null,
-      updatedAt: r.now,
-    });
   }
 
   async cancelOpen(_tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {

@@ -68,17 +68,14 @@ export class InMemoryTargetRepository extends TargetRepository {
     externalIds: string[],
   ): Promise<Set<string>> {
     const wanted = new Set(externalIds);
-    const found = new Set<string>();
-    for (const { target } of this.rows.values()) {
-      if (
-        target.campaignId === campaignId &&
-        target.externalId !== null &&
-        wanted.has(target.externalId)
-      ) {
-        found.add(target.externalId);
-      }
-    }
-    return found;
+    const inCampaign = [...this.rows.values()].filter(
+      ({ target: t }) => t.campaignId === campaignId,
+    );
+    return new Set(
+      inCampaign.flatMap(({ target: t }) =>
+        t.externalId !== null && wanted.has(t.externalId) ? [t.externalId] : [],
+      ),
+    );
   }
 
   async findExistingIds(

@@ -135,9 +135,7 @@ export class InMemoryWebhookDeliveryRepository
     if (!due) return null;
     Object.assign(delivery, { status: 'sending', nextAttemptAt: leaseUntil, updatedAt: now });
     delivery.attempts += 1;
-    row.runAttempts += 1;
-    row.leaseToken = leaseToken;
-    row.leaseUntil = leaseUntil;
+    Object.assign(row, { runAttempts: row.runAttempts + 1, leaseToken, leaseUntil });
     return {
       id: delivery.id,
       eventId: delivery.eventId,
@@ -170,8 +168,7 @@ export class InMemoryWebhookDeliveryRepository
       deliveredAt: result.status === 'delivered' ? finishedAt : row.delivery.deliveredAt,
       updatedAt: finishedAt,
     });
-    row.leaseToken = null;
-    row.leaseUntil = null;
+    Object.assign(row, { leaseToken: null, leaseUntil: null });
     return true;
   }
 
