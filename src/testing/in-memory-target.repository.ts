@@ -168,8 +168,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     const withdrawn: string[] = [];
     for (const id of new Set(ids)) {
       const target = this.rows.get(targetKey(organizationId, id))?.target;
-      if (!target || target.campaignId !== campaignId) continue;
-      if (IN_FLIGHT_STATUSES.includes(target.status)) continue;
+      if (target?.campaignId !== campaignId || IN_FLIGHT_STATUSES.includes(target.status)) continue;
       this.rows.delete(targetKey(organizationId, id));
       withdrawn.push(id);
     }
