@@ -81,14 +81,11 @@ export class InMemoryTargetStepData extends TargetStepData {
         applied.push({ index: u.index, targetId: target.id, waiting, data: u.data });
       }
     }
-    const byTarget = new Map<string, Record<string, unknown>[]>();
-    for (const a of applied)
-      byTarget.set(a.targetId, [...(byTarget.get(a.targetId) ?? []), a.data]);
-    for (const [id, patches] of byTarget) {
+    for (const [id, ofTarget] of Map.groupBy(applied, (a) => a.targetId)) {
       this.write(
         receiveData(
           this.rows().get(targetKey(scope.organizationId, id))!,
-          mergeInOrder(patches),
+          mergeInOrder(ofTarget.map((a) => a.data)),
           received.receivedAt,
         ),
       );

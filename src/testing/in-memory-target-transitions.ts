@@ -104,8 +104,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       const pending = [...this.table().values()].filter(
         (t) => t.campaignId === campaignId && allows('trigger', t.status),
       );
-      if (!selection.oldestFirst) pending.sort(() => Math.random() - 0.5);
-      else pending.sort(byCreatedThenId);
+      pending.sort(selection.oldestFirst ? byCreatedThenId : () => Math.random() - 0.5);
       pending.slice(0, selection.count).forEach(schedule);
     } else {
       const inCampaign = new Map(
