@@ -1,6 +1,3 @@
-import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
-import type { TargetTable } from './in-memory-target.repository.js';
-
 /**
  * What the in-memory fakes share about their rows: copies, the adapters' orderings and pages. Not
  * part of the ./testing entry.
@@ -39,16 +36,3 @@ export const isOlder = (p: TimelinePosition, before: TimelinePosition | null): b
 /** Newest first, ties by key descending. */
 export const newestFirst = (a: TimelinePosition, b: TimelinePosition): number =>
   b.atMicros - a.atMicros || (a.key < b.key ? 1 : -1);
-
-/** `rows` reporting each change to `events`, as the database's triggers record them. */
-export function recordingTable(rows: TargetTable, events: InMemoryTargetEventLog): TargetTable {
-  return {
-    get: (key) => rows.get(key),
-    set: (key, target) => {
-      const before = rows.get(key);
-      events.changed(before ? clone(before) : null, clone(target));
-      rows.set(key, target);
-    },
-    values: () => rows.values(),
-  };
-}

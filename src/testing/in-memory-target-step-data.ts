@@ -13,7 +13,8 @@ import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step
 import type { Target } from '../modules/target/domain/target.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import { targetKey, type TargetTable } from './in-memory-target.repository.js';
-import { clone, recordingTable } from './in-memory-rows.js';
+import { clone } from './in-memory-rows.js';
+import { recordingTable } from './recording-target-table.js';
 
 /**
  * The TargetStepData port over plain maps, with the same matching rules as the SQL adapter (the

@@ -16,7 +16,8 @@ import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
 import { allows } from '../modules/target/domain/target-lifecycle.js';
 import { TargetTable, targetKey } from './in-memory-target.repository.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
-import { byCreatedThenId, clone, compareIds, recordingTable } from './in-memory-rows.js';
+import { byCreatedThenId, clone, compareIds } from './in-memory-rows.js';
+import { recordingTable } from './recording-target-table.js';
 
 interface TransitionsState {
   own: Map<string, Target>;
