@@ -90,13 +90,7 @@ export class CampaignCallingTestingModule {
     return {
       module: CampaignCallingTestingModule,
       global: true,
-      imports: [
-        ...new Set([
-          OrganizationModule,
-          ...(options.modules ?? DOMAIN_MODULES.map((d) => d.module)),
-        ]),
-        ...(options.imports ?? []),
-      ],
+      imports: [...modules, ...(options.imports ?? [])],
       providers: [
         { provide: AppConfig, useValue: config },
         ...HTTP_ENHANCERS,

@@ -8,6 +8,7 @@ import {
   CampaignCallCounts,
 } from '../modules/call-log/application/ports/call-log.repository.js';
 import { CallLog, NewCallLog } from '../modules/call-log/domain/call-log.js';
+import { clone, pageOf } from './in-memory-rows.js';
 
 /** The call-log port in memory, with the same rules as the SQL adapter (see the contract suite). */
 export class InMemoryCallLogRepository extends CallLogRepository {
@@ -62,7 +63,7 @@ export class InMemoryCallLogRepository extends CallLogRepository {
       const id = this.nextId++;
       this.logs.set(id, {
         id,
-        ...structuredClone(log),
+        ...clone(log),
         providerCallId: null,
         outcome: null,
         endedReason: null,
@@ -87,7 +88,7 @@ export class InMemoryCallLogRepository extends CallLogRepository {
     for (const { id, completion } of entries) {
       const log = this.logs.get(id);
       if (!log || log.endedAt !== null) continue;
-      const { providerCallId, ...rest } = structuredClone(completion);
+      const { providerCallId, ...rest } = clone(completion);
       Object.assign(log, rest, {
         providerCallId: log.providerCallId ?? providerCallId,
         deadlineAt: null,
@@ -127,14 +128,11 @@ export class InMemoryCallLogRepository extends CallLogRepository {
       .sort((a, b) => a.deadlineAt!.getTime() - b.deadlineAt!.getTime())
       .slice(0, limit);
     overdue.forEach((l) => (l.deadlineAt = retryAt));
-    return overdue.map((l) => structuredClone(l));
+    return overdue.map(clone);
   }
 
   async findByIds(ids: number[]): Promise<CallLog[]> {
-    return ids.flatMap((id) => {
-      const log = this.logs.get(id);
-      return log ? [structuredClone(log)] : [];
-    });
+    return ids.flatMap((id) => this.logs.get(id) ?? []).map(clone);
   }
 
   async findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]> {
@@ -143,7 +141,7 @@ export class InMemoryCallLogRepository extends CallLogRepository {
       .filter(
         (l) => l.provider === provider && l.providerCallId !== null && wanted.has(l.providerCallId),
       )
-      .map((l) => structuredClone(l));
+      .map(clone);
   }
 
   async findLatest(
@@ -170,12 +168,12 @@ export class InMemoryCallLogRepository extends CallLogRepository {
           b.startedAt.getTime() - a.startedAt.getTime() ||
           b.id - a.id,
       );
-    return latest ? structuredClone(latest) : null;
+    return latest ? clone(latest) : null;
   }
 
   async findById(id: number): Promise<CallLog | null> {
     const log = this.logs.get(id);
-    return log ? structuredClone(log) : null;
+    return log ? clone(log) : null;
   }
 
   /** Nothing to fold: the fake counts its logs as it lists them. */
@@ -198,14 +196,11 @@ export class InMemoryCallLogRepository extends CallLogRepository {
           (!filter.to || l.createdAt <= filter.to),
       )
       .sort((a, b) => a.id - b.id);
-    return {
-      items: all.slice(offset, offset + limit).map((l) => structuredClone(l)),
-      total: all.length,
-    };
+    return pageOf(all, offset, limit);
   }
 
   snapshot(): { logs: Map<number, CallLog>; nextId: number } {
-    return { logs: structuredClone(this.logs), nextId: this.nextId };
+    return { logs: clone(this.logs), nextId: this.nextId };
   }
 
   restore(state: { logs: Map<number, CallLog>; nextId: number }): void {

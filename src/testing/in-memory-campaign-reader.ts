@@ -33,12 +33,8 @@ export class InMemoryCampaignReader extends CampaignReader {
   }
 
   async lockedStates(_tx: Tx, campaignIds: string[]): Promise<Map<string, CampaignState>> {
-    return new Map(
-      campaignIds.flatMap((id) => {
-        const state = this.campaigns.get(id)?.state;
-        return state ? [[id, state] as const] : [];
-      }),
-    );
+    const found = campaignIds.flatMap((id) => this.campaigns.get(id) ?? []);
+    return new Map(found.map((c) => [c.id, c.state]));
   }
 
   async pausedIds(): Promise<string[]> {

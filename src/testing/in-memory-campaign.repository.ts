@@ -103,12 +103,8 @@ export class InMemoryCampaignRepository extends CampaignRepository {
   }
 
   async lockedStates(_tx: Tx, ids: string[]): Promise<Map<string, CampaignState>> {
-    return new Map(
-      ids.flatMap((id) => {
-        const c = this.campaigns.get(id);
-        return c ? [[id, c.state] as const] : [];
-      }),
-    );
+    const found = ids.flatMap((id) => this.campaigns.get(id) ?? []);
+    return new Map(found.map((c) => [c.id, c.state]));
   }
 
   async pausedIds(): Promise<string[]> {

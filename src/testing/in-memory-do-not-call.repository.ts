@@ -12,6 +12,7 @@ import type {
 } from '../modules/compliance/domain/do-not-call.js';
 import { InMemoryRecipientLocks } from './in-memory-recipient-locks.js';
 import { InMemoryUnitOfWork, Snapshottable } from './in-memory-unit-of-work.js';
+import { clone, pageOf } from './in-memory-rows.js';
 
 /**
  * The do-not-call table in memory, in insertion order (the adapter's id), with what its partial
@@ -43,12 +44,12 @@ export class InMemoryDoNotCallRepository
       seen.add(key);
       const listed = this.listed(e.organizationId, e.phoneNumber);
       if (listed) {
-        alreadyListed.push(copy(listed));
+        alreadyListed.push(clone(listed));
         continue;
       }
-      const entry = copy({ ...e, removal: null });
+      const entry = clone({ ...e, removal: null });
       this.entries.push(entry);
-      added.push(copy(entry));
+      added.push(clone(entry));
     }
     return { added, alreadyListed };
   }
@@ -64,7 +65,7 @@ export class InMemoryDoNotCallRepository
       const listed = this.listed(organizationId, number);
       if (!listed) continue;
       listed.removal = { ...removal, at: new Date(removal.at) };
-      removed.push(copy(listed));
+      removed.push(clone(listed));
     }
     return removed;
   }
@@ -77,10 +78,7 @@ export class InMemoryDoNotCallRepository
       .filter(({ entry: e }) => query.digits === null || e.phoneNumber.includes(query.digits))
       .sort((a, b) => a.entry.createdAt.getTime() - b.entry.createdAt.getTime() || a.id - b.id)
       .map(({ entry }) => entry);
-    return {
-      items: all.slice(query.skip, query.skip + query.limit).map(copy),
-      total: all.length,
-    };
+    return pageOf(all, query.skip, query.limit);
   }
 
   /** Every listing in insertion order (the adapter's ids), for the retention fake that reads them. */
@@ -96,11 +94,11 @@ export class InMemoryDoNotCallRepository
   }
 
   snapshot(): DoNotCallEntry[] {
-    return this.entries.map(copy);
+    return this.entries.map(clone);
   }
 
   restore(state: DoNotCallEntry[]): void {
-    this.entries = state.map(copy);
+    this.entries = state.map(clone);
   }
 
   private listed(organizationId: string, phoneNumber: string): DoNotCallEntry | undefined {
@@ -110,8 +108,6 @@ export class InMemoryDoNotCallRepository
     );
   }
 }
-
-const copy = (e: DoNotCallEntry): DoNotCallEntry => structuredClone(e);
 
 /** The do-not-call service on the in-memory table (its own writes roll back on failure), with `clock`. */
 export function inMemoryDoNotCall(clock: Clock): {

@@ -13,9 +13,25 @@ import {
   MessageStatus,
 } from '../modules/messaging/domain/message.js';
 import type { Snapshottable } from './in-memory-unit-of-work.js';
-
-const clone = (m: Message): Message => structuredClone(m);
+import { clone, compareIds } from './in-memory-rows.js';
 const SENT: readonly MessageStatus[] = ['sent', 'delivered', 'undelivered'];
+
+/** The columns a new text of either direction starts with alike. */
+const newRow = (t: NewOutboundText | NewInboundText) => ({
+  id: randomUUID(),
+  organizationId: t.organizationId,
+  campaignId: t.campaignId,
+  targetId: t.targetId,
+  providerConnectionId: t.providerConnectionId,
+  to: t.to,
+  body: t.body,
+  errorCode: null,
+  errorMessage: null,
+  sendAfter: null,
+  createdAt: t.now,
+  updatedAt: t.now,
+  sentAt: null,
+});
 
 /** The `messages` table in memory, with the SQL adapter's guards (see the contract suite). */
 export class InMemoryMessageRepository
@@ -41,27 +57,15 @@ export class InMemoryMessageRepository
 
   insertOutbound(_tx: Tx, texts: NewOutboundText[]): Promise<Message[]> {
     const added = texts.map((t): Message => ({
-      id: randomUUID(),
-      organizationId: t.organizationId,
-      campaignId: t.campaignId,
-      targetId: t.targetId,
+      ...newRow(t),
       callLogId: t.callLogId,
-      providerConnectionId: t.providerConnectionId,
       provider: null,
       direction: 'outbound',
-      to: t.to,
       from: null,
-      body: t.body,
       status: 'queued',
       providerMessageId: null,
-      errorCode: null,
-      errorMessage: null,
       keyword: null,
       continuation: t.continuation,
-      sendAfter: null,
-      createdAt: t.now,
-      updatedAt: t.now,
-      sentAt: null,
       settledAt: null,
     }));
     this.messages.push(...added);
@@ -71,27 +75,15 @@ export class InMemoryMessageRepository
   insertInbound(_tx: Tx, t: NewInboundText): Promise<Message | null> {
     if (this.byProviderId(t.provider, t.providerMessageId)) return Promise.resolve(null);
     const message: Message = {
-      id: randomUUID(),
-      organizationId: t.organizationId,
-      campaignId: t.campaignId,
-      targetId: t.targetId,
+      ...newRow(t),
       callLogId: null,
-      providerConnectionId: t.providerConnectionId,
       provider: t.provider,
       direction: 'inbound',
-      to: t.to,
       from: t.from,
-      body: t.body,
       status: 'received',
       providerMessageId: t.providerMessageId,
-      errorCode: null,
-      errorMessage: null,
       keyword: t.keyword,
       continuation: null,
-      sendAfter: null,
-      createdAt: t.now,
-      updatedAt: t.now,
-      sentAt: null,
       settledAt: t.now,
     };
     this.messages.push(message);
@@ -149,7 +141,7 @@ export class InMemoryMessageRepository
           (a, b) =>
             a.createdAt.getTime() - b.createdAt.getTime() ||
             Number(a.direction === 'outbound') - Number(b.direction === 'outbound') ||
-            (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+            compareIds(a.id, b.id),
         )
         .map(clone),
     );

@@ -19,6 +19,7 @@ import type { InMemoryDecisionLog } from './in-memory-compliance.js';
 import type { InMemoryDoNotCallRepository } from './in-memory-do-not-call.repository.js';
 import type { InMemoryMessageRepository } from './in-memory-message.repository.js';
 import type { InMemoryWebhookDeliveryRepository } from './in-memory-webhook-delivery.repository.js';
+import { byCreatedThenId, clone } from './in-memory-rows.js';
 
 /**
  * The retention module's holders over the other modules' fakes: each blanks and reads the rows of
@@ -89,14 +90,18 @@ export class InMemoryCallLogData extends CallLogData {
       targetId: l.targetId,
       toNumber: l.to,
       outcome: l.outcome,
-      transcripts: structuredClone(l.transcripts),
-      postCallData: structuredClone(l.postCallData),
+      transcripts: clone(l.transcripts),
+      postCallData: clone(l.postCallData),
       recordingUrls: [...l.recordingUrls],
       startedAt: l.startedAt,
       endedAt: l.endedAt,
     }));
   }
 }
+
+/** Whether the text is one of these targets' (of the organization). */
+const ofTargets = (m: Message, organizationId: string, targetIds: string[]) =>
+  m.organizationId === organizationId && m.targetId !== null && targetIds.includes(m.targetId);
 
 export class InMemoryMessageData extends MessageData {
   constructor(private readonly messages: InMemoryMessageRepository) {
@@ -109,14 +114,7 @@ export class InMemoryMessageData extends MessageData {
     targetIds: string[],
     parts: RetentionPart[],
   ): Promise<Record<string, number>> {
-    const rows = this.messages
-      .table()
-      .filter(
-        (m) =>
-          m.organizationId === organizationId &&
-          m.targetId !== null &&
-          targetIds.includes(m.targetId),
-      );
+    const rows = this.messages.table().filter((m) => ofTargets(m, organizationId, targetIds));
     return blankRows('messages', rows, MESSAGE_BLANKS, parts);
   }
 
@@ -151,14 +149,8 @@ export class InMemoryMessageData extends MessageData {
     const unmatched = new Set(this.unmatched(organizationId, phoneNumbers));
     return this.messages
       .table()
-      .filter(
-        (m) =>
-          (m.organizationId === organizationId &&
-            m.targetId !== null &&
-            targetIds.includes(m.targetId)) ||
-          unmatched.has(m),
-      )
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id))
+      .filter((m) => ofTargets(m, organizationId, targetIds) || unmatched.has(m))
+      .sort(byCreatedThenId)
       .map((m) => ({
         id: m.id,
         campaignId: m.campaignId,

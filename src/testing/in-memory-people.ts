@@ -285,14 +285,13 @@ export class InMemorySessionStore extends SessionStore {
       const f = this.people.failures.get(subject);
       const expired = !f || f.windowStartedAt.getTime() <= now.getTime() - windowMs;
       const failures = expired ? 1 : f.failures + 1;
+      const lockedUntil = failures >= limit ? new Date(now.getTime() + lockoutMs) : null;
       this.people.failures.set(subject, {
         failures,
         windowStartedAt: expired ? now : f.windowStartedAt,
-        lockedUntil:
-          failures >= limit ? new Date(now.getTime() + lockoutMs) : (f?.lockedUntil ?? null),
+        lockedUntil: lockedUntil ?? f?.lockedUntil ?? null,
       });
-      if (failures >= limit)
-        locked.push({ subject, lockedUntil: new Date(now.getTime() + lockoutMs) });
+      if (lockedUntil) locked.push({ subject, lockedUntil: new Date(lockedUntil) });
     }
     return locked;
   }

@@ -18,6 +18,7 @@ import type { PatientKey, RetentionRun } from '../modules/retention/domain/reten
 import { TranscriptRedactionService } from '../modules/retention/application/transcript-redaction.service.js';
 import { PatternRedactor } from '../modules/retention/infrastructure/pattern-redactor.js';
 import { targetKey, type TargetTable } from './in-memory-target.repository.js';
+import { byCreatedThenId, clone, pageOf } from './in-memory-rows.js';
 
 /** RetentionStore in memory: policies by scope, runs in a list. */
 export class InMemoryRetentionStore extends RetentionStore {
@@ -28,14 +29,14 @@ export class InMemoryRetentionStore extends RetentionStore {
     return [...this.saved.values()]
       .filter((p) => p.organizationId === organizationId)
       .sort((a, b) => (a.campaignId ?? '').localeCompare(b.campaignId ?? ''))
-      .map((p) => ({ campaignId: p.campaignId, policy: structuredClone(p.policy) }));
+      .map((p) => ({ campaignId: p.campaignId, policy: clone(p.policy) }));
   }
 
   async savePolicy(organizationId: string, campaignId: string | null, policy: RetentionPolicy) {
     this.saved.set(`${organizationId}/${campaignId ?? ''}`, {
       organizationId,
       campaignId,
-      policy: structuredClone(policy),
+      policy: clone(policy),
     });
   }
 
@@ -51,14 +52,14 @@ export class InMemoryRetentionStore extends RetentionStore {
   }
 
   async insertRun(_tx: Tx | null, run: RetentionRun): Promise<void> {
-    this.runList.push(structuredClone(run));
+    this.runList.push(clone(run));
   }
 
   async runningPurge(organizationId: string): Promise<RetentionRun | null> {
     const run = this.runList.find(
       (r) => r.organizationId === organizationId && r.kind === 'purge' && r.status === 'running',
     );
-    return run ? structuredClone(run) : null;
+    return run ? clone(run) : null;
   }
 
   async addCounts(_tx: Tx, runId: string, counts: Record<string, number>): Promise<void> {
@@ -72,17 +73,15 @@ export class InMemoryRetentionStore extends RetentionStore {
     const run = this.runList.find((r) => r.id === runId)!;
     run.status = 'finished';
     run.finishedAt = at;
-    return structuredClone(run);
+    return clone(run);
   }
 
   async runs(organizationId: string, skip: number, limit: number) {
     const mine = this.runList
       .filter((r) => r.organizationId === organizationId)
       .sort((a, b) => b.startedAt.getTime() - a.startedAt.getTime());
-    return {
-      runs: mine.slice(skip, skip + limit).map((r) => structuredClone(r)),
-      total: mine.length,
-    };
+    const { items: runs, total } = pageOf(mine, skip, limit);
+    return { runs, total };
   }
 }
 
@@ -109,7 +108,7 @@ export class InMemoryTargetData extends TargetData {
           !t.purgedParts.includes(q.part) &&
           (t.lastCallDate ?? t.createdAt).getTime() <= q.cutoff.getTime(),
       )
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1))
+      .sort(byCreatedThenId)
       .slice(0, q.limit);
     const last = due[due.length - 1];
     return {
@@ -125,7 +124,7 @@ export class InMemoryTargetData extends TargetData {
       const key = targetKey(organizationId, id);
       const found = table.get(key);
       if (!found) continue;
-      const t = structuredClone(found);
+      const t = clone(found);
       change(t);
       table.set(key, t);
       n++;
@@ -170,7 +169,7 @@ export class InMemoryTargetData extends TargetData {
             ? t.phoneNumber === key.phoneNumber || t.fallbackPhoneNumber === key.phoneNumber
             : t.externalId === key.externalId),
       )
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+      .sort(byCreatedThenId);
   }
 
   async patientTargetIds(organizationId: string, key: PatientKey): Promise<string[]> {
@@ -186,54 +185,47 @@ export class InMemoryTargetData extends TargetData {
       .sort();
   }
 
+  /** The organization's targets of these ids that exist, in the order asked. */
+  private found(organizationId: string, targetIds: string[]): Target[] {
+    return targetIds.flatMap((id) => this.table().get(targetKey(organizationId, id)) ?? []);
+  }
+
   async patientTargets(organizationId: string, targetIds: string[]): Promise<PatientTarget[]> {
-    return targetIds.flatMap((id) => {
-      const t = this.table().get(targetKey(organizationId, id));
-      return t
-        ? [
-            {
-              id: t.id,
-              campaignId: t.campaignId,
-              externalId: t.externalId,
-              phoneNumber: t.phoneNumber,
-              fallbackPhoneNumber: t.fallbackPhoneNumber,
-              patient: t.patient as Record<string, unknown> | null,
-              inputData: t.inputData,
-              outputData: t.outputData,
-              status: t.status,
-              category: t.category,
-              resolution: t.resolution,
-              createdAt: t.createdAt,
-              purgedAt: t.purgedAt,
-              purgedParts: t.purgedParts,
-            },
-          ]
-        : [];
-    });
+    return this.found(organizationId, targetIds).map((t) => ({
+      id: t.id,
+      campaignId: t.campaignId,
+      externalId: t.externalId,
+      phoneNumber: t.phoneNumber,
+      fallbackPhoneNumber: t.fallbackPhoneNumber,
+      patient: t.patient as Record<string, unknown> | null,
+      inputData: t.inputData,
+      outputData: t.outputData,
+      status: t.status,
+      category: t.category,
+      resolution: t.resolution,
+      createdAt: t.createdAt,
+      purgedAt: t.purgedAt,
+      purgedParts: t.purgedParts,
+    }));
   }
 
   async knownTargets(
     _tx: Tx | null,
     targets: { organizationId: string; targetId: string }[],
   ): Promise<KnownTarget[]> {
-    return targets.flatMap(({ organizationId, targetId }) => {
-      const t = this.table().get(targetKey(organizationId, targetId));
-      return t
-        ? [
-            {
-              organizationId,
-              targetId,
-              campaignId: t.campaignId,
-              knownValues: knownValuesOf({
-                externalId: t.externalId,
-                phoneNumbers: [t.phoneNumber, t.fallbackPhoneNumber],
-                patient: t.patient as Record<string, unknown> | null,
-                inputData: t.inputData,
-              }),
-            },
-          ]
-        : [];
-    });
+    return targets.flatMap(({ organizationId, targetId }) =>
+      this.found(organizationId, [targetId]).map((t) => ({
+        organizationId,
+        targetId,
+        campaignId: t.campaignId,
+        knownValues: knownValuesOf({
+          externalId: t.externalId,
+          phoneNumbers: [t.phoneNumber, t.fallbackPhoneNumber],
+          patient: t.patient as Record<string, unknown> | null,
+          inputData: t.inputData,
+        }),
+      })),
+    );
   }
 }
 

@@ -8,6 +8,7 @@ import {
   TimelinePosition,
 } from '../modules/target/application/ports/target-event-log.js';
 import { Snapshottable } from './in-memory-unit-of-work.js';
+import { clone, isOlder, newestFirst } from './in-memory-rows.js';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
 import { CampaignEventListeners } from '../modules/target/application/ports/campaign-event-listener.js';
 
@@ -24,7 +25,6 @@ interface StoredEvent {
 }
 
 const SYSTEM: EventCause = { actor: { type: 'system', id: null } };
-const clone = <T>(value: T): T => structuredClone(value);
 const inFlight = (t: Target) => IN_FLIGHT_STATUSES.includes(t.status);
 const lastOf = (ids: number[] | null) => (ids && ids.length > 0 ? ids[ids.length - 1] : null);
 const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
@@ -92,8 +92,6 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
     cause: EventCause = this.cause,
     deletedAt?: Date,
   ): void {
-    const reasonFor = (id: string, fallback: string) =>
-      cause.reasonsByTarget?.[id] ?? cause.reason ?? fallback;
     const add = (
       t: Target,
       at: Date,
@@ -109,7 +107,7 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
         kind,
         status,
         actor: clone(cause.actorsByTarget?.[t.id] ?? cause.actor),
-        reason: reasonFor(t.id, fallback),
+        reason: cause.reasonsByTarget?.[t.id] ?? cause.reason ?? fallback,
         data,
       });
     if (before === null && after !== null) {
@@ -209,16 +207,8 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
         event: clone(s.event),
         position: { atMicros: s.event.at.getTime() * 1000, key: sortKey(s.seq) },
       }))
-      .filter(
-        ({ position: p }) =>
-          before === null ||
-          p.atMicros < before.atMicros ||
-          (p.atMicros === before.atMicros && p.key < before.key),
-      )
-      .sort(
-        (a, b) =>
-          b.position.atMicros - a.position.atMicros || (a.position.key < b.position.key ? 1 : -1),
-      )
+      .filter(({ position }) => isOlder(position, before))
+      .sort((a, b) => newestFirst(a.position, b.position))
       .slice(0, limit);
   }
 

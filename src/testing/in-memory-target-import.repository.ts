@@ -16,6 +16,7 @@ import {
 } from '../modules/target/domain/target-import.js';
 import type { ImportColumn } from '../modules/target/domain/import-columns.js';
 import { Snapshottable } from './in-memory-unit-of-work.js';
+import { clone } from './in-memory-rows.js';
 
 interface Row extends StagedRow {
   /** Kept when the draft is dropped, as the adapter's `external_id` column. */
@@ -28,8 +29,6 @@ interface State {
   imports: Map<string, TargetImport>;
   rows: Map<string, Map<number, Row>>;
 }
-
-const clone = <T>(value: T): T => structuredClone(value);
 
 /**
  * TargetImportRepository in memory. It reads the campaign's targets through the TargetRepository it

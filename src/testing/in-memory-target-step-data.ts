@@ -13,6 +13,8 @@ import { appendEhrEventId, isWaitingAt, mergeInOrder, receiveData } from './step
 import type { Target } from '../modules/target/domain/target.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import { targetKey, type TargetTable } from './in-memory-target.repository.js';
+import { clone } from './in-memory-rows.js';
+import { recordingTable } from './recording-target-table.js';
 
 /**
  * The TargetStepData port over plain maps, with the same matching rules as the SQL adapter (the
@@ -41,11 +43,8 @@ export class InMemoryTargetStepData extends TargetStepData {
 
   /** Sets a target row, reporting the change to the event log as the database's triggers would. */
   private write(target: Target): void {
-    const key = targetKey(target.organizationId, target.id);
-    if (this.shared) return this.shared().set(key, target);
-    const before = this.targets.get(key);
-    this.timeline?.changed(before ? structuredClone(before) : null, structuredClone(target));
-    this.targets.set(key, target);
+    const own = this.timeline ? recordingTable(this.targets, this.timeline) : this.targets;
+    (this.shared?.() ?? own).set(targetKey(target.organizationId, target.id), target);
   }
 
   /** Test helper: the target of that id (of `organizationId` when two organizations have one). */
@@ -57,11 +56,11 @@ export class InMemoryTargetStepData extends TargetStepData {
   events: StepEventRecord[] = [];
 
   put(...targets: Target[]): void {
-    for (const t of targets) this.rows().set(targetKey(t.organizationId, t.id), structuredClone(t));
+    for (const t of targets) this.rows().set(targetKey(t.organizationId, t.id), clone(t));
   }
 
   snapshot(): { targets: Map<string, Target>; events: StepEventRecord[] } {
-    return { targets: structuredClone(this.targets), events: structuredClone(this.events) };
+    return { targets: clone(this.targets), events: clone(this.events) };
   }
 
   restore(state: { targets: Map<string, Target>; events: StepEventRecord[] }): void {
@@ -83,14 +82,11 @@ export class InMemoryTargetStepData extends TargetStepData {
         applied.push({ index: u.index, targetId: target.id, waiting, data: u.data });
       }
     }
-    const byTarget = new Map<string, Record<string, unknown>[]>();
-    for (const a of applied)
-      byTarget.set(a.targetId, [...(byTarget.get(a.targetId) ?? []), a.data]);
-    for (const [id, patches] of byTarget) {
+    for (const [id, ofTarget] of Map.groupBy(applied, (a) => a.targetId)) {
       this.write(
         receiveData(
           this.rows().get(targetKey(scope.organizationId, id))!,
-          mergeInOrder(patches),
+          mergeInOrder(ofTarget.map((a) => a.data)),
           received.receivedAt,
         ),
       );
@@ -149,7 +145,7 @@ export class InMemoryTargetStepData extends TargetStepData {
       kind: received.kind,
       friendlyId: received.friendlyId,
       eventType: received.eventType,
-      data: structuredClone(data),
+      data: clone(data),
       apiKeyId: received.apiKeyId,
       receivedAt: received.receivedAt,
     };

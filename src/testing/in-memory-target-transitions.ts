@@ -2,7 +2,6 @@ import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   CampaignTargetCounts,
   Deferral,
-  FinishedAttempt,
   TargetAttempt,
   StartedCall,
   TargetOutcome,
@@ -17,17 +16,26 @@ import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
 import { allows } from '../modules/target/domain/target-lifecycle.js';
 import { TargetTable, targetKey } from './in-memory-target.repository.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
+import { byCreatedThenId, clone, compareIds } from './in-memory-rows.js';
+import { recordingTable } from './recording-target-table.js';
 
 interface TransitionsState {
   own: Map<string, Target>;
   events: ReturnType<InMemoryTargetEventLog['snapshot']> | undefined;
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
 const due = (t: Target, now: Date) =>
   t.status === 'Scheduled' && t.scheduledTime !== null && t.scheduledTime <= now;
 const byDue = (a: Target, b: Target) =>
-  a.scheduledTime!.getTime() - b.scheduledTime!.getTime() || (a.id < b.id ? -1 : 1);
+  a.scheduledTime!.getTime() - b.scheduledTime!.getTime() || compareIds(a.id, b.id);
+/** The columns an outcome sets, with or without a call. */
+const outcomeOf = (d: TargetOutcome) => ({
+  status: d.status,
+  resolution: d.resolution,
+  category: d.category,
+  subcategory: d.subcategory,
+  outcome: d.outcome,
+});
 
 /**
  * TargetTransitions over a map of targets, guarded by the lifecycle's declaration (`allows`, from
@@ -51,30 +59,17 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     private readonly events?: InMemoryTargetEventLog,
   ) {
     super();
-    if (events) {
-      const plain = table;
-      this.table = () => {
-        const rows = plain();
-        return {
-          get: (key) => rows.get(key),
-          set: (key, target) => {
-            const before = rows.get(key);
-            events.changed(before ? clone(before) : null, clone(target));
-            rows.set(key, target);
-          },
-          values: () => rows.values(),
-        };
-      };
-    }
+    if (events) this.table = () => recordingTable(table(), events);
   }
 
   put(...targets: Target[]): void {
     for (const t of targets) this.save(clone(t));
   }
 
-  /** Writes a target under its key: its id is unique within its organization only. */
-  private save(target: Target): void {
+  /** Writes a target under its key (its id is unique within its organization only); a copy back. */
+  private save(target: Target): Target {
     this.table().set(targetKey(target.organizationId, target.id), target);
+    return clone(target);
   }
 
   private find(organizationId: string, id: string): Target | undefined {
@@ -110,11 +105,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       const pending = [...this.table().values()].filter(
         (t) => t.campaignId === campaignId && allows('trigger', t.status),
       );
-      if (!selection.oldestFirst) pending.sort(() => Math.random() - 0.5);
-      else
-        pending.sort(
-          (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1),
-        );
+      pending.sort(selection.oldestFirst ? byCreatedThenId : () => Math.random() - 0.5);
       pending.slice(0, selection.count).forEach(schedule);
     } else {
       const inCampaign = new Map(
@@ -238,61 +229,52 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     for (const c of calls) {
       const t = this.find(organizationId, c.targetId);
       if (!t || !allows('startCall', t.status)) continue;
-      const next: Target = {
-        ...t,
-        status: 'In Progress',
-        attempts: t.attempts + 1,
-        retries: t.attempts,
-        callLogIds: [...(t.callLogIds ?? []), c.callLogId],
-        callStartedAt: now,
-        lastCallDate: now,
-        updatedAt: now,
-        hold: null,
-      };
-      this.save(next);
-      started.push(clone(next));
+      started.push(
+        this.save({
+          ...t,
+          status: 'In Progress',
+          attempts: t.attempts + 1,
+          retries: t.attempts,
+          callLogIds: [...(t.callLogIds ?? []), c.callLogId],
+          callStartedAt: now,
+          lastCallDate: now,
+          updatedAt: now,
+          hold: null,
+        }),
+      );
     }
     return started;
   }
 
   async finishAttempts(_tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
     const finished: Target[] = [];
-    for (const attempt of attempts) {
-      const updated = this.finishOne(attempt.organizationId, attempt.targetId, attempt);
-      if (updated) finished.push(updated);
+    for (const r of attempts) {
+      const t = this.find(r.organizationId, r.targetId);
+      const latest = t?.callLogIds?.[t.callLogIds.length - 1];
+      if (!t || !allows('finishAttempt', t.status) || latest !== r.callLogId) continue;
+      const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
+      finished.push(
+        this.save({
+          ...t,
+          ...outcomeOf(r),
+          scheduledTime: r.retryAt ?? t.scheduledTime,
+          outputData: { ...t.outputData, ...r.outputData },
+          executionSeconds,
+          categorization: clone(r.categorization),
+          statistics: {
+            ...t.statistics,
+            attempts: t.attempts,
+            execution_seconds: executionSeconds,
+            last_call_outcome: r.categorization.outcome,
+            last_call_log_id: r.callLogId,
+          },
+          callStartedAt: null,
+          updatedAt: r.now,
+        }),
+      );
     }
     if (finished.length > 0) this.notifications++;
     return finished;
-  }
-
-  private finishOne(organizationId: string, targetId: string, r: FinishedAttempt): Target | null {
-    const t = this.find(organizationId, targetId);
-    const latest = t?.callLogIds?.[t.callLogIds.length - 1];
-    if (!t || !allows('finishAttempt', t.status) || latest !== r.callLogId) return null;
-    const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
-    const next: Target = {
-      ...t,
-      status: r.status,
-      resolution: r.resolution,
-      category: r.category,
-      subcategory: r.subcategory,
-      outcome: r.outcome,
-      scheduledTime: r.retryAt ?? t.scheduledTime,
-      outputData: { ...t.outputData, ...r.outputData },
-      executionSeconds,
-      categorization: clone(r.categorization),
-      statistics: {
-        ...t.statistics,
-        attempts: t.attempts,
-        execution_seconds: executionSeconds,
-        last_call_outcome: r.categorization.outcome,
-        last_call_log_id: r.callLogId,
-      },
-      callStartedAt: null,
-      updatedAt: r.now,
-    };
-    this.save(next);
-    return clone(next);
   }
 
   async cancelOpen(_tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
@@ -308,16 +290,14 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const t = this.find(r.organizationId, r.targetId);
     if (!t || !allows('review', t.status)) return null;
     const requeue = r.action === 'requeue';
-    const next: Target = {
+    if (requeue) this.notifications++;
+    return this.save({
       ...t,
       status: requeue ? 'Scheduled' : 'Finished',
       scheduledTime: requeue ? r.now : t.scheduledTime,
       statistics: { ...t.statistics, review: { action: r.action, at: r.now.toISOString() } },
       updatedAt: r.now,
-    };
-    this.save(next);
-    if (requeue) this.notifications++;
-    return clone(next);
+    });
   }
 
   async notifyDue(): Promise<void> {
@@ -380,18 +360,14 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     for (const c of continuations) {
       const t = this.find(c.organizationId, c.targetId);
       if (!t || !allows('continueAfterText', t.status)) continue;
-      const next: Target = {
-        ...t,
-        status: c.status,
-        resolution: c.resolution,
-        category: c.category,
-        subcategory: c.subcategory,
-        outcome: c.outcome,
-        scheduledTime: c.retryAt ?? t.scheduledTime,
-        updatedAt: c.now,
-      };
-      this.save(next);
-      moved.push(clone(next));
+      moved.push(
+        this.save({
+          ...t,
+          ...outcomeOf(c),
+          scheduledTime: c.retryAt ?? t.scheduledTime,
+          updatedAt: c.now,
+        }),
+      );
     }
     return moved;
   }
@@ -410,13 +386,9 @@ export class InMemoryTargetTransitions extends TargetTransitions {
 
   /** Ends `t` with an outcome reached without a call; saved, and a copy returned. */
   private end(t: Target, d: TargetOutcome, now: Date, more: Partial<Target> = {}): Target {
-    const next: Target = {
+    return this.save({
       ...t,
-      status: d.status,
-      resolution: d.resolution,
-      category: d.category,
-      subcategory: d.subcategory,
-      outcome: d.outcome,
+      ...outcomeOf(d),
       categorization: {
         category: d.category,
         subcategory: d.subcategory,
@@ -424,9 +396,7 @@ export class InMemoryTargetTransitions extends TargetTransitions {
       },
       updatedAt: now,
       ...more,
-    };
-    this.save(next);
-    return clone(next);
+    });
   }
 
   async findById(_tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {

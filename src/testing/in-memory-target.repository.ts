@@ -13,6 +13,7 @@ import {
 import { freshTarget, NewTarget } from '../modules/target/domain/new-targets.js';
 import type { EventCause } from '../modules/target/application/ports/target-event-log.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
+import { clone, compareIds } from './in-memory-rows.js';
 import {
   AWAITING_CALL_STATUSES,
   hasStarted,
@@ -32,7 +33,9 @@ interface RepositoryState {
   events: ReturnType<InMemoryTargetEventLog['snapshot']> | undefined;
 }
 
-const clone = <T>(value: T): T => structuredClone(value);
+/** The adapter's list order: by created_at (to the microsecond), then id. */
+const byPosition = (a: Stored, b: Stored) =>
+  a.createdMicros - b.createdMicros || compareIds(a.target.id, b.target.id);
 
 /**
  * A target's key in the in-memory tables: its id is unique within its organization only (the
@@ -65,17 +68,14 @@ export class InMemoryTargetRepository extends TargetRepository {
     externalIds: string[],
   ): Promise<Set<string>> {
     const wanted = new Set(externalIds);
-    const found = new Set<string>();
-    for (const { target } of this.rows.values()) {
-      if (
-        target.campaignId === campaignId &&
-        target.externalId !== null &&
-        wanted.has(target.externalId)
-      ) {
-        found.add(target.externalId);
-      }
-    }
-    return found;
+    const inCampaign = [...this.rows.values()].filter(
+      ({ target: t }) => t.campaignId === campaignId,
+    );
+    return new Set(
+      inCampaign.flatMap(({ target: t }) =>
+        t.externalId !== null && wanted.has(t.externalId) ? [t.externalId] : [],
+      ),
+    );
   }
 
   async findExistingIds(
@@ -114,19 +114,13 @@ export class InMemoryTargetRepository extends TargetRepository {
     });
     for (const { row, position } of accepted) {
       const createdMicros = options.now.getTime() * 1000 + position;
-      this.rows.set(targetKey(row.organizationId, row.id), {
-        target: freshTarget(
-          clone(row),
-          new Date(Math.floor(createdMicros / 1000)),
-          new Date(options.now.getTime()),
-        ),
-        createdMicros,
-      });
-      this.events?.changed(
-        null,
-        clone(this.rows.get(targetKey(row.organizationId, row.id))!.target),
-        options.cause,
+      const target = freshTarget(
+        clone(row),
+        new Date(Math.floor(createdMicros / 1000)),
+        new Date(options.now.getTime()),
       );
+      this.rows.set(targetKey(row.organizationId, row.id), { target, createdMicros });
+      this.events?.changed(null, clone(target), options.cause);
     }
     return accepted.map(({ row }) => row.id);
   }
@@ -174,8 +168,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     const withdrawn: string[] = [];
     for (const id of new Set(ids)) {
       const target = this.rows.get(targetKey(organizationId, id))?.target;
-      if (!target || target.campaignId !== campaignId) continue;
-      if (IN_FLIGHT_STATUSES.includes(target.status)) continue;
+      if (target?.campaignId !== campaignId || IN_FLIGHT_STATUSES.includes(target.status)) continue;
       this.rows.delete(targetKey(organizationId, id));
       withdrawn.push(id);
     }
@@ -231,14 +224,14 @@ export class InMemoryTargetRepository extends TargetRepository {
         if (filter.lastCallTo && (!last || last > filter.lastCallTo)) return false;
         return true;
       })
-      .sort((a, b) => a.createdMicros - b.createdMicros || compareUuid(a.target.id, b.target.id));
+      .sort(byPosition);
     const start =
       'after' in page
         ? matching.filter(
             (s) =>
               s.createdMicros < page.after.createdMicros ||
               (s.createdMicros === page.after.createdMicros &&
-                compareUuid(s.target.id, page.after.id) <= 0),
+                compareIds(s.target.id, page.after.id) <= 0),
           ).length
         : page.offset;
     const slice = matching.slice(start, start + page.limit);
@@ -336,7 +329,7 @@ export class InMemoryTargetRepository extends TargetRepository {
         (a, b) =>
           time(b.target.lastCallDate) - time(a.target.lastCallDate) ||
           b.createdMicros - a.createdMicros ||
-          compareUuid(a.target.id, b.target.id),
+          compareIds(a.target.id, b.target.id),
       )
       .slice(0, limit)
       .map((s) => s.target.id);
@@ -355,13 +348,11 @@ export class InMemoryTargetRepository extends TargetRepository {
 
   /** Test helper: every stored target, in list order. */
   all(): Target[] {
-    return this.ordered().map((t) => clone(t));
+    return this.ordered().map(clone);
   }
 
   private ordered(): Target[] {
-    return [...this.rows.values()]
-      .sort((a, b) => a.createdMicros - b.createdMicros || compareUuid(a.target.id, b.target.id))
-      .map((s) => s.target);
+    return [...this.rows.values()].sort(byPosition).map((s) => s.target);
   }
 }
 
@@ -376,8 +367,3 @@ function valueAt(data: unknown, path: string[]): unknown {
 }
 
 const isScalar = (v: unknown) => ['string', 'number', 'boolean'].includes(typeof v);
-
-/** PostgreSQL orders uuids by their bytes, which for the canonical lowercase form is string order. */
-function compareUuid(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}

@@ -19,11 +19,14 @@ import {
   TargetNotification,
   TargetNotifications,
 } from '../modules/webhook/application/ports/target-notifications.js';
+import { byCreatedThenId, clone, isOlder, newestFirst, pageOf } from './in-memory-rows.js';
 
 /** Where the fake reads a campaign's current endpoint, as the adapter reads the campaigns table. */
 export interface WebhookCampaignSource {
   findById(campaignId: string): Promise<Pick<Campaign, 'webhookUrl' | 'webhookSecret'> | null>;
 }
+
+const positionOf = (n: TargetNotification) => ({ atMicros: n.createdMicros, key: n.sortKey });
 
 interface Stored {
   delivery: WebhookDelivery;
@@ -70,53 +73,46 @@ export class InMemoryWebhookDeliveryRepository
           deliveryAttempts: delivery?.attempts ?? 0,
         };
       })
-      .filter(
-        (n) =>
-          before === null ||
-          n.createdMicros < before.atMicros ||
-          (n.createdMicros === before.atMicros && n.sortKey < before.key),
-      )
-      .sort((a, b) => b.createdMicros - a.createdMicros || (a.sortKey < b.sortKey ? 1 : -1))
+      .filter((n) => isOlder(positionOf(n), before))
+      .sort((a, b) => newestFirst(positionOf(a), positionOf(b)))
       .slice(0, limit);
   }
 
-  async recordEvents(tx: Tx, events: NewWebhookEvent[]): Promise<string[]> {
+  async recordEvents(_tx: Tx, events: NewWebhookEvent[]): Promise<string[]> {
     const ids: string[] = [];
-    for (const event of events) ids.push(...(await this.recordEvent(tx, event)));
+    for (const event of events) {
+      this.events.push(clone(event));
+      const campaign = await this.campaigns.findById(event.campaignId);
+      if (!campaign?.webhookUrl) continue;
+      const id = randomUUID();
+      ids.push(id);
+      this.rows.set(id, {
+        delivery: {
+          id,
+          eventId: event.id,
+          organizationId: event.organizationId,
+          campaignId: event.campaignId,
+          targetId: event.targetId,
+          eventType: event.type,
+          payload: clone(event.payload),
+          status: 'pending',
+          attempts: 0,
+          nextAttemptAt: event.createdAt,
+          lastStatusCode: null,
+          lastError: null,
+          lastAttemptAt: null,
+          deliveredAt: null,
+          eventCreatedAt: event.createdAt,
+          createdAt: event.createdAt,
+          updatedAt: event.createdAt,
+        },
+        runAttempts: 0,
+        leaseToken: null,
+        leaseUntil: null,
+        attempts: [],
+      });
+    }
     return ids;
-  }
-
-  private async recordEvent(_tx: Tx, event: NewWebhookEvent): Promise<string[]> {
-    this.events.push(structuredClone(event));
-    const campaign = await this.campaigns.findById(event.campaignId);
-    if (!campaign?.webhookUrl) return [];
-    const id = randomUUID();
-    this.rows.set(id, {
-      delivery: {
-        id,
-        eventId: event.id,
-        organizationId: event.organizationId,
-        campaignId: event.campaignId,
-        targetId: event.targetId,
-        eventType: event.type,
-        payload: structuredClone(event.payload),
-        status: 'pending',
-        attempts: 0,
-        nextAttemptAt: event.createdAt,
-        lastStatusCode: null,
-        lastError: null,
-        lastAttemptAt: null,
-        deliveredAt: null,
-        eventCreatedAt: event.createdAt,
-        createdAt: event.createdAt,
-        updatedAt: event.createdAt,
-      },
-      runAttempts: 0,
-      leaseToken: null,
-      leaseUntil: null,
-      attempts: [],
-    });
-    return [id];
   }
 
   async claim(
@@ -139,9 +135,7 @@ export class InMemoryWebhookDeliveryRepository
     if (!due) return null;
     Object.assign(delivery, { status: 'sending', nextAttemptAt: leaseUntil, updatedAt: now });
     delivery.attempts += 1;
-    row.runAttempts += 1;
-    row.leaseToken = leaseToken;
-    row.leaseUntil = leaseUntil;
+    Object.assign(row, { runAttempts: row.runAttempts + 1, leaseToken, leaseUntil });
     return {
       id: delivery.id,
       eventId: delivery.eventId,
@@ -162,7 +156,7 @@ export class InMemoryWebhookDeliveryRepository
   ): Promise<boolean> {
     const row = this.rows.get(deliveryId);
     if (!row) return false;
-    row.attempts.push({ id: ++this.attemptSeq, ...structuredClone(attempt) });
+    row.attempts.push({ id: ++this.attemptSeq, ...clone(attempt) });
     if (row.delivery.status !== 'sending' || row.leaseToken !== leaseToken) return false;
     const finishedAt = new Date(attempt.attemptedAt.getTime() + attempt.durationMs);
     Object.assign(row.delivery, {
@@ -174,8 +168,7 @@ export class InMemoryWebhookDeliveryRepository
       deliveredAt: result.status === 'delivered' ? finishedAt : row.delivery.deliveredAt,
       updatedAt: finishedAt,
     });
-    row.leaseToken = null;
-    row.leaseUntil = null;
+    Object.assign(row, { leaseToken: null, leaseUntil: null });
     return true;
   }
 
@@ -228,11 +221,8 @@ export class InMemoryWebhookDeliveryRepository
       .map((r) => r.delivery)
       .filter((d) => d.organizationId === organizationId && d.campaignId === campaignId)
       .filter((d) => status === null || d.status === status)
-      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
-    return {
-      items: all.slice(page.offset, page.offset + page.limit).map((d) => structuredClone(d)),
-      total: all.length,
-    };
+      .sort(byCreatedThenId);
+    return pageOf(all, page.offset, page.limit);
   }
 
   /** The live attempt records of the targets' deliveries, for the retention fake that blanks them. */
@@ -250,6 +240,6 @@ export class InMemoryWebhookDeliveryRepository
   async findById(organizationId: string, deliveryId: string): Promise<DeliveryWithAttempts | null> {
     const row = this.rows.get(deliveryId);
     if (!row || row.delivery.organizationId !== organizationId) return null;
-    return { ...structuredClone(row.delivery), attemptLog: structuredClone(row.attempts) };
+    return { ...clone(row.delivery), attemptLog: clone(row.attempts) };
   }
 }
