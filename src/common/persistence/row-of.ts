@@ -10,3 +10,29 @@ export type SnakeCase<F extends string> = F extends `${infer H}${infer T}`
   ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${SnakeCase<T>}`
   : F;
 export const snakeCase = (field: string) => field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The mapper of a `RowOf<T>` table: copies each column `columns` names to its field, in the list's
+ * order. `columns` is the statement's own list (an array, or the text of one: an entry's last word is
+ * its name, so `u.id` and `... AS has_password` work, a comma inside an expression does not), so a
+ * joined row's other columns stay out. `convert` gives the fields whose column needs more than a copy
+ * (`R`, the row as read, then differs from `RowOf<T>`).
+ */
+export function rowMapper<T, R extends object = RowOf<T>>(
+  columns: string | readonly string[],
+  convert: { [K in keyof T]?: (row: R) => T[K] } = {},
+): (row: R) => T {
+  const fields = (typeof columns === 'string' ? columns.split(',') : columns).map((entry) => {
+    const column = /(\w+)\s*$/.exec(entry)![1];
+    const field = column.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+    const converted = (convert as Record<string, ((row: R) => unknown) | undefined>)[field];
+    return { column, field, converted };
+  });
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const { column, field, converted } of fields) {
+      out[field] = converted ? converted(row) : (row as Record<string, unknown>)[column];
+    }
+    return out as T;
+  };
+}
