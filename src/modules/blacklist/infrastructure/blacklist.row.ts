@@ -1,4 +1,4 @@
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { Blacklist, BlacklistEntry } from '../domain/blacklist.js';
 
 /** A `blacklists` row as `pg` returns it: the domain's fields in snake_case. */
@@ -14,16 +14,7 @@ export const BLACKLIST_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof BlacklistRow)[];
 
-export function blacklistFromRow(r: BlacklistRow): Blacklist {
-  return {
-    id: r.id,
-    organizationId: r.organization_id,
-    name: r.name,
-    description: r.description,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
+export const blacklistFromRow = rowMapper<Blacklist>(BLACKLIST_COLUMNS);
 
 /**
  * A `blacklist_phone_numbers` row as read back: the entry's wire fields (the domain type keeps the

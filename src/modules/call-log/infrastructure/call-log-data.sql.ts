@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { blankTargetColumns, sqlExecutor } from '../../../database/sql.js';
 import { CallLogData } from '../../retention/application/ports/patient-data-holders.js';
@@ -14,6 +14,16 @@ const SET: Partial<Record<RetentionPart, string>> = {
   input_data: `agent_data = '{}'::jsonb, output_data = NULL`,
   finished_targets: `to_number = ''`,
 };
+
+/** The bigint id comes back as a string. */
+type PatientCallLogRow = RowOf<Omit<PatientCallLog, 'id'>> & { id: string };
+
+const PATIENT_CALL_LOG_COLUMNS = `id, campaign_id, target_id, to_number, outcome, transcripts,
+  post_call_data, recording_urls, started_at, ended_at`;
+const patientCallLogFromRow = rowMapper<PatientCallLog, PatientCallLogRow>(
+  PATIENT_CALL_LOG_COLUMNS,
+  { id: (r) => Number(r.id) },
+);
 
 /** The retention module's view of `call_logs` (docs/compliance.md, "Retention"). */
 @Injectable()
@@ -40,27 +50,12 @@ export class SqlCallLogData extends CallLogData {
   }
 
   async patientCallLogs(organizationId: string, targetIds: string[]): Promise<PatientCallLog[]> {
-    // The bigint id comes back as a string.
-    const { rows } = await sqlExecutor(this.dataSource, null).query<
-      RowOf<Omit<PatientCallLog, 'id'>> & { id: string }
-    >(
-      `SELECT id, campaign_id, target_id, to_number, outcome, transcripts, post_call_data,
-              recording_urls, started_at, ended_at
+    const { rows } = await sqlExecutor(this.dataSource, null).query<PatientCallLogRow>(
+      `SELECT ${PATIENT_CALL_LOG_COLUMNS}
          FROM call_logs WHERE organization_id = $1 AND target_id = ANY($2::uuid[])
         ORDER BY id`,
       [organizationId, targetIds],
     );
-    return rows.map((r) => ({
-      id: Number(r.id),
-      campaignId: r.campaign_id,
-      targetId: r.target_id,
-      toNumber: r.to_number,
-      outcome: r.outcome,
-      transcripts: r.transcripts,
-      postCallData: r.post_call_data,
-      recordingUrls: r.recording_urls,
-      startedAt: r.started_at,
-      endedAt: r.ended_at,
-    }));
+    return rows.map(patientCallLogFromRow);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { foldDue, FoldReport, sqlCountFolder } from '../../../common/persistence/count-folding.js';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, SqlExecutor, sqlExecutor } from '../../../database/sql.js';
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
@@ -32,34 +32,16 @@ const COLUMNS = `id, organization_id, campaign_id, target_id, attempt, to_number
 /** COLUMNS of the call_logs row aliased `c`. */
 const JOINED_COLUMNS = COLUMNS.replace(/(\w+)/g, 'c.$1');
 
-export function callLogFromRow(r: CallLogRow): CallLog {
-  return {
-    id: Number(r.id),
-    organizationId: r.organization_id,
-    campaignId: r.campaign_id,
-    targetId: r.target_id,
-    attempt: r.attempt,
-    to: r.to_number,
-    from: r.from_number,
-    provider: r.provider,
-    providerCallId: r.provider_call_id,
-    outcome: r.outcome,
-    endedReason: r.ended_reason,
-    callCategorization: r.call_categorization,
-    agentData: r.agent_data,
-    postCallData: r.post_call_data,
-    qa: r.qa,
-    transcripts: r.transcripts,
-    recordingUrls: r.recording_urls ?? [],
-    outputData: r.output_data ?? null,
-    subcategory: r.subcategory ?? null,
-    startedAt: r.started_at,
-    endedAt: r.ended_at,
-    durationSeconds: r.duration_seconds,
-    deadlineAt: r.deadline_at,
-    createdAt: r.created_at,
-  };
-}
+export const callLogFromRow = rowMapper<CallLog, CallLogRow>(
+  COLUMNS,
+  {
+    id: (r) => Number(r.id),
+    recordingUrls: (r) => r.recording_urls ?? [],
+    outputData: (r) => r.output_data ?? null,
+    subcategory: (r) => r.subcategory ?? null,
+  },
+  { to_number: 'to', from_number: 'from' },
+);
 
 @Injectable()
 export class SqlCallLogRepository extends CallLogRepository {

@@ -1,4 +1,4 @@
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { Campaign } from '../domain/campaign.js';
 
 /** A `campaigns` row as `pg` returns it: the domain's fields in snake_case. */
@@ -32,31 +32,4 @@ export const CAMPAIGN_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof CampaignRow)[];
 
-export function campaignFromRow(r: CampaignRow): Campaign {
-  return {
-    id: r.id,
-    organizationId: r.organization_id,
-    name: r.name,
-    type: r.type,
-    callerId: r.caller_id,
-    maxAttempts: r.max_attempts,
-    retryDelayMinutes: r.retry_delay_minutes,
-    maxConcurrentCalls: r.max_concurrent_calls,
-    callingWindow: r.calling_window,
-    steps: r.steps,
-    entryStep: r.entry_step,
-    blacklistIds: r.blacklist_ids,
-    webhookUrl: r.webhook_url,
-    webhookSecret: r.webhook_secret,
-    providerConnectionId: r.provider_connection_id,
-    state: r.state,
-    stateChangedAt: r.state_changed_at,
-    autoPause: r.auto_pause,
-    smsFollowUp: r.sms_follow_up,
-    defaultCountry: r.default_country,
-    voicemailMessage: r.voicemail_message,
-    pausedReason: r.paused_reason,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
-}
+export const campaignFromRow = rowMapper<Campaign>(CAMPAIGN_COLUMNS);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { ComplianceData } from '../../retention/application/ports/patient-data-holders.js';
@@ -8,6 +8,20 @@ import type {
   PatientDecision,
   PatientDoNotCallEntry,
 } from '../../retention/domain/patient-record.js';
+
+type PatientDoNotCallRow = RowOf<Omit<PatientDoNotCallEntry, 'addedAt'>> & { created_at: Date };
+
+const DO_NOT_CALL_COLUMNS = 'id, phone_number, reason, source, created_at, removed_at';
+const patientDoNotCallFromRow = rowMapper<PatientDoNotCallEntry, PatientDoNotCallRow>(
+  DO_NOT_CALL_COLUMNS,
+  { id: (r) => String(r.id) },
+  { created_at: 'addedAt' },
+);
+
+const DECISION_COLUMNS = 'id, campaign_id, target_id, rule, action, reason, decided_at';
+const patientDecisionFromRow = rowMapper<PatientDecision>(DECISION_COLUMNS, {
+  id: (r) => String(r.id),
+});
 
 /** The retention module's view of the do-not-call list and the decisions log. */
 @Injectable()
@@ -28,37 +42,20 @@ export class SqlComplianceData extends ComplianceData {
     organizationId: string,
     phoneNumbers: string[],
   ): Promise<PatientDoNotCallEntry[]> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<
-      RowOf<Omit<PatientDoNotCallEntry, 'addedAt'>> & { created_at: Date }
-    >(
-      `SELECT id, phone_number, reason, source, created_at, removed_at FROM do_not_call_entries
+    const { rows } = await sqlExecutor(this.dataSource, null).query<PatientDoNotCallRow>(
+      `SELECT ${DO_NOT_CALL_COLUMNS} FROM do_not_call_entries
         WHERE organization_id = $1 AND phone_number = ANY($2::text[]) ORDER BY id`,
       [organizationId, phoneNumbers],
     );
-    return rows.map((r) => ({
-      id: String(r.id),
-      phoneNumber: r.phone_number,
-      reason: r.reason,
-      source: r.source,
-      addedAt: r.created_at,
-      removedAt: r.removed_at,
-    }));
+    return rows.map(patientDoNotCallFromRow);
   }
 
   async decisions(organizationId: string, targetIds: string[]): Promise<PatientDecision[]> {
     const { rows } = await sqlExecutor(this.dataSource, null).query<RowOf<PatientDecision>>(
-      `SELECT id, campaign_id, target_id, rule, action, reason, decided_at FROM compliance_decisions
+      `SELECT ${DECISION_COLUMNS} FROM compliance_decisions
         WHERE organization_id = $1 AND target_id = ANY($2::text[]) ORDER BY decided_at, id`,
       [organizationId, targetIds],
     );
-    return rows.map((r) => ({
-      id: String(r.id),
-      campaignId: r.campaign_id,
-      targetId: r.target_id,
-      rule: r.rule,
-      action: r.action,
-      reason: r.reason,
-      decidedAt: r.decided_at,
-    }));
+    return rows.map(patientDecisionFromRow);
   }
 }

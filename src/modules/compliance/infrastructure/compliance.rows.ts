@@ -1,4 +1,4 @@
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import { type CompliancePolicy, DEFAULT_POLICY } from '../domain/compliance-policy.js';
 import type { ComplianceDecision } from '../domain/compliance-decision.js';
 
@@ -58,18 +58,7 @@ export const COMPLIANCE_DECISION_COLUMNS = [
   'decided_at',
 ] as const satisfies readonly (keyof ComplianceDecisionRow)[];
 
-export function decisionFromRow(r: ComplianceDecisionRow): ComplianceDecision {
-  return {
-    id: Number(r.id),
-    organizationId: r.organization_id,
-    campaignId: r.campaign_id,
-    targetId: r.target_id,
-    rule: r.rule,
-    action: r.action,
-    reason: r.reason,
-    timeZone: r.time_zone,
-    localTime: r.local_time,
-    deferredUntil: r.deferred_until,
-    decidedAt: r.decided_at,
-  };
-}
+export const decisionFromRow = rowMapper<ComplianceDecision, ComplianceDecisionRow>(
+  COMPLIANCE_DECISION_COLUMNS,
+  { id: (r) => Number(r.id) },
+);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { blankTargetColumns, NoRows, sqlExecutor } from '../../../database/sql.js';
 import { MessageData } from '../../retention/application/ports/patient-data-holders.js';
@@ -15,6 +15,10 @@ const SET: Partial<Record<RetentionPart, string>> = {
   messages: `body = ''`,
   finished_targets: BLANK_NUMBERS,
 };
+
+const PATIENT_MESSAGE_COLUMNS =
+  'id, campaign_id, target_id, direction, to_number, from_number, body, status, created_at';
+const patientMessageFromRow = rowMapper<PatientMessage>(PATIENT_MESSAGE_COLUMNS);
 
 /** The retention module's view of `messages` (docs/compliance.md, "Retention"). */
 @Injectable()
@@ -56,7 +60,7 @@ export class SqlMessageData extends MessageData {
     phoneNumbers: string[],
   ): Promise<PatientMessage[]> {
     const { rows } = await sqlExecutor(this.dataSource, null).query<RowOf<PatientMessage>>(
-      `SELECT id, campaign_id, target_id, direction, to_number, from_number, body, status, created_at
+      `SELECT ${PATIENT_MESSAGE_COLUMNS}
          FROM messages
         WHERE organization_id = $1
           AND (target_id = ANY($2::uuid[])
@@ -66,16 +70,6 @@ export class SqlMessageData extends MessageData {
         ORDER BY created_at, id`,
       [organizationId, targetIds, phoneNumbers],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      campaignId: r.campaign_id,
-      targetId: r.target_id,
-      direction: r.direction,
-      toNumber: r.to_number,
-      fromNumber: r.from_number,
-      body: r.body,
-      status: r.status,
-      createdAt: r.created_at,
-    }));
+    return rows.map(patientMessageFromRow);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -10,11 +10,7 @@ import {
   SendOutcome,
 } from '../application/ports/message.repository.js';
 import { MESSAGE_STATUSES, statusRank } from '../domain/message.js';
-import type {
-  FollowUpContinuation,
-  Message,
-  MessageStatus,
-} from '../domain/message.js';
+import type { FollowUpContinuation, Message, MessageStatus } from '../domain/message.js';
 
 /**
  * A `messages` row as `pg` returns it: the domain's fields in snake_case, but the bigint call log id
@@ -31,32 +27,11 @@ const COLUMNS = `id, organization_id, campaign_id, target_id, call_log_id, provi
   provider, direction, to_number, from_number, body, status, provider_message_id, error_code,
   error_message, keyword, then_outcome, send_after, created_at, updated_at, sent_at, settled_at`;
 
-function messageFromRow(r: MessageRow): Message {
-  return {
-    id: r.id,
-    organizationId: r.organization_id,
-    campaignId: r.campaign_id,
-    targetId: r.target_id,
-    callLogId: r.call_log_id === null ? null : Number(r.call_log_id),
-    providerConnectionId: r.provider_connection_id,
-    provider: r.provider,
-    direction: r.direction,
-    to: r.to_number,
-    from: r.from_number,
-    body: r.body,
-    status: r.status,
-    providerMessageId: r.provider_message_id,
-    errorCode: r.error_code,
-    errorMessage: r.error_message,
-    keyword: r.keyword,
-    continuation: r.then_outcome,
-    sendAfter: r.send_after,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    sentAt: r.sent_at,
-    settledAt: r.settled_at,
-  };
-}
+const messageFromRow = rowMapper<Message, MessageRow>(
+  COLUMNS,
+  { callLogId: (r) => (r.call_log_id === null ? null : Number(r.call_log_id)) },
+  { to_number: 'to', from_number: 'from', then_outcome: 'continuation' },
+);
 
 /** A status's rank in SQL, as `advancesStatus` ranks them (forward only). */
 const RANK = (expr: string) =>

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import { API_KEYS_REVOKED_CHANNEL } from './api-key-revocations.sql.js';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import { OrganizationRepository } from '../application/ports/organization.repository.js';
@@ -19,25 +19,8 @@ const ORGANIZATION_COLUMNS = 'id, name, created_at';
 const API_KEY_COLUMNS =
   'id, organization_id, name, key_prefix, created_at, last_used_at, revoked_at, role, campaign_ids, expires_at, created_by';
 
-const organizationFromRow = (r: OrganizationRow): Organization => ({
-  id: r.id,
-  name: r.name,
-  createdAt: r.created_at,
-});
-
-const apiKeyFromRow = (r: ApiKeyRow): ApiKeyRecord => ({
-  id: r.id,
-  organizationId: r.organization_id,
-  name: r.name,
-  keyPrefix: r.key_prefix,
-  createdAt: r.created_at,
-  lastUsedAt: r.last_used_at,
-  revokedAt: r.revoked_at,
-  role: r.role,
-  campaignIds: r.campaign_ids,
-  expiresAt: r.expires_at,
-  createdBy: r.created_by,
-});
+const organizationFromRow = rowMapper<Organization>(ORGANIZATION_COLUMNS);
+const apiKeyFromRow = rowMapper<ApiKeyRecord>(API_KEY_COLUMNS);
 
 @Injectable()
 export class SqlOrganizationRepository extends OrganizationRepository {

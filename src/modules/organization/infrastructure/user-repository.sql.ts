@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import { DataSource } from 'typeorm';
 import { NoRows, onUniqueViolation, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -20,19 +20,7 @@ export const USER_COLUMNS = `u.id, u.organization_id, u.email, u.name, u.role, u
   u.password_hash IS NOT NULL AS has_password, u.totp_enabled_at IS NOT NULL AS totp_enabled,
   u.created_at, u.updated_at, u.deactivated_at`;
 
-export const userFromRow = (r: UserRow): User => ({
-  id: r.id,
-  organizationId: r.organization_id,
-  email: r.email,
-  name: r.name,
-  role: r.role,
-  campaignIds: r.campaign_ids,
-  hasPassword: r.has_password,
-  totpEnabled: r.totp_enabled,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-  deactivatedAt: r.deactivated_at,
-});
+export const userFromRow = rowMapper<User>(USER_COLUMNS);
 
 @Injectable()
 export class SqlUserRepository extends UserRepository {

@@ -1,4 +1,4 @@
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import {
   RETENTION_PARTS,
   type RetentionPolicy,
@@ -53,23 +53,15 @@ export const RUN_COLUMNS = [
   'api_key_id',
 ] as const satisfies readonly (keyof RetentionRunRow)[];
 
-export const runFromRow = (r: RetentionRunRow): RetentionRun => ({
-  id: r.id,
-  organizationId: r.organization_id,
-  kind: r.kind,
-  trigger: r.trigger,
-  status: r.status,
-  policies: r.policy.map((p) => ({
-    campaignId: p.campaign_id,
-    policy: policyFromStored(p.policy),
-  })),
-  subject: r.subject ? keyFromStored(r.subject) : null,
-  reason: r.reason,
-  counts: r.counts,
-  startedAt: r.started_at,
-  finishedAt: r.finished_at,
-  apiKeyId: r.api_key_id,
-});
+export const runFromRow = rowMapper<RetentionRun, RetentionRunRow>(
+  RUN_COLUMNS,
+  {
+    policies: (r) =>
+      r.policy.map((p) => ({ campaignId: p.campaign_id, policy: policyFromStored(p.policy) })),
+    subject: (r) => (r.subject ? keyFromStored(r.subject) : null),
+  },
+  { policy: 'policies' },
+);
 
 export const runParams = (run: RetentionRun): unknown[] => [
   run.id,

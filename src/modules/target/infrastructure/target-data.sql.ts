@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import {
@@ -66,6 +66,10 @@ function keyWhere(key: PatientKey): { where: string; value: string } {
     ? { where: `(t.phone_number = $2 OR t.fallback_phone_number = $2)`, value: key.phoneNumber }
     : { where: `t.external_id = $2`, value: key.externalId };
 }
+
+const PATIENT_TARGET_COLUMNS = `id, campaign_id, external_id, phone_number, fallback_phone_number,
+  patient, input_data, output_data, status, category, resolution, created_at, purged_at, purged_parts`;
+const patientTargetFromRow = rowMapper<PatientTarget>(PATIENT_TARGET_COLUMNS);
 
 /** The retention module's view of the target module's tables (docs/compliance.md, "Retention"). */
 @Injectable()
@@ -172,28 +176,12 @@ export class SqlTargetData extends TargetData {
 
   async patientTargets(organizationId: string, targetIds: string[]): Promise<PatientTarget[]> {
     const { rows } = await sqlExecutor(this.dataSource, null).query<RowOf<PatientTarget>>(
-      `SELECT id, campaign_id, external_id, phone_number, fallback_phone_number, patient, input_data,
-              output_data, status, category, resolution, created_at, purged_at, purged_parts
+      `SELECT ${PATIENT_TARGET_COLUMNS}
          FROM targets WHERE organization_id = $1 AND id = ANY($2::uuid[])
         ORDER BY created_at, id`,
       [organizationId, targetIds],
     );
-    return rows.map((r) => ({
-      id: r.id,
-      campaignId: r.campaign_id,
-      externalId: r.external_id,
-      phoneNumber: r.phone_number,
-      fallbackPhoneNumber: r.fallback_phone_number,
-      patient: r.patient,
-      inputData: r.input_data,
-      outputData: r.output_data,
-      status: r.status,
-      category: r.category,
-      resolution: r.resolution,
-      createdAt: r.created_at,
-      purgedAt: r.purged_at,
-      purgedParts: r.purged_parts,
-    }));
+    return rows.map(patientTargetFromRow);
   }
 
   async knownTargets(

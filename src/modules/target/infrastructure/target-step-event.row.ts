@@ -1,4 +1,4 @@
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import type { StepEventRecord } from '../application/ports/target-step-data.js';
 
 /** A `target_step_events` row as `pg` returns it (the arrival order `seq` is only sorted on). */
@@ -18,17 +18,4 @@ export const TARGET_STEP_EVENT_COLUMNS = [
   'received_at',
 ] as const satisfies readonly (keyof TargetStepEventRow)[];
 
-export function stepEventFromRow(r: TargetStepEventRow): StepEventRecord {
-  return {
-    id: r.id,
-    organizationId: r.organization_id,
-    campaignId: r.campaign_id,
-    targetId: r.target_id,
-    kind: r.kind,
-    friendlyId: r.friendly_id,
-    eventType: r.event_type,
-    data: r.data,
-    apiKeyId: r.api_key_id,
-    receivedAt: r.received_at,
-  };
-}
+export const stepEventFromRow = rowMapper<StepEventRecord>(TARGET_STEP_EVENT_COLUMNS);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { RowOf } from '../../../common/persistence/row-of.js';
+import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import { sqlExecutor } from '../../../database/sql.js';
@@ -289,37 +289,10 @@ export class SqlWebhookDeliveryRepository
   }
 }
 
-function deliveryFromRow(row: DeliveryRow): WebhookDelivery {
-  return {
-    id: row.id,
-    eventId: row.event_id,
-    organizationId: row.organization_id,
-    campaignId: row.campaign_id,
-    targetId: row.target_id,
-    eventType: row.event_type,
-    payload: typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload,
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lastStatusCode: row.last_status_code,
-    lastError: row.last_error,
-    lastAttemptAt: row.last_attempt_at,
-    deliveredAt: row.delivered_at,
-    eventCreatedAt: row.event_created_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const deliveryFromRow = rowMapper<WebhookDelivery, DeliveryRow>(DELIVERY_COLUMNS, {
+  payload: (row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload),
+});
 
-function attemptFromRow(row: AttemptRow): DeliveryAttempt {
-  return {
-    id: Number(row.id),
-    attemptedAt: row.attempted_at,
-    url: row.url,
-    statusCode: row.status_code,
-    durationMs: row.duration_ms,
-    success: row.success,
-    error: row.error,
-    responseExcerpt: row.response_excerpt,
-  };
-}
+const attemptFromRow = rowMapper<DeliveryAttempt, AttemptRow>(ATTEMPT_COLUMNS, {
+  id: (row) => Number(row.id),
+});
