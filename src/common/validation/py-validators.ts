@@ -13,7 +13,7 @@ import {
   PHONE_NUMBER_RULE,
   phoneNumberRule,
 } from '../phone/phone-number.js';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
 import { pydantic, PydanticError } from './pydantic-errors.js';
@@ -71,18 +71,26 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The key must be present (null is a value and goes on to the type check). */
-export function PyRequired(): PropertyDecorator {
-  return pyConstraint('pyRequired', RANK_MISSING, (v) =>
-    v === undefined ? pydantic.missing() : null,
+/**
+ * The key must be present (null is a value and goes on to the type check). `docs`: the field's
+ * description, example and the like, added to the schema its type decorator gives.
+ */
+export function PyRequired(docs: ApiPropertyOptions = {}): PropertyDecorator {
+  return applyDecorators(
+    pyConstraint('pyRequired', RANK_MISSING, (v) => (v === undefined ? pydantic.missing() : null)),
+    ApiProperty(docs),
   );
 }
 
-/** Skip the field's checks when it is absent, and also when null if `nullable`. */
-export function PyOptional(options: { nullable?: boolean } = {}): PropertyDecorator {
+/**
+ * Skip the field's checks when it is absent, and also when null if `nullable` (which the schema
+ * then says too). `docs` as for `PyRequired`.
+ */
+export function PyOptional(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    doc({ required: false, nullable: options.nullable || undefined }),
-    ValidateIf((_obj, value) => value !== undefined && !(options.nullable && value === null)),
+    doc({ required: false, nullable: docs.nullable || undefined }),
+    ApiPropertyOptional(docs),
+    ValidateIf((_obj, value) => value !== undefined && !(docs.nullable && value === null)),
   );
 }
 

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyBool,
   PyDateOrDateTime,
@@ -10,50 +10,45 @@ import {
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class ListCallLogsQueryDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     description: 'The page number to get (0-based).',
     type: 'integer',
     default: 0,
     minimum: 0,
   })
-  @PyOptional()
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: 'The number of call logs per page.',
     type: 'integer',
     default: 200,
     minimum: 1,
     maximum: 1000,
   })
-  @PyOptional()
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 200;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: 'Filter logs from this date (inclusive): YYYY-MM-DD or an ISO-8601 date-time.',
     type: String,
     format: 'date-time',
     nullable: true,
   })
-  @PyOptional({ nullable: true })
   @PyDateOrDateTime()
   from_date?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description:
       'Filter logs until this date (inclusive; a date-only value covers that whole day).',
     type: String,
     format: 'date-time',
     nullable: true,
   })
-  @PyOptional({ nullable: true })
   @PyDateOrDateTime()
   to_date?: string | null;
 
-  @ApiPropertyOptional({ description: 'Filter logs by campaign ID.', type: String, nullable: true })
-  @PyOptional({ nullable: true })
+  @PyOptional({ description: 'Filter logs by campaign ID.', type: String, nullable: true })
   @PyStr()
   campaign_id?: string | null;
 }
@@ -62,19 +57,17 @@ export class ListCallLogsQueryDto {
 const MAX_CALL_LOG_ID = BigInt('9223372036854775807');
 
 export class CallLogParamsDto {
-  @ApiProperty({
+  @PyRequired({
     description: 'The ID of the call log to get the information.',
     type: 'integer',
     minimum: 0,
   })
-  @PyRequired()
   @PyInt({ ge: 0, le: MAX_CALL_LOG_ID })
   call_log_id: number;
 }
 
 export class GetCallLogQueryDto {
-  @ApiPropertyOptional({ description: 'Whether to include recordings.', default: false })
-  @PyOptional()
+  @PyOptional({ description: 'Whether to include recordings.', default: false })
   @PyBool()
   include_recordings: boolean = false;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyDateOrDateTime,
   PyInt,
@@ -7,28 +7,23 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class ListDecisionsQueryDto {
-  @ApiPropertyOptional({ format: 'uuid' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, format: 'uuid' })
   @PyUuid()
   campaign_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'Decided at or after (date, date-time or unix time)' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Decided at or after (date, date-time or unix time)' })
   @PyDateOrDateTime()
   from?: string | null;
 
-  @ApiPropertyOptional({ description: 'Decided at or before (a date covers the whole day)' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Decided at or before (a date covers the whole day)' })
   @PyDateOrDateTime()
   to?: string | null;
 
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
-  @PyOptional()
+  @PyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Decisions to skip' })
-  @PyOptional()
+  @PyOptional({ default: 0, minimum: 0, description: 'Decisions to skip' })
   @PyInt({ ge: 0 })
   skip: number = 0;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
 import {
   PyDateOrDateTime,
@@ -11,31 +11,27 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class CreateApiKeyDto {
-  @ApiProperty({ example: 'EHR integration' })
-  @PyRequired()
+  @PyRequired({ example: 'EHR integration' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @ApiProperty({ enum: ROLES, example: 'integration' })
-  @PyRequired()
+  @PyRequired({ enum: ROLES, example: 'integration' })
   @PyEnum(ROLES)
   role: (typeof ROLES)[number];
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: [String],
     format: 'uuid',
     nullable: true,
     description: 'The only campaigns the key reaches; left out or null, every campaign.',
   })
-  @PyOptional({ nullable: true })
   @PyList({ min: 1, max: 100 }, uuidError)
   campaign_ids?: string[] | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     description: 'When the key stops working (a date-time in the future); null, never.',
   })
-  @PyOptional({ nullable: true })
   @PyDateOrDateTime()
   expires_at?: string | number | null;
 }

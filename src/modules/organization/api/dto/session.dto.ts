@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
 import {
   PyBool,
@@ -8,20 +8,17 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class SignInDto {
-  @ApiProperty({ example: 'dana@clinic.example' })
-  @PyRequired()
+  @PyRequired({ example: 'dana@clinic.example' })
   @PyStr({ min: 1, max: 320 })
   email: string;
 
-  @ApiProperty()
   @PyRequired()
   @PyStr({ max: 1000 })
   password: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: "The authenticator app's 6-digit code, for a person with a second factor",
   })
-  @PyOptional()
   @PyStr({ max: 20 })
   totp_code?: string;
 }
@@ -79,8 +76,7 @@ export class MeResponseDto {
 }
 
 export class TotpCodeDto {
-  @ApiProperty({ description: 'The 6 digits the authenticator app shows now' })
-  @PyRequired()
+  @PyRequired({ description: 'The 6 digits the authenticator app shows now' })
   @PyStr({ min: 1, max: 20 })
   code: string;
 }
@@ -93,10 +89,9 @@ export class TotpSetupResponseDto {
 }
 
 export class SignInPolicyDto {
-  @ApiProperty({
+  @PyRequired({
     description: 'Every person of the organization must sign in with a second factor',
   })
-  @PyRequired()
   @PyBool()
   require_totp: boolean;
 }

@@ -129,48 +129,46 @@ const VoicemailMessage = () =>
   );
 
 export class HttpSettingsDto {
-  @ApiProperty({ description: 'The voice agent’s URL that receives call requests' })
-  @PyRequired()
+  @PyRequired({ description: 'The voice agent’s URL that receives call requests' })
   @PyHttpUrl()
   api_base_url: string;
 }
 
 export class TwilioSettingsDto {
-  @ApiPropertyOptional({ description: 'Caller id; defaults to the campaign’s caller_id' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Caller id; defaults to the campaign’s caller_id' })
   @PyStr()
   @PyPhoneNumber()
   from_number?: string;
 
-  @ApiPropertyOptional({ description: 'TwiML the call runs; this or twiml_template' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'TwiML the call runs; this or twiml_template' })
   @PyHttpUrl()
   twiml_url?: string;
 
-  @ApiPropertyOptional({ description: 'TwiML with {{patient.field}} and {{input_data.field}} placeholders' })
-  @PyOptional({ nullable: true })
+  @PyOptional({
+    nullable: true,
+    description: 'TwiML with {{patient.field}} and {{input_data.field}} placeholders',
+  })
   @PyStr({ min: 1, max: 20000 })
   twiml_template?: string;
 
-  @ApiPropertyOptional({ enum: TWILIO_MACHINE_DETECTION })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, enum: TWILIO_MACHINE_DETECTION })
   @PyEnum(TWILIO_MACHINE_DETECTION)
   machine_detection?: string;
 
   @VoicemailMessage() voicemail_message?: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
+    nullable: true,
     description:
       'Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`)',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ min: 1, max: 64 })
   messaging_service_sid?: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
+    nullable: true,
     description: 'The answer texted to a recipient who replies HELP (none when unset)',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ min: 1, max: 1600 })
   help_message?: string;
 
@@ -178,23 +176,21 @@ export class TwilioSettingsDto {
 }
 
 export class VapiSettingsDto {
-  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) assistant_id: string;
-  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) phone_number_id: string;
+  @PyRequired() @PyStr({ min: 1, max: 200 }) assistant_id: string;
+  @PyRequired() @PyStr({ min: 1, max: 200 }) phone_number_id: string;
   @VoicemailMessage() voicemail_message?: string;
   @ApiBaseUrl() api_base_url?: string;
 }
 
 export class RetellSettingsDto {
-  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) agent_id: string;
+  @PyRequired() @PyStr({ min: 1, max: 200 }) agent_id: string;
 
-  @ApiPropertyOptional({ description: 'Caller id; defaults to the campaign’s caller_id' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Caller id; defaults to the campaign’s caller_id' })
   @PyStr()
   @PyPhoneNumber()
   from_number?: string;
 
-  @ApiPropertyOptional({ enum: RETELL_FINAL_EVENTS, default: 'call_analyzed' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, enum: RETELL_FINAL_EVENTS, default: 'call_analyzed' })
   @PyEnum(RETELL_FINAL_EVENTS)
   final_event?: string;
 
@@ -302,13 +298,11 @@ const settingsDescription =
 
 @ApiExtraModels(...MODELS)
 export class CreateProviderConnectionDto {
-  @ApiProperty({ enum: CONNECTION_TYPES, example: 'twilio' })
-  @PyRequired()
+  @PyRequired({ enum: CONNECTION_TYPES, example: 'twilio' })
   @PyEnum(CONNECTION_TYPES)
   type: BuiltInConnectionType;
 
-  @ApiProperty({ example: 'Twilio production' })
-  @PyRequired()
+  @PyRequired({ example: 'Twilio production' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
@@ -323,8 +317,7 @@ export class CreateProviderConnectionDto {
   })
   settings?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ default: false, description: 'Used by campaigns that name no connection' })
-  @PyOptional()
+  @PyOptional({ default: false, description: 'Used by campaigns that name no connection' })
   @PyBool()
   is_default: boolean = false;
 }
@@ -338,7 +331,6 @@ export class CreateProviderConnectionDto {
 export class UpdateProviderConnectionDto {
   type: BuiltInConnectionType;
 
-  @ApiPropertyOptional()
   @PyOptional()
   @PyStr({ min: 1, max: 200 })
   name?: string;
@@ -357,16 +349,14 @@ export class UpdateProviderConnectionDto {
   @PyModelForType(SETTINGS_MODEL, { requiredFor: [], rules: SETTINGS_RULES })
   settings?: Record<string, unknown>;
 
-  @ApiPropertyOptional()
   @PyOptional()
   @PyBool()
   is_default?: boolean;
 }
 
 export class ListProviderConnectionsQueryDto {
-  @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
-  @PyOptional()
+  @PyOptional({ default: 0, minimum: 0 }) @PyInt({ ge: 0 }) page: number = 0;
+  @PyOptional({ default: 50, minimum: 1, maximum: 100 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }

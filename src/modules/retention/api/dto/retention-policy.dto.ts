@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyBool,
   PyInt,
@@ -22,48 +22,41 @@ const windowDoc = (part: keyof typeof PART_REMOVES) => ({
 });
 
 export class RetentionWindowsDto {
-  @ApiProperty(windowDoc('transcripts'))
-  @PyRequired()
+  @PyRequired(windowDoc('transcripts'))
   @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   transcripts: number | null;
 
-  @ApiProperty(windowDoc('recordings'))
-  @PyRequired()
+  @PyRequired(windowDoc('recordings'))
   @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   recordings: number | null;
 
-  @ApiProperty(windowDoc('input_data'))
-  @PyRequired()
+  @PyRequired(windowDoc('input_data'))
   @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   input_data: number | null;
 
-  @ApiProperty(windowDoc('messages'))
-  @PyRequired()
+  @PyRequired(windowDoc('messages'))
   @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   messages: number | null;
 
-  @ApiProperty(windowDoc('finished_targets'))
-  @PyRequired()
+  @PyRequired(windowDoc('finished_targets'))
   @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   finished_targets: number | null;
 }
 
 export class RetentionPolicyDto {
-  @ApiProperty({ type: RetentionWindowsDto })
-  @PyRequired()
+  @PyRequired({ type: RetentionWindowsDto })
   @PyModel(() => RetentionWindowsDto)
   windows: RetentionWindowsDto;
 
-  @ApiProperty({
+  @PyRequired({
     description:
       'Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept)',
   })
-  @PyRequired()
   @PyBool()
   redact_transcripts: boolean;
 }
@@ -102,13 +95,11 @@ export class CampaignRetentionResponseDto extends RetentionPolicyResponseDto {
 }
 
 export class RetentionRunsQueryDto {
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
-  @PyOptional()
+  @PyOptional({ default: 50, minimum: 1, maximum: 500 })
   @PyInt({ ge: 1, le: 500 })
   limit: number = 50;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
-  @PyOptional()
+  @PyOptional({ default: 0, minimum: 0 })
   @PyInt({ ge: 0 })
   skip: number = 0;
 }

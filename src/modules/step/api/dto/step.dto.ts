@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import {
@@ -26,34 +26,31 @@ import { EHR_EVENT_TYPES, EhrEventType } from '../../domain/step.js';
 export const MAX_BATCH_UPDATES = 5000;
 
 export class StepUpdateDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     type: String,
     nullable: true,
     description:
       'The target to update (its id). With external_id too, both must name the same target.',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   target_id?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: String,
     nullable: true,
     description:
       "The target to update, by its external id in the campaign (when target_id isn't given)",
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   external_id?: string | null;
 
-  @ApiProperty({
+  @PyRequired({
     type: 'object',
     additionalProperties: true,
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { insurance_verified: true },
   })
-  @PyRequired()
   @PyDict()
   @PyStorable()
   input_data: Record<string, unknown>;
@@ -160,7 +157,7 @@ function PyUpdateList(): PropertyDecorator {
 }
 
 export class BatchStepDto {
-  @ApiProperty({
+  @PyRequired({
     type: [StepUpdateDto],
     minItems: 1,
     maxItems: MAX_BATCH_UPDATES,
@@ -168,7 +165,6 @@ export class BatchStepDto {
       'Applied all or nothing. Each names its target by target_id or external_id. Several updates of one ' +
       'target are merged in array order (later keys win).',
   })
-  @PyRequired()
   @PyUpdateList()
   updates: StepUpdateDto[];
 }
@@ -177,42 +173,38 @@ export class BatchStepDto {
   e.target_id == null && e.external_id == null ? TARGET_REF_REQUIRED : null,
 )
 export class EhrEventDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     enum: EHR_EVENT_TYPES,
     nullable: true,
     description:
       "The type of EHR event; the event id is listed under it in pre_call_ehr_ids ('unknown' if absent)",
   })
-  @PyOptional({ nullable: true })
   @PyEnum(EHR_EVENT_TYPES)
   event_type?: EhrEventType | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: 'object',
     additionalProperties: true,
     default: {},
     description: "The event's data, merged into the target's input_data one level deep",
   })
-  @PyOptional()
   @PyDict()
   @PyStorable()
   event_data?: Record<string, unknown>;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: String,
     nullable: true,
     description: 'The target (one of target_id, external_id is required)',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   target_id?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: String,
     nullable: true,
     description: 'The target by its external id in the campaign',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   external_id?: string | null;
 }

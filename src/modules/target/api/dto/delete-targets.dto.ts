@@ -4,12 +4,11 @@ import { checkString, PyList, PyRequired } from '../../../../common/validation/p
 export const MAX_TARGET_IDS_PER_DELETE = 10000;
 
 export class DeleteTargetsDto {
-  @ApiProperty({
+  @PyRequired({
     type: [String],
     maxItems: MAX_TARGET_IDS_PER_DELETE,
     description: 'The IDs of the targets to delete',
   })
-  @PyRequired()
   @PyList({ max: MAX_TARGET_IDS_PER_DELETE }, checkString)
   target_ids: string[];
 }

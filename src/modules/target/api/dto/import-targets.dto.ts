@@ -6,41 +6,37 @@ export type OnError = (typeof ON_ERROR)[number];
 import { IMPORT_STATUSES, type ImportStatus } from '../../domain/target-import.js';
 
 export class ImportTargetsQueryDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     default: false,
     description: 'Validate and report (errors, duplicates) without adding anything',
   })
-  @PyOptional()
   @PyBool()
   dry_run: boolean = false;
 
-  @ApiPropertyOptional({ default: false, description: 'As the JSON add: schedule the new targets' })
-  @PyOptional()
+  @PyOptional({ default: false, description: 'As the JSON add: schedule the new targets' })
   @PyBool()
   launch: boolean = false;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: true,
     description:
       'true: rows whose external id is already in the campaign (or in an earlier row) are ignored; ' +
       'false: such rows are row errors, and a file with any row error adds nothing',
   })
-  @PyOptional()
   @PyBool()
   allow_duplicates: boolean = true;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     enum: ON_ERROR,
     default: 'reject',
     description:
       'reject: a file with any row error adds nothing; skip: the good rows are added and the bad ones ' +
       'reported (errors, and GET /api/v1/imports/{import_id}/errors as CSV)',
   })
-  @PyOptional()
   @PyEnum(ON_ERROR)
   on_error: OnError = 'reject';
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description:
       'Explicit column mapping, comma-separated `<CSV header>:<field>` pairs, e.g. ' +
       '`Phone:phone_number,MRN:external_id,First:patient.first_name`. Unmapped headers that name a ' +
@@ -49,7 +45,6 @@ export class ImportTargetsQueryDto {
       'under its header. The report answers the mapping used (columns).',
     example: 'Phone:phone_number,MRN:external_id',
   })
-  @PyOptional()
   @PyStr({ max: 10000 })
   columns?: string;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyInt,
   PyOptional,
@@ -10,20 +10,18 @@ import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
 import { decodeTimelineCursor } from '../timeline-cursor.js';
 
 export class ListTargetEventsQueryDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     default: 50,
     minimum: 1,
     maximum: 200,
     description: 'The number of events per page',
   })
-  @PyOptional()
   @PyInt({ ge: 1, le: 200 })
   limit: number = 50;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: 'The next_cursor of the previous page: the events older than that page.',
   })
-  @PyOptional()
   @PyStr()
   @PyValueRule('timelineCursor', (v) =>
     typeof v === 'string' && decodeTimelineCursor(v) === null ? 'invalid cursor' : null,
