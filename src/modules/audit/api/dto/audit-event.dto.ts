@@ -13,7 +13,7 @@ export class ListAuditEventsQueryDto {
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @PyOptional({ description: 'Events per page.', default: 100, minimum: 1, maximum: 1000 })
+  @PyOptional({ description: 'Events per page.', default: 100 })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 
@@ -36,7 +36,7 @@ export class ListAuditEventsQueryDto {
   @PyStr({ max: 200 })
   resource_id?: string | null;
 
-  @PyOptional({ nullable: true, format: 'uuid' })
+  @PyOptional({ nullable: true })
   @PyUuid()
   campaign_id?: string | null;
 

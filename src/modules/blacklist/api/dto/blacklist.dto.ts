@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   checkString,
   PyInt,
@@ -63,8 +63,8 @@ export class RemoveBlacklistNumbersDto {
 export class ListBlacklistNumbersQueryDto extends LimitSkipQueryDto {}
 
 export class ListBlacklistsQueryDto {
-  @PyOptional({ default: 0, minimum: 0 }) @PyInt({ ge: 0 }) page: number = 0;
-  @PyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }

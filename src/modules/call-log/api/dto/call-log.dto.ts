@@ -10,29 +10,16 @@ import {
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class ListCallLogsQueryDto {
-  @PyOptional({
-    description: 'The page number to get (0-based).',
-    type: 'integer',
-    default: 0,
-    minimum: 0,
-  })
+  @PyOptional({ description: 'The page number to get (0-based).', default: 0 })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @PyOptional({
-    description: 'The number of call logs per page.',
-    type: 'integer',
-    default: 200,
-    minimum: 1,
-    maximum: 1000,
-  })
+  @PyOptional({ description: 'The number of call logs per page.', default: 200 })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 200;
 
   @PyOptional({
     description: 'Filter logs from this date (inclusive): YYYY-MM-DD or an ISO-8601 date-time.',
-    type: String,
-    format: 'date-time',
     nullable: true,
   })
   @PyDateOrDateTime()
@@ -41,14 +28,12 @@ export class ListCallLogsQueryDto {
   @PyOptional({
     description:
       'Filter logs until this date (inclusive; a date-only value covers that whole day).',
-    type: String,
-    format: 'date-time',
     nullable: true,
   })
   @PyDateOrDateTime()
   to_date?: string | null;
 
-  @PyOptional({ description: 'Filter logs by campaign ID.', type: String, nullable: true })
+  @PyOptional({ description: 'Filter logs by campaign ID.', nullable: true })
   @PyStr()
   campaign_id?: string | null;
 }
@@ -57,11 +42,7 @@ export class ListCallLogsQueryDto {
 const MAX_CALL_LOG_ID = BigInt('9223372036854775807');
 
 export class CallLogParamsDto {
-  @PyRequired({
-    description: 'The ID of the call log to get the information.',
-    type: 'integer',
-    minimum: 0,
-  })
+  @PyRequired({ description: 'The ID of the call log to get the information.' })
   @PyInt({ ge: 0, le: MAX_CALL_LOG_ID })
   call_log_id: number;
 }

@@ -5,7 +5,7 @@ import { PyRequired, PyUuid } from '../../../../common/validation/py-validators.
 
 /** `{campaign_id}` of the control and stats routes: a malformed id is a 422 `uuid_parsing`. */
 export class CampaignIdParamsDto {
-  @PyRequired({ description: 'The ID of the campaign.', type: 'string', format: 'uuid' })
+  @PyRequired({ description: 'The ID of the campaign.' })
   @PyUuid()
   campaign_id: string;
 }

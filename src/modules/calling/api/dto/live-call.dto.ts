@@ -31,11 +31,7 @@ export class LiveCallQueryDto {
   @PyStr()
   value?: string | null;
 
-  @PyOptional({
-    type: 'integer',
-    nullable: true,
-    description: 'The ID of the call log to search for',
-  })
+  @PyOptional({ nullable: true, description: 'The ID of the call log to search for' })
   @PyInt()
   call_log_id?: number | null;
 

@@ -27,10 +27,7 @@ export class TriggerCallsDto {
   target_ids?: string[] | null;
 
   @PyOptional({
-    type: 'integer',
     nullable: true,
-    minimum: 1,
-    maximum: 10000,
     description:
       'Number of Pending targets to launch (1..10000). If not provided, target_ids must be set.',
   })

@@ -51,11 +51,11 @@ export class CampaignStepDto {
   )
   friendly_id: string;
 
-  @PyRequired({ enum: STEP_TYPES })
+  @PyRequired()
   @PyEnum(STEP_TYPES)
   type: CampaignStep['type'];
 
-  @PyOptional({ enum: STEP_ON_RECEIVE, default: 'merge' })
+  @PyOptional({ default: 'merge' })
   @PyEnum(STEP_ON_RECEIVE)
   on_receive?: CampaignStep['on_receive'];
 }
@@ -89,7 +89,6 @@ const CALL_CATEGORIES = [
 export class SmsFollowUpDto {
   @PyOptional({
     nullable: true,
-    format: 'uuid',
     description:
       "The connection that sends the texts; null: the campaign's provider connection, else the simulator",
   })
@@ -117,7 +116,6 @@ export class SmsFollowUpDto {
   template: string;
 
   @PyOptional({
-    enum: SMS_FOLLOW_UP_AFTER,
     default: 'each_attempt',
     description:
       '`each_attempt`: after every listed attempt; `last_attempt`: only when no retry follows',
@@ -171,15 +169,15 @@ class CampaignFieldsDto {
   @PyStr({ max: 32 })
   caller_id?: string | null;
 
-  @PyOptional({ default: 3, minimum: 1, maximum: 20 })
+  @PyOptional({ default: 3 })
   @PyInt({ ge: 1, le: 20 })
   max_attempts?: number;
 
-  @PyOptional({ default: 60, minimum: 0, maximum: 10080 })
+  @PyOptional({ default: 60 })
   @PyInt({ ge: 0, le: 10080 })
   retry_delay_minutes?: number;
 
-  @PyOptional({ default: 10, minimum: 1, maximum: 1000 })
+  @PyOptional({ default: 10 })
   @PyInt({ ge: 1, le: 1000 })
   max_concurrent_calls?: number;
 
@@ -209,7 +207,6 @@ class CampaignFieldsDto {
   webhook_url?: string | null;
 
   @PyOptional({
-    type: 'string',
     nullable: true,
     example: 'CA',
     description:
@@ -221,7 +218,6 @@ class CampaignFieldsDto {
   default_country?: string | null;
 
   @PyOptional({
-    type: 'string',
     nullable: true,
     example: 'Hi {{patient.first_name}}, this is your clinic. Please call us back at 555-0100.',
     description:
@@ -234,7 +230,6 @@ class CampaignFieldsDto {
 
   @PyOptional({
     nullable: true,
-    format: 'uuid',
     description:
       "The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider",
   })
@@ -265,7 +260,7 @@ export class CreateCampaignDto extends CampaignFieldsDto {
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @PyRequired({ enum: CAMPAIGN_TYPES })
+  @PyRequired()
   @PyEnum(CAMPAIGN_TYPES)
   type: CampaignType;
 }
@@ -275,17 +270,17 @@ export class UpdateCampaignDto extends CampaignFieldsDto {
   @PyStr({ min: 1, max: 200 })
   name?: string;
 
-  @PyOptional({ enum: CAMPAIGN_TYPES })
+  @PyOptional()
   @PyEnum(CAMPAIGN_TYPES)
   type?: CampaignType;
 }
 
 export class ListCampaignsQueryDto {
-  @PyOptional({ default: 0, minimum: 0 })
+  @PyOptional({ default: 0 })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @PyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }

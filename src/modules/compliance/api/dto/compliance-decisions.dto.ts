@@ -7,7 +7,7 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class ListDecisionsQueryDto {
-  @PyOptional({ nullable: true, format: 'uuid' })
+  @PyOptional({ nullable: true })
   @PyUuid()
   campaign_id?: string | null;
 
@@ -19,11 +19,11 @@ export class ListDecisionsQueryDto {
   @PyDateOrDateTime()
   to?: string | null;
 
-  @PyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
+  @PyOptional({ default: 100, description: 'Page size' })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 
-  @PyOptional({ default: 0, minimum: 0, description: 'Decisions to skip' })
+  @PyOptional({ default: 0, description: 'Decisions to skip' })
   @PyInt({ ge: 0 })
   skip: number = 0;
 }

@@ -30,12 +30,12 @@ export class QuietHoursDto {
 }
 
 export class CallCapsDto {
-  @PyRequired({ type: 'integer', nullable: true, minimum: 1, maximum: 1000, example: null })
+  @PyRequired({ nullable: true, example: null })
   @PyNullable()
   @PyInt({ ge: 1, le: 1000 })
   per_24h: number | null;
 
-  @PyRequired({ type: 'integer', nullable: true, minimum: 1, maximum: 1000, example: null })
+  @PyRequired({ nullable: true, example: null })
   @PyNullable()
   @PyInt({ ge: 1, le: 1000 })
   per_7d: number | null;

@@ -26,7 +26,7 @@ export class DoNotCallNumberDto {
   @PyPhoneNumberOrNational()
   phone_number: string;
 
-  @PyRequired({ example: 'Letter of 2026-11-02', minLength: 1, maxLength: 500 })
+  @PyRequired({ example: 'Letter of 2026-11-02', maxLength: 500 })
   @PyStr({ min: 1, max: 500 })
   reason: string;
 }
@@ -49,7 +49,6 @@ export class RemoveDoNotCallNumbersDto {
 
   @PyRequired({
     example: 'Consent given again by phone on 2026-11-20',
-    minLength: 1,
     maxLength: 500,
     description: 'Why the numbers may be called again; kept with each removal',
   })

@@ -15,7 +15,7 @@ export class CreateApiKeyDto {
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @PyRequired({ enum: ROLES, example: 'integration' })
+  @PyRequired({ example: 'integration' })
   @PyEnum(ROLES)
   role: (typeof ROLES)[number];
 

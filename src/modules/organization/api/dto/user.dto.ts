@@ -25,7 +25,7 @@ export class CreateUserDto {
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @PyRequired({ enum: USER_ROLES, example: 'operator' })
+  @PyRequired({ example: 'operator' })
   @PyEnum(USER_ROLES)
   role: UserRole;
 
@@ -44,7 +44,7 @@ export class UpdateUserDto {
   @PyStr({ min: 1, max: 200 })
   name?: string;
 
-  @PyOptional({ enum: USER_ROLES })
+  @PyOptional()
   @PyEnum(USER_ROLES)
   role?: UserRole;
 

@@ -151,7 +151,7 @@ export class TwilioSettingsDto {
   @PyStr({ min: 1, max: 20000 })
   twiml_template?: string;
 
-  @PyOptional({ nullable: true, enum: TWILIO_MACHINE_DETECTION })
+  @PyOptional({ nullable: true })
   @PyEnum(TWILIO_MACHINE_DETECTION)
   machine_detection?: string;
 
@@ -190,7 +190,7 @@ export class RetellSettingsDto {
   @PyPhoneNumber()
   from_number?: string;
 
-  @PyOptional({ nullable: true, enum: RETELL_FINAL_EVENTS, default: 'call_analyzed' })
+  @PyOptional({ nullable: true, default: 'call_analyzed' })
   @PyEnum(RETELL_FINAL_EVENTS)
   final_event?: string;
 
@@ -298,7 +298,7 @@ const settingsDescription =
 
 @ApiExtraModels(...MODELS)
 export class CreateProviderConnectionDto {
-  @PyRequired({ enum: CONNECTION_TYPES, example: 'twilio' })
+  @PyRequired({ example: 'twilio' })
   @PyEnum(CONNECTION_TYPES)
   type: BuiltInConnectionType;
 
@@ -355,8 +355,8 @@ export class UpdateProviderConnectionDto {
 }
 
 export class ListProviderConnectionsQueryDto {
-  @PyOptional({ default: 0, minimum: 0 }) @PyInt({ ge: 0 }) page: number = 0;
-  @PyOptional({ default: 50, minimum: 1, maximum: 100 })
+  @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }

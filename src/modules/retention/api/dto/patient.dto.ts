@@ -28,15 +28,15 @@ export class PatientQueryDto {
   @PyStr({ min: 1, max: 255 })
   external_id?: string | null;
 
-  @PyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Targets per page' })
+  @PyOptional({ default: 100, description: 'Targets per page' })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 
-  @PyOptional({ default: 0, minimum: 0 })
+  @PyOptional({ default: 0 })
   @PyInt({ ge: 0 })
   skip: number = 0;
 
-  @PyOptional({ enum: ['json', 'csv'], default: 'json' })
+  @PyOptional({ default: 'json' })
   @PyEnum(['json', 'csv'])
   format: 'json' | 'csv' = 'json';
 }

@@ -95,11 +95,11 @@ export class CampaignRetentionResponseDto extends RetentionPolicyResponseDto {
 }
 
 export class RetentionRunsQueryDto {
-  @PyOptional({ default: 50, minimum: 1, maximum: 500 })
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 500 })
   limit: number = 50;
 
-  @PyOptional({ default: 0, minimum: 0 })
+  @PyOptional({ default: 0 })
   @PyInt({ ge: 0 })
   skip: number = 0;
 }

@@ -27,7 +27,6 @@ export const MAX_BATCH_UPDATES = 5000;
 
 export class StepUpdateDto {
   @PyOptional({
-    type: String,
     nullable: true,
     description:
       'The target to update (its id). With external_id too, both must name the same target.',
@@ -36,7 +35,6 @@ export class StepUpdateDto {
   target_id?: string | null;
 
   @PyOptional({
-    type: String,
     nullable: true,
     description:
       "The target to update, by its external id in the campaign (when target_id isn't given)",
@@ -45,8 +43,6 @@ export class StepUpdateDto {
   external_id?: string | null;
 
   @PyRequired({
-    type: 'object',
-    additionalProperties: true,
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { insurance_verified: true },
@@ -174,7 +170,6 @@ export class BatchStepDto {
 )
 export class EhrEventDto {
   @PyOptional({
-    enum: EHR_EVENT_TYPES,
     nullable: true,
     description:
       "The type of EHR event; the event id is listed under it in pre_call_ehr_ids ('unknown' if absent)",
@@ -183,8 +178,6 @@ export class EhrEventDto {
   event_type?: EhrEventType | null;
 
   @PyOptional({
-    type: 'object',
-    additionalProperties: true,
     default: {},
     description: "The event's data, merged into the target's input_data one level deep",
   })
@@ -193,18 +186,13 @@ export class EhrEventDto {
   event_data?: Record<string, unknown>;
 
   @PyOptional({
-    type: String,
     nullable: true,
     description: 'The target (one of target_id, external_id is required)',
   })
   @PyStr()
   target_id?: string | null;
 
-  @PyOptional({
-    type: String,
-    nullable: true,
-    description: 'The target by its external id in the campaign',
-  })
+  @PyOptional({ nullable: true, description: 'The target by its external id in the campaign' })
   @PyStr()
   external_id?: string | null;
 }

@@ -83,7 +83,7 @@ export class PatientInputDto {
   @PyStorable()
   external_id?: string | null;
 
-  @PyOptional({ type: 'object', additionalProperties: true, nullable: true })
+  @PyOptional({ nullable: true })
   @PyDict()
   @PyStorable()
   extra_data?: Record<string, unknown> | null;
@@ -92,7 +92,6 @@ export class PatientInputDto {
 @ApiExtraModels(TargetInputPhoneNumberDto)
 export class TargetInputDto {
   @PyOptional({
-    format: 'uuid',
     description: 'The ID of the target (generated when absent); an existing id is a 409',
   })
   @PyUuid()

@@ -27,7 +27,6 @@ export class ImportTargetsQueryDto {
   allow_duplicates: boolean = true;
 
   @PyOptional({
-    enum: ON_ERROR,
     default: 'reject',
     description:
       'reject: a file with any row error adds nothing; skip: the good rows are added and the bad ones ' +

@@ -12,16 +12,11 @@ import { decodeTargetCursor } from '../target-cursor.js';
 const DATE_EXAMPLE = '2024-01-01T00:00:00Z';
 
 export class ListTargetsQueryDto {
-  @PyOptional({ default: 0, minimum: 0, description: 'The page number to get (0-based)' })
+  @PyOptional({ default: 0, description: 'The page number to get (0-based)' })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @PyOptional({
-    default: 10,
-    minimum: 1,
-    maximum: 100,
-    description: 'The number of targets per page',
-  })
+  @PyOptional({ default: 10, description: 'The number of targets per page' })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 10;
 
@@ -37,10 +32,7 @@ export class ListTargetsQueryDto {
   )
   cursor?: string;
 
-  @PyOptional({
-    enum: TARGET_STATUS_FILTERS,
-    description: 'The status of the targets to get',
-  })
+  @PyOptional({ description: 'The status of the targets to get' })
   @PyEnum(TARGET_STATUS_FILTERS)
   status?: TargetStatus;
 
@@ -63,32 +55,22 @@ export class ListTargetsQueryDto {
   @PyStr({ max: 200 })
   search?: string;
 
-  @PyOptional({
-    format: 'date-time',
-    example: DATE_EXAMPLE,
-    description: 'Created at or after (inclusive)',
-  })
+  @PyOptional({ example: DATE_EXAMPLE, description: 'Created at or after (inclusive)' })
   @PyDateOrDateTime()
   from_date?: string;
 
   @PyOptional({
-    format: 'date-time',
     example: DATE_EXAMPLE,
     description: 'Created at or before (inclusive; a date covers that whole day)',
   })
   @PyDateOrDateTime()
   to_date?: string;
 
-  @PyOptional({
-    format: 'date-time',
-    example: DATE_EXAMPLE,
-    description: 'Last call at or after (inclusive)',
-  })
+  @PyOptional({ example: DATE_EXAMPLE, description: 'Last call at or after (inclusive)' })
   @PyDateOrDateTime()
   from_last_call_date?: string;
 
   @PyOptional({
-    format: 'date-time',
     example: DATE_EXAMPLE,
     description: 'Last call at or before (inclusive; a date covers that whole day)',
   })

@@ -5,7 +5,6 @@ export const REVIEW_ACTIONS = ['done', 'requeue'] as const satisfies readonly Re
 
 export class ReviewTargetDto {
   @PyRequired({
-    enum: REVIEW_ACTIONS,
     description:
       'done: the target ends Finished, its outcome and category kept. requeue: the target is ' +
       'Scheduled, due now, for one more attempt (even when max_attempts were used).',

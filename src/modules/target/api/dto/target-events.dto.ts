@@ -10,12 +10,7 @@ import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
 import { decodeTimelineCursor } from '../timeline-cursor.js';
 
 export class ListTargetEventsQueryDto {
-  @PyOptional({
-    default: 50,
-    minimum: 1,
-    maximum: 200,
-    description: 'The number of events per page',
-  })
+  @PyOptional({ default: 50, description: 'The number of events per page' })
   @PyInt({ ge: 1, le: 200 })
   limit: number = 50;
 

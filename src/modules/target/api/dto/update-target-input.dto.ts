@@ -12,8 +12,6 @@ import { timeZoneError } from '../../../../common/schedule/week-schedule.js';
 export class UpdateTargetInputDataDto {
   // Required, as in the reference (send {} to change only the time zone).
   @PyRequired({
-    type: 'object',
-    additionalProperties: true,
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { appointment_date: '2026-04-02' },
@@ -23,7 +21,6 @@ export class UpdateTargetInputDataDto {
   input_data: Record<string, unknown>;
 
   @PyOptional({
-    type: 'string',
     nullable: true,
     example: 'America/Chicago',
     description:

@@ -21,7 +21,6 @@ const fromNotAfterTo = (to: unknown, body: { from_date?: unknown }): string | nu
 
 export class RerunFailedWebhooksDto {
   @PyRequired({
-    format: 'date-time',
     description:
       'Start of the window (webhook event created_at), inclusive. A date or an ISO-8601 date-time (UTC without offset).',
     example: '2026-01-01T00:00:00Z',
@@ -30,7 +29,6 @@ export class RerunFailedWebhooksDto {
   from_date: string | number;
 
   @PyRequired({
-    format: 'date-time',
     description:
       'End of the window (webhook event created_at), inclusive; a date-only value covers that whole day.',
     example: '2026-01-31T23:59:59Z',
@@ -41,15 +39,15 @@ export class RerunFailedWebhooksDto {
 }
 
 export class ListDeliveriesQueryDto {
-  @PyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status' })
+  @PyOptional({ description: 'Only deliveries in this status' })
   @PyEnum(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 
-  @PyOptional({ default: 0, minimum: 0, description: '0-based page number' })
+  @PyOptional({ default: 0, description: '0-based page number' })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @PyOptional({ default: 100, minimum: 1, maximum: 1000 })
+  @PyOptional({ default: 100 })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 }
