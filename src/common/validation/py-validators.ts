@@ -72,12 +72,16 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * The key must be present (null is a value and goes on to the type check). `docs`: the field's
- * description, example and the like, added to the schema its type decorator gives.
+ * The key must be present; null goes on to the type check, or if `nullable` (pydantic's `X | None`
+ * without a default) is a value that skips the field's other checks. `docs`: the field's description,
+ * example and the like, added to the schema its type decorator gives.
  */
 export function PyRequired(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
     pyConstraint('pyRequired', RANK_MISSING, (v) => (v === undefined ? pydantic.missing() : null)),
+    ...(docs.nullable
+      ? [doc({ nullable: true }), ValidateIf((_obj, value) => value !== null)]
+      : []),
     ApiProperty(docs),
   );
 }
@@ -91,17 +95,6 @@ export function PyOptional(docs: ApiPropertyOptions = {}): PropertyDecorator {
     doc({ required: false, nullable: docs.nullable || undefined }),
     ApiPropertyOptional(docs),
     ValidateIf((_obj, value) => value !== undefined && !(docs.nullable && value === null)),
-  );
-}
-
-/**
- * pydantic's `X | None` without a default: the key must be present (with `PyRequired`), and null is
- * a value that skips the field's other checks.
- */
-export function PyNullable(): PropertyDecorator {
-  return applyDecorators(
-    doc({ nullable: true }),
-    ValidateIf((_obj, value) => value !== null),
   );
 }
 

@@ -49,13 +49,13 @@ export class BlacklistEntryDto {
 }
 
 export class AddBlacklistNumbersDto {
-  @PyRequired({ type: [BlacklistEntryDto], minItems: 1, maxItems: 10000 })
+  @PyRequired({ type: [BlacklistEntryDto] })
   @PyModelList(() => BlacklistEntryDto, { min: 1, max: 10000 })
   phone_numbers: BlacklistEntryDto[];
 }
 
 export class RemoveBlacklistNumbersDto {
-  @PyRequired({ type: [String], minItems: 1, maxItems: 10000, example: ['+15550101234'] })
+  @PyRequired({ type: [String], example: ['+15550101234'] })
   @PyList({ min: 1, max: 10000 }, checkString)
   phone_numbers: string[];
 }

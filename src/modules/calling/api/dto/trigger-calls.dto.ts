@@ -18,8 +18,6 @@ export class TriggerCallsDto {
   @PyOptional({
     type: [String],
     nullable: true,
-    minItems: 1,
-    maxItems: 5000,
     description:
       'The IDs of the campaign targets to call (1..5000). If not provided, count must be set.',
   })

@@ -6,7 +6,6 @@ import {
   PyInt,
   PyModel,
   PyModelList,
-  PyNullable,
   PyOptional,
   PyRequired,
   PyStr,
@@ -31,12 +30,10 @@ export class QuietHoursDto {
 
 export class CallCapsDto {
   @PyRequired({ nullable: true, example: null })
-  @PyNullable()
   @PyInt({ ge: 1, le: 1000 })
   per_24h: number | null;
 
   @PyRequired({ nullable: true, example: null })
-  @PyNullable()
   @PyInt({ ge: 1, le: 1000 })
   per_7d: number | null;
 }
@@ -77,7 +74,6 @@ export class CompliancePolicyDto {
     description:
       "Read in each of the recipient's zones. null turns quiet hours off (flagged in the answer and the logs).",
   })
-  @PyNullable()
   @PyModel(() => QuietHoursDto)
   // Checked here, not as a rule of the nested model: the pipe runs model rules for the body alone.
   @PyValueRule('quietHoursOrder', (value) => {
@@ -100,7 +96,7 @@ export class CompliancePolicyDto {
   @PyModel(() => CallCapsDto)
   max_calls_per_number: CallCapsDto;
 
-  @PyRequired({ type: [RestrictedDateDto], maxItems: 1000 })
+  @PyRequired({ type: [RestrictedDateDto] })
   @PyModelList(() => RestrictedDateDto, { max: 1000 })
   @PyValueRule('uniqueDates', uniqueDates)
   restricted_dates: RestrictedDateDto[];

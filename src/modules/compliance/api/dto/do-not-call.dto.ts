@@ -26,30 +26,24 @@ export class DoNotCallNumberDto {
   @PyPhoneNumberOrNational()
   phone_number: string;
 
-  @PyRequired({ example: 'Letter of 2026-11-02', maxLength: 500 })
+  @PyRequired({ example: 'Letter of 2026-11-02' })
   @PyStr({ min: 1, max: 500 })
   reason: string;
 }
 
 export class AddDoNotCallNumbersDto {
-  @PyRequired({ type: [DoNotCallNumberDto], minItems: 1, maxItems: MAX_NUMBERS })
+  @PyRequired({ type: [DoNotCallNumberDto] })
   @PyModelList(() => DoNotCallNumberDto, { min: 1, max: MAX_NUMBERS })
   phone_numbers: DoNotCallNumberDto[];
 }
 
 export class RemoveDoNotCallNumbersDto {
-  @PyRequired({
-    type: [String],
-    minItems: 1,
-    maxItems: MAX_NUMBERS,
-    example: ['+15550101234'],
-  })
+  @PyRequired({ type: [String], example: ['+15550101234'] })
   @PyList({ min: 1, max: MAX_NUMBERS }, phoneNumberOrNationalItemError)
   phone_numbers: string[];
 
   @PyRequired({
     example: 'Consent given again by phone on 2026-11-20',
-    maxLength: 500,
     description: 'Why the numbers may be called again; kept with each removal',
   })
   @PyStr({ min: 1, max: 500 })
@@ -63,7 +57,6 @@ export class ListDoNotCallQueryDto extends LimitSkipQueryDto {
     description:
       'Only numbers that contain these digits (`+`, spaces, dashes, dots and parentheses are ignored): ' +
       '`0105`, `+1 555 0101`',
-    maxLength: 20,
     example: '5550101',
   })
   @PyStr({ min: 1, max: 20 })

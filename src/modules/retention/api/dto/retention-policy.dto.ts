@@ -3,7 +3,6 @@ import {
   PyBool,
   PyInt,
   PyModel,
-  PyNullable,
   PyOptional,
   PyRequired,
 } from '../../../../common/validation/py-validators.js';
@@ -13,37 +12,29 @@ import { PART_REMOVES } from '../../domain/retention-policy.js';
 const MAX_DAYS = 36_500;
 
 const windowDoc = (part: keyof typeof PART_REMOVES) => ({
-  type: 'integer' as const,
   nullable: true,
-  minimum: 0,
-  maximum: MAX_DAYS,
   example: null,
   description: `Days after the target's last call ended (its creation when never called) until ${PART_REMOVES[part]} are removed; null keeps them.`,
 });
 
 export class RetentionWindowsDto {
   @PyRequired(windowDoc('transcripts'))
-  @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   transcripts: number | null;
 
   @PyRequired(windowDoc('recordings'))
-  @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   recordings: number | null;
 
   @PyRequired(windowDoc('input_data'))
-  @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   input_data: number | null;
 
   @PyRequired(windowDoc('messages'))
-  @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   messages: number | null;
 
   @PyRequired(windowDoc('finished_targets'))
-  @PyNullable()
   @PyInt({ ge: 0, le: MAX_DAYS })
   finished_targets: number | null;
 }

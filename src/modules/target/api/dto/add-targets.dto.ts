@@ -76,7 +76,6 @@ export class PatientInputDto {
   @PyOptional({
     nullable: true,
     example: 'PAT-001',
-    maxLength: MAX_EXTERNAL_ID_LENGTH,
     description: "Used as the target's external_id when it has none",
   })
   @PyStr({ max: MAX_EXTERNAL_ID_LENGTH })
@@ -99,7 +98,6 @@ export class TargetInputDto {
 
   @PyOptional({
     nullable: true,
-    maxLength: MAX_EXTERNAL_ID_LENGTH,
     description: 'Unique within the campaign; defaults to patient.external_id',
   })
   @PyStr({ max: MAX_EXTERNAL_ID_LENGTH })
@@ -185,7 +183,7 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
 }
 
 export class AddTargetsDto {
-  @PyRequired({ type: [TargetInputDto], minItems: 1, maxItems: MAX_TARGETS_PER_REQUEST })
+  @PyRequired({ type: [TargetInputDto] })
   @PyModelList(() => TargetInputDto, { min: 1, max: MAX_TARGETS_PER_REQUEST }, checkedTarget)
   targets: TargetInputDto[];
 

@@ -46,7 +46,6 @@ export class ListTargetsQueryDto {
 
   @PyOptional({
     example: 'lopez',
-    maxLength: 200,
     description:
       "Search (added to the reference): the patient's name (a word matches the start of the first or " +
       'last name; two or more, first and last name in either order, case-insensitive), the external ' +
