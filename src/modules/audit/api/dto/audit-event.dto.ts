@@ -1,3 +1,4 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 import {
@@ -64,18 +65,18 @@ export class AuditEventResponseDto {
   @ApiProperty({ type: AuditActorDto }) actor: AuditActorDto;
   @ApiProperty({ example: 'target.read' }) action: string;
   @ApiProperty({ example: 'target' }) resource_type: string;
-  @ApiProperty({ type: 'string', nullable: true }) resource_id: string | null;
-  @ApiProperty({ type: 'string', nullable: true, format: 'uuid' }) campaign_id: string | null;
+  @NullableString() resource_id: string | null;
+  @NullableString({ format: 'uuid' }) campaign_id: string | null;
   @ApiProperty({ type: [String] }) resource_ids: string[];
   @ApiProperty({ enum: ['allowed', 'refused'] }) outcome: string;
-  @ApiProperty({ type: 'string', nullable: true }) client_address: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) request_id: string | null;
+  @NullableString() client_address: string | null;
+  @NullableString() request_id: string | null;
   @ApiProperty({ type: [String] }) changed_fields: string[];
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   changes: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   detail: Record<string, unknown> | null;
-  @ApiProperty({ type: 'string', nullable: true }) prev_hash: string | null;
+  @NullableString() prev_hash: string | null;
   @ApiProperty() hash: string;
 }
 
@@ -92,7 +93,7 @@ class ChainMismatchDto {
 export class AuditChainResponseDto {
   @ApiProperty() valid: boolean;
   @ApiProperty({ type: 'integer' }) events_checked: number;
-  @ApiProperty({ type: 'string', nullable: true }) last_hash: string | null;
+  @NullableString() last_hash: string | null;
   @ApiProperty({ type: ChainMismatchDto, nullable: true })
   first_mismatch: ChainMismatchDto | null;
 }

@@ -1,3 +1,4 @@
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   checkString,
@@ -73,9 +74,9 @@ export class BlacklistResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
   @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
   @ApiProperty({ type: 'string', example: 'Do not call' }) name: string;
-  @ApiProperty({ type: 'string', nullable: true }) description: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+  @NullableString() description: string | null;
+  @DateTime() created_at: string;
+  @DateTime() updated_at: string;
 }
 
 export class BlacklistPageResponseDto extends PageEnvelopeResponseDto {

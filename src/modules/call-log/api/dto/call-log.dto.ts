@@ -1,3 +1,4 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   PyBool,
@@ -67,7 +68,7 @@ export class CallLogResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   call_categorization: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) agent_data: Record<string, unknown>;
-  @ApiProperty({ type: 'string', nullable: true }) campaign_target_id: string | null;
+  @NullableString() campaign_target_id: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   post_call_data: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) qa: Record<

@@ -1,3 +1,4 @@
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   PyDateOrDateTime,
@@ -46,13 +47,10 @@ export class ComplianceDecisionResponseDto {
   @ApiProperty({ enum: ['deferred', 'refused'] }) action: string;
   @ApiProperty({ example: 'quiet hours: 06:12 in America/Los_Angeles, calls from 08:00' })
   reason: string;
-  @ApiProperty({ type: 'string', nullable: true, example: 'America/Los_Angeles' })
-  time_zone: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: '2026-11-26 06:12' })
-  local_time: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  deferred_until: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time' }) decided_at: string;
+  @NullableString({ example: 'America/Los_Angeles' }) time_zone: string | null;
+  @NullableString({ example: '2026-11-26 06:12' }) local_time: string | null;
+  @DateTime({ nullable: true }) deferred_until: string | null;
+  @DateTime() decided_at: string;
 }
 
 export class ComplianceDecisionPageResponseDto {

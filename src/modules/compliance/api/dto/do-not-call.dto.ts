@@ -1,3 +1,4 @@
+import { DateTime } from '../../../../common/http/response-properties.js';
 import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { LimitSkipQueryDto } from '../../../../common/paging/limit-skip-query.dto.js';
 import {
@@ -124,7 +125,7 @@ export class DoNotCallSmsSourceDto {
 }
 
 export class DoNotCallRemovalDto {
-  @ApiProperty({ type: 'string', format: 'date-time' }) removed_at: string;
+  @DateTime() removed_at: string;
   @ApiProperty({ type: 'string', example: 'Consent given again by phone on 2026-11-20' })
   reason: string;
   @ApiProperty({ type: DoNotCallActorDto, description: 'The API key or person that removed it' })
@@ -158,7 +159,7 @@ export class DoNotCallEntryResponseDto {
     },
   })
   source: DoNotCallCallSourceDto | DoNotCallApiSourceDto | DoNotCallSmsSourceDto;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @DateTime() created_at: string;
   @ApiProperty({
     anyOf: [
       { $ref: getSchemaPath(DoNotCallRemovalDto) },

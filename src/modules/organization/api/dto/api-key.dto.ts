@@ -1,3 +1,4 @@
+import { DateTime } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
 import {
@@ -43,10 +44,9 @@ export class ApiKeyResponseDto {
   @ApiProperty({ type: [String], format: 'uuid', nullable: true }) campaign_ids: string[] | null;
   @ApiProperty({ description: 'Enough of the key to recognise it, never enough to use it' })
   key_prefix: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  last_used_at: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) expires_at: string | null;
+  @DateTime() created_at: string;
+  @DateTime({ nullable: true }) last_used_at: string | null;
+  @DateTime({ nullable: true }) expires_at: string | null;
   @ApiProperty({
     type: 'string',
     format: 'uuid',

@@ -1,3 +1,4 @@
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
 import {
@@ -38,17 +39,9 @@ export class SessionInfoDto {
       'Send it in the X-CSRF-Token header of every signed-in request that changes something',
   })
   csrf_token: string;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
-    description: 'When the session ends unless a request comes first (idle timeout)',
-  })
+  @DateTime({ description: 'When the session ends unless a request comes first (idle timeout)' })
   idle_expires_at: string;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
-    description: 'When the session ends however busy (absolute timeout)',
-  })
+  @DateTime({ description: 'When the session ends however busy (absolute timeout)' })
   expires_at: string;
 }
 
@@ -56,8 +49,7 @@ export class MeResponseDto {
   @ApiProperty({ enum: ['user', 'api_key'] }) kind: string;
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
   @ApiProperty() name: string;
-  @ApiProperty({ type: 'string', nullable: true, description: "A person's email; null for a key" })
-  email: string | null;
+  @NullableString({ description: "A person's email; null for a key" }) email: string | null;
   @ApiProperty({ enum: ROLES }) role: string;
   @ApiProperty({
     type: [String],

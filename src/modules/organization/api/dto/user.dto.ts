@@ -1,3 +1,4 @@
+import { DateTime } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   PyEnum,
@@ -70,9 +71,8 @@ export class UserResponseDto {
     description: 'invited: no password set yet; active: signs in; deactivated: never again',
   })
   status: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  deactivated_at: string | null;
+  @DateTime() created_at: string;
+  @DateTime({ nullable: true }) deactivated_at: string | null;
 }
 
 export class InvitationDto {
@@ -83,7 +83,7 @@ export class InvitationDto {
   url: string;
   @ApiProperty({ description: 'The secret in the link, for a client that builds its own' })
   token: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) expires_at: string;
+  @DateTime() expires_at: string;
 }
 
 export class InvitedUserResponseDto extends UserResponseDto {

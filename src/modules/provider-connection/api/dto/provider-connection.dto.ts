@@ -1,3 +1,4 @@
+import { DateTime } from '../../../../common/http/response-properties.js';
 import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -419,8 +420,8 @@ export class ProviderConnectionResponseDto {
     example: '/api/v1/telephony/3f2b8c1e-7a4d-4e5f-9b6a-1c2d3e4f5a6b/events',
   })
   events_url_path: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+  @DateTime() created_at: string;
+  @DateTime() updated_at: string;
 }
 
 export class ProviderConnectionPageResponseDto extends PageEnvelopeResponseDto {

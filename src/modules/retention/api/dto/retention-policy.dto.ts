@@ -1,3 +1,4 @@
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   PyBool,
@@ -113,7 +114,7 @@ export class RetentionRunResponseDto {
     description: "An erasure's person: phone_number or external_id",
   })
   subject: Record<string, string> | null;
-  @ApiProperty({ type: 'string', nullable: true }) reason: string | null;
+  @NullableString() reason: string | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
@@ -122,7 +123,7 @@ export class RetentionRunResponseDto {
   })
   counts: Record<string, number>;
   @ApiProperty({ format: 'date-time' }) started_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) finished_at: string | null;
+  @DateTime({ nullable: true }) finished_at: string | null;
 }
 
 export class RetentionRunPageDto {

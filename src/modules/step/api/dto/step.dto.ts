@@ -1,3 +1,4 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance, Transform, Type } from 'class-transformer';
@@ -200,8 +201,8 @@ export class EhrEventDto {
 export class NotFoundUpdateDto {
   @ApiProperty({ type: 'integer', description: 'Position of the update in the request' })
   index: number;
-  @ApiProperty({ type: String, nullable: true }) target_id: string | null;
-  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
+  @NullableString() target_id: string | null;
+  @NullableString() external_id: string | null;
 }
 
 export class BatchStepResponseDto {

@@ -1,3 +1,4 @@
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import {
   PyInt,
@@ -26,9 +27,7 @@ export class ListTargetEventsQueryDto {
 
 export class TimelineActorResponseDto {
   @ApiProperty({ enum: ['api_key', 'user', 'worker', 'provider', 'system'] }) type: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     description:
       'The API key id, or the provider event / connection id; null for worker and system',
   })
@@ -37,11 +36,9 @@ export class TimelineActorResponseDto {
 
 export class TimelineEventResponseDto {
   @ApiProperty() id: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) at: string;
+  @DateTime() at: string;
   @ApiProperty({ enum: TIMELINE_KINDS }) kind: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     enum: [...TARGET_STATUS_FILTERS, null],
     description: 'The status after the event, when the event changed it',
   })
@@ -65,10 +62,6 @@ export class TimelineEventResponseDto {
 
 export class TargetEventsResponseDto {
   @ApiProperty({ type: [TimelineEventResponseDto] }) items: TimelineEventResponseDto[];
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    description: 'Pass as cursor for the older events; null when none follow',
-  })
+  @NullableString({ description: 'Pass as cursor for the older events; null when none follow' })
   next_cursor: string | null;
 }
