@@ -1,6 +1,12 @@
 import { DateTime } from '../../../../common/http/response-properties.js';
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  type ApiPropertyOptions,
+  ApiPropertyOptional,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateIf, ValidateNested } from 'class-validator';
 import {
@@ -65,17 +71,17 @@ function PyPattern(pattern: RegExp): PropertyDecorator {
 }
 
 /** A secret: a non-empty string. */
-const Secret = () => applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }));
+const Secret = (docs: ApiPropertyOptions) =>
+  applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }), ApiProperty(docs));
 
 class NoCredentialsDto {}
 
 export class HttpCredentialsDto {
-  @ApiProperty({
+  @Secret({
     description:
       'Shared secret: signs call requests and checks the agent’s events. A Standard Webhooks secret: `whsec_` followed by base64 (or the base64 alone)',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
-  @Secret()
   @PyValueRule('standardWebhooksSecret', (v) =>
     typeof v !== 'string' || v === '' || isStandardWebhooksSecret(v)
       ? null
@@ -85,27 +91,22 @@ export class HttpCredentialsDto {
 }
 
 export class TwilioCredentialsDto {
-  @ApiProperty({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
-  @Secret()
+  @Secret({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
   @PyPattern(/^AC[0-9a-fA-F]{32}$/)
   account_sid: string;
 
-  @ApiProperty({ description: 'Also checks X-Twilio-Signature on status callbacks' })
-  @Secret()
+  @Secret({ description: 'Also checks X-Twilio-Signature on status callbacks' })
   auth_token: string;
 }
 
 export class VapiCredentialsDto {
-  @ApiProperty({ description: 'Private API key' }) @Secret() api_key: string;
-  @ApiProperty({ description: 'Server URL secret, sent by Vapi with every server message' })
-  @Secret()
+  @Secret({ description: 'Private API key' }) api_key: string;
+  @Secret({ description: 'Server URL secret, sent by Vapi with every server message' })
   server_secret: string;
 }
 
 export class RetellCredentialsDto {
-  @ApiProperty({ description: 'API key; also verifies x-retell-signature' })
-  @Secret()
-  api_key: string;
+  @Secret({ description: 'API key; also verifies x-retell-signature' }) api_key: string;
 }
 
 class NoSettingsDto {}
