@@ -30,14 +30,7 @@ class StopIteration {
 export function pythonJsonError(text: string): PythonJsonError | null {
   const s = Array.from(text);
   try {
-    let idx = skipWs(s, 0);
-    try {
-      idx = scanOnce(s, idx);
-    } catch (e) {
-      if (e instanceof StopIteration) throw new Failure('Expecting value', e.pos);
-      throw e;
-    }
-    idx = skipWs(s, idx);
+    const idx = skipWs(s, scanValue(s, skipWs(s, 0)));
     if (idx !== s.length) throw new Failure('Extra data', idx);
     return null;
   } catch (e) {

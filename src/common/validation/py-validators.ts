@@ -13,7 +13,7 @@ import {
   PHONE_NUMBER_RULE,
   phoneNumberRule,
 } from '../phone/phone-number.js';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
 import { pydantic, PydanticError } from './pydantic-errors.js';
@@ -71,29 +71,30 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The key must be present (null is a value and goes on to the type check). */
-export function PyRequired(): PropertyDecorator {
-  return pyConstraint('pyRequired', RANK_MISSING, (v) =>
-    v === undefined ? pydantic.missing() : null,
-  );
-}
-
-/** Skip the field's checks when it is absent, and also when null if `nullable`. */
-export function PyOptional(options: { nullable?: boolean } = {}): PropertyDecorator {
+/**
+ * The key must be present; null goes on to the type check, or if `nullable` (pydantic's `X | None`
+ * without a default) is a value that skips the field's other checks. `docs`: the field's description,
+ * example and the like, added to the schema its type decorator gives.
+ */
+export function PyRequired(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    doc({ required: false, nullable: options.nullable || undefined }),
-    ValidateIf((_obj, value) => value !== undefined && !(options.nullable && value === null)),
+    pyConstraint('pyRequired', RANK_MISSING, (v) => (v === undefined ? pydantic.missing() : null)),
+    ...(docs.nullable
+      ? [doc({ nullable: true }), ValidateIf((_obj, value) => value !== null)]
+      : []),
+    ApiProperty(docs),
   );
 }
 
 /**
- * pydantic's `X | None` without a default: the key must be present (with `PyRequired`), and null is
- * a value that skips the field's other checks.
+ * Skip the field's checks when it is absent, and also when null if `nullable` (which the schema
+ * then says too). `docs` as for `PyRequired`.
  */
-export function PyNullable(): PropertyDecorator {
+export function PyOptional(docs: ApiPropertyOptions = {}): PropertyDecorator {
   return applyDecorators(
-    doc({ nullable: true }),
-    ValidateIf((_obj, value) => value !== null),
+    doc({ required: false, nullable: docs.nullable || undefined }),
+    ApiPropertyOptional(docs),
+    ValidateIf((_obj, value) => value !== undefined && !(docs.nullable && value === null)),
   );
 }
 

@@ -21,113 +21,81 @@ export function quoteList(values: readonly (string | number)[]): string {
   return `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}`;
 }
 
+/** An error of `type` with pydantic's `msg` (and `ctx` when it has one), keys in pydantic's order. */
+const error = (type: string, msg: string, ctx?: Record<string, unknown>): PydanticError =>
+  ctx === undefined ? { type, msg } : { type, msg, ctx };
+
+/** `at least 1 item`, `at most 2 characters`. */
+const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+
 export const pydantic = {
-  missing: (): PydanticError => ({ type: 'missing', msg: 'Field required' }),
-  stringType: (): PydanticError => ({ type: 'string_type', msg: 'Input should be a valid string' }),
-  intType: (): PydanticError => ({ type: 'int_type', msg: 'Input should be a valid integer' }),
-  intParsing: (): PydanticError => ({
-    type: 'int_parsing',
-    msg: 'Input should be a valid integer, unable to parse string as an integer',
-  }),
-  intFromFloat: (): PydanticError => ({
-    type: 'int_from_float',
-    msg: 'Input should be a valid integer, got a number with a fractional part',
-  }),
-  boolType: (): PydanticError => ({ type: 'bool_type', msg: 'Input should be a valid boolean' }),
-  boolParsing: (): PydanticError => ({
-    type: 'bool_parsing',
-    msg: 'Input should be a valid boolean, unable to interpret input',
-  }),
-  dictType: (): PydanticError => ({ type: 'dict_type', msg: 'Input should be a valid dictionary' }),
-  modelType: (): PydanticError => ({
-    type: 'model_attributes_type',
-    msg: 'Input should be a valid dictionary or object to extract fields from',
-  }),
-  extraForbidden: (): PydanticError => ({
-    type: 'extra_forbidden',
-    msg: 'Extra inputs are not permitted',
-  }),
-  listType: (): PydanticError => ({ type: 'list_type', msg: 'Input should be a valid list' }),
-  floatType: (): PydanticError => ({ type: 'float_type', msg: 'Input should be a valid number' }),
-  floatParsing: (): PydanticError => ({
-    type: 'float_parsing',
-    msg: 'Input should be a valid number, unable to parse string as a number',
-  }),
-  greaterThan: (gt: number): PydanticError => ({
-    type: 'greater_than',
-    msg: `Input should be greater than ${gt}`,
-    ctx: { gt },
-  }),
-  greaterThanEqual: (ge: number | bigint): PydanticError => ({
-    type: 'greater_than_equal',
-    msg: `Input should be greater than or equal to ${ge}`,
-    ctx: { ge },
-  }),
-  lessThanEqual: (le: number | bigint): PydanticError => ({
-    type: 'less_than_equal',
-    msg: `Input should be less than or equal to ${le}`,
-    ctx: { le },
-  }),
-  tooShort: (fieldType: 'List' | 'Value', minLength: number, actual: number): PydanticError => ({
-    type: 'too_short',
-    msg: `${fieldType} should have at least ${minLength} item${minLength === 1 ? '' : 's'} after validation, not ${actual}`,
-    ctx: { field_type: fieldType, min_length: minLength, actual_length: actual },
-  }),
-  tooLong: (fieldType: 'List' | 'Value', maxLength: number, actual: number): PydanticError => ({
-    type: 'too_long',
-    msg: `${fieldType} should have at most ${maxLength} item${maxLength === 1 ? '' : 's'} after validation, not ${actual}`,
-    ctx: { field_type: fieldType, max_length: maxLength, actual_length: actual },
-  }),
-  stringTooShort: (minLength: number): PydanticError => ({
-    type: 'string_too_short',
-    msg: `String should have at least ${minLength} character${minLength === 1 ? '' : 's'}`,
-    ctx: { min_length: minLength },
-  }),
-  stringTooLong: (maxLength: number): PydanticError => ({
-    type: 'string_too_long',
-    msg: `String should have at most ${maxLength} character${maxLength === 1 ? '' : 's'}`,
-    ctx: { max_length: maxLength },
-  }),
-  enum: (values: readonly (string | number)[]): PydanticError => {
+  missing: () => error('missing', 'Field required'),
+  stringType: () => error('string_type', 'Input should be a valid string'),
+  intType: () => error('int_type', 'Input should be a valid integer'),
+  intParsing: () =>
+    error('int_parsing', 'Input should be a valid integer, unable to parse string as an integer'),
+  intFromFloat: () =>
+    error('int_from_float', 'Input should be a valid integer, got a number with a fractional part'),
+  boolType: () => error('bool_type', 'Input should be a valid boolean'),
+  boolParsing: () =>
+    error('bool_parsing', 'Input should be a valid boolean, unable to interpret input'),
+  dictType: () => error('dict_type', 'Input should be a valid dictionary'),
+  modelType: () =>
+    error(
+      'model_attributes_type',
+      'Input should be a valid dictionary or object to extract fields from',
+    ),
+  extraForbidden: () => error('extra_forbidden', 'Extra inputs are not permitted'),
+  listType: () => error('list_type', 'Input should be a valid list'),
+  floatType: () => error('float_type', 'Input should be a valid number'),
+  floatParsing: () =>
+    error('float_parsing', 'Input should be a valid number, unable to parse string as a number'),
+  greaterThan: (gt: number) => error('greater_than', `Input should be greater than ${gt}`, { gt }),
+  greaterThanEqual: (ge: number | bigint) =>
+    error('greater_than_equal', `Input should be greater than or equal to ${ge}`, { ge }),
+  lessThanEqual: (le: number | bigint) =>
+    error('less_than_equal', `Input should be less than or equal to ${le}`, { le }),
+  tooShort: (fieldType: 'List' | 'Value', minLength: number, actual: number) =>
+    error(
+      'too_short',
+      `${fieldType} should have at least ${count(minLength, 'item')} after validation, not ${actual}`,
+      { field_type: fieldType, min_length: minLength, actual_length: actual },
+    ),
+  tooLong: (fieldType: 'List' | 'Value', maxLength: number, actual: number) =>
+    error(
+      'too_long',
+      `${fieldType} should have at most ${count(maxLength, 'item')} after validation, not ${actual}`,
+      { field_type: fieldType, max_length: maxLength, actual_length: actual },
+    ),
+  stringTooShort: (minLength: number) =>
+    error('string_too_short', `String should have at least ${count(minLength, 'character')}`, {
+      min_length: minLength,
+    }),
+  stringTooLong: (maxLength: number) =>
+    error('string_too_long', `String should have at most ${count(maxLength, 'character')}`, {
+      max_length: maxLength,
+    }),
+  enum: (values: readonly (string | number)[]) => {
     const expected = quoteList(values);
-    return { type: 'enum', msg: `Input should be ${expected}`, ctx: { expected } };
+    return error('enum', `Input should be ${expected}`, { expected });
   },
-  uuidParsing: (error: string): PydanticError => ({
-    type: 'uuid_parsing',
-    msg: `Input should be a valid UUID, ${error}`,
-    ctx: { error },
-  }),
-  datetimeFromDateParsing: (error: string): PydanticError => ({
-    type: 'datetime_from_date_parsing',
-    msg: `Input should be a valid datetime or date, ${error}`,
-    ctx: { error },
-  }),
+  uuidParsing: (e: string) =>
+    error('uuid_parsing', `Input should be a valid UUID, ${e}`, { error: e }),
+  datetimeFromDateParsing: (e: string) =>
+    error('datetime_from_date_parsing', `Input should be a valid datetime or date, ${e}`, {
+      error: e,
+    }),
   // FastAPI's JSON encoder turns the ValueError in ctx into `{}`.
-  valueError: (message: string): PydanticError => ({
-    type: 'value_error',
-    msg: `Value error, ${message}`,
-    ctx: { error: {} },
-  }),
-  stringPatternMismatch: (pattern: string): PydanticError => ({
-    type: 'string_pattern_mismatch',
-    msg: `String should match pattern '${pattern}'`,
-    ctx: { pattern },
-  }),
-  urlParsing: (error: string): PydanticError => ({
-    type: 'url_parsing',
-    msg: `Input should be a valid URL, ${error}`,
-    ctx: { error },
-  }),
-  urlScheme: (): PydanticError => ({
-    type: 'url_scheme',
-    msg: "URL scheme should be 'http' or 'https'",
-    ctx: { expected_schemes: "'http' or 'https'" },
-  }),
-  jsonInvalid: (error: string): PydanticError => ({
-    type: 'json_invalid',
-    msg: 'JSON decode error',
-    ctx: { error },
-  }),
+  valueError: (message: string) => error('value_error', `Value error, ${message}`, { error: {} }),
+  stringPatternMismatch: (pattern: string) =>
+    error('string_pattern_mismatch', `String should match pattern '${pattern}'`, { pattern }),
+  urlParsing: (e: string) =>
+    error('url_parsing', `Input should be a valid URL, ${e}`, { error: e }),
+  urlScheme: () =>
+    error('url_scheme', "URL scheme should be 'http' or 'https'", {
+      expected_schemes: "'http' or 'https'",
+    }),
+  jsonInvalid: (e: string) => error('json_invalid', 'JSON decode error', { error: e }),
 };
 
 /** One `detail` entry, keys in pydantic's order. */

@@ -32,7 +32,7 @@ type Source = 'body' | 'query' | 'path';
 @Injectable()
 export class PydanticValidationPipe implements PipeTransform {
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    const source = toSource(metadata.type);
+    const source = SOURCES[metadata.type];
     if (!source) return value;
     const metatype = metadata.metatype;
     // A JSON body whose text showed it has no unstorable string and no unsafe key is not walked for them.
@@ -94,12 +94,11 @@ function lastOfRepeated(query: unknown): unknown {
   return out;
 }
 
-function toSource(type: ArgumentMetadata['type']): Source | null {
-  if (type === 'body') return 'body';
-  if (type === 'query') return 'query';
-  if (type === 'param') return 'path';
-  return null;
-}
+const SOURCES: Partial<Record<ArgumentMetadata['type'], Source>> = {
+  body: 'body',
+  query: 'query',
+  param: 'path',
+};
 
 function fail(items: PydanticErrorItem[]): RequestValidationError {
   return new RequestValidationError(items);

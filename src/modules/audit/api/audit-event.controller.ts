@@ -1,5 +1,6 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Audit } from '../../../common/audit/audit.decorators.js';
@@ -38,13 +39,12 @@ export class AuditEventController {
       (result as { audit_events?: { id: string }[] } | undefined)?.audit_events?.map((e) => e.id),
   })
   @Get()
-  @ApiOperation({
-    operationId: 'list_audit_events_api_v1_audit_events_get',
-    summary: 'Audit events',
-    description:
-      "The organization's audit events, oldest first, a page at a time (admin only); with " +
+  @Operation(
+    'list_audit_events_api_v1_audit_events_get',
+    'Audit events',
+    "The organization's audit events, oldest first, a page at a time (admin only); with " +
       '`Accept: text/csv`, every event the filters match as one CSV file (page and limit ignored).',
-  })
+  )
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ type: AuditEventPageResponseDto })
   async list(
@@ -83,13 +83,12 @@ export class AuditEventController {
   @RequiresPermission('audit_events.read')
   @Audit({ action: 'audit_chain.verify', resource: 'audit_chain' })
   @Get('verify')
-  @ApiOperation({
-    operationId: 'verify_audit_events_api_v1_audit_events_verify_get',
-    summary: 'Verify the audit chain',
-    description:
-      "Recomputes the organization's hash chain from its first event and names the first event " +
+  @Operation(
+    'verify_audit_events_api_v1_audit_events_verify_get',
+    'Verify the audit chain',
+    "Recomputes the organization's hash chain from its first event and names the first event " +
       'that does not match (changed, removed or out of place), if any.',
-  })
+  )
   @ApiOkResponse({ type: AuditChainResponseDto })
   async verify(@Auth() auth: AuthContext) {
     return presentVerification(await this.trail.verify(auth.organizationId));

@@ -1,3 +1,4 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import {
   Audit,
   NotAudited,
@@ -5,7 +6,7 @@ import {
   bodyList,
 } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -45,12 +46,11 @@ export class BlacklistController {
   @Audit({ action: 'blacklist.create', resource: 'blacklist', id: answerField('id'), values: {} })
   @Post()
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'create_blacklist_api_v1_blacklists_post',
-    summary: 'Create a blacklist',
-    description:
-      'A list of numbers never to dial. A campaign applies the blacklists named in its blacklist_ids.',
-  })
+  @Operation(
+    'create_blacklist_api_v1_blacklists_post',
+    'Create a blacklist',
+    'A list of numbers never to dial. A campaign applies the blacklists named in its blacklist_ids.',
+  )
   @ApiCreatedResponse({ type: BlacklistResponseDto })
   async create(@Auth() auth: AuthContext, @Body() body: CreateBlacklistDto) {
     return present(
@@ -61,11 +61,11 @@ export class BlacklistController {
   @RequiresPermission('blacklists.read')
   @NotAudited()
   @Get()
-  @ApiOperation({
-    operationId: 'list_blacklists_api_v1_blacklists_get',
-    summary: 'List blacklists',
-    description: "The caller's organization's blacklists, oldest first, a page at a time.",
-  })
+  @Operation(
+    'list_blacklists_api_v1_blacklists_get',
+    'List blacklists',
+    "The caller's organization's blacklists, oldest first, a page at a time.",
+  )
   @ApiOkResponse({ type: BlacklistPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListBlacklistsQueryDto) {
     const { items, total } = await this.blacklists.list(
@@ -79,11 +79,11 @@ export class BlacklistController {
   @RequiresPermission('blacklists.read')
   @NotAudited()
   @Get(':blacklist_id')
-  @ApiOperation({
-    operationId: 'get_blacklist_api_v1_blacklists__blacklist_id__get',
-    summary: 'Get a blacklist',
-    description: "One blacklist of the caller's organization (its numbers: GET .../phone-numbers).",
-  })
+  @Operation(
+    'get_blacklist_api_v1_blacklists__blacklist_id__get',
+    'Get a blacklist',
+    "One blacklist of the caller's organization (its numbers: GET .../phone-numbers).",
+  )
   @ApiOkResponse({ type: BlacklistResponseDto })
   async get(@Auth() auth: AuthContext, @Param('blacklist_id') blacklistId: string) {
     return present(await this.blacklists.get(auth.organizationId, blacklistId));
@@ -93,13 +93,12 @@ export class BlacklistController {
   @Audit({ action: 'blacklist_number.add', resource: 'blacklist', ids: bodyList('phone_numbers') })
   @Post(':blacklist_id/phone-numbers')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'add_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_post',
-    summary: 'Add or update phone numbers',
-    description:
-      'Adds the numbers (normalised to E.164) to the blacklist; a number already there gets the new ' +
+  @Operation(
+    'add_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_post',
+    'Add or update phone numbers',
+    'Adds the numbers (normalised to E.164) to the blacklist; a number already there gets the new ' +
       'reason, level, name and comment.',
-  })
+  )
   @ApiOkResponse({ type: BlacklistNumbersAddedResponseDto })
   addNumbers(
     @Auth() auth: AuthContext,
@@ -116,12 +115,11 @@ export class BlacklistController {
     ids: bodyList('phone_numbers'),
   })
   @Delete(':blacklist_id/phone-numbers')
-  @ApiOperation({
-    operationId:
-      'remove_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_delete',
-    summary: 'Remove phone numbers',
-    description: 'Takes the numbers off the blacklist; numbers not on it are ignored.',
-  })
+  @Operation(
+    'remove_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_delete',
+    'Remove phone numbers',
+    'Takes the numbers off the blacklist; numbers not on it are ignored.',
+  )
   @ApiOkResponse({ type: BlacklistNumbersRemovedResponseDto })
   removeNumbers(
     @Auth() auth: AuthContext,
@@ -134,12 +132,11 @@ export class BlacklistController {
   @RequiresPermission('blacklists.read')
   @Audit({ action: 'blacklist_number.list', resource: 'blacklist' })
   @Get(':blacklist_id/phone-numbers')
-  @ApiOperation({
-    operationId: 'list_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_get',
-    summary: 'List Blacklist Phone Numbers',
-    description:
-      'The numbers of a blacklist, `limit` at a time after skipping `skip`, with the total.',
-  })
+  @Operation(
+    'list_blacklist_phone_numbers_api_v1_blacklists__blacklist_id__phone_numbers_get',
+    'List Blacklist Phone Numbers',
+    'The numbers of a blacklist, `limit` at a time after skipping `skip`, with the total.',
+  )
   @ApiOkResponse({ type: BlacklistNumbersPageResponseDto })
   async listNumbers(
     @Auth() auth: AuthContext,

@@ -1,7 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, Param, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -35,12 +36,11 @@ export class CallLogController {
     campaign: (req) => (typeof req.query.campaign_id === 'string' ? req.query.campaign_id : null),
   })
   @Get()
-  @ApiOperation({
-    operationId: 'list_call_logs_api_v1_call_logs_get',
-    summary: 'List Call Logs',
-    description:
-      "The caller's organization's call logs, in id order, with paging and date filtering.",
-  })
+  @Operation(
+    'list_call_logs_api_v1_call_logs_get',
+    'List Call Logs',
+    "The caller's organization's call logs, in id order, with paging and date filtering.",
+  )
   @ApiResponse({ status: 200, type: CallLogPageResponseDto })
   @ApiResponse({ status: 422, description: 'Validation Error' })
   async list(@Auth() auth: AuthContext, @Query() q: ListCallLogsQueryDto) {
@@ -63,12 +63,11 @@ export class CallLogController {
     refine: (req) => (String(req.query.include_recordings) === 'true' ? 'recording.read' : null),
   })
   @Get(':call_log_id')
-  @ApiOperation({
-    operationId: 'get_call_log_api_v1_call_logs__call_log_id__get',
-    summary: 'Get Call Log',
-    description:
-      "One call log of the caller's organization; `recording_urls` is empty unless include_recordings=true.",
-  })
+  @Operation(
+    'get_call_log_api_v1_call_logs__call_log_id__get',
+    'Get Call Log',
+    "One call log of the caller's organization; `recording_urls` is empty unless include_recordings=true.",
+  )
   @ApiResponse({ status: 200, type: CallLogDetailResponseDto })
   @ApiResponse({ status: 404, description: 'Unknown call log, or one of another organization' })
   @ApiResponse({ status: 422, description: 'Validation Error' })

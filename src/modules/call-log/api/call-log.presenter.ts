@@ -1,23 +1,8 @@
 import { CALL_IN_PROGRESS_REASON, CallLog, formatCallLength } from '../domain/call-log.js';
+import type { CallLogDetailResponseDto, CallLogResponseDto } from './dto/call-log.dto.js';
 
 /** The spec's call log fields, exactly (`recording_urls` only on the single read). */
-export interface CallLogResponse {
-  id: string;
-  to: string;
-  from_: string;
-  created_at: string;
-  call_length: string;
-  call_ended_reason: string;
-  call_categorization: Record<string, unknown> | null;
-  agent_data: Record<string, unknown>;
-  campaign_target_id: string | null;
-  post_call_data: Record<string, unknown> | null;
-  qa: Record<string, unknown> | null;
-  transcripts: Record<string, string>[];
-  recording_urls?: string[];
-}
-
-export function presentCallLog(log: CallLog): CallLogResponse {
+export function presentCallLog(log: CallLog): CallLogResponseDto {
   return {
     id: String(log.id),
     to: log.to,
@@ -34,6 +19,9 @@ export function presentCallLog(log: CallLog): CallLogResponse {
   };
 }
 
-export function presentCallLogDetail(log: CallLog, includeRecordings: boolean): CallLogResponse {
+export function presentCallLogDetail(
+  log: CallLog,
+  includeRecordings: boolean,
+): CallLogDetailResponseDto {
   return { ...presentCallLog(log), recording_urls: includeRecordings ? log.recordingUrls : [] };
 }

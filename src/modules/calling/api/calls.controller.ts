@@ -1,7 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, bodyList } from '../../../common/audit/audit.decorators.js';
 import { principalActor } from '../../target/application/ports/target-event-log.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -19,14 +20,13 @@ export class CallsController {
   @Audit({ action: 'call.trigger', resource: 'target', ids: bodyList('target_ids') })
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'campaign_calls_api_v1_campaigns__campaign_id__calls_post',
-    summary: 'Campaign Calls',
-    description:
-      'Schedules calls: the named Pending targets (`target_ids`), or `count` Pending targets picked at random ' +
+  @Operation(
+    'campaign_calls_api_v1_campaigns__campaign_id__calls_post',
+    'Campaign Calls',
+    'Schedules calls: the named Pending targets (`target_ids`), or `count` Pending targets picked at random ' +
       '(oldest first with `prioritize_oldest`). Exactly one of target_ids and count. Claiming is atomic: ' +
       'concurrent triggers never schedule a target twice.',
-  })
+  )
   @ApiParam({ name: 'campaign_id', description: 'The ID of the campaign.' })
   @ApiBody({ type: TriggerCallsDto })
   @ApiResponse({ status: 200, type: TriggerCallsResponseDto })

@@ -1,7 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
 import { principalActor } from '../../target/application/ports/target-event-log.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -31,14 +32,13 @@ export class CampaignControlController {
   @Audit({ action: 'campaign.pause', resource: 'campaign' })
   @Post('pause')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'pause_campaign_api_v1_campaigns__campaign_id__pause_post',
-    summary: 'Pause a campaign',
-    description:
-      'No call of the campaign starts once this has returned; calls in flight finish and are recorded ' +
+  @Operation(
+    'pause_campaign_api_v1_campaigns__campaign_id__pause_post',
+    'Pause a campaign',
+    'No call of the campaign starts once this has returned; calls in flight finish and are recorded ' +
       'normally. Targets keep their status and scheduled times. Idempotent: pausing a paused campaign ' +
       'answers the same campaign. A cancelled campaign cannot be paused (409).',
-  })
+  )
   @ApiResponse({ status: 200, type: CampaignResponseDto })
   @ApiResponse(NOT_FOUND)
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
@@ -53,13 +53,12 @@ export class CampaignControlController {
   @Audit({ action: 'campaign.resume', resource: 'campaign' })
   @Post('resume')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'resume_campaign_api_v1_campaigns__campaign_id__resume_post',
-    summary: 'Resume a campaign',
-    description:
-      'Calls start again: targets already due are dispatched at once. Idempotent: resuming an active ' +
+  @Operation(
+    'resume_campaign_api_v1_campaigns__campaign_id__resume_post',
+    'Resume a campaign',
+    'Calls start again: targets already due are dispatched at once. Idempotent: resuming an active ' +
       'campaign answers the same campaign. A cancelled campaign cannot be resumed (409).',
-  })
+  )
   @ApiResponse({ status: 200, type: CampaignResponseDto })
   @ApiResponse(NOT_FOUND)
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
@@ -80,15 +79,14 @@ export class CampaignControlController {
   @Audit({ action: 'campaign.cancel', resource: 'campaign' })
   @Post('cancel')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'cancel_campaign_api_v1_campaigns__campaign_id__cancel_post',
-    summary: 'Cancel a campaign',
-    description:
-      'Final: no call of the campaign ever starts again. Its Pending, Scheduled and Waiting targets end ' +
+  @Operation(
+    'cancel_campaign_api_v1_campaigns__campaign_id__cancel_post',
+    'Cancel a campaign',
+    'Final: no call of the campaign ever starts again. Its Pending, Scheduled and Waiting targets end ' +
       '`Finished` with outcome `Campaign cancelled` (resolution unsuccessful / not_retrieved, no ' +
       'category), each with a `target.call_finished` notification; calls in flight finish and are ' +
       'recorded, and do not retry. Idempotent: cancelling a cancelled campaign answers the same campaign.',
-  })
+  )
   @ApiResponse({ status: 200, type: CampaignResponseDto })
   @ApiResponse(NOT_FOUND)
   @ApiResponse(INVALID)
@@ -101,14 +99,13 @@ export class CampaignControlController {
   @RequiresPermission('campaigns.read')
   @NotAudited()
   @Get('stats')
-  @ApiOperation({
-    operationId: 'campaign_stats_api_v1_campaigns__campaign_id__stats_get',
-    summary: 'Campaign progress',
-    description:
-      'Exact counts of the campaign now: targets by status, category and resolution, attempts, calls ' +
+  @Operation(
+    'campaign_stats_api_v1_campaigns__campaign_id__stats_get',
+    'Campaign progress',
+    'Exact counts of the campaign now: targets by status, category and resolution, attempts, calls ' +
       'in flight, connect rate, mean call length, targets due now and later, the next scheduled time, ' +
       'and an estimate of when it is done.',
-  })
+  )
   @ApiResponse({ status: 200, type: CampaignStatsResponseDto })
   @ApiResponse(NOT_FOUND)
   @ApiResponse(INVALID)

@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { NotAudited } from '../../../common/audit/audit.decorators.js';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -19,14 +20,13 @@ export class CampaignVariablesController {
   @RequiresPermission('campaigns.read')
   @NotAudited()
   @Get()
-  @ApiOperation({
-    operationId: 'get_required_variables_api_v1_campaigns__campaign_id__variables_get',
-    summary: 'Get Required Variables',
-    description:
-      "The variables the campaign's calls and texts need (every `{{input_data...}}` and `{{patient...}}` of its " +
+  @Operation(
+    'get_required_variables_api_v1_campaigns__campaign_id__variables_get',
+    'Get Required Variables',
+    "The variables the campaign's calls and texts need (every `{{input_data...}}` and `{{patient...}}` of its " +
       "connection's TwiML template and voicemail message and of its follow-up text) and, for each, " +
       'how many of its targets awaiting a call lack it, with the first 100.',
-  })
+  )
   @ApiParam({
     name: 'campaign_id',
     description: 'The ID of the campaign to get the variables from.',

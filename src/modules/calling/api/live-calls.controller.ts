@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, answerField } from '../../../common/audit/audit.decorators.js';
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -21,18 +22,17 @@ export class LiveCallsController {
   @Audit({ action: 'live_call.read', resource: 'call_log', id: answerField('call_log_id') })
   @CampaignScope('filtered')
   @Get()
-  @ApiOperation({
-    operationId: 'get_live_call_api_v1_live_calls_get',
-    summary: 'Get Live Call',
-    description:
-      'A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the ' +
+  @Operation(
+    'get_live_call_api_v1_live_calls_get',
+    'Get Live Call',
+    'A flat snapshot of one call of the organization, by `call_log_id`, `user_phone_number` (the ' +
       "number called), or `key` + `value` (a field of the target's input data; dots reach nested " +
       'fields). The first of these given is used. A call not ended yet comes first (`source` ' +
       '`live_calls`), else the latest ended (`call_logs`). One level: every value is a string, number, ' +
       "boolean or null; an object's fields and a list's items (by index from 0) have dotted keys " +
       '(`input_data.patient.mrn`, `transcripts.0.message`); an empty object or list gives no key. ' +
       "A key limited to campaigns finds only its campaigns' calls.",
-  })
+  )
   @ApiResponse({
     status: 200,
     schema: {

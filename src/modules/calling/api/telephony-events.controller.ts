@@ -1,12 +1,6 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiProperty,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
@@ -43,16 +37,15 @@ export class TelephonyEventsController {
   @Public()
   @Post(':connection/events')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'telephony_events_api_v1_telephony__connection__events_post',
-    summary: 'Telephony Events',
-    description:
-      'Call events from the provider connection named by `connection` (a connection id, or a ' +
+  @Operation(
+    'telephony_events_api_v1_telephony__connection__events_post',
+    'Telephony Events',
+    'Call events from the provider connection named by `connection` (a connection id, or a ' +
       "CALL_PROVIDER name such as `http`): authenticated with that connection's own secret " +
       '(X-Twilio-Signature, Vapi server secret, x-retell-signature, Standard Webhooks for `http`), ' +
       'JSON or `application/x-www-form-urlencoded`. Stored once per event: a duplicate is a 200 no-op, ' +
       'and a late or repeated final status never moves a target backwards.',
-  })
+  )
   @ApiParam({
     name: 'connection',
     description:

@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited, answerField } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -34,14 +35,13 @@ export class CampaignController {
   })
   @Post()
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'create_campaign_api_v1_campaigns_post',
-    summary: 'Create a campaign',
-    description:
-      "Creates a campaign of the caller's organization: its type (which category enum its targets use), " +
+  @Operation(
+    'create_campaign_api_v1_campaigns_post',
+    'Create a campaign',
+    "Creates a campaign of the caller's organization: its type (which category enum its targets use), " +
       'calling window, retry policy, steps and webhook URL. The answer carries the webhook signing ' +
       'secret, shown only here (and on rotation).',
-  })
+  )
   @ApiResponse({
     status: 201,
     type: CampaignResponseDto,
@@ -58,11 +58,11 @@ export class CampaignController {
   @CampaignScope('filtered')
   @NotAudited()
   @Get()
-  @ApiOperation({
-    operationId: 'list_campaigns_api_v1_campaigns_get',
-    summary: 'List campaigns',
-    description: "The caller's organization's campaigns, oldest first, a page at a time.",
-  })
+  @Operation(
+    'list_campaigns_api_v1_campaigns_get',
+    'List campaigns',
+    "The caller's organization's campaigns, oldest first, a page at a time.",
+  )
   @ApiOkResponse({ type: CampaignPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListCampaignsQueryDto) {
     const { items, total } = await this.campaigns.list(
@@ -76,11 +76,11 @@ export class CampaignController {
   @RequiresPermission('campaigns.read')
   @NotAudited()
   @Get(':campaign_id')
-  @ApiOperation({
-    operationId: 'get_campaign_api_v1_campaigns__campaign_id__get',
-    summary: 'Get a campaign',
-    description: "One campaign of the caller's organization (without its webhook secret).",
-  })
+  @Operation(
+    'get_campaign_api_v1_campaigns__campaign_id__get',
+    'Get a campaign',
+    "One campaign of the caller's organization (without its webhook secret).",
+  )
   @ApiOkResponse({ type: CampaignResponseDto })
   async get(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string) {
     return presentCampaign(await this.campaigns.get(auth.organizationId, campaignId));
@@ -93,13 +93,12 @@ export class CampaignController {
     values: { before: (c, auth, req) => c.get(auth, req.params.campaign_id!) },
   })
   @Patch(':campaign_id')
-  @ApiOperation({
-    operationId: 'update_campaign_api_v1_campaigns__campaign_id__patch',
-    summary: 'Update a campaign',
-    description:
-      'Changes the fields sent and leaves the others as they are. Targets already scheduled keep ' +
+  @Operation(
+    'update_campaign_api_v1_campaigns__campaign_id__patch',
+    'Update a campaign',
+    'Changes the fields sent and leaves the others as they are. Targets already scheduled keep ' +
       'their schedule; the new calling window and retry policy apply to calls placed from now on.',
-  })
+  )
   @ApiOkResponse({ type: CampaignResponseDto })
   async update(
     @Auth() auth: AuthContext,

@@ -1,36 +1,12 @@
 import { normalizeWeekSchedule } from '../../../common/schedule/week-schedule.js';
-import { AutoPause, Campaign, CampaignStep, SmsFollowUp } from '../domain/campaign.js';
+import { Campaign, CampaignStep } from '../domain/campaign.js';
+import type { CampaignResponseDto } from './dto/campaign-response.dto.js';
 import type { CreateCampaign } from '../application/campaign.service.js';
 import type { CampaignChanges } from '../application/ports/campaign.repository.js';
 import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto.js';
 
-export interface CampaignResponse {
-  id: string;
-  organization_id: string;
-  name: string;
-  type: string;
-  caller_id: string | null;
-  max_attempts: number;
-  retry_delay_minutes: number;
-  max_concurrent_calls: number;
-  calling_window: Record<string, unknown> | null;
-  steps: CampaignStep[];
-  entry_step: string | null;
-  blacklist_ids: string[];
-  webhook_url: string | null;
-  provider_connection_id: string | null;
-  state: string;
-  state_changed_at: string | null;
-  auto_pause: AutoPause | null;
-  sms_follow_up: SmsFollowUp | null;
-  default_country: string | null;
-  voicemail_message: string | null;
-  paused_reason: string | null;
-  /** Only when it was just created or rotated: the secret is shown, like an API key, on purpose. */
-  webhook_secret?: string;
-  created_at: string;
-  updated_at: string;
-}
+/** The answer also holds `provider_connection_id`, which CampaignResponseDto (so openapi.json) lacks. */
+type CampaignResponse = CampaignResponseDto & { provider_connection_id: string | null };
 
 export function presentCampaign(c: Campaign, withSecret = false): CampaignResponse {
   const response: CampaignResponse = {

@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, Headers, Put, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
@@ -99,13 +100,12 @@ export class ComplianceController {
   @RequiresPermission('compliance.read')
   @NotAudited()
   @Get('policy')
-  @ApiOperation({
-    operationId: 'get_compliance_policy_api_v1_compliance_policy_get',
-    summary: "The organization's calling policy",
-    description:
-      'Quiet hours, state rules, caps per number, restricted dates and the default zone (the defaults ' +
+  @Operation(
+    'get_compliance_policy_api_v1_compliance_policy_get',
+    "The organization's calling policy",
+    'Quiet hours, state rules, caps per number, restricted dates and the default zone (the defaults ' +
       'until set), with the state rules in force and their citations (docs/compliance.md).',
-  })
+  )
   @ApiOkResponse({ type: CompliancePolicyResponseDto })
   async getPolicy(@Auth() auth: AuthContext) {
     return this.present(await this.compliance.policy(auth.organizationId));
@@ -118,11 +118,11 @@ export class ComplianceController {
     values: { before: (c, auth) => c.getPolicy(auth) },
   })
   @Put('policy')
-  @ApiOperation({
-    operationId: 'put_compliance_policy_api_v1_compliance_policy_put',
-    summary: "Replace the organization's calling policy",
-    description: 'The whole policy; it applies to the next call of every campaign.',
-  })
+  @Operation(
+    'put_compliance_policy_api_v1_compliance_policy_put',
+    "Replace the organization's calling policy",
+    'The whole policy; it applies to the next call of every campaign.',
+  )
   @ApiOkResponse({ type: CompliancePolicyResponseDto })
   async putPolicy(@Auth() auth: AuthContext, @Body() body: CompliancePolicyDto) {
     const policy = await this.compliance.setPolicy(
@@ -142,13 +142,12 @@ export class ComplianceController {
     ids: listedIds('decisions'),
   })
   @Get('decisions')
-  @ApiOperation({
-    operationId: 'list_compliance_decisions_api_v1_compliance_decisions_get',
-    summary: 'Decisions of the calling rules',
-    description:
-      'Every deferral or refusal a calling rule made, oldest first, a page at a time; with ' +
+  @Operation(
+    'list_compliance_decisions_api_v1_compliance_decisions_get',
+    'Decisions of the calling rules',
+    'Every deferral or refusal a calling rule made, oldest first, a page at a time; with ' +
       '`Accept: text/csv`, every decision the filters match as one CSV file (limit and skip ignored).',
-  })
+  )
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ type: ComplianceDecisionPageResponseDto })
   async decisions(

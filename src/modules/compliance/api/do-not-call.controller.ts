@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, bodyList } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -70,14 +71,13 @@ export class DoNotCallController {
   @RequiresPermission('do_not_call.read')
   @Audit({ action: 'do_not_call.list', resource: 'do_not_call' })
   @Get()
-  @ApiOperation({
-    operationId: 'list_do_not_call_api_v1_compliance_do_not_call_get',
-    summary: 'List the do-not-call list',
-    description:
-      "The organization's listed numbers, oldest first, `limit` at a time after skipping `skip`, " +
+  @Operation(
+    'list_do_not_call_api_v1_compliance_do_not_call_get',
+    'List the do-not-call list',
+    "The organization's listed numbers, oldest first, `limit` at a time after skipping `skip`, " +
       'with the total; `phone_number` keeps the numbers containing its digits; `include_removed=true` ' +
       'adds the listings taken off (the history).',
-  })
+  )
   @ApiOkResponse({ type: DoNotCallPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListDoNotCallQueryDto) {
     const { items, total } = await this.doNotCall.list(auth.organizationId, {
@@ -97,13 +97,12 @@ export class DoNotCallController {
   })
   @Post()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'add_do_not_call_api_v1_compliance_do_not_call_post',
-    summary: 'Add numbers to the do-not-call list',
-    description:
-      'Lists the numbers (normalised to E.164) for every campaign of the organization, whatever their ' +
+  @Operation(
+    'add_do_not_call_api_v1_compliance_do_not_call_post',
+    'Add numbers to the do-not-call list',
+    'Lists the numbers (normalised to E.164) for every campaign of the organization, whatever their ' +
       'blacklists: none of them dials a listed number. A number already listed keeps its first entry.',
-  })
+  )
   @ApiOkResponse({ type: DoNotCallAddedResponseDto })
   async add(@Auth() auth: AuthContext, @Body() body: AddDoNotCallNumbersDto) {
     const { added, alreadyListed } = await this.doNotCall.add(
@@ -118,13 +117,12 @@ export class DoNotCallController {
   @RequiresPermission('do_not_call.remove')
   @Audit({ action: 'do_not_call.remove', resource: 'do_not_call', ids: bodyList('phone_numbers') })
   @Delete()
-  @ApiOperation({
-    operationId: 'remove_do_not_call_api_v1_compliance_do_not_call_delete',
-    summary: 'Remove numbers from the do-not-call list',
-    description:
-      'Takes the numbers off the list (consent given again). Each removal is kept with its reason and ' +
+  @Operation(
+    'remove_do_not_call_api_v1_compliance_do_not_call_delete',
+    'Remove numbers from the do-not-call list',
+    'Takes the numbers off the list (consent given again). Each removal is kept with its reason and ' +
       'who removed it (`GET ...?include_removed=true`).',
-  })
+  )
   @ApiOkResponse({ type: DoNotCallRemovedResponseDto })
   async remove(@Auth() auth: AuthContext, @Body() body: RemoveDoNotCallNumbersDto) {
     const { removed, notListed } = await this.doNotCall.remove(

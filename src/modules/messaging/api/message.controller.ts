@@ -1,7 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -21,13 +22,12 @@ export class MessageController {
   @CampaignScope('handler')
   @Audit({ action: 'message.list', resource: 'target', ids: listedIds('messages') })
   @Get('targets/:target_id/messages')
-  @ApiOperation({
-    operationId: 'list_target_messages_api_v1_targets__target_id__messages_get',
-    summary: 'List Target Messages',
-    description:
-      "The target's texts, oldest first: follow-up texts sent after its calls (campaign `sms_follow_up`) " +
+  @Operation(
+    'list_target_messages_api_v1_targets__target_id__messages_get',
+    'List Target Messages',
+    "The target's texts, oldest first: follow-up texts sent after its calls (campaign `sms_follow_up`) " +
       'and the replies matched to it. See docs/calling.md, "Texts".',
-  })
+  )
   @ApiParam({ name: 'target_id', description: 'The ID of the target.' })
   @ApiResponse({ status: 200, type: TargetMessagesResponseDto })
   async listForTarget(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
@@ -43,11 +43,11 @@ export class MessageController {
   @CampaignScope('handler')
   @Audit({ action: 'message.read', resource: 'message' })
   @Get('messages/:message_id')
-  @ApiOperation({
-    operationId: 'retrieve_message_api_v1_messages__message_id__get',
-    summary: 'Retrieve Message',
-    description: 'One text of the organization, sent or received.',
-  })
+  @Operation(
+    'retrieve_message_api_v1_messages__message_id__get',
+    'Retrieve Message',
+    'One text of the organization, sent or received.',
+  )
   @ApiParam({ name: 'message_id', description: 'The ID of the message.' })
   @ApiResponse({ status: 200, type: MessageResponseDto })
   async get(@Auth() auth: AuthContext, @Param('message_id') messageId: string) {

@@ -1,12 +1,6 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
-import {
-  ApiOkResponse,
-  ApiOperation,
-  ApiParam,
-  ApiProperty,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiOkResponse, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import {
@@ -42,17 +36,16 @@ export class TelephonyMessagesController {
   @Public()
   @Post(':connection_id/messages')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'telephony_messages_api_v1_telephony__connection_id__messages_post',
-    summary: 'Telephony Messages',
-    description:
-      "Texts' status callbacks and inbound texts from the provider connection `connection_id` " +
+  @Operation(
+    'telephony_messages_api_v1_telephony__connection_id__messages_post',
+    'Telephony Messages',
+    "Texts' status callbacks and inbound texts from the provider connection `connection_id` " +
       "(Twilio: form posts signed with X-Twilio-Signature under the connection's auth token). A " +
       'status report applies only when it moves the text forward (late or repeated reports change ' +
       'nothing); an inbound text is recorded once per provider message id, matched to the target ' +
       'whose text it answers; an opt-out word puts the sender on the do-not-call list at once. See ' +
       'docs/calling.md, "Texts".',
-  })
+  )
   @ApiParam({ name: 'connection_id', description: "The provider connection's id." })
   @ApiOkResponse({ type: TelephonyMessagesResponseDto })
   @ApiResponse({ status: 401, description: 'Missing, forged or stale signature; nothing changed' })

@@ -1,7 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, answerField, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { lowerBound } from '../../../common/dates/date-bounds.js';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
 import {
@@ -51,13 +52,12 @@ export class ApiKeyController {
   @Post()
   @HttpCode(201)
   @RequiresPermission('api_keys.manage')
-  @ApiOperation({
-    operationId: 'create_api_key_api_v1_api_keys_post',
-    summary: 'Create Api Key',
-    description:
-      "A new key of the caller's organization with a role, optionally limited to some campaigns and " +
+  @Operation(
+    'create_api_key_api_v1_api_keys_post',
+    'Create Api Key',
+    "A new key of the caller's organization with a role, optionally limited to some campaigns and " +
       'expiring. The answer carries the secret `key`: shown here only, never again.',
-  })
+  )
   @ApiResponse({ status: 201, type: CreatedApiKeyResponseDto })
   async create(@Auth() auth: AuthContext, @Body() body: CreateApiKeyDto) {
     await this.requireOwnCampaigns(auth.organizationId, body.campaign_ids ?? []);
@@ -100,12 +100,11 @@ export class ApiKeyController {
   @Audit({ action: 'api_key.list', resource: 'api_key', ids: listedIds('api_keys') })
   @Get()
   @RequiresPermission('api_keys.manage')
-  @ApiOperation({
-    operationId: 'list_api_keys_api_v1_api_keys_get',
-    summary: 'List Api Keys',
-    description:
-      "The caller's organization's keys that are not revoked, oldest first, without their secrets.",
-  })
+  @Operation(
+    'list_api_keys_api_v1_api_keys_get',
+    'List Api Keys',
+    "The caller's organization's keys that are not revoked, oldest first, without their secrets.",
+  )
   @ApiOkResponse({ type: ApiKeyListResponseDto })
   async list(@Auth() auth: AuthContext) {
     const keys = await this.organizations.listApiKeys(auth.organizationId);
@@ -116,13 +115,12 @@ export class ApiKeyController {
   @Audit({ action: 'api_key.revoke', resource: 'api_key' })
   @Delete(':api_key_id')
   @RequiresPermission('api_keys.manage')
-  @ApiOperation({
-    operationId: 'delete_api_key_api_v1_api_keys__api_key_id__delete',
-    summary: 'Delete Api Key',
-    description:
-      "Revokes one of the caller's organization's API keys at once (the calling key too, if it names " +
+  @Operation(
+    'delete_api_key_api_v1_api_keys__api_key_id__delete',
+    'Delete Api Key',
+    "Revokes one of the caller's organization's API keys at once (the calling key too, if it names " +
       'itself).',
-  })
+  )
   @ApiOkResponse({ type: RevokedApiKeyResponseDto })
   async revoke(@Auth() auth: AuthContext, @Param('api_key_id') apiKeyId: string) {
     await this.organizations.revokeApiKey(apiKeyId, auth.organizationId);

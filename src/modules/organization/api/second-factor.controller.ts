@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -21,13 +22,12 @@ export class SecondFactorController {
   @HttpCode(201)
   @RequiresPermission('self.session')
   @CampaignScope('filtered')
-  @ApiOperation({
-    operationId: 'start_totp_api_v1_me_totp_post',
-    summary: 'Set up a second factor',
-    description:
-      'A new TOTP secret for your authenticator app (scan `otpauth_uri` as a QR code); it is in use ' +
+  @Operation(
+    'start_totp_api_v1_me_totp_post',
+    'Set up a second factor',
+    'A new TOTP secret for your authenticator app (scan `otpauth_uri` as a QR code); it is in use ' +
       'once confirmed with a code. A person only; 409 once one is in use.',
-  })
+  )
   @ApiResponse({ status: 201, type: TotpSetupResponseDto })
   @ApiResponse({ status: 409, description: 'A key, or a second factor already in use' })
   async start(@Auth() auth: AuthContext) {
@@ -40,11 +40,11 @@ export class SecondFactorController {
   @HttpCode(200)
   @RequiresPermission('self.session')
   @CampaignScope('filtered')
-  @ApiOperation({
-    operationId: 'confirm_totp_api_v1_me_totp_confirm_post',
-    summary: 'Confirm the second factor',
-    description: 'A code from the app puts the secret in use: sign-ins need a code from then on.',
-  })
+  @Operation(
+    'confirm_totp_api_v1_me_totp_confirm_post',
+    'Confirm the second factor',
+    'A code from the app puts the secret in use: sign-ins need a code from then on.',
+  )
   @ApiOkResponse({ schema: { properties: { totp_enabled: { type: 'boolean', enum: [true] } } } })
   @ApiResponse({ status: 409, description: 'Nothing being set up, or already in use' })
   async confirm(@Auth() auth: AuthContext, @Body() body: TotpCodeDto) {
@@ -55,12 +55,11 @@ export class SecondFactorController {
   @Audit({ action: 'totp.reset', resource: 'user' })
   @Delete('users/:user_id/totp')
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'reset_totp_api_v1_users__user_id__totp_delete',
-    summary: "Reset a person's second factor",
-    description:
-      'For a lost phone: the person signs in with the password alone and sets up a new one.',
-  })
+  @Operation(
+    'reset_totp_api_v1_users__user_id__totp_delete',
+    "Reset a person's second factor",
+    'For a lost phone: the person signs in with the password alone and sets up a new one.',
+  )
   @ApiOkResponse({ schema: { properties: { totp_enabled: { type: 'boolean', enum: [false] } } } })
   async reset(@Auth() auth: AuthContext, @Param('user_id') userId: string) {
     await this.secondFactor.reset(auth.organizationId, userId);
@@ -70,11 +69,11 @@ export class SecondFactorController {
   @NotAudited()
   @Get('sign-in-policy')
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'get_sign_in_policy_api_v1_sign_in_policy_get',
-    summary: 'Sign-in policy',
-    description: 'Whether the organization requires a second factor of every person.',
-  })
+  @Operation(
+    'get_sign_in_policy_api_v1_sign_in_policy_get',
+    'Sign-in policy',
+    'Whether the organization requires a second factor of every person.',
+  )
   @ApiOkResponse({ type: SignInPolicyDto })
   async policy(@Auth() auth: AuthContext) {
     return { require_totp: await this.secondFactor.required(auth.organizationId) };
@@ -87,12 +86,11 @@ export class SecondFactorController {
   })
   @Put('sign-in-policy')
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'put_sign_in_policy_api_v1_sign_in_policy_put',
-    summary: 'Change the sign-in policy',
-    description:
-      'With `require_totp`, a person without a second factor may, once signed in, only set one up.',
-  })
+  @Operation(
+    'put_sign_in_policy_api_v1_sign_in_policy_put',
+    'Change the sign-in policy',
+    'With `require_totp`, a person without a second factor may, once signed in, only set one up.',
+  )
   @ApiOkResponse({ type: SignInPolicyDto })
   async setPolicy(@Auth() auth: AuthContext, @Body() body: SignInPolicyDto) {
     await this.secondFactor.setRequired(auth.organizationId, body.require_totp);

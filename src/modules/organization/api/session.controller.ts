@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { ROLE_PERMISSIONS } from '../../../common/auth/access.js';
 import { clientAddress } from '../../../common/http/auth-failure-limiter.js';
@@ -52,16 +53,15 @@ export class SessionController {
   @Post('sessions')
   @Public()
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'sign_in_api_v1_sessions_post',
-    summary: 'Sign in',
-    description:
-      'Email and password. Sets the `ccs_session` cookie (HttpOnly, Secure, SameSite=Strict) and ' +
+  @Operation(
+    'sign_in_api_v1_sessions_post',
+    'Sign in',
+    'Email and password. Sets the `ccs_session` cookie (HttpOnly, Secure, SameSite=Strict) and ' +
       'answers who you are with the `csrf_token` that every signed-in request changing something ' +
       'sends as `X-CSRF-Token`. A person with a second factor sends `totp_code` too (401 asking for ' +
       'it when left out). Wrong email or password: 401, the same for both. Too many failures ' +
       'for the account or the client address: 429 until the lockout ends, right password or not.',
-  })
+  )
   @ApiResponse({ status: 201, type: MeResponseDto })
   @ApiResponse({
     status: 401,
@@ -87,12 +87,11 @@ export class SessionController {
   @Delete('sessions/current')
   @RequiresPermission('self.session')
   @CampaignScope('filtered')
-  @ApiOperation({
-    operationId: 'sign_out_api_v1_sessions_current_delete',
-    summary: 'Sign out',
-    description:
-      'Ends the signed-in session and clears its cookie. A key has no session: 200 all the same.',
-  })
+  @Operation(
+    'sign_out_api_v1_sessions_current_delete',
+    'Sign out',
+    'Ends the signed-in session and clears its cookie. A key has no session: 200 all the same.',
+  )
   @ApiOkResponse({ schema: { properties: { status: { type: 'string', enum: ['signed_out'] } } } })
   async signOut(@Auth() auth: AuthContext, @Res({ passthrough: true }) res: Response) {
     if (auth.session) await this.sessions.signOut(auth.session.id);
@@ -104,13 +103,12 @@ export class SessionController {
   @Get('me')
   @RequiresPermission('self.session')
   @CampaignScope('filtered')
-  @ApiOperation({
-    operationId: 'me_api_v1_me_get',
-    summary: 'Who you are',
-    description:
-      'The signed-in person or the key: role, campaigns, permissions, and for a session its CSRF ' +
+  @Operation(
+    'me_api_v1_me_get',
+    'Who you are',
+    'The signed-in person or the key: role, campaigns, permissions, and for a session its CSRF ' +
       'token and when it ends.',
-  })
+  )
   @ApiOkResponse({ type: MeResponseDto })
   me(@Auth() auth: AuthContext) {
     return presentMe(auth);
@@ -119,13 +117,12 @@ export class SessionController {
   @Post('invitations/accept')
   @Public()
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'accept_invitation_api_v1_invitations_accept_post',
-    summary: 'Set a password through an invitation',
-    description:
-      'Once per invitation, before it expires (404 otherwise). The password has at least 12 ' +
+  @Operation(
+    'accept_invitation_api_v1_invitations_accept_post',
+    'Set a password through an invitation',
+    'Once per invitation, before it expires (404 otherwise). The password has at least 12 ' +
       "characters; setting it ends the person's other sessions. Then sign in.",
-  })
+  )
   @ApiOkResponse({ type: UserResponseDto })
   @ApiResponse({ status: 404, description: 'The invitation is unknown, used or expired' })
   async accept(@Body() body: AcceptInvitationDto, @Req() req: Request) {

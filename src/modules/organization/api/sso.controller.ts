@@ -1,5 +1,6 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Public } from '../../../common/http/auth.decorators.js';
 import { clientAddress } from '../../../common/http/auth-failure-limiter.js';
@@ -25,11 +26,11 @@ export class SsoController {
 
   @Get()
   @Public()
-  @ApiOperation({
-    operationId: 'sso_api_v1_sso_get',
-    summary: 'Single sign-on',
-    description: 'Whether single sign-on is configured, and where the console sends the browser.',
-  })
+  @Operation(
+    'sso_api_v1_sso_get',
+    'Single sign-on',
+    'Whether single sign-on is configured, and where the console sends the browser.',
+  )
   @ApiOkResponse({
     schema: {
       properties: {
@@ -44,11 +45,11 @@ export class SsoController {
 
   @Get('login')
   @Public()
-  @ApiOperation({
-    operationId: 'sso_login_api_v1_sso_login_get',
-    summary: 'Sign in with the identity provider',
-    description: 'Redirects the browser to the identity provider (404 when SSO is not configured).',
-  })
+  @Operation(
+    'sso_login_api_v1_sso_login_get',
+    'Sign in with the identity provider',
+    'Redirects the browser to the identity provider (404 when SSO is not configured).',
+  )
   @ApiResponse({ status: 302, description: 'To the identity provider' })
   @ApiResponse({ status: 404, description: 'Single sign-on is not configured' })
   async login(@Req() req: Request, @Res() res: Response) {
@@ -64,14 +65,13 @@ export class SsoController {
 
   @Get('callback')
   @Public()
-  @ApiOperation({
-    operationId: 'sso_callback_api_v1_sso_callback_get',
-    summary: 'Return from the identity provider',
-    description:
-      'Signs the person in (the session cookie, as `POST /api/v1/sessions`) and redirects to the ' +
+  @Operation(
+    'sso_callback_api_v1_sso_callback_get',
+    'Return from the identity provider',
+    'Signs the person in (the session cookie, as `POST /api/v1/sessions`) and redirects to the ' +
       'console; 401 when the provider refused or the answer does not verify, 403 when their groups ' +
       'give no role here.',
-  })
+  )
   @ApiResponse({ status: 302, description: 'To the console, signed in' })
   @ApiResponse({ status: 404, description: 'Single sign-on is not configured' })
   async callback(@Req() req: Request, @Res() res: Response) {

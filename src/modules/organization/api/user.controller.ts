@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, answerField, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Req } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
   Auth,
@@ -44,15 +45,14 @@ export class UserController {
   @Post()
   @HttpCode(201)
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'create_user_api_v1_users_post',
-    summary: 'Invite a person',
-    description:
-      "A person of the caller's organization with a role (not `integration`: that is for keys), " +
+  @Operation(
+    'create_user_api_v1_users_post',
+    'Invite a person',
+    "A person of the caller's organization with a role (not `integration`: that is for keys), " +
       'optionally limited to some campaigns. The answer carries a one-time `invitation` link to set a ' +
       'password, shown here only: there is no mail server, the admin hands it over. It expires ' +
       '(INVITATION_TTL).',
-  })
+  )
   @ApiResponse({ status: 201, type: InvitedUserResponseDto })
   @ApiResponse({ status: 409, description: 'A person with that email exists' })
   async create(@Auth() auth: AuthContext, @Body() body: CreateUserDto, @Req() req: Request) {
@@ -68,11 +68,11 @@ export class UserController {
   @Audit({ action: 'user.list', resource: 'user', ids: listedIds('users') })
   @Get()
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'list_users_api_v1_users_get',
-    summary: 'List people',
-    description: "The caller's organization's people, deactivated ones too, oldest first.",
-  })
+  @Operation(
+    'list_users_api_v1_users_get',
+    'List people',
+    "The caller's organization's people, deactivated ones too, oldest first.",
+  )
   @ApiOkResponse({ type: UserListResponseDto })
   async list(@Auth() auth: AuthContext) {
     return { users: (await this.people.list(auth.organizationId)).map(presentUser) };
@@ -81,12 +81,11 @@ export class UserController {
   @Audit({ action: 'user.update', resource: 'user' })
   @Patch(':user_id')
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'update_user_api_v1_users__user_id__patch',
-    summary: 'Change a person',
-    description:
-      'Their name, role or campaigns; what is left out stays. Signed-in sessions follow at once.',
-  })
+  @Operation(
+    'update_user_api_v1_users__user_id__patch',
+    'Change a person',
+    'Their name, role or campaigns; what is left out stays. Signed-in sessions follow at once.',
+  )
   @ApiOkResponse({ type: UserResponseDto })
   async update(
     @Auth() auth: AuthContext,
@@ -104,12 +103,11 @@ export class UserController {
   @Audit({ action: 'user.deactivate', resource: 'user' })
   @Delete(':user_id')
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'delete_user_api_v1_users__user_id__delete',
-    summary: 'Deactivate a person',
-    description:
-      'Their sessions end at once and they cannot sign in again; they stay listed, as `deactivated`.',
-  })
+  @Operation(
+    'delete_user_api_v1_users__user_id__delete',
+    'Deactivate a person',
+    'Their sessions end at once and they cannot sign in again; they stay listed, as `deactivated`.',
+  )
   @ApiOkResponse({ type: UserResponseDto })
   async deactivate(@Auth() auth: AuthContext, @Param('user_id') userId: string) {
     return presentUser(await this.people.deactivate(auth.organizationId, userId));
@@ -119,13 +117,12 @@ export class UserController {
   @Post(':user_id/invitations')
   @HttpCode(201)
   @RequiresPermission('users.manage')
-  @ApiOperation({
-    operationId: 'reinvite_user_api_v1_users__user_id__invitations_post',
-    summary: 'Issue a new invitation',
-    description:
-      'A new one-time link to set a password (an expired invitation, a forgotten password); the ' +
+  @Operation(
+    'reinvite_user_api_v1_users__user_id__invitations_post',
+    'Issue a new invitation',
+    'A new one-time link to set a password (an expired invitation, a forgotten password); the ' +
       "person's earlier links stop working. Setting the password through it ends their sessions.",
-  })
+  )
   @ApiResponse({ status: 201, type: InvitedUserResponseDto })
   async reinvite(@Auth() auth: AuthContext, @Param('user_id') userId: string, @Req() req: Request) {
     const { user, invitation } = await this.people.reinvite(auth.organizationId, userId);

@@ -1,3 +1,4 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited, answerField } from '../../../common/audit/audit.decorators.js';
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
@@ -6,7 +7,6 @@ import {
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
-  ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
 import { plainToInstance } from 'class-transformer';
@@ -59,13 +59,12 @@ export class ProviderConnectionController {
   })
   @Post()
   @HttpCode(201)
-  @ApiOperation({
-    operationId: 'create_provider_connection_api_v1_provider_connections_post',
-    summary: 'Create a provider connection',
-    description:
-      'Credentials are encrypted at rest and never returned. 409 when the service has no ' +
+  @Operation(
+    'create_provider_connection_api_v1_provider_connections_post',
+    'Create a provider connection',
+    'Credentials are encrypted at rest and never returned. 409 when the service has no ' +
       'SECRETS_KEY to encrypt them with, or when the name is taken.',
-  })
+  )
   @ApiBody({ type: CreateProviderConnectionDto })
   @ApiCreatedResponse({ type: ProviderConnectionResponseDto })
   @ApiConflictResponse({
@@ -99,11 +98,11 @@ export class ProviderConnectionController {
   @RequiresPermission('provider_connections.read')
   @NotAudited()
   @Get()
-  @ApiOperation({
-    operationId: 'list_provider_connections_api_v1_provider_connections_get',
-    summary: 'List provider connections',
-    description: 'Oldest first, credentials masked.',
-  })
+  @Operation(
+    'list_provider_connections_api_v1_provider_connections_get',
+    'List provider connections',
+    'Oldest first, credentials masked.',
+  )
   @ApiOkResponse({ type: ProviderConnectionPageResponseDto })
   async list(@Auth() auth: AuthContext, @Query() query: ListProviderConnectionsQueryDto) {
     const { items, total } = await this.connections.list(
@@ -117,11 +116,11 @@ export class ProviderConnectionController {
   @RequiresPermission('provider_connections.read')
   @NotAudited()
   @Get(':connection_id')
-  @ApiOperation({
-    operationId: 'get_provider_connection_api_v1_provider_connections__connection_id__get',
-    summary: 'Get a provider connection',
-    description: 'Credentials masked: "***" and their last four characters.',
-  })
+  @Operation(
+    'get_provider_connection_api_v1_provider_connections__connection_id__get',
+    'Get a provider connection',
+    'Credentials masked: "***" and their last four characters.',
+  )
   @ApiOkResponse({ type: ProviderConnectionResponseDto })
   async get(@Auth() auth: AuthContext, @Param('connection_id') id: string) {
     return presentConnection(await this.connections.get(auth.organizationId, id));
@@ -134,13 +133,12 @@ export class ProviderConnectionController {
     id: (req) => req.params.connection_id,
   })
   @Patch(':connection_id')
-  @ApiOperation({
-    operationId: 'update_provider_connection_api_v1_provider_connections__connection_id__patch',
-    summary: 'Update a provider connection',
-    description:
-      'Send only what changes: credentials and settings are merged into the stored ones (a ' +
+  @Operation(
+    'update_provider_connection_api_v1_provider_connections__connection_id__patch',
+    'Update a provider connection',
+    'Send only what changes: credentials and settings are merged into the stored ones (a ' +
       'setting sent as null goes back to its default). The type cannot change.',
-  })
+  )
   @ApiBody({ type: UpdateProviderConnectionDto })
   @ApiOkResponse({ type: ProviderConnectionResponseDto })
   @ApiConflictResponse({
@@ -210,11 +208,11 @@ export class ProviderConnectionController {
   })
   @Delete(':connection_id')
   @HttpCode(204)
-  @ApiOperation({
-    operationId: 'delete_provider_connection_api_v1_provider_connections__connection_id__delete',
-    summary: 'Delete a provider connection',
-    description: "Refused (409) while a campaign's provider_connection_id names it.",
-  })
+  @Operation(
+    'delete_provider_connection_api_v1_provider_connections__connection_id__delete',
+    'Delete a provider connection',
+    "Refused (409) while a campaign's provider_connection_id names it.",
+  )
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiConflictResponse({ description: "A campaign's provider_connection_id names it" })
   async delete(@Auth() auth: AuthContext, @Param('connection_id') id: string): Promise<void> {

@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, HttpCode, Post, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { normalizePhoneNumber } from '../../../common/phone/phone-number.js';
@@ -36,14 +37,13 @@ export class PatientController {
   })
   @RequiresPermission('patients.read')
   @Get()
-  @ApiOperation({
-    operationId: 'get_patient_record_api_v1_patients_get',
-    summary: "One person's record across every campaign",
-    description:
-      'Every target of the organization with this number (either of a target’s) or external id, ' +
+  @Operation(
+    'get_patient_record_api_v1_patients_get',
+    "One person's record across every campaign",
+    'Every target of the organization with this number (either of a target’s) or external id, ' +
       'targets a page at a time, with their call logs, texts, decisions and the number’s do-not-call ' +
       'entries; `format=csv` downloads all of it as one file (docs/compliance.md, "One patient").',
-  })
+  )
   @ApiProduces('application/json', 'text/csv')
   @ApiOkResponse({ description: 'The record' })
   async record(
@@ -77,14 +77,13 @@ export class PatientController {
   @RequiresPermission('patients.erase')
   @Post('erase')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'erase_patient_api_v1_patients_erase_post',
-    summary: "Erase one person's data across every campaign",
-    description:
-      'Purges every part of every target with this number or external id, as the retention job ' +
+  @Operation(
+    'erase_patient_api_v1_patients_erase_post',
+    "Erase one person's data across every campaign",
+    'Purges every part of every target with this number or external id, as the retention job ' +
       'would, and the texts from or to the number that matched no target; the do-not-call entries ' +
       'stay unless `include_do_not_call`. Answers what it erased (nothing matched: nothing erased).',
-  })
+  )
   @ApiOkResponse({ description: 'What was erased, and its run record' })
   async erase(@Auth() auth: AuthContext, @Body() body: ErasePatientDto) {
     const key = keyOf(body);

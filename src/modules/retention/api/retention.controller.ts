@@ -1,3 +1,4 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import {
   Audit,
   NotAudited,
@@ -5,7 +6,7 @@ import {
   listedIds,
 } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -46,14 +47,13 @@ export class RetentionController {
   @NotAudited()
   @RequiresPermission('retention.read')
   @Get()
-  @ApiOperation({
-    operationId: 'get_retention_policy_api_v1_compliance_retention_get',
-    summary: "The organization's retention policy",
-    description:
-      'How many days after a target’s last call each part of its data is kept (null: kept), whether ' +
+  @Operation(
+    'get_retention_policy_api_v1_compliance_retention_get',
+    "The organization's retention policy",
+    'How many days after a target’s last call each part of its data is kept (null: kept), whether ' +
       'transcripts are redacted before storage, what each window removes, and the campaigns with a ' +
       'policy of their own (docs/compliance.md, "Retention").',
-  })
+  )
   @ApiOkResponse({ type: OrganizationRetentionResponseDto })
   get(@Auth() auth: AuthContext) {
     return this.organizationAnswer(auth.organizationId);
@@ -66,11 +66,11 @@ export class RetentionController {
   })
   @RequiresPermission('retention.write')
   @Put()
-  @ApiOperation({
-    operationId: 'put_retention_policy_api_v1_compliance_retention_put',
-    summary: "Replace the organization's retention policy",
-    description: 'Every window and `redact_transcripts`; the next purge applies it.',
-  })
+  @Operation(
+    'put_retention_policy_api_v1_compliance_retention_put',
+    "Replace the organization's retention policy",
+    'Every window and `redact_transcripts`; the next purge applies it.',
+  )
   @ApiOkResponse({ type: OrganizationRetentionResponseDto })
   async put(@Auth() auth: AuthContext, @Body() body: RetentionPolicyDto) {
     await this.retention.setPolicy(auth.organizationId, policyFromBody(body));
@@ -81,12 +81,11 @@ export class RetentionController {
   @Audit({ action: 'retention_run.list', resource: 'retention_run', ids: listedIds('runs') })
   @RequiresPermission('retention.read')
   @Get('runs')
-  @ApiOperation({
-    operationId: 'list_retention_runs_api_v1_compliance_retention_runs_get',
-    summary: 'Every purge run and erasure',
-    description:
-      'Newest first: what was removed, how many, when, under which policy or for whom and why.',
-  })
+  @Operation(
+    'list_retention_runs_api_v1_compliance_retention_runs_get',
+    'Every purge run and erasure',
+    'Newest first: what was removed, how many, when, under which policy or for whom and why.',
+  )
   @ApiOkResponse({ type: RetentionRunPageDto })
   async runs(@Auth() auth: AuthContext, @Query() q: RetentionRunsQueryDto) {
     const { runs, total } = await this.retention.runs(auth.organizationId, q.skip, q.limit);
@@ -97,13 +96,12 @@ export class RetentionController {
   @RequiresPermission('retention.write')
   @Post('run')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'run_retention_purge_api_v1_compliance_retention_run_post',
-    summary: 'Run the purge now',
-    description:
-      'Purges what has passed its window (resuming a run a stopped process left) and answers the ' +
+  @Operation(
+    'run_retention_purge_api_v1_compliance_retention_run_post',
+    'Run the purge now',
+    'Purges what has passed its window (resuming a run a stopped process left) and answers the ' +
       'run record; 409 while another purge of the organization runs.',
-  })
+  )
   @ApiOkResponse({ type: RetentionRunResponseDto })
   async run(@Auth() auth: AuthContext) {
     return presentRun(await this.purge.runNow(auth.organizationId, auth.apiKeyId));
@@ -112,11 +110,11 @@ export class RetentionController {
   @NotAudited()
   @RequiresPermission('retention.read')
   @Get('campaigns/:campaign_id')
-  @ApiOperation({
-    operationId: 'get_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__get',
-    summary: "A campaign's retention policy",
-    description: "Its own policy, or its organization's (`own`: false).",
-  })
+  @Operation(
+    'get_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__get',
+    "A campaign's retention policy",
+    "Its own policy, or its organization's (`own`: false).",
+  )
   @ApiOkResponse({ type: CampaignRetentionResponseDto })
   async getCampaign(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string) {
     const { policy, own } = await this.retention.campaignPolicy(auth.organizationId, campaignId);
@@ -130,11 +128,11 @@ export class RetentionController {
   })
   @RequiresPermission('retention.write')
   @Put('campaigns/:campaign_id')
-  @ApiOperation({
-    operationId: 'put_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__put',
-    summary: 'Give a campaign a retention policy of its own',
-    description: "It replaces the organization's policy, whole, for this campaign's targets.",
-  })
+  @Operation(
+    'put_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__put',
+    'Give a campaign a retention policy of its own',
+    "It replaces the organization's policy, whole, for this campaign's targets.",
+  )
   @ApiOkResponse({ type: CampaignRetentionResponseDto })
   async putCampaign(
     @Auth() auth: AuthContext,
@@ -148,12 +146,11 @@ export class RetentionController {
   @Audit({ action: 'retention.delete', resource: 'retention_policy' })
   @RequiresPermission('retention.write')
   @Delete('campaigns/:campaign_id')
-  @ApiOperation({
-    operationId:
-      'delete_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__delete',
-    summary: "Remove a campaign's own retention policy",
-    description: "The campaign follows its organization's policy again.",
-  })
+  @Operation(
+    'delete_campaign_retention_api_v1_compliance_retention_campaigns__campaign_id__delete',
+    "Remove a campaign's own retention policy",
+    "The campaign follows its organization's policy again.",
+  )
   @ApiOkResponse({ type: CampaignRetentionResponseDto })
   async deleteCampaign(@Auth() auth: AuthContext, @Param('campaign_id') campaignId: string) {
     await this.retention.clearCampaignPolicy(auth.organizationId, campaignId);

@@ -1,6 +1,7 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, answerField, bodyList } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiParam, ApiTags } from '@nestjs/swagger';
 import { InvalidInputError } from '../../../common/errors/domain-errors.js';
 import {
   Auth,
@@ -37,15 +38,13 @@ export class StepController {
   @Audit({ action: 'step.receive', resource: 'target' })
   @Post('targets/:target_id/step/:friendly_id')
   @HttpCode(200)
-  @ApiOperation({
-    operationId:
-      'receive_webhook_step_api_v1_campaigns__campaign_id__targets__target_id__step__friendly_id__post',
-    summary: 'Receive Webhook Step',
-    description:
-      "Merges the body into the target's input_data one level deep. A target Waiting at this step moves " +
+  @Operation(
+    'receive_webhook_step_api_v1_campaigns__campaign_id__targets__target_id__step__friendly_id__post',
+    'Receive Webhook Step',
+    "Merges the body into the target's input_data one level deep. A target Waiting at this step moves " +
       'on: Pending (on_receive merge) or Scheduled now with its call dispatched (merge_and_schedule). ' +
       'Unknown campaign, target or step: 404. Posting to an ehr_event step: 422 on friendly_id.',
-  })
+  )
   @ApiParam(TARGET_ID)
   @ApiParam(CAMPAIGN_ID)
   @ApiParam(FRIENDLY_ID)
@@ -91,14 +90,12 @@ export class StepController {
   })
   @Post('targets/step/:friendly_id')
   @HttpCode(200)
-  @ApiOperation({
-    operationId:
-      'receive_webhook_step_batch_api_v1_campaigns__campaign_id__targets_step__friendly_id__post',
-    summary: 'Batch Receive Webhook Step',
-    description:
-      'Applies a webhook step to up to 5000 targets at once, all or nothing, with the same merge and move ' +
+  @Operation(
+    'receive_webhook_step_batch_api_v1_campaigns__campaign_id__targets_step__friendly_id__post',
+    'Batch Receive Webhook Step',
+    'Applies a webhook step to up to 5000 targets at once, all or nothing, with the same merge and move ' +
       'rules as the one-target operation. Updates naming no target of the campaign are listed in not_found.',
-  })
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiParam(FRIENDLY_ID)
   @ApiBody({ type: BatchStepDto })
@@ -116,16 +113,14 @@ export class StepController {
   @Audit({ action: 'ehr_event.receive', resource: 'target', id: answerField('target_id') })
   @Post('ehr-event/:friendly_id')
   @HttpCode(200)
-  @ApiOperation({
-    operationId:
-      'receive_ehr_event_step_api_v1_campaigns__campaign_id__ehr_event__friendly_id__post',
-    summary: 'Receive Ehr Event Step',
-    description:
-      "Stores the event, merges event_data into the target's input_data, lists the event id in " +
+  @Operation(
+    'receive_ehr_event_step_api_v1_campaigns__campaign_id__ehr_event__friendly_id__post',
+    'Receive Ehr Event Step',
+    "Stores the event, merges event_data into the target's input_data, lists the event id in " +
       "pre_call_ehr_ids under its event_type ('unknown' without one) and moves a target Waiting at this " +
       'step on. target_id or external_id is required (422); unknown target: 404. Posting to a webhook ' +
       'step: 422 on friendly_id.',
-  })
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiParam(FRIENDLY_ID)
   @ApiBody({ type: EhrEventDto })

@@ -1,15 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, answerField } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import {
-  ApiBody,
-  ApiConsumes,
-  ApiOperation,
-  ApiParam,
-  ApiProduces,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiParam, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import {
   Auth,
@@ -61,16 +54,15 @@ export class TargetImportController {
   })
   @Post('campaigns/:campaign_id/targets/import')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'import_targets_api_v1_campaigns__campaign_id__targets_import_post',
-    summary: 'Import Targets (CSV)',
-    description:
-      'Adds the targets of a CSV file (text/csv, header row, up to 1,000,000 rows; see docs/targets.md ' +
+  @Operation(
+    'import_targets_api_v1_campaigns__campaign_id__targets_import_post',
+    'Import Targets (CSV)',
+    'Adds the targets of a CSV file (text/csv, header row, up to 1,000,000 rows; see docs/targets.md ' +
       'for the columns). Every row is validated as the JSON add validates a target; a file with any ' +
       'row error adds nothing and the report lists every error with its row and column. Up to ' +
       `${SYNC_IMPORT_MAX_ROWS} rows are processed in the request (200 with the report); larger files ` +
       'answer 202 with the queued import: follow it with GET /api/v1/imports/{import_id}.',
-  })
+  )
   @ApiParam({ name: 'campaign_id', description: 'The ID of the campaign.' })
   @ApiConsumes('text/csv')
   @ApiBody({
@@ -139,11 +131,11 @@ export class TargetImportController {
   @CampaignScope('handler')
   @Audit({ action: 'import.read', resource: 'import' })
   @Get('imports/:import_id')
-  @ApiOperation({
-    operationId: 'retrieve_import_api_v1_imports__import_id__get',
-    summary: 'Retrieve Import',
-    description: 'A CSV import: its status and progress while a job works on it, then its report.',
-  })
+  @Operation(
+    'retrieve_import_api_v1_imports__import_id__get',
+    'Retrieve Import',
+    'A CSV import: its status and progress while a job works on it, then its report.',
+  )
   @ApiParam({ name: 'import_id', description: 'The ID of the import.' })
   @ApiResponse({ status: 200, type: ImportReportDto })
   async get(@Auth() auth: AuthContext, @Param('import_id') importId: string) {
@@ -156,13 +148,12 @@ export class TargetImportController {
   @CampaignScope('handler')
   @Audit({ action: 'import_errors.export', resource: 'import' })
   @Get('imports/:import_id/errors')
-  @ApiOperation({
-    operationId: 'download_import_errors_api_v1_imports__import_id__errors_get',
-    summary: 'Download Import Errors (CSV)',
-    description:
-      "The import's row errors as a CSV file to fix the file by: row (the file's, the header being " +
+  @Operation(
+    'download_import_errors_api_v1_imports__import_id__errors_get',
+    'Download Import Errors (CSV)',
+    "The import's row errors as a CSV file to fix the file by: row (the file's, the header being " +
       'row 1), column, value (as read) and reason; one line per error, the first 10,000 rows with errors.',
-  })
+  )
   @ApiParam({ name: 'import_id', description: 'The ID of the import.' })
   @ApiProduces('text/csv')
   @ApiResponse({

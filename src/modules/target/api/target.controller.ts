@@ -1,3 +1,4 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import {
   Audit,
   type AuditedRequest,
@@ -6,7 +7,7 @@ import {
 } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
-import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -61,14 +62,13 @@ export class TargetController {
   })
   @Post('campaigns/:campaign_id/targets')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'add_targets_api_v1_campaigns__campaign_id__targets_post',
-    summary: 'Add Targets',
-    description:
-      'Adds up to 10000 targets to a campaign, all or nothing. A target whose external id is already in ' +
+  @Operation(
+    'add_targets_api_v1_campaigns__campaign_id__targets_post',
+    'Add Targets',
+    'Adds up to 10000 targets to a campaign, all or nothing. A target whose external id is already in ' +
       'the campaign is ignored (allow_duplicates=true) or refuses the whole request with 409 (false). ' +
       'New targets are Pending (Waiting with an entry step); launch=true schedules them at once.',
-  })
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiBody({ type: AddTargetsDto })
   @ApiResponse({ status: 200, type: AddTargetsResponseDto })
@@ -99,13 +99,12 @@ export class TargetController {
   @Audit({ action: 'target.delete', resource: 'target', ids: bodyList('target_ids') })
   @Delete('campaigns/:campaign_id/targets')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'delete_targets_api_v1_campaigns__campaign_id__targets_delete',
-    summary: 'Delete Targets',
-    description:
-      'Deletes the named targets of the campaign, except those being called or processed (skipped). ' +
+  @Operation(
+    'delete_targets_api_v1_campaigns__campaign_id__targets_delete',
+    'Delete Targets',
+    'Deletes the named targets of the campaign, except those being called or processed (skipped). ' +
       'Unknown ids are listed in not_found. Call logs outlive their target.',
-  })
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiBody({ type: DeleteTargetsDto })
   @ApiResponse({ status: 200, type: DeleteTargetsResponseDto })
@@ -126,13 +125,12 @@ export class TargetController {
   @RequiresPermission('targets.read')
   @Audit({ action: 'target.list', resource: 'target', ids: listedIds('targets') })
   @Get('campaigns/:campaign_id/targets')
-  @ApiOperation({
-    operationId: 'get_campaign_targets_api_v1_campaigns__campaign_id__targets_get',
-    summary: 'Get Campaign Targets',
-    description:
-      'The targets of a campaign by (created_at, id), a page at a time, filtered by status and by ' +
+  @Operation(
+    'get_campaign_targets_api_v1_campaigns__campaign_id__targets_get',
+    'Get Campaign Targets',
+    'The targets of a campaign by (created_at, id), a page at a time, filtered by status and by ' +
       'creation and last-call dates (inclusive; a date-only upper bound covers that day).',
-  })
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiResponse({ status: 200, type: PaginatedTargetsResponseDto })
   list(
@@ -146,12 +144,11 @@ export class TargetController {
   @RequiresPermission('targets.read')
   @Audit({ action: 'target.list', resource: 'target', ids: listedIds('targets') })
   @Get('campaigns/:campaign_id/patient/targets')
-  @ApiOperation({
-    operationId: 'get_patient_campaign_targets_api_v1_campaigns__campaign_id__patient_targets_get',
-    summary: 'Get Patient Campaign Targets',
-    description:
-      'The same targets and Target shape as the campaign target list (see docs/targets.md).',
-  })
+  @Operation(
+    'get_patient_campaign_targets_api_v1_campaigns__campaign_id__patient_targets_get',
+    'Get Patient Campaign Targets',
+    'The same targets and Target shape as the campaign target list (see docs/targets.md).',
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiResponse({ status: 200, type: PaginatedTargetsResponseDto })
   listPatient(
@@ -166,13 +163,12 @@ export class TargetController {
   @CampaignScope('handler')
   @Audit({ action: 'target.read', resource: 'target' })
   @Get('targets/:target_id')
-  @ApiOperation({
-    operationId: 'retrieve_target_api_v1_targets__target_id__get',
-    summary: 'Retrieve Target',
-    description:
-      "One target of the caller's organization, with its status and outcome, and waiting_reason: " +
+  @Operation(
+    'retrieve_target_api_v1_targets__target_id__get',
+    'Retrieve Target',
+    "One target of the caller's organization, with its status and outcome, and waiting_reason: " +
       'why it is not being called right now (null when final or in a call).',
-  })
+  )
   @ApiParam(TARGET_ID)
   @ApiResponse({ status: 200, type: TargetDetailResponseDto })
   async get(@Auth() auth: AuthContext, @Param('target_id') targetId: string) {
@@ -193,15 +189,14 @@ export class TargetController {
   @CampaignScope('handler')
   @Audit({ action: 'target.timeline', resource: 'target' })
   @Get('targets/:target_id/events')
-  @ApiOperation({
-    operationId: 'list_target_events_api_v1_targets__target_id__events_get',
-    summary: 'List Target Events',
-    description:
-      "The target's history, newest first: every state change, call started and ended, input edit, " +
+  @Operation(
+    'list_target_events_api_v1_targets__target_id__events_get',
+    'List Target Events',
+    "The target's history, newest first: every state change, call started and ended, input edit, " +
       'step payload and notification, with when, who or what caused it (API key, worker, provider) ' +
       'and why in words. Page with next_cursor. A deleted target keeps its history (ending with ' +
       '`deleted`). See docs/targets.md, "Why not called yet".',
-  })
+  )
   @ApiParam(TARGET_ID)
   @ApiResponse({ status: 200, type: TargetEventsResponseDto })
   async events(
@@ -223,13 +218,12 @@ export class TargetController {
   @CampaignScope('handler')
   @Audit({ action: 'target.update', resource: 'target', fields: inputDataFields })
   @Patch('targets/:target_id')
-  @ApiOperation({
-    operationId: 'update_target_input_data_api_v1_targets__target_id__patch',
-    summary: 'Update Target Input Data',
-    description:
-      "Merges the keys sent into the target's input_data (one level deep). With only_if_not_started " +
+  @Operation(
+    'update_target_input_data_api_v1_targets__target_id__patch',
+    'Update Target Input Data',
+    "Merges the keys sent into the target's input_data (one level deep). With only_if_not_started " +
       '(the default) a target that has started answers 409.',
-  })
+  )
   @ApiParam(TARGET_ID)
   @ApiBody({ type: UpdateTargetInputDataDto })
   @ApiResponse({ status: 200, type: TargetWithEhrIdsResponseDto })
@@ -260,15 +254,14 @@ export class TargetController {
   @Audit({ action: 'target.review', resource: 'target' })
   @Post('targets/:target_id/review')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'review_target_api_v1_targets__target_id__review_post',
-    summary: 'Review Target',
-    description:
-      'A person\'s decision on a target To review: "done" ends it Finished (outcome, category and ' +
+  @Operation(
+    'review_target_api_v1_targets__target_id__review_post',
+    'Review Target',
+    'A person\'s decision on a target To review: "done" ends it Finished (outcome, category and ' +
       'resolution kept); "requeue" makes it Scheduled, due now, for one more attempt even when the ' +
       "campaign's max_attempts were used. Either way statistics.review records {action, at}. Only " +
       'from To review (else 409 naming the current status); a requeue in a cancelled campaign is 409.',
-  })
+  )
   @ApiParam(TARGET_ID)
   @ApiBody({ type: ReviewTargetDto })
   @ApiResponse({ status: 200, type: TargetResponseDto })

@@ -1,7 +1,8 @@
+import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, listedIds } from '../../../common/audit/audit.decorators.js';
 import { requireCampaignReach } from '../../../common/auth/auth-context.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiResponse, ApiTags } from '@nestjs/swagger';
 import {
   Auth,
   type AuthContext,
@@ -37,14 +38,13 @@ export class WebhookController {
   @Audit({ action: 'webhook.rerun', resource: 'campaign' })
   @Post('campaigns/:campaign_id/webhooks/rerun-failed')
   @HttpCode(202)
-  @ApiOperation({
-    operationId: 'rerun_failed_webhooks_api_v1_campaigns__campaign_id__webhooks_rerun_failed_post',
-    summary: 'Rerun Failed Webhooks',
-    description:
-      'Re-run failed webhook notifications for a campaign within a time window: every `failed` delivery ' +
+  @Operation(
+    'rerun_failed_webhooks_api_v1_campaigns__campaign_id__webhooks_rerun_failed_post',
+    'Rerun Failed Webhooks',
+    'Re-run failed webhook notifications for a campaign within a time window: every `failed` delivery ' +
       'whose event was created in [from_date, to_date] is queued again (once) with a fresh retry schedule ' +
       'and the same webhook-id.',
-  })
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiBody({ type: RerunFailedWebhooksDto })
   @ApiResponse({ status: 202, type: RerunFailedWebhooksResponseDto })
@@ -71,11 +71,11 @@ export class WebhookController {
     ids: listedIds('deliveries'),
   })
   @Get('campaigns/:campaign_id/webhooks/deliveries')
-  @ApiOperation({
-    operationId: 'list_webhook_deliveries_api_v1_campaigns__campaign_id__webhooks_deliveries_get',
-    summary: 'List webhook deliveries',
-    description: "The campaign's notifications in creation order, optionally by status.",
-  })
+  @Operation(
+    'list_webhook_deliveries_api_v1_campaigns__campaign_id__webhooks_deliveries_get',
+    'List webhook deliveries',
+    "The campaign's notifications in creation order, optionally by status.",
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiResponse({ status: 200, type: WebhookDeliveryPageDto })
   @ApiResponse(NOT_FOUND)
@@ -102,13 +102,12 @@ export class WebhookController {
     id: (req) => req.params.delivery_id,
   })
   @Get('webhook-deliveries/:delivery_id')
-  @ApiOperation({
-    operationId: 'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
-    summary: 'Get a webhook delivery with its attempts',
-    description:
-      "One notification of a campaign of the caller's organization, with every attempt made: time, " +
+  @Operation(
+    'get_webhook_delivery_api_v1_webhook_deliveries__delivery_id__get',
+    'Get a webhook delivery with its attempts',
+    "One notification of a campaign of the caller's organization, with every attempt made: time, " +
       'status code, duration, error and a response excerpt.',
-  })
+  )
   @ApiParam({ name: 'delivery_id', description: 'The ID of the delivery.' })
   @ApiResponse({ status: 200, type: WebhookDeliveryDetailDto })
   @ApiResponse(NOT_FOUND)
@@ -125,11 +124,11 @@ export class WebhookController {
   @Audit({ action: 'webhook_secret.rotate', resource: 'campaign' })
   @Post('campaigns/:campaign_id/webhook-secret/rotate')
   @HttpCode(200)
-  @ApiOperation({
-    operationId: 'rotate_webhook_secret_api_v1_campaigns__campaign_id__webhook_secret_rotate_post',
-    summary: 'Rotate the webhook signing secret',
-    description: 'Generates a new `whsec_` secret; every attempt from now on is signed with it.',
-  })
+  @Operation(
+    'rotate_webhook_secret_api_v1_campaigns__campaign_id__webhook_secret_rotate_post',
+    'Rotate the webhook signing secret',
+    'Generates a new `whsec_` secret; every attempt from now on is signed with it.',
+  )
   @ApiParam(CAMPAIGN_ID)
   @ApiResponse({ status: 200, type: WebhookSecretResponseDto })
   @ApiResponse(NOT_FOUND)

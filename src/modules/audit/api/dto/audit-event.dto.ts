@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 import {
   PyDateOrDateTime,
@@ -9,50 +10,42 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class ListAuditEventsQueryDto {
-  @ApiPropertyOptional({ description: 'The page number to get (0-based).', default: 0 })
-  @PyOptional()
+  @PyOptional({ description: 'The page number to get (0-based).', default: 0 })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @ApiPropertyOptional({ description: 'Events per page.', default: 100, minimum: 1, maximum: 1000 })
-  @PyOptional()
+  @PyOptional({ description: 'Events per page.', default: 100 })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 
-  @ApiPropertyOptional({ description: 'The actor: an API key id (or a person id).' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'The actor: an API key id (or a person id).' })
   @PyStr({ max: 200 })
   actor_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'An action name, e.g. target.read.' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'An action name, e.g. target.read.' })
   @PyStr({ max: 100 })
   action?: string | null;
 
-  @ApiPropertyOptional({ description: 'A resource type, e.g. target.' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'A resource type, e.g. target.' })
   @PyStr({ max: 100 })
   resource_type?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
+    nullable: true,
     description: 'The resource, or one of the resources a list page returned.',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ max: 200 })
   resource_id?: string | null;
 
-  @ApiPropertyOptional({ format: 'uuid' })
   @PyOptional({ nullable: true })
   @PyUuid()
   campaign_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'At or after (date, date-time or unix time).' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'At or after (date, date-time or unix time).' })
   @PyDateOrDateTime()
   from?: string | null;
 
-  @ApiPropertyOptional({ description: 'At or before (a date covers the whole day).' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'At or before (a date covers the whole day).' })
   @PyDateOrDateTime()
   to?: string | null;
 }
@@ -72,18 +65,18 @@ export class AuditEventResponseDto {
   @ApiProperty({ type: AuditActorDto }) actor: AuditActorDto;
   @ApiProperty({ example: 'target.read' }) action: string;
   @ApiProperty({ example: 'target' }) resource_type: string;
-  @ApiProperty({ type: 'string', nullable: true }) resource_id: string | null;
-  @ApiProperty({ type: 'string', nullable: true, format: 'uuid' }) campaign_id: string | null;
+  @NullableString() resource_id: string | null;
+  @NullableString({ format: 'uuid' }) campaign_id: string | null;
   @ApiProperty({ type: [String] }) resource_ids: string[];
   @ApiProperty({ enum: ['allowed', 'refused'] }) outcome: string;
-  @ApiProperty({ type: 'string', nullable: true }) client_address: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) request_id: string | null;
+  @NullableString() client_address: string | null;
+  @NullableString() request_id: string | null;
   @ApiProperty({ type: [String] }) changed_fields: string[];
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   changes: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true })
   detail: Record<string, unknown> | null;
-  @ApiProperty({ type: 'string', nullable: true }) prev_hash: string | null;
+  @NullableString() prev_hash: string | null;
   @ApiProperty() hash: string;
 }
 
@@ -100,7 +93,7 @@ class ChainMismatchDto {
 export class AuditChainResponseDto {
   @ApiProperty() valid: boolean;
   @ApiProperty({ type: 'integer' }) events_checked: number;
-  @ApiProperty({ type: 'string', nullable: true }) last_hash: string | null;
+  @NullableString() last_hash: string | null;
   @ApiProperty({ type: ChainMismatchDto, nullable: true })
   first_mismatch: ChainMismatchDto | null;
 }

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   checkString,
   PyInt,
@@ -12,28 +13,25 @@ import { LimitSkipQueryDto } from '../../../../common/paging/limit-skip-query.dt
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class CreateBlacklistDto {
-  @ApiProperty({ example: 'Do not call' })
-  @PyRequired()
+  @PyRequired({ example: 'Do not call' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @ApiPropertyOptional({ nullable: true })
   @PyOptional({ nullable: true })
   @PyStr({ max: 2000 })
   description?: string | null;
 }
 
 export class BlacklistEntryDto {
-  @ApiProperty({ example: '+15550101234' })
-  @PyRequired()
+  @PyRequired({ example: '+15550101234' })
   @PyStr()
   phone_number: string;
 
-  @ApiPropertyOptional({ default: '' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, default: '' })
   @PyStr({ max: 500 })
   reason?: string;
-  @ApiPropertyOptional({
+  @PyOptional({
+    nullable: true,
     default: '',
     example: 'organization',
     description:
@@ -41,29 +39,24 @@ export class BlacklistEntryDto {
       'or not it names this blacklist. Anything else: only for the campaigns naming this blacklist ' +
       'in `blacklist_ids`.',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ max: 100 })
   level?: string;
-  @ApiPropertyOptional({ default: '' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, default: '' })
   @PyStr({ max: 200 })
   name?: string;
-  @ApiPropertyOptional({ default: '' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, default: '' })
   @PyStr({ max: 2000 })
   comment?: string;
 }
 
 export class AddBlacklistNumbersDto {
-  @ApiProperty({ type: [BlacklistEntryDto], minItems: 1, maxItems: 10000 })
-  @PyRequired()
+  @PyRequired({ type: [BlacklistEntryDto] })
   @PyModelList(() => BlacklistEntryDto, { min: 1, max: 10000 })
   phone_numbers: BlacklistEntryDto[];
 }
 
 export class RemoveBlacklistNumbersDto {
-  @ApiProperty({ type: [String], minItems: 1, maxItems: 10000, example: ['+15550101234'] })
-  @PyRequired()
+  @PyRequired({ type: [String], example: ['+15550101234'] })
   @PyList({ min: 1, max: 10000 }, checkString)
   phone_numbers: string[];
 }
@@ -71,9 +64,8 @@ export class RemoveBlacklistNumbersDto {
 export class ListBlacklistNumbersQueryDto extends LimitSkipQueryDto {}
 
 export class ListBlacklistsQueryDto {
-  @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
-  @PyOptional()
+  @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }
@@ -82,9 +74,9 @@ export class BlacklistResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
   @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
   @ApiProperty({ type: 'string', example: 'Do not call' }) name: string;
-  @ApiProperty({ type: 'string', nullable: true }) description: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+  @NullableString() description: string | null;
+  @DateTime() created_at: string;
+  @DateTime() updated_at: string;
 }
 
 export class BlacklistPageResponseDto extends PageEnvelopeResponseDto {

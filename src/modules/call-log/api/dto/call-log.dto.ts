@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyBool,
   PyDateOrDateTime,
@@ -10,50 +11,30 @@ import {
 import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope-response.dto.js';
 
 export class ListCallLogsQueryDto {
-  @ApiPropertyOptional({
-    description: 'The page number to get (0-based).',
-    type: 'integer',
-    default: 0,
-    minimum: 0,
-  })
-  @PyOptional()
+  @PyOptional({ description: 'The page number to get (0-based).', default: 0 })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @ApiPropertyOptional({
-    description: 'The number of call logs per page.',
-    type: 'integer',
-    default: 200,
-    minimum: 1,
-    maximum: 1000,
-  })
-  @PyOptional()
+  @PyOptional({ description: 'The number of call logs per page.', default: 200 })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 200;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: 'Filter logs from this date (inclusive): YYYY-MM-DD or an ISO-8601 date-time.',
-    type: String,
-    format: 'date-time',
     nullable: true,
   })
-  @PyOptional({ nullable: true })
   @PyDateOrDateTime()
   from_date?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description:
       'Filter logs until this date (inclusive; a date-only value covers that whole day).',
-    type: String,
-    format: 'date-time',
     nullable: true,
   })
-  @PyOptional({ nullable: true })
   @PyDateOrDateTime()
   to_date?: string | null;
 
-  @ApiPropertyOptional({ description: 'Filter logs by campaign ID.', type: String, nullable: true })
-  @PyOptional({ nullable: true })
+  @PyOptional({ description: 'Filter logs by campaign ID.', nullable: true })
   @PyStr()
   campaign_id?: string | null;
 }
@@ -62,19 +43,13 @@ export class ListCallLogsQueryDto {
 const MAX_CALL_LOG_ID = BigInt('9223372036854775807');
 
 export class CallLogParamsDto {
-  @ApiProperty({
-    description: 'The ID of the call log to get the information.',
-    type: 'integer',
-    minimum: 0,
-  })
-  @PyRequired()
+  @PyRequired({ description: 'The ID of the call log to get the information.' })
   @PyInt({ ge: 0, le: MAX_CALL_LOG_ID })
   call_log_id: number;
 }
 
 export class GetCallLogQueryDto {
-  @ApiPropertyOptional({ description: 'Whether to include recordings.', default: false })
-  @PyOptional()
+  @PyOptional({ description: 'Whether to include recordings.', default: false })
   @PyBool()
   include_recordings: boolean = false;
 }
@@ -93,7 +68,7 @@ export class CallLogResponseDto {
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   call_categorization: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) agent_data: Record<string, unknown>;
-  @ApiProperty({ type: 'string', nullable: true }) campaign_target_id: string | null;
+  @NullableString() campaign_target_id: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   post_call_data: Record<string, unknown> | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) qa: Record<

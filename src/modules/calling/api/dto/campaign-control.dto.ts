@@ -1,3 +1,4 @@
+import { DateTime } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 import { CAMPAIGN_STATES, type CampaignState } from '../../../campaign/domain/campaign.js';
 import { TARGET_STATUS_FILTERS } from '../../../target/domain/target.js';
@@ -5,8 +6,7 @@ import { PyRequired, PyUuid } from '../../../../common/validation/py-validators.
 
 /** `{campaign_id}` of the control and stats routes: a malformed id is a 422 `uuid_parsing`. */
 export class CampaignIdParamsDto {
-  @ApiProperty({ description: 'The ID of the campaign.', type: 'string', format: 'uuid' })
-  @PyRequired()
+  @PyRequired({ description: 'The ID of the campaign.' })
   @PyUuid()
   campaign_id: string;
 }
@@ -33,8 +33,7 @@ export class CampaignTargetStatsDto {
 export class CampaignStatsResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) campaign_id: string;
   @ApiProperty({ enum: CAMPAIGN_STATES }) state: CampaignState;
-  @ApiProperty({ type: 'string', format: 'date-time', description: 'When the counts were read' })
-  as_of: string;
+  @DateTime({ description: 'When the counts were read' }) as_of: string;
   @ApiProperty({ type: CampaignTargetStatsDto }) targets: CampaignTargetStatsDto;
   @ApiProperty({
     type: 'integer',
@@ -73,18 +72,14 @@ export class CampaignStatsResponseDto {
       'state_limit, organization_limit, restricted_date); see docs/compliance.md',
   })
   held_by_rule: Record<string, number>;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
+  @DateTime({
     nullable: true,
     description: 'The earliest future scheduled_time of a `Scheduled` target',
   })
   next_scheduled_time: string | null;
   @ApiProperty({ type: 'number', description: 'Calls started a minute over the last 15 minutes' })
   recent_calls_per_minute: number;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
+  @DateTime({
     nullable: true,
     description:
       'When the Scheduled and in-flight targets are expected to be done: one call each at the recent ' +
@@ -94,9 +89,7 @@ export class CampaignStatsResponseDto {
       'cancelled, with nothing left, with no rate known yet, or beyond 60 days.',
   })
   estimated_completion_at: string | null;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
+  @DateTime({
     nullable: true,
     description:
       'When calling rules make the estimate later than the call rate alone would (or it is unknown): ' +

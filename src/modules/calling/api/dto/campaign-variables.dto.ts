@@ -1,3 +1,4 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty } from '@nestjs/swagger';
 
 export class CampaignVariableDto {
@@ -15,9 +16,7 @@ export class CampaignVariableDto {
 
 export class CampaignVariablesResponseDto {
   @ApiProperty() campaign_id: string;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @NullableString({
     description: 'The connection whose templates were read; null when the simulator calls',
   })
   provider_connection_id: string | null;

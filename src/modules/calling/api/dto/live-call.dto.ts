@@ -1,4 +1,3 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   PyInt,
   PyModelRule,
@@ -17,37 +16,29 @@ export const KEY_WITH_VALUE = 'key and value go together: give both or neither';
   q.call_log_id == null && q.user_phone_number == null && q.key == null ? LIVE_CALL_SELECTOR : null,
 )
 export class LiveCallQueryDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     description:
       "The key of the variable to search for: a field of the target's input data (dots reach nested fields)",
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   key?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     description: 'The value of the variable to search for (numbers and booleans as text)',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   value?: string | null;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    nullable: true,
-    description: 'The ID of the call log to search for',
-  })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'The ID of the call log to search for' })
   @PyInt()
   call_log_id?: number | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     description: 'The phone number of the user to search for (the number called)',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   user_phone_number?: string | null;
 }

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   checkString,
   PyBool,
@@ -15,35 +15,27 @@ export const EXACTLY_ONE_SELECTOR = 'Exactly one of target_ids or count must be 
   (t.target_ids == null) === (t.count == null) ? EXACTLY_ONE_SELECTOR : null,
 )
 export class TriggerCallsDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     type: [String],
     nullable: true,
-    minItems: 1,
-    maxItems: 5000,
     description:
       'The IDs of the campaign targets to call (1..5000). If not provided, count must be set.',
   })
-  @PyOptional({ nullable: true })
   @PyList({ min: 1, max: 5000 }, checkString)
   target_ids?: string[] | null;
 
-  @ApiPropertyOptional({
-    type: 'integer',
+  @PyOptional({
     nullable: true,
-    minimum: 1,
-    maximum: 10000,
     description:
       'Number of Pending targets to launch (1..10000). If not provided, target_ids must be set.',
   })
-  @PyOptional({ nullable: true })
   @PyInt({ ge: 1, le: 10000 })
   count?: number | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: false,
     description: 'With count: take the oldest Pending targets first instead of a random pick.',
   })
-  @PyOptional()
   @PyBool()
   prioritize_oldest: boolean = false;
 }

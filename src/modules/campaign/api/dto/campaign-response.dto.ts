@@ -1,3 +1,4 @@
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
 import { WeekSchedule } from '../../../../common/schedule/week-schedule.js';
@@ -38,28 +39,22 @@ export class CampaignResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid' }) organization_id: string;
   @ApiProperty({ type: 'string', example: 'Appointment reminders' }) name: string;
   @ApiProperty({ enum: CAMPAIGN_TYPES }) type: CampaignType;
-  @ApiProperty({ type: 'string', nullable: true, example: '+15550100000' })
-  caller_id: string | null;
+  @NullableString({ example: '+15550100000' }) caller_id: string | null;
   @ApiProperty({ type: 'integer', example: 3 }) max_attempts: number;
   @ApiProperty({ type: 'integer', example: 60 }) retry_delay_minutes: number;
   @ApiProperty({ type: 'integer', example: 10 }) max_concurrent_calls: number;
   @ApiProperty({ type: () => WeekScheduleSchema, nullable: true })
   calling_window: WeekSchedule | null;
   @ApiProperty({ type: [CampaignStepResponseDto] }) steps: CampaignStepResponseDto[];
-  @ApiProperty({ type: 'string', nullable: true }) entry_step: string | null;
+  @NullableString() entry_step: string | null;
   @ApiProperty({ type: 'string', format: 'uuid', isArray: true }) blacklist_ids: string[];
-  @ApiProperty({ type: 'string', nullable: true, example: 'https://example.com/hooks/calls' })
-  webhook_url: string | null;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({ example: 'https://example.com/hooks/calls' }) webhook_url: string | null;
+  @NullableString({
     example: 'US',
     description: "The country its national numbers are read in; null: the organization's",
   })
   default_country: string | null;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     description:
       "What is left on a voicemail box (`{{patient.<field>}}` and `{{input_data.<field>}}` placeholders); null: the provider connection's",
   })
@@ -76,12 +71,7 @@ export class CampaignResponseDto {
       '`active`: calls are placed; `paused`: no call starts (see /pause, /resume); `cancelled`: final, no call ever starts again (see /cancel)',
   })
   state: CampaignState;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
-    nullable: true,
-    description: 'When `state` last changed (null: never)',
-  })
+  @DateTime({ nullable: true, description: 'When `state` last changed (null: never)' })
   state_changed_at: string | null;
   @ApiProperty({
     type: () => AutoPauseResponseDto,
@@ -95,14 +85,12 @@ export class CampaignResponseDto {
     description: 'The follow-up text setting (null: off)',
   })
   sms_follow_up: SmsFollowUpResponseDto | null;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     example: 'auto_pause: 12 of the last 20 calls ended TECHNICAL_FAILURE (max_failure_ratio 0.5)',
     description:
       'Why the campaign is paused: set by the circuit breaker (`auto_pause`); null when paused through the API or not paused',
   })
   paused_reason: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+  @DateTime() created_at: string;
+  @DateTime() updated_at: string;
 }

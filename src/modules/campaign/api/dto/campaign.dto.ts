@@ -1,5 +1,5 @@
 import { countryError } from '../../../../common/phone/phone-number.js';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { WeekSchedule as WeekScheduleSchema } from '../../../../common/http/week-schedule.dto.js';
 import { CampaignResponseDto } from './campaign-response.dto.js';
 import { WeekSchedule } from '../../../../common/schedule/week-schedule.js';
@@ -39,11 +39,10 @@ import { PageEnvelopeResponseDto } from '../../../../common/paging/page-envelope
 const FRIENDLY_ID = /^[A-Za-z0-9_.-]+$/;
 
 export class CampaignStepDto {
-  @ApiProperty({
+  @PyRequired({
     example: 'intake-form',
     description: 'Identifies the step in URLs: letters, digits, _ . -',
   })
-  @PyRequired()
   @PyStr({ min: 1, max: 100 })
   @PyValueRule('friendlyId', (v) =>
     typeof v === 'string' && !FRIENDLY_ID.test(v)
@@ -52,33 +51,29 @@ export class CampaignStepDto {
   )
   friendly_id: string;
 
-  @ApiProperty({ enum: STEP_TYPES })
   @PyRequired()
   @PyEnum(STEP_TYPES)
   type: CampaignStep['type'];
 
-  @ApiPropertyOptional({ enum: STEP_ON_RECEIVE, default: 'merge' })
-  @PyOptional()
+  @PyOptional({ default: 'merge' })
   @PyEnum(STEP_ON_RECEIVE)
   on_receive?: CampaignStep['on_receive'];
 }
 
 /** The circuit breaker's setting (issue 12). */
 export class AutoPauseDto {
-  @ApiProperty({
+  @PyRequired({
     example: 20,
     description: 'How many of the latest ended calls the failure share is taken over',
   })
-  @PyRequired()
   @PyInt({ ge: 1, le: 1000 })
   window: number;
 
-  @ApiProperty({
+  @PyRequired({
     example: 0.5,
     description:
       'The campaign pauses itself when more than this share of those calls ended TECHNICAL_FAILURE',
   })
-  @PyRequired()
   @PyFloat({ gt: 0, le: 1 })
   max_failure_ratio: number;
 }
@@ -92,45 +87,39 @@ const CALL_CATEGORIES = [
 
 /** The campaign's follow-up text (docs/calling.md, Texts). */
 export class SmsFollowUpDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
-    format: 'uuid',
     description:
       "The connection that sends the texts; null: the campaign's provider connection, else the simulator",
   })
-  @PyOptional({ nullable: true })
   @PyUuid()
   provider_connection_id?: string | null;
 
-  @ApiProperty({
+  @PyRequired({
     type: [String],
     example: ['VOICEMAIL', 'NO_RESPONSE'],
     description: "The calls' categories a text follows",
   })
-  @PyRequired()
   @PyList({ min: 1, max: 50 }, (v) =>
     CALL_CATEGORIES.includes(v as string) ? null : pydantic.enum(CALL_CATEGORIES),
   )
   on_categories: string[];
 
-  @ApiProperty({
+  @PyRequired({
     example: 'Hi {{patient.first_name}}, we tried to reach you about your appointment.',
     description:
       'The text, with `{{patient.<field>}}` (first_name, last_name, date_of_birth, external_id, ' +
       'phone_number) and `{{input_data.<field>}}` placeholders (nested fields with dots)',
   })
-  @PyRequired()
   @PyStr({ min: 1, max: 1600 })
   @PyValueRule('placeholders', placeholderError)
   template: string;
 
-  @ApiPropertyOptional({
-    enum: SMS_FOLLOW_UP_AFTER,
+  @PyOptional({
     default: 'each_attempt',
     description:
       '`each_attempt`: after every listed attempt; `last_attempt`: only when no retry follows',
   })
-  @PyOptional()
   @PyEnum(SMS_FOLLOW_UP_AFTER)
   after?: SmsFollowUp['after'];
 }
@@ -176,145 +165,122 @@ const uniqueFriendlyIds = (v: unknown): string | null => {
 
 /** Fields shared by create and update; on update every field is optional. */
 class CampaignFieldsDto {
-  @ApiPropertyOptional({ nullable: true, example: '+15550100000' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, example: '+15550100000' })
   @PyStr({ max: 32 })
   caller_id?: string | null;
 
-  @ApiPropertyOptional({ default: 3, minimum: 1, maximum: 20 })
-  @PyOptional()
+  @PyOptional({ default: 3 })
   @PyInt({ ge: 1, le: 20 })
   max_attempts?: number;
 
-  @ApiPropertyOptional({ default: 60, minimum: 0, maximum: 10080 })
-  @PyOptional()
+  @PyOptional({ default: 60 })
   @PyInt({ ge: 0, le: 10080 })
   retry_delay_minutes?: number;
 
-  @ApiPropertyOptional({ default: 10, minimum: 1, maximum: 1000 })
-  @PyOptional()
+  @PyOptional({ default: 10 })
   @PyInt({ ge: 1, le: 1000 })
   max_concurrent_calls?: number;
 
-  @ApiPropertyOptional(WEEK_SCHEDULE_DOC)
-  @PyOptional({ nullable: true })
+  @PyOptional(WEEK_SCHEDULE_DOC)
   @PyLocated('weekSchedule', (v) => weekScheduleErrors(v))
   calling_window?: WeekSchedule | null;
 
-  @ApiPropertyOptional({ type: [CampaignStepDto], default: [] })
-  @PyOptional()
+  @PyOptional({ type: [CampaignStepDto], default: [] })
   @PyModelList(() => CampaignStepDto, { max: 50 })
   @PyValueRule('uniqueSteps', uniqueFriendlyIds)
   steps?: CampaignStepDto[];
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     description: 'friendly_id of the step new targets wait at',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   entry_step?: string | null;
 
-  @ApiPropertyOptional({ type: [String], format: 'uuid', default: [] })
-  @PyOptional()
+  @PyOptional({ type: [String], format: 'uuid', default: [] })
   @PyList({ max: 100 }, uuidError)
   blacklist_ids?: string[];
 
-  @ApiPropertyOptional({ nullable: true, example: 'https://example.com/hooks/calls' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, example: 'https://example.com/hooks/calls' })
   @PyStr({ max: 2048 })
   @PyValueRule('httpUrl', httpUrlRule)
   webhook_url?: string | null;
 
-  @ApiPropertyOptional({
-    type: 'string',
+  @PyOptional({
     nullable: true,
     example: 'CA',
     description:
       "ISO 3166-1 alpha-2 country that its targets' numbers written without + are read in; null " +
       "(default): the organization's default_country (the calling policy's)",
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   @PyValueRule('country', countryError)
   default_country?: string | null;
 
-  @ApiPropertyOptional({
-    type: 'string',
+  @PyOptional({
     nullable: true,
     example: 'Hi {{patient.first_name}}, this is your clinic. Please call us back at 555-0100.',
     description:
       'What is left on a voicemail box, with `{{patient.<field>}}` and `{{input_data.<field>}}` placeholders (1 to 500 ' +
       "characters); null (default): the provider connection's `voicemail_message`, if it has one",
   })
-  @PyOptional({ nullable: true })
   @PyStr({ min: 1, max: 500 })
   @PyValueRule('placeholders', placeholderError)
   voicemail_message?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
-    format: 'uuid',
     description:
       "The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider",
   })
-  @PyOptional({ nullable: true })
   @PyUuid()
   provider_connection_id?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: () => AutoPauseDto,
     nullable: true,
     description:
       'Circuit breaker: once at least `window` calls have ended, the campaign pauses itself (`paused_reason` says why, webhook event `campaign.paused`) when more than `max_failure_ratio` of its last `window` ended calls failed technically; null (the default): off',
   })
-  @PyOptional({ nullable: true })
   @PyModel(() => AutoPauseDto)
   auto_pause?: AutoPauseDto | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: () => SmsFollowUpDto,
     nullable: true,
     description:
       'A text after calls of the listed categories: the target goes `SMS Scheduled`, the text is sent when the calling rules allow it (quiet hours, do-not-call list), then the target goes on as the call decided; null (the default): off',
   })
-  @PyOptional({ nullable: true })
   @PyModel(() => SmsFollowUpDto)
   sms_follow_up?: SmsFollowUpDto | null;
 }
 
 export class CreateCampaignDto extends CampaignFieldsDto {
-  @ApiProperty({ example: 'Appointment reminders' })
-  @PyRequired()
+  @PyRequired({ example: 'Appointment reminders' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @ApiProperty({ enum: CAMPAIGN_TYPES })
   @PyRequired()
   @PyEnum(CAMPAIGN_TYPES)
   type: CampaignType;
 }
 
 export class UpdateCampaignDto extends CampaignFieldsDto {
-  @ApiPropertyOptional()
   @PyOptional()
   @PyStr({ min: 1, max: 200 })
   name?: string;
 
-  @ApiPropertyOptional({ enum: CAMPAIGN_TYPES })
   @PyOptional()
   @PyEnum(CAMPAIGN_TYPES)
   type?: CampaignType;
 }
 
 export class ListCampaignsQueryDto {
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
-  @PyOptional()
+  @PyOptional({ default: 0 })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
-  @PyOptional()
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }

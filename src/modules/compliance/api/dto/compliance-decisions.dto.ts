@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyDateOrDateTime,
   PyInt,
@@ -7,28 +8,23 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class ListDecisionsQueryDto {
-  @ApiPropertyOptional({ format: 'uuid' })
   @PyOptional({ nullable: true })
   @PyUuid()
   campaign_id?: string | null;
 
-  @ApiPropertyOptional({ description: 'Decided at or after (date, date-time or unix time)' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Decided at or after (date, date-time or unix time)' })
   @PyDateOrDateTime()
   from?: string | null;
 
-  @ApiPropertyOptional({ description: 'Decided at or before (a date covers the whole day)' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Decided at or before (a date covers the whole day)' })
   @PyDateOrDateTime()
   to?: string | null;
 
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000, description: 'Page size' })
-  @PyOptional()
+  @PyOptional({ default: 100, description: 'Page size' })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0, description: 'Decisions to skip' })
-  @PyOptional()
+  @PyOptional({ default: 0, description: 'Decisions to skip' })
   @PyInt({ ge: 0 })
   skip: number = 0;
 }
@@ -51,13 +47,10 @@ export class ComplianceDecisionResponseDto {
   @ApiProperty({ enum: ['deferred', 'refused'] }) action: string;
   @ApiProperty({ example: 'quiet hours: 06:12 in America/Los_Angeles, calls from 08:00' })
   reason: string;
-  @ApiProperty({ type: 'string', nullable: true, example: 'America/Los_Angeles' })
-  time_zone: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: '2026-11-26 06:12' })
-  local_time: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  deferred_until: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time' }) decided_at: string;
+  @NullableString({ example: 'America/Los_Angeles' }) time_zone: string | null;
+  @NullableString({ example: '2026-11-26 06:12' }) local_time: string | null;
+  @DateTime({ nullable: true }) deferred_until: string | null;
+  @DateTime() decided_at: string;
 }
 
 export class ComplianceDecisionPageResponseDto {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { countryError } from '../../../../common/phone/phone-number.js';
 import { HH_MM, timeZoneError } from '../../../../common/schedule/week-schedule.js';
 import {
@@ -6,7 +6,6 @@ import {
   PyInt,
   PyModel,
   PyModelList,
-  PyNullable,
   PyOptional,
   PyRequired,
   PyStr,
@@ -18,29 +17,23 @@ const hhmm = (v: unknown) =>
 
 /** Hours in which calls may be placed, in each of the recipient's zones. */
 export class QuietHoursDto {
-  @ApiProperty({ example: '08:00' })
-  @PyRequired()
+  @PyRequired({ example: '08:00' })
   @PyStr()
   @PyValueRule('hhmm', hhmm)
   start: string;
 
-  @ApiProperty({ example: '21:00' })
-  @PyRequired()
+  @PyRequired({ example: '21:00' })
   @PyStr()
   @PyValueRule('hhmm', hhmm)
   end: string;
 }
 
 export class CallCapsDto {
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, maximum: 1000, example: null })
-  @PyRequired()
-  @PyNullable()
+  @PyRequired({ nullable: true, example: null })
   @PyInt({ ge: 1, le: 1000 })
   per_24h: number | null;
 
-  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, maximum: 1000, example: null })
-  @PyRequired()
-  @PyNullable()
+  @PyRequired({ nullable: true, example: null })
   @PyInt({ ge: 1, le: 1000 })
   per_7d: number | null;
 }
@@ -56,14 +49,12 @@ const realDate = (v: unknown) => {
 };
 
 export class RestrictedDateDto {
-  @ApiProperty({ example: '2026-12-25' })
-  @PyRequired()
+  @PyRequired({ example: '2026-12-25' })
   @PyStr()
   @PyValueRule('calendarDate', realDate)
   date: string;
 
-  @ApiProperty({ example: 'Christmas Day' })
-  @PyRequired()
+  @PyRequired({ example: 'Christmas Day' })
   @PyStr({ min: 1, max: 200 })
   reason: string;
 }
@@ -77,14 +68,12 @@ const uniqueDates = (v: unknown) => {
 
 /** The whole policy: every field is required (PUT replaces it). */
 export class CompliancePolicyDto {
-  @ApiProperty({
+  @PyRequired({
     type: QuietHoursDto,
     nullable: true,
     description:
       "Read in each of the recipient's zones. null turns quiet hours off (flagged in the answer and the logs).",
   })
-  @PyRequired()
-  @PyNullable()
   @PyModel(() => QuietHoursDto)
   // Checked here, not as a rule of the nested model: the pipe runs model rules for the body alone.
   @PyValueRule('quietHoursOrder', (value) => {
@@ -99,38 +88,33 @@ export class CompliancePolicyDto {
   })
   quiet_hours: QuietHoursDto | null;
 
-  @ApiProperty({ description: 'Apply the state rule pack (stricter hours, calls per 24 h).' })
-  @PyRequired()
+  @PyRequired({ description: 'Apply the state rule pack (stricter hours, calls per 24 h).' })
   @PyBool()
   state_rules: boolean;
 
-  @ApiProperty({ type: CallCapsDto })
-  @PyRequired()
+  @PyRequired({ type: CallCapsDto })
   @PyModel(() => CallCapsDto)
   max_calls_per_number: CallCapsDto;
 
-  @ApiProperty({ type: [RestrictedDateDto], maxItems: 1000 })
-  @PyRequired()
+  @PyRequired({ type: [RestrictedDateDto] })
   @PyModelList(() => RestrictedDateDto, { max: 1000 })
   @PyValueRule('uniqueDates', uniqueDates)
   restricted_dates: RestrictedDateDto[];
 
-  @ApiProperty({
+  @PyRequired({
     example: 'America/New_York',
     description: 'IANA zone for numbers whose zone is unknown',
   })
-  @PyRequired()
   @PyStr()
   @PyValueRule('timeZone', timeZoneError)
   default_time_zone: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     example: 'US',
     description:
       'ISO 3166-1 alpha-2 country that phone numbers written without + are read in, on every ' +
       "campaign without its own (docs/targets.md); absent: the policy's current one (US until set)",
   })
-  @PyOptional()
   @PyStr()
   @PyValueRule('country', countryError)
   default_country?: string;

@@ -1,4 +1,5 @@
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import { DateTime } from '../../../../common/http/response-properties.js';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { LimitSkipQueryDto } from '../../../../common/paging/limit-skip-query.dto.js';
 import {
   PyBool,
@@ -16,48 +17,36 @@ import {
 const MAX_NUMBERS = 10000;
 
 export class DoNotCallNumberDto {
-  @ApiProperty({
+  @PyRequired({
     example: '+15550101234',
     description:
       "E.164, or a national number read in the organization's default_country (the policy's): " +
       '`(617) 253-1217` is listed as +16172531217',
   })
-  @PyRequired()
   @PyStr()
   @PyPhoneNumberOrNational()
   phone_number: string;
 
-  @ApiProperty({ example: 'Letter of 2026-11-02', minLength: 1, maxLength: 500 })
-  @PyRequired()
+  @PyRequired({ example: 'Letter of 2026-11-02' })
   @PyStr({ min: 1, max: 500 })
   reason: string;
 }
 
 export class AddDoNotCallNumbersDto {
-  @ApiProperty({ type: [DoNotCallNumberDto], minItems: 1, maxItems: MAX_NUMBERS })
-  @PyRequired()
+  @PyRequired({ type: [DoNotCallNumberDto] })
   @PyModelList(() => DoNotCallNumberDto, { min: 1, max: MAX_NUMBERS })
   phone_numbers: DoNotCallNumberDto[];
 }
 
 export class RemoveDoNotCallNumbersDto {
-  @ApiProperty({
-    type: [String],
-    minItems: 1,
-    maxItems: MAX_NUMBERS,
-    example: ['+15550101234'],
-  })
-  @PyRequired()
+  @PyRequired({ type: [String], example: ['+15550101234'] })
   @PyList({ min: 1, max: MAX_NUMBERS }, phoneNumberOrNationalItemError)
   phone_numbers: string[];
 
-  @ApiProperty({
+  @PyRequired({
     example: 'Consent given again by phone on 2026-11-20',
-    minLength: 1,
-    maxLength: 500,
     description: 'Why the numbers may be called again; kept with each removal',
   })
-  @PyRequired()
   @PyStr({ min: 1, max: 500 })
   reason: string;
 }
@@ -65,26 +54,23 @@ export class RemoveDoNotCallNumbersDto {
 const SEARCH_RULE = 'phone_number should hold digits of a phone number';
 
 export class ListDoNotCallQueryDto extends LimitSkipQueryDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     description:
       'Only numbers that contain these digits (`+`, spaces, dashes, dots and parentheses are ignored): ' +
       '`0105`, `+1 555 0101`',
-    maxLength: 20,
     example: '5550101',
   })
-  @PyOptional()
   @PyStr({ min: 1, max: 20 })
   @PyValueRule('doNotCallSearch', (v) =>
     typeof v !== 'string' || /^[+\d\s\-.()]*\d[+\d\s\-.()]*$/.test(v) ? null : SEARCH_RULE,
   )
   phone_number?: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: false,
     description:
       'Also the listings taken off the list (each with `removed`): the whole history, oldest first',
   })
-  @PyOptional()
   @PyBool()
   include_removed: boolean = false;
 }
@@ -139,7 +125,7 @@ export class DoNotCallSmsSourceDto {
 }
 
 export class DoNotCallRemovalDto {
-  @ApiProperty({ type: 'string', format: 'date-time' }) removed_at: string;
+  @DateTime() removed_at: string;
   @ApiProperty({ type: 'string', example: 'Consent given again by phone on 2026-11-20' })
   reason: string;
   @ApiProperty({ type: DoNotCallActorDto, description: 'The API key or person that removed it' })
@@ -173,7 +159,7 @@ export class DoNotCallEntryResponseDto {
     },
   })
   source: DoNotCallCallSourceDto | DoNotCallApiSourceDto | DoNotCallSmsSourceDto;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
+  @DateTime() created_at: string;
   @ApiProperty({
     anyOf: [
       { $ref: getSchemaPath(DoNotCallRemovalDto) },

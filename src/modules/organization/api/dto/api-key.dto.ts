@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
 import {
   PyDateOrDateTime,
@@ -11,31 +12,27 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class CreateApiKeyDto {
-  @ApiProperty({ example: 'EHR integration' })
-  @PyRequired()
+  @PyRequired({ example: 'EHR integration' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @ApiProperty({ enum: ROLES, example: 'integration' })
-  @PyRequired()
+  @PyRequired({ example: 'integration' })
   @PyEnum(ROLES)
   role: (typeof ROLES)[number];
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: [String],
     format: 'uuid',
     nullable: true,
     description: 'The only campaigns the key reaches; left out or null, every campaign.',
   })
-  @PyOptional({ nullable: true })
   @PyList({ min: 1, max: 100 }, uuidError)
   campaign_ids?: string[] | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     description: 'When the key stops working (a date-time in the future); null, never.',
   })
-  @PyOptional({ nullable: true })
   @PyDateOrDateTime()
   expires_at?: string | number | null;
 }
@@ -47,10 +44,9 @@ export class ApiKeyResponseDto {
   @ApiProperty({ type: [String], format: 'uuid', nullable: true }) campaign_ids: string[] | null;
   @ApiProperty({ description: 'Enough of the key to recognise it, never enough to use it' })
   key_prefix: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  last_used_at: string | null;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) expires_at: string | null;
+  @DateTime() created_at: string;
+  @DateTime({ nullable: true }) last_used_at: string | null;
+  @DateTime({ nullable: true }) expires_at: string | null;
   @ApiProperty({
     type: 'string',
     format: 'uuid',

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import { ROLES } from '../../../../common/auth/access.js';
 import {
   PyBool,
@@ -8,20 +9,17 @@ import {
 } from '../../../../common/validation/py-validators.js';
 
 export class SignInDto {
-  @ApiProperty({ example: 'dana@clinic.example' })
-  @PyRequired()
+  @PyRequired({ example: 'dana@clinic.example' })
   @PyStr({ min: 1, max: 320 })
   email: string;
 
-  @ApiProperty()
   @PyRequired()
   @PyStr({ max: 1000 })
   password: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: "The authenticator app's 6-digit code, for a person with a second factor",
   })
-  @PyOptional()
   @PyStr({ max: 20 })
   totp_code?: string;
 }
@@ -41,17 +39,9 @@ export class SessionInfoDto {
       'Send it in the X-CSRF-Token header of every signed-in request that changes something',
   })
   csrf_token: string;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
-    description: 'When the session ends unless a request comes first (idle timeout)',
-  })
+  @DateTime({ description: 'When the session ends unless a request comes first (idle timeout)' })
   idle_expires_at: string;
-  @ApiProperty({
-    type: 'string',
-    format: 'date-time',
-    description: 'When the session ends however busy (absolute timeout)',
-  })
+  @DateTime({ description: 'When the session ends however busy (absolute timeout)' })
   expires_at: string;
 }
 
@@ -59,8 +49,7 @@ export class MeResponseDto {
   @ApiProperty({ enum: ['user', 'api_key'] }) kind: string;
   @ApiProperty({ type: 'string', format: 'uuid' }) id: string;
   @ApiProperty() name: string;
-  @ApiProperty({ type: 'string', nullable: true, description: "A person's email; null for a key" })
-  email: string | null;
+  @NullableString({ description: "A person's email; null for a key" }) email: string | null;
   @ApiProperty({ enum: ROLES }) role: string;
   @ApiProperty({
     type: [String],
@@ -79,8 +68,7 @@ export class MeResponseDto {
 }
 
 export class TotpCodeDto {
-  @ApiProperty({ description: 'The 6 digits the authenticator app shows now' })
-  @PyRequired()
+  @PyRequired({ description: 'The 6 digits the authenticator app shows now' })
   @PyStr({ min: 1, max: 20 })
   code: string;
 }
@@ -93,10 +81,9 @@ export class TotpSetupResponseDto {
 }
 
 export class SignInPolicyDto {
-  @ApiProperty({
+  @PyRequired({
     description: 'Every person of the organization must sign in with a second factor',
   })
-  @PyRequired()
   @PyBool()
   require_totp: boolean;
 }

@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyEnum,
   PyList,
@@ -14,54 +15,47 @@ import { USER_ROLES, type UserRole } from '../../domain/user.js';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export class CreateUserDto {
-  @ApiProperty({ example: 'dana@clinic.example' })
-  @PyRequired()
+  @PyRequired({ example: 'dana@clinic.example' })
   @PyStr({ min: 3, max: 320 })
   @PyValueRule('email', (v) =>
     typeof v !== 'string' || EMAIL.test(v.trim()) ? null : 'email must be an email address',
   )
   email: string;
 
-  @ApiProperty({ example: 'Dana Reyes' })
-  @PyRequired()
+  @PyRequired({ example: 'Dana Reyes' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
-  @ApiProperty({ enum: USER_ROLES, example: 'operator' })
-  @PyRequired()
+  @PyRequired({ example: 'operator' })
   @PyEnum(USER_ROLES)
   role: UserRole;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: [String],
     format: 'uuid',
     nullable: true,
     description: 'The only campaigns the person reaches; left out or null, every campaign.',
   })
-  @PyOptional({ nullable: true })
   @PyList({ min: 1, max: 100 }, uuidError)
   campaign_ids?: string[] | null;
 }
 
 export class UpdateUserDto {
-  @ApiPropertyOptional()
   @PyOptional()
   @PyStr({ min: 1, max: 200 })
   name?: string;
 
-  @ApiPropertyOptional({ enum: USER_ROLES })
   @PyOptional()
   @PyEnum(USER_ROLES)
   role?: UserRole;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     type: [String],
     format: 'uuid',
     nullable: true,
     description:
       'The only campaigns the person reaches; null, every campaign; left out, unchanged.',
   })
-  @PyOptional({ nullable: true })
   @PyList({ min: 1, max: 100 }, uuidError)
   campaign_ids?: string[] | null;
 }
@@ -77,9 +71,8 @@ export class UserResponseDto {
     description: 'invited: no password set yet; active: signs in; deactivated: never again',
   })
   status: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true })
-  deactivated_at: string | null;
+  @DateTime() created_at: string;
+  @DateTime({ nullable: true }) deactivated_at: string | null;
 }
 
 export class InvitationDto {
@@ -90,7 +83,7 @@ export class InvitationDto {
   url: string;
   @ApiProperty({ description: 'The secret in the link, for a client that builds its own' })
   token: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) expires_at: string;
+  @DateTime() expires_at: string;
 }
 
 export class InvitedUserResponseDto extends UserResponseDto {
@@ -102,13 +95,11 @@ export class UserListResponseDto {
 }
 
 export class AcceptInvitationDto {
-  @ApiProperty({ description: 'The token of the invitation link' })
-  @PyRequired()
+  @PyRequired({ description: 'The token of the invitation link' })
   @PyStr({ min: 1, max: 200 })
   token: string;
 
-  @ApiProperty({ description: 'At least 12 characters' })
-  @PyRequired()
+  @PyRequired({ description: 'At least 12 characters' })
   @PyStr({ max: 1000 })
   password: string;
 }

@@ -1,5 +1,12 @@
+import { DateTime } from '../../../../common/http/response-properties.js';
 import { applyDecorators } from '@nestjs/common';
-import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiProperty,
+  type ApiPropertyOptions,
+  ApiPropertyOptional,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ValidateIf, ValidateNested } from 'class-validator';
 import {
@@ -64,17 +71,17 @@ function PyPattern(pattern: RegExp): PropertyDecorator {
 }
 
 /** A secret: a non-empty string. */
-const Secret = () => applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }));
+const Secret = (docs: ApiPropertyOptions) =>
+  applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }), ApiProperty(docs));
 
 class NoCredentialsDto {}
 
 export class HttpCredentialsDto {
-  @ApiProperty({
+  @Secret({
     description:
       'Shared secret: signs call requests and checks the agent’s events. A Standard Webhooks secret: `whsec_` followed by base64 (or the base64 alone)',
     example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   })
-  @Secret()
   @PyValueRule('standardWebhooksSecret', (v) =>
     typeof v !== 'string' || v === '' || isStandardWebhooksSecret(v)
       ? null
@@ -84,27 +91,22 @@ export class HttpCredentialsDto {
 }
 
 export class TwilioCredentialsDto {
-  @ApiProperty({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
-  @Secret()
+  @Secret({ example: 'ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX' })
   @PyPattern(/^AC[0-9a-fA-F]{32}$/)
   account_sid: string;
 
-  @ApiProperty({ description: 'Also checks X-Twilio-Signature on status callbacks' })
-  @Secret()
+  @Secret({ description: 'Also checks X-Twilio-Signature on status callbacks' })
   auth_token: string;
 }
 
 export class VapiCredentialsDto {
-  @ApiProperty({ description: 'Private API key' }) @Secret() api_key: string;
-  @ApiProperty({ description: 'Server URL secret, sent by Vapi with every server message' })
-  @Secret()
+  @Secret({ description: 'Private API key' }) api_key: string;
+  @Secret({ description: 'Server URL secret, sent by Vapi with every server message' })
   server_secret: string;
 }
 
 export class RetellCredentialsDto {
-  @ApiProperty({ description: 'API key; also verifies x-retell-signature' })
-  @Secret()
-  api_key: string;
+  @Secret({ description: 'API key; also verifies x-retell-signature' }) api_key: string;
 }
 
 class NoSettingsDto {}
@@ -129,48 +131,46 @@ const VoicemailMessage = () =>
   );
 
 export class HttpSettingsDto {
-  @ApiProperty({ description: 'The voice agent’s URL that receives call requests' })
-  @PyRequired()
+  @PyRequired({ description: 'The voice agent’s URL that receives call requests' })
   @PyHttpUrl()
   api_base_url: string;
 }
 
 export class TwilioSettingsDto {
-  @ApiPropertyOptional({ description: 'Caller id; defaults to the campaign’s caller_id' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Caller id; defaults to the campaign’s caller_id' })
   @PyStr()
   @PyPhoneNumber()
   from_number?: string;
 
-  @ApiPropertyOptional({ description: 'TwiML the call runs; this or twiml_template' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'TwiML the call runs; this or twiml_template' })
   @PyHttpUrl()
   twiml_url?: string;
 
-  @ApiPropertyOptional({ description: 'TwiML with {{patient.field}} and {{input_data.field}} placeholders' })
-  @PyOptional({ nullable: true })
+  @PyOptional({
+    nullable: true,
+    description: 'TwiML with {{patient.field}} and {{input_data.field}} placeholders',
+  })
   @PyStr({ min: 1, max: 20000 })
   twiml_template?: string;
 
-  @ApiPropertyOptional({ enum: TWILIO_MACHINE_DETECTION })
   @PyOptional({ nullable: true })
   @PyEnum(TWILIO_MACHINE_DETECTION)
   machine_detection?: string;
 
   @VoicemailMessage() voicemail_message?: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
+    nullable: true,
     description:
       'Texts go through this Messaging Service instead of from_number (campaign `sms_follow_up`)',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ min: 1, max: 64 })
   messaging_service_sid?: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
+    nullable: true,
     description: 'The answer texted to a recipient who replies HELP (none when unset)',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ min: 1, max: 1600 })
   help_message?: string;
 
@@ -178,23 +178,21 @@ export class TwilioSettingsDto {
 }
 
 export class VapiSettingsDto {
-  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) assistant_id: string;
-  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) phone_number_id: string;
+  @PyRequired() @PyStr({ min: 1, max: 200 }) assistant_id: string;
+  @PyRequired() @PyStr({ min: 1, max: 200 }) phone_number_id: string;
   @VoicemailMessage() voicemail_message?: string;
   @ApiBaseUrl() api_base_url?: string;
 }
 
 export class RetellSettingsDto {
-  @ApiProperty() @PyRequired() @PyStr({ min: 1, max: 200 }) agent_id: string;
+  @PyRequired() @PyStr({ min: 1, max: 200 }) agent_id: string;
 
-  @ApiPropertyOptional({ description: 'Caller id; defaults to the campaign’s caller_id' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'Caller id; defaults to the campaign’s caller_id' })
   @PyStr()
   @PyPhoneNumber()
   from_number?: string;
 
-  @ApiPropertyOptional({ enum: RETELL_FINAL_EVENTS, default: 'call_analyzed' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, default: 'call_analyzed' })
   @PyEnum(RETELL_FINAL_EVENTS)
   final_event?: string;
 
@@ -302,13 +300,11 @@ const settingsDescription =
 
 @ApiExtraModels(...MODELS)
 export class CreateProviderConnectionDto {
-  @ApiProperty({ enum: CONNECTION_TYPES, example: 'twilio' })
-  @PyRequired()
+  @PyRequired({ example: 'twilio' })
   @PyEnum(CONNECTION_TYPES)
   type: BuiltInConnectionType;
 
-  @ApiProperty({ example: 'Twilio production' })
-  @PyRequired()
+  @PyRequired({ example: 'Twilio production' })
   @PyStr({ min: 1, max: 200 })
   name: string;
 
@@ -323,8 +319,7 @@ export class CreateProviderConnectionDto {
   })
   settings?: Record<string, unknown>;
 
-  @ApiPropertyOptional({ default: false, description: 'Used by campaigns that name no connection' })
-  @PyOptional()
+  @PyOptional({ default: false, description: 'Used by campaigns that name no connection' })
   @PyBool()
   is_default: boolean = false;
 }
@@ -338,7 +333,6 @@ export class CreateProviderConnectionDto {
 export class UpdateProviderConnectionDto {
   type: BuiltInConnectionType;
 
-  @ApiPropertyOptional()
   @PyOptional()
   @PyStr({ min: 1, max: 200 })
   name?: string;
@@ -357,16 +351,14 @@ export class UpdateProviderConnectionDto {
   @PyModelForType(SETTINGS_MODEL, { requiredFor: [], rules: SETTINGS_RULES })
   settings?: Record<string, unknown>;
 
-  @ApiPropertyOptional()
   @PyOptional()
   @PyBool()
   is_default?: boolean;
 }
 
 export class ListProviderConnectionsQueryDto {
-  @ApiPropertyOptional({ default: 0, minimum: 0 }) @PyOptional() @PyInt({ ge: 0 }) page: number = 0;
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 100 })
-  @PyOptional()
+  @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 100 })
   limit: number = 50;
 }
@@ -429,8 +421,8 @@ export class ProviderConnectionResponseDto {
     example: '/api/v1/telephony/3f2b8c1e-7a4d-4e5f-9b6a-1c2d3e4f5a6b/events',
   })
   events_url_path: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) created_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) updated_at: string;
+  @DateTime() created_at: string;
+  @DateTime() updated_at: string;
 }
 
 export class ProviderConnectionPageResponseDto extends PageEnvelopeResponseDto {

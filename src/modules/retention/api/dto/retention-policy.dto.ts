@@ -1,9 +1,9 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyBool,
   PyInt,
   PyModel,
-  PyNullable,
   PyOptional,
   PyRequired,
 } from '../../../../common/validation/py-validators.js';
@@ -13,57 +13,42 @@ import { PART_REMOVES } from '../../domain/retention-policy.js';
 const MAX_DAYS = 36_500;
 
 const windowDoc = (part: keyof typeof PART_REMOVES) => ({
-  type: 'integer' as const,
   nullable: true,
-  minimum: 0,
-  maximum: MAX_DAYS,
   example: null,
   description: `Days after the target's last call ended (its creation when never called) until ${PART_REMOVES[part]} are removed; null keeps them.`,
 });
 
 export class RetentionWindowsDto {
-  @ApiProperty(windowDoc('transcripts'))
-  @PyRequired()
-  @PyNullable()
+  @PyRequired(windowDoc('transcripts'))
   @PyInt({ ge: 0, le: MAX_DAYS })
   transcripts: number | null;
 
-  @ApiProperty(windowDoc('recordings'))
-  @PyRequired()
-  @PyNullable()
+  @PyRequired(windowDoc('recordings'))
   @PyInt({ ge: 0, le: MAX_DAYS })
   recordings: number | null;
 
-  @ApiProperty(windowDoc('input_data'))
-  @PyRequired()
-  @PyNullable()
+  @PyRequired(windowDoc('input_data'))
   @PyInt({ ge: 0, le: MAX_DAYS })
   input_data: number | null;
 
-  @ApiProperty(windowDoc('messages'))
-  @PyRequired()
-  @PyNullable()
+  @PyRequired(windowDoc('messages'))
   @PyInt({ ge: 0, le: MAX_DAYS })
   messages: number | null;
 
-  @ApiProperty(windowDoc('finished_targets'))
-  @PyRequired()
-  @PyNullable()
+  @PyRequired(windowDoc('finished_targets'))
   @PyInt({ ge: 0, le: MAX_DAYS })
   finished_targets: number | null;
 }
 
 export class RetentionPolicyDto {
-  @ApiProperty({ type: RetentionWindowsDto })
-  @PyRequired()
+  @PyRequired({ type: RetentionWindowsDto })
   @PyModel(() => RetentionWindowsDto)
   windows: RetentionWindowsDto;
 
-  @ApiProperty({
+  @PyRequired({
     description:
       'Redact transcripts, call summaries and inbound texts before they are stored (the original is not kept)',
   })
-  @PyRequired()
   @PyBool()
   redact_transcripts: boolean;
 }
@@ -102,13 +87,11 @@ export class CampaignRetentionResponseDto extends RetentionPolicyResponseDto {
 }
 
 export class RetentionRunsQueryDto {
-  @ApiPropertyOptional({ default: 50, minimum: 1, maximum: 500 })
-  @PyOptional()
+  @PyOptional({ default: 50 })
   @PyInt({ ge: 1, le: 500 })
   limit: number = 50;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0 })
-  @PyOptional()
+  @PyOptional({ default: 0 })
   @PyInt({ ge: 0 })
   skip: number = 0;
 }
@@ -131,7 +114,7 @@ export class RetentionRunResponseDto {
     description: "An erasure's person: phone_number or external_id",
   })
   subject: Record<string, string> | null;
-  @ApiProperty({ type: 'string', nullable: true }) reason: string | null;
+  @NullableString() reason: string | null;
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
@@ -140,7 +123,7 @@ export class RetentionRunResponseDto {
   })
   counts: Record<string, number>;
   @ApiProperty({ format: 'date-time' }) started_at: string;
-  @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) finished_at: string | null;
+  @DateTime({ nullable: true }) finished_at: string | null;
 }
 
 export class RetentionRunPageDto {

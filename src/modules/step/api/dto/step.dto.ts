@@ -1,5 +1,6 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { applyDecorators } from '@nestjs/common';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import {
@@ -26,34 +27,27 @@ import { EHR_EVENT_TYPES, EhrEventType } from '../../domain/step.js';
 export const MAX_BATCH_UPDATES = 5000;
 
 export class StepUpdateDto {
-  @ApiPropertyOptional({
-    type: String,
+  @PyOptional({
     nullable: true,
     description:
       'The target to update (its id). With external_id too, both must name the same target.',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   target_id?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
+  @PyOptional({
     nullable: true,
     description:
       "The target to update, by its external id in the campaign (when target_id isn't given)",
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   external_id?: string | null;
 
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+  @PyRequired({
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { insurance_verified: true },
   })
-  @PyRequired()
   @PyDict()
   @PyStorable()
   input_data: Record<string, unknown>;
@@ -160,7 +154,7 @@ function PyUpdateList(): PropertyDecorator {
 }
 
 export class BatchStepDto {
-  @ApiProperty({
+  @PyRequired({
     type: [StepUpdateDto],
     minItems: 1,
     maxItems: MAX_BATCH_UPDATES,
@@ -168,7 +162,6 @@ export class BatchStepDto {
       'Applied all or nothing. Each names its target by target_id or external_id. Several updates of one ' +
       'target are merged in array order (later keys win).',
   })
-  @PyRequired()
   @PyUpdateList()
   updates: StepUpdateDto[];
 }
@@ -177,42 +170,30 @@ export class BatchStepDto {
   e.target_id == null && e.external_id == null ? TARGET_REF_REQUIRED : null,
 )
 export class EhrEventDto {
-  @ApiPropertyOptional({
-    enum: EHR_EVENT_TYPES,
+  @PyOptional({
     nullable: true,
     description:
       "The type of EHR event; the event id is listed under it in pre_call_ehr_ids ('unknown' if absent)",
   })
-  @PyOptional({ nullable: true })
   @PyEnum(EHR_EVENT_TYPES)
   event_type?: EhrEventType | null;
 
-  @ApiPropertyOptional({
-    type: 'object',
-    additionalProperties: true,
+  @PyOptional({
     default: {},
     description: "The event's data, merged into the target's input_data one level deep",
   })
-  @PyOptional()
   @PyDict()
   @PyStorable()
   event_data?: Record<string, unknown>;
 
-  @ApiPropertyOptional({
-    type: String,
+  @PyOptional({
     nullable: true,
     description: 'The target (one of target_id, external_id is required)',
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   target_id?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    nullable: true,
-    description: 'The target by its external id in the campaign',
-  })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, description: 'The target by its external id in the campaign' })
   @PyStr()
   external_id?: string | null;
 }
@@ -220,8 +201,8 @@ export class EhrEventDto {
 export class NotFoundUpdateDto {
   @ApiProperty({ type: 'integer', description: 'Position of the update in the request' })
   index: number;
-  @ApiProperty({ type: String, nullable: true }) target_id: string | null;
-  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
+  @NullableString() target_id: string | null;
+  @NullableString() external_id: string | null;
 }
 
 export class BatchStepResponseDto {

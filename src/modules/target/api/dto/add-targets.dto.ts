@@ -53,42 +53,35 @@ const PHONE_DOC = {
 };
 
 export class PatientInputDto {
-  @ApiPropertyOptional({ nullable: true, example: 'John' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, example: 'John' })
   @PyStr()
   @PyStorable()
   first_name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: 'Doe' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, example: 'Doe' })
   @PyStr()
   @PyStorable()
   last_name?: string | null;
 
-  @ApiPropertyOptional({ nullable: true, example: '1990-01-15', description: 'YYYY-MM-DD' })
-  @PyOptional({ nullable: true })
+  @PyOptional({ nullable: true, example: '1990-01-15', description: 'YYYY-MM-DD' })
   @PyStr()
   @PyStorable()
   date_of_birth?: string | null;
 
-  @ApiPropertyOptional({ nullable: true })
   @PyOptional({ nullable: true })
   @PyStr()
   @PyStorable()
   phone_number?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
     example: 'PAT-001',
-    maxLength: MAX_EXTERNAL_ID_LENGTH,
     description: "Used as the target's external_id when it has none",
   })
-  @PyOptional({ nullable: true })
   @PyStr({ max: MAX_EXTERNAL_ID_LENGTH })
   @PyStorable()
   external_id?: string | null;
 
-  @ApiPropertyOptional({ type: 'object', additionalProperties: true, nullable: true })
   @PyOptional({ nullable: true })
   @PyDict()
   @PyStorable()
@@ -97,38 +90,31 @@ export class PatientInputDto {
 
 @ApiExtraModels(TargetInputPhoneNumberDto)
 export class TargetInputDto {
-  @ApiPropertyOptional({
-    format: 'uuid',
+  @PyOptional({
     description: 'The ID of the target (generated when absent); an existing id is a 409',
   })
-  @PyOptional()
   @PyUuid()
   id?: string;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     nullable: true,
-    maxLength: MAX_EXTERNAL_ID_LENGTH,
     description: 'Unique within the campaign; defaults to patient.external_id',
   })
-  @PyOptional({ nullable: true })
   @PyStr({ max: MAX_EXTERNAL_ID_LENGTH })
   @PyStorable()
   external_id?: string | null;
 
-  @ApiProperty(PHONE_DOC)
-  @PyRequired()
+  @PyRequired(PHONE_DOC)
   @PyPhone()
   phone_number: string | TargetInputPhoneNumberDto;
 
   /** Followed by the fields of domain/target-fields.ts, by wire name (the mapper reads them by name). */
   @FollowedByAddedFields()
-  @ApiPropertyOptional({ ...PHONE_DOC, nullable: true })
-  @PyOptional({ nullable: true })
+  @PyOptional({ ...PHONE_DOC, nullable: true })
   @PyPhone()
   fallback_phone_number?: string | TargetInputPhoneNumberDto | null;
 
-  @ApiPropertyOptional({ type: () => PatientInputDto, nullable: true })
-  @PyOptional({ nullable: true })
+  @PyOptional({ type: () => PatientInputDto, nullable: true })
   @PyModel(() => PatientInputDto)
   patient?: PatientInputDto | null;
 }
@@ -197,28 +183,25 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
 }
 
 export class AddTargetsDto {
-  @ApiProperty({ type: [TargetInputDto], minItems: 1, maxItems: MAX_TARGETS_PER_REQUEST })
-  @PyRequired()
+  @PyRequired({ type: [TargetInputDto] })
   @PyModelList(() => TargetInputDto, { min: 1, max: MAX_TARGETS_PER_REQUEST }, checkedTarget)
   targets: TargetInputDto[];
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: false,
     description:
       'Schedule the new targets at once. A campaign with an entry_step keeps them Waiting regardless: ' +
       'the step data schedules them (merge_and_schedule).',
   })
-  @PyOptional()
   @PyBool()
   launch: boolean = false;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: true,
     description:
       'true: targets whose external id is already in the campaign (or earlier in the request) are ignored; ' +
       'false: such a request is refused with 409 and nothing is added',
   })
-  @PyOptional()
   @PyBool()
   allow_duplicates: boolean = true;
 }

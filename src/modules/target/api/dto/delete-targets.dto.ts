@@ -4,12 +4,7 @@ import { checkString, PyList, PyRequired } from '../../../../common/validation/p
 export const MAX_TARGET_IDS_PER_DELETE = 10000;
 
 export class DeleteTargetsDto {
-  @ApiProperty({
-    type: [String],
-    maxItems: MAX_TARGET_IDS_PER_DELETE,
-    description: 'The IDs of the targets to delete',
-  })
-  @PyRequired()
+  @PyRequired({ type: [String], description: 'The IDs of the targets to delete' })
   @PyList({ max: MAX_TARGET_IDS_PER_DELETE }, checkString)
   target_ids: string[];
 }

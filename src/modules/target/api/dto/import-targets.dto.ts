@@ -1,3 +1,4 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PyBool, PyEnum, PyOptional, PyStr } from '../../../../common/validation/py-validators.js';
 
@@ -6,41 +7,36 @@ export type OnError = (typeof ON_ERROR)[number];
 import { IMPORT_STATUSES, type ImportStatus } from '../../domain/target-import.js';
 
 export class ImportTargetsQueryDto {
-  @ApiPropertyOptional({
+  @PyOptional({
     default: false,
     description: 'Validate and report (errors, duplicates) without adding anything',
   })
-  @PyOptional()
   @PyBool()
   dry_run: boolean = false;
 
-  @ApiPropertyOptional({ default: false, description: 'As the JSON add: schedule the new targets' })
-  @PyOptional()
+  @PyOptional({ default: false, description: 'As the JSON add: schedule the new targets' })
   @PyBool()
   launch: boolean = false;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: true,
     description:
       'true: rows whose external id is already in the campaign (or in an earlier row) are ignored; ' +
       'false: such rows are row errors, and a file with any row error adds nothing',
   })
-  @PyOptional()
   @PyBool()
   allow_duplicates: boolean = true;
 
-  @ApiPropertyOptional({
-    enum: ON_ERROR,
+  @PyOptional({
     default: 'reject',
     description:
       'reject: a file with any row error adds nothing; skip: the good rows are added and the bad ones ' +
       'reported (errors, and GET /api/v1/imports/{import_id}/errors as CSV)',
   })
-  @PyOptional()
   @PyEnum(ON_ERROR)
   on_error: OnError = 'reject';
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description:
       'Explicit column mapping, comma-separated `<CSV header>:<field>` pairs, e.g. ' +
       '`Phone:phone_number,MRN:external_id,First:patient.first_name`. Unmapped headers that name a ' +
@@ -49,7 +45,6 @@ export class ImportTargetsQueryDto {
       'under its header. The report answers the mapping used (columns).',
     example: 'Phone:phone_number,MRN:external_id',
   })
-  @PyOptional()
   @PyStr({ max: 10000 })
   columns?: string;
 }
@@ -60,9 +55,7 @@ export class ImportRowErrorDto {
     description: "The record's row in the file; the header is row 1",
   })
   row: number;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @NullableString({
     description: 'The CSV column (null when the row as a whole is wrong, e.g. too many fields)',
   })
   column: string | null;
@@ -116,19 +109,18 @@ export class ImportColumnDto {
 }
 
 class ImportPreviewPatientDto {
-  @ApiProperty({ type: String, nullable: true }) first_name: string | null;
-  @ApiProperty({ type: String, nullable: true }) last_name: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '1962-03-14' })
-  date_of_birth: string | null;
-  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
+  @NullableString() first_name: string | null;
+  @NullableString() last_name: string | null;
+  @NullableString({ example: '1962-03-14' }) date_of_birth: string | null;
+  @NullableString() external_id: string | null;
 }
 
 export class ImportPreviewRowDto {
   @ApiProperty({ type: 'integer' }) row: number;
   @ApiProperty({ example: '+16172531217' }) phone_number: string;
-  @ApiProperty({ type: String, nullable: true }) fallback_phone_number: string | null;
-  @ApiProperty({ type: String, nullable: true }) external_id: string | null;
-  @ApiProperty({ type: String, nullable: true }) time_zone: string | null;
+  @NullableString() fallback_phone_number: string | null;
+  @NullableString() external_id: string | null;
+  @NullableString() time_zone: string | null;
   @ApiProperty({ type: ImportPreviewPatientDto, nullable: true })
   patient: ImportPreviewPatientDto | null;
   @ApiProperty({ type: 'object', additionalProperties: true }) input_data: Record<string, unknown>;
@@ -182,9 +174,7 @@ export class ImportReportDto {
   @ApiProperty({ format: 'date-time' }) created_at: string;
   @ApiProperty({ format: 'date-time' }) updated_at: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) finished_at: string | null;
-  @ApiProperty({
-    type: String,
-    nullable: true,
+  @NullableString({
     description: 'Why a failed import failed (e.g. the upload was interrupted); null otherwise',
   })
   failure: string | null;

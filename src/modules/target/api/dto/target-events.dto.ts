@@ -1,4 +1,5 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   PyInt,
   PyOptional,
@@ -10,20 +11,13 @@ import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
 import { decodeTimelineCursor } from '../timeline-cursor.js';
 
 export class ListTargetEventsQueryDto {
-  @ApiPropertyOptional({
-    default: 50,
-    minimum: 1,
-    maximum: 200,
-    description: 'The number of events per page',
-  })
-  @PyOptional()
+  @PyOptional({ default: 50, description: 'The number of events per page' })
   @PyInt({ ge: 1, le: 200 })
   limit: number = 50;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     description: 'The next_cursor of the previous page: the events older than that page.',
   })
-  @PyOptional()
   @PyStr()
   @PyValueRule('timelineCursor', (v) =>
     typeof v === 'string' && decodeTimelineCursor(v) === null ? 'invalid cursor' : null,
@@ -33,9 +27,7 @@ export class ListTargetEventsQueryDto {
 
 export class TimelineActorResponseDto {
   @ApiProperty({ enum: ['api_key', 'user', 'worker', 'provider', 'system'] }) type: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     description:
       'The API key id, or the provider event / connection id; null for worker and system',
   })
@@ -44,11 +36,9 @@ export class TimelineActorResponseDto {
 
 export class TimelineEventResponseDto {
   @ApiProperty() id: string;
-  @ApiProperty({ type: 'string', format: 'date-time' }) at: string;
+  @DateTime() at: string;
   @ApiProperty({ enum: TIMELINE_KINDS }) kind: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     enum: [...TARGET_STATUS_FILTERS, null],
     description: 'The status after the event, when the event changed it',
   })
@@ -72,10 +62,6 @@ export class TimelineEventResponseDto {
 
 export class TargetEventsResponseDto {
   @ApiProperty({ type: [TimelineEventResponseDto] }) items: TimelineEventResponseDto[];
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    description: 'Pass as cursor for the older events; null when none follow',
-  })
+  @NullableString({ description: 'Pass as cursor for the older events; null when none follow' })
   next_cursor: string | null;
 }

@@ -1,3 +1,4 @@
+import { NullableString } from '../../../../common/http/response-properties.js';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { TARGET_STATUS_FILTERS } from '../../domain/target.js';
 import { CALL_CATEGORY_ENUMS, SUBCATEGORY_ENUMS } from './outcome-enums.js';
@@ -12,11 +13,10 @@ const DATE_TIME = { type: 'string', format: 'date-time' } as const;
 
 /** The patient a target is, as added (`patient` of the add, or the import's patient columns). */
 export class TargetPatientResponseDto {
-  @ApiProperty({ type: 'string', nullable: true, example: 'Maria' }) first_name: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'Lopez' }) last_name: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: '1962-03-14' })
-  date_of_birth: string | null;
-  @ApiProperty({ type: 'string', nullable: true, example: 'MRN-1007' }) external_id: string | null;
+  @NullableString({ example: 'Maria' }) first_name: string | null;
+  @NullableString({ example: 'Lopez' }) last_name: string | null;
+  @NullableString({ example: '1962-03-14' }) date_of_birth: string | null;
+  @NullableString({ example: 'MRN-1007' }) external_id: string | null;
 }
 
 /** The Target response object (spec: Resources), for the OpenAPI document; built by `presentTarget`. */
@@ -40,11 +40,7 @@ export class TargetResponseDto {
   @ApiProperty({ ...OBJECT, nullable: true, description: 'null once purged (docs/compliance.md)' })
   output_data: Record<string, unknown> | null;
   @ApiProperty({ enum: TARGET_STATUS_FILTERS }) status: string;
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
-    enum: ['retrieved', 'not_retrieved', 'successful', 'unsuccessful'],
-  })
+  @NullableString({ enum: ['retrieved', 'not_retrieved', 'successful', 'unsuccessful'] })
   resolution: string | null;
   @ApiProperty({
     anyOf: [...Object.keys(CALL_CATEGORY_ENUMS).map(ref), NULL_ONLY],
@@ -62,10 +58,10 @@ export class TargetResponseDto {
   subcategory: string | null;
   @ApiProperty({ type: 'integer', isArray: true, nullable: true }) call_log_ids: number[] | null;
   @ApiProperty({ ...DATE_TIME, nullable: true }) last_call_date: string | null;
-  @ApiProperty({ type: 'string', nullable: true }) phone_number: string | null;
+  @NullableString() phone_number: string | null;
   @ApiProperty({ type: 'string', isArray: true, nullable: true }) fax_links: string[] | null;
   @ApiProperty({ ...OBJECT, nullable: true }) payor_api_data: Record<string, unknown> | null;
-  @ApiProperty({ type: 'string', nullable: true }) external_id: string | null;
+  @NullableString() external_id: string | null;
   @ApiPropertyOptional({ ...DATE_TIME, nullable: true }) updated_at: string | null;
   @ApiPropertyOptional({ type: 'integer', nullable: true, description: 'Attempts after the first' })
   retries: number | null;
@@ -112,9 +108,7 @@ export class TargetWithEhrIdsResponseDto extends TargetResponseDto {
 
 export class PaginatedTargetsResponseDto extends PageEnvelopeResponseDto {
   @ApiProperty({ type: [TargetResponseDto] }) targets: TargetResponseDto[];
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     description:
       'Pass as cursor to get the targets after this page (keyset paging); null when none follow. ' +
       'When paging by cursor, next_page is null.',
@@ -124,9 +118,7 @@ export class PaginatedTargetsResponseDto extends PageEnvelopeResponseDto {
 
 /** The single-target read: the Target, and why it is not being called now. */
 export class TargetDetailResponseDto extends TargetResponseDto {
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     example: 'outside calling window: opens Mon 09:00 US/Eastern',
     description:
       'Why a target that is not final is not being called right now, in words (e.g. "campaign paused", ' +
@@ -149,9 +141,7 @@ export class TargetDetailResponseDto extends TargetResponseDto {
   @ApiProperty({ enum: ['target', 'phone_number', 'organization_default'] })
   time_zone_source: string;
 
-  @ApiProperty({
-    type: 'string',
-    nullable: true,
+  @NullableString({
     example: 'Oklahoma',
     description: "The area of a NANP number as libphonenumber's geocoder names it (state rules)",
   })

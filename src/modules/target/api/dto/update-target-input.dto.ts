@@ -1,4 +1,3 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   PyBool,
   PyDict,
@@ -12,37 +11,31 @@ import { timeZoneError } from '../../../../common/schedule/week-schedule.js';
 
 export class UpdateTargetInputDataDto {
   // Required, as in the reference (send {} to change only the time zone).
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
+  @PyRequired({
     description:
       "Keys to set in the target's input_data (one level deep); keys not sent are left unchanged",
     example: { appointment_date: '2026-04-02' },
   })
-  @PyRequired()
   @PyDict()
   @PyStorable()
   input_data: Record<string, unknown>;
 
-  @ApiPropertyOptional({
-    type: 'string',
+  @PyOptional({
     nullable: true,
     example: 'America/Chicago',
     description:
       "The recipient's IANA zone (null: none, the number's zones apply); a Scheduled target is decided again at once (docs/compliance.md)",
   })
-  @PyOptional({ nullable: true })
   @PyStr()
   @PyValueRule('timeZone', timeZoneError)
   time_zone?: string | null;
 
-  @ApiPropertyOptional({
+  @PyOptional({
     default: true,
     description:
       'true: refuse with 409 when the target has started (a call was placed, or it left Pending/Scheduled); ' +
       'false: edit regardless',
   })
-  @PyOptional()
   @PyBool()
   only_if_not_started: boolean = true;
 }

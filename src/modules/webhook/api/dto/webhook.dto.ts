@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import {
   isDateTimeInput,
   PyDateOrDateTime,
@@ -20,41 +20,34 @@ const fromNotAfterTo = (to: unknown, body: { from_date?: unknown }): string | nu
 };
 
 export class RerunFailedWebhooksDto {
-  @ApiProperty({
-    format: 'date-time',
+  @PyRequired({
     description:
       'Start of the window (webhook event created_at), inclusive. A date or an ISO-8601 date-time (UTC without offset).',
     example: '2026-01-01T00:00:00Z',
   })
-  @PyRequired()
   @PyDateOrDateTime()
   from_date: string | number;
 
-  @ApiProperty({
-    format: 'date-time',
+  @PyRequired({
     description:
       'End of the window (webhook event created_at), inclusive; a date-only value covers that whole day.',
     example: '2026-01-31T23:59:59Z',
   })
-  @PyRequired()
   @PyDateOrDateTime()
   @PyValueRule('fromNotAfterTo', fromNotAfterTo)
   to_date: string | number;
 }
 
 export class ListDeliveriesQueryDto {
-  @ApiPropertyOptional({ enum: DELIVERY_STATUSES, description: 'Only deliveries in this status' })
-  @PyOptional()
+  @PyOptional({ description: 'Only deliveries in this status' })
   @PyEnum(DELIVERY_STATUSES)
   status?: DeliveryStatus;
 
-  @ApiPropertyOptional({ default: 0, minimum: 0, description: '0-based page number' })
-  @PyOptional()
+  @PyOptional({ default: 0, description: '0-based page number' })
   @PyInt({ ge: 0 })
   page: number = 0;
 
-  @ApiPropertyOptional({ default: 100, minimum: 1, maximum: 1000 })
-  @PyOptional()
+  @PyOptional({ default: 100 })
   @PyInt({ ge: 1, le: 1000 })
   limit: number = 100;
 }
