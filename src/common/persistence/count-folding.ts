@@ -47,7 +47,9 @@ export interface CountFolder {
  * after it the table grows by a scope's rows per fold, and its readers cross them (heap fetches for
  * every index entry, a sequential scan of every page) until autovacuum comes round, and never on a
  * server that runs without it. The table is small, so the vacuum is too (a few milliseconds at
- * 1,000,000 targets); SKIP_LOCKED leaves it to a vacuum already running.
+ * 1,000,000 targets); SKIP_LOCKED leaves it to a vacuum already running. It does not give the
+ * emptied end pages back: that takes a lock no reader can share, and each list reads these tables
+ * (the next fold fills the pages again).
  */
 export function sqlCountFolder(
   sql: SqlExecutor,
@@ -61,7 +63,7 @@ export function sqlCountFolder(
       (await sql.query<{ scope: string }>(dueScopesSql(table, scope))).rows.map((r) => r.scope),
     fold,
     vacuum: async () => {
-      await sql.query<NoRows>(`VACUUM (SKIP_LOCKED) ${table}`);
+      await sql.query<NoRows>(`VACUUM (SKIP_LOCKED, TRUNCATE false) ${table}`);
     },
   };
 }
