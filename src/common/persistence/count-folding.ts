@@ -43,11 +43,11 @@ export interface CountFolder {
 
 /**
  * A count table's folder in SQL: its scopes (`scope`, a column) due under `foldingDue`, `fold` for
- * one of them, and a plain VACUUM. A fold leaves every old row of its scope dead; without a vacuum
+ * one of them, and its VACUUM. A fold leaves every old row of its scope dead; without a vacuum
  * after it the table grows by a scope's rows per fold, and its readers cross them (heap fetches for
  * every index entry, a sequential scan of every page) until autovacuum comes round, and never on a
- * server that runs without it. The table is small, so the vacuum is too (a few milliseconds at
- * 1,000,000 targets); SKIP_LOCKED leaves it to a vacuum already running. It does not give the
+ * server that runs without it. The table holds a few rows per block of targets, so its vacuum is
+ * short; SKIP_LOCKED leaves it to a vacuum already running. It does not give the
  * emptied end pages back: that takes a lock no reader can share, and each list reads these tables
  * (the next fold fills the pages again).
  */
