@@ -226,6 +226,9 @@ describe("a campaign's voicemail message", () => {
         template: 'Hi {{patient.first_name}}, we left you a message (MRN {{patient.external_id}}).',
       },
     });
+    // Paused, so the imported target is still awaiting its call when the variables are checked;
+    // launched, its call could start before that read.
+    await as(apiKey).post(`/api/v1/campaigns/${campaign.id}/pause`, {}).expect(200);
     // An EHR export: the names and MRN go to the target's patient, none to its input data.
     const imported = await t
       .http()
@@ -251,6 +254,7 @@ describe("a campaign's voicemail message", () => {
         missing_target_ids: [],
       })),
     });
+    await as(apiKey).post(`/api/v1/campaigns/${campaign.id}/resume`, {}).expect(200);
     const [targetId] = (
       (await as(apiKey).get(`/api/v1/campaigns/${campaign.id}/targets`)).body.targets as {
         id: string;
