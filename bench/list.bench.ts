@@ -670,7 +670,7 @@ async function trickle(
  * call time writes the targets called that day as that day's calls leave them (last call, attempts so
  * far, Scheduled for the next call or ended), so no target ever has a last call later than the day
  * being written, as in a campaign where a last call is set when it is made. The lists fold after each
- * week of days, and targets is vacuumed whenever autovacuum's default threshold would have done it. The calls are replayed after every target was created (the bench measures the
+ * week of days, and targets is vacuumed whenever autovacuum's threshold (the table's settings) would have done it. The calls are replayed after every target was created (the bench measures the
  * campaign all Pending first); a target is never called before its creation, and creation times do
  * not bear on the last-call counts. The targets scheduled at the end with no call made yet are
  * written last, in one UPDATE that sets no last call.
@@ -735,14 +735,27 @@ async function callOverMonths(
     campaignId,
   ]);
   // Months of calls on a server with autovacuum (on by default) see targets vacuumed as their dead
-  // rows pass its threshold (50 + a fifth of the table, its default scale factor). This server may
-  // run without it, so the build vacuums by that rule by hand; after the last day, nothing is.
+  // rows pass its threshold: autovacuum_vacuum_threshold + autovacuum_vacuum_scale_factor × rows, the
+  // table's own settings (a migration sets the scale factor) over the server's. This server may run
+  // without autovacuum, so the build vacuums by that rule by hand; after the last day, nothing is.
   const {
-    rows: [{ rows: tableRows }],
-  } = await raw.query(`SELECT reltuples::bigint AS rows FROM pg_class WHERE relname = 'targets'`);
+    rows: [vacuumAfter],
+  } = await raw.query<{ threshold: number }>(
+    `SELECT (coalesce(o.threshold, current_setting('autovacuum_vacuum_threshold')::float8)
+             + coalesce(o.scale_factor, current_setting('autovacuum_vacuum_scale_factor')::float8)
+               * c.reltuples)::float8 AS threshold
+       FROM pg_class c
+       LEFT JOIN LATERAL (
+         SELECT max(option_value::float8) FILTER (WHERE option_name = 'autovacuum_vacuum_threshold')
+                  AS threshold,
+                max(option_value::float8) FILTER (WHERE option_name = 'autovacuum_vacuum_scale_factor')
+                  AS scale_factor
+           FROM pg_options_to_table(c.reloptions)) o ON true
+      WHERE c.oid = 'targets'::regclass`,
+  );
   let updatedSinceVacuum = 0;
   for (let day = new Date(first).getTime(); day <= end.getTime(); day += 86_400_000) {
-    if (updatedSinceVacuum > 50 + 0.2 * Number(tableRows)) {
+    if (updatedSinceVacuum > vacuumAfter.threshold) {
       await raw.query('VACUUM targets');
       updatedSinceVacuum = 0;
     }

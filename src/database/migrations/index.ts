@@ -47,6 +47,7 @@ import { ChangeActorTypes1769900000000 } from './1769900000000-change-actor-type
 import { SealTotpSecrets1769900000001 } from './1769900000001-seal-totp-secrets.js';
 import { CampaignVoicemailMessage1769910000000 } from './1769910000000-campaign-voicemail-message.js';
 import { RetentionWalkInCreationOrder1769920000000 } from './1769920000000-retention-walk-in-creation-order.js';
+import { VacuumTargetsSooner1769930000000 } from './1769930000000-vacuum-targets-sooner.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -94,4 +95,5 @@ export const MIGRATIONS = [
   SealTotpSecrets1769900000001,
   CampaignVoicemailMessage1769910000000,
   RetentionWalkInCreationOrder1769920000000,
+  VacuumTargetsSooner1769930000000,
 ];

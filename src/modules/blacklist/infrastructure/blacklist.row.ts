@@ -14,7 +14,7 @@ export const BLACKLIST_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof BlacklistRow)[];
 
-export const blacklistFromRow = rowMapper<Blacklist>(BLACKLIST_COLUMNS);
+export const blacklistFromRow = rowMapper<Blacklist>()(BLACKLIST_COLUMNS);
 
 /**
  * A `blacklist_phone_numbers` row as read back: the entry's wire fields (the domain type keeps the

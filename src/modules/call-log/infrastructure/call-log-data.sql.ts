@@ -20,7 +20,7 @@ type PatientCallLogRow = RowOf<Omit<PatientCallLog, 'id'>> & { id: string };
 
 const PATIENT_CALL_LOG_COLUMNS = `id, campaign_id, target_id, to_number, outcome, transcripts,
   post_call_data, recording_urls, started_at, ended_at`;
-const patientCallLogFromRow = rowMapper<PatientCallLog, PatientCallLogRow>(
+const patientCallLogFromRow = rowMapper<PatientCallLog, PatientCallLogRow>()(
   PATIENT_CALL_LOG_COLUMNS,
   { id: (r) => Number(r.id) },
 );

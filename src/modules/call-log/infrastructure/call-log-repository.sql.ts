@@ -32,7 +32,7 @@ const COLUMNS = `id, organization_id, campaign_id, target_id, attempt, to_number
 /** COLUMNS of the call_logs row aliased `c`. */
 const JOINED_COLUMNS = COLUMNS.replace(/(\w+)/g, 'c.$1');
 
-export const callLogFromRow = rowMapper<CallLog, CallLogRow>(
+export const callLogFromRow = rowMapper<CallLog, CallLogRow>()(
   COLUMNS,
   {
     id: (r) => Number(r.id),

@@ -32,4 +32,4 @@ export const CAMPAIGN_COLUMNS = [
   'updated_at',
 ] as const satisfies readonly (keyof CampaignRow)[];
 
-export const campaignFromRow = rowMapper<Campaign>(CAMPAIGN_COLUMNS);
+export const campaignFromRow = rowMapper<Campaign>()(CAMPAIGN_COLUMNS);

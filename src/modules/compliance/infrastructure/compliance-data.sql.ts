@@ -12,14 +12,14 @@ import type {
 type PatientDoNotCallRow = RowOf<Omit<PatientDoNotCallEntry, 'addedAt'>> & { created_at: Date };
 
 const DO_NOT_CALL_COLUMNS = 'id, phone_number, reason, source, created_at, removed_at';
-const patientDoNotCallFromRow = rowMapper<PatientDoNotCallEntry, PatientDoNotCallRow>(
+const patientDoNotCallFromRow = rowMapper<PatientDoNotCallEntry, PatientDoNotCallRow>()(
   DO_NOT_CALL_COLUMNS,
   { id: (r) => String(r.id) },
   { created_at: 'addedAt' },
 );
 
 const DECISION_COLUMNS = 'id, campaign_id, target_id, rule, action, reason, decided_at';
-const patientDecisionFromRow = rowMapper<PatientDecision>(DECISION_COLUMNS, {
+const patientDecisionFromRow = rowMapper<PatientDecision>()(DECISION_COLUMNS, {
   id: (r) => String(r.id),
 });
 

@@ -58,7 +58,7 @@ export const COMPLIANCE_DECISION_COLUMNS = [
   'decided_at',
 ] as const satisfies readonly (keyof ComplianceDecisionRow)[];
 
-export const decisionFromRow = rowMapper<ComplianceDecision, ComplianceDecisionRow>(
+export const decisionFromRow = rowMapper<ComplianceDecision, ComplianceDecisionRow>()(
   COMPLIANCE_DECISION_COLUMNS,
   { id: (r) => Number(r.id) },
 );

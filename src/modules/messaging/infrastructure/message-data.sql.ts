@@ -18,7 +18,7 @@ const SET: Partial<Record<RetentionPart, string>> = {
 
 const PATIENT_MESSAGE_COLUMNS =
   'id, campaign_id, target_id, direction, to_number, from_number, body, status, created_at';
-const patientMessageFromRow = rowMapper<PatientMessage>(PATIENT_MESSAGE_COLUMNS);
+const patientMessageFromRow = rowMapper<PatientMessage>()(PATIENT_MESSAGE_COLUMNS);
 
 /** The retention module's view of `messages` (docs/compliance.md, "Retention"). */
 @Injectable()

@@ -27,7 +27,7 @@ const COLUMNS = `id, organization_id, campaign_id, target_id, call_log_id, provi
   provider, direction, to_number, from_number, body, status, provider_message_id, error_code,
   error_message, keyword, then_outcome, send_after, created_at, updated_at, sent_at, settled_at`;
 
-const messageFromRow = rowMapper<Message, MessageRow>(
+const messageFromRow = rowMapper<Message, MessageRow>()(
   COLUMNS,
   { callLogId: (r) => (r.call_log_id === null ? null : Number(r.call_log_id)) },
   { to_number: 'to', from_number: 'from', then_outcome: 'continuation' },

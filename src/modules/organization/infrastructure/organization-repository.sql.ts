@@ -19,8 +19,8 @@ const ORGANIZATION_COLUMNS = 'id, name, created_at';
 const API_KEY_COLUMNS =
   'id, organization_id, name, key_prefix, created_at, last_used_at, revoked_at, role, campaign_ids, expires_at, created_by';
 
-const organizationFromRow = rowMapper<Organization>(ORGANIZATION_COLUMNS);
-const apiKeyFromRow = rowMapper<ApiKeyRecord>(API_KEY_COLUMNS);
+const organizationFromRow = rowMapper<Organization>()(ORGANIZATION_COLUMNS);
+const apiKeyFromRow = rowMapper<ApiKeyRecord>()(API_KEY_COLUMNS);
 
 @Injectable()
 export class SqlOrganizationRepository extends OrganizationRepository {

@@ -20,7 +20,7 @@ export const USER_COLUMNS = `u.id, u.organization_id, u.email, u.name, u.role, u
   u.password_hash IS NOT NULL AS has_password, u.totp_enabled_at IS NOT NULL AS totp_enabled,
   u.created_at, u.updated_at, u.deactivated_at`;
 
-export const userFromRow = rowMapper<User>(USER_COLUMNS);
+export const userFromRow = rowMapper<User>()(USER_COLUMNS);
 
 @Injectable()
 export class SqlUserRepository extends UserRepository {

@@ -53,7 +53,7 @@ export const RUN_COLUMNS = [
   'api_key_id',
 ] as const satisfies readonly (keyof RetentionRunRow)[];
 
-export const runFromRow = rowMapper<RetentionRun, RetentionRunRow>(
+export const runFromRow = rowMapper<RetentionRun, RetentionRunRow>()(
   RUN_COLUMNS,
   {
     policies: (r) =>

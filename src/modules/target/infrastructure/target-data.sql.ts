@@ -69,7 +69,7 @@ function keyWhere(key: PatientKey): { where: string; value: string } {
 
 const PATIENT_TARGET_COLUMNS = `id, campaign_id, external_id, phone_number, fallback_phone_number,
   patient, input_data, output_data, status, category, resolution, created_at, purged_at, purged_parts`;
-const patientTargetFromRow = rowMapper<PatientTarget>(PATIENT_TARGET_COLUMNS);
+const patientTargetFromRow = rowMapper<PatientTarget>()(PATIENT_TARGET_COLUMNS);
 
 /** The retention module's view of the target module's tables (docs/compliance.md, "Retention"). */
 @Injectable()

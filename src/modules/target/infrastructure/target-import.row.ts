@@ -8,7 +8,7 @@ export const TARGET_IMPORT_COLUMNS = `id, organization_id, campaign_id, status, 
   allow_duplicates, total_rows, invalid_rows, checked, processed_through, processed_rows, created,
   ignored_rows, created_at, updated_at, finished_at, failure, skip_invalid, columns, preview`;
 
-export const targetImportFromRow = rowMapper<TargetImport>(TARGET_IMPORT_COLUMNS);
+export const targetImportFromRow = rowMapper<TargetImport>()(TARGET_IMPORT_COLUMNS);
 
 /** `target_import_rows` columns the report reads. */
 export interface TargetImportReportRow {

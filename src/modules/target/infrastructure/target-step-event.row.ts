@@ -18,4 +18,4 @@ export const TARGET_STEP_EVENT_COLUMNS = [
   'received_at',
 ] as const satisfies readonly (keyof TargetStepEventRow)[];
 
-export const stepEventFromRow = rowMapper<StepEventRecord>(TARGET_STEP_EVENT_COLUMNS);
+export const stepEventFromRow = rowMapper<StepEventRecord>()(TARGET_STEP_EVENT_COLUMNS);

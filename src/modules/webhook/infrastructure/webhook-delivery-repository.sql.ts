@@ -289,10 +289,10 @@ export class SqlWebhookDeliveryRepository
   }
 }
 
-const deliveryFromRow = rowMapper<WebhookDelivery, DeliveryRow>(DELIVERY_COLUMNS, {
+const deliveryFromRow = rowMapper<WebhookDelivery, DeliveryRow>()(DELIVERY_COLUMNS, {
   payload: (row) => (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload),
 });
 
-const attemptFromRow = rowMapper<DeliveryAttempt, AttemptRow>(ATTEMPT_COLUMNS, {
+const attemptFromRow = rowMapper<DeliveryAttempt, AttemptRow>()(ATTEMPT_COLUMNS, {
   id: (row) => Number(row.id),
 });
