@@ -2111,6 +2111,11 @@ export interface components {
             /** @example https://example.com/hooks/calls */
             webhook_url: string | null;
             /**
+             * Format: uuid
+             * @description The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider
+             */
+            provider_connection_id: string | null;
+            /**
              * @description The country its national numbers are read in; null: the organization's
              * @example US
              */

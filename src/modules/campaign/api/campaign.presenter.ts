@@ -5,11 +5,8 @@ import type { CreateCampaign } from '../application/campaign.service.js';
 import type { CampaignChanges } from '../application/ports/campaign.repository.js';
 import type { CampaignStepDto, CreateCampaignDto, UpdateCampaignDto } from './dto/campaign.dto.js';
 
-/** The answer also holds `provider_connection_id`, which CampaignResponseDto (so openapi.json) lacks. */
-type CampaignResponse = CampaignResponseDto & { provider_connection_id: string | null };
-
-export function presentCampaign(c: Campaign, withSecret = false): CampaignResponse {
-  const response: CampaignResponse = {
+export function presentCampaign(c: Campaign, withSecret = false): CampaignResponseDto {
+  const response: CampaignResponseDto = {
     id: c.id,
     organization_id: c.organizationId,
     name: c.name,

@@ -50,6 +50,12 @@ export class CampaignResponseDto {
   @ApiProperty({ type: 'string', format: 'uuid', isArray: true }) blacklist_ids: string[];
   @NullableString({ example: 'https://example.com/hooks/calls' }) webhook_url: string | null;
   @NullableString({
+    format: 'uuid',
+    description:
+      "The provider connection that places the campaign's calls; null: the organization's default connection, else the service's own provider",
+  })
+  provider_connection_id: string | null;
+  @NullableString({
     example: 'US',
     description: "The country its national numbers are read in; null: the organization's",
   })
