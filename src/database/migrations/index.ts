@@ -48,6 +48,7 @@ import { SealTotpSecrets1769900000001 } from './1769900000001-seal-totp-secrets.
 import { CampaignVoicemailMessage1769910000000 } from './1769910000000-campaign-voicemail-message.js';
 import { RetentionWalkInCreationOrder1769920000000 } from './1769920000000-retention-walk-in-creation-order.js';
 import { VacuumTargetsSooner1769930000000 } from './1769930000000-vacuum-targets-sooner.js';
+import { AuditResourceIndexWithoutPendingList1769930000001 } from './1769930000001-audit-resource-index-without-pending-list.js';
 
 export const MIGRATIONS = [
   CreateCoreSchema1767225600000,
@@ -96,4 +97,5 @@ export const MIGRATIONS = [
   CampaignVoicemailMessage1769910000000,
   RetentionWalkInCreationOrder1769920000000,
   VacuumTargetsSooner1769930000000,
+  AuditResourceIndexWithoutPendingList1769930000001,
 ];
