@@ -12,7 +12,6 @@
  */
 import { fork } from 'child_process';
 import { join } from 'path';
-import { AuditInterceptor } from '../src/modules/audit/api/audit.interceptor.js';
 import { TS_LOADER } from '../test/support/run-process.js';
 import type { LoadResult } from './http-load.js';
 import {
@@ -24,6 +23,7 @@ import {
   round,
   runBench,
   serverVersion,
+  setAuditing,
   targetItems,
   withBenchService,
   writeResult,
@@ -47,12 +47,6 @@ function loadFrom(
     });
     child.send({ base, paths, headers, connections: CONNECTIONS, seconds: SECONDS });
   });
-}
-
-/** Auditing on (the interceptor as built) or off (bypassed: the handler's answer goes straight out). */
-const audited = AuditInterceptor.prototype.intercept;
-function setAuditing(on: boolean): void {
-  AuditInterceptor.prototype.intercept = on ? audited : async (_context, next) => next.handle();
 }
 
 async function main(): Promise<void> {

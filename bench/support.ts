@@ -10,10 +10,22 @@ import * as os from 'os';
 import { join } from 'path';
 import { Client } from 'pg';
 import { RunningService, startService } from '../src/bootstrap.js';
+import { AuditInterceptor } from '../src/modules/audit/api/audit.interceptor.js';
 import { OrganizationService } from '../src/modules/organization/application/organization.service.js';
 import { withClient } from '../test/support/test-database.js';
 
 export type BenchEnv = Record<string, string | undefined>;
+
+/**
+ * Auditing on (the interceptor as built) or off (bypassed: the handler's answer goes straight out,
+ * and no audit event is written). There is no setting that turns auditing off: this is for measuring
+ * only (`bench:audit` alternates the two; BENCH_AUDIT=off runs any benchmark with it off, to compare
+ * with code from before the audit trail).
+ */
+const audited = AuditInterceptor.prototype.intercept;
+export function setAuditing(on: boolean): void {
+  AuditInterceptor.prototype.intercept = on ? audited : async (_context, next) => next.handle();
+}
 
 export interface BenchContext {
   service: RunningService;
@@ -46,6 +58,7 @@ export async function withBenchService(
     DEMO_SEED: 'false',
     ...env,
   };
+  if (process.env.BENCH_AUDIT === 'off') setAuditing(false);
   const service = await startService(serviceEnv);
   const raw = new Client({ connectionString: databaseUrl });
   await raw.connect();
