@@ -670,7 +670,8 @@ async function trickle(
  * call time writes the targets called that day as that day's calls leave them (last call, attempts so
  * far, Scheduled for the next call or ended), so no target ever has a last call later than the day
  * being written, as in a campaign where a last call is set when it is made. The lists fold after each
- * week of days, and targets is vacuumed whenever autovacuum's threshold (the table's settings) would have done it. The calls are replayed after every target was created (the bench measures the
+ * week of days, and targets is vacuumed whenever autovacuum's threshold (the table's settings) would
+ * have done it. The calls are replayed after every target was created (the bench measures the
  * campaign all Pending first); a target is never called before its creation, and creation times do
  * not bear on the last-call counts. The targets scheduled at the end with no call made yet are
  * written last, in one UPDATE that sets no last call.

@@ -6,8 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * (`gin_pending_list_limit`), and the insert that passes it moves the whole list into the index: a
  * read of patient data waits for its audit event's commit, so one read in several thousand stalled
  * (159 ms where the others took 0.25 ms, in 30,000 single inserts of ten ids each on PostgreSQL 15;
- * up to 268 ms for a target list under load). Without it the slowest insert took 3.5 ms, and the mean
- * rose by 16 µs. The entries already pending are moved into the index here.
+ * likely the 268 ms target list of a bench:list run, not seen in the run after this change). Without
+ * it the slowest insert took 3.5 ms, and the mean rose by 16 µs. The entries already pending are
+ * moved into the index here.
  */
 export class AuditResourceIndexWithoutPendingList1769930000001 implements MigrationInterface {
   name = 'AuditResourceIndexWithoutPendingList1769930000001';
