@@ -5,6 +5,7 @@ import {
   BlacklistEntry,
   holdsForOrganization,
 } from '../modules/blacklist/domain/blacklist.js';
+import { pageOf } from './in-memory-rows.js';
 
 export class InMemoryBlacklistRepository extends BlacklistRepository {
   readonly blacklists = new Map<string, Blacklist>();
@@ -32,7 +33,7 @@ export class InMemoryBlacklistRepository extends BlacklistRepository {
 
   async list(organizationId: string, offset: number, limit: number) {
     const all = [...this.blacklists.values()].filter((b) => b.organizationId === organizationId);
-    return { items: all.slice(offset, offset + limit).map((b) => ({ ...b })), total: all.length };
+    return pageOf(all, offset, limit, (b) => ({ ...b }));
   }
 
   async existingIds(organizationId: string, ids: string[]) {
@@ -58,7 +59,7 @@ export class InMemoryBlacklistRepository extends BlacklistRepository {
 
   async listEntries(blacklistId: string, skip: number, limit: number) {
     const all = [...(this.entries.get(blacklistId)?.values() ?? [])];
-    return { items: all.slice(skip, skip + limit).map((e) => ({ ...e })), total: all.length };
+    return pageOf(all, skip, limit, (e) => ({ ...e }));
   }
 
   async findBlacklisted(organizationId: string, blacklistIds: string[], phoneNumbers: string[]) {

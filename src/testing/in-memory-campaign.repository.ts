@@ -7,6 +7,7 @@ import {
 } from '../modules/campaign/application/ports/campaign.repository.js';
 import { Campaign, CampaignState } from '../modules/campaign/domain/campaign.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
+import { definedOnly, pageOf } from './in-memory-rows.js';
 
 /** A deep enough copy that callers never share the stored campaign's objects. */
 function copy<T extends Partial<Campaign>>(c: T): T {
@@ -53,10 +54,7 @@ export class InMemoryCampaignRepository extends CampaignRepository {
       // Stable: campaigns created in the same millisecond keep their creation order, as the
       // adapter's microsecond timestamps do.
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
-    return {
-      items: all.slice(offset, offset + limit).map((c) => copy(c)),
-      total: all.length,
-    };
+    return pageOf(all, offset, limit, copy);
   }
 
   /** The same rules as the adapter, but for targets waiting at a removed step (it holds no targets). */
@@ -73,8 +71,7 @@ export class InMemoryCampaignRepository extends CampaignRepository {
     if (entry !== null && !steps.some((s) => s.friendly_id === entry)) {
       return { kind: 'entry_step_not_in_steps' };
     }
-    const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-    Object.assign(c, copy(defined), { updatedAt: now });
+    Object.assign(c, copy(definedOnly(changes)), { updatedAt: now });
     return { kind: 'updated', campaign: copy(c) };
   }
 

@@ -9,6 +9,7 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from '../modules/provider-connection/application/ports/provider-connection.repository.js';
+import { definedOnly, pageOf } from './in-memory-rows.js';
 
 /** The SQL adapter's rules in memory: names unique per organization, one default per organization. */
 export class InMemoryProviderConnectionRepository extends ProviderConnectionRepository {
@@ -37,10 +38,7 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
   async list(organizationId: string, offset: number, limit: number) {
     const all = [...this.rows.values()].filter((r) => r.organizationId === organizationId);
     // Map order is insertion order: creation order, as the adapter's (created_at, id).
-    return {
-      items: all.slice(offset, offset + limit).map(copy),
-      total: all.length,
-    };
+    return pageOf(all, offset, limit, copy);
   }
 
   async update(
@@ -55,13 +53,7 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
     if (changes.isDefault) this.unsetDefault(organizationId, id, now);
     const updated: StoredConnection = {
       ...row,
-      ...definedOnly({
-        name: changes.name,
-        sealedCredentials: changes.sealedCredentials,
-        maskedCredentials: changes.maskedCredentials,
-        settings: changes.settings,
-        isDefault: changes.isDefault,
-      }),
+      ...definedOnly(changes),
       updatedAt: now,
     };
     this.rows.set(id, updated);
@@ -99,10 +91,6 @@ function copy(row: StoredConnection): StoredConnection {
     maskedCredentials: { ...row.maskedCredentials },
     settings: JSON.parse(JSON.stringify(row.settings)) as StoredConnection['settings'],
   };
-}
-
-function definedOnly<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /**

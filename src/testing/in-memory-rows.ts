@@ -1,6 +1,6 @@
 /**
- * What the in-memory fakes share about their rows: copies, the adapters' orderings and pages. Not
- * part of the ./testing entry.
+ * What the in-memory fakes share about their rows: copies, the adapters' orderings, pages and partial
+ * updates. Not part of the ./testing entry.
  */
 
 /** A deep copy: a fake never hands out, nor keeps, an object its caller holds. */
@@ -15,11 +15,20 @@ export const byCreatedThenId = (
   b: { createdAt: Date; id: string },
 ): number => a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id);
 
-/** The rows from `offset`, at most `limit`, copied; and how many there are in all. */
-export const pageOf = <T>(rows: T[], offset: number, limit: number) => ({
-  items: rows.slice(offset, offset + limit).map(clone),
+/** The rows from `offset`, at most `limit`, each copied by `copy`; and how many there are in all. */
+export const pageOf = <T>(
+  rows: T[],
+  offset: number,
+  limit: number,
+  copy: (row: T) => T = clone,
+) => ({
+  items: rows.slice(offset, offset + limit).map(copy),
   total: rows.length,
 });
+
+/** The fields of a change that are set: an update leaves a column it was not given as it is. */
+export const definedOnly = <T extends object>(changes: T): Partial<T> =>
+  Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /** A position in a newest-first timeline: its time, ties broken by `key`. */
 interface TimelinePosition {
