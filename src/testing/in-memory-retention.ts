@@ -7,7 +7,7 @@ import {
 } from '../modules/retention/application/ports/patient-data-holders.js';
 import { RetentionStore } from '../modules/retention/application/ports/retention.store.js';
 import type { PatientTarget } from '../modules/retention/domain/patient-record.js';
-import type { Target } from '../modules/target/domain/target.js';
+import { IN_FLIGHT_STATUSES, type Target } from '../modules/target/domain/target.js';
 import { knownValuesOf } from '../modules/retention/domain/redaction.js';
 import type {
   RetentionPart,
@@ -180,7 +180,7 @@ export class InMemoryTargetData extends TargetData {
     return targetIds
       .filter((id) => {
         const t = this.table().get(targetKey(organizationId, id));
-        return t && t.status !== 'In Progress' && t.status !== 'Post-processing';
+        return t && !IN_FLIGHT_STATUSES.includes(t.status);
       })
       .sort();
   }

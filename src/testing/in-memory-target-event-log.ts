@@ -84,8 +84,10 @@ export class InMemoryTargetEventLog extends TargetEventLog implements Snapshotta
     this.cause = clone(cause);
   }
 
-  /** What the triggers do: the events of one row's change, with the cause in force (or `cause`). */
-  /** `deletedAt`: a deletion's time (the other events take theirs from the rows, as the triggers do). */
+  /**
+   * What the triggers do: the events of one row's change, with the cause in force (or `cause`).
+   * `deletedAt`: a deletion's time (the other events take theirs from the rows, as the triggers do).
+   */
   changed(
     before: Target | null,
     after: Target | null,

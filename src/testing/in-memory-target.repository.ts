@@ -68,14 +68,10 @@ export class InMemoryTargetRepository extends TargetRepository {
     externalIds: string[],
   ): Promise<Set<string>> {
     const wanted = new Set(externalIds);
-    const inCampaign = [...this.rows.values()].filter(
-      ({ target: t }) => t.campaignId === campaignId,
+    const inCampaign = [...this.rows.values()].flatMap(({ target: t }) =>
+      t.campaignId === campaignId && t.externalId !== null ? [t.externalId] : [],
     );
-    return new Set(
-      inCampaign.flatMap(({ target: t }) =>
-        t.externalId !== null && wanted.has(t.externalId) ? [t.externalId] : [],
-      ),
-    );
+    return new Set(inCampaign.filter((id) => wanted.has(id)));
   }
 
   async findExistingIds(

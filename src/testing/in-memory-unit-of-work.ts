@@ -25,17 +25,17 @@ export class InMemoryUnitOfWork extends UnitOfWork {
     for (const s of this.stores) s.unitStarted?.();
     const before = this.stores.map((s) => s.snapshot());
     const tx = {} as Tx;
-    let result: T;
+    let committed = false;
     try {
-      result = await this.inTransaction(tx, work);
+      const result = await this.inTransaction(tx, work);
+      committed = true;
+      return result;
     } catch (err) {
       this.stores.forEach((s, i) => s.restore(before[i]));
-      this.settled(tx, false);
-      for (const s of this.stores) s.unitEnded?.();
       throw err;
+    } finally {
+      this.settled(tx, committed);
+      for (const s of this.stores) s.unitEnded?.();
     }
-    this.settled(tx, true);
-    for (const s of this.stores) s.unitEnded?.();
-    return result;
   }
 }
