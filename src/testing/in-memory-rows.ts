@@ -1,6 +1,6 @@
 /**
- * What the in-memory fakes share about their rows: copies, the adapters' orderings, pages and partial
- * updates. Not part of the ./testing entry.
+ * What the in-memory fakes share about their rows: copies, the adapters' orderings, pages and
+ * partial updates. Not part of the ./testing entry.
  */
 
 /** A deep copy: a fake never hands out, nor keeps, an object its caller holds. */
@@ -15,7 +15,7 @@ export const byCreatedThenId = (
   b: { createdAt: Date; id: string },
 ): number => a.createdAt.getTime() - b.createdAt.getTime() || compareIds(a.id, b.id);
 
-/** The rows from `offset`, at most `limit`, each copied by `copy`; and how many there are in all. */
+/** The rows from `offset`, at most `limit`, each copied by `copy`, and the count of all rows. */
 export const pageOf = <T>(
   rows: T[],
   offset: number,

@@ -31,9 +31,10 @@ const sortKey = (seq: number) => `e:${String(seq).padStart(19, '0')}`;
 
 /**
  * TargetEventLog in memory. The database records target changes with triggers on `targets`
- * (`src/modules/target/infrastructure/targets.triggers.sql.ts`); here the target fakes report each change to `changed`, which derives
- * the same events by the same rules. Give it to the fake that owns the target rows
- * (`new InMemoryTargetRepository(events)` or `new InMemoryTargetTransitions(undefined, events)`).
+ * (`src/modules/target/infrastructure/targets.triggers.sql.ts`); here the target fakes report
+ * each change to `changed`, which derives the same events by the same rules. Give it to the fake
+ * that owns the target rows (`new InMemoryTargetRepository(events)` or
+ * `new InMemoryTargetTransitions(undefined, events)`).
  *
  * Given listeners (`deliverTo`), it tells them of the events it records as the SQL adapter does after
  * a commit: while a unit of work given this fake is open, events wait; once none is, those not rolled

@@ -40,11 +40,10 @@ const outcomeOf = (d: TargetOutcome) => ({
 /**
  * TargetTransitions over a map of targets, guarded by the lifecycle's declaration (`allows`, from
  * src/modules/target/domain/target-lifecycle.ts) as the SQL adapter is; the contract suite in
- * test/contracts/target-transitions.contract.ts plays every event on every status against both. By default it keeps its own map;
- * give it another fake's table (`() => targetRepository.table()`, `() => stepData.targets`) so
- * one fake holds target state. `notifications`
- * counts the transactions that would have woken the dispatchers. Locks are not modelled: one caller
- * at a time.
+ * test/contracts/target-transitions.contract.ts plays every event on every status against both. By
+ * default it keeps its own map; give it another fake's table (`() => targetRepository.table()`,
+ * `() => stepData.targets`) so one fake holds target state. `notifications` counts the transactions
+ * that would have woken the dispatchers. Locks are not modelled: one caller at a time.
  */
 export class InMemoryTargetTransitions extends TargetTransitions {
   notifications = 0;
