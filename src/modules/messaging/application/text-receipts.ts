@@ -7,6 +7,7 @@ import { DoNotCallService } from '../../compliance/application/do-not-call.servi
 import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { Message, replyKeyword } from '../domain/message.js';
 import { MessageRepository } from './ports/message.repository.js';
+import { recordMessageEvent } from './text-settlement.js';
 import { TEXT_QUEUE, TextJob } from './text-queue.js';
 import { TranscriptRedactionService } from '../../retention/application/transcript-redaction.service.js';
 
@@ -105,24 +106,7 @@ export class TextReceipts {
           data: { messageId: reply.id } satisfies TextJob,
         });
       }
-      if (message.campaignId && message.targetId) {
-        await this.outbox.record(tx, [
-          {
-            kind: 'message',
-            event: {
-              type: 'message.received',
-              organizationId: message.organizationId,
-              campaignId: message.campaignId,
-              targetId: message.targetId,
-              messageId: message.id,
-              direction: 'inbound',
-              status: 'received',
-              errorCode: null,
-              at: now,
-            },
-          },
-        ]);
-      }
+      await recordMessageEvent(this.outbox, tx, 'message.received', message, now);
       return message;
     });
   }

@@ -73,12 +73,8 @@ export class TextSending {
       await this.settlement.refuse(text, 'texts_not_supported');
       return null;
     }
-    const from =
-      (typeof connection?.settings.from_number === 'string'
-        ? connection.settings.from_number
-        : null) ??
-      campaign?.callerId ??
-      null;
+    const fromNumber = connection?.settings.from_number;
+    const from = typeof fromNumber === 'string' ? fromNumber : (campaign?.callerId ?? null);
     const base = { provider: sender.provider, providerConnectionId: connection?.id ?? null };
     let outcome: SendOutcome;
     let reply: string | null = null;

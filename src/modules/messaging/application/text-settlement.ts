@@ -6,7 +6,7 @@ import { CampaignReader } from '../../campaign/application/ports/campaign-reader
 import { TargetEventLog, WORKER } from '../../target/application/ports/target-event-log.js';
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import type { TargetStatus } from '../../target/domain/target.js';
-import { Outbox } from '../../webhook/application/ports/outbox.js';
+import { MessageEvent, Outbox } from '../../webhook/application/ports/outbox.js';
 import {
   FINAL_STATUSES,
   Message,
@@ -52,7 +52,9 @@ export class TextSettlement {
       const updated = await this.messages.advance(tx, provider, providerMessageId, report, now);
       // A report that does not move the text forward (late, repeated) changes nothing.
       if (!updated) return this.messages.hasProviderMessage(tx, provider, providerMessageId);
-      if (FINAL_STATUSES.includes(updated.status)) await this.recordFinal(tx, updated, now);
+      if (FINAL_STATUSES.includes(updated.status)) {
+        await recordMessageEvent(this.outbox, tx, 'message.status', updated, now);
+      }
       return true;
     });
   }
@@ -124,29 +126,10 @@ export class TextSettlement {
           },
         ]);
       }
-      if (FINAL_STATUSES.includes(updated.status)) await this.recordFinal(tx, updated, outcome.now);
+      if (FINAL_STATUSES.includes(updated.status)) {
+        await recordMessageEvent(this.outbox, tx, 'message.status', updated, outcome.now);
+      }
     });
-  }
-
-  /** `message.status` for a text that reached its final status (a text of a campaign's target). */
-  private async recordFinal(tx: Tx, text: Message, at: Date): Promise<void> {
-    if (!text.campaignId || !text.targetId) return;
-    await this.outbox.record(tx, [
-      {
-        kind: 'message',
-        event: {
-          type: 'message.status',
-          organizationId: text.organizationId,
-          campaignId: text.campaignId,
-          targetId: text.targetId,
-          messageId: text.id,
-          direction: text.direction,
-          status: text.status,
-          errorCode: text.errorCode,
-          at,
-        },
-      },
-    ]);
   }
 }
 
@@ -158,4 +141,34 @@ function continuationWords(text: Message, then: TargetContinuation): string {
       ? `next attempt due ${then.retryAt.slice(0, 16).replace('T', ' ')} UTC`
       : then.status.toLowerCase();
   return `follow-up text ${text.status}${error}; ${next}`;
+}
+
+/**
+ * Records in `tx` the webhook event `type` of a text (`message.status`: it reached its final status;
+ * `message.received`: a reply was matched). Only a text of a campaign's target has one.
+ */
+export async function recordMessageEvent(
+  outbox: Outbox,
+  tx: Tx,
+  type: MessageEvent['type'],
+  text: Message,
+  at: Date,
+): Promise<void> {
+  if (!text.campaignId || !text.targetId) return;
+  await outbox.record(tx, [
+    {
+      kind: 'message',
+      event: {
+        type,
+        organizationId: text.organizationId,
+        campaignId: text.campaignId,
+        targetId: text.targetId,
+        messageId: text.id,
+        direction: text.direction,
+        status: text.status,
+        errorCode: text.errorCode,
+        at,
+      },
+    },
+  ]);
 }

@@ -28,6 +28,7 @@ import { mergeSettings } from '../domain/provider-connection.js';
 import {
   CreateProviderConnectionDto,
   extraKeyErrors,
+  extraKeys,
   hasRequestModels,
   knownKeys,
   ListProviderConnectionsQueryDto,
@@ -72,24 +73,20 @@ export class ProviderConnectionController {
   })
   async create(@Auth() auth: AuthContext, @JsonObjectBody() raw: Record<string, unknown>) {
     const carrier = this.checkedByItsFields(raw.type);
-    if (carrier) {
-      const body = await validateCarrierBody(carrier, CreateProviderConnectionDto, raw, raw);
-      const created = await this.connections.create(auth.organizationId, {
-        // A registered carrier's type: the connection is stored and shown with it.
-        type: carrier.type,
-        name: body.name,
-        credentials: raw.credentials as Record<string, string>,
-        settings: (raw.settings ?? {}) as Record<string, unknown>,
-        isDefault: body.is_default,
-      });
-      return presentConnection(created);
-    }
-    const body = await validateBody(CreateProviderConnectionDto, raw);
+    const body = carrier
+      ? await validateCarrierBody(carrier, CreateProviderConnectionDto, raw, raw)
+      : await validateBody(CreateProviderConnectionDto, raw);
+    // A registered carrier's type and fields as sent (checked by its own fields); a built-in type's
+    // with only the keys it takes.
     const created = await this.connections.create(auth.organizationId, {
-      type: body.type,
+      type: carrier?.type ?? body.type,
       name: body.name,
-      credentials: knownKeys({ ...body.credentials }, body.type, 'credentials'),
-      settings: knownKeys({ ...body.settings }, body.type, 'settings'),
+      credentials: carrier
+        ? (raw.credentials as Record<string, string>)
+        : knownKeys({ ...body.credentials }, body.type, 'credentials'),
+      settings: carrier
+        ? ((raw.settings ?? {}) as Record<string, unknown>)
+        : knownKeys({ ...body.settings }, body.type, 'settings'),
       isDefault: body.is_default,
     });
     return presentConnection(created);
@@ -159,32 +156,23 @@ export class ProviderConnectionController {
       candidate.settings = mergeSettings(existing.settings, raw.settings);
     }
     const carrier = this.checkedByItsFields(existing.type);
-    if (carrier) {
-      const body = await validateCarrierBody(carrier, UpdateProviderConnectionDto, raw, candidate);
-      const updated = await this.connections.update(auth.organizationId, id, {
-        name: body.name,
-        credentials: isPlainObject(raw.credentials)
-          ? (raw.credentials as Record<string, string>)
-          : undefined,
-        settings: isPlainObject(raw.settings) ? raw.settings : undefined,
-        isDefault: body.is_default,
-      });
-      return presentConnection(updated);
-    }
-    const body = await validateBody(
-      UpdateProviderConnectionDto,
-      candidate,
-      (item) =>
-        !(item.type === 'missing' && item.loc[1] === 'credentials' && item.loc.length === 3),
-    );
+    const body = carrier
+      ? await validateCarrierBody(carrier, UpdateProviderConnectionDto, raw, candidate)
+      : await validateBody(
+          UpdateProviderConnectionDto,
+          candidate,
+          (item) =>
+            !(item.type === 'missing' && item.loc[1] === 'credentials' && item.loc.length === 3),
+        );
+    // As on create: a carrier's fields as sent, a built-in type's keys it takes.
+    const taken = <T>(value: Record<string, T>, field: 'credentials' | 'settings') =>
+      carrier ? value : knownKeys(value, existing.type, field);
     const updated = await this.connections.update(auth.organizationId, id, {
       name: body.name,
       credentials: isPlainObject(raw.credentials)
-        ? knownKeys(raw.credentials as Record<string, string>, existing.type, 'credentials')
+        ? taken(raw.credentials as Record<string, string>, 'credentials')
         : undefined,
-      settings: isPlainObject(raw.settings)
-        ? knownKeys(raw.settings, existing.type, 'settings')
-        : undefined,
+      settings: isPlainObject(raw.settings) ? taken(raw.settings, 'settings') : undefined,
       isDefault: body.is_default,
     });
     return presentConnection(updated);
@@ -280,7 +268,7 @@ async function validateCarrierBody<T extends object>(
   if (settings !== undefined && !isPlainObject(settings)) {
     items.push(item(pydantic.dictType(), ['body', 'settings'], settings));
   } else if (creating || settings !== undefined) {
-    const extra = settings ? extraKeys(settings, carrier.settingFields, 'settings') : [];
+    const extra = extraKeys(settings, carrier.settingFields, 'settings');
     items.push(...extra);
     const merged = (candidate.settings ?? {}) as Record<string, unknown>;
     if (extra.length === 0) {
@@ -298,14 +286,4 @@ async function validateCarrierBody<T extends object>(
   // The carrier's type stands in for a built-in one without credentials or settings of its own.
   const common = { ...candidate, type: 'simulated', credentials: undefined, settings: undefined };
   return validateBody(model, common, () => true, items, raw);
-}
-
-function extraKeys(
-  value: Record<string, unknown>,
-  allowed: readonly string[],
-  field: 'credentials' | 'settings',
-): PydanticErrorItem[] {
-  return Object.keys(value)
-    .filter((key) => !allowed.includes(key))
-    .map((key) => item(pydantic.extraForbidden(), ['body', field, key], value[key]));
 }

@@ -101,9 +101,7 @@ export class ProviderConnectionService {
     organizationId: string,
     id: string | null,
   ): Promise<ProviderConnection | null> {
-    const stored = id
-      ? await this.getStored(organizationId, id)
-      : await this.repository.findDefault(organizationId);
+    const stored = await this.givenOrDefault(organizationId, id);
     return stored ? publicView(stored) : null;
   }
 
@@ -154,9 +152,7 @@ export class ProviderConnectionService {
    * given one, else the organization's default; null when it has none (the simulator applies).
    */
   async resolve(organizationId: string, id: string | null): Promise<ResolvedConnection | null> {
-    const stored = id
-      ? await this.getStored(organizationId, id)
-      : await this.repository.findDefault(organizationId);
+    const stored = await this.givenOrDefault(organizationId, id);
     return stored ? this.resolved(stored) : null;
   }
 
@@ -169,7 +165,6 @@ export class ProviderConnectionService {
     return stored ? this.resolved(stored) : null;
   }
 
-  /** An `api_base_url` receives the connection's credentials: never one the address policy refuses. */
   /**
    * A connection whose provider's SDK is not installed could store, but never call: refused on the
    * `type` the client chose, with the package to install named (the client can pick another type).
@@ -182,6 +177,7 @@ export class ProviderConnectionService {
     }
   }
 
+  /** An `api_base_url` receives the connection's credentials: never one the address policy refuses. */
   private async checkDestination(url: unknown): Promise<void> {
     if (typeof url !== 'string') return;
     const refusal = await this.destinations.refusal(url);
@@ -194,6 +190,11 @@ export class ProviderConnectionService {
     const stored = isUuid(id) ? await this.repository.findById(id) : null;
     if (!stored || stored.organizationId !== organizationId) throw notFound(id);
     return stored;
+  }
+
+  /** The given connection (NotFoundError: not the organization's), else the organization's default. */
+  private givenOrDefault(organizationId: string, id: string | null) {
+    return id ? this.getStored(organizationId, id) : this.repository.findDefault(organizationId);
   }
 
   private resolved(stored: StoredConnection): ResolvedConnection {

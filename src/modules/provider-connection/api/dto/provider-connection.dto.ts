@@ -74,7 +74,8 @@ function PyPattern(pattern: RegExp): PropertyDecorator {
 const Secret = (docs: ApiPropertyOptions) =>
   applyDecorators(PyRequired(), PyStr({ min: 1, max: 4000 }), ApiProperty(docs));
 
-class NoCredentialsDto {}
+/** The simulator's credentials and settings (and the model of a type that is not built in). */
+class NoFieldsDto {}
 
 export class HttpCredentialsDto {
   @Secret({
@@ -108,8 +109,6 @@ export class VapiCredentialsDto {
 export class RetellCredentialsDto {
   @Secret({ description: 'API key; also verifies x-retell-signature' }) api_key: string;
 }
-
-class NoSettingsDto {}
 
 const ApiBaseUrl = () =>
   applyDecorators(
@@ -202,7 +201,7 @@ export class RetellSettingsDto {
 }
 
 const CREDENTIALS_MODEL: Record<BuiltInConnectionType, new () => object> = {
-  simulated: NoCredentialsDto,
+  simulated: NoFieldsDto,
   http: HttpCredentialsDto,
   twilio: TwilioCredentialsDto,
   vapi: VapiCredentialsDto,
@@ -210,7 +209,7 @@ const CREDENTIALS_MODEL: Record<BuiltInConnectionType, new () => object> = {
 };
 
 const SETTINGS_MODEL: Record<BuiltInConnectionType, new () => object> = {
-  simulated: NoSettingsDto,
+  simulated: NoFieldsDto,
   http: HttpSettingsDto,
   twilio: TwilioSettingsDto,
   vapi: VapiSettingsDto,
@@ -237,8 +236,7 @@ const isConnectionType = (v: unknown): v is BuiltInConnectionType =>
   typeof v === 'string' && isBuiltInConnectionType(v);
 
 /** Whether bodies of `type` are checked by the request models here (the built-in types are). */
-export const hasRequestModels = (type: unknown): boolean =>
-  isConnectionType(type) && Object.hasOwn(SETTINGS_MODEL, type);
+export const hasRequestModels = (type: unknown): boolean => isConnectionType(type);
 
 /**
  * A nested object whose model is chosen by the body's `type` (pydantic's discriminated union): an
@@ -272,7 +270,7 @@ function PyModelForType(
     ValidateNested(),
     Type((help) => {
       const type = typeOf(help?.object);
-      return isConnectionType(type) ? models[type] : NoSettingsDto;
+      return isConnectionType(type) ? models[type] : NoFieldsDto;
     }),
   );
 }
@@ -282,7 +280,7 @@ const NEEDS_SETTINGS: readonly BuiltInConnectionType[] = ['http', 'twilio', 'vap
 
 /** The per-type models that have fields (the simulator's empty ones add nothing to the schema). */
 const modelsOf = (models: Record<BuiltInConnectionType, new () => object>) =>
-  [...new Set(Object.values(models))].filter((m) => m !== NoCredentialsDto && m !== NoSettingsDto);
+  [...new Set(Object.values(models))].filter((m) => m !== NoFieldsDto);
 // anyOf, not oneOf: which model applies is chosen by `type`, and two models can fit one object
 // (Twilio's and Retell's settings both take from_number), which oneOf would reject.
 const CREDENTIAL_SCHEMAS = modelsOf(CREDENTIALS_MODEL).map((m) => ({ $ref: getSchemaPath(m) }));
@@ -364,23 +362,27 @@ export class ListProviderConnectionsQueryDto {
 }
 
 /**
- * `extra_forbidden` for each key of the raw `credentials` / `settings` that the type does not take:
+ * `extra_forbidden` for each key of a raw `credentials` / `settings` object that is not `allowed`:
  * a secret typed into the wrong place would otherwise be stored in the clear, or silently dropped.
  */
+export function extraKeys(
+  value: unknown,
+  allowed: readonly string[],
+  field: 'credentials' | 'settings',
+): PydanticErrorItem[] {
+  if (!isPlainObject(value)) return [];
+  return Object.keys(value)
+    .filter((key) => !allowed.includes(key))
+    .map((key) => item(pydantic.extraForbidden(), ['body', field, key], value[key]));
+}
+
+/** `extraKeys` of a built-in type's `credentials` and `settings`. */
 export function extraKeyErrors(raw: Record<string, unknown>, type: unknown): PydanticErrorItem[] {
   if (!isConnectionType(type)) return [];
-  const out: PydanticErrorItem[] = [];
-  for (const [field, allowed] of [
-    ['credentials', CREDENTIAL_FIELDS[type]],
-    ['settings', SETTING_FIELDS[type]],
-  ] as const) {
-    const value = raw[field];
-    if (!isPlainObject(value)) continue;
-    for (const key of Object.keys(value).filter((k) => !allowed.includes(k))) {
-      out.push(item(pydantic.extraForbidden(), ['body', field, key], value[key]));
-    }
-  }
-  return out;
+  return [
+    ...extraKeys(raw.credentials, CREDENTIAL_FIELDS[type], 'credentials'),
+    ...extraKeys(raw.settings, SETTING_FIELDS[type], 'settings'),
+  ];
 }
 
 /** Only the keys the type takes. */

@@ -53,7 +53,6 @@ export abstract class ProviderConnectionRepository {
     changes: ConnectionChanges,
     now: Date,
   ): Promise<StoredConnection | null>;
-  /** True when the organization's connection existed and is gone. */
-  /** false when there is none; ConflictError while a campaign names it. */
+  /** True: its connection is gone; false: it has none; ConflictError while a campaign names it. */
   abstract delete(organizationId: string, id: string): Promise<boolean>;
 }

@@ -101,9 +101,9 @@ export class RetellCallClient extends CallProvider {
       await this.client()
     ).call.retrieve(ref.providerCallId)) as unknown as Record<string, unknown>;
     if (call.call_status === 'ended' || call.call_status === 'error') {
-      return this.ended(call, ref.callLogId, null);
+      return this.event('ended', call, ref.callLogId, null);
     }
-    if (call.call_status === 'ongoing') return this.started(call, ref.callLogId, null);
+    if (call.call_status === 'ongoing') return this.event('started', call, ref.callLogId, null);
     return null;
   }
 
@@ -127,10 +127,10 @@ export class RetellCallClient extends CallProvider {
     const final =
       this.connection.settings.final_event === 'call_ended' ? 'call_ended' : 'call_analyzed';
     if (body.event === 'call_started') {
-      return [this.started(call, callLogId, timestamp(call.start_timestamp))];
+      return [this.event('started', call, callLogId, timestamp(call.start_timestamp))];
     }
     if (body.event === final || body.event === 'call_analyzed') {
-      return [this.ended(call, callLogId, timestamp(call.end_timestamp))];
+      return [this.event('ended', call, callLogId, timestamp(call.end_timestamp))];
     }
     return [];
   }
@@ -140,35 +140,28 @@ export class RetellCallClient extends CallProvider {
     return this.sdks.load<{ default: typeof Retell }>('retell').then((m) => m.default);
   }
 
-  private started(call: Record<string, unknown>, callLogId: number | null, at: Date | null) {
-    const id = String(call.call_id);
-    return {
-      key: `retell:${id}:started`,
-      kind: 'started' as const,
-      providerCallId: id,
-      callLogId,
-      at,
-    };
-  }
-
-  private ended(
+  /** The call's `started` or `ended` event (with its result), keyed by Retell's call id. */
+  private event(
+    kind: CallEvent['kind'],
     call: Record<string, unknown>,
     callLogId: number | null,
     at: Date | null,
   ): CallEvent {
     const id = String(call.call_id);
-    return {
-      key: `retell:${id}:ended`,
-      kind: 'ended',
+    const event: CallEvent = {
+      key: `retell:${id}:${kind}`,
+      kind,
       providerCallId: id,
-      callLogId:
-        callLogId ?? callLogIdOf(isRecord(call.metadata) ? call.metadata.call_log_id : null),
+      callLogId,
       at,
-      result: retellCallResult(
-        call as unknown as RetellCallReport,
-        typeof this.connection.settings.voicemail_message === 'string' ||
-          (isRecord(call.metadata) && call.metadata[CAMPAIGN_VOICEMAIL_MARK] === true),
-      ),
+    };
+    if (kind === 'started') return event;
+    const voicemailDrop =
+      typeof this.connection.settings.voicemail_message === 'string' ||
+      (isRecord(call.metadata) && call.metadata[CAMPAIGN_VOICEMAIL_MARK] === true);
+    return {
+      ...event,
+      result: retellCallResult(call as unknown as RetellCallReport, voicemailDrop),
     };
   }
 }
