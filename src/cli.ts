@@ -96,18 +96,23 @@ class CliModule {
   }
 }
 
-interface CliOptions {
-  name?: string;
-  role?: string;
-  org?: string;
-  campaign?: string;
-  url?: string;
-  key?: string;
-  columns?: string;
-  'dry-run'?: boolean;
-  launch?: boolean;
-  'no-duplicates'?: boolean;
-}
+/** The options any command may take; `CliOptions` is what `parseArgs` reads of them. */
+const OPTIONS = {
+  name: { type: 'string' },
+  role: { type: 'string' },
+  org: { type: 'string' },
+  campaign: { type: 'string' },
+  url: { type: 'string' },
+  key: { type: 'string' },
+  columns: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  launch: { type: 'boolean' },
+  'no-duplicates': { type: 'boolean' },
+} as const;
+
+type CliOptions = ReturnType<
+  typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>
+>['values'];
 
 /** `--name x`, `--org x`, the import's flags and positionals; anything else is a usage error. */
 function parseCommandLine(argv: string[]): {
@@ -118,18 +123,7 @@ function parseCommandLine(argv: string[]): {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
-      options: {
-        name: { type: 'string' },
-        role: { type: 'string' },
-        org: { type: 'string' },
-        campaign: { type: 'string' },
-        url: { type: 'string' },
-        key: { type: 'string' },
-        columns: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        launch: { type: 'boolean' },
-        'no-duplicates': { type: 'boolean' },
-      },
+      options: OPTIONS,
       allowPositionals: true,
       strict: true,
     });

@@ -17,7 +17,6 @@ import { runMigrationsLocked } from './migrations-runner.js';
 import { TypeOrmUnitOfWork } from './typeorm-unit-of-work.js';
 import { EmbeddedPostgres } from './embedded-postgres.js';
 
-/** The core ports' adapters on the database: the root module binds them, unless others are chosen. */
 /**
  * Secrets at rest (provider credentials, people's TOTP secrets) under SECRETS_KEY, one box for every
  * module: on the embedded database its generated key is kept beside the data directory.
@@ -29,6 +28,7 @@ export const SECRET_BOX_ADAPTER: Provider = {
     new AesGcmSecretBox(secretsKeySource(config.get('SECRETS_KEY'), config.get('database'))),
 };
 
+/** The core ports' adapters on the database: the root module binds them, unless others are chosen. */
 export const DATABASE_ADAPTERS: Provider[] = [
   { provide: UnitOfWork, useClass: TypeOrmUnitOfWork },
   { provide: Clock, useClass: SystemClock },
@@ -37,15 +37,15 @@ export const DATABASE_ADAPTERS: Provider[] = [
   SECRET_BOX_ADAPTER,
 ];
 
+const poolLogger = new Logger('Database');
+const schemaLogger = new Logger('Migrations');
+
 /**
  * The database and what lives on it: TypeORM, the unit of work and the durable job queue, on a real
  * PostgreSQL or on embedded PGlite. PGlite is started here, as the data source is built (before any
  * module starts), and stopped once the data source is closed (pg-boss has stopped before that:
  * `beforeApplicationShutdown`).
  */
-const poolLogger = new Logger('Database');
-const schemaLogger = new Logger('Migrations');
-
 @Global()
 @Module({})
 export class DatabaseModule {

@@ -17,12 +17,12 @@ import { SecondFactorController } from './api/second-factor.controller.js';
 import { SessionController } from './api/session.controller.js';
 import { SsoController } from './api/sso.controller.js';
 import { IdentityProvider } from './application/ports/identity-provider.js';
-import { parseRoleMap, SsoService } from './application/sso.service.js';
+import { parseRoleMap, SsoService, SsoSettings } from './application/sso.service.js';
 import { OidcIdentityProvider } from './infrastructure/oidc-identity-provider.js';
 import { SecondFactorService } from './application/second-factor.service.js';
 import { UserController } from './api/user.controller.js';
 import { PeopleService } from './application/people.service.js';
-import { SessionService } from './application/session.service.js';
+import { SessionService, SessionSettings } from './application/session.service.js';
 import { SessionStore } from './application/ports/session.store.js';
 import { UserRepository } from './application/ports/user.repository.js';
 import { SqlSessionStore } from './infrastructure/session-store.sql.js';
@@ -69,35 +69,15 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
       useFactory: (box: SecretBox) => new TotpSecrets(box),
     },
     {
-      provide: SsoService,
-      inject: [
-        IdentityProvider,
-        UserRepository,
-        OrganizationService,
-        SessionService,
-        AppConfig,
-        Clock,
-      ],
-      useFactory: (
-        provider: IdentityProvider,
-        users: UserRepository,
-        organizations: OrganizationService,
-        sessions: SessionService,
-        config: AppConfig,
-        clock: Clock,
-      ) =>
-        new SsoService(
-          provider,
-          users,
-          organizations,
-          sessions,
-          {
-            roleMap: parseRoleMap(config.get('OIDC_ROLE_MAP')),
-            organizationName: config.get('OIDC_ORGANIZATION'),
-          },
-          clock,
-        ),
+      provide: SsoSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new SsoSettings({
+          roleMap: parseRoleMap(config.get('OIDC_ROLE_MAP')),
+          organizationName: config.get('OIDC_ORGANIZATION'),
+        }),
     },
+    SsoService,
     {
       provide: PeopleService,
       inject: [UserRepository, AppConfig, Clock, AuditTrailService],
@@ -110,31 +90,18 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
         new PeopleService(users, { invitationTtlMs: config.get('INVITATION_TTL') }, clock, audit),
     },
     {
-      provide: SessionService,
-      inject: [UserRepository, SessionStore, AppConfig, TotpSecrets, Clock, AuditTrailService],
-      useFactory: (
-        users: UserRepository,
-        store: SessionStore,
-        config: AppConfig,
-        secrets: TotpSecrets,
-        clock: Clock,
-        audit: AuditTrailService,
-      ) =>
-        new SessionService(
-          users,
-          store,
-          {
-            idleTimeoutMs: config.get('SESSION_IDLE_TIMEOUT'),
-            maxAgeMs: config.get('SESSION_MAX_AGE'),
-            failuresPerAccount: config.get('SIGN_IN_FAILURES_PER_ACCOUNT'),
-            failuresPerAddress: config.get('SIGN_IN_FAILURES_PER_ADDRESS'),
-            lockoutMs: config.get('SIGN_IN_LOCKOUT'),
-          },
-          secrets,
-          clock,
-          audit,
-        ),
+      provide: SessionSettings,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new SessionSettings({
+          idleTimeoutMs: config.get('SESSION_IDLE_TIMEOUT'),
+          maxAgeMs: config.get('SESSION_MAX_AGE'),
+          failuresPerAccount: config.get('SIGN_IN_FAILURES_PER_ACCOUNT'),
+          failuresPerAddress: config.get('SIGN_IN_FAILURES_PER_ADDRESS'),
+          lockoutMs: config.get('SIGN_IN_LOCKOUT'),
+        }),
     },
+    SessionService,
     // The in-memory counters of @nestjs/throttler, used by the guard for both rate limits.
     RATE_COUNTERS_PROVIDER,
     {

@@ -238,7 +238,7 @@ export class SqlCallLogRepository extends CallLogRepository {
          SELECT id FROM call_logs WHERE ended_at IS NULL AND deadline_at < $1
           ORDER BY deadline_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        UPDATE call_logs c SET deadline_at = $2 FROM overdue WHERE c.id = overdue.id
-       RETURNING ${COLUMNS.replace(/(\w+)/g, 'c.$1')}`,
+       RETURNING ${JOINED_COLUMNS}`,
       [now, retryAt, limit],
     );
     return rows.map(callLogFromRow);
@@ -315,10 +315,9 @@ export class SqlCallLogRepository extends CallLogRepository {
       const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
       // Without dates, from the counters the call_logs triggers keep (`call-logs.triggers.sql.ts`);
       // with dates, from the hour deltas and the window's partial hours.
-      const counted = byDates
+      const total = byDates
         ? await this.countWindow(sql, filter)
         : await this.countAll(sql, condition, params);
-      const total = counted;
       if (offset >= total) return { items: [], total };
       // Deferred join from the nearer end: ids by an index-only walk, then only the page's rows.
       const rest = total - offset;

@@ -80,20 +80,18 @@ export class CallStarts {
   ): Promise<ClaimedCall[]> {
     const from = campaign.callerId ?? DEFAULT_FROM;
     const deadlineAt = this.settings.placingDeadline(at);
-    const ids = await this.callLogs.startMany(
-      tx,
-      starting.map(({ target, to }) => ({
-        organizationId: target.organizationId,
-        campaignId: target.campaignId,
-        targetId: target.id,
-        attempt: target.attempts + 1,
-        to,
-        from,
-        provider: provider.name,
-        startedAt: at,
-        deadlineAt,
-      })),
-    );
+    const logs = starting.map(({ target, to }) => ({
+      organizationId: target.organizationId,
+      campaignId: target.campaignId,
+      targetId: target.id,
+      attempt: target.attempts + 1,
+      to,
+      from,
+      provider: provider.name,
+      startedAt: at,
+      deadlineAt,
+    }));
+    const ids = await this.callLogs.startMany(tx, logs);
     await this.compliance.recordCalls(
       tx,
       campaign.organizationId,
@@ -121,14 +119,8 @@ export class CallStarts {
     return starting.map(({ target, to }, i) => ({
       provider,
       log: {
+        ...logs[i],
         id: ids[i],
-        organizationId: target.organizationId,
-        campaignId: target.campaignId,
-        targetId: target.id,
-        attempt: target.attempts + 1,
-        to,
-        from,
-        provider: provider.name,
         providerCallId: null,
         outcome: null,
         endedReason: null,
@@ -140,10 +132,8 @@ export class CallStarts {
         recordingUrls: [],
         outputData: null,
         subcategory: null,
-        startedAt: at,
         endedAt: null,
         durationSeconds: null,
-        deadlineAt,
         createdAt: at,
       },
       request: {

@@ -1,42 +1,28 @@
-/** Tunables of the engine (from the environment in the app, literals in unit tests). */
-export interface CallingSettingsValues {
+/**
+ * Tunables of the engine (from the environment in the app, literals in unit tests): each value
+ * given replaces its default.
+ */
+export class CallingSettings {
   /** An accepted call with no final event after this long is asked of its provider (MAX_CALL_MINUTES). */
-  maxCallMinutes: number;
+  readonly maxCallMinutes: number = 30;
   /** A claimed call the provider has not accepted after this long is recovered (a worker died placing it). */
-  placingDeadlineSeconds: number;
+  readonly placingDeadlineSeconds: number = 120;
   /** Calls placed per second per provider, shared by every worker (0: no limit). */
-  callsPerSecond: number;
+  readonly callsPerSecond: number = 50;
   /** Placements one process runs at once (each is one request to the provider). */
-  placementConcurrency: number;
+  readonly placementConcurrency: number = 50;
   /** Targets one dispatcher claims per transaction. */
-  claimBatchSize: number;
+  readonly claimBatchSize: number = 200;
   /** How long an idle dispatcher sleeps at most when no notification wakes it. */
-  pollIntervalMs: number;
+  readonly pollIntervalMs: number = 2000;
   /** How often each worker looks for calls past their deadline. */
-  sweepIntervalMs: number;
+  readonly sweepIntervalMs: number = 10_000;
   /** PUBLIC_BASE_URL: providers post events to `{publicBaseUrl}/api/v1/telephony/{connection}/events`. */
-  publicBaseUrl: string;
-}
+  readonly publicBaseUrl: string = 'http://localhost:3000';
 
-export class CallingSettings implements CallingSettingsValues {
-  readonly maxCallMinutes: number;
-  readonly placingDeadlineSeconds: number;
-  readonly callsPerSecond: number;
-  readonly placementConcurrency: number;
-  readonly claimBatchSize: number;
-  readonly pollIntervalMs: number;
-  readonly sweepIntervalMs: number;
-  readonly publicBaseUrl: string;
-
-  constructor(values: Partial<CallingSettingsValues> = {}) {
-    this.maxCallMinutes = values.maxCallMinutes ?? 30;
-    this.placingDeadlineSeconds = values.placingDeadlineSeconds ?? 120;
-    this.callsPerSecond = values.callsPerSecond ?? 50;
-    this.placementConcurrency = values.placementConcurrency ?? 50;
-    this.claimBatchSize = values.claimBatchSize ?? 200;
-    this.pollIntervalMs = values.pollIntervalMs ?? 2000;
-    this.sweepIntervalMs = values.sweepIntervalMs ?? 10_000;
-    this.publicBaseUrl = (values.publicBaseUrl ?? 'http://localhost:3000').replace(/\/$/, '');
+  constructor(values: Partial<CallingSettings> = {}) {
+    Object.assign(this, values);
+    this.publicBaseUrl = this.publicBaseUrl.replace(/\/$/, '');
   }
 
   eventsUrl(connection: string): string {

@@ -187,14 +187,10 @@ export class DoNotCallService {
 
   /** Each organization's numbers locked in one statement, organizations in one order. */
   private async lockAll(tx: Tx, listings: NewDoNotCallEntry[]): Promise<void> {
-    const byOrganization = new Map<string, string[]>();
-    for (const l of listings) {
-      const numbers = byOrganization.get(l.organizationId) ?? [];
-      numbers.push(l.phoneNumber);
-      byOrganization.set(l.organizationId, numbers);
-    }
+    const byOrganization = Map.groupBy(listings, (l) => l.organizationId);
     for (const organizationId of [...byOrganization.keys()].sort()) {
-      await this.locks.lock(tx, organizationId, byOrganization.get(organizationId)!);
+      const numbers = byOrganization.get(organizationId)!.map((l) => l.phoneNumber);
+      await this.locks.lock(tx, organizationId, numbers);
     }
   }
 }

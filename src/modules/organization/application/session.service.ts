@@ -20,10 +20,17 @@ import { SessionStore } from './ports/session.store.js';
 import { UserRepository } from './ports/user.repository.js';
 import { TotpSecrets } from './totp-secrets.js';
 
-export interface SessionSettings extends SessionLimits {
-  failuresPerAccount: number;
-  failuresPerAddress: number;
-  lockoutMs: number;
+/** Session timeouts and sign-in lockouts; built from the configuration by the module. */
+export class SessionSettings implements SessionLimits {
+  readonly idleTimeoutMs: number;
+  readonly maxAgeMs: number;
+  readonly failuresPerAccount: number;
+  readonly failuresPerAddress: number;
+  readonly lockoutMs: number;
+
+  constructor(settings: SessionSettings) {
+    Object.assign(this, settings);
+  }
 }
 
 export interface SignedIn {

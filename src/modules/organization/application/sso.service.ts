@@ -13,11 +13,16 @@ import { OrganizationService } from './organization.service.js';
 import type { AuditActor } from '../../audit/domain/audit-event.js';
 import { actorOf, type SignedIn, SessionService } from './session.service.js';
 
-export interface SsoSettings {
+/** Where people who sign in through the provider belong; built from the configuration. */
+export class SsoSettings {
   /** The provider's group -> our role. */
-  roleMap: Map<string, UserRole>;
+  readonly roleMap: Map<string, UserRole>;
   /** The organization people signing in through the provider belong to. */
-  organizationName: string | undefined;
+  readonly organizationName: string | undefined;
+
+  constructor(settings: SsoSettings) {
+    Object.assign(this, settings);
+  }
 }
 
 export const SSO_NOT_CONFIGURED =

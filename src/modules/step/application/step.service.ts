@@ -135,16 +135,11 @@ export class StepService {
     });
 
     const appliedIndexes = new Set(applied.map((a) => a.index));
-    const notFound: NotFoundUpdate[] = [];
-    updates.forEach((u, index) => {
-      if (!appliedIndexes.has(index)) {
-        notFound.push({
-          index,
-          target_id: u.target_id ?? null,
-          external_id: u.external_id ?? null,
-        });
-      }
-    });
+    const notFound = updates.flatMap((u, index): NotFoundUpdate[] =>
+      appliedIndexes.has(index)
+        ? []
+        : [{ index, target_id: u.target_id ?? null, external_id: u.external_id ?? null }],
+    );
     return { updated: applied.length, not_found: notFound };
   }
 

@@ -128,14 +128,7 @@ export class WebhookDeliveryService {
   }
 
   private async send(claimed: ClaimedDelivery, attemptedAt: Date): Promise<WebhookResponse> {
-    if (!claimed.url) {
-      return {
-        statusCode: null,
-        error: 'the campaign has no webhook_url',
-        responseExcerpt: null,
-        durationMs: 0,
-      };
-    }
+    if (!claimed.url) return unsent('the campaign has no webhook_url');
     try {
       return await this.sender.send({
         url: claimed.url,
@@ -145,12 +138,7 @@ export class WebhookDeliveryService {
         secret: claimed.secret,
       });
     } catch (err) {
-      return {
-        statusCode: null,
-        error: (err as Error).message ?? String(err),
-        responseExcerpt: null,
-        durationMs: 0,
-      };
+      return unsent((err as Error).message ?? String(err));
     }
   }
 
@@ -235,6 +223,14 @@ export class WebhookDeliveryService {
     return campaign.webhookSecret;
   }
 }
+
+/** An attempt that never reached a receiver: no status and no answer. */
+const unsent = (error: string): WebhookResponse => ({
+  statusCode: null,
+  error,
+  responseExcerpt: null,
+  durationMs: 0,
+});
 
 /**
  * Which endpoint an attempt went to, for the log: the campaign (a campaign has one endpoint), the

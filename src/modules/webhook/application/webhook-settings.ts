@@ -17,17 +17,7 @@ export class WebhookSettings {
   /** Deliveries sent at once per worker process. */
   readonly concurrency: number;
 
-  constructor(options: {
-    retryScheduleMs: readonly number[];
-    leaseMs: number;
-    recoveryMs: number;
-    runRecovery: boolean;
-    concurrency: number;
-  }) {
-    this.retryScheduleMs = options.retryScheduleMs;
-    this.leaseMs = options.leaseMs;
-    this.recoveryMs = options.recoveryMs;
-    this.runRecovery = options.runRecovery;
-    this.concurrency = options.concurrency;
+  constructor(options: WebhookSettings) {
+    Object.assign(this, options);
   }
 }

@@ -17,8 +17,8 @@ import type { PatientKey } from '../../domain/retention-run.js';
  * everywhere or nowhere. `purge` blanks columns only: it never moves a row's status, counts or
  * dates (what the owners' triggers and statistics read), and answers the rows changed per table.
  */
-export interface PatientDataHolder {
-  purge(
+export abstract class PatientDataHolder {
+  abstract purge(
     tx: Tx,
     organizationId: string,
     targetIds: string[],
@@ -93,24 +93,12 @@ export abstract class TargetData {
 }
 
 /** The call-log module's `call_logs`: transcripts, post-call data, recordings, agent data, numbers. */
-export abstract class CallLogData implements PatientDataHolder {
-  abstract purge(
-    tx: Tx,
-    organizationId: string,
-    targetIds: string[],
-    parts: RetentionPart[],
-  ): Promise<Record<string, number>>;
+export abstract class CallLogData extends PatientDataHolder {
   abstract patientCallLogs(organizationId: string, targetIds: string[]): Promise<PatientCallLog[]>;
 }
 
 /** The messaging module's `messages`: bodies and numbers. */
-export abstract class MessageData implements PatientDataHolder {
-  abstract purge(
-    tx: Tx,
-    organizationId: string,
-    targetIds: string[],
-    parts: RetentionPart[],
-  ): Promise<Record<string, number>>;
+export abstract class MessageData extends PatientDataHolder {
   /** Texts from or to the number that matched no target: erased with the person. */
   abstract eraseUnmatched(tx: Tx, organizationId: string, phoneNumber: string): Promise<number>;
   abstract patientMessages(
@@ -121,14 +109,7 @@ export abstract class MessageData implements PatientDataHolder {
 }
 
 /** The webhook module's stored deliveries: what receivers answered (they may echo data back). */
-export abstract class WebhookData implements PatientDataHolder {
-  abstract purge(
-    tx: Tx,
-    organizationId: string,
-    targetIds: string[],
-    parts: RetentionPart[],
-  ): Promise<Record<string, number>>;
-}
+export abstract class WebhookData extends PatientDataHolder {}
 
 /** The compliance module's do-not-call list (a legal record: erased only when asked) and decisions. */
 export abstract class ComplianceData {
