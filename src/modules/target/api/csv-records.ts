@@ -13,7 +13,7 @@ import {
   RowError,
   UploadInterruptedError,
 } from '../domain/target-import.js';
-import { CsvText } from './csv-text.js';
+import { CsvText, unreadableFile } from './csv-text.js';
 import {
   DATE_OF_BIRTH_RULE,
   type ImportColumn,
@@ -109,20 +109,12 @@ export async function* csvRecords(
     if (error instanceof CsvError) {
       // `records`: how many the parser had read before the one it could not (the header is one).
       const at = typeof error.records === 'number' ? `row ${error.records + 1}: ` : '';
-      throw new RequestValidationError([
-        item(
-          pydantic.valueError(`the file is not valid CSV: ${at}${error.message}`),
-          ['body'],
-          null,
-        ),
-      ]);
+      throw unreadableFile(`the file is not valid CSV: ${at}${error.message}`);
     }
     throw error;
   }
   if (header === null) {
-    throw new RequestValidationError([
-      item(pydantic.valueError('the file is empty: a header row is required'), ['body'], null),
-    ]);
+    throw unreadableFile('the file is empty: a header row is required');
   }
 }
 

@@ -63,16 +63,10 @@ export class CsvText {
 
   /** The 422 for a record whose bytes are not text in the file's encoding. */
   notText(row: number, encoding = this.encoding): RequestValidationError {
-    return new RequestValidationError([
-      item(
-        pydantic.valueError(
-          `row ${row} is not valid ${encoding} text: send the file in UTF-8, or name its ` +
-            'encoding in the Content-Type (text/csv; charset=windows-1252)',
-        ),
-        ['body'],
-        null,
-      ),
-    ]);
+    return unreadableFile(
+      `row ${row} is not valid ${encoding} text: send the file in UTF-8, or name its ` +
+        'encoding in the Content-Type (text/csv; charset=windows-1252)',
+    );
   }
 
   /**
@@ -96,6 +90,11 @@ export class CsvText {
     this.decoder = new TextDecoder('utf-8', { fatal: true });
     return { skip, transcoder: new TextDecoder(encoding, { fatal: true }) };
   }
+}
+
+/** The 422 at `["body"]` for a file that cannot be read as a whole, saying why. */
+export function unreadableFile(why: string): RequestValidationError {
+  return new RequestValidationError([item(pydantic.valueError(why), ['body'], null)]);
 }
 
 // eslint-disable-next-line no-control-regex -- every ASCII character, controls included

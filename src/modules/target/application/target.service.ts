@@ -186,8 +186,7 @@ export class TargetService {
   }
 
   async get(organizationId: string, targetId: string): Promise<Target> {
-    const id = canonicalUuid(targetId);
-    const target = id ? await this.targets.findById(organizationId, id) : null;
+    const target = await this.find(organizationId, targetId);
     if (!target) throw targetNotFound(targetId);
     return target;
   }
@@ -233,9 +232,7 @@ export class TargetService {
     action: ReviewAction,
     actor: EventActor = SYSTEM,
   ): Promise<Target> {
-    const id = canonicalUuid(targetId);
-    const current = id ? await this.targets.findById(organizationId, id) : null;
-    if (!current) throw targetNotFound(targetId);
+    const current = await this.get(organizationId, targetId);
     const reviewed = await this.unitOfWork.run(async (tx) => {
       if (action === 'requeue') {
         const state = await this.campaigns.lockedState(tx, current.campaignId);

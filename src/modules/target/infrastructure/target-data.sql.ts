@@ -31,34 +31,28 @@ const TARGET_SET: Partial<Record<RetentionPart, string>> = {
                      phone_operating_hours = NULL, fallback_operating_hours = NULL`,
 };
 
-/** One statement per other table of this module a part was copied to ($1 organization, $2 target ids). */
+/** An UPDATE of a table's rows of the targets ($1 organization, $2 target ids). */
+const targetRows = (table: string, set: string, and = '') => ({
+  table,
+  sql: `UPDATE ${table} SET ${set} WHERE organization_id = $1 AND target_id = ANY($2::uuid[])${and}`,
+});
+
+/** The same of the import staging rows, whose organization is their import's. */
+const importRows = (set: string) => ({
+  table: 'target_import_rows',
+  sql: `UPDATE target_import_rows r SET ${set}
+          FROM target_imports i
+         WHERE i.id = r.import_id AND i.organization_id = $1 AND r.target_id = ANY($2::uuid[])`,
+});
+
+/** One statement per other table of this module a part was copied to. */
 const PURGES: Partial<Record<RetentionPart, { table: string; sql: string }[]>> = {
   input_data: [
-    {
-      table: 'target_step_events',
-      sql: `UPDATE target_step_events SET data = '{}'::jsonb
-             WHERE organization_id = $1 AND target_id = ANY($2::uuid[])`,
-    },
-    {
-      table: 'target_events',
-      sql: `UPDATE target_events SET data = '{}'::jsonb
-             WHERE organization_id = $1 AND target_id = ANY($2::uuid[]) AND kind = 'step_data'`,
-    },
-    {
-      table: 'target_import_rows',
-      sql: `UPDATE target_import_rows r SET draft = NULL
-              FROM target_imports i
-             WHERE i.id = r.import_id AND i.organization_id = $1 AND r.target_id = ANY($2::uuid[])`,
-    },
+    targetRows('target_step_events', `data = '{}'::jsonb`),
+    targetRows('target_events', `data = '{}'::jsonb`, ` AND kind = 'step_data'`),
+    importRows('draft = NULL'),
   ],
-  finished_targets: [
-    {
-      table: 'target_import_rows',
-      sql: `UPDATE target_import_rows r SET external_id = NULL
-              FROM target_imports i
-             WHERE i.id = r.import_id AND i.organization_id = $1 AND r.target_id = ANY($2::uuid[])`,
-    },
-  ],
+  finished_targets: [importRows('external_id = NULL')],
 };
 
 function keyWhere(key: PatientKey): { where: string; value: string } {

@@ -6,6 +6,7 @@ import { CampaignEventListeners } from '../application/ports/campaign-event-list
 import {
   EventActorType,
   EventCause,
+  TargetEvent,
   TargetEventLog,
   TargetTimelineEvent,
   TimelineEntry,
@@ -177,26 +178,15 @@ export class SqlTargetEventLog extends TargetEventLog {
       [targetId, organizationId, before?.atMicros ?? null, before?.key ?? null, limit],
     );
     return rows.map((r) => ({
-      event: {
-        id: r.id,
-        targetId: r.target_id,
-        at: r.at,
-        kind: r.kind,
-        status: r.status,
-        actor: { type: r.actor_type, id: r.actor_id },
-        reason: r.reason,
-        data: r.data,
-      },
+      event: eventFromRow(r),
       position: { atMicros: Number(r.at_micros), key: r.sort_key },
     }));
   }
 }
 
-function relayedEventFromRow(r: RelayedEventRow): TargetTimelineEvent {
+function eventFromRow(r: Omit<TargetEventRow, 'at_micros' | 'sort_key'>): TargetEvent {
   return {
     id: r.id,
-    organizationId: r.organization_id,
-    campaignId: r.campaign_id,
     targetId: r.target_id,
     at: r.at,
     kind: r.kind,
@@ -205,4 +195,8 @@ function relayedEventFromRow(r: RelayedEventRow): TargetTimelineEvent {
     reason: r.reason,
     data: r.data,
   };
+}
+
+function relayedEventFromRow(r: RelayedEventRow): TargetTimelineEvent {
+  return { ...eventFromRow(r), organizationId: r.organization_id, campaignId: r.campaign_id };
 }

@@ -25,6 +25,18 @@ import {
 
 const FINISHED = `('succeeded', 'rejected', 'failed')`;
 
+/**
+ * A staged row's errors (`[RowError]`, jsonb) as the check finds them: a value error at the row's
+ * `id` or `external_id`, naming the column it was read from, in the words `why` (SQL text).
+ */
+function rowError(row: string, field: 'id' | 'external_id', why: string): string {
+  return `jsonb_build_array(jsonb_build_object(
+    'row', ${row}.row_number, 'column', ${row}.${field}_column, 'loc', jsonb_build_array('${field}'),
+    'type', 'value_error', 'msg', 'Value error, ' || ${why},
+    'input', ${row}.${field === 'id' ? 'target_id' : 'external_id'}))`;
+}
+const ALREADY_IN_CAMPAIGN = `'this external id is already in the campaign'`;
+
 @Injectable()
 export class SqlTargetImportRepository extends TargetImportRepository {
   constructor(private readonly dataSource: DataSource) {
@@ -190,23 +202,16 @@ export class SqlTargetImportRepository extends TargetImportRepository {
        errs AS (
          SELECT f.row_number, f.duplicate,
                 CASE WHEN f.id_taken OR f.id_repeated OR (f.duplicate AND NOT f.allow_duplicates) THEN
-                  (CASE WHEN f.id_taken THEN jsonb_build_array(jsonb_build_object(
-                     'row', f.row_number, 'column', f.id_column, 'loc', jsonb_build_array('id'),
-                     'type', 'value_error', 'msg', 'Value error, a target with this id already exists',
-                     'input', f.target_id))
-                   WHEN f.id_repeated THEN jsonb_build_array(jsonb_build_object(
-                     'row', f.row_number, 'column', f.id_column, 'loc', jsonb_build_array('id'),
-                     'type', 'value_error', 'msg', 'Value error, this id repeats row ' || f.first_id,
-                     'input', f.target_id))
+                  (CASE WHEN f.id_taken THEN ${rowError('f', 'id', `'a target with this id already exists'`)}
+                   WHEN f.id_repeated THEN ${rowError('f', 'id', `'this id repeats row ' || f.first_id`)}
                    ELSE '[]'::jsonb END)
                   ||
-                  (CASE WHEN f.duplicate AND NOT f.allow_duplicates THEN jsonb_build_array(jsonb_build_object(
-                     'row', f.row_number, 'column', f.external_id_column, 'loc', jsonb_build_array('external_id'),
-                     'type', 'value_error',
-                     'msg', CASE WHEN f.row_number > f.first_ext
-                              THEN 'Value error, this external id repeats row ' || f.first_ext
-                              ELSE 'Value error, this external id is already in the campaign' END,
-                     'input', f.external_id))
+                  (CASE WHEN f.duplicate AND NOT f.allow_duplicates THEN ${rowError(
+                    'f',
+                    'external_id',
+                    `CASE WHEN f.row_number > f.first_ext THEN 'this external id repeats row ' || f.first_ext
+                           ELSE ${ALREADY_IN_CAMPAIGN} END`,
+                  )}
                    ELSE '[]'::jsonb END)
                 END AS errors
          FROM flagged f
@@ -244,11 +249,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
       `WITH imp AS (SELECT campaign_id FROM target_imports WHERE id = $1),
        marked AS (
          UPDATE target_import_rows s
-         SET duplicate = true, draft = NULL,
-             errors = jsonb_build_array(jsonb_build_object(
-               'row', s.row_number, 'column', s.external_id_column, 'loc', jsonb_build_array('external_id'),
-               'type', 'value_error', 'msg', 'Value error, this external id is already in the campaign',
-               'input', s.external_id))
+         SET duplicate = true, draft = NULL, errors = ${rowError('s', 'external_id', ALREADY_IN_CAMPAIGN)}
          FROM imp
          WHERE s.import_id = $1 AND s.errors IS NULL AND s.external_id IS NOT NULL
            AND (s.row_number = ANY($2::int[]) OR EXISTS (

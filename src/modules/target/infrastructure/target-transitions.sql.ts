@@ -436,13 +436,7 @@ export class SqlTargetTransitions extends TargetTransitions {
       const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
       // Counter rows summed in SQL to one row per (status, category, resolution, before or from
       // this minute): a few dozen rows, however many minutes targets are scheduled over.
-      const { rows: groups } = await sql.query<{
-        status: string;
-        category: string | null;
-        resolution: string | null;
-        due: 'before' | 'from' | null;
-        n: string;
-      }>(
+      const { rows: groups } = await sql.query<CountGroupRow>(
         `SELECT status, category, resolution,
                   CASE WHEN due_minute < $2 THEN 'before' WHEN due_minute >= $2 THEN 'from' END AS due,
                   sum(delta) AS n
@@ -452,13 +446,7 @@ export class SqlTargetTransitions extends TargetTransitions {
       );
       // Only the current minute's Scheduled targets are split at `now` by reading the index.
       // Held targets are few (the index holds only targets a rule deferred): counted from it.
-      const { rows: edges } = await sql.query<{
-        due_this_minute: number;
-        next_at: Date | null;
-        last_at: Date | null;
-        held: Record<string, number>;
-        held_until: { rule: string; until: string; targets: number }[];
-      }>(
+      const { rows: edges } = await sql.query<CountEdgesRow>(
         `SELECT (SELECT count(*)::int FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
                       AND scheduled_time >= $2 AND scheduled_time <= $3) AS due_this_minute,
                   (SELECT min(scheduled_time) FROM targets WHERE campaign_id = $1 AND status = 'Scheduled'
@@ -493,23 +481,26 @@ export class SqlTargetTransitions extends TargetTransitions {
   }
 }
 
+/** A campaign's counter rows summed per status, category, resolution and side of this minute. */
+interface CountGroupRow {
+  status: string;
+  category: string | null;
+  resolution: string | null;
+  due: 'before' | 'from' | null;
+  n: string;
+}
+
+/** What the counters cannot tell, read from the index: this minute's split, the holds, the edges. */
+interface CountEdgesRow {
+  due_this_minute: number;
+  next_at: Date | null;
+  last_at: Date | null;
+  held: Record<string, number>;
+  held_until: { rule: string; until: string; targets: number }[];
+}
+
 /** The stats' counts from a campaign's counter groups (see target-count-deltas.ts). */
-function foldTargetCounts(
-  groups: {
-    status: string;
-    category: string | null;
-    resolution: string | null;
-    due: 'before' | 'from' | null;
-    n: string;
-  }[],
-  edges: {
-    due_this_minute: number;
-    next_at: Date | null;
-    last_at: Date | null;
-    held: Record<string, number>;
-    held_until: { rule: string; until: string; targets: number }[];
-  },
-): CampaignTargetCounts {
+function foldTargetCounts(groups: CountGroupRow[], edges: CountEdgesRow): CampaignTargetCounts {
   // The current minute's targets due by now move from "later" to "now".
   const counts: CampaignTargetCounts = {
     total: 0,
