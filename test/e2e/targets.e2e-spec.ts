@@ -1439,8 +1439,8 @@ describe('targets API', () => {
     it('last call bounds, with and without a status, count and list exactly over months of calls, folded into stretches that a bound cuts', async () => {
       const c = await tenant();
       // 9,000 targets, one call a minute, every third one Failed and the rest Finished: 9,000 cells,
-      // then one block (9,000 calls fit in one of 16,384) of five stretches once folded: stretches of
-      // 2,048 calls, whose 10 cells cost a list less than reading half of 9,000 calls per cut.
+      // then one block (9,000 calls fit in one of 16,384) of nine stretches once folded: stretches of
+      // 1,024 calls, whose 18 cells cost a list less than reading half of 9,000 calls per cut.
       const ids: string[] = (await c.add({ targets: phones(9000) })).body.target_ids;
       await t.sql(
         `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute',
@@ -1506,7 +1506,7 @@ describe('targets API', () => {
       // The lists left the cells as they were; the folding job folds them, a cell per status.
       expect((await lastCallRows(c.campaignId)).stretches).toBe(9000);
       await fold();
-      expect(await lastCallRows(c.campaignId)).toEqual({ rows: 10, blocks: 1, stretches: 5 });
+      expect(await lastCallRows(c.campaignId)).toEqual({ rows: 18, blocks: 1, stretches: 9 });
       await expectListed(cases);
       const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
       expect(fromCells).toEqual(fromTargets);

@@ -31,14 +31,8 @@ import { Span } from './target-walk.js';
  */
 export const LAST_CALL_BLOCK_TARGETS = 16384;
 export const LAST_CALL_STRETCH_CALLS = 16384;
-/**
- * What a list pays to read one cell (merged on both axes), in index entries read (index-only).
- * Measured at 100,000 targets (`bench:list`, both shapes): halving a bursts campaign's stretches from
- * 16,384 to 4,096 calls (30 cells to 72) made its last-call kinds 20-45% faster, so a cell costs
- * less than 146 entries; halving a trickled one's to 8,192 (68 cells to 115) made them 20-40% slower,
- * so more than 87.
- */
-export const LAST_CALL_CELL_COST = 128;
+/** What a list pays to read one cell (merged on both axes), in index entries read (index-only). */
+export const LAST_CALL_CELL_COST = 32;
 
 const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, status, delta';
 
@@ -169,9 +163,9 @@ export async function lastCallMatchesPerBlock(
  * and each bound cuts a stretch and reads up to half its calls from the index. Which size that is
  * depends on the campaign's shape, so it is counted on its cells, not assumed. Loaded in bursts and
  * called in creation order, a block's calls fill a few stretches, so smaller stretches add few cells
- * and a cut reads fewer entries (100,000 targets: stretches of 8,192 calls). Fed over months, retried
- * and recalled, a block's calls spread over more stretches, and halving the stretch adds more cells
- * than it saves (100,000 and 1,000,000 targets keep 16,384).
+ * and a cut reads fewer entries (100,000 targets: a sixteenth of the calls, not 16,384 of them). Fed
+ * over months and recalled, a block's calls spread over every stretch, and halving the stretch
+ * doubles its cells: the largest size stays.
  */
 export async function compactLastCallCounts(
   sql: SqlExecutor,
