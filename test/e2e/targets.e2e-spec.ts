@@ -1439,8 +1439,7 @@ describe('targets API', () => {
     it('last call bounds, with and without a status, count and list exactly over months of calls, folded into stretches that a bound cuts', async () => {
       const c = await tenant();
       // 9,000 targets, one call a minute, every third one Failed and the rest Finished: 9,000 cells,
-      // then one block (9,000 calls fit in one of 16,384) of nine stretches once folded: stretches of
-      // 1,024 calls, whose 18 cells cost a list less than reading half of 9,000 calls per cut.
+      // then one block and one stretch once folded (9,000 calls fit in one of 16,384).
       const ids: string[] = (await c.add({ targets: phones(9000) })).body.target_ids;
       await t.sql(
         `UPDATE targets t SET last_call_date = timestamptz '2026-01-01T00:00:30Z' + n * interval '1 minute',
@@ -1506,43 +1505,10 @@ describe('targets API', () => {
       // The lists left the cells as they were; the folding job folds them, a cell per status.
       expect((await lastCallRows(c.campaignId)).stretches).toBe(9000);
       await fold();
-      expect(await lastCallRows(c.campaignId)).toEqual({ rows: 18, blocks: 1, stretches: 9 });
+      expect(await lastCallRows(c.campaignId)).toEqual({ rows: 2, blocks: 1, stretches: 1 });
       await expectListed(cases);
       const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
       expect(fromCells).toEqual(fromTargets);
-    });
-
-    it('compaction sizes the stretches to the campaign: small where each block is called within a few, the largest where its calls spread over all', async () => {
-      const sql = {
-        query: async (text: string, params?: unknown[]) => {
-          const rows = await t.sql(text, params);
-          return { rows, rowCount: rows.length };
-        },
-      } as unknown as SqlExecutor;
-      // 4,096 targets a second apart, each called once, folded into blocks of 256 called targets by
-      // stretches of 2,048 calls or a half, quarter, eighth or sixteenth of that.
-      const folded = async (lastCallMinute: string) => {
-        const c = await tenant();
-        const ids: string[] = (await c.add({ targets: phones(4096) })).body.target_ids;
-        await t.sql(
-          `UPDATE targets t
-              SET created_at = timestamptz '2026-02-01T00:00:00.25Z' + n * interval '1 second',
-                  last_call_date = timestamptz '2026-03-01T00:00:30Z' + (${lastCallMinute}) * interval '1 minute',
-                  status = 'Finished'
-             FROM unnest($1::uuid[]) WITH ORDINALITY AS o(id, n) WHERE t.id = o.id`,
-          [ids],
-        );
-        await compactLastCallCounts(sql, c.campaignId, { blockTargets: 256, stretchCalls: 2048 });
-        const { fromCells, fromTargets } = await lastCallCellsAgainstTargets(c.campaignId);
-        expect(fromCells).toEqual(fromTargets);
-        return lastCallRows(c.campaignId);
-      };
-      // Called in creation order: each block's calls fill one stretch of 256 or more, so 16 cells at
-      // any size from 256 up, and the smallest of those reads least of a cut stretch.
-      expect(await folded('n')).toEqual({ rows: 16, blocks: 16, stretches: 16 });
-      // Called in an order unlike the creation order (the 37n-th minute, mod 4,096): every block has
-      // calls in every stretch, so halving the stretch doubles the cells, and the largest stays.
-      expect(await folded('(n * 37) % 4096')).toEqual({ rows: 32, blocks: 16, stretches: 2 });
     });
 
     it('last call bounds, with a status and a creation window or not, list exactly from many folded blocks and stretches, each cut read on either side', async () => {

@@ -7,8 +7,8 @@ import { Span } from './target-walk.js';
  * stretch of creation time [created_from, created_until) and last called in a stretch of last-call
  * time [called_from, called_until). The targets triggers (`targets.triggers.sql.ts`) append cells of
  * a second of creation by a minute of last call; compaction folds them into creation blocks of about
- * LAST_CALL_BLOCK_TARGETS called targets by stretches of up to LAST_CALL_STRETCH_CALLS last calls,
- * the same for every status, sized to the campaign's shape (a bulk load called in minutes, or
+ * LAST_CALL_BLOCK_TARGETS called targets by stretches of about LAST_CALL_STRETCH_CALLS last calls,
+ * the same for every status, whatever the campaign's shape (a bulk load called in minutes, or
  * patients fed one at a time and called, retried and recalled over months).
  *
  * A list with last-call bounds reads the cells (of its status, if it has one): a bound cuts at most
@@ -31,8 +31,6 @@ import { Span } from './target-walk.js';
  */
 export const LAST_CALL_BLOCK_TARGETS = 16384;
 export const LAST_CALL_STRETCH_CALLS = 16384;
-/** What a list pays to read one cell (merged on both axes), in index entries read (index-only). */
-export const LAST_CALL_CELL_COST = 32;
 
 const CELL_COLUMNS = 'created_from, created_until, called_from, called_until, status, delta';
 
@@ -154,18 +152,10 @@ export async function lastCallMatchesPerBlock(
 
 /**
  * Folds the campaign's cells into creation blocks of about LAST_CALL_BLOCK_TARGETS called targets by
- * stretches of last calls (counting every status), a cell per block, stretch and status, in one
- * statement: consecutive merged stretches join until that many on each axis. A reader sees the old
- * cells or the folded ones; a concurrent compaction finds the cells gone and adds nothing.
- *
- * The stretch is the size, of LAST_CALL_STRETCH_CALLS and its half, quarter, eighth and sixteenth,
- * whose cells cost a list least: each cell it reads costs about LAST_CALL_CELL_COST index entries,
- * and each bound cuts a stretch and reads up to half its calls from the index. Which size that is
- * depends on the campaign's shape, so it is counted on its cells, not assumed. Loaded in bursts and
- * called in creation order, a block's calls fill a few stretches, so smaller stretches add few cells
- * and a cut reads fewer entries (100,000 targets: a sixteenth of the calls, not 16,384 of them). Fed
- * over months and recalled, a block's calls spread over every stretch, and halving the stretch
- * doubles its cells: the largest size stays.
+ * stretches of about LAST_CALL_STRETCH_CALLS last calls (counting every status), a cell per block,
+ * stretch and status, in one statement: consecutive merged stretches join until that many on each
+ * axis. A reader sees the old cells or the folded ones; a concurrent compaction finds the cells gone
+ * and adds nothing.
  */
 export async function compactLastCallCounts(
   sql: SqlExecutor,
@@ -186,30 +176,19 @@ export async function compactLastCallCounts(
      grouped AS (
        SELECT status, delta, block_from, block_until, stretch_from, stretch_until,
               (sum(delta) OVER (ORDER BY block_from) - block_calls)::bigint / $2 AS block_group,
-              (sum(delta) OVER (ORDER BY stretch_from) - stretch_calls)::bigint AS calls_before
+              (sum(delta) OVER (ORDER BY stretch_from) - stretch_calls)::bigint / $3 AS stretch_group
          FROM sized),
-     -- The stretch of least cost: the cells each size would leave, each costing $4 index entries,
-     -- and half a stretch read per cut (the larger size where two cost the same).
-     stretch AS (
-       SELECT size FROM (SELECT greatest(1, $3::bigint >> shift) AS size FROM generate_series(0, 4) shift) s
-        CROSS JOIN LATERAL (
-          SELECT count(DISTINCT (block_group, calls_before / size, status)) AS cells FROM grouped) c
-        ORDER BY cells * $4 + size / 2, size DESC LIMIT 1),
      bounded AS (
-       SELECT status, delta, block_group, calls_before / (SELECT size FROM stretch) AS stretch_group,
-              block_from, block_until, stretch_from, stretch_until
-         FROM grouped),
-     spanned AS (
        SELECT status, delta,
               min(block_from) OVER (PARTITION BY block_group) AS created_from,
               max(block_until) OVER (PARTITION BY block_group) AS created_until,
               min(stretch_from) OVER (PARTITION BY stretch_group) AS called_from,
               max(stretch_until) OVER (PARTITION BY stretch_group) AS called_until
-         FROM bounded)
+         FROM grouped)
      INSERT INTO target_last_call_counts (campaign_id, ${CELL_COLUMNS}, folded)
      SELECT $1, created_from, created_until, called_from, called_until, status, sum(delta), true
-       FROM spanned
+       FROM bounded
       GROUP BY created_from, created_until, called_from, called_until, status HAVING sum(delta) <> 0`,
-    [campaignId, sizes.blockTargets, sizes.stretchCalls, LAST_CALL_CELL_COST],
+    [campaignId, sizes.blockTargets, sizes.stretchCalls],
   );
 }
