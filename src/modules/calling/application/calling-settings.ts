@@ -21,7 +21,11 @@ export class CallingSettings {
   readonly publicBaseUrl: string = 'http://localhost:3000';
 
   constructor(values: Partial<CallingSettings> = {}) {
-    Object.assign(this, values);
+    // A value given as undefined keeps its default, as a missing one does.
+    Object.assign(
+      this,
+      Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
+    );
     this.publicBaseUrl = this.publicBaseUrl.replace(/\/$/, '');
   }
 
