@@ -13,7 +13,7 @@ import { unstorableJsonError } from '../../../common/validation/storable.js';
 import { OptionalJsonObject } from '../../../common/validation/pydantic-validation.pipe.js';
 import { TargetWithEhrIdsResponseDto } from '../../target/api/dto/target-response.dto.js';
 import { presentTarget } from '../../target/api/target.presenter.js';
-import { StepService } from '../application/step.service.js';
+import { BatchUpdate, StepService } from '../application/step.service.js';
 import {
   BatchStepDto,
   BatchStepResponseDto,
@@ -82,11 +82,9 @@ export class StepController {
     action: 'step.receive_batch',
     resource: 'target',
     ids: (req) =>
-      (bodyList('updates')(req) ?? []).map(
-        (u) =>
-          (u as { target_id?: string; external_id?: string }).target_id ??
-          (u as { external_id?: string }).external_id,
-      ),
+      (bodyList('updates')(req) as BatchUpdate[] | undefined)?.map(
+        (u) => u.target_id ?? u.external_id,
+      ) ?? [],
   })
   @Post('targets/step/:friendly_id')
   @HttpCode(200)

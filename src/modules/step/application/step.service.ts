@@ -3,7 +3,7 @@ import { Clock } from '../../../common/clock/clock.js';
 import { InvalidInputError, NotFoundError } from '../../../common/errors/domain-errors.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
-import { Campaign, CampaignStep, findStep } from '../../campaign/domain/campaign.js';
+import { CampaignStep, findStep } from '../../campaign/domain/campaign.js';
 import {
   apiKeyActor,
   SYSTEM_ACTOR,
@@ -14,6 +14,7 @@ import type { Target } from '../../target/domain/target.js';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import { EhrEventType, statusAfterReceive, StepKind } from '../domain/step.js';
 import {
+  ReceivedStep,
   StepDataUpdate,
   TargetStepData,
   StepScope,
@@ -73,20 +74,16 @@ export class StepService {
     friendlyId: string,
     data: Record<string, unknown>,
   ): Promise<Target> {
-    const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
+    const { scope, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
     const id = canonicalUuid(targetId);
     if (!id) throw targetNotFound();
 
-    const scope = scopeOf(campaign);
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
-      await this.attribute(tx, caller, step, null);
-      const applied = await this.steps.mergeStepData(
-        tx,
-        scope,
-        this.received(caller, step, null, now),
-        [{ index: 0, targetId: id, data }],
-      );
+      const received = await this.receive(tx, caller, step, null, now);
+      const applied = await this.steps.mergeStepData(tx, scope, received, [
+        { index: 0, targetId: id, data },
+      ]);
       if (applied.length === 0) throw targetNotFound();
       await this.moveOn(tx, scope, step, applied[0].waiting ? [id] : [], now);
       return (await this.transitions.findById(tx, scope.organizationId, id))!;
@@ -102,7 +99,7 @@ export class StepService {
     friendlyId: string,
     updates: BatchUpdate[],
   ): Promise<BatchResult> {
-    const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
+    const { scope, step } = await this.stepOf(caller, campaignId, friendlyId, 'webhook');
     const missing = updates.findIndex((u) => !hasRef(u));
     if (missing >= 0)
       throw new InvalidInputError(TARGET_REF_REQUIRED, ['updates', missing], updates[missing]);
@@ -115,19 +112,13 @@ export class StepService {
       resolvable.push({ index, targetId, externalId: u.external_id ?? null, data: u.input_data });
     });
 
-    const scope = scopeOf(campaign);
     const now = this.clock.now();
     const applied = await this.uow.run(async (tx) => {
-      await this.attribute(tx, caller, step, null);
+      const received = await this.receive(tx, caller, step, null, now);
       const result =
         resolvable.length === 0
           ? []
-          : await this.steps.mergeStepData(
-              tx,
-              scope,
-              this.received(caller, step, null, now),
-              resolvable,
-            );
+          : await this.steps.mergeStepData(tx, scope, received, resolvable);
       // Only targets waiting at this step move on: the others are left out of the status statement.
       const waiting = new Set(result.filter((a) => a.waiting).map((a) => a.targetId));
       await this.moveOn(tx, scope, step, [...waiting], now);
@@ -151,19 +142,18 @@ export class StepService {
   ): Promise<{ eventId: string; target: Target }> {
     // A body rule, so checked before any lookup, as request validation would be.
     if (!hasRef(input)) throw new InvalidInputError(TARGET_REF_REQUIRED, [], input);
-    const { campaign, step } = await this.stepOf(caller, campaignId, friendlyId, 'ehr_event');
+    const { scope, step } = await this.stepOf(caller, campaignId, friendlyId, 'ehr_event');
     const data = input.event_data ?? {};
     const targetId = input.target_id == null ? null : canonicalUuid(input.target_id);
     if (input.target_id != null && targetId === null) throw targetNotFound();
 
-    const scope = scopeOf(campaign);
     const now = this.clock.now();
     return this.uow.run(async (tx) => {
-      await this.attribute(tx, caller, step, input.event_type ?? null);
+      const received = await this.receive(tx, caller, step, input.event_type ?? null, now);
       const recorded = await this.steps.recordEhrEvent(
         tx,
         scope,
-        this.received(caller, step, input.event_type ?? null, now),
+        received,
         { targetId, externalId: input.external_id ?? null },
         data,
       );
@@ -184,7 +174,7 @@ export class StepService {
     campaignId: string,
     friendlyId: string,
     kind: StepKind,
-  ): Promise<{ campaign: Campaign; step: CampaignStep }> {
+  ): Promise<{ scope: StepScope; step: CampaignStep }> {
     const campaign = await this.campaigns.get(caller.organizationId, campaignId);
     const step = findStep(campaign, friendlyId);
     if (!step) throw new NotFoundError(`Step '${friendlyId}' not found in campaign`);
@@ -199,7 +189,7 @@ export class StepService {
         friendlyId,
       );
     }
-    return { campaign, step };
+    return { scope: { organizationId: campaign.organizationId, campaignId: campaign.id }, step };
   }
 
   private async moveOn(
@@ -222,23 +212,22 @@ export class StepService {
   }
 
   /**
-   * The merge of a payload into input data is recorded as the target's `step_data` event, and the
-   * move out of `Waiting` that follows as its status change, both caused by the caller's key.
+   * The step's data as received, for its history rows. The merge of a payload into input data is
+   * recorded as the target's `step_data` event, and the move out of `Waiting` that follows as its
+   * status change, both caused by the caller's key.
    */
-  private async attribute(
+  private async receive(
     tx: Tx,
     caller: StepCaller,
     step: CampaignStep,
     eventType: string | null,
-  ): Promise<void> {
+    now: Date,
+  ): Promise<ReceivedStep> {
     await this.events.attribute(tx, {
       actor: caller.apiKeyId ? apiKeyActor(caller.apiKeyId) : SYSTEM_ACTOR,
       reason: `step ${step.friendly_id} data received`,
       stepData: { step: step.friendly_id, ...(eventType ? { event_type: eventType } : {}) },
     });
-  }
-
-  private received(caller: StepCaller, step: CampaignStep, eventType: string | null, now: Date) {
     return {
       kind: step.type,
       friendlyId: step.friendly_id,
@@ -247,10 +236,6 @@ export class StepService {
       receivedAt: now,
     };
   }
-}
-
-function scopeOf(campaign: Campaign): StepScope {
-  return { organizationId: campaign.organizationId, campaignId: campaign.id };
 }
 
 function hasRef(u: { target_id?: string | null; external_id?: string | null }): boolean {

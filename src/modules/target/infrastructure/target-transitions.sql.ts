@@ -45,6 +45,14 @@ export class SqlTargetTransitions extends TargetTransitions {
     super();
   }
 
+  /** Runs a statement that changes targets and returns them, relaying the events it records. */
+  private changeTargets(tx: Tx, statement: string, params: unknown[]): Promise<Target[]> {
+    return this.events.relay(tx, async () => {
+      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(statement, params);
+      return rows.map(targetFromRow);
+    });
+  }
+
   async claimForTrigger(
     tx: Tx,
     campaignId: string,
@@ -246,37 +254,38 @@ export class SqlTargetTransitions extends TargetTransitions {
     now: Date,
   ): Promise<Target[]> {
     if (calls.length === 0) return [];
-    return this.events.relay(tx, async () => {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-        `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
+    return this.changeTargets(
+      tx,
+      `UPDATE targets t SET status = 'In Progress', attempts = t.attempts + 1, retries = t.attempts,
                 call_log_ids = array_append(coalesce(t.call_log_ids, '{}'), c.call_log_id),
                 call_started_at = $3, last_call_date = $3, updated_at = $3,
                 hold_rule = NULL, hold_reason = NULL
            FROM unnest($1::uuid[], $2::bigint[], $4::uuid[]) AS c(id, call_log_id, organization_id)
           WHERE t.id = c.id AND t.organization_id = c.organization_id AND ${statusGuardSql('startCall', 't')}
           RETURNING ${T_COLUMNS}`,
-        [
-          calls.map((c) => c.targetId),
-          calls.map((c) => c.callLogId),
-          now,
-          calls.map(() => organizationId),
-        ],
-      );
-      return rows.map(targetFromRow);
-    });
+      [
+        calls.map((c) => c.targetId),
+        calls.map((c) => c.callLogId),
+        now,
+        calls.map(() => organizationId),
+      ],
+    );
   }
 
   async finishAttempts(tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
     if (attempts.length === 0) return [];
-    return this.events.relay(tx, async () => {
-      // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
-      const firsts = new Map<string, TargetAttempt>();
-      for (const a of attempts) {
-        const key = `${a.organizationId}:${a.targetId}:${a.callLogId}`;
-        if (!firsts.has(key)) firsts.set(key, a);
-      }
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-        `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
+    // The first entry of a (target, call) wins (UPDATE ... FROM would pick any of two joined rows).
+    const firsts = new Map<string, TargetAttempt>();
+    for (const a of attempts) {
+      const key = `${a.organizationId}:${a.targetId}:${a.callLogId}`;
+      if (!firsts.has(key)) firsts.set(key, a);
+    }
+    // RETURNING notified (no extra round trip; one notification per transaction reaches listeners):
+    // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
+    // look again.
+    return this.changeTargets(
+      tx,
+      `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
                 subcategory = e.subcategory, outcome = e.outcome,
                 scheduled_time = coalesce(e.retry_at, t.scheduled_time),
                 output_data = t.output_data || e.output_data,
@@ -295,43 +304,23 @@ export class SqlTargetTransitions extends TargetTransitions {
           WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND ${statusGuardSql('finishAttempt', 't')}
             AND t.call_log_ids[array_upper(t.call_log_ids, 1)] = e.call_log_id
           RETURNING ${T_COLUMNS}, pg_notify($2, '') AS notified`,
-        [
-          JSON.stringify(
-            // In id order, so concurrent batches sharing targets lock them in one order (the
-            // plan walks the list).
-            [...firsts.values()]
-              .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
-              .map((a) => ({
-                organization_id: a.organizationId,
-                target_id: a.targetId,
-                call_log_id: a.callLogId,
-                status: a.status,
-                resolution: a.resolution,
-                category: a.category,
-                subcategory: a.subcategory,
-                outcome: a.outcome,
-                retry_at: a.retryAt?.toISOString() ?? null,
-                output_data: a.outputData ?? {},
-                duration_seconds: a.durationSeconds,
-                categorization: a.categorization,
-                now: a.now.toISOString(),
-              })),
-          ),
-          TARGETS_DUE_CHANNEL,
-        ],
-      );
-      // RETURNING notified (no extra round trip; one notification per transaction reaches listeners):
-      // a slot of the campaign is free, and a retry may be the earliest due time, so the dispatchers
-      // look again.
-      return rows.map(targetFromRow);
-    });
+      [
+        outcomeRecords([...firsts.values()], (a) => ({
+          call_log_id: a.callLogId,
+          output_data: a.outputData ?? {},
+          duration_seconds: a.durationSeconds,
+          categorization: a.categorization,
+        })),
+        TARGETS_DUE_CHANNEL,
+      ],
+    );
   }
 
   async continueAfterTexts(tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
     if (continuations.length === 0) return [];
-    return this.events.relay(tx, async () => {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-        `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
+    return this.changeTargets(
+      tx,
+      `UPDATE targets t SET status = e.status, resolution = e.resolution, category = e.category,
                 subcategory = e.subcategory, outcome = e.outcome,
                 scheduled_time = coalesce(e.retry_at, t.scheduled_time), updated_at = e.now
            FROM jsonb_to_recordset($1::jsonb) AS e(organization_id uuid, target_id uuid, status text,
@@ -339,27 +328,8 @@ export class SqlTargetTransitions extends TargetTransitions {
                 now timestamptz)
           WHERE t.id = e.target_id AND t.organization_id = e.organization_id AND ${statusGuardSql('continueAfterText', 't')}
           RETURNING ${T_COLUMNS}, CASE WHEN e.status = 'Scheduled' THEN pg_notify($2, '') END AS notified`,
-        [
-          JSON.stringify(
-            [...continuations]
-              .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
-              .map((c) => ({
-                organization_id: c.organizationId,
-                target_id: c.targetId,
-                status: c.status,
-                resolution: c.resolution,
-                category: c.category,
-                subcategory: c.subcategory,
-                outcome: c.outcome,
-                retry_at: c.retryAt?.toISOString() ?? null,
-                now: c.now.toISOString(),
-              })),
-          ),
-          TARGETS_DUE_CHANNEL,
-        ],
-      );
-      return rows.map(targetFromRow);
-    });
+      [outcomeRecords(continuations), TARGETS_DUE_CHANNEL],
+    );
   }
 
   async finishWithoutCall(
@@ -369,47 +339,36 @@ export class SqlTargetTransitions extends TargetTransitions {
     d: TargetOutcome,
     now: Date,
   ): Promise<Target | null> {
-    return this.events.relay(tx, async () => {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-        `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
+    const [finished] = await this.changeTargets(
+      tx,
+      `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
                 categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
                 updated_at = $7
           WHERE id = $1 AND organization_id = $8 AND ${statusGuardSql('finishWithoutCall')}
           RETURNING *`,
-        [
-          targetId,
-          d.status,
-          d.resolution,
-          d.category,
-          d.subcategory,
-          d.outcome,
-          now,
-          organizationId,
-        ],
-      );
-      return rows[0] ? targetFromRow(rows[0]) : null;
-    });
+      [targetId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now, organizationId],
+    );
+    return finished ?? null;
   }
 
   async cancelOpen(tx: Tx, campaignId: string, d: TargetOutcome, now: Date): Promise<Target[]> {
-    return this.events.relay(tx, async () => {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-        `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
+    return this.changeTargets(
+      tx,
+      `UPDATE targets SET status = $2, resolution = $3, category = $4, subcategory = $5, outcome = $6,
                 current_step = NULL,
                 categorization = jsonb_build_object('category', $4::text, 'subcategory', $5::text, 'resolution', $3::text),
                 updated_at = $7
           WHERE campaign_id = $1 AND ${statusGuardSql('cancel')}
           RETURNING ${COLUMNS}`,
-        [campaignId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now],
-      );
-      return rows.map(targetFromRow);
-    });
+      [campaignId, d.status, d.resolution, d.category, d.subcategory, d.outcome, now],
+    );
   }
 
   async review(tx: Tx, r: TargetReview): Promise<Target | null> {
-    return this.events.relay(tx, async () => {
-      const { rows } = await sqlExecutor(this.dataSource, tx).query<TargetRow>(
-        `UPDATE targets SET
+    // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
+    const [reviewed] = await this.changeTargets(
+      tx,
+      `UPDATE targets SET
                 status = CASE WHEN $3::text = 'requeue' THEN 'Scheduled' ELSE 'Finished' END,
                 scheduled_time = CASE WHEN $3::text = 'requeue' THEN $4::timestamptz ELSE scheduled_time END,
                 statistics = coalesce(statistics, '{}'::jsonb)
@@ -417,11 +376,9 @@ export class SqlTargetTransitions extends TargetTransitions {
                 updated_at = $4::timestamptz
           WHERE id = $1 AND organization_id = $2 AND ${statusGuardSql('review')}
           RETURNING ${COLUMNS}, CASE WHEN $3::text = 'requeue' THEN pg_notify($5, '') END AS notified`,
-        [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
-      );
-      // RETURNING notified: a requeued target is due now, so the dispatchers look again on commit.
-      return rows[0] ? targetFromRow(rows[0]) : null;
-    });
+      [r.targetId, r.organizationId, r.action, r.now, TARGETS_DUE_CHANNEL, r.now.toISOString()],
+    );
+    return reviewed ?? null;
   }
 
   async notifyDue(tx: Tx): Promise<void> {
@@ -479,6 +436,33 @@ export class SqlTargetTransitions extends TargetTransitions {
     );
     return rows[0] ? targetFromRow(rows[0]) : null;
   }
+}
+
+/**
+ * The outcomes as the `jsonb_to_recordset` of finishAttempts and continueAfterTexts reads them, with
+ * `more` columns of each, in target id order, so concurrent batches sharing targets lock them in one
+ * order (the plan walks the list).
+ */
+function outcomeRecords<O extends TextContinuation>(
+  outcomes: readonly O[],
+  more: (o: O) => Record<string, unknown> = () => ({}),
+): string {
+  return JSON.stringify(
+    [...outcomes]
+      .sort((a, b) => (a.targetId < b.targetId ? -1 : a.targetId > b.targetId ? 1 : 0))
+      .map((o) => ({
+        organization_id: o.organizationId,
+        target_id: o.targetId,
+        status: o.status,
+        resolution: o.resolution,
+        category: o.category,
+        subcategory: o.subcategory,
+        outcome: o.outcome,
+        retry_at: o.retryAt?.toISOString() ?? null,
+        now: o.now.toISOString(),
+        ...more(o),
+      })),
+  );
 }
 
 /** A campaign's counter rows summed per status, category, resolution and side of this minute. */
