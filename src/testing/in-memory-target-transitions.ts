@@ -13,7 +13,7 @@ import {
   WaitingScope,
 } from '../modules/target/application/ports/target-transitions.js';
 import { IN_FLIGHT_STATUSES, Target } from '../modules/target/domain/target.js';
-import { allows } from '../modules/target/domain/target-lifecycle.js';
+import { allows, type TargetEvent } from '../modules/target/domain/target-lifecycle.js';
 import { TargetTable, targetKey } from './in-memory-target.repository.js';
 import type { InMemoryTargetEventLog } from './in-memory-target-event-log.js';
 import { byCreatedThenId, clone, compareIds } from './in-memory-rows.js';
@@ -35,6 +35,18 @@ const outcomeOf = (d: TargetOutcome) => ({
   category: d.category,
   subcategory: d.subcategory,
   outcome: d.outcome,
+});
+
+/** The key of a row naming its target and organization. */
+const keyOfRow = (r: { organizationId: string; targetId: string }): [string, string] => [
+  r.organizationId,
+  r.targetId,
+];
+/** The columns an outcome reached without a call sets. */
+const endedWithoutCall = (d: TargetOutcome, now: Date): Partial<Target> => ({
+  ...outcomeOf(d),
+  categorization: { category: d.category, subcategory: d.subcategory, resolution: d.resolution },
+  updatedAt: now,
 });
 
 /**
@@ -73,6 +85,23 @@ export class InMemoryTargetTransitions extends TargetTransitions {
 
   private find(organizationId: string, id: string): Target | undefined {
     return this.table().get(targetKey(organizationId, id));
+  }
+
+  /**
+   * For each item in turn, the target it names moved by `event` as `change` says, where the event's
+   * guard allows it (and `change` does not refuse it with null); the moved targets, as saved.
+   */
+  private moveEach<I>(
+    event: TargetEvent,
+    items: readonly I[],
+    keyOf: (item: I) => [organizationId: string, targetId: string],
+    change: (t: Target, item: I) => Partial<Target> | null,
+  ): Target[] {
+    return items.flatMap((item) => {
+      const t = this.find(...keyOf(item));
+      const changes = t && allows(event, t.status) ? change(t, item) : null;
+      return t && changes ? [this.save({ ...t, ...changes })] : [];
+    });
   }
 
   all(): Target[] {
@@ -130,27 +159,22 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     to: 'Pending' | 'Scheduled',
     now: Date,
   ): Promise<string[]> {
-    const moved: string[] = [];
-    for (const id of new Set(targetIds)) {
-      const t = this.find(scope.organizationId, id);
-      if (
-        !t ||
-        t.campaignId !== scope.campaignId ||
-        !allows('moveWaiting', t.status) ||
-        t.currentStep !== friendlyId
-      )
-        continue;
-      this.save({
-        ...t,
-        status: to,
-        currentStep: null,
-        scheduledTime: to === 'Scheduled' ? now : t.scheduledTime,
-        updatedAt: now,
-      });
-      moved.push(id);
-    }
+    const moved = this.moveEach(
+      'moveWaiting',
+      [...new Set(targetIds)],
+      (id) => [scope.organizationId, id],
+      (t) =>
+        t.campaignId !== scope.campaignId || t.currentStep !== friendlyId
+          ? null
+          : {
+              status: to,
+              currentStep: null,
+              scheduledTime: to === 'Scheduled' ? now : t.scheduledTime,
+              updatedAt: now,
+            },
+    );
     if (to === 'Scheduled' && moved.length > 0) this.notifications++;
-    return moved;
+    return moved.map((t) => t.id);
   }
 
   async dueCampaigns(now: Date, limit: number, excluding: readonly string[]): Promise<string[]> {
@@ -208,14 +232,12 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     deferrals: Deferral[],
     now: Date,
   ): Promise<string[]> {
-    const moved: string[] = [];
-    for (const d of deferrals) {
-      const t = this.find(organizationId, d.targetId);
-      if (!t || !allows('defer', t.status)) continue;
-      this.save({ ...t, scheduledTime: d.until, hold: d.hold, updatedAt: now });
-      moved.push(t.id);
-    }
-    return moved;
+    return this.moveEach(
+      'defer',
+      deferrals,
+      (d) => [organizationId, d.targetId],
+      (_, d) => ({ scheduledTime: d.until, hold: d.hold, updatedAt: now }),
+    ).map((t) => t.id);
   }
 
   async startCalls(
@@ -224,54 +246,44 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     calls: StartedCall[],
     now: Date,
   ): Promise<Target[]> {
-    const started: Target[] = [];
-    for (const c of calls) {
-      const t = this.find(organizationId, c.targetId);
-      if (!t || !allows('startCall', t.status)) continue;
-      started.push(
-        this.save({
-          ...t,
-          status: 'In Progress',
-          attempts: t.attempts + 1,
-          retries: t.attempts,
-          callLogIds: [...(t.callLogIds ?? []), c.callLogId],
-          callStartedAt: now,
-          lastCallDate: now,
-          updatedAt: now,
-          hold: null,
-        }),
-      );
-    }
-    return started;
+    return this.moveEach(
+      'startCall',
+      calls,
+      (c) => [organizationId, c.targetId],
+      (t, c) => ({
+        status: 'In Progress',
+        attempts: t.attempts + 1,
+        retries: t.attempts,
+        callLogIds: [...(t.callLogIds ?? []), c.callLogId],
+        callStartedAt: now,
+        lastCallDate: now,
+        updatedAt: now,
+        hold: null,
+      }),
+    );
   }
 
   async finishAttempts(_tx: Tx, attempts: TargetAttempt[]): Promise<Target[]> {
-    const finished: Target[] = [];
-    for (const r of attempts) {
-      const t = this.find(r.organizationId, r.targetId);
-      const latest = t?.callLogIds?.[t.callLogIds.length - 1];
-      if (!t || !allows('finishAttempt', t.status) || latest !== r.callLogId) continue;
+    const finished = this.moveEach('finishAttempt', attempts, keyOfRow, (t, r) => {
+      if (t.callLogIds?.[t.callLogIds.length - 1] !== r.callLogId) return null;
       const executionSeconds = (t.executionSeconds ?? 0) + r.durationSeconds;
-      finished.push(
-        this.save({
-          ...t,
-          ...outcomeOf(r),
-          scheduledTime: r.retryAt ?? t.scheduledTime,
-          outputData: { ...t.outputData, ...r.outputData },
-          executionSeconds,
-          categorization: clone(r.categorization),
-          statistics: {
-            ...t.statistics,
-            attempts: t.attempts,
-            execution_seconds: executionSeconds,
-            last_call_outcome: r.categorization.outcome,
-            last_call_log_id: r.callLogId,
-          },
-          callStartedAt: null,
-          updatedAt: r.now,
-        }),
-      );
-    }
+      return {
+        ...outcomeOf(r),
+        scheduledTime: r.retryAt ?? t.scheduledTime,
+        outputData: { ...t.outputData, ...r.outputData },
+        executionSeconds,
+        categorization: clone(r.categorization),
+        statistics: {
+          ...t.statistics,
+          attempts: t.attempts,
+          execution_seconds: executionSeconds,
+          last_call_outcome: r.categorization.outcome,
+          last_call_log_id: r.callLogId,
+        },
+        callStartedAt: null,
+        updatedAt: r.now,
+      };
+    });
     if (finished.length > 0) this.notifications++;
     return finished;
   }
@@ -280,23 +292,21 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     const ended: Target[] = [];
     for (const t of this.table().values()) {
       if (t.campaignId !== campaignId || !allows('cancel', t.status)) continue;
-      ended.push(this.end(t, d, now, { currentStep: null }));
+      ended.push(this.save({ ...t, ...endedWithoutCall(d, now), currentStep: null }));
     }
     return ended;
   }
 
   async review(_tx: Tx, r: TargetReview): Promise<Target | null> {
-    const t = this.find(r.organizationId, r.targetId);
-    if (!t || !allows('review', t.status)) return null;
     const requeue = r.action === 'requeue';
-    if (requeue) this.notifications++;
-    return this.save({
-      ...t,
+    const [reviewed] = this.moveEach('review', [r], keyOfRow, (t) => ({
       status: requeue ? 'Scheduled' : 'Finished',
       scheduledTime: requeue ? r.now : t.scheduledTime,
       statistics: { ...t.statistics, review: { action: r.action, at: r.now.toISOString() } },
       updatedAt: r.now,
-    });
+    }));
+    if (reviewed && requeue) this.notifications++;
+    return reviewed ?? null;
   }
 
   async notifyDue(): Promise<void> {
@@ -355,20 +365,11 @@ export class InMemoryTargetTransitions extends TargetTransitions {
   }
 
   async continueAfterTexts(_tx: Tx, continuations: TextContinuation[]): Promise<Target[]> {
-    const moved: Target[] = [];
-    for (const c of continuations) {
-      const t = this.find(c.organizationId, c.targetId);
-      if (!t || !allows('continueAfterText', t.status)) continue;
-      moved.push(
-        this.save({
-          ...t,
-          ...outcomeOf(c),
-          scheduledTime: c.retryAt ?? t.scheduledTime,
-          updatedAt: c.now,
-        }),
-      );
-    }
-    return moved;
+    return this.moveEach('continueAfterText', continuations, keyOfRow, (t, c) => ({
+      ...outcomeOf(c),
+      scheduledTime: c.retryAt ?? t.scheduledTime,
+      updatedAt: c.now,
+    }));
   }
 
   async finishWithoutCall(
@@ -378,24 +379,13 @@ export class InMemoryTargetTransitions extends TargetTransitions {
     d: TargetOutcome,
     now: Date,
   ): Promise<Target | null> {
-    const t = this.find(organizationId, targetId);
-    if (!t || !allows('finishWithoutCall', t.status)) return null;
-    return this.end(t, d, now);
-  }
-
-  /** Ends `t` with an outcome reached without a call; saved, and a copy returned. */
-  private end(t: Target, d: TargetOutcome, now: Date, more: Partial<Target> = {}): Target {
-    return this.save({
-      ...t,
-      ...outcomeOf(d),
-      categorization: {
-        category: d.category,
-        subcategory: d.subcategory,
-        resolution: d.resolution,
-      },
-      updatedAt: now,
-      ...more,
-    });
+    const [finished] = this.moveEach(
+      'finishWithoutCall',
+      [targetId],
+      (id) => [organizationId, id],
+      () => endedWithoutCall(d, now),
+    );
+    return finished ?? null;
   }
 
   async findById(_tx: Tx | null, organizationId: string, targetId: string): Promise<Target | null> {
