@@ -88,7 +88,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     options: { now: Date; skipTakenExternalIds: boolean; cause?: EventCause },
   ): Promise<string[]> {
     const ids = new Set<string>();
-    const externalIds = new Set<string>();
+    // The campaigns' external ids: those held, then those of the batch's rows accepted so far.
     const taken = new Set<string>();
     for (const { target } of this.rows.values()) {
       if (target.externalId !== null) taken.add(`${target.campaignId}\u0000${target.externalId}`);
@@ -101,11 +101,11 @@ export class InMemoryTargetRepository extends TargetRepository {
       }
       ids.add(idKey);
       const key = row.externalId === null ? null : `${row.campaignId}\u0000${row.externalId}`;
-      if (key !== null && (externalIds.has(key) || taken.has(key))) {
+      if (key !== null && taken.has(key)) {
         if (options.skipTakenExternalIds) return;
         throw new ConflictError(`External id ${row.externalId} already exists in the campaign`);
       }
-      if (key !== null) externalIds.add(key);
+      if (key !== null) taken.add(key);
       accepted.push({ row, position });
     });
     for (const { row, position } of accepted) {

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
-import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { canonicalUuid } from '../../../common/ids/canonical-uuid.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { TargetNotifications } from '../../webhook/application/ports/target-notifications.js';
@@ -9,6 +8,7 @@ import { waitingReason } from '../domain/waiting-reason.js';
 import { TargetEventLog, TimelineEntry, TimelinePosition } from './ports/target-event-log.js';
 import { TargetTransitions } from './ports/target-transitions.js';
 import { TargetRepository } from './ports/target.repository.js';
+import { targetNotFound } from './target.service.js';
 
 export interface TimelinePage {
   entries: TimelineEntry[];
@@ -102,8 +102,4 @@ export class TargetTimelineService {
 export function comparePositions(a: TimelinePosition, b: TimelinePosition): number {
   if (a.atMicros !== b.atMicros) return a.atMicros - b.atMicros;
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
-}
-
-function targetNotFound(targetId: string): NotFoundError {
-  return new NotFoundError(`Target ${targetId} not found`);
 }

@@ -316,7 +316,7 @@ function duplicatesRefused(duplicates: IgnoredTarget[]): ConflictError {
   );
 }
 
-function targetNotFound(targetId: string): NotFoundError {
+export function targetNotFound(targetId: string): NotFoundError {
   return new NotFoundError(`Target ${targetId} not found`);
 }
 

@@ -103,14 +103,11 @@ export function partitionDuplicates(
   const seen = new Set<string>();
   const keep: number[] = [];
   const duplicates: IgnoredTarget[] = [];
-  drafts.forEach((draft, index) => {
-    const externalId = draft.externalId;
-    if (externalId === null) {
-      keep.push(index);
-    } else if (existingExternalIds.has(externalId) || seen.has(externalId)) {
+  drafts.forEach(({ externalId }, index) => {
+    if (externalId !== null && (existingExternalIds.has(externalId) || seen.has(externalId))) {
       duplicates.push({ index, externalId });
     } else {
-      seen.add(externalId);
+      if (externalId !== null) seen.add(externalId);
       keep.push(index);
     }
   });
