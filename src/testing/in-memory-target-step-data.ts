@@ -137,18 +137,7 @@ export class InMemoryTargetStepData extends TargetStepData {
     targetId: string,
     data: Record<string, unknown>,
   ): StepEventRecord {
-    return {
-      id: randomUUID(),
-      organizationId: scope.organizationId,
-      campaignId: scope.campaignId,
-      targetId,
-      kind: received.kind,
-      friendlyId: received.friendlyId,
-      eventType: received.eventType,
-      data: clone(data),
-      apiKeyId: received.apiKeyId,
-      receivedAt: received.receivedAt,
-    };
+    return { id: randomUUID(), ...scope, targetId, ...received, data: clone(data) };
   }
 }
 

@@ -4,6 +4,7 @@ import { ConflictError } from '../common/errors/domain-errors.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
   DeleteOutcome,
+  InputDataMerge,
   InputFieldGap,
   TargetListFilter,
   TargetPage,
@@ -130,12 +131,7 @@ export class InMemoryTargetRepository extends TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: {
-      onlyIfNotStarted: boolean;
-      now: Date;
-      cause?: EventCause;
-      timeZone?: string | null;
-    },
+    options: InputDataMerge,
   ): Promise<Target | null> {
     const stored = this.rows.get(targetKey(organizationId, id));
     if (!stored) return null;

@@ -13,6 +13,7 @@ import {
 import { TypeOrmTx } from '../../../database/typeorm-unit-of-work.js';
 import {
   DeleteOutcome,
+  InputDataMerge,
   InputFieldGap,
   TargetListFilter,
   TargetPage,
@@ -243,12 +244,7 @@ export class SqlTargetRepository extends TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: {
-      onlyIfNotStarted: boolean;
-      now: Date;
-      cause?: EventCause;
-      timeZone?: string | null;
-    },
+    options: InputDataMerge,
   ): Promise<Target | null> {
     return this.events.relay(null, async (tx) => {
       // The attribution rides in the statement (no transaction of its own unless listeners need one):

@@ -30,17 +30,10 @@ export interface ReceivedStep {
 }
 
 /** One received payload, as kept in the target's history. */
-export interface StepEventRecord {
+export interface StepEventRecord extends StepScope, ReceivedStep {
   id: string;
-  organizationId: string;
-  campaignId: string;
   targetId: string;
-  kind: CampaignStep['type'];
-  friendlyId: string;
-  eventType: string | null;
   data: Record<string, unknown>;
-  apiKeyId: string | null;
-  receivedAt: Date;
 }
 
 export interface AppliedUpdate {

@@ -50,6 +50,14 @@ export interface InputFieldGap {
  * within an organization (two organizations may each have a target of one id), `external_id` within a
  * campaign (when not null); a violation is a ConflictError.
  */
+/** How `TargetRepository.mergeInputData` merges, and what else it sets. */
+export interface InputDataMerge {
+  onlyIfNotStarted: boolean;
+  now: Date;
+  cause?: EventCause;
+  timeZone?: string | null;
+}
+
 export abstract class TargetRepository {
   /** Which of `externalIds` the campaign already holds. */
   abstract findExistingExternalIds(
@@ -92,12 +100,7 @@ export abstract class TargetRepository {
     organizationId: string,
     id: string,
     patch: Record<string, unknown>,
-    options: {
-      onlyIfNotStarted: boolean;
-      now: Date;
-      cause?: EventCause;
-      timeZone?: string | null;
-    },
+    options: InputDataMerge,
   ): Promise<Target | null>;
 
   /**
