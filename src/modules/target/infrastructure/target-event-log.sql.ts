@@ -10,24 +10,16 @@ import {
   TargetEventLog,
   TargetTimelineEvent,
   TimelineEntry,
-  TimelineKind,
   TimelinePosition,
 } from '../application/ports/target-event-log.js';
-import type { TargetStatus } from '../domain/target.js';
+import type { RowOf } from '../../../common/persistence/row-of.js';
 
-interface TargetEventRow {
-  id: string;
-  target_id: string;
-  at: Date;
+type TargetEventRow = RowOf<Omit<TargetEvent, 'actor'>> & {
   at_micros: string;
   sort_key: string;
-  kind: TimelineKind;
-  status: TargetStatus | null;
   actor_type: EventActorType;
   actor_id: string | null;
-  reason: string;
-  data: Record<string, unknown>;
-}
+};
 
 /** An event of the relayed transaction, as the listeners are told of it. */
 interface RelayedEventRow extends Omit<TargetEventRow, 'at_micros' | 'sort_key'> {
