@@ -11,8 +11,6 @@ import type { Campaign } from '../../campaign/domain/campaign.js';
 import { nextCommonOpening } from '../../telephony/domain/calling-window.js';
 import type { Target } from './target.js';
 
-const WEEKDAY_WORDS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
-
 // One formatter per zone: making an Intl.DateTimeFormat costs far more than formatting with it, and
 // a timeline words every event in its campaign's zone. At most 1,000 kept (Intl reads zone names in
 // any case, so spellings of valid zones are unbounded).
@@ -44,8 +42,7 @@ export function utcWords(at: Date): string {
 export function localWords(at: Date, tz: string): string {
   const parts = weekdayClock(tz).formatToParts(at);
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
-  const weekday = WEEKDAY_WORDS.find((d) => d === part('weekday')) ?? part('weekday');
-  return `${weekday} ${part('hour')}:${part('minute')} ${tz}`;
+  return `${part('weekday')} ${part('hour')}:${part('minute')} ${tz}`;
 }
 
 /**
