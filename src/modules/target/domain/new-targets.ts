@@ -84,14 +84,6 @@ export interface IgnoredTarget {
   externalId: string;
 }
 
-/** DECISIONS (Targets): a target's external id is `external_id ?? patient.external_id`. */
-export function effectiveExternalId(
-  externalId: string | null | undefined,
-  patient: PatientInput | null | undefined,
-) {
-  return externalId ?? patient?.external_id ?? null;
-}
-
 /**
  * Splits the drafts into those to insert and the duplicates: an external id already in the campaign,
  * or one seen earlier in the same request (the first occurrence wins).
@@ -199,7 +191,8 @@ export function toDraft(
       : toPhone(input.fallbackPhoneNumber, [...loc, 'fallback_phone_number'], country);
   const draft: Omit<TargetDraft, AddedFieldName> = {
     ...(input.id !== undefined ? { id: canonicalUuid(input.id)! } : {}),
-    externalId: effectiveExternalId(input.externalId, input.patient),
+    // DECISIONS (Targets): a target's external id is `external_id ?? patient.external_id`.
+    externalId: input.externalId ?? input.patient?.external_id ?? null,
     phoneNumber: phone.number,
     phoneOperatingHours: phone.operatingHours,
     fallbackPhoneNumber: fallback?.number ?? null,
