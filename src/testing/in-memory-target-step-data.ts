@@ -123,7 +123,7 @@ export class InMemoryTargetStepData extends TargetStepData {
   private match(scope: StepScope, ref: TargetRef): Target | null {
     if (ref.targetId == null && ref.externalId == null) return null;
     for (const t of this.rows().values()) {
-      if (!inScope(t, scope)) continue;
+      if (t.organizationId !== scope.organizationId || t.campaignId !== scope.campaignId) continue;
       if (ref.targetId != null && t.id !== ref.targetId) continue;
       if (ref.externalId != null && t.externalId !== ref.externalId) continue;
       return t;
@@ -139,8 +139,4 @@ export class InMemoryTargetStepData extends TargetStepData {
   ): StepEventRecord {
     return { id: randomUUID(), ...scope, targetId, ...received, data: clone(data) };
   }
-}
-
-function inScope(t: Target, scope: StepScope): boolean {
-  return t.organizationId === scope.organizationId && t.campaignId === scope.campaignId;
 }

@@ -55,12 +55,6 @@ const PURGES: Partial<Record<RetentionPart, { table: string; sql: string }[]>> =
   finished_targets: [importRows('external_id = NULL')],
 };
 
-function keyWhere(key: PatientKey): { where: string; value: string } {
-  return 'phoneNumber' in key
-    ? { where: `(t.phone_number = $2 OR t.fallback_phone_number = $2)`, value: key.phoneNumber }
-    : { where: `t.external_id = $2`, value: key.externalId };
-}
-
 const PATIENT_TARGET_COLUMNS = `id, campaign_id, external_id, phone_number, fallback_phone_number,
   patient, input_data, output_data, status, category, resolution, created_at, purged_at, purged_parts`;
 const patientTargetFromRow = rowMapper<PatientTarget>()(PATIENT_TARGET_COLUMNS);
@@ -148,7 +142,10 @@ export class SqlTargetData extends TargetData {
   }
 
   async patientTargetIds(organizationId: string, key: PatientKey): Promise<string[]> {
-    const k = keyWhere(key);
+    const k =
+      'phoneNumber' in key
+        ? { where: `(t.phone_number = $2 OR t.fallback_phone_number = $2)`, value: key.phoneNumber }
+        : { where: `t.external_id = $2`, value: key.externalId };
     const { rows } = await sqlExecutor(this.dataSource, null).query<{ id: string }>(
       `SELECT t.id FROM targets t WHERE t.organization_id = $1 AND ${k.where}
         ORDER BY t.created_at, t.id`,
