@@ -143,7 +143,6 @@ export class StepService {
     // A body rule, so checked before any lookup, as request validation would be.
     if (!hasRef(input)) throw new InvalidInputError(TARGET_REF_REQUIRED, [], input);
     const { scope, step } = await this.stepOf(caller, campaignId, friendlyId, 'ehr_event');
-    const data = input.event_data ?? {};
     const targetId = input.target_id == null ? null : canonicalUuid(input.target_id);
     if (input.target_id != null && targetId === null) throw targetNotFound();
 
@@ -155,16 +154,12 @@ export class StepService {
         scope,
         received,
         { targetId, externalId: input.external_id ?? null },
-        data,
+        input.event_data ?? {},
       );
       if (!recorded) throw targetNotFound();
       await this.moveOn(tx, scope, step, [recorded.targetId], now);
-      const target = (await this.transitions.findById(
-        tx,
-        scope.organizationId,
-        recorded.targetId,
-      ))!;
-      return { eventId: recorded.eventId, target };
+      const target = await this.transitions.findById(tx, scope.organizationId, recorded.targetId);
+      return { eventId: recorded.eventId, target: target! };
     });
   }
 
