@@ -171,12 +171,10 @@ function checkedTarget(t: Record<string, unknown>): CheckedTargetInput | null {
   for (const f of FIELDS) {
     const v = t[f.name];
     // What the field's decorators accept: absent, null when nullable, else the type and the rule.
-    if (v === undefined || (v === null && f.nullable)) {
-      to[f.name] = v;
-      continue;
+    if (v !== undefined && !(v === null && f.nullable)) {
+      if (f.type === 'object' ? !isPlainObject(v) : typeof v !== 'string') return null;
+      if (f.rule !== undefined && f.rule(v) !== null) return null;
     }
-    if (f.type === 'object' ? !isPlainObject(v) : typeof v !== 'string') return null;
-    if (f.rule !== undefined && f.rule(v) !== null) return null;
     to[f.name] = v;
   }
   return target;
