@@ -4,18 +4,14 @@ import { DataSource } from 'typeorm';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import {
+  ChunkRow,
   ImportChunkResult,
+  ImportCounts,
+  NewImport,
   StagedRow,
   TargetImportRepository,
 } from '../application/ports/target-import.repository.js';
-import { TargetDraft } from '../domain/new-targets.js';
-import {
-  ImportOptions,
-  ImportStatus,
-  PreviewRow,
-  RowError,
-  TargetImport,
-} from '../domain/target-import.js';
+import { ImportStatus, PreviewRow, ReportRows, TargetImport } from '../domain/target-import.js';
 import {
   TARGET_IMPORT_COLUMNS,
   targetImportFromRow,
@@ -47,24 +43,15 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return sqlExecutor(this.dataSource, tx);
   }
 
-  async create(
-    imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
-  ): Promise<void> {
+  async create(imp: NewImport): Promise<void> {
+    const { id, organizationId, campaignId, dryRun, launch, allowDuplicates, now, skipInvalid } =
+      imp;
     await this.sql(null).query<NoRows>(
       `INSERT INTO target_imports
          (id, organization_id, campaign_id, status, dry_run, launch, allow_duplicates, skip_invalid,
           created_at, updated_at)
        VALUES ($1, $2, $3, 'receiving', $4, $5, $6, $8, $7, $7)`,
-      [
-        imp.id,
-        imp.organizationId,
-        imp.campaignId,
-        imp.dryRun,
-        imp.launch,
-        imp.allowDuplicates,
-        imp.now,
-        imp.skipInvalid,
-      ],
+      [id, organizationId, campaignId, dryRun, launch, allowDuplicates, now, skipInvalid],
     );
   }
 
@@ -104,7 +91,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     importId: string,
     failure: string,
     now: Date,
-    counts: { totalRows: number; invalidRows: number },
+    counts: ImportCounts,
   ): Promise<boolean> {
     const { rows } = await this.sql(null).query<{ id: string }>(
       `WITH failed AS (
@@ -153,7 +140,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     importId: string,
     status: ImportStatus,
     now: Date,
-    counts?: { totalRows: number; invalidRows: number },
+    counts?: ImportCounts,
   ): Promise<void> {
     await this.sql(tx).query<NoRows>(
       `UPDATE target_imports
@@ -283,15 +270,8 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => ({ row: r.row_number, targetId: r.target_id }));
   }
 
-  async nextChunk(
-    importId: string,
-    after: number,
-    limit: number,
-  ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]> {
-    const { rows } = await this.sql(null).query<{
-      row_number: number;
-      draft: TargetDraft & { id: string };
-    }>(
+  async nextChunk(importId: string, after: number, limit: number): Promise<ChunkRow[]> {
+    const { rows } = await this.sql(null).query<{ row_number: number; draft: ChunkRow['draft'] }>(
       `SELECT row_number, draft FROM target_import_rows
        WHERE import_id = $1 AND row_number > $2 AND errors IS NULL AND draft IS NOT NULL
        ORDER BY row_number LIMIT $3`,
@@ -407,10 +387,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => r.id);
   }
 
-  async reportRows(
-    importId: string,
-    limit: number,
-  ): Promise<{ errors: RowError[]; ignored: { row: number; externalId: string }[] }> {
+  async reportRows(importId: string, limit: number): Promise<ReportRows> {
     const { rows } = await this.sql(null).query<TargetImportReportRow>(
       `(SELECT row_number, external_id, errors, false AS ignored FROM target_import_rows
          WHERE import_id = $1 AND errors IS NOT NULL ORDER BY row_number LIMIT $2)
