@@ -161,13 +161,7 @@ export class InMemoryTargetImportRepository
     });
   }
 
-  async createdTargets(
-    _tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    limit: number,
-  ): Promise<{ row: number; targetId: string }[]> {
+  async createdTargets(_tx: Tx, importId: string, after: number, through: number, limit: number) {
     return this.sorted(importId)
       .filter(
         (r) =>
@@ -230,25 +224,14 @@ export class InMemoryTargetImportRepository
       .map((r) => ({ row: r.row, draft: clone(r.draft!) }));
   }
 
-  async claimChunk(
-    _tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    now: Date,
-  ): Promise<boolean> {
+  async claimChunk(_tx: Tx, importId: string, after: number, through: number, now: Date) {
     const imp = this.state.imports.get(importId);
     if (!imp || imp.processedThrough !== after || isFinished(imp.status)) return false;
     Object.assign(imp, { processedThrough: through, updatedAt: now });
     return true;
   }
 
-  async recordChunk(
-    _tx: Tx,
-    importId: string,
-    after: number,
-    chunk: ImportChunkResult,
-  ): Promise<void> {
+  async recordChunk(_tx: Tx, importId: string, after: number, chunk: ImportChunkResult) {
     const imp = this.state.imports.get(importId);
     if (!imp) return;
     Object.assign(imp, {
@@ -273,12 +256,7 @@ export class InMemoryTargetImportRepository
     }
   }
 
-  async finish(
-    _tx: Tx,
-    importId: string,
-    status: ImportStatus,
-    now: Date,
-  ): Promise<TargetImport | null> {
+  async finish(_tx: Tx, importId: string, status: ImportStatus, now: Date) {
     const imp = this.state.imports.get(importId);
     if (!imp || isFinished(imp.status)) return null;
     Object.assign(imp, { status, finishedAt: now, updatedAt: now });
@@ -300,24 +278,14 @@ export class InMemoryTargetImportRepository
     return clone(imp);
   }
 
-  async failUpload(
-    importId: string,
-    failure: string,
-    now: Date,
-    counts: ImportCounts,
-  ): Promise<boolean> {
+  async failUpload(importId: string, failure: string, now: Date, counts: ImportCounts) {
     const imp = this.state.imports.get(importId);
     if (!imp || imp.status !== 'receiving') return false;
     this.fail(imp, failure, now, counts);
     return true;
   }
 
-  async failStalledUploads(
-    before: Date,
-    failure: string,
-    now: Date,
-    limit: number,
-  ): Promise<string[]> {
+  async failStalledUploads(before: Date, failure: string, now: Date, limit: number) {
     const stalled = this.notUpdatedSince(['receiving'], before, limit);
     for (const imp of stalled) {
       const staged = this.sorted(imp.id);

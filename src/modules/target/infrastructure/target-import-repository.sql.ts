@@ -87,12 +87,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async failUpload(
-    importId: string,
-    failure: string,
-    now: Date,
-    counts: ImportCounts,
-  ): Promise<boolean> {
+  async failUpload(importId: string, failure: string, now: Date, counts: ImportCounts) {
     const { rows } = await this.sql(null).query<{ id: string }>(
       `WITH failed AS (
          UPDATE target_imports
@@ -107,12 +102,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.length > 0;
   }
 
-  async failStalledUploads(
-    before: Date,
-    failure: string,
-    now: Date,
-    limit: number,
-  ): Promise<string[]> {
+  async failStalledUploads(before: Date, failure: string, now: Date, limit: number) {
     // One statement: concurrent sweeps each end a different import (SKIP LOCKED), never one twice.
     const { rows } = await this.sql(null).query<{ id: string }>(
       `WITH failed AS (
@@ -253,13 +243,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async createdTargets(
-    tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    limit: number,
-  ): Promise<{ row: number; targetId: string }[]> {
+  async createdTargets(tx: Tx, importId: string, after: number, through: number, limit: number) {
     const { rows } = await this.sql(tx).query<{ row_number: number; target_id: string }>(
       `SELECT row_number, target_id FROM target_import_rows
        WHERE import_id = $1 AND row_number > $2 AND row_number <= $3
@@ -280,13 +264,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => ({ row: r.row_number, draft: r.draft }));
   }
 
-  async claimChunk(
-    tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    now: Date,
-  ): Promise<boolean> {
+  async claimChunk(tx: Tx, importId: string, after: number, through: number, now: Date) {
     const { rows } = await this.sql(tx).query<{ id: string }>(
       `UPDATE target_imports SET processed_through = $3, updated_at = $4
        WHERE id = $1 AND processed_through = $2 AND status NOT IN ${FINISHED}
@@ -296,12 +274,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.length > 0;
   }
 
-  async recordChunk(
-    tx: Tx,
-    importId: string,
-    after: number,
-    chunk: ImportChunkResult,
-  ): Promise<void> {
+  async recordChunk(tx: Tx, importId: string, after: number, chunk: ImportChunkResult) {
     const sql = this.sql(tx);
     await sql.query<NoRows>(
       `UPDATE target_imports
@@ -333,12 +306,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async finish(
-    tx: Tx,
-    importId: string,
-    status: ImportStatus,
-    now: Date,
-  ): Promise<TargetImport | null> {
+  async finish(tx: Tx, importId: string, status: ImportStatus, now: Date) {
     const sql = this.sql(tx);
     const { rows } = await sql.query<{ dry_run: boolean; allow_duplicates: boolean }>(
       `UPDATE target_imports SET status = $2, finished_at = $3, updated_at = $3
