@@ -115,11 +115,7 @@ type CliOptions = ReturnType<
 >['values'];
 
 /** `--name x`, `--org x`, the import's flags and positionals; anything else is a usage error. */
-function parseCommandLine(argv: string[]): {
-  command?: string;
-  args: string[];
-  options: CliOptions;
-} {
+function parseCommandLine(argv: string[]) {
   try {
     const { values, positionals } = parseArgs({
       args: argv,

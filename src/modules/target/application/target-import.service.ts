@@ -154,12 +154,8 @@ export class TargetImportService {
    * with the process that read it (an upload that broke in a live process ends at once, in `start`).
    */
   async failStalledUploads(before: Date): Promise<number> {
-    const ids = await this.imports.failStalledUploads(
-      before,
-      uploadInterrupted(null),
-      this.clock.now(),
-      100,
-    );
+    const failure = uploadInterrupted(null);
+    const ids = await this.imports.failStalledUploads(before, failure, this.clock.now(), 100);
     return ids.length;
   }
 
