@@ -177,15 +177,8 @@ export class TargetImportService {
 }
 
 function previewRow(row: number, draft: TargetDraft): PreviewRow {
-  return {
-    row,
-    phoneNumber: draft.phoneNumber,
-    fallbackPhoneNumber: draft.fallbackPhoneNumber,
-    externalId: draft.externalId,
-    timeZone: draft.timeZone,
-    patient: draft.patient,
-    inputData: draft.inputData,
-  };
+  const { phoneNumber, fallbackPhoneNumber, externalId, timeZone, patient, inputData } = draft;
+  return { row, phoneNumber, fallbackPhoneNumber, externalId, timeZone, patient, inputData };
 }
 
 /** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
