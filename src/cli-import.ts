@@ -1,16 +1,12 @@
 import { createReadStream, statSync } from 'fs';
 import { Readable, Transform } from 'stream';
+import type { ImportReportDto } from './modules/target/api/dto/import-targets.dto.js';
 
 /** The fields of the import report (`GET /api/v1/imports/{id}`) the progress display reads. */
-interface ImportReportBody {
-  id: string;
-  status: string;
-  rows: number;
-  invalid_rows: number;
-  processed_rows: number;
-  created: number;
-  ignored_rows: number;
-}
+type ImportReportBody = Pick<
+  ImportReportDto,
+  'id' | 'status' | 'rows' | 'invalid_rows' | 'processed_rows' | 'created' | 'ignored_rows'
+>;
 
 /** What `targets:import` needs: where the service is, the key, the campaign, the file, the options. */
 export interface ImportCommand {

@@ -115,11 +115,7 @@ type CliOptions = ReturnType<
 >['values'];
 
 /** `--name x`, `--org x`, the import's flags and positionals; anything else is a usage error. */
-function parseCommandLine(argv: string[]): {
-  command?: string;
-  args: string[];
-  options: CliOptions;
-} {
+function parseCommandLine(argv: string[]) {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
@@ -156,21 +152,11 @@ function campaignArgs(command: string, args: string[], options: CliOptions): [st
   return [required(options, 'org'), campaignId];
 }
 
-/** Every command `run` knows (and `targets:import`): checked before any database is opened. */
-const COMMANDS = new Set([
-  'org:create',
-  'org:list',
-  'apikey:create',
-  'apikey:list',
-  'apikey:revoke',
-  'migration:run',
-  'audit:verify',
-  'campaign:pause',
-  'campaign:resume',
-  'campaign:cancel',
-  'campaign:stats',
-  'targets:import',
-]);
+/**
+ * Every command the usage lists (those `run` knows, and `targets:import`), each at the start of its
+ * entry: checked before any database is opened.
+ */
+const COMMANDS = new Set(USAGE.match(/^ {2}[a-z]+:[a-z]+/gm)!.map((entry) => entry.trim()));
 
 /**
  * Campaign commands act as the API does (same services, outbox and notifications), so they boot the
@@ -307,7 +293,8 @@ async function main(): Promise<number> {
     // A typo is told at once, without starting (or waiting for) a database.
     if (!COMMANDS.has(command)) throw new UsageError(`unknown command "${command}"`);
     if (command === 'targets:import') return await importTargets(args, options);
-    const config = loadConfig({ ...process.env, DEMO_SEED: 'false' });
+    const env = { ...process.env, DEMO_SEED: 'false' };
+    const config = loadConfig(env);
     const database = config.get('database');
     // While the service runs on the embedded database, the CLI uses it through the service's port.
     embedded =
@@ -315,12 +302,7 @@ async function main(): Promise<number> {
     const url = embedded?.url ?? (database as { url: string }).url;
     const module = usesService(command)
       ? CampaignCallingModule.forRoot({
-          config: loadConfig({
-            ...process.env,
-            DEMO_SEED: 'false',
-            ROLE: 'api',
-            LOG_LEVEL: 'error',
-          }),
+          config: loadConfig({ ...env, ROLE: 'api', LOG_LEVEL: 'error' }),
           database: { url },
         })
       : CliModule.forRoot(config, url);

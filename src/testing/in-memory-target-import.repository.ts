@@ -1,16 +1,18 @@
 import { Tx } from '../common/persistence/unit-of-work.js';
 import {
+  ChunkRow,
   ImportChunkResult,
+  ImportCounts,
+  NewImport,
   StagedRow,
   TargetImportRepository,
 } from '../modules/target/application/ports/target-import.repository.js';
 import { TargetRepository } from '../modules/target/application/ports/target.repository.js';
-import { TargetDraft } from '../modules/target/domain/new-targets.js';
 import {
-  ImportOptions,
   ImportStatus,
   isFinished,
   PreviewRow,
+  ReportRows,
   RowError,
   TargetImport,
 } from '../modules/target/domain/target-import.js';
@@ -30,6 +32,21 @@ interface State {
   rows: Map<string, Map<number, Row>>;
 }
 
+/** A value error at the row's `id` or `external_id`, as the adapter's check writes one. */
+function valueError(row: Row, field: 'id' | 'external_id', why: string): RowError {
+  const id = field === 'id';
+  return {
+    row: row.row,
+    column: id ? row.idColumn : row.externalIdColumn,
+    loc: [field],
+    type: 'value_error',
+    msg: `Value error, ${why}`,
+    input: id ? row.draft!.id : row.externalId,
+  };
+}
+
+const ALREADY_IN_CAMPAIGN = 'this external id is already in the campaign';
+
 /**
  * TargetImportRepository in memory. It reads the campaign's targets through the TargetRepository it
  * is given (the fake of the same module), as the adapter joins the `targets` table.
@@ -44,17 +61,10 @@ export class InMemoryTargetImportRepository
     super();
   }
 
-  async create(
-    imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
-  ): Promise<void> {
-    this.state.imports.set(imp.id, {
-      id: imp.id,
-      organizationId: imp.organizationId,
-      campaignId: imp.campaignId,
+  async create({ now, ...given }: NewImport): Promise<void> {
+    this.state.imports.set(given.id, {
+      ...given,
       status: 'receiving',
-      dryRun: imp.dryRun,
-      launch: imp.launch,
-      allowDuplicates: imp.allowDuplicates,
       totalRows: 0,
       invalidRows: 0,
       checked: false,
@@ -62,15 +72,14 @@ export class InMemoryTargetImportRepository
       processedRows: 0,
       created: 0,
       ignoredRows: 0,
-      createdAt: imp.now,
-      updatedAt: imp.now,
+      createdAt: now,
+      updatedAt: now,
       finishedAt: null,
       failure: null,
-      skipInvalid: imp.skipInvalid,
       columns: null,
       preview: null,
     });
-    this.state.rows.set(imp.id, new Map());
+    this.state.rows.set(given.id, new Map());
   }
 
   async describe(importId: string, columns: ImportColumn[] | null, preview: PreviewRow[]) {
@@ -101,11 +110,11 @@ export class InMemoryTargetImportRepository
     importId: string,
     status: ImportStatus,
     now: Date,
-    counts?: { totalRows: number; invalidRows: number },
+    counts?: ImportCounts,
   ): Promise<void> {
     const imp = this.state.imports.get(importId);
     if (!imp || isFinished(imp.status)) return;
-    Object.assign(imp, { status, updatedAt: now, ...(counts ?? {}) });
+    Object.assign(imp, { status, updatedAt: now, ...counts });
   }
 
   async find(organizationId: string | null, importId: string): Promise<TargetImport | null> {
@@ -139,16 +148,7 @@ export class InMemoryTargetImportRepository
     for (const row of valid) {
       const ownTarget = row.draft !== null && own.has(row.draft.id);
       if (!taken.includes(row.row) && !(inCampaign.has(row.externalId!) && !ownTarget)) continue;
-      row.errors = [
-        {
-          row: row.row,
-          column: row.externalIdColumn,
-          loc: ['external_id'],
-          type: 'value_error',
-          msg: 'Value error, this external id is already in the campaign',
-          input: row.externalId,
-        },
-      ];
+      row.errors = [valueError(row, 'external_id', ALREADY_IN_CAMPAIGN)];
       row.duplicate = true;
       row.draft = null;
       marked++;
@@ -161,13 +161,7 @@ export class InMemoryTargetImportRepository
     });
   }
 
-  async createdTargets(
-    _tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    limit: number,
-  ): Promise<{ row: number; targetId: string }[]> {
+  async createdTargets(_tx: Tx, importId: string, after: number, through: number, limit: number) {
     return this.sorted(importId)
       .filter(
         (r) =>
@@ -202,19 +196,15 @@ export class InMemoryTargetImportRepository
       if (row.idColumn !== null && firstI === undefined) firstId.set(draft.id, row.row);
       const duplicate = ext !== null && (firstE !== undefined || inCampaign.has(ext));
       const errors: RowError[] = [];
-      const error = (column: string | null, field: string, msg: string, input: unknown) =>
-        errors.push({ row: row.row, column, loc: [field], type: 'value_error', msg, input });
       if (row.idColumn !== null && taken.has(draft.id)) {
-        error(row.idColumn, 'id', 'Value error, a target with this id already exists', draft.id);
+        errors.push(valueError(row, 'id', 'a target with this id already exists'));
       } else if (firstI !== undefined) {
-        error(row.idColumn, 'id', `Value error, this id repeats row ${firstI}`, draft.id);
+        errors.push(valueError(row, 'id', `this id repeats row ${firstI}`));
       }
       if (duplicate && !imp.allowDuplicates) {
-        const msg =
-          firstE !== undefined
-            ? `Value error, this external id repeats row ${firstE}`
-            : 'Value error, this external id is already in the campaign';
-        error(row.externalIdColumn, 'external_id', msg, ext);
+        const repeated = firstE !== undefined;
+        const why = repeated ? `this external id repeats row ${firstE}` : ALREADY_IN_CAMPAIGN;
+        errors.push(valueError(row, 'external_id', why));
       }
       row.duplicate = duplicate;
       if (errors.length > 0) {
@@ -227,36 +217,21 @@ export class InMemoryTargetImportRepository
     return clone(imp);
   }
 
-  async nextChunk(
-    importId: string,
-    after: number,
-    limit: number,
-  ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]> {
+  async nextChunk(importId: string, after: number, limit: number): Promise<ChunkRow[]> {
     return this.sorted(importId)
       .filter((r) => r.row > after && r.errors === null && r.draft !== null)
       .slice(0, limit)
       .map((r) => ({ row: r.row, draft: clone(r.draft!) }));
   }
 
-  async claimChunk(
-    _tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    now: Date,
-  ): Promise<boolean> {
+  async claimChunk(_tx: Tx, importId: string, after: number, through: number, now: Date) {
     const imp = this.state.imports.get(importId);
     if (!imp || imp.processedThrough !== after || isFinished(imp.status)) return false;
     Object.assign(imp, { processedThrough: through, updatedAt: now });
     return true;
   }
 
-  async recordChunk(
-    _tx: Tx,
-    importId: string,
-    after: number,
-    chunk: ImportChunkResult,
-  ): Promise<void> {
+  async recordChunk(_tx: Tx, importId: string, after: number, chunk: ImportChunkResult) {
     const imp = this.state.imports.get(importId);
     if (!imp) return;
     Object.assign(imp, {
@@ -281,12 +256,7 @@ export class InMemoryTargetImportRepository
     }
   }
 
-  async finish(
-    _tx: Tx,
-    importId: string,
-    status: ImportStatus,
-    now: Date,
-  ): Promise<TargetImport | null> {
+  async finish(_tx: Tx, importId: string, status: ImportStatus, now: Date) {
     const imp = this.state.imports.get(importId);
     if (!imp || isFinished(imp.status)) return null;
     Object.assign(imp, { status, finishedAt: now, updatedAt: now });
@@ -308,57 +278,30 @@ export class InMemoryTargetImportRepository
     return clone(imp);
   }
 
-  async failUpload(
-    importId: string,
-    failure: string,
-    now: Date,
-    counts: { totalRows: number; invalidRows: number },
-  ): Promise<boolean> {
+  async failUpload(importId: string, failure: string, now: Date, counts: ImportCounts) {
     const imp = this.state.imports.get(importId);
     if (!imp || imp.status !== 'receiving') return false;
-    Object.assign(imp, { status: 'failed', failure, updatedAt: now, finishedAt: now, ...counts });
-    this.state.rows.set(importId, new Map());
+    this.fail(imp, failure, now, counts);
     return true;
   }
 
-  async failStalledUploads(
-    before: Date,
-    failure: string,
-    now: Date,
-    limit: number,
-  ): Promise<string[]> {
-    const stalled = [...this.state.imports.values()]
-      .filter((i) => i.status === 'receiving' && i.updatedAt < before)
-      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
-      .slice(0, limit);
+  async failStalledUploads(before: Date, failure: string, now: Date, limit: number) {
+    const stalled = this.notUpdatedSince(['receiving'], before, limit);
     for (const imp of stalled) {
-      const staged = [...(this.state.rows.get(imp.id)?.values() ?? [])];
-      Object.assign(imp, {
-        status: 'failed',
-        failure,
-        updatedAt: now,
-        finishedAt: now,
-        totalRows: staged.length,
-        invalidRows: staged.filter((r) => r.errors !== null).length,
-      });
-      this.state.rows.set(imp.id, new Map());
+      const staged = this.sorted(imp.id);
+      const invalidRows = staged.filter((r) => r.errors !== null).length;
+      this.fail(imp, failure, now, { totalRows: staged.length, invalidRows });
     }
     return stalled.map((i) => i.id);
   }
 
   async claimStalled(_tx: Tx, before: Date, now: Date, limit: number): Promise<string[]> {
-    const stalled = [...this.state.imports.values()]
-      .filter((i) => (i.status === 'queued' || i.status === 'running') && i.updatedAt < before)
-      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
-      .slice(0, limit);
+    const stalled = this.notUpdatedSince(['queued', 'running'], before, limit);
     for (const imp of stalled) imp.updatedAt = now;
     return stalled.map((i) => i.id);
   }
 
-  async reportRows(
-    importId: string,
-    limit: number,
-  ): Promise<{ errors: RowError[]; ignored: { row: number; externalId: string }[] }> {
+  async reportRows(importId: string, limit: number): Promise<ReportRows> {
     const rows = this.sorted(importId);
     return {
       errors: rows
@@ -392,6 +335,20 @@ export class InMemoryTargetImportRepository
   /** Puts back a snapshot, which is the unit of work's alone and not used again. */
   restore(state: State): void {
     this.state = state;
+  }
+
+  /** Ends an import `failed` with `failure` and its row counts, dropping its staged rows. */
+  private fail(imp: TargetImport, failure: string, now: Date, counts: ImportCounts): void {
+    Object.assign(imp, { status: 'failed', failure, updatedAt: now, finishedAt: now, ...counts });
+    this.state.rows.set(imp.id, new Map());
+  }
+
+  /** The imports in `statuses` not updated since `before`, longest idle first, at most `limit`. */
+  private notUpdatedSince(statuses: ImportStatus[], before: Date, limit: number): TargetImport[] {
+    return [...this.state.imports.values()]
+      .filter((i) => statuses.includes(i.status) && i.updatedAt < before)
+      .sort((a, b) => a.updatedAt.getTime() - b.updatedAt.getTime())
+      .slice(0, limit);
   }
 
   private sorted(importId: string): Row[] {

@@ -23,8 +23,13 @@ import { TargetInputDto } from './dto/add-targets.dto.js';
 import { toAddTargetInput } from './target.request-mapper.js';
 
 const pipe = new PydanticValidationPipe();
+/** Each record is validated as one item of the JSON add's `targets`. */
+const TARGET_ITEM = { type: 'body', metatype: TargetInputDto, data: '' } as const;
 /** One record (row) of the file may hold at most this many characters. */
 export const MAX_RECORD_BYTES = 1024 * 1024;
+
+const valueError = (why: string, loc: (string | number)[], input: unknown) =>
+  item(pydantic.valueError(why), loc, input);
 
 /** `Header:field,Header2:field2` (the last colon separates, a header may hold one). */
 export function parseColumnMapping(value: string | undefined): Map<string, string> {
@@ -35,19 +40,13 @@ export function parseColumnMapping(value: string | undefined): Map<string, strin
     const at = pair.lastIndexOf(':');
     const header = at > 0 ? pair.slice(0, at).trim() : '';
     const field = at > 0 ? pair.slice(at + 1).trim() : '';
-    if (!header || !isMappableField(field)) {
-      errors.push(
-        item(
-          pydantic.valueError(
-            `"${pair}" is not <CSV header>:<field> with a field such as phone_number, ` +
-              'external_id, patient.first_name or input_data.<key>',
-          ),
-          ['query', 'columns'],
-          value,
-        ),
-      );
-    } else {
+    if (header && isMappableField(field)) {
       mapping.set(header, field);
+    } else {
+      const why =
+        `"${pair}" is not <CSV header>:<field> with a field such as phone_number, ` +
+        'external_id, patient.first_name or input_data.<key>';
+      errors.push(valueError(why, ['query', 'columns'], value));
     }
   }
   if (errors.length > 0) throw new RequestValidationError(errors);
@@ -126,31 +125,20 @@ function checkHeader(
   const errors: PydanticErrorItem[] = [];
   const seen = new Set<string>();
   header.forEach((name, i) => {
-    if (name === '') {
-      errors.push(
-        item(pydantic.valueError(`column ${i + 1} has no name`), ['body', 'header', i], name),
-      );
-    } else if (seen.has(name)) {
-      errors.push(
-        item(pydantic.valueError(`column "${name}" appears twice`), ['body', 'header', i], name),
-      );
-    }
+    const why = name === '' ? `column ${i + 1} has no name` : `column "${name}" appears twice`;
+    if (name === '' || seen.has(name)) errors.push(valueError(why, ['body', 'header', i], name));
     seen.add(name);
   });
   const fields = new Set(paths.map((p) => p.join('.')));
   if (fields.size < paths.length && errors.length === 0) {
-    errors.push(
-      item(pydantic.valueError('two columns feed the same field'), ['body', 'header'], header),
-    );
+    errors.push(valueError('two columns feed the same field', ['body', 'header'], header));
   }
   if (!fields.has('phone_number')) {
     errors.push(item(pydantic.missing(), ['body', 'header', 'phone_number'], header));
   }
   for (const name of mapping.keys()) {
     if (!seen.has(name)) {
-      errors.push(
-        item(pydantic.valueError(`the file has no column "${name}"`), ['query', 'columns'], name),
-      );
+      errors.push(valueError(`the file has no column "${name}"`, ['query', 'columns'], name));
     }
   }
   if (errors.length > 0) throw new RequestValidationError(errors);
@@ -162,47 +150,33 @@ async function readRecord(
   header: string[],
   paths: string[][],
 ): Promise<ImportRecord> {
-  const base = { row, idColumn: null, externalIdColumn: null };
+  const refused = (errors: RowError[]): ImportRecord => {
+    return { row, idColumn: null, externalIdColumn: null, input: null, errors };
+  };
   if (record.length > header.length) {
-    const error: RowError = {
-      row,
-      column: null,
-      loc: [],
-      ...pydantic.valueError(
-        `the row has ${record.length} fields, the header has ${header.length}`,
-      ),
-      input: record.slice(header.length),
-    };
-    return { ...base, input: null, errors: [error] };
+    const why = `the row has ${record.length} fields, the header has ${header.length}`;
+    const input = record.slice(header.length);
+    return refused([{ row, column: null, loc: [], ...pydantic.valueError(why), input }]);
   }
   const target = recordToTarget(record, paths);
   const columnFor = (loc: (string | number)[]) => columnOf(loc, header, paths);
   const birth = readBirthDate(target);
   if (birth) {
     const loc = ['patient', 'date_of_birth'];
-    const error: RowError = {
-      row,
-      column: columnFor(loc),
-      loc,
-      ...pydantic.valueError(DATE_OF_BIRTH_RULE),
-      input: birth.input,
-    };
-    return { ...base, input: null, errors: [error] };
+    const error = pydantic.valueError(DATE_OF_BIRTH_RULE);
+    return refused([{ row, column: columnFor(loc), loc, ...error, input: birth.input }]);
   }
   let dto: TargetInputDto;
   try {
-    dto = (await pipe.transform(target, {
-      type: 'body',
-      metatype: TargetInputDto,
-      data: '',
-    })) as TargetInputDto;
+    dto = (await pipe.transform(target, TARGET_ITEM)) as TargetInputDto;
   } catch (error) {
     if (!(error instanceof RequestValidationError)) throw error;
-    const errors = error.items.map((i): RowError => {
-      const loc = i.loc.slice(1);
-      return { row, column: columnFor(loc), ...i, loc, input: storableInput(i.input) };
-    });
-    return { ...base, input: null, errors };
+    return refused(
+      error.items.map((i) => {
+        const loc = i.loc.slice(1);
+        return { row, column: columnFor(loc), ...i, loc, input: storableInput(i.input) };
+      }),
+    );
   }
   const patientExternalId = (target.patient as Record<string, unknown> | undefined)?.external_id;
   return {

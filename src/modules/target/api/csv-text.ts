@@ -44,21 +44,14 @@ export class CsvText {
 
   /** The record's fields in the file's encoding; null when a field holds bytes that are not text. */
   decode(record: string[]): string[] | null {
-    const out: string[] = new Array(record.length);
-    for (let i = 0; i < record.length; i++) {
-      const field = record[i];
+    try {
       // Nearly every field is ASCII, which reads the same in latin1 and in every encoding we take.
-      if (ASCII.test(field)) {
-        out[i] = field;
-        continue;
-      }
-      try {
-        out[i] = this.decoder.decode(Buffer.from(field, 'latin1'));
-      } catch {
-        return null;
-      }
+      return record.map((field) =>
+        ASCII.test(field) ? field : this.decoder.decode(Buffer.from(field, 'latin1')),
+      );
+    } catch {
+      return null;
     }
-    return out;
   }
 
   /** The 422 for a record whose bytes are not text in the file's encoding. */
@@ -74,16 +67,9 @@ export class CsvText {
    * takes, and the decoder that transcodes the rest to UTF-8 when the file is UTF-16.
    */
   begin(head: Buffer): { skip: number; transcoder: TextDecoder | null } {
-    const bom =
-      head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf
-        ? ({ encoding: 'utf-8', length: 3 } as const)
-        : head[0] === 0xff && head[1] === 0xfe
-          ? ({ encoding: 'utf-16le', length: 2 } as const)
-          : head[0] === 0xfe && head[1] === 0xff
-            ? ({ encoding: 'utf-16be', length: 2 } as const)
-            : null;
-    if (bom !== null) this.decoder = new TextDecoder(bom.encoding, { fatal: true });
-    const skip = bom?.length ?? 0;
+    const bom = BOMS.find((b) => b.bytes.every((byte, i) => head[i] === byte));
+    if (bom !== undefined) this.decoder = new TextDecoder(bom.encoding, { fatal: true });
+    const skip = bom?.bytes.length ?? 0;
     const encoding = this.decoder.encoding;
     if (encoding !== 'utf-16le' && encoding !== 'utf-16be') return { skip, transcoder: null };
     // Parsed as UTF-8 from here on.
@@ -99,6 +85,13 @@ export function unreadableFile(why: string): RequestValidationError {
 
 // eslint-disable-next-line no-control-regex -- every ASCII character, controls included
 const ASCII = /^[\x00-\x7f]*$/;
+
+/** The byte order marks, each with the encoding it declares. */
+const BOMS = [
+  { bytes: [0xef, 0xbb, 0xbf], encoding: 'utf-8' },
+  { bytes: [0xff, 0xfe], encoding: 'utf-16le' },
+  { bytes: [0xfe, 0xff], encoding: 'utf-16be' },
+];
 
 /** Holds the first three bytes until the BOM (if any) is known, then passes (or transcodes) the rest. */
 class BomSniffer extends Transform {

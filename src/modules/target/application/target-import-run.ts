@@ -51,10 +51,7 @@ export class TargetImportRun {
     let imp = await this.imports.find(null, importId);
     if (!imp || isFinished(imp.status) || imp.status === 'receiving') return;
     const campaign = await this.campaigns.findById(imp.campaignId);
-    if (!campaign) {
-      await this.end(imp, 'failed');
-      return;
-    }
+    if (!campaign) return this.end(imp, 'failed');
     if (imp.status === 'queued') {
       await this.imports.setStatus(null, imp.id, 'running', this.clock.now());
     }
@@ -66,19 +63,14 @@ export class TargetImportRun {
     for (;;) {
       const chunk = await this.imports.nextChunk(imp.id, imp.processedThrough, IMPORT_CHUNK_ROWS);
       const current: TargetImport = imp;
+      const after = current.processedThrough;
       const last = chunk.length < IMPORT_CHUNK_ROWS;
       const recorded = await this.unitOfWork
         .run(async (tx) => {
           const now = this.clock.now();
-          const through = chunk.length > 0 ? chunk[chunk.length - 1].row : current.processedThrough;
+          const through = chunk.length > 0 ? chunk[chunk.length - 1].row : after;
           // Claim first: a concurrent run of the same import waits on this row lock, then gives up.
-          const claimed = await this.imports.claimChunk(
-            tx,
-            current.id,
-            current.processedThrough,
-            through,
-            now,
-          );
+          const claimed = await this.imports.claimChunk(tx, current.id, after, through, now);
           if (!claimed) throw new ChunkTakenError();
           const allOrNothing = !current.allowDuplicates;
           let created = 0;
@@ -113,7 +105,7 @@ export class TargetImportRun {
               (a, b) => a - b,
             );
           }
-          await this.imports.recordChunk(tx, current.id, current.processedThrough, {
+          await this.imports.recordChunk(tx, current.id, after, {
             through,
             rows: chunk.length,
             created,
@@ -121,7 +113,7 @@ export class TargetImportRun {
             keepCreated: allOrNothing,
           });
           if (last && allOrNothing && current.launch) {
-            await this.launchCreated(tx, current, current.processedThrough, now);
+            await this.launchCreated(tx, current, after, now);
           }
           if (last) await this.finishIn(tx, current.id, 'succeeded');
           return through;

@@ -90,18 +90,16 @@ export class TargetImportService {
       now: this.clock.now(),
       ...options,
     });
-    let total = 0;
-    let invalid = 0;
+    const counts = { totalRows: 0, invalidRows: 0 };
     const preview: PreviewRow[] = [];
     try {
       let batch: StagedRow[] = [];
       for await (const record of records) {
-        total++;
-        if (total > MAX_IMPORT_ROWS) {
+        if (++counts.totalRows > MAX_IMPORT_ROWS) {
           throw new InvalidInputError(`A file may hold at most ${MAX_IMPORT_ROWS} rows`, []);
         }
         const staged = stage(record, country);
-        if (staged.errors) invalid++;
+        if (staged.errors) counts.invalidRows++;
         else if (preview.length < PREVIEW_ROWS && staged.draft) {
           preview.push(previewRow(staged.row, staged.draft));
         }
@@ -113,18 +111,15 @@ export class TargetImportService {
       }
       await this.imports.stageRows(id, batch, this.clock.now());
       await this.imports.describe(id, header.columns, preview);
-      if (total === 0) {
+      if (counts.totalRows === 0) {
         throw new InvalidInputError('The file has a header but no rows', []);
       }
     } catch (error) {
       if (error instanceof UploadInterruptedError) {
         // Not the file's fault: the import ends failed, saying so, for whoever follows it by id.
-        const failure = uploadInterrupted(total);
-        await this.imports.failUpload(id, failure, this.clock.now(), {
-          totalRows: total,
-          invalidRows: invalid,
-        });
-        this.logger.warn({ importId: id, rows: total }, 'CSV upload interrupted');
+        const failure = uploadInterrupted(counts.totalRows);
+        await this.imports.failUpload(id, failure, this.clock.now(), counts);
+        this.logger.warn({ importId: id, rows: counts.totalRows }, 'CSV upload interrupted');
         throw new InterruptedError(failure);
       }
       // A file that cannot be read to the end is refused as a whole: nothing is kept.
@@ -132,17 +127,17 @@ export class TargetImportService {
       throw error;
     }
 
-    const counts = { totalRows: total, invalidRows: invalid };
-    if (total <= SYNC_IMPORT_MAX_ROWS) {
+    const queued = counts.totalRows > SYNC_IMPORT_MAX_ROWS;
+    if (queued) {
+      await this.unitOfWork.run(async (tx) => {
+        await this.imports.setStatus(tx, id, 'queued', this.clock.now(), counts);
+        await this.jobs.enqueue(tx, { queue: IMPORT_QUEUE, data: { importId: id } });
+      });
+    } else {
       await this.imports.setStatus(null, id, 'running', this.clock.now(), counts);
       await this.run.process(id);
-      return { report: await this.report(organizationId, id), queued: false };
     }
-    await this.unitOfWork.run(async (tx) => {
-      await this.imports.setStatus(tx, id, 'queued', this.clock.now(), counts);
-      await this.jobs.enqueue(tx, { queue: IMPORT_QUEUE, data: { importId: id } });
-    });
-    return { report: await this.report(organizationId, id), queued: true };
+    return { report: await this.report(organizationId, id), queued };
   }
 
   /** The import with its row errors and ignored rows; another organization's is not found. */
@@ -159,12 +154,8 @@ export class TargetImportService {
    * with the process that read it (an upload that broke in a live process ends at once, in `start`).
    */
   async failStalledUploads(before: Date): Promise<number> {
-    const ids = await this.imports.failStalledUploads(
-      before,
-      uploadInterrupted(null),
-      this.clock.now(),
-      100,
-    );
+    const failure = uploadInterrupted(null);
+    const ids = await this.imports.failStalledUploads(before, failure, this.clock.now(), 100);
     return ids.length;
   }
 
@@ -186,24 +177,14 @@ export class TargetImportService {
 }
 
 function previewRow(row: number, draft: TargetDraft): PreviewRow {
-  return {
-    row,
-    phoneNumber: draft.phoneNumber,
-    fallbackPhoneNumber: draft.fallbackPhoneNumber,
-    externalId: draft.externalId,
-    timeZone: draft.timeZone,
-    patient: draft.patient,
-    inputData: draft.inputData,
-  };
+  const { phoneNumber, fallbackPhoneNumber, externalId, timeZone, patient, inputData } = draft;
+  return { row, phoneNumber, fallbackPhoneNumber, externalId, timeZone, patient, inputData };
 }
 
 /** A record as staged: its draft (id chosen now, so a rerun inserts the same target) or its errors. */
 function stage(record: ImportRecord, country: CountryCode): StagedRow {
-  const base = {
-    row: record.row,
-    idColumn: record.idColumn,
-    externalIdColumn: record.externalIdColumn,
-  };
+  const { row, idColumn, externalIdColumn } = record;
+  const base = { row, idColumn, externalIdColumn };
   if (record.errors.length > 0 || record.input === null) {
     return { ...base, draft: null, errors: record.errors };
   }
@@ -213,19 +194,13 @@ function stage(record: ImportRecord, country: CountryCode): StagedRow {
   } catch (error) {
     if (!(error instanceof InvalidInputError)) throw error;
     const loc = error.field.slice(2);
+    const column = record.columnOf?.(loc) ?? loc.map(String).join('.');
+    const msg = `Value error, ${error.message}`;
+    const input = error.input ?? null;
     return {
       ...base,
       draft: null,
-      errors: [
-        {
-          row: record.row,
-          column: record.columnOf?.(loc) ?? loc.map(String).join('.'),
-          loc,
-          type: 'value_error',
-          msg: `Value error, ${error.message}`,
-          input: error.input ?? null,
-        },
-      ],
+      errors: [{ row, column, loc, type: 'value_error', msg, input }],
     };
   }
 }

@@ -88,22 +88,17 @@ export function proposeColumns(
   });
 }
 
-const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const US_DATE = /^(?<month>\d{1,2})\/(?<day>\d{1,2})\/(?<year>\d{4})$/;
+const ISO_DATE = /^(?<year>\d{4})-(?<month>\d{2})-(?<day>\d{2})$/;
 
 export const DATE_OF_BIRTH_RULE = 'a date of birth must be a date such as 03/14/1962 or 1962-03-14';
 
 /** A date of birth as US files write it (`03/14/1962`, `3/4/1962`, `1962-03-14`), as `YYYY-MM-DD`. */
 export function readDateOfBirth(value: string): string | null {
   const trimmed = value.trim();
-  const us = US_DATE.exec(trimmed);
-  const iso = ISO_DATE.exec(trimmed);
-  const [year, month, day] = us
-    ? [Number(us[3]), Number(us[1]), Number(us[2])]
-    : iso
-      ? [Number(iso[1]), Number(iso[2]), Number(iso[3])]
-      : [NaN, NaN, NaN];
-  if (Number.isNaN(year)) return null;
+  const parts = (US_DATE.exec(trimmed) ?? ISO_DATE.exec(trimmed))?.groups;
+  if (parts === undefined) return null;
+  const [year, month, day] = [Number(parts.year), Number(parts.month), Number(parts.day)];
   const date = new Date(Date.UTC(year, month - 1, day));
   const real =
     date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;

@@ -1,8 +1,16 @@
-import { columnOf, columnPaths, isMappableField, recordToTarget } from './target-import.js';
+import {
+  columnOf,
+  fieldPath,
+  importColumns,
+  isMappableField,
+  recordToTarget,
+} from './target-import.js';
 
 describe('CSV column mapping', () => {
   const header = ['phone_number', 'MRN', 'patient.first_name', 'pre_call_data.reason', 'Visit'];
-  const paths = columnPaths(header, new Map([['MRN', 'external_id']]));
+  const paths = importColumns(header, new Map([['MRN', 'external_id']])).map((c) =>
+    fieldPath(c.field),
+  );
 
   it('maps known fields, explicit mappings, prefixes, and the rest into input_data', () => {
     expect(paths).toEqual([

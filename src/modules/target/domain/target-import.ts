@@ -123,10 +123,14 @@ export function uploadInterrupted(rows: number | null): string {
   return `The upload was interrupted${received}, before the end of the file: nothing was added. Send the file again.`;
 }
 
-export interface ImportReport {
-  import: TargetImport;
+/** The lists of a report: row errors and ignored rows, each in row order. */
+export interface ReportRows {
   errors: RowError[];
   ignored: { row: number; externalId: string }[];
+}
+
+export interface ImportReport extends ReportRows {
+  import: TargetImport;
 }
 
 /**
@@ -141,30 +145,22 @@ export function importColumns(
   return proposeColumns(header, explicit, (name) => (isMappableField(name) ? name : null));
 }
 
-/** Column -> field path, as `importColumns` maps them. */
-export function columnPaths(
-  header: readonly string[],
-  explicit: ReadonlyMap<string, string>,
-): string[][] {
-  return importColumns(header, explicit).map((c) => fieldPath(c.field));
-}
+/** The nested object a field names by its prefix (`input_data.`, `patient.extra_data.`), if any. */
+const objectPrefix = (field: string) =>
+  IMPORT_OBJECT_PREFIXES.find((p) => field.startsWith(p) && field.length > p.length);
+
+const isImportField = (field: string) => (IMPORT_FIELDS as readonly string[]).includes(field);
 
 export function fieldPath(field: string): string[] {
-  if ((IMPORT_FIELDS as readonly string[]).includes(field)) return field.split('.');
-  const prefix = IMPORT_OBJECT_PREFIXES.find((p) => field.startsWith(p) && field.length > p.length);
-  if (prefix) {
-    const parts = prefix.slice(0, -1).split('.');
-    return [...parts, field.slice(prefix.length)];
-  }
-  return ['input_data', field];
+  if (isImportField(field)) return field.split('.');
+  const prefix = objectPrefix(field);
+  if (prefix === undefined) return ['input_data', field];
+  return [...prefix.slice(0, -1).split('.'), field.slice(prefix.length)];
 }
 
 /** Whether `field` can be the target of an explicit mapping. */
 export function isMappableField(field: string): boolean {
-  return (
-    (IMPORT_FIELDS as readonly string[]).includes(field) ||
-    IMPORT_OBJECT_PREFIXES.some((p) => field.startsWith(p) && field.length > p.length)
-  );
+  return isImportField(field) || objectPrefix(field) !== undefined;
 }
 
 /**
@@ -176,23 +172,14 @@ export function recordToTarget(
   paths: readonly string[][],
 ): Record<string, unknown> {
   const target: Record<string, unknown> = {};
-  for (let i = 0; i < paths.length; i++) {
+  paths.forEach((path, i) => {
     const value = record[i];
-    if (value === undefined || value === '') continue;
-    const path = paths[i];
+    if (value === undefined || value === '') return;
+    // No field's path is a prefix of another's: a node on the way is an object or not yet set.
     let node = target;
-    for (let k = 0; k < path.length - 1; k++) {
-      const next = node[path[k]];
-      if (typeof next === 'object' && next !== null) {
-        node = next as Record<string, unknown>;
-      } else {
-        const created: Record<string, unknown> = {};
-        node[path[k]] = created;
-        node = created;
-      }
-    }
+    for (const key of path.slice(0, -1)) node = (node[key] ??= {}) as Record<string, unknown>;
     node[path[path.length - 1]] = value;
-  }
+  });
   return target;
 }
 
@@ -206,14 +193,13 @@ export function columnOf(
   paths: readonly string[][],
 ): string | null {
   let best: { column: string; length: number } | null = null;
-  paths.forEach((path, i) => {
+  for (const [i, path] of paths.entries()) {
     const n = Math.min(path.length, loc.length);
     let k = 0;
     while (k < n && String(loc[k]) === path[k]) k++;
-    if (k === path.length || (k === loc.length && k > 0)) {
-      if (!best || k > best.length) best = { column: header[i], length: k };
-    }
-  });
-  if (best) return (best as { column: string }).column;
+    const covers = k === path.length || (k === loc.length && k > 0);
+    if (covers && (!best || k > best.length)) best = { column: header[i], length: k };
+  }
+  if (best) return best.column;
   return loc.length > 0 ? loc.filter((p) => typeof p === 'string').join('.') : null;
 }

@@ -4,18 +4,14 @@ import { DataSource } from 'typeorm';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
 import {
+  ChunkRow,
   ImportChunkResult,
+  ImportCounts,
+  NewImport,
   StagedRow,
   TargetImportRepository,
 } from '../application/ports/target-import.repository.js';
-import { TargetDraft } from '../domain/new-targets.js';
-import {
-  ImportOptions,
-  ImportStatus,
-  PreviewRow,
-  RowError,
-  TargetImport,
-} from '../domain/target-import.js';
+import { ImportStatus, PreviewRow, ReportRows, TargetImport } from '../domain/target-import.js';
 import {
   TARGET_IMPORT_COLUMNS,
   targetImportFromRow,
@@ -47,24 +43,15 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return sqlExecutor(this.dataSource, tx);
   }
 
-  async create(
-    imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
-  ): Promise<void> {
+  async create(imp: NewImport): Promise<void> {
+    const { id, organizationId, campaignId, dryRun, launch, allowDuplicates, now, skipInvalid } =
+      imp;
     await this.sql(null).query<NoRows>(
       `INSERT INTO target_imports
          (id, organization_id, campaign_id, status, dry_run, launch, allow_duplicates, skip_invalid,
           created_at, updated_at)
        VALUES ($1, $2, $3, 'receiving', $4, $5, $6, $8, $7, $7)`,
-      [
-        imp.id,
-        imp.organizationId,
-        imp.campaignId,
-        imp.dryRun,
-        imp.launch,
-        imp.allowDuplicates,
-        imp.now,
-        imp.skipInvalid,
-      ],
+      [id, organizationId, campaignId, dryRun, launch, allowDuplicates, now, skipInvalid],
     );
   }
 
@@ -100,12 +87,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async failUpload(
-    importId: string,
-    failure: string,
-    now: Date,
-    counts: { totalRows: number; invalidRows: number },
-  ): Promise<boolean> {
+  async failUpload(importId: string, failure: string, now: Date, counts: ImportCounts) {
     const { rows } = await this.sql(null).query<{ id: string }>(
       `WITH failed AS (
          UPDATE target_imports
@@ -120,12 +102,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.length > 0;
   }
 
-  async failStalledUploads(
-    before: Date,
-    failure: string,
-    now: Date,
-    limit: number,
-  ): Promise<string[]> {
+  async failStalledUploads(before: Date, failure: string, now: Date, limit: number) {
     // One statement: concurrent sweeps each end a different import (SKIP LOCKED), never one twice.
     const { rows } = await this.sql(null).query<{ id: string }>(
       `WITH failed AS (
@@ -153,7 +130,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     importId: string,
     status: ImportStatus,
     now: Date,
-    counts?: { totalRows: number; invalidRows: number },
+    counts?: ImportCounts,
   ): Promise<void> {
     await this.sql(tx).query<NoRows>(
       `UPDATE target_imports
@@ -266,13 +243,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async createdTargets(
-    tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    limit: number,
-  ): Promise<{ row: number; targetId: string }[]> {
+  async createdTargets(tx: Tx, importId: string, after: number, through: number, limit: number) {
     const { rows } = await this.sql(tx).query<{ row_number: number; target_id: string }>(
       `SELECT row_number, target_id FROM target_import_rows
        WHERE import_id = $1 AND row_number > $2 AND row_number <= $3
@@ -283,15 +254,8 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => ({ row: r.row_number, targetId: r.target_id }));
   }
 
-  async nextChunk(
-    importId: string,
-    after: number,
-    limit: number,
-  ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]> {
-    const { rows } = await this.sql(null).query<{
-      row_number: number;
-      draft: TargetDraft & { id: string };
-    }>(
+  async nextChunk(importId: string, after: number, limit: number): Promise<ChunkRow[]> {
+    const { rows } = await this.sql(null).query<{ row_number: number; draft: ChunkRow['draft'] }>(
       `SELECT row_number, draft FROM target_import_rows
        WHERE import_id = $1 AND row_number > $2 AND errors IS NULL AND draft IS NOT NULL
        ORDER BY row_number LIMIT $3`,
@@ -300,13 +264,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => ({ row: r.row_number, draft: r.draft }));
   }
 
-  async claimChunk(
-    tx: Tx,
-    importId: string,
-    after: number,
-    through: number,
-    now: Date,
-  ): Promise<boolean> {
+  async claimChunk(tx: Tx, importId: string, after: number, through: number, now: Date) {
     const { rows } = await this.sql(tx).query<{ id: string }>(
       `UPDATE target_imports SET processed_through = $3, updated_at = $4
        WHERE id = $1 AND processed_through = $2 AND status NOT IN ${FINISHED}
@@ -316,12 +274,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.length > 0;
   }
 
-  async recordChunk(
-    tx: Tx,
-    importId: string,
-    after: number,
-    chunk: ImportChunkResult,
-  ): Promise<void> {
+  async recordChunk(tx: Tx, importId: string, after: number, chunk: ImportChunkResult) {
     const sql = this.sql(tx);
     await sql.query<NoRows>(
       `UPDATE target_imports
@@ -353,12 +306,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     );
   }
 
-  async finish(
-    tx: Tx,
-    importId: string,
-    status: ImportStatus,
-    now: Date,
-  ): Promise<TargetImport | null> {
+  async finish(tx: Tx, importId: string, status: ImportStatus, now: Date) {
     const sql = this.sql(tx);
     const { rows } = await sql.query<{ dry_run: boolean; allow_duplicates: boolean }>(
       `UPDATE target_imports SET status = $2, finished_at = $3, updated_at = $3
@@ -407,10 +355,7 @@ export class SqlTargetImportRepository extends TargetImportRepository {
     return rows.map((r) => r.id);
   }
 
-  async reportRows(
-    importId: string,
-    limit: number,
-  ): Promise<{ errors: RowError[]; ignored: { row: number; externalId: string }[] }> {
+  async reportRows(importId: string, limit: number): Promise<ReportRows> {
     const { rows } = await this.sql(null).query<TargetImportReportRow>(
       `(SELECT row_number, external_id, errors, false AS ignored FROM target_import_rows
          WHERE import_id = $1 AND errors IS NOT NULL ORDER BY row_number LIMIT $2)

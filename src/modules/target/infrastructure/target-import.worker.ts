@@ -44,13 +44,12 @@ export class TargetImportWorker implements OnModuleInit, OnModuleDestroy {
   ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.jobs.work<ImportJob>(
-      IMPORT_QUEUE,
-      async (job) => {
-        await this.run.process(job.importId);
-      },
-      { concurrency: 1, expireInSeconds: 900, retryLimit: 10, retryDelaySeconds: 5 },
-    );
+    await this.jobs.work<ImportJob>(IMPORT_QUEUE, (job) => this.run.process(job.importId), {
+      concurrency: 1,
+      expireInSeconds: 900,
+      retryLimit: 10,
+      retryDelaySeconds: 5,
+    });
     const { runRecovery, recoveryMs } = this.settings.options;
     if (runRecovery) {
       this.timer = setInterval(() => this.sweep(), Math.max(500, recoveryMs / 2));
@@ -67,24 +66,19 @@ export class TargetImportWorker implements OnModuleInit, OnModuleDestroy {
   private sweep(): void {
     if (this.sweeping) return;
     const now = this.clock.now().getTime();
-    const before = new Date(now - this.settings.options.recoveryMs);
-    const uploadBefore = new Date(now - this.settings.options.uploadStallMs);
+    const { recoveryMs, uploadStallMs } = this.settings.options;
     this.sweeping = this.exclusive
       .runExclusive(RECOVERY_TASK, async () => ({
-        requeued: await this.imports.recoverStalled(before),
-        failed: await this.imports.failStalledUploads(uploadBefore),
+        requeued: await this.imports.recoverStalled(new Date(now - recoveryMs)),
+        failed: await this.imports.failStalledUploads(new Date(now - uploadStallMs)),
       }))
       .then((run) => {
-        if (run.ran && run.result.requeued > 0)
-          this.logger.warn(
-            { count: run.result.requeued },
-            're-queued CSV imports whose job was lost',
-          );
-        if (run.ran && run.result.failed > 0)
-          this.logger.warn(
-            { count: run.result.failed },
-            'failed CSV uploads that stopped receiving',
-          );
+        if (!run.ran) return;
+        const { requeued, failed } = run.result;
+        if (requeued > 0)
+          this.logger.warn({ count: requeued }, 're-queued CSV imports whose job was lost');
+        if (failed > 0)
+          this.logger.warn({ count: failed }, 'failed CSV uploads that stopped receiving');
       })
       .catch((err) => this.logger.warn({ err }, 'import recovery sweep failed'))
       .finally(() => (this.sweeping = null));

@@ -5,9 +5,27 @@ import {
   ImportOptions,
   ImportStatus,
   PreviewRow,
+  ReportRows,
   RowError,
   TargetImport,
 } from '../../domain/target-import.js';
+
+/** A new import: its ids and options, created (and last updated) at `now`. */
+export interface NewImport extends ImportOptions {
+  id: string;
+  organizationId: string;
+  campaignId: string;
+  now: Date;
+}
+
+/** The rows an upload held, and how many of them had errors. */
+export type ImportCounts = Pick<TargetImport, 'totalRows' | 'invalidRows'>;
+
+/** A staged row to insert: its number in the file and its valid target. */
+export interface ChunkRow {
+  row: number;
+  draft: TargetDraft & { id: string };
+}
 
 /** One CSV record as staged: a valid target (with its id already chosen) or its errors. */
 export interface StagedRow {
@@ -39,9 +57,7 @@ export interface ImportChunkResult {
  * module. Every read from the API is scoped by organization.
  */
 export abstract class TargetImportRepository {
-  abstract create(
-    imp: { id: string; organizationId: string; campaignId: string; now: Date } & ImportOptions,
-  ): Promise<void>;
+  abstract create(imp: NewImport): Promise<void>;
 
   /** Records how the file's columns were read and its first good rows as they will be stored. */
   abstract describe(
@@ -61,7 +77,7 @@ export abstract class TargetImportRepository {
     importId: string,
     failure: string,
     now: Date,
-    counts: { totalRows: number; invalidRows: number },
+    counts: ImportCounts,
   ): Promise<boolean>;
 
   /**
@@ -84,7 +100,7 @@ export abstract class TargetImportRepository {
     importId: string,
     status: ImportStatus,
     now: Date,
-    counts?: { totalRows: number; invalidRows: number },
+    counts?: ImportCounts,
   ): Promise<void>;
 
   /** Null when unknown, or in another organization when one is given. */
@@ -127,11 +143,7 @@ export abstract class TargetImportRepository {
   ): Promise<{ row: number; targetId: string }[]>;
 
   /** The next rows to insert, in file order, after row `after`. */
-  abstract nextChunk(
-    importId: string,
-    after: number,
-    limit: number,
-  ): Promise<{ row: number; draft: TargetDraft & { id: string } }[]>;
+  abstract nextChunk(importId: string, after: number, limit: number): Promise<ChunkRow[]>;
 
   /**
    * Claims the rows after `after` up to `through` for insertion in this transaction, before
@@ -176,8 +188,5 @@ export abstract class TargetImportRepository {
   abstract claimStalled(tx: Tx, before: Date, now: Date, limit: number): Promise<string[]>;
 
   /** Up to `limit` rows with errors and ignored rows each, in row order. */
-  abstract reportRows(
-    importId: string,
-    limit: number,
-  ): Promise<{ errors: RowError[]; ignored: { row: number; externalId: string }[] }>;
+  abstract reportRows(importId: string, limit: number): Promise<ReportRows>;
 }
