@@ -297,11 +297,8 @@ export class SqlCallLogRepository extends CallLogRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: CallLog[]; total: number }> {
-    const params: unknown[] = [filter.organizationId];
-    const where = ['organization_id = $1'];
-    if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
-    if (filter.campaignIds)
-      where.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
+    const params: unknown[] = [];
+    const where = scopeOf(filter, params);
     if (filter.from) where.push(`created_at >= $${params.push(filter.from)}`);
     // Inclusive to the millisecond: a date-only bound ends at .999 and rows carry microseconds.
     if (filter.to)
@@ -356,11 +353,8 @@ export class SqlCallLogRepository extends CallLogRepository {
   private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<number> {
     const { from, end, hoursFrom, hoursTo } = hoursOf(filter);
 
-    const params: unknown[] = [filter.organizationId];
-    const scope = ['organization_id = $1'];
-    if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
-    if (filter.campaignIds)
-      scope.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
+    const params: unknown[] = [];
+    const scope = scopeOf(filter, params);
     const logsBetween = (lo: Date | null, hi: Date | null) =>
       `(SELECT count(*) FROM call_logs WHERE ${[
         ...scope,
@@ -425,6 +419,15 @@ const FOLD_HOURS = `
   INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta, folded)
   SELECT $1, campaign_id, created_hour, sum(delta), true FROM gone
    GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`;
+
+/** The filter's organization and campaign conditions, their values pushed onto `params`. */
+function scopeOf(filter: CallLogFilter, params: unknown[]): string[] {
+  const scope = [`organization_id = $${params.push(filter.organizationId)}`];
+  if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
+  if (filter.campaignIds)
+    scope.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
+  return scope;
+}
 
 const HOUR_MS = 3_600_000;
 
