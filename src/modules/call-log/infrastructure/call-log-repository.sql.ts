@@ -199,20 +199,6 @@ export class SqlCallLogRepository extends CallLogRepository {
     return rows.map((r) => Number(r.id));
   }
 
-  async recordProviderCallId(
-    tx: Tx | null,
-    id: number,
-    providerCallId: string,
-    deadlineAt: Date,
-  ): Promise<boolean> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `UPDATE call_logs SET provider_call_id = $2, deadline_at = $3
-        WHERE id = $1 AND ended_at IS NULL AND provider_call_id IS NULL RETURNING id`,
-      [id, providerCallId, deadlineAt],
-    );
-    return rows.length === 1;
-  }
-
   async recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
     tx: Tx | null = null,
@@ -242,15 +228,6 @@ export class SqlCallLogRepository extends CallLogRepository {
       [now, retryAt, limit],
     );
     return rows.map(callLogFromRow);
-  }
-
-  async findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
-    if (!Number.isSafeInteger(id) || id < 0) return null;
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<CallLogRow>(
-      `SELECT ${COLUMNS} FROM call_logs WHERE id = $1`,
-      [id],
-    );
-    return rows[0] ? callLogFromRow(rows[0]) : null;
   }
 
   async findByIds(ids: number[], tx: Tx | null = null): Promise<CallLog[]> {

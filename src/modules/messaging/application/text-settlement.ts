@@ -7,14 +7,7 @@ import { TargetEventLog, WORKER } from '../../target/application/ports/target-ev
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import type { TargetStatus } from '../../target/domain/target.js';
 import { MessageEvent, Outbox } from '../../webhook/application/ports/outbox.js';
-import {
-  FINAL_STATUSES,
-  Message,
-  MessageStatus,
-  TargetContinuation,
-  TEXT_REFUSALS,
-  TextRefusal,
-} from '../domain/message.js';
+import { FINAL_STATUSES, Message, MessageStatus, TargetContinuation } from '../domain/message.js';
 import { MessageRepository, SendOutcome } from './ports/message.repository.js';
 import { TEXT_QUEUE, TextJob } from './text-queue.js';
 
@@ -70,19 +63,6 @@ export class TextSettlement {
       });
     });
     this.logger.log({ messageId: text.id, until }, `text held: ${reason}`);
-  }
-
-  refuse(text: Message, code: TextRefusal, reason?: string): Promise<void> {
-    return this.settle(text, {
-      provider: null,
-      providerConnectionId: text.providerConnectionId,
-      from: null,
-      status: 'failed',
-      providerMessageId: null,
-      errorCode: code,
-      errorMessage: reason ?? TEXT_REFUSALS[code],
-      now: this.clock.now(),
-    });
   }
 
   /**
