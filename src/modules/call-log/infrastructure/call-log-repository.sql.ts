@@ -81,7 +81,6 @@ export class SqlCallLogRepository extends CallLogRepository {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
       const { rows } = await sql.query<{
-        organization_id: string | null;
         calls: string;
         ended: string;
         connected: string;

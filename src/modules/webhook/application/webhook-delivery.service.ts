@@ -239,11 +239,6 @@ function describeEndpoint(claimed: ClaimedDelivery): Record<string, unknown> {
   } catch {
     // the body is the stored event JSON; an unreadable one still gets its attempt logged
   }
-  let origin: string | null;
-  try {
-    origin = claimed.url ? new URL(claimed.url).origin : null;
-  } catch {
-    origin = null;
-  }
+  const origin = claimed.url && URL.canParse(claimed.url) ? new URL(claimed.url).origin : null;
   return { campaignId: event.campaign_id, event: event.type, endpoint: origin };
 }
