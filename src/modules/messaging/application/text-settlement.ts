@@ -9,7 +9,7 @@ import type { TargetStatus } from '../../target/domain/target.js';
 import { MessageEvent, Outbox } from '../../webhook/application/ports/outbox.js';
 import { FINAL_STATUSES, Message, MessageStatus, TargetContinuation } from '../domain/message.js';
 import { MessageRepository, SendOutcome } from './ports/message.repository.js';
-import { TEXT_QUEUE, TextJob } from './text-queue.js';
+import { textJob } from './text-queue.js';
 
 /**
  * What becomes of a text once sending was tried, refused or held, and of the provider's later status
@@ -56,11 +56,7 @@ export class TextSettlement {
   async hold(text: Message, until: Date, reason: string): Promise<void> {
     await this.uow.run(async (tx) => {
       await this.messages.hold(tx, text.id, until);
-      await this.jobs.enqueue(tx, {
-        queue: TEXT_QUEUE,
-        data: { messageId: text.id } satisfies TextJob,
-        startAfter: until,
-      });
+      await this.jobs.enqueue(tx, { ...textJob(text.id), startAfter: until });
     });
     this.logger.log({ messageId: text.id, until }, `text held: ${reason}`);
   }
