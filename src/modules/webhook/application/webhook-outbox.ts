@@ -44,9 +44,8 @@ export class WebhookOutbox extends Outbox {
       const messages = events.flatMap((e) => (e.kind === 'message' ? [e.event] : []));
       if (calls.length > 0)
         this.unitOfWork.afterCommit(tx, () => this.listeners.callFinished(calls));
-      if (messages.length > 0) {
+      if (messages.length > 0)
         this.unitOfWork.afterCommit(tx, () => this.listeners.messageEvents(messages));
-      }
     }
     const createdAt = this.clock.now();
     const deliveryIds = await this.deliveries.recordEvents(
