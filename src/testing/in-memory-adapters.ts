@@ -107,9 +107,7 @@ export function inMemoryAdapters(clock: Clock): AdapterBinding[] {
   const steps = new InMemoryTargetStepData(events, () => targets.table());
   const imports = new InMemoryTargetImportRepository(targets);
   const campaigns = new InMemoryCampaignRepository();
-  const webhooks = new InMemoryWebhookDeliveryRepository({
-    findById: async (id) => campaigns.campaigns.get(id) ?? null,
-  });
+  const webhooks = new InMemoryWebhookDeliveryRepository(campaigns);
   const callLogs = new InMemoryCallLogRepository();
   const callEvents = new InMemoryCallEventStore();
   const ledger = new InMemoryCallLedger();

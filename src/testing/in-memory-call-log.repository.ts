@@ -98,28 +98,16 @@ export class InMemoryCallLogRepository extends CallLogRepository {
     return closed;
   }
 
-  async recordProviderCallId(
-    _tx: Tx | null,
-    id: number,
-    providerCallId: string,
-    deadlineAt: Date,
-  ): Promise<boolean> {
-    const log = this.logs.get(id);
-    if (!log || log.endedAt !== null || log.providerCallId !== null) return false;
-    Object.assign(log, { providerCallId, deadlineAt });
-    return true;
-  }
-
   async recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
     _tx: Tx | null = null,
   ): Promise<number[]> {
-    const changed: number[] = [];
-    for (const e of entries) {
-      if (await this.recordProviderCallId(null, e.id, e.providerCallId, e.deadlineAt))
-        changed.push(e.id);
-    }
-    return changed;
+    return entries.flatMap(({ id, providerCallId, deadlineAt }) => {
+      const log = this.logs.get(id);
+      if (!log || log.endedAt !== null || log.providerCallId !== null) return [];
+      Object.assign(log, { providerCallId, deadlineAt });
+      return [id];
+    });
   }
 
   async claimOverdue(now: Date, retryAt: Date, limit: number): Promise<CallLog[]> {
@@ -169,11 +157,6 @@ export class InMemoryCallLogRepository extends CallLogRepository {
           b.id - a.id,
       );
     return latest ? clone(latest) : null;
-  }
-
-  async findById(id: number): Promise<CallLog | null> {
-    const log = this.logs.get(id);
-    return log ? clone(log) : null;
   }
 
   /** Nothing to fold: the fake counts its logs as it lists them. */

@@ -55,7 +55,7 @@ export class InMemoryMessageRepository
     this.messages = state.map(clone);
   }
 
-  insertOutbound(_tx: Tx, texts: NewOutboundText[]): Promise<Message[]> {
+  async insertOutbound(_tx: Tx, texts: NewOutboundText[]): Promise<Message[]> {
     const added = texts.map((t): Message => ({
       ...newRow(t),
       callLogId: t.callLogId,
@@ -69,11 +69,11 @@ export class InMemoryMessageRepository
       settledAt: null,
     }));
     this.messages.push(...added);
-    return Promise.resolve(added.map(clone));
+    return added.map(clone);
   }
 
-  insertInbound(_tx: Tx, t: NewInboundText): Promise<Message | null> {
-    if (this.byProviderId(t.provider, t.providerMessageId)) return Promise.resolve(null);
+  async insertInbound(_tx: Tx, t: NewInboundText): Promise<Message | null> {
+    if (this.byProviderId(t.provider, t.providerMessageId)) return null;
     const message: Message = {
       ...newRow(t),
       callLogId: null,
@@ -87,20 +87,20 @@ export class InMemoryMessageRepository
       settledAt: t.now,
     };
     this.messages.push(message);
-    return Promise.resolve(clone(message));
+    return clone(message);
   }
 
-  latestOutboundTo(_tx: Tx, organizationId: string, phoneNumber: string) {
+  async latestOutboundTo(_tx: Tx, organizationId: string, phoneNumber: string) {
     const latest = this.messages
       .filter(
         (m) =>
           m.organizationId === organizationId && m.to === phoneNumber && m.direction === 'outbound',
       )
       .reduce<Message | null>((a, m) => (a && a.createdAt >= m.createdAt ? a : m), null);
-    return Promise.resolve(latest ? clone(latest) : null);
+    return latest ? clone(latest) : null;
   }
 
-  advance(
+  async advance(
     _tx: Tx,
     provider: string,
     providerMessageId: string,
@@ -108,9 +108,7 @@ export class InMemoryMessageRepository
     now: Date,
   ): Promise<Message | null> {
     const m = this.byProviderId(provider, providerMessageId);
-    if (!m || m.direction !== 'outbound' || !advancesStatus(m.status, report.status)) {
-      return Promise.resolve(null);
-    }
+    if (!m || m.direction !== 'outbound' || !advancesStatus(m.status, report.status)) return null;
     Object.assign(m, {
       status: report.status,
       errorCode: report.errorCode ?? m.errorCode,
@@ -119,55 +117,52 @@ export class InMemoryMessageRepository
       sentAt: m.sentAt ?? (SENT.includes(report.status) ? now : null),
       settledAt: FINAL_STATUSES.includes(report.status) ? now : null,
     });
-    return Promise.resolve(clone(m));
+    return clone(m);
   }
 
-  hasProviderMessage(_tx: Tx, provider: string, providerMessageId: string): Promise<boolean> {
-    return Promise.resolve(this.byProviderId(provider, providerMessageId) !== undefined);
+  async hasProviderMessage(_tx: Tx, provider: string, providerMessageId: string) {
+    return this.byProviderId(provider, providerMessageId) !== undefined;
   }
 
-  findById(_tx: Tx | null, organizationId: string | null, id: string): Promise<Message | null> {
+  async findById(_tx: Tx | null, organizationId: string | null, id: string) {
     const m = this.messages.find(
       (x) => x.id === id && (organizationId === null || x.organizationId === organizationId),
     );
-    return Promise.resolve(m ? clone(m) : null);
+    return m ? clone(m) : null;
   }
 
-  listForTarget(organizationId: string, targetId: string): Promise<Message[]> {
-    return Promise.resolve(
-      this.messages
-        .filter((m) => m.organizationId === organizationId && m.targetId === targetId)
-        .sort(
-          (a, b) =>
-            a.createdAt.getTime() - b.createdAt.getTime() ||
-            Number(a.direction === 'outbound') - Number(b.direction === 'outbound') ||
-            compareIds(a.id, b.id),
-        )
-        .map(clone),
-    );
+  async listForTarget(organizationId: string, targetId: string): Promise<Message[]> {
+    return this.messages
+      .filter((m) => m.organizationId === organizationId && m.targetId === targetId)
+      .sort(
+        (a, b) =>
+          a.createdAt.getTime() - b.createdAt.getTime() ||
+          Number(a.direction === 'outbound') - Number(b.direction === 'outbound') ||
+          compareIds(a.id, b.id),
+      )
+      .map(clone);
   }
 
-  claimForSending(id: string, now: Date, leaseMs: number): Promise<Message | null> {
+  async claimForSending(id: string, now: Date, leaseMs: number): Promise<Message | null> {
     const m = this.messages.find((x) => x.id === id);
     const since = this.sending.get(id);
-    if (!m || m.status !== 'queued') return Promise.resolve(null);
-    if (since && since.getTime() >= now.getTime() - leaseMs) return Promise.resolve(null);
+    if (!m || m.status !== 'queued') return null;
+    if (since && since.getTime() >= now.getTime() - leaseMs) return null;
     this.sending.set(id, now);
-    return Promise.resolve(clone(m));
+    return clone(m);
   }
 
-  hold(_tx: Tx, id: string, until: Date): Promise<void> {
+  async hold(_tx: Tx, id: string, until: Date): Promise<void> {
     const m = this.messages.find((x) => x.id === id && x.status === 'queued');
     if (m) {
       m.sendAfter = until;
       this.sending.delete(id);
     }
-    return Promise.resolve();
   }
 
-  recordSend(_tx: Tx, id: string, o: SendOutcome): Promise<Message | null> {
+  async recordSend(_tx: Tx, id: string, o: SendOutcome): Promise<Message | null> {
     const m = this.messages.find((x) => x.id === id && x.status === 'queued');
-    if (!m) return Promise.resolve(null);
+    if (!m) return null;
     Object.assign(m, {
       provider: o.provider,
       providerConnectionId: o.providerConnectionId,
@@ -181,7 +176,7 @@ export class InMemoryMessageRepository
       settledAt: FINAL_STATUSES.includes(o.status) ? o.now : null,
     });
     this.sending.delete(id);
-    return Promise.resolve(clone(m));
+    return clone(m);
   }
 
   private byProviderId(provider: string, providerMessageId: string): Message | undefined {

@@ -5,7 +5,6 @@ import {
   AttemptRecord,
   AttemptResult,
   ClaimedDelivery,
-  DeliveryPage,
   NewWebhookEvent,
   WebhookDeliveryRepository,
 } from '../modules/webhook/application/ports/webhook-delivery.repository.js';
@@ -216,7 +215,7 @@ export class InMemoryWebhookDeliveryRepository
     campaignId: string,
     status: DeliveryStatus | null,
     page: { offset: number; limit: number },
-  ): Promise<DeliveryPage> {
+  ): Promise<{ items: WebhookDelivery[]; total: number }> {
     const all = [...this.rows.values()]
       .map((r) => r.delivery)
       .filter((d) => d.organizationId === organizationId && d.campaignId === campaignId)

@@ -8,8 +8,7 @@ import {
 export class RecordingFollowUpTexts extends FollowUpTexts {
   readonly queued: FollowUpText[] = [];
 
-  queueFollowUps(_tx: Tx, texts: FollowUpText[]): Promise<void> {
+  async queueFollowUps(_tx: Tx, texts: FollowUpText[]): Promise<void> {
     this.queued.push(...texts);
-    return Promise.resolve();
   }
 }

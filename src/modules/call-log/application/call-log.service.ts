@@ -30,17 +30,9 @@ export class CallLogService {
   ): Promise<{ items: CallLog[]; total: number }> {
     // A campaign filter that is not a UUID matches nothing (and must not reach a uuid column).
     if (query.campaignId && !isUuid(query.campaignId)) return { items: [], total: 0 };
-    return this.repository.list(
-      {
-        organizationId,
-        campaignId: query.campaignId,
-        campaignIds: query.campaignIds ?? null,
-        from: query.from,
-        to: query.to,
-      },
-      offsetOf(query),
-      query.limit,
-    );
+    const { campaignId, campaignIds, from, to } = query;
+    const filter = { organizationId, campaignId, campaignIds: campaignIds ?? null, from, to };
+    return this.repository.list(filter, offsetOf(query), query.limit);
   }
 
   async get(organizationId: string, id: number): Promise<CallLog> {

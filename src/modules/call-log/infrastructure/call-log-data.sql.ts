@@ -39,14 +39,8 @@ export class SqlCallLogData extends CallLogData {
     parts: RetentionPart[],
   ): Promise<Record<string, number>> {
     // One statement for every part: each call log is rewritten once.
-    return blankTargetColumns(
-      sqlExecutor(this.dataSource, tx),
-      'call_logs',
-      SET,
-      parts,
-      organizationId,
-      targetIds,
-    );
+    const sql = sqlExecutor(this.dataSource, tx);
+    return blankTargetColumns(sql, 'call_logs', SET, parts, organizationId, targetIds);
   }
 
   async patientCallLogs(organizationId: string, targetIds: string[]): Promise<PatientCallLog[]> {

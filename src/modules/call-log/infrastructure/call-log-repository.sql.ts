@@ -81,7 +81,6 @@ export class SqlCallLogRepository extends CallLogRepository {
     return this.dataSource.transaction('REPEATABLE READ', async (manager) => {
       const sql = sqlExecutor(this.dataSource, { manager } as TypeOrmTx);
       const { rows } = await sql.query<{
-        organization_id: string | null;
         calls: string;
         ended: string;
         connected: string;
@@ -199,20 +198,6 @@ export class SqlCallLogRepository extends CallLogRepository {
     return rows.map((r) => Number(r.id));
   }
 
-  async recordProviderCallId(
-    tx: Tx | null,
-    id: number,
-    providerCallId: string,
-    deadlineAt: Date,
-  ): Promise<boolean> {
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<{ id: string }>(
-      `UPDATE call_logs SET provider_call_id = $2, deadline_at = $3
-        WHERE id = $1 AND ended_at IS NULL AND provider_call_id IS NULL RETURNING id`,
-      [id, providerCallId, deadlineAt],
-    );
-    return rows.length === 1;
-  }
-
   async recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
     tx: Tx | null = null,
@@ -242,15 +227,6 @@ export class SqlCallLogRepository extends CallLogRepository {
       [now, retryAt, limit],
     );
     return rows.map(callLogFromRow);
-  }
-
-  async findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
-    if (!Number.isSafeInteger(id) || id < 0) return null;
-    const { rows } = await sqlExecutor(this.dataSource, tx).query<CallLogRow>(
-      `SELECT ${COLUMNS} FROM call_logs WHERE id = $1`,
-      [id],
-    );
-    return rows[0] ? callLogFromRow(rows[0]) : null;
   }
 
   async findByIds(ids: number[], tx: Tx | null = null): Promise<CallLog[]> {
@@ -297,11 +273,8 @@ export class SqlCallLogRepository extends CallLogRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: CallLog[]; total: number }> {
-    const params: unknown[] = [filter.organizationId];
-    const where = ['organization_id = $1'];
-    if (filter.campaignId) where.push(`campaign_id = $${params.push(filter.campaignId)}`);
-    if (filter.campaignIds)
-      where.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
+    const params: unknown[] = [];
+    const where = scopeOf(filter, params);
     if (filter.from) where.push(`created_at >= $${params.push(filter.from)}`);
     // Inclusive to the millisecond: a date-only bound ends at .999 and rows carry microseconds.
     if (filter.to)
@@ -356,11 +329,8 @@ export class SqlCallLogRepository extends CallLogRepository {
   private async countWindow(sql: SqlExecutor, filter: CallLogFilter): Promise<number> {
     const { from, end, hoursFrom, hoursTo } = hoursOf(filter);
 
-    const params: unknown[] = [filter.organizationId];
-    const scope = ['organization_id = $1'];
-    if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
-    if (filter.campaignIds)
-      scope.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
+    const params: unknown[] = [];
+    const scope = scopeOf(filter, params);
     const logsBetween = (lo: Date | null, hi: Date | null) =>
       `(SELECT count(*) FROM call_logs WHERE ${[
         ...scope,
@@ -425,6 +395,15 @@ const FOLD_HOURS = `
   INSERT INTO call_log_hour_deltas (organization_id, campaign_id, created_hour, delta, folded)
   SELECT $1, campaign_id, created_hour, sum(delta), true FROM gone
    GROUP BY campaign_id, created_hour HAVING sum(delta) <> 0`;
+
+/** The filter's organization and campaign conditions, their values pushed onto `params`. */
+function scopeOf(filter: CallLogFilter, params: unknown[]): string[] {
+  const scope = [`organization_id = $${params.push(filter.organizationId)}`];
+  if (filter.campaignId) scope.push(`campaign_id = $${params.push(filter.campaignId)}`);
+  if (filter.campaignIds)
+    scope.push(`campaign_id = ANY($${params.push(filter.campaignIds)}::uuid[])`);
+  return scope;
+}
 
 const HOUR_MS = 3_600_000;
 

@@ -7,7 +7,7 @@ import { TargetService } from '../../target/application/target.service.js';
 import { Message, MessageStatus, renderTextTemplate } from '../domain/message.js';
 import { FollowUpText, FollowUpTexts } from './ports/follow-up-texts.js';
 import { MessageRepository } from './ports/message.repository.js';
-import { TEXT_QUEUE, TextJob } from './text-queue.js';
+import { textJob } from './text-queue.js';
 import { InboundText, TextReceipts } from './text-receipts.js';
 import { TextSending } from './text-sending.js';
 import { TextSettlement } from './text-settlement.js';
@@ -56,7 +56,7 @@ export class MessagingService extends FollowUpTexts {
     );
     await this.jobs.enqueue(
       tx,
-      queued.map((m) => ({ queue: TEXT_QUEUE, data: { messageId: m.id } satisfies TextJob })),
+      queued.map((m) => textJob(m.id)),
     );
   }
 

@@ -8,7 +8,7 @@ import { Outbox } from '../../webhook/application/ports/outbox.js';
 import { Message, replyKeyword } from '../domain/message.js';
 import { MessageRepository } from './ports/message.repository.js';
 import { recordMessageEvent } from './text-settlement.js';
-import { TEXT_QUEUE, TextJob } from './text-queue.js';
+import { textJob } from './text-queue.js';
 import { TranscriptRedactionService } from '../../retention/application/transcript-redaction.service.js';
 
 /** A text a provider received for one of the organization's numbers. */
@@ -101,10 +101,7 @@ export class TextReceipts {
             now,
           },
         ]);
-        await this.jobs.enqueue(tx, {
-          queue: TEXT_QUEUE,
-          data: { messageId: reply.id } satisfies TextJob,
-        });
+        await this.jobs.enqueue(tx, textJob(reply.id));
       }
       await recordMessageEvent(this.outbox, tx, 'message.received', message, now);
       return message;

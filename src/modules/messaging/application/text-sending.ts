@@ -4,6 +4,7 @@ import { NotFoundError } from '../../../common/errors/domain-errors.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import { ProviderConnectionService } from '../../provider-connection/application/provider-connection.service.js';
 import type { ResolvedConnection } from '../../provider-connection/domain/provider-connection.js';
+import { Message, TEXT_REFUSALS, TextRefusal } from '../domain/message.js';
 import { MessagingSettings } from './messaging-settings.js';
 import { MessageRepository, SendOutcome } from './ports/message.repository.js';
 import { TextSenders } from './ports/text-senders.js';
@@ -39,18 +40,11 @@ export class TextSending {
     const text = await this.messages.claimForSending(messageId, this.clock.now(), SENDING_LEASE_MS);
     if (!text) return null;
     const campaign = text.campaignId ? await this.campaigns.findById(text.campaignId) : null;
-    if (campaign?.state === 'cancelled') {
-      await this.settlement.refuse(text, 'campaign_cancelled');
-      return null;
-    }
+    if (campaign?.state === 'cancelled') return this.refuse(text, 'campaign_cancelled');
     const decision = await this.permission.decide(text);
     if (decision.kind === 'refuse') {
-      await this.settlement.refuse(
-        text,
-        decision.rule === 'do_not_call' ? 'do_not_call' : 'calling_rules',
-        decision.reason,
-      );
-      return null;
+      const code = decision.rule === 'do_not_call' ? 'do_not_call' : 'calling_rules';
+      return this.refuse(text, code, decision.reason);
     }
     if (decision.kind === 'defer') {
       await this.settlement.hold(text, decision.until, decision.reason);
@@ -61,18 +55,10 @@ export class TextSending {
       connection = await this.connections.resolve(text.organizationId, text.providerConnectionId);
     } catch (err) {
       if (!(err instanceof NotFoundError)) throw err;
-      await this.settlement.refuse(
-        text,
-        'provider_error',
-        'The provider connection no longer exists',
-      );
-      return null;
+      return this.refuse(text, 'provider_error', 'The provider connection no longer exists');
     }
     const sender = this.senders.forConnection(connection);
-    if (!sender) {
-      await this.settlement.refuse(text, 'texts_not_supported');
-      return null;
-    }
+    if (!sender) return this.refuse(text, 'texts_not_supported');
     const fromNumber = connection?.settings.from_number;
     const from = typeof fromNumber === 'string' ? fromNumber : (campaign?.callerId ?? null);
     const base = { provider: sender.provider, providerConnectionId: connection?.id ?? null };
@@ -111,5 +97,20 @@ export class TextSending {
       body: reply,
       helpReply: null,
     };
+  }
+
+  /** Fails a text our rules (or its connection) stopped; `code` says which. Null: no reply. */
+  private async refuse(text: Message, code: TextRefusal, reason?: string): Promise<null> {
+    await this.settlement.settle(text, {
+      provider: null,
+      providerConnectionId: text.providerConnectionId,
+      from: null,
+      status: 'failed',
+      providerMessageId: null,
+      errorCode: code,
+      errorMessage: reason ?? TEXT_REFUSALS[code],
+      now: this.clock.now(),
+    });
+    return null;
   }
 }

@@ -7,16 +7,9 @@ import { TargetEventLog, WORKER } from '../../target/application/ports/target-ev
 import { TargetTransitions } from '../../target/application/ports/target-transitions.js';
 import type { TargetStatus } from '../../target/domain/target.js';
 import { MessageEvent, Outbox } from '../../webhook/application/ports/outbox.js';
-import {
-  FINAL_STATUSES,
-  Message,
-  MessageStatus,
-  TargetContinuation,
-  TEXT_REFUSALS,
-  TextRefusal,
-} from '../domain/message.js';
+import { FINAL_STATUSES, Message, MessageStatus, TargetContinuation } from '../domain/message.js';
 import { MessageRepository, SendOutcome } from './ports/message.repository.js';
-import { TEXT_QUEUE, TextJob } from './text-queue.js';
+import { textJob } from './text-queue.js';
 
 /**
  * What becomes of a text once sending was tried, refused or held, and of the provider's later status
@@ -63,26 +56,9 @@ export class TextSettlement {
   async hold(text: Message, until: Date, reason: string): Promise<void> {
     await this.uow.run(async (tx) => {
       await this.messages.hold(tx, text.id, until);
-      await this.jobs.enqueue(tx, {
-        queue: TEXT_QUEUE,
-        data: { messageId: text.id } satisfies TextJob,
-        startAfter: until,
-      });
+      await this.jobs.enqueue(tx, { ...textJob(text.id), startAfter: until });
     });
     this.logger.log({ messageId: text.id, until }, `text held: ${reason}`);
-  }
-
-  refuse(text: Message, code: TextRefusal, reason?: string): Promise<void> {
-    return this.settle(text, {
-      provider: null,
-      providerConnectionId: text.providerConnectionId,
-      from: null,
-      status: 'failed',
-      providerMessageId: null,
-      errorCode: code,
-      errorMessage: reason ?? TEXT_REFUSALS[code],
-      now: this.clock.now(),
-    });
   }
 
   /**
@@ -114,13 +90,10 @@ export class TextSettlement {
         });
         await this.transitions.continueAfterTexts(tx, [
           {
+            ...then,
             organizationId: updated.organizationId,
             targetId: updated.targetId,
             status: then.status as TargetStatus,
-            resolution: then.resolution,
-            category: then.category,
-            subcategory: then.subcategory,
-            outcome: then.outcome,
             retryAt: then.retryAt === null ? null : new Date(then.retryAt),
             now: outcome.now,
           },

@@ -138,13 +138,12 @@ export const SIMULATED_TEXT_OUTCOMES: Record<
   '91': { status: 'failed', errorCode: '30006' },
 };
 
-export function simulatedTextOutcome(to: string): {
-  status: MessageStatus;
-  errorCode: string | null;
-} {
-  const digits = to.replace(/\D/g, '');
-  return SIMULATED_TEXT_OUTCOMES[digits.slice(-6, -4)] ?? { status: 'delivered', errorCode: null };
+export function simulatedTextOutcome(to: string): (typeof SIMULATED_TEXT_OUTCOMES)[string] {
+  return SIMULATED_TEXT_OUTCOMES[simulatorDigits(to)] ?? { status: 'delivered', errorCode: null };
 }
+
+/** The digits of a number that pick what the simulator does: the two before the last four. */
+const simulatorDigits = (to: string) => to.replace(/\D/g, '').slice(-6, -4);
 
 /** The simulator's replies: `92`: the recipient answers STOP, `93`: a free-text answer. */
 export const SIMULATED_REPLIES: Record<string, string> = {
@@ -153,7 +152,7 @@ export const SIMULATED_REPLIES: Record<string, string> = {
 };
 
 export function simulatedReply(to: string): string | null {
-  return SIMULATED_REPLIES[to.replace(/\D/g, '').slice(-6, -4)] ?? null;
+  return SIMULATED_REPLIES[simulatorDigits(to)] ?? null;
 }
 
 /** Carrier opt-out keywords (CTIA; Twilio's defaults): alone in the message, any case. */

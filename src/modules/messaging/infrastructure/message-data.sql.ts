@@ -33,14 +33,8 @@ export class SqlMessageData extends MessageData {
     targetIds: string[],
     parts: RetentionPart[],
   ): Promise<Record<string, number>> {
-    return blankTargetColumns(
-      sqlExecutor(this.dataSource, tx),
-      'messages',
-      SET,
-      parts,
-      organizationId,
-      targetIds,
-    );
+    const sql = sqlExecutor(this.dataSource, tx);
+    return blankTargetColumns(sql, 'messages', SET, parts, organizationId, targetIds);
   }
 
   async eraseUnmatched(tx: Tx, organizationId: string, phoneNumber: string): Promise<number> {

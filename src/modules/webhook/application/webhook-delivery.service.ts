@@ -6,7 +6,7 @@ import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import { offsetOf, PageRequest } from '../../../common/paging/paging.js';
 import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Metrics, WebhookAttemptOutcome } from '../../../common/metrics/metrics.js';
-import { UnitOfWork } from '../../../common/persistence/unit-of-work.js';
+import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { isUuid } from '../../../common/ids/canonical-uuid.js';
 import { CampaignService } from '../../campaign/application/campaign.service.js';
 import {
@@ -88,21 +88,17 @@ export class WebhookDeliveryService {
       error: response.error ?? (success ? null : gone ? GONE_ERROR : `HTTP ${response.statusCode}`),
       responseExcerpt: response.responseExcerpt,
     };
+    const complete = (tx: Tx | null) =>
+      this.deliveries.completeAttempt(tx, claimed.id, leaseToken, attempt, result);
     // Delivered or failed is one atomic statement; a retry also enqueues its job in the same commit.
     const ours =
       outcome.kind === 'retry'
         ? await this.unitOfWork.run(async (tx) => {
-            const kept = await this.deliveries.completeAttempt(
-              tx,
-              claimed.id,
-              leaseToken,
-              attempt,
-              result,
-            );
+            const kept = await complete(tx);
             if (kept) await enqueueDeliveries(this.jobs, tx, [claimed.id], outcome.nextAttemptAt);
             return kept;
           })
-        : await this.deliveries.completeAttempt(null, claimed.id, leaseToken, attempt, result);
+        : await complete(null);
     const reported: DeliverOutcome = !ours ? 'lease_lost' : gone ? 'gone' : outcome.kind;
     this.metrics.webhookAttempt(reported, response.durationMs);
     this.logger.log(
@@ -243,11 +239,6 @@ function describeEndpoint(claimed: ClaimedDelivery): Record<string, unknown> {
   } catch {
     // the body is the stored event JSON; an unreadable one still gets its attempt logged
   }
-  let origin: string | null;
-  try {
-    origin = claimed.url ? new URL(claimed.url).origin : null;
-  } catch {
-    origin = null;
-  }
+  const origin = claimed.url && URL.canParse(claimed.url) ? new URL(claimed.url).origin : null;
   return { campaignId: event.campaign_id, event: event.type, endpoint: origin };
 }

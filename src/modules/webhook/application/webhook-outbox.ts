@@ -5,10 +5,7 @@ import { JobQueue } from '../../../common/jobs/job-queue.js';
 import { Tx, UnitOfWork } from '../../../common/persistence/unit-of-work.js';
 import { Clock } from '../../../common/clock/clock.js';
 import {
-  CALL_FINISHED,
   callFinishedPayload,
-  IMPORT_FINISHED,
-  CAMPAIGN_PAUSED,
   campaignPausedPayload,
   importFinishedPayload,
   messagePayload,
@@ -47,9 +44,8 @@ export class WebhookOutbox extends Outbox {
       const messages = events.flatMap((e) => (e.kind === 'message' ? [e.event] : []));
       if (calls.length > 0)
         this.unitOfWork.afterCommit(tx, () => this.listeners.callFinished(calls));
-      if (messages.length > 0) {
+      if (messages.length > 0)
         this.unitOfWork.afterCommit(tx, () => this.listeners.messageEvents(messages));
-      }
     }
     const createdAt = this.clock.now();
     const deliveryIds = await this.deliveries.recordEvents(
@@ -61,47 +57,23 @@ export class WebhookOutbox extends Outbox {
 }
 
 /** An event as the webhook row records it: its type, its target (if any) and its payload. */
-function webhookEventOf(e: OutboxEvent): {
-  organizationId: string;
-  campaignId: string;
-  targetId: string | null;
-  type: string;
-  payload: Record<string, unknown>;
-} {
+function webhookEventOf(e: OutboxEvent) {
+  const payload = payloadOf(e);
   const { organizationId, campaignId } = e.event;
+  const targetId = e.kind === 'call_finished' || e.kind === 'message' ? e.event.targetId : null;
+  return { organizationId, campaignId, targetId, type: payload.type, payload };
+}
+
+function payloadOf(e: OutboxEvent): Record<string, unknown> & { type: string } {
   switch (e.kind) {
     case 'call_finished':
-      return {
-        organizationId,
-        campaignId,
-        targetId: e.event.targetId,
-        type: CALL_FINISHED,
-        payload: { ...callFinishedPayload(e.event) },
-      };
+      return callFinishedPayload(e.event);
     case 'message':
-      return {
-        organizationId,
-        campaignId,
-        targetId: e.event.targetId,
-        type: e.event.type,
-        payload: { ...messagePayload(e.event) },
-      };
+      return messagePayload(e.event);
     case 'import_finished':
-      return {
-        organizationId,
-        campaignId,
-        targetId: null,
-        type: IMPORT_FINISHED,
-        payload: { ...importFinishedPayload(e.event) },
-      };
+      return importFinishedPayload(e.event);
     case 'campaign_paused':
-      return {
-        organizationId,
-        campaignId,
-        targetId: null,
-        type: CAMPAIGN_PAUSED,
-        payload: { ...campaignPausedPayload(e.event) },
-      };
+      return campaignPausedPayload(e.event);
   }
 }
 

@@ -9,23 +9,15 @@ import type {
   MessageEvent,
 } from '../application/ports/outbox.js';
 
-export const CALL_FINISHED = 'target.call_finished';
-export const IMPORT_FINISHED = 'import.finished';
-export const CAMPAIGN_PAUSED = 'campaign.paused';
+/**
+ * The flat JSON a receiver gets for each kind of event, its `type` first. No personal data: receivers
+ * read targets, texts and import reports through the API.
+ */
 
-/** `campaign.paused`: the circuit breaker paused the campaign; no target, no personal data. */
-export interface CampaignPausedPayload {
-  type: typeof CAMPAIGN_PAUSED;
-  campaign_id: string;
-  reason: string;
-  failure_ratio: number;
-  window: number;
-  paused_at: string;
-}
-
-export function campaignPausedPayload(event: CampaignPausedEvent): CampaignPausedPayload {
+/** `campaign.paused`: the circuit breaker paused the campaign; no target. */
+export function campaignPausedPayload(event: CampaignPausedEvent) {
   return {
-    type: CAMPAIGN_PAUSED,
+    type: 'campaign.paused',
     campaign_id: event.campaignId,
     reason: event.reason,
     failure_ratio: event.failureRatio,
@@ -34,22 +26,8 @@ export function campaignPausedPayload(event: CampaignPausedEvent): CampaignPause
   };
 }
 
-export const MESSAGE_STATUS = 'message.status';
-export const MESSAGE_RECEIVED = 'message.received';
-
 /** `message.status` / `message.received`: ids and status only; the body is read through the API. */
-export interface MessagePayload {
-  type: typeof MESSAGE_STATUS | typeof MESSAGE_RECEIVED;
-  campaign_id: string;
-  target_id: string;
-  message_id: string;
-  direction: 'outbound' | 'inbound';
-  status: string;
-  error_code: string | null;
-  at: string;
-}
-
-export function messagePayload(event: MessageEvent): MessagePayload {
+export function messagePayload(event: MessageEvent) {
   return {
     type: event.type,
     campaign_id: event.campaignId,
@@ -63,21 +41,9 @@ export function messagePayload(event: MessageEvent): MessagePayload {
 }
 
 /** `import.finished`: counts only; the report (row errors, ignored rows) is read through the API. */
-export interface ImportFinishedPayload {
-  type: typeof IMPORT_FINISHED;
-  campaign_id: string;
-  import_id: string;
-  status: string;
-  dry_run: boolean;
-  rows: number;
-  invalid_rows: number;
-  created: number;
-  ignored_rows: number;
-}
-
-export function importFinishedPayload(event: ImportFinishedEvent): ImportFinishedPayload {
+export function importFinishedPayload(event: ImportFinishedEvent) {
   return {
-    type: IMPORT_FINISHED,
+    type: 'import.finished',
     campaign_id: event.campaignId,
     import_id: event.importId,
     status: event.status,
@@ -96,24 +62,10 @@ export function importFinishedPayload(event: ImportFinishedEvent): ImportFinishe
 export const DELIVERY_STATUSES = ['pending', 'sending', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-/** The flat payload of DECISIONS, compatible with the real service's. No personal data. */
-export interface CallFinishedPayload {
-  type: typeof CALL_FINISHED;
-  campaign_id: string;
-  target_id: string;
-  call_log_id: number | null;
-  attempt: number;
-  max_attempts: number;
-  next_attempt_scheduled: string | null;
-  status: string;
-  resolution: string | null;
-  category: string | null;
-  subcategory: string | null;
-}
-
-export function callFinishedPayload(event: CallFinishedEvent): CallFinishedPayload {
+/** `target.call_finished`: the flat payload of DECISIONS, compatible with the real service's. */
+export function callFinishedPayload(event: CallFinishedEvent) {
   return {
-    type: CALL_FINISHED,
+    type: 'target.call_finished',
     campaign_id: event.campaignId,
     target_id: event.targetId,
     call_log_id: event.callLogId === null ? null : Number(event.callLogId),

@@ -74,15 +74,9 @@ export class HttpWebhookSender extends WebhookSender {
       const response = await this.post(url, destination, request.body, headers, deadline);
       return { ...response, durationMs: elapsed() };
     } catch (err) {
-      if (err instanceof RefusedDestinationError) {
-        return refused(`refused: ${err.message}`, elapsed());
-      }
-      return {
-        statusCode: null,
-        error: describe(err),
-        responseExcerpt: null,
-        durationMs: elapsed(),
-      };
+      const error =
+        err instanceof RefusedDestinationError ? `refused: ${err.message}` : describe(err);
+      return { statusCode: null, error, responseExcerpt: null, durationMs: elapsed() };
     }
   }
 
@@ -148,10 +142,6 @@ export class HttpWebhookSender extends WebhookSender {
       req.end(body);
     });
   }
-}
-
-function refused(error: string, durationMs: number): WebhookResponse {
-  return { statusCode: null, error, responseExcerpt: null, durationMs };
 }
 
 function describe(err: unknown): string {

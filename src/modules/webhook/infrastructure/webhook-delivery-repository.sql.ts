@@ -7,7 +7,6 @@ import {
   AttemptRecord,
   AttemptResult,
   ClaimedDelivery,
-  DeliveryPage,
   NewWebhookEvent,
   WebhookDeliveryRepository,
 } from '../application/ports/webhook-delivery.repository.js';
@@ -256,7 +255,7 @@ export class SqlWebhookDeliveryRepository
     campaignId: string,
     status: DeliveryStatus | null,
     page: { offset: number; limit: number },
-  ): Promise<DeliveryPage> {
+  ): Promise<{ items: WebhookDelivery[]; total: number }> {
     const sql = sqlExecutor(this.dataSource, null);
     const filter = `d.organization_id = $1 AND d.campaign_id = $2 AND ($3::text IS NULL OR d.status = $3)`;
     const [items, count] = await Promise.all([

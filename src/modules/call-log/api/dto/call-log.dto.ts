@@ -71,10 +71,8 @@ export class CallLogResponseDto {
   @NullableString() campaign_target_id: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
   post_call_data: Record<string, unknown> | null;
-  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true }) qa: Record<
-    string,
-    unknown
-  > | null;
+  @ApiProperty({ type: 'object', additionalProperties: true, nullable: true })
+  qa: Record<string, unknown> | null;
   @ApiProperty({
     type: 'array',
     items: { type: 'object', additionalProperties: { type: 'string' } },

@@ -67,27 +67,36 @@ export abstract class CallLogRepository {
     return (await this.completeMany(tx, [{ id, completion }])).length === 1;
   }
   /**
-   * The provider accepted the call: its id is kept and the deadline moves to `deadlineAt`, only while
-   * the call is open and has no provider id yet. False otherwise.
+   * The provider accepted the calls: each keeps its provider id and its deadline moves to `deadlineAt`,
+   * only while the call is open and has no provider id yet. One statement (in `tx` when given); the
+   * ids it changed.
    */
-  abstract recordProviderCallId(
-    tx: Tx | null,
-    id: number,
-    providerCallId: string,
-    deadlineAt: Date,
-  ): Promise<boolean>;
-  /** `recordProviderCallId` for many calls in one statement (in `tx` when given); the ids it changed. */
   abstract recordProviderCallIds(
     entries: { id: number; providerCallId: string; deadlineAt: Date }[],
     tx?: Tx | null,
   ): Promise<number[]>;
+  /** `recordProviderCallIds` for one call; false when it changed nothing. */
+  async recordProviderCallId(
+    tx: Tx | null,
+    id: number,
+    providerCallId: string,
+    deadlineAt: Date,
+  ): Promise<boolean> {
+    return (
+      (await this.recordProviderCallIds([{ id, providerCallId, deadlineAt }], tx)).length === 1
+    );
+  }
   /**
    * Open calls past their deadline (at most `limit`), each taken for one look by moving its deadline to
    * `retryAt`: concurrent sweeps take different calls, and a sweeper that dies leaves them for later.
    */
   abstract claimOverdue(now: Date, retryAt: Date, limit: number): Promise<CallLog[]>;
-  abstract findById(id: number, tx?: Tx | null): Promise<CallLog | null>;
+  /** The logs of these ids (ids that name none, or no bigint, are left out). */
   abstract findByIds(ids: number[], tx?: Tx | null): Promise<CallLog[]>;
+  /** `findByIds` for one id; null when it names no log. */
+  async findById(id: number, tx: Tx | null = null): Promise<CallLog | null> {
+    return (await this.findByIds([id], tx))[0] ?? null;
+  }
   abstract findByProviderCallIds(provider: string, providerCallIds: string[]): Promise<CallLog[]>;
   /**
    * The organization's call the lookup names: among its matches, a call not ended yet first (the

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { DateTime, NullableString } from '../../../../common/http/response-properties.js';
 import {
   isDateTimeInput,
   PyDateOrDateTime,
@@ -70,17 +71,13 @@ export class WebhookSecretResponseDto {
 }
 
 export class DeliveryAttemptDto {
-  @ApiProperty({ format: 'date-time' }) attempted_at: string;
-  @ApiProperty({ nullable: true, type: String }) url: string | null;
+  @DateTime() attempted_at: string;
+  @NullableString() url: string | null;
   @ApiProperty({ nullable: true, type: 'integer', example: 500 }) status_code: number | null;
   @ApiProperty({ type: 'integer', example: 42 }) duration_ms: number;
   @ApiProperty() success: boolean;
-  @ApiProperty({ nullable: true, type: String, example: 'HTTP 500' }) error: string | null;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    description: 'The first 1 KiB of the response body',
-  })
+  @NullableString({ example: 'HTTP 500' }) error: string | null;
+  @NullableString({ description: 'The first 1 KiB of the response body' })
   response_excerpt: string | null;
 }
 
@@ -103,26 +100,17 @@ export class WebhookDeliveryDto {
   @ApiProperty({ enum: DELIVERY_STATUSES }) status: DeliveryStatus;
   @ApiProperty({ type: 'integer', description: 'Attempts made so far, reruns included' })
   attempt_count: number;
-  @ApiProperty({
-    nullable: true,
-    type: String,
-    format: 'date-time',
-    description: 'When a pending delivery is due',
-  })
+  @NullableString({ format: 'date-time', description: 'When a pending delivery is due' })
   next_attempt_at: string | null;
   @ApiProperty({ nullable: true, type: 'integer' }) last_status_code: number | null;
-  @ApiProperty({ nullable: true, type: String }) last_error: string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) last_attempt_at:
-    string | null;
-  @ApiProperty({ nullable: true, type: String, format: 'date-time' }) delivered_at: string | null;
+  @NullableString() last_error: string | null;
+  @NullableString({ format: 'date-time' }) last_attempt_at: string | null;
+  @NullableString({ format: 'date-time' }) delivered_at: string | null;
   @ApiProperty({ type: 'object', additionalProperties: true, description: 'The JSON body sent' })
   payload: Record<string, unknown>;
-  @ApiProperty({
-    format: 'date-time',
-    description: 'When the event happened (the rerun window compares this)',
-  })
+  @DateTime({ description: 'When the event happened (the rerun window compares this)' })
   created_at: string;
-  @ApiProperty({ format: 'date-time' }) updated_at: string;
+  @DateTime() updated_at: string;
 }
 
 export class WebhookDeliveryDetailDto extends WebhookDeliveryDto {

@@ -37,11 +37,6 @@ export type AttemptRecord = Omit<DeliveryAttempt, 'id'>;
 export type AttemptResult =
   { status: 'delivered' } | { status: 'pending'; nextAttemptAt: Date } | { status: 'failed' };
 
-export interface DeliveryPage {
-  items: WebhookDelivery[];
-  total: number;
-}
-
 export abstract class WebhookDeliveryRepository {
   /**
    * Writes the events and, for each whose campaign has a `webhook_url`, one `pending` delivery due at
@@ -98,7 +93,7 @@ export abstract class WebhookDeliveryRepository {
     campaignId: string,
     status: DeliveryStatus | null,
     page: { offset: number; limit: number },
-  ): Promise<DeliveryPage>;
+  ): Promise<{ items: WebhookDelivery[]; total: number }>;
 
   abstract findById(
     organizationId: string,
