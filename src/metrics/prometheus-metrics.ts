@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { DataSource } from 'typeorm';
 import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics.js';
 import { poolOf } from '../database/data-source.options.js';
-import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
+import { PgBossJobQueue, QueueBacklog } from '../jobs/pg-boss-job-queue.js';
 
 interface PgPoolLike {
   totalCount: number;
@@ -70,41 +70,31 @@ export class PrometheusMetrics extends Metrics {
   ) {
     super();
     collectDefaultMetrics({ register: this.registry });
-    const waitingGauge: Gauge<string> = new Gauge({
-      name: 'job_queue_waiting',
-      help: 'Jobs ready to run and not yet taken, per queue',
-      labelNames: ['queue'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        const backlog = await this.backlog();
-        waitingGauge.reset();
-        for (const b of backlog) waitingGauge.set({ queue: b.queue }, b.waiting);
-      },
-    });
-    const oldestGauge: Gauge<string> = new Gauge({
-      name: 'job_queue_oldest_waiting_seconds',
-      help: 'Age of the oldest job ready to run and not yet taken, per queue',
-      labelNames: ['queue'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        const backlog = await this.backlog();
-        oldestGauge.reset();
-        for (const b of backlog) {
-          oldestGauge.set({ queue: b.queue }, b.oldestWaitingSeconds);
-        }
-      },
-    });
-    const activeGauge: Gauge<string> = new Gauge({
-      name: 'job_queue_active',
-      help: 'Jobs being run by a worker, per queue',
-      labelNames: ['queue'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        const backlog = await this.backlog();
-        activeGauge.reset();
-        for (const b of backlog) activeGauge.set({ queue: b.queue }, b.active);
-      },
-    });
+    // The three queue gauges share one backlog query per scrape (see `backlog`).
+    const queueGauge = (name: string, help: string, valueOf: (b: QueueBacklog) => number) => {
+      const gauge: Gauge<string> = new Gauge({
+        name,
+        help,
+        labelNames: ['queue'] as const,
+        registers: [this.registry],
+        collect: async () => {
+          const backlog = await this.backlog();
+          gauge.reset();
+          for (const b of backlog) gauge.set({ queue: b.queue }, valueOf(b));
+        },
+      });
+    };
+    queueGauge(
+      'job_queue_waiting',
+      'Jobs ready to run and not yet taken, per queue',
+      (b) => b.waiting,
+    );
+    queueGauge(
+      'job_queue_oldest_waiting_seconds',
+      'Age of the oldest job ready to run and not yet taken, per queue',
+      (b) => b.oldestWaitingSeconds,
+    );
+    queueGauge('job_queue_active', 'Jobs being run by a worker, per queue', (b) => b.active);
     const inFlightGauge: Gauge<string> = new Gauge({
       name: 'calls_in_flight',
       help: 'Calls started and not ended (all processes)',
