@@ -203,30 +203,24 @@ export function PyBool(): PropertyDecorator {
   );
 }
 
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
 /**
  * A string's length as Python, and so pydantic, counts it: in code points. JavaScript's `length` counts
  * UTF-16 units, two for each character outside the Basic Multilingual Plane (an emoji, most CJK
  * extensions), which would refuse a 600-character id of emoji as 1,200 long.
  */
 export function pyLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const unit = s.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
+  return s.length - (s.match(SURROGATE_PAIR)?.length ?? 0);
 }
+
+export const checkString = (v: unknown): PydanticError | null =>
+  typeof v === 'string' ? null : pydantic.stringType();
 
 export function PyStr(length: { min?: number; max?: number } = {}): PropertyDecorator {
   return applyDecorators(
     doc({ type: 'string', minLength: length.min, maxLength: length.max }),
-    pyConstraint('pyStr', RANK_TYPE, (v) => (typeof v === 'string' ? null : pydantic.stringType())),
+    pyConstraint('pyStr', RANK_TYPE, checkString),
     pyConstraint('pyStrLength', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
       if (length.min !== undefined && pyLength(v) < length.min)
@@ -261,6 +255,12 @@ export function PyEnum(values: readonly (string | number)[]): PropertyDecorator 
   );
 }
 
+/** A list's own checks, before its elements': a list, then its length. */
+const listChecks = (length: { min?: number; max?: number }) => [
+  pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
+  pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
+];
+
 function lengthCheck(v: unknown, length: { min?: number; max?: number }): PydanticError | null {
   if (!Array.isArray(v)) return null;
   if (length.min !== undefined && v.length < length.min)
@@ -282,8 +282,7 @@ export function PyList(
       minItems: length.min,
       maxItems: length.max,
     }),
-    pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
-    pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
+    ...listChecks(length),
     ...(item ? [pyListItems(item)] : []),
   );
 }
@@ -304,9 +303,6 @@ function pyListItems(item: (value: unknown) => PydanticError | null): PropertyDe
     },
   });
 }
-
-export const checkString = (v: unknown): PydanticError | null =>
-  typeof v === 'string' ? null : pydantic.stringType();
 
 /** A nested model. Non-objects get pydantic's `model_type`. */
 export function PyModel(cls: () => new () => object): PropertyDecorator {
@@ -336,8 +332,7 @@ export function PyModelList(
 ): PropertyDecorator {
   const common = [
     doc({ type: cls, isArray: true, minItems: length.min, maxItems: length.max }),
-    pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
-    pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
+    ...listChecks(length),
     pyListItems((x) => (isPlainObject(x) ? null : pydantic.modelType())),
     ValidateNested({ each: true }),
   ];
@@ -380,15 +375,8 @@ const UUID_GROUP_LENGTHS = [8, 4, 4, 4, 12];
 export function uuidError(v: unknown): PydanticError | null {
   if (typeof v !== 'string')
     return { type: 'uuid_type', msg: 'UUID input should be a string, bytes or UUID object' };
-  let body = v;
-  let offset = 0;
-  if (body.startsWith('urn:uuid:')) {
-    body = body.slice(9);
-    offset = 9;
-  } else if (body.startsWith('{') && body.endsWith('}')) {
-    body = body.slice(1, -1);
-    offset = 1;
-  }
+  const offset = v.startsWith('urn:uuid:') ? 9 : v.startsWith('{') && v.endsWith('}') ? 1 : 0;
+  const body = offset === 1 ? v.slice(1, -1) : v.slice(offset);
   const bad = [...body].findIndex((c) => !/[0-9a-fA-F-]/.test(c));
   if (bad >= 0)
     return pydantic.uuidParsing(
