@@ -128,24 +128,18 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
   async backlog(): Promise<QueueBacklog[]> {
     const { rows } = await this.boss.getDb().executeSql(
       // Every queue, those with nothing waiting too (a gauge at 0, not a missing series).
-      `SELECT q.name,
+      `SELECT q.name AS queue,
               count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())::int AS waiting,
               coalesce(extract(epoch FROM now() - min(j.created_on)
-                FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())), 0)::float AS oldest,
+                FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())), 0)::float
+                AS "oldestWaitingSeconds",
               count(j.id) FILTER (WHERE j.state = 'active')::int AS active
          FROM pgboss.queue q
          LEFT JOIN pgboss.job j ON j.name = q.name AND j.state IN ('created', 'retry', 'active')
         GROUP BY q.name`,
       [],
     );
-    return (rows as { name: string; waiting: number; oldest: number; active: number }[]).map(
-      (r) => ({
-        queue: r.name,
-        waiting: r.waiting,
-        oldestWaitingSeconds: r.oldest,
-        active: r.active,
-      }),
-    );
+    return rows as QueueBacklog[];
   }
 
   private async stop(): Promise<void> {
@@ -168,11 +162,8 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
 
   /** Fails the jobs still running here, so another worker retries them now instead of at expiry. */
   private async release(): Promise<void> {
-    const byQueue = new Map<string, string[]>();
-    for (const [id, queue] of this.held) byQueue.set(queue, [...(byQueue.get(queue) ?? []), id]);
-    for (const [queue, ids] of byQueue) {
-      await this.boss.fail(queue, ids);
-    }
+    const idsByQueue = Map.groupBy(this.held.keys(), (id) => this.held.get(id)!);
+    for (const [queue, ids] of idsByQueue) await this.boss.fail(queue, ids);
   }
 
   async enqueue(tx: Tx | null, jobs: JobRequest | JobRequest[]): Promise<void> {
