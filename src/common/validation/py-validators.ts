@@ -7,6 +7,7 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { canonicalUuid } from '../ids/canonical-uuid.js';
+import { DATE_TIME, MILLISECONDS_FROM, TIMESTAMP } from '../dates/date-bounds.js';
 import {
   mayBeNationalNumber,
   normalizePhoneNumber,
@@ -416,11 +417,6 @@ export function PyUuid(): PropertyDecorator {
   );
 }
 
-const DATE_TIME_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt_ ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
-const TIMESTAMP_RE = /^[+-]?\d+(?:\.\d+)?$/;
-/** Beyond this a unix timestamp is read as milliseconds (pydantic / speedate). */
-const MILLISECONDS_FROM = 2e10;
 const MAX_TIMESTAMP_SECONDS = 253402300799;
 const MIN_TIMESTAMP_SECONDS = -62135596800;
 
@@ -446,9 +442,9 @@ function dateError(v: string): string | null {
 }
 
 function isDateTime(v: string): boolean {
-  const m = DATE_TIME_RE.exec(v);
+  const m = DATE_TIME.exec(v);
   if (!m || dateError(v.slice(0, 10)) !== null) return false;
-  const [hour, minute, second, offsetHours, offsetMinutes] = [m[4], m[5], m[6], m[7], m[8]].map(
+  const [hour, minute, second, offsetHours, offsetMinutes] = [m[4], m[5], m[6], m[10], m[11]].map(
     (x) => (x === undefined ? 0 : Number(x)),
   );
   return hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
@@ -481,7 +477,7 @@ export function dateTimeError(v: unknown): PydanticError | null {
   if (typeof v !== 'string')
     return { type: 'datetime_type', msg: 'Input should be a valid datetime' };
   if (isDateTime(v)) return null;
-  const error = TIMESTAMP_RE.test(v) ? timestampRangeError(Number(v)) : dateError(v);
+  const error = TIMESTAMP.test(v) ? timestampRangeError(Number(v)) : dateError(v);
   return error === null ? null : pydantic.datetimeFromDateParsing(error);
 }
 
