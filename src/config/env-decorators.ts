@@ -82,14 +82,8 @@ export const size = () =>
 /** An absolute http(s) URL, kept as the text without a trailing slash. */
 export const httpUrl = () =>
   parsed('an http(s) URL such as https://calls.example.com', (raw) => {
-    try {
-      const url = new URL(raw);
-      return url.protocol === 'http:' || url.protocol === 'https:'
-        ? raw.replace(/\/$/, '')
-        : undefined;
-    } catch {
-      return undefined;
-    }
+    const protocol = URL.parse(raw)?.protocol;
+    return protocol === 'http:' || protocol === 'https:' ? raw.replace(/\/$/, '') : undefined;
   });
 
 /**
