@@ -76,8 +76,7 @@ export async function startService(
     if (config.get('ROLE') === 'worker') {
       app.flushLogs();
       started.log(startupReport(config));
-    }
-    if (config.get('ROLE') !== 'worker') {
+    } else {
       (app.getHttpServer() as Server).requestTimeout = config.get('HTTP_REQUEST_TIMEOUT');
       await onFreePort('PORT', config.get('PORT'), config.get('HOST'), () =>
         app.listen(config.get('PORT'), config.get('HOST')),
