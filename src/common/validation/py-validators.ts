@@ -420,9 +420,7 @@ export function PyUuid(): PropertyDecorator {
 const MAX_TIMESTAMP_SECONDS = 253402300799;
 const MIN_TIMESTAMP_SECONDS = -62135596800;
 
-function isDigits(s: string): boolean {
-  return /^\d+$/.test(s);
-}
+const isDigits = (s: string) => /^\d+$/.test(s);
 
 /** Why `YYYY-MM-DD` is not a date, in speedate's words (what pydantic reports); null when it is one. */
 function dateError(v: string): string | null {
