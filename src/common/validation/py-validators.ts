@@ -27,7 +27,12 @@ export const RANK_VALUE = 2;
 /** Field validators (pydantic `field_validator`, mode after) run once type and constraints hold. */
 export const RANK_RULE = 3;
 
-type Check = (value: unknown, args: ValidationArguments) => PydanticError | null;
+/**
+ * A value's pydantic error, or null when it is valid. A check may instead report errors located
+ * deeper, as `items` by list index or `located` by path (see `RankedError` in the pipe), and may
+ * give them a `rank` of their own.
+ */
+type Check = (value: unknown, args: ValidationArguments) => object | null;
 
 /** Registers a constraint whose failure message carries the pydantic error as JSON. */
 export function pyConstraint(name: string, rank: number, check: Check): PropertyDecorator {
@@ -290,18 +295,14 @@ export function PyList(
 
 /** Item errors are reported by index, so they are not ranked against the list's own errors. */
 function pyListItems(item: (value: unknown) => PydanticError | null): PropertyDecorator {
-  return ValidateBy({
-    name: 'pyListItems',
-    validator: {
-      validate: (v) => !Array.isArray(v) || v.every((x) => item(x) === null),
-      defaultMessage: (args) => {
-        const items = (args?.value as unknown[])
-          .map((x, index) => ({ index, error: item(x) }))
-          .filter((e) => e.error !== null)
-          .map((e) => ({ index: e.index, ...e.error }));
-        return JSON.stringify({ rank: RANK_VALUE, items });
-      },
-    },
+  return pyConstraint('pyListItems', RANK_VALUE, (v) => {
+    if (!Array.isArray(v)) return null;
+    const items: (PydanticError & { index: number })[] = [];
+    v.forEach((x, index) => {
+      const error = item(x);
+      if (error !== null) items.push({ index, ...error });
+    });
+    return items.length === 0 ? null : { items };
   });
 }
 
