@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import bytes from 'bytes';
 import { Transform } from 'class-transformer';
 import { ValidateBy, ValidationArguments } from 'class-validator';
@@ -42,10 +43,7 @@ function parsed(expected: string, parse: (raw: string) => unknown): PropertyDeco
       },
     },
   });
-  return (target, key) => {
-    transform(target, key);
-    validate(target, key);
-  };
+  return applyDecorators(transform, validate);
 }
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
