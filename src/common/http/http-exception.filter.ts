@@ -115,11 +115,8 @@ function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
       return detail(503, error.message);
     case 'invalid_input': {
       const { field, input } = error as InvalidInputError;
-      const loc = httpLoc(field, req);
-      return {
-        status: 422,
-        body: { detail: [item(pydantic.valueError(error.message), loc, input ?? null)] },
-      };
+      const problem = item(pydantic.valueError(error.message), httpLoc(field, req), input ?? null);
+      return { status: 422, body: { detail: [problem] } };
     }
     default: {
       const unmapped: never = code;

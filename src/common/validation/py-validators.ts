@@ -131,8 +131,7 @@ export function PyInt(bounds: { ge?: IntBound; le?: IntBound } = {}): PropertyDe
     doc({ type: 'integer', minimum: asNumber(bounds.ge), maximum: asNumber(bounds.le) }),
     Transform(({ value }) => coerceInt(value)),
     pyConstraint('pyInt', RANK_TYPE, (v) => {
-      if (typeof v === 'bigint') return null;
-      if (typeof v === 'number' && Number.isInteger(v)) return null;
+      if (typeof v === 'bigint' || Number.isInteger(v)) return null;
       if (typeof v === 'number' && Number.isFinite(v)) return pydantic.intFromFloat();
       if (typeof v === 'string') return pydantic.intParsing();
       return pydantic.intType();
