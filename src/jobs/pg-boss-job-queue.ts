@@ -283,11 +283,8 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       // Creating a queue adds a partition to pg-boss's job table; two processes doing it at once
       // deadlock, so queue creation takes the schema lock like the migrations.
       created = withAdvisoryLock(this.dataSource, SCHEMA_LOCK, async () => {
-        if (await this.boss.getQueue(name)) {
-          if (Object.keys(options).length > 0) await this.boss.updateQueue(name, settings);
-          return;
-        }
-        await this.boss.createQueue(name, settings);
+        if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, settings);
+        else if (Object.keys(options).length > 0) await this.boss.updateQueue(name, settings);
       });
       created.catch(() => this.queues.delete(name));
       this.queues.set(name, created);

@@ -1,15 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics.js';
 import { poolOf } from '../database/data-source.options.js';
 import { PgBossJobQueue, QueueBacklog } from '../jobs/pg-boss-job-queue.js';
 
-interface PgPoolLike {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
+type PgPoolLike = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
 
 /**
  * The service's Prometheus registry. Counters are counted where things happen; gauges that describe
