@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import { PgBoss, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
+import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock-exclusive-runner.js';
@@ -66,7 +66,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     private readonly dataSource: DataSource,
   ) {
     super();
-    const settings: ConstructorOptions = {
+    this.boss = new PgBoss({
       connectionString: options.url,
       schema: SCHEMA,
       max: 4,
@@ -81,8 +81,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       // timers, queue and queries (docs/architecture.md, "Cold start"). We schedule nothing.
       supervise: options.runWorkers,
       schedule: options.runWorkers,
-    };
-    this.boss = new PgBoss(settings);
+    });
     // pg-boss reports its pool's and its maintenance's errors here; unhandled, an 'error' event ends
     // the process. A database restart makes a burst of them: they are expected and recovered from.
     this.boss.on('error', (err: unknown) => {
