@@ -44,10 +44,7 @@ export async function startService(
   try {
     const app = await NestFactory.create(
       CampaignCallingModule.forRoot({ ...options, config, database: { url: databaseUrl } }),
-      {
-        bodyParser: false,
-        bufferLogs: true,
-      },
+      { bodyParser: false, bufferLogs: true },
     );
     // A worker's probes answer from the start (not ready until its job queue runs), so a supervisor
     // never sees the port closed once the process reported itself started.
@@ -79,8 +76,7 @@ export async function startService(
     if (config.get('ROLE') === 'worker') {
       app.flushLogs();
       started.log(startupReport(config));
-    }
-    if (config.get('ROLE') !== 'worker') {
+    } else {
       (app.getHttpServer() as Server).requestTimeout = config.get('HTTP_REQUEST_TIMEOUT');
       await onFreePort('PORT', config.get('PORT'), config.get('HOST'), () =>
         app.listen(config.get('PORT'), config.get('HOST')),

@@ -36,43 +36,30 @@ const ERROR_DETAIL = {
   properties: { detail: { type: 'string' } },
 };
 
-const TAGS: [string, string][] = [
-  ['campaigns', 'Calling campaigns: type, calling window, retry policy, steps, webhook URL'],
-  ['targets', "A campaign's targets: add, list, read, edit input data, delete"],
-  ['calls', 'Schedule calls for Pending targets'],
-  ['steps', 'Inbound data for targets: webhook steps (one or a batch) and EHR events'],
-  ['call-logs', 'The record of every call placed'],
-  ['messages', "Texts to and from a target: the campaign's SMS follow-ups and the replies"],
-  [
-    'telephony',
+const TAGS: Record<string, string> = {
+  campaigns: 'Calling campaigns: type, calling window, retry policy, steps, webhook URL',
+  targets: "A campaign's targets: add, list, read, edit input data, delete",
+  calls: 'Schedule calls for Pending targets',
+  steps: 'Inbound data for targets: webhook steps (one or a batch) and EHR events',
+  'call-logs': 'The record of every call placed',
+  messages: "Texts to and from a target: the campaign's SMS follow-ups and the replies",
+  telephony:
     'Call events posted by voice providers (no API key: each provider signs its own requests)',
-  ],
-  [
-    'webhooks',
-    'Signed notifications to the campaign webhook URL: deliveries, reruns, secret rotation',
-  ],
-  [
-    'provider-connections',
+  webhooks: 'Signed notifications to the campaign webhook URL: deliveries, reruns, secret rotation',
+  'provider-connections':
     'How an organization reaches its voice providers (simulator, own agent, Twilio, Vapi, Retell); credentials encrypted at rest and never returned',
-  ],
-  ['blacklists', 'Numbers never to dial'],
-  [
-    'compliance',
+  blacklists: 'Numbers never to dial',
+  compliance:
     "Calling rules: the organization's policy (quiet hours in the recipient's zones, state rules, caps per number, restricted dates), its do-not-call list and every decision they made; the retention policy, its purges and their records",
-  ],
-  ['patients', "One person's record across every campaign (right of access) and its erasure"],
-  ['api-keys', 'API keys of the organization, for systems: role, campaigns, expiry'],
-  ['users', 'People who sign in to the console: invitations, roles, campaigns, deactivation'],
-  [
-    'sessions',
+  patients: "One person's record across every campaign (right of access) and its erasure",
+  'api-keys': 'API keys of the organization, for systems: role, campaigns, expiry',
+  users: 'People who sign in to the console: invitations, roles, campaigns, deactivation',
+  sessions:
     'Signing in with email and password (a session cookie with CSRF token), signing out, who you are',
-  ],
-  [
-    'audit',
+  audit:
     'The audit trail (admins): who read which patient and who changed what, hash-chained per organization',
-  ],
-  ['health', 'Liveness of the API and its database'],
-];
+  health: 'Liveness of the API and its database',
+};
 
 const API_KEY_DESCRIPTION =
   'An API key of your organization (created with `npm run cli -- apikey:create`, shown once). ' +
@@ -105,7 +92,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     )
     .addSecurityRequirements('ApiKey')
     .addSecurityRequirements('Bearer');
-  for (const [name, description] of TAGS) builder.addTag(name, description);
+  for (const [name, description] of Object.entries(TAGS)) builder.addTag(name, description);
   const document = SwaggerModule.createDocument(app, builder.build(), {
     operationIdFactory: (controllerKey, methodKey) => `${controllerKey}_${methodKey}`,
   });

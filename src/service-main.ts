@@ -51,12 +51,8 @@ function guardAgainstLostConnections(): void {
 
 main().catch((err) => {
   // Problems that are the operator's to fix: what is wrong, one line each, no stack trace.
-  if (
-    err instanceof ConfigError ||
-    err instanceof EmbeddedDatabaseInUseError ||
-    err instanceof PortInUseError
-  ) {
-    process.stderr.write(`${err.message}\n`);
-  } else console.error(err);
+  const operatorErrors = [ConfigError, EmbeddedDatabaseInUseError, PortInUseError];
+  if (operatorErrors.some((type) => err instanceof type)) process.stderr.write(`${err.message}\n`);
+  else console.error(err);
   process.exit(1);
 });

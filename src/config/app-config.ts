@@ -192,21 +192,15 @@ function parseTrustProxy(raw: string): false | number | string {
 export type DatabaseTarget =
   { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir: string | null };
 
-export interface AppConfigValues extends Omit<
-  EnvVars,
-  | 'DATABASE_URL'
-  | 'DEMO_SEED'
-  | 'PUBLIC_BASE_URL'
-  | 'WEBHOOK_ALLOW_PRIVATE'
-  | 'PROVIDER_ALLOW_PRIVATE'
-  | 'HOST'
-> {
+/** Settings that `loadConfig` fills in when the environment leaves them unset. */
+type DefaultedAtLoad =
+  'HOST' | 'DEMO_SEED' | 'PUBLIC_BASE_URL' | 'WEBHOOK_ALLOW_PRIVATE' | 'PROVIDER_ALLOW_PRIVATE';
+
+export interface AppConfigValues
+  extends
+    Omit<EnvVars, 'DATABASE_URL' | DefaultedAtLoad>,
+    Required<Pick<EnvVars, DefaultedAtLoad>> {
   database: DatabaseTarget;
-  HOST: string;
-  DEMO_SEED: boolean;
-  WEBHOOK_ALLOW_PRIVATE: boolean;
-  PROVIDER_ALLOW_PRIVATE: boolean;
-  PUBLIC_BASE_URL: string;
 }
 
 /** The validated configuration, injectable by its class. */

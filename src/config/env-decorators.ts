@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import bytes from 'bytes';
 import { Transform } from 'class-transformer';
 import { ValidateBy, ValidationArguments } from 'class-validator';
@@ -42,10 +43,7 @@ function parsed(expected: string, parse: (raw: string) => unknown): PropertyDeco
       },
     },
   });
-  return (target, key) => {
-    transform(target, key);
-    validate(target, key);
-  };
+  return applyDecorators(transform, validate);
 }
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
@@ -82,14 +80,8 @@ export const size = () =>
 /** An absolute http(s) URL, kept as the text without a trailing slash. */
 export const httpUrl = () =>
   parsed('an http(s) URL such as https://calls.example.com', (raw) => {
-    try {
-      const url = new URL(raw);
-      return url.protocol === 'http:' || url.protocol === 'https:'
-        ? raw.replace(/\/$/, '')
-        : undefined;
-    } catch {
-      return undefined;
-    }
+    const protocol = URL.parse(raw)?.protocol;
+    return protocol === 'http:' || protocol === 'https:' ? raw.replace(/\/$/, '') : undefined;
   });
 
 /**

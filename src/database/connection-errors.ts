@@ -30,14 +30,14 @@ const MESSAGES = [
   /terminating connection/i,
 ];
 
+// SQLSTATE class 08: connection exception.
+const isUnavailableCode = (code: string) =>
+  NETWORK_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08');
+
 export function isDatabaseUnavailable(err: unknown): boolean {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
-    if (typeof code === 'string' && (NETWORK_CODES.has(code) || SERVER_CODES.has(code))) {
-      return true;
-    }
-    // Class 08: connection exception.
-    if (typeof code === 'string' && code.startsWith('08')) return true;
+    if (typeof code === 'string' && isUnavailableCode(code)) return true;
     if (typeof message === 'string' && MESSAGES.some((m) => m.test(message))) return true;
     e = (e as { driverError?: unknown; cause?: unknown }).driverError ?? (e as any).cause;
   }

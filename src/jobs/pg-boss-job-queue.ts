@@ -1,7 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import { PgBoss, type ConstructorOptions, type JobWithMetadata } from 'pg-boss';
+import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import { JobHandler, JobQueue, JobRequest, WorkOptions } from '../common/jobs/job-queue.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
 import { SCHEMA_LOCK, withAdvisoryLock } from '../database/advisory-lock-exclusive-runner.js';
@@ -66,7 +66,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
     private readonly dataSource: DataSource,
   ) {
     super();
-    const settings: ConstructorOptions = {
+    this.boss = new PgBoss({
       connectionString: options.url,
       schema: SCHEMA,
       max: 4,
@@ -81,8 +81,7 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       // timers, queue and queries (docs/architecture.md, "Cold start"). We schedule nothing.
       supervise: options.runWorkers,
       schedule: options.runWorkers,
-    };
-    this.boss = new PgBoss(settings);
+    });
     // pg-boss reports its pool's and its maintenance's errors here; unhandled, an 'error' event ends
     // the process. A database restart makes a burst of them: they are expected and recovered from.
     this.boss.on('error', (err: unknown) => {
@@ -128,24 +127,18 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
   async backlog(): Promise<QueueBacklog[]> {
     const { rows } = await this.boss.getDb().executeSql(
       // Every queue, those with nothing waiting too (a gauge at 0, not a missing series).
-      `SELECT q.name,
+      `SELECT q.name AS queue,
               count(j.id) FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())::int AS waiting,
               coalesce(extract(epoch FROM now() - min(j.created_on)
-                FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())), 0)::float AS oldest,
+                FILTER (WHERE j.state IN ('created', 'retry') AND j.start_after <= now())), 0)::float
+                AS "oldestWaitingSeconds",
               count(j.id) FILTER (WHERE j.state = 'active')::int AS active
          FROM pgboss.queue q
          LEFT JOIN pgboss.job j ON j.name = q.name AND j.state IN ('created', 'retry', 'active')
         GROUP BY q.name`,
       [],
     );
-    return (rows as { name: string; waiting: number; oldest: number; active: number }[]).map(
-      (r) => ({
-        queue: r.name,
-        waiting: r.waiting,
-        oldestWaitingSeconds: r.oldest,
-        active: r.active,
-      }),
-    );
+    return rows as QueueBacklog[];
   }
 
   private async stop(): Promise<void> {
@@ -168,11 +161,8 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
 
   /** Fails the jobs still running here, so another worker retries them now instead of at expiry. */
   private async release(): Promise<void> {
-    const byQueue = new Map<string, string[]>();
-    for (const [id, queue] of this.held) byQueue.set(queue, [...(byQueue.get(queue) ?? []), id]);
-    for (const [queue, ids] of byQueue) {
-      await this.boss.fail(queue, ids);
-    }
+    const idsByQueue = Map.groupBy(this.held.keys(), (id) => this.held.get(id)!);
+    for (const [queue, ids] of idsByQueue) await this.boss.fail(queue, ids);
   }
 
   async enqueue(tx: Tx | null, jobs: JobRequest | JobRequest[]): Promise<void> {
@@ -292,11 +282,8 @@ export class PgBossJobQueue extends JobQueue implements OnModuleInit, BeforeAppl
       // Creating a queue adds a partition to pg-boss's job table; two processes doing it at once
       // deadlock, so queue creation takes the schema lock like the migrations.
       created = withAdvisoryLock(this.dataSource, SCHEMA_LOCK, async () => {
-        if (await this.boss.getQueue(name)) {
-          if (Object.keys(options).length > 0) await this.boss.updateQueue(name, settings);
-          return;
-        }
-        await this.boss.createQueue(name, settings);
+        if (!(await this.boss.getQueue(name))) await this.boss.createQueue(name, settings);
+        else if (Object.keys(options).length > 0) await this.boss.updateQueue(name, settings);
       });
       created.catch(() => this.queues.delete(name));
       this.queues.set(name, created);

@@ -1,15 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { Metrics, WebhookAttemptOutcome } from '../common/metrics/metrics.js';
 import { poolOf } from '../database/data-source.options.js';
-import { PgBossJobQueue } from '../jobs/pg-boss-job-queue.js';
+import { PgBossJobQueue, QueueBacklog } from '../jobs/pg-boss-job-queue.js';
 
-interface PgPoolLike {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-}
+type PgPoolLike = Pick<Pool, 'totalCount' | 'idleCount' | 'waitingCount'>;
 
 /**
  * The service's Prometheus registry. Counters are counted where things happen; gauges that describe
@@ -70,48 +67,46 @@ export class PrometheusMetrics extends Metrics {
   ) {
     super();
     collectDefaultMetrics({ register: this.registry });
-    const waitingGauge: Gauge<string> = new Gauge({
-      name: 'job_queue_waiting',
-      help: 'Jobs ready to run and not yet taken, per queue',
-      labelNames: ['queue'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        const backlog = await this.backlog();
-        waitingGauge.reset();
-        for (const b of backlog) waitingGauge.set({ queue: b.queue }, b.waiting);
-      },
-    });
-    const oldestGauge: Gauge<string> = new Gauge({
-      name: 'job_queue_oldest_waiting_seconds',
-      help: 'Age of the oldest job ready to run and not yet taken, per queue',
-      labelNames: ['queue'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        const backlog = await this.backlog();
-        oldestGauge.reset();
-        for (const b of backlog) {
-          oldestGauge.set({ queue: b.queue }, b.oldestWaitingSeconds);
-        }
-      },
-    });
-    const activeGauge: Gauge<string> = new Gauge({
-      name: 'job_queue_active',
-      help: 'Jobs being run by a worker, per queue',
-      labelNames: ['queue'] as const,
-      registers: [this.registry],
-      collect: async () => {
-        const backlog = await this.backlog();
-        activeGauge.reset();
-        for (const b of backlog) activeGauge.set({ queue: b.queue }, b.active);
-      },
-    });
+    // The three queue gauges share one backlog query per scrape (see `backlog`).
+    const queueGauge = (name: string, help: string, valueOf: (b: QueueBacklog) => number) => {
+      const gauge: Gauge<string> = new Gauge({
+        name,
+        help,
+        labelNames: ['queue'] as const,
+        registers: [this.registry],
+        collect: async () => {
+          const backlog = await this.backlog();
+          gauge.reset();
+          for (const b of backlog) gauge.set({ queue: b.queue }, valueOf(b));
+        },
+      });
+    };
+    queueGauge(
+      'job_queue_waiting',
+      'Jobs ready to run and not yet taken, per queue',
+      (b) => b.waiting,
+    );
+    queueGauge(
+      'job_queue_oldest_waiting_seconds',
+      'Age of the oldest job ready to run and not yet taken, per queue',
+      (b) => b.oldestWaitingSeconds,
+    );
+    queueGauge('job_queue_active', 'Jobs being run by a worker, per queue', (b) => b.active);
     const inFlightGauge: Gauge<string> = new Gauge({
       name: 'calls_in_flight',
       help: 'Calls started and not ended (all processes)',
       registers: [this.registry],
       collect: async () => {
-        const inFlight = await this.callsInFlight();
-        if (inFlight !== null) inFlightGauge.set(inFlight);
+        try {
+          // A read-only count over the call-log module's table, for operators; nothing else reads
+          // it here.
+          const [row] = await this.dataSource.query<{ n: number }[]>(
+            'SELECT count(*)::int AS n FROM call_logs WHERE ended_at IS NULL',
+          );
+          inFlightGauge.set(row.n);
+        } catch (err) {
+          this.logger.warn({ err }, 'cannot count calls in flight for metrics');
+        }
       },
     });
     const poolsGauge: Gauge<string> = new Gauge({
@@ -162,19 +157,6 @@ export class PrometheusMetrics extends Metrics {
       return [];
     });
     return this.backlogOnce;
-  }
-
-  private async callsInFlight(): Promise<number | null> {
-    try {
-      // A read-only count over the call-log module's table, for operators; nothing else reads it here.
-      const [row] = await this.dataSource.query<{ n: number }[]>(
-        'SELECT count(*)::int AS n FROM call_logs WHERE ended_at IS NULL',
-      );
-      return row.n;
-    } catch (err) {
-      this.logger.warn({ err }, 'cannot count calls in flight for metrics');
-      return null;
-    }
   }
 
   /** A request answered: its series (method, route template, status) and how long it took. */

@@ -8,11 +8,11 @@
  * the millisecond: adapters compare `column < bound + 1 ms`, and `23:59:59.999` takes in the whole day.
  */
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^[+-]?\d+(?:\.\d+)?$/;
-const DATE_TIME =
+export const TIMESTAMP = /^[+-]?\d+(?:\.\d+)?$/;
+export const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})[Tt_ ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?$/;
 /** Beyond this a unix timestamp is read as milliseconds, as pydantic does. */
-const MILLISECONDS_FROM = 2e10;
+export const MILLISECONDS_FROM = 2e10;
 
 export function lowerBound(value: string | number | undefined | null): Date | null {
   if (value === undefined || value === null || value === '') return null;

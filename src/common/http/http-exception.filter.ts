@@ -66,15 +66,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
         }
         return detail(404, 'Not Found');
       }
-      const response = exception.getResponse();
-      const message =
-        typeof response === 'object' &&
-        response &&
-        'message' in response &&
-        typeof response.message === 'string'
-          ? response.message
-          : (STATUS_TEXT[status] ?? exception.message);
-      return detail(status, message);
+      // A message the exception was given, else the status's own words.
+      const { message } = (exception.getResponse() ?? {}) as { message?: unknown };
+      return detail(
+        status,
+        typeof message === 'string' ? message : (STATUS_TEXT[status] ?? exception.message),
+      );
     }
 
     if (isDatabaseUnavailable(exception)) {
@@ -118,11 +115,8 @@ function domainErrorResponse(error: DomainError, req: Request): ErrorResponse {
       return detail(503, error.message);
     case 'invalid_input': {
       const { field, input } = error as InvalidInputError;
-      const loc = httpLoc(field, req);
-      return {
-        status: 422,
-        body: { detail: [item(pydantic.valueError(error.message), loc, input ?? null)] },
-      };
+      const problem = item(pydantic.valueError(error.message), httpLoc(field, req), input ?? null);
+      return { status: 422, body: { detail: [problem] } };
     }
     default: {
       const unmapped: never = code;

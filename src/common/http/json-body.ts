@@ -16,15 +16,11 @@ import { pythonJsonError } from './python-json-error.js';
  * recursion (validation, serialization, jsonb) can overflow the stack on a hostile body.
  */
 export function parseJsonBody(req: Request, _res: Response, next: NextFunction): void {
-  if (typeof req.body !== 'string' || !isJsonContentType(req.headers['content-type'])) {
-    next();
-    return;
-  }
-  const text = req.body;
+  const text: unknown = req.body;
+  if (typeof text !== 'string' || !isJsonContentType(req.headers['content-type'])) return next();
   if (text === '') {
     req.body = undefined;
-    next();
-    return;
+    return next();
   }
   // Parsing first is safe (V8's JSON.parse does not recurse, and a RangeError lands in the catch) and
   // cheap; only a body that turns out too deep or malformed pays for the scan that locates the error.
@@ -33,14 +29,10 @@ export function parseJsonBody(req: Request, _res: Response, next: NextFunction):
   try {
     body = JSON.parse(text);
   } catch {
-    next(tooDeep(text) ?? malformed(text));
-    return;
+    return next(tooDeep(text) ?? malformed(text));
   }
   const error = nestedBeyond(body, MAX_JSON_DEPTH, 0) ? tooDeep(text) : null;
-  if (error) {
-    next(error);
-    return;
-  }
+  if (error) return next(error);
   notePlainJson(text, body);
   req.body = body;
   next();

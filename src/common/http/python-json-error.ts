@@ -22,11 +22,6 @@ class Failure {
   ) {}
 }
 
-/** "Expecting value" is raised by the caller at the position scan_once stopped at. */
-class StopIteration {
-  constructor(readonly pos: number) {}
-}
-
 export function pythonJsonError(text: string): PythonJsonError | null {
   const s = Array.from(text);
   try {
@@ -44,9 +39,12 @@ function skipWs(s: string[], idx: number): number {
   return idx;
 }
 
-/** Returns the index after the value at `idx`, or throws StopIteration(idx) when there is none. */
-function scanOnce(s: string[], idx: number): number {
-  if (idx >= s.length) throw new StopIteration(idx);
+/**
+ * Returns the index after the value at `idx`. When there is none, Python's `scan_once` raises
+ * StopIteration and its caller "Expecting value" at `idx`: said here at once.
+ */
+function scanValue(s: string[], idx: number): number {
+  if (idx >= s.length) throw new Failure('Expecting value', idx);
   const c = s[idx];
   if (c === '"') return scanString(s, idx + 1);
   if (c === '{') return parseObject(s, idx + 1);
@@ -58,16 +56,7 @@ function scanOnce(s: string[], idx: number): number {
   }
   const number = NUMBER.exec(s.slice(idx, idx + 400).join(''));
   if (number) return idx + Array.from(number[0]).length;
-  throw new StopIteration(idx);
-}
-
-function scanValue(s: string[], idx: number): number {
-  try {
-    return scanOnce(s, idx);
-  } catch (e) {
-    if (e instanceof StopIteration) throw new Failure('Expecting value', e.pos);
-    throw e;
-  }
+  throw new Failure('Expecting value', idx);
 }
 
 /** `end` is the index just after the opening quote. */

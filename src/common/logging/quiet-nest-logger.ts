@@ -17,17 +17,12 @@ export class QuietNestLogger implements LoggerService {
   constructor(private readonly inner: LoggerService) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    if (BOOT_CONTEXTS.has(String(rest[rest.length - 1]))) return;
-    this.inner.log(message, ...rest);
+    if (!BOOT_CONTEXTS.has(String(rest.at(-1)))) this.inner.log(message, ...rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
-    if (
-      rest[rest.length - 1] === 'NestApplication' &&
-      String(message).startsWith('Error: listen EADDRINUSE')
-    ) {
-      return;
-    }
-    this.inner.error(message, ...rest);
+    const portTaken =
+      rest.at(-1) === 'NestApplication' && String(message).startsWith('Error: listen EADDRINUSE');
+    if (!portTaken) this.inner.error(message, ...rest);
   }
   warn(message: unknown, ...rest: unknown[]): void {
     this.inner.warn(message, ...rest);

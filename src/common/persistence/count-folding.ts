@@ -112,20 +112,12 @@ export class CountFoldingSweep implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleInit(): void {
-    this.start();
-  }
-
-  onModuleDestroy(): Promise<void> {
-    return this.stop();
-  }
-
-  start(): void {
     if (this.settings.intervalMs <= 0 || this.timer) return;
     this.timer = setInterval(() => this.tick(), this.settings.intervalMs);
     this.timer.unref();
   }
 
-  async stop(): Promise<void> {
+  async onModuleDestroy(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;

@@ -64,11 +64,9 @@ export function weekScheduleError(value: unknown): string | null {
       return `unknown schedule key "${key}"`;
     }
   }
-  if (v.tz !== undefined && typeof v.tz !== 'string') {
+  if (v.tz !== undefined && (typeof v.tz !== 'string' || !isValidTimeZone(v.tz))) {
     return `unknown time zone ${JSON.stringify(v.tz)}`;
   }
-  const tzError = timeZoneError(v.tz);
-  if (tzError) return tzError;
   for (const day of WEEKDAYS) {
     const intervals = v[day];
     if (intervals === undefined) continue;

@@ -6,14 +6,13 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { Transform, Type } from 'class-transformer';
-import { ValidateBy } from 'class-validator';
 import {
   mayBeNationalNumber,
   normalizePhoneNumber,
   phoneNumberRule,
 } from '../phone/phone-number.js';
 import { HH_MM, isValidTimeZone, WEEKDAYS } from '../schedule/week-schedule.js';
-import { isPlainObject, RANK_TYPE, RANK_VALUE } from './py-validators.js';
+import { isPlainObject, pyConstraint, RANK_TYPE, RANK_VALUE } from './py-validators.js';
 import { rawOf } from './transform-safe.js';
 import { Loc, pydantic, PydanticError } from './pydantic-errors.js';
 
@@ -123,15 +122,9 @@ export function PyLocated(name: string, errors: (value: unknown) => LocatedError
   return applyDecorators(
     Type(() => Boolean),
     Transform(({ obj, key }) => rawOf(obj)[key]),
-    ValidateBy({
-      name,
-      validator: {
-        validate: (value) => errors(value).length === 0,
-        defaultMessage: (args) => {
-          const found = errors(args?.value);
-          return JSON.stringify({ rank: rank(found), located: found });
-        },
-      },
+    pyConstraint(name, RANK_VALUE, (value) => {
+      const found = errors(value);
+      return found.length === 0 ? null : { rank: rank(found), located: found };
     }),
   );
 }

@@ -7,6 +7,7 @@
  */
 import { applyDecorators } from '@nestjs/common';
 import { canonicalUuid } from '../ids/canonical-uuid.js';
+import { DATE_TIME, MILLISECONDS_FROM, TIMESTAMP } from '../dates/date-bounds.js';
 import {
   mayBeNationalNumber,
   normalizePhoneNumber,
@@ -26,7 +27,12 @@ export const RANK_VALUE = 2;
 /** Field validators (pydantic `field_validator`, mode after) run once type and constraints hold. */
 export const RANK_RULE = 3;
 
-type Check = (value: unknown, args: ValidationArguments) => PydanticError | null;
+/**
+ * A value's pydantic error, or null when it is valid. A check may instead report errors located
+ * deeper, as `items` by list index or `located` by path (see `RankedError` in the pipe), and may
+ * give them a `rank` of their own.
+ */
+type Check = (value: unknown, args: ValidationArguments) => object | null;
 
 /** Registers a constraint whose failure message carries the pydantic error as JSON. */
 export function pyConstraint(name: string, rank: number, check: Check): PropertyDecorator {
@@ -125,8 +131,7 @@ export function PyInt(bounds: { ge?: IntBound; le?: IntBound } = {}): PropertyDe
     doc({ type: 'integer', minimum: asNumber(bounds.ge), maximum: asNumber(bounds.le) }),
     Transform(({ value }) => coerceInt(value)),
     pyConstraint('pyInt', RANK_TYPE, (v) => {
-      if (typeof v === 'bigint') return null;
-      if (typeof v === 'number' && Number.isInteger(v)) return null;
+      if (typeof v === 'bigint' || Number.isInteger(v)) return null;
       if (typeof v === 'number' && Number.isFinite(v)) return pydantic.intFromFloat();
       if (typeof v === 'string') return pydantic.intParsing();
       return pydantic.intType();
@@ -203,30 +208,24 @@ export function PyBool(): PropertyDecorator {
   );
 }
 
+const SURROGATE_PAIR = /[\ud800-\udbff][\udc00-\udfff]/g;
+
 /**
  * A string's length as Python, and so pydantic, counts it: in code points. JavaScript's `length` counts
  * UTF-16 units, two for each character outside the Basic Multilingual Plane (an emoji, most CJK
  * extensions), which would refuse a 600-character id of emoji as 1,200 long.
  */
 export function pyLength(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length - 1; i++) {
-    const unit = s.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
+  return s.length - (s.match(SURROGATE_PAIR)?.length ?? 0);
 }
+
+export const checkString = (v: unknown): PydanticError | null =>
+  typeof v === 'string' ? null : pydantic.stringType();
 
 export function PyStr(length: { min?: number; max?: number } = {}): PropertyDecorator {
   return applyDecorators(
     doc({ type: 'string', minLength: length.min, maxLength: length.max }),
-    pyConstraint('pyStr', RANK_TYPE, (v) => (typeof v === 'string' ? null : pydantic.stringType())),
+    pyConstraint('pyStr', RANK_TYPE, checkString),
     pyConstraint('pyStrLength', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
       if (length.min !== undefined && pyLength(v) < length.min)
@@ -261,6 +260,12 @@ export function PyEnum(values: readonly (string | number)[]): PropertyDecorator 
   );
 }
 
+/** A list's own checks, before its elements': a list, then its length. */
+const listChecks = (length: { min?: number; max?: number }) => [
+  pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
+  pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
+];
+
 function lengthCheck(v: unknown, length: { min?: number; max?: number }): PydanticError | null {
   if (!Array.isArray(v)) return null;
   if (length.min !== undefined && v.length < length.min)
@@ -282,31 +287,23 @@ export function PyList(
       minItems: length.min,
       maxItems: length.max,
     }),
-    pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
-    pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
+    ...listChecks(length),
     ...(item ? [pyListItems(item)] : []),
   );
 }
 
 /** Item errors are reported by index, so they are not ranked against the list's own errors. */
 function pyListItems(item: (value: unknown) => PydanticError | null): PropertyDecorator {
-  return ValidateBy({
-    name: 'pyListItems',
-    validator: {
-      validate: (v) => !Array.isArray(v) || v.every((x) => item(x) === null),
-      defaultMessage: (args) => {
-        const items = (args?.value as unknown[])
-          .map((x, index) => ({ index, error: item(x) }))
-          .filter((e) => e.error !== null)
-          .map((e) => ({ index: e.index, ...e.error }));
-        return JSON.stringify({ rank: RANK_VALUE, items });
-      },
-    },
+  return pyConstraint('pyListItems', RANK_VALUE, (v) => {
+    if (!Array.isArray(v)) return null;
+    const items: (PydanticError & { index: number })[] = [];
+    v.forEach((x, index) => {
+      const error = item(x);
+      if (error !== null) items.push({ index, ...error });
+    });
+    return items.length === 0 ? null : { items };
   });
 }
-
-export const checkString = (v: unknown): PydanticError | null =>
-  typeof v === 'string' ? null : pydantic.stringType();
 
 /** A nested model. Non-objects get pydantic's `model_type`. */
 export function PyModel(cls: () => new () => object): PropertyDecorator {
@@ -336,8 +333,7 @@ export function PyModelList(
 ): PropertyDecorator {
   const common = [
     doc({ type: cls, isArray: true, minItems: length.min, maxItems: length.max }),
-    pyConstraint('pyList', RANK_TYPE, (v) => (Array.isArray(v) ? null : pydantic.listType())),
-    pyConstraint('pyListLength', RANK_VALUE, (v) => lengthCheck(v, length)),
+    ...listChecks(length),
     pyListItems((x) => (isPlainObject(x) ? null : pydantic.modelType())),
     ValidateNested({ each: true }),
   ];
@@ -380,15 +376,8 @@ const UUID_GROUP_LENGTHS = [8, 4, 4, 4, 12];
 export function uuidError(v: unknown): PydanticError | null {
   if (typeof v !== 'string')
     return { type: 'uuid_type', msg: 'UUID input should be a string, bytes or UUID object' };
-  let body = v;
-  let offset = 0;
-  if (body.startsWith('urn:uuid:')) {
-    body = body.slice(9);
-    offset = 9;
-  } else if (body.startsWith('{') && body.endsWith('}')) {
-    body = body.slice(1, -1);
-    offset = 1;
-  }
+  const offset = v.startsWith('urn:uuid:') ? 9 : v.startsWith('{') && v.endsWith('}') ? 1 : 0;
+  const body = offset === 1 ? v.slice(1, -1) : v.slice(offset);
   const bad = [...body].findIndex((c) => !/[0-9a-fA-F-]/.test(c));
   if (bad >= 0)
     return pydantic.uuidParsing(
@@ -428,17 +417,10 @@ export function PyUuid(): PropertyDecorator {
   );
 }
 
-const DATE_TIME_RE =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt_ ](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
-const TIMESTAMP_RE = /^[+-]?\d+(?:\.\d+)?$/;
-/** Beyond this a unix timestamp is read as milliseconds (pydantic / speedate). */
-const MILLISECONDS_FROM = 2e10;
 const MAX_TIMESTAMP_SECONDS = 253402300799;
 const MIN_TIMESTAMP_SECONDS = -62135596800;
 
-function isDigits(s: string): boolean {
-  return /^\d+$/.test(s);
-}
+const isDigits = (s: string) => /^\d+$/.test(s);
 
 /** Why `YYYY-MM-DD` is not a date, in speedate's words (what pydantic reports); null when it is one. */
 function dateError(v: string): string | null {
@@ -458,9 +440,9 @@ function dateError(v: string): string | null {
 }
 
 function isDateTime(v: string): boolean {
-  const m = DATE_TIME_RE.exec(v);
+  const m = DATE_TIME.exec(v);
   if (!m || dateError(v.slice(0, 10)) !== null) return false;
-  const [hour, minute, second, offsetHours, offsetMinutes] = [m[4], m[5], m[6], m[7], m[8]].map(
+  const [hour, minute, second, offsetHours, offsetMinutes] = [m[4], m[5], m[6], m[10], m[11]].map(
     (x) => (x === undefined ? 0 : Number(x)),
   );
   return hour <= 23 && minute <= 59 && second <= 59 && offsetHours <= 23 && offsetMinutes <= 59;
@@ -493,7 +475,7 @@ export function dateTimeError(v: unknown): PydanticError | null {
   if (typeof v !== 'string')
     return { type: 'datetime_type', msg: 'Input should be a valid datetime' };
   if (isDateTime(v)) return null;
-  const error = TIMESTAMP_RE.test(v) ? timestampRangeError(Number(v)) : dateError(v);
+  const error = TIMESTAMP.test(v) ? timestampRangeError(Number(v)) : dateError(v);
   return error === null ? null : pydantic.datetimeFromDateParsing(error);
 }
 
