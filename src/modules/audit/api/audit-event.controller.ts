@@ -1,9 +1,9 @@
 import { Operation } from '../../../common/http/api-operation.js';
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Audit } from '../../../common/audit/audit.decorators.js';
+import { sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import {
   Auth,
@@ -65,16 +65,14 @@ export class AuditEventController {
       // Inclusive to the millisecond (see date-bounds); the store compares `occurred_at < to`.
       to: to && new Date(to.getTime() + 1),
     };
-    if (/\btext\/csv\b/.test(accept ?? '')) {
-      res.status(200);
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="audit-events.csv"');
-      res.write(stringify([[...AUDIT_CSV_COLUMNS]]));
-      for await (const batch of this.trail.all(query)) {
-        res.write(stringify(batch.map(auditEventCsvRow)));
-      }
-      res.end();
-      return;
+    if (wantsCsv(accept)) {
+      return sendCsv(
+        res,
+        'audit-events.csv',
+        AUDIT_CSV_COLUMNS,
+        this.trail.all(query),
+        auditEventCsvRow,
+      );
     }
     const { events, total } = await this.trail.page(query, offsetOf(q), q.limit);
     return { audit_events: events.map(presentAuditEvent), ...pageEnvelope(q, total) };

@@ -2,9 +2,9 @@ import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, Headers, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
+import { sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
 import {
   Auth,
   type AuthContext,
@@ -47,6 +47,11 @@ const presentDecision = (d: ComplianceDecision) => ({
   deferred_until: d.deferredUntil?.toISOString() ?? null,
   decided_at: d.decidedAt.toISOString(),
 });
+
+const decisionCsvLine = (decision: ComplianceDecision) => {
+  const d = presentDecision(decision);
+  return DECISION_FIELDS.map((f) => d[f] ?? '');
+};
 
 const policyFromBody = (b: CompliancePolicyDto, current: CompliancePolicy): CompliancePolicy => ({
   quietHours: b.quiet_hours ? { start: b.quiet_hours.start, end: b.quiet_hours.end } : null,
@@ -165,17 +170,14 @@ export class ComplianceController {
       // Inclusive to the millisecond (see date-bounds): the log compares `decided_at < to`.
       to: to && new Date(to.getTime() + 1),
     };
-    if (/\btext\/csv\b/.test(accept ?? '')) {
-      res.status(200);
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="compliance-decisions.csv"');
-      res.write(stringify([[...DECISION_FIELDS]]));
-      for await (const batch of this.compliance.allDecisions(query)) {
-        const rows = batch.map(presentDecision).map((d) => DECISION_FIELDS.map((f) => d[f] ?? ''));
-        res.write(stringify(rows));
-      }
-      res.end();
-      return;
+    if (wantsCsv(accept)) {
+      return sendCsv(
+        res,
+        'compliance-decisions.csv',
+        DECISION_FIELDS,
+        this.compliance.allDecisions(query),
+        decisionCsvLine,
+      );
     }
     const { decisions, total } = await this.compliance.decisions(query, q.skip, q.limit);
     return { decisions: decisions.map(presentDecision), total };
