@@ -1,7 +1,8 @@
 import {
   PART_REMOVES,
   type RetentionPolicy,
-  type RetentionWindows,
+  type ScopedPolicy,
+  windowsOf,
 } from '../domain/retention-policy.js';
 import type { PatientKey, RetentionRun } from '../domain/retention-run.js';
 import type { RetentionPolicyDto } from './dto/retention-policy.dto.js';
@@ -12,14 +13,15 @@ export const presentPolicy = (p: RetentionPolicy) => ({
   removes: PART_REMOVES,
 });
 
+/** A policy with its scope: a campaign's own, or the organization's (campaign_id null). */
+export const presentScopedPolicy = (p: ScopedPolicy) => ({
+  campaign_id: p.campaignId,
+  windows: { ...p.policy.windows },
+  redact_transcripts: p.policy.redactTranscripts,
+});
+
 export const policyFromBody = (b: RetentionPolicyDto): RetentionPolicy => ({
-  windows: {
-    transcripts: b.windows.transcripts,
-    recordings: b.windows.recordings,
-    input_data: b.windows.input_data,
-    messages: b.windows.messages,
-    finished_targets: b.windows.finished_targets,
-  } satisfies RetentionWindows,
+  windows: windowsOf(b.windows),
   redactTranscripts: b.redact_transcripts,
 });
 
@@ -31,11 +33,7 @@ export const presentRun = (r: RetentionRun) => ({
   kind: r.kind,
   trigger: r.trigger,
   status: r.status,
-  policies: r.policies.map((p) => ({
-    campaign_id: p.campaignId,
-    windows: { ...p.policy.windows },
-    redact_transcripts: p.policy.redactTranscripts,
-  })),
+  policies: r.policies.map(presentScopedPolicy),
   subject: r.subject && presentKey(r.subject),
   reason: r.reason,
   counts: r.counts,

@@ -1,9 +1,5 @@
 import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
-import {
-  RETENTION_PARTS,
-  type RetentionPolicy,
-  type RetentionWindows,
-} from '../domain/retention-policy.js';
+import { type RetentionPolicy, windowsOf } from '../domain/retention-policy.js';
 import type { PatientKey, RetentionRun } from '../domain/retention-run.js';
 
 /** `retention_policies.policy` as stored (snake_case, as the API says it). */
@@ -18,9 +14,7 @@ export const storedPolicy = (p: RetentionPolicy): StoredRetentionPolicy => ({
 });
 
 export function policyFromStored(s: StoredRetentionPolicy): RetentionPolicy {
-  const windows = {} as RetentionWindows;
-  for (const part of RETENTION_PARTS) windows[part] = s.windows?.[part] ?? null;
-  return { windows, redactTranscripts: s.redact_transcripts === true };
+  return { windows: windowsOf(s.windows ?? {}), redactTranscripts: s.redact_transcripts === true };
 }
 
 type StoredKey = { phone_number: string } | { external_id: string };
