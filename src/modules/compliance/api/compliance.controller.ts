@@ -13,7 +13,11 @@ import {
 } from '../../../common/http/auth.decorators.js';
 import { ComplianceService } from '../application/compliance.service.js';
 import { changeActorOf } from '../domain/change-actor.js';
-import { policyWarnings, type CompliancePolicy } from '../domain/compliance-policy.js';
+import {
+  policyDocument,
+  policyWarnings,
+  type CompliancePolicy,
+} from '../domain/compliance-policy.js';
 import type { ComplianceDecision, DecisionQuery } from '../domain/compliance-decision.js';
 import { hoursWords } from '../domain/state-rules.js';
 import { CompliancePolicyDto, CompliancePolicyResponseDto } from './dto/compliance-policy.dto.js';
@@ -76,15 +80,7 @@ export class ComplianceController {
   private present(policy: CompliancePolicy) {
     const pack = this.compliance.stateRulesInForce();
     return {
-      quiet_hours: policy.quietHours,
-      state_rules: policy.stateRules,
-      max_calls_per_number: {
-        per_24h: policy.maxCallsPerNumber.per24h,
-        per_7d: policy.maxCallsPerNumber.per7d,
-      },
-      restricted_dates: policy.restrictedDates,
-      default_time_zone: policy.defaultTimeZone,
-      default_country: policy.defaultCountry,
+      ...policyDocument(policy),
       warnings: policyWarnings(policy),
       state_rule_pack: {
         version: pack.version,

@@ -71,7 +71,7 @@ export class PeopleService {
     if (changes.name !== undefined && !changes.name.trim()) {
       throw new InvalidInputError('name must not be empty', ['name'], changes.name);
     }
-    return found(id, () =>
+    return requirePerson(id, () =>
       this.users.updateUser(
         organizationId,
         id,
@@ -88,7 +88,7 @@ export class PeopleService {
 
   /** Deactivates the person: their sessions end at once and they cannot sign in again. */
   async deactivate(organizationId: string, id: string): Promise<User> {
-    return found(id, () => this.users.deactivateUser(organizationId, id, this.clock.now()));
+    return requirePerson(id, () => this.users.deactivateUser(organizationId, id, this.clock.now()));
   }
 
   /** A new link for someone whose invitation expired, or who forgot their password. */
@@ -98,7 +98,9 @@ export class PeopleService {
   ): Promise<{ user: User; invitation: Invitation }> {
     const now = this.clock.now();
     const { invitation, stored } = this.newInvitation(now);
-    const user = await found(id, () => this.users.reinvite(organizationId, id, stored, now));
+    const user = await requirePerson(id, () =>
+      this.users.reinvite(organizationId, id, stored, now),
+    );
     return { user, invitation };
   }
 
@@ -175,7 +177,7 @@ function uniqueCampaigns(ids: string[] | null): string[] | null {
 }
 
 /** The person `lookup` answers for `id`; NotFound when it answers none (or `id` is no UUID). */
-async function found(id: string, lookup: () => Promise<User | null>): Promise<User> {
+export async function requirePerson(id: string, lookup: () => Promise<User | null>): Promise<User> {
   const user = isUuid(id) ? await lookup() : null;
   if (!user) throw new NotFoundError(`User ${id} not found`);
   return user;
