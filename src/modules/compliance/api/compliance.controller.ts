@@ -13,11 +13,8 @@ import {
 } from '../../../common/http/auth.decorators.js';
 import { ComplianceService } from '../application/compliance.service.js';
 import { changeActorOf } from '../domain/change-actor.js';
-import {
-  policyDocument,
-  policyWarnings,
-  type CompliancePolicy,
-} from '../domain/compliance-policy.js';
+import { policyWarnings, type CompliancePolicy } from '../domain/compliance-policy.js';
+import { policyDocument } from '../domain/policy-document.js';
 import type { ComplianceDecision, DecisionQuery } from '../domain/compliance-decision.js';
 import { hoursWords } from '../domain/state-rules.js';
 import { CompliancePolicyDto, CompliancePolicyResponseDto } from './dto/compliance-policy.dto.js';

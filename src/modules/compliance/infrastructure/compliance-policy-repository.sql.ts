@@ -3,12 +3,12 @@ import { DataSource } from 'typeorm';
 import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { CompliancePolicyRepository } from '../application/ports/compliance-policy.repository.js';
 import type { ChangeActor } from '../domain/change-actor.js';
+import type { CompliancePolicy } from '../domain/compliance-policy.js';
 import {
-  type CompliancePolicy,
   policyDocument,
   policyFromDocument,
   type PolicyDocument,
-} from '../domain/compliance-policy.js';
+} from '../domain/policy-document.js';
 
 @Injectable()
 export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
