@@ -3,7 +3,7 @@ import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { Audit } from '../../../common/audit/audit.decorators.js';
-import { sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
+import { type CsvFile, sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import {
   Auth,
@@ -13,6 +13,7 @@ import {
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
 import { AuditTrailService } from '../application/audit-trail.service.js';
 import type { AuditEventQuery } from '../application/ports/audit-event.store.js';
+import type { AuditEvent } from '../domain/audit-event.js';
 import {
   AUDIT_CSV_COLUMNS,
   auditEventCsvRow,
@@ -24,6 +25,12 @@ import {
   AuditEventPageResponseDto,
   ListAuditEventsQueryDto,
 } from './dto/audit-event.dto.js';
+
+const AUDIT_EVENTS_CSV: CsvFile<AuditEvent> = {
+  filename: 'audit-events.csv',
+  header: AUDIT_CSV_COLUMNS,
+  line: auditEventCsvRow,
+};
 
 @ApiTags('audit')
 @Controller('api/v1/audit-events')
@@ -66,13 +73,7 @@ export class AuditEventController {
       to: to && new Date(to.getTime() + 1),
     };
     if (wantsCsv(accept)) {
-      return sendCsv(
-        res,
-        'audit-events.csv',
-        AUDIT_CSV_COLUMNS,
-        this.trail.all(query),
-        auditEventCsvRow,
-      );
+      return sendCsv(res, AUDIT_EVENTS_CSV, this.trail.all(query));
     }
     const { events, total } = await this.trail.page(query, offsetOf(q), q.limit);
     return { audit_events: events.map(presentAuditEvent), ...pageEnvelope(q, total) };

@@ -4,7 +4,7 @@ import { Body, Controller, Get, Headers, Put, Query, Res } from '@nestjs/common'
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
-import { sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
+import { type CsvFile, sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
 import {
   Auth,
   type AuthContext,
@@ -49,9 +49,13 @@ const presentDecision = (d: ComplianceDecision) => ({
   decided_at: d.decidedAt.toISOString(),
 });
 
-const decisionCsvLine = (decision: ComplianceDecision) => {
-  const d = presentDecision(decision);
-  return DECISION_FIELDS.map((f) => d[f] ?? '');
+const DECISIONS_CSV: CsvFile<ComplianceDecision> = {
+  filename: 'compliance-decisions.csv',
+  header: DECISION_FIELDS,
+  line: (decision) => {
+    const d = presentDecision(decision);
+    return DECISION_FIELDS.map((f) => d[f] ?? '');
+  },
 };
 
 const policyFromBody = (b: CompliancePolicyDto, current: CompliancePolicy): CompliancePolicy => ({
@@ -164,13 +168,7 @@ export class ComplianceController {
       to: to && new Date(to.getTime() + 1),
     };
     if (wantsCsv(accept)) {
-      return sendCsv(
-        res,
-        'compliance-decisions.csv',
-        DECISION_FIELDS,
-        this.compliance.allDecisions(query),
-        decisionCsvLine,
-      );
+      return sendCsv(res, DECISIONS_CSV, this.compliance.allDecisions(query));
     }
     const { decisions, total } = await this.compliance.decisions(query, q.skip, q.limit);
     return { decisions: decisions.map(presentDecision), total };
