@@ -71,13 +71,12 @@ export class InMemoryDoNotCallRepository
   }
 
   async list(organizationId: string, query: DoNotCallListQuery) {
+    // A stable sort: entries of one time keep their insertion order, the adapter's `id`.
     const all = this.entries
-      .map((entry, id) => ({ entry, id }))
-      .filter(({ entry: e }) => e.organizationId === organizationId)
-      .filter(({ entry: e }) => query.includeRemoved || e.removal === null)
-      .filter(({ entry: e }) => query.digits === null || e.phoneNumber.includes(query.digits))
-      .sort((a, b) => a.entry.createdAt.getTime() - b.entry.createdAt.getTime() || a.id - b.id)
-      .map(({ entry }) => entry);
+      .filter((e) => e.organizationId === organizationId)
+      .filter((e) => query.includeRemoved || e.removal === null)
+      .filter((e) => query.digits === null || e.phoneNumber.includes(query.digits))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
     return pageOf(all, query.skip, query.limit);
   }
 

@@ -138,10 +138,9 @@ export class InMemoryUserRepository extends UserRepository {
   }
 
   async findForSignIn(email: string) {
-    const u = [...this.people.users.values()].find(
-      (x) => x.email.toLowerCase() === email.toLowerCase() && !x.deactivatedAt,
-    );
-    return u
+    // Emails are unique without case: the one person with it, unless deactivated.
+    const u = this.withEmail(email);
+    return u && !u.deactivatedAt
       ? {
           user: copy(u),
           passwordHash: u.passwordHash,

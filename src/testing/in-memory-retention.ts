@@ -235,10 +235,8 @@ export class InMemoryTargetData extends TargetData {
  */
 export function inMemoryRedaction(table?: () => TargetTable) {
   const store = new InMemoryRetentionStore();
-  const none = new Map<string, never>();
-  const rows: () => TargetTable =
-    table ?? (() => ({ get: () => undefined, set: () => undefined, values: () => none.values() }));
-  const targets = new InMemoryTargetData(rows);
+  const none = new Map<string, Target>();
+  const targets = new InMemoryTargetData(table ?? (() => none));
   return {
     store,
     targets,

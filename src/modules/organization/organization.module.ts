@@ -9,7 +9,6 @@ import {
 import { AppConfig } from '../../config/app-config.js';
 import { AuditModule } from '../audit/audit.module.js';
 import { AuditTrailService } from '../audit/application/audit-trail.service.js';
-import { SecretBox } from '../../common/secrets/secret-box.js';
 import { TotpSecrets } from './application/totp-secrets.js';
 import { ApiKeyController } from './api/api-key.controller.js';
 import { ApiKeyGuard } from './api/api-key.guard.js';
@@ -39,11 +38,7 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
   { provide: ApiKeyRevocations, useClass: SqlApiKeyRevocations },
   { provide: UserRepository, useClass: SqlUserRepository },
   { provide: SessionStore, useClass: SqlSessionStore },
-  {
-    provide: IdentityProvider,
-    inject: [AppConfig],
-    useFactory: (config: AppConfig) => new OidcIdentityProvider(config),
-  },
+  { provide: IdentityProvider, useClass: OidcIdentityProvider },
 ];
 
 /**
@@ -63,11 +58,7 @@ export const ORGANIZATION_ADAPTERS: Provider[] = [
   providers: [
     OrganizationService,
     SecondFactorService,
-    {
-      provide: TotpSecrets,
-      inject: [SecretBox],
-      useFactory: (box: SecretBox) => new TotpSecrets(box),
-    },
+    TotpSecrets,
     {
       provide: SsoSettings,
       inject: [AppConfig],

@@ -1,9 +1,9 @@
 import { Operation } from '../../../common/http/api-operation.js';
 import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { Audit } from '../../../common/audit/audit.decorators.js';
+import { type CsvFile, sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
 import {
   Auth,
@@ -13,6 +13,7 @@ import {
 import { offsetOf, pageEnvelope } from '../../../common/paging/paging.js';
 import { AuditTrailService } from '../application/audit-trail.service.js';
 import type { AuditEventQuery } from '../application/ports/audit-event.store.js';
+import type { AuditEvent } from '../domain/audit-event.js';
 import {
   AUDIT_CSV_COLUMNS,
   auditEventCsvRow,
@@ -24,6 +25,12 @@ import {
   AuditEventPageResponseDto,
   ListAuditEventsQueryDto,
 } from './dto/audit-event.dto.js';
+
+const AUDIT_EVENTS_CSV: CsvFile<AuditEvent> = {
+  filename: 'audit-events.csv',
+  header: AUDIT_CSV_COLUMNS,
+  line: auditEventCsvRow,
+};
 
 @ApiTags('audit')
 @Controller('api/v1/audit-events')
@@ -65,16 +72,8 @@ export class AuditEventController {
       // Inclusive to the millisecond (see date-bounds); the store compares `occurred_at < to`.
       to: to && new Date(to.getTime() + 1),
     };
-    if (/\btext\/csv\b/.test(accept ?? '')) {
-      res.status(200);
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="audit-events.csv"');
-      res.write(stringify([[...AUDIT_CSV_COLUMNS]]));
-      for await (const batch of this.trail.all(query)) {
-        res.write(stringify(batch.map(auditEventCsvRow)));
-      }
-      res.end();
-      return;
+    if (wantsCsv(accept)) {
+      return sendCsv(res, AUDIT_EVENTS_CSV, this.trail.all(query));
     }
     const { events, total } = await this.trail.page(query, offsetOf(q), q.limit);
     return { audit_events: events.map(presentAuditEvent), ...pageEnvelope(q, total) };

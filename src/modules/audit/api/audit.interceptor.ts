@@ -8,6 +8,7 @@ import {
   type AuditSpec,
 } from '../../../common/audit/audit.decorators.js';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
+import { wantsCsv } from '../../../common/http/csv-download.js';
 import { RequestAuditService } from '../application/request-audit.service.js';
 
 type AuthedRequest = Request & { auth?: AuthContext };
@@ -33,7 +34,7 @@ export class AuditInterceptor implements NestInterceptor {
     const req = context.switchToHttp().getRequest<AuthedRequest>();
     if (!spec || !req.auth) return next.handle();
     const authed = req as AuthedRequest & { auth: AuthContext };
-    if (spec.csvExport && /\btext\/csv\b/.test(req.headers.accept ?? '')) {
+    if (spec.csvExport && wantsCsv(req.headers.accept)) {
       await this.audit.allowed(authed, spec, spec.csvExport, undefined);
       return next.handle();
     }

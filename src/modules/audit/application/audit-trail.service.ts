@@ -64,29 +64,23 @@ export class AuditTrailService {
   async verify(organizationId: string): Promise<ChainVerification> {
     let previous: AuditEvent | null = null;
     let checked = 0;
+    const result = (firstMismatch: ChainVerification['firstMismatch']): ChainVerification => ({
+      valid: firstMismatch === null,
+      eventsChecked: checked,
+      lastHash: previous?.hash ?? null,
+      firstMismatch,
+    });
     for (;;) {
       const batch = await this.store.chainAfter(organizationId, previous?.seq ?? 0, VERIFY_BATCH);
       for (const event of batch) {
         const reason = chainBreak(event, previous);
-        if (reason) {
-          return {
-            valid: false,
-            eventsChecked: checked,
-            lastHash: previous?.hash ?? null,
-            firstMismatch: { id: event.id, seq: event.seq, reason },
-          };
-        }
+        if (reason) return result({ id: event.id, seq: event.seq, reason });
         previous = event;
         checked++;
       }
       if (batch.length < VERIFY_BATCH) break;
     }
-    return {
-      valid: true,
-      eventsChecked: checked,
-      lastHash: previous?.hash ?? null,
-      firstMismatch: null,
-    };
+    return result(null);
   }
 
   /** Every organization's chain (the CLI's `audit:verify` without `--org`). */

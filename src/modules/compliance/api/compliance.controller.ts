@@ -2,9 +2,9 @@ import { Operation } from '../../../common/http/api-operation.js';
 import { Audit, NotAudited, listedIds } from '../../../common/audit/audit.decorators.js';
 import { Body, Controller, Get, Headers, Put, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { lowerBound, upperBound } from '../../../common/dates/date-bounds.js';
+import { type CsvFile, sendCsv, wantsCsv } from '../../../common/http/csv-download.js';
 import {
   Auth,
   type AuthContext,
@@ -14,6 +14,7 @@ import {
 import { ComplianceService } from '../application/compliance.service.js';
 import { changeActorOf } from '../domain/change-actor.js';
 import { policyWarnings, type CompliancePolicy } from '../domain/compliance-policy.js';
+import { policyDocument } from '../domain/policy-document.js';
 import type { ComplianceDecision, DecisionQuery } from '../domain/compliance-decision.js';
 import { hoursWords } from '../domain/state-rules.js';
 import { CompliancePolicyDto, CompliancePolicyResponseDto } from './dto/compliance-policy.dto.js';
@@ -48,6 +49,15 @@ const presentDecision = (d: ComplianceDecision) => ({
   decided_at: d.decidedAt.toISOString(),
 });
 
+const DECISIONS_CSV: CsvFile<ComplianceDecision> = {
+  filename: 'compliance-decisions.csv',
+  header: DECISION_FIELDS,
+  line: (decision) => {
+    const d = presentDecision(decision);
+    return DECISION_FIELDS.map((f) => d[f] ?? '');
+  },
+};
+
 const policyFromBody = (b: CompliancePolicyDto, current: CompliancePolicy): CompliancePolicy => ({
   quietHours: b.quiet_hours ? { start: b.quiet_hours.start, end: b.quiet_hours.end } : null,
   stateRules: b.state_rules,
@@ -71,15 +81,7 @@ export class ComplianceController {
   private present(policy: CompliancePolicy) {
     const pack = this.compliance.stateRulesInForce();
     return {
-      quiet_hours: policy.quietHours,
-      state_rules: policy.stateRules,
-      max_calls_per_number: {
-        per_24h: policy.maxCallsPerNumber.per24h,
-        per_7d: policy.maxCallsPerNumber.per7d,
-      },
-      restricted_dates: policy.restrictedDates,
-      default_time_zone: policy.defaultTimeZone,
-      default_country: policy.defaultCountry,
+      ...policyDocument(policy),
       warnings: policyWarnings(policy),
       state_rule_pack: {
         version: pack.version,
@@ -165,17 +167,8 @@ export class ComplianceController {
       // Inclusive to the millisecond (see date-bounds): the log compares `decided_at < to`.
       to: to && new Date(to.getTime() + 1),
     };
-    if (/\btext\/csv\b/.test(accept ?? '')) {
-      res.status(200);
-      res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.setHeader('Content-Disposition', 'attachment; filename="compliance-decisions.csv"');
-      res.write(stringify([[...DECISION_FIELDS]]));
-      for await (const batch of this.compliance.allDecisions(query)) {
-        const rows = batch.map(presentDecision).map((d) => DECISION_FIELDS.map((f) => d[f] ?? ''));
-        res.write(stringify(rows));
-      }
-      res.end();
-      return;
+    if (wantsCsv(accept)) {
+      return sendCsv(res, DECISIONS_CSV, this.compliance.allDecisions(query));
     }
     const { decisions, total } = await this.compliance.decisions(query, q.skip, q.limit);
     return { decisions: decisions.map(presentDecision), total };

@@ -88,8 +88,7 @@ export class DoNotCallService {
       },
       createdAt: e.at,
     }));
-    await this.lockAll(tx, listings);
-    await this.repository.add(tx, listings);
+    await this.addLocked(tx, listings);
   }
 
   /**
@@ -119,8 +118,7 @@ export class DoNotCallService {
       },
       createdAt: entry.at,
     };
-    await this.lockAll(tx, [listing]);
-    await this.repository.add(tx, [listing]);
+    await this.addLocked(tx, [listing]);
   }
 
   /**
@@ -142,10 +140,7 @@ export class DoNotCallService {
       source: { type: 'api', addedBy },
       createdAt,
     }));
-    return this.uow.run(async (tx) => {
-      await this.lockAll(tx, listings);
-      return this.repository.add(tx, listings);
-    });
+    return this.uow.run((tx) => this.addLocked(tx, listings));
   }
 
   /**
@@ -185,12 +180,16 @@ export class DoNotCallService {
     });
   }
 
-  /** Each organization's numbers locked in one statement, organizations in one order. */
-  private async lockAll(tx: Tx, listings: NewDoNotCallEntry[]): Promise<void> {
+  /**
+   * Lists the entries once their numbers are locked: each organization's in one statement,
+   * organizations in one order.
+   */
+  private async addLocked(tx: Tx, listings: NewDoNotCallEntry[]) {
     const byOrganization = Map.groupBy(listings, (l) => l.organizationId);
     for (const organizationId of [...byOrganization.keys()].sort()) {
       const numbers = byOrganization.get(organizationId)!.map((l) => l.phoneNumber);
       await this.locks.lock(tx, organizationId, numbers);
     }
+    return this.repository.add(tx, listings);
   }
 }

@@ -4,7 +4,11 @@ import { NoRows, sqlExecutor } from '../../../database/sql.js';
 import { CompliancePolicyRepository } from '../application/ports/compliance-policy.repository.js';
 import type { ChangeActor } from '../domain/change-actor.js';
 import type { CompliancePolicy } from '../domain/compliance-policy.js';
-import { policyFromStored, storedPolicy, type StoredPolicy } from './compliance.rows.js';
+import {
+  policyDocument,
+  policyFromDocument,
+  type PolicyDocument,
+} from '../domain/policy-document.js';
 
 @Injectable()
 export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
@@ -13,11 +17,11 @@ export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
   }
 
   async find(organizationId: string): Promise<CompliancePolicy | null> {
-    const { rows } = await sqlExecutor(this.dataSource, null).query<{ policy: StoredPolicy }>(
+    const { rows } = await sqlExecutor(this.dataSource, null).query<{ policy: PolicyDocument }>(
       `SELECT policy FROM compliance_policies WHERE organization_id = $1`,
       [organizationId],
     );
-    return rows.length > 0 ? policyFromStored(rows[0].policy) : null;
+    return rows.length > 0 ? policyFromDocument(rows[0].policy) : null;
   }
 
   async save(
@@ -36,7 +40,7 @@ export class SqlCompliancePolicyRepository extends CompliancePolicyRepository {
              updated_by_name = EXCLUDED.updated_by_name`,
       [
         organizationId,
-        JSON.stringify(storedPolicy(policy)),
+        JSON.stringify(policyDocument(policy)),
         at,
         updatedBy?.type ?? null,
         updatedBy?.id ?? null,

@@ -15,8 +15,6 @@ import {
   type ComplianceDecisionRow,
 } from './compliance.rows.js';
 
-const COLUMNS = COMPLIANCE_DECISION_COLUMNS.join(', ');
-
 /** The query's conditions from `$1` on (organization, campaigns or null, from or null, to or null). */
 const MATCHES = `organization_id = $1 AND ($2::uuid[] IS NULL OR campaign_id = ANY($2::uuid[]))
   AND ($3::timestamptz IS NULL OR decided_at >= $3) AND ($4::timestamptz IS NULL OR decided_at < $4)`;
@@ -55,7 +53,7 @@ export class SqlDecisionLog extends DecisionLog {
     const sql = sqlExecutor(this.dataSource, null);
     const [{ rows }, { rows: count }] = await Promise.all([
       sql.query<ComplianceDecisionRow>(
-        `SELECT ${COLUMNS} FROM compliance_decisions WHERE ${MATCHES}
+        `SELECT ${COMPLIANCE_DECISION_COLUMNS} FROM compliance_decisions WHERE ${MATCHES}
           ORDER BY decided_at, id OFFSET $5 LIMIT $6`,
         [...params(query), skip, limit],
       ),
@@ -73,7 +71,7 @@ export class SqlDecisionLog extends DecisionLog {
     limit: number,
   ): Promise<ComplianceDecision[]> {
     const { rows } = await sqlExecutor(this.dataSource, null).query<ComplianceDecisionRow>(
-      `SELECT ${COLUMNS} FROM compliance_decisions
+      `SELECT ${COMPLIANCE_DECISION_COLUMNS} FROM compliance_decisions
         WHERE ${MATCHES} AND ($5::timestamptz IS NULL OR (decided_at, id) > ($5, $6::bigint))
         ORDER BY decided_at, id LIMIT $7`,
       [...params(query), after?.decidedAt ?? null, after?.id ?? 0, limit],

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { Tx } from '../../../common/persistence/unit-of-work.js';
-import { sqlExecutor } from '../../../database/sql.js';
+import { columnList, sqlExecutor } from '../../../database/sql.js';
 import {
   DoNotCallListQuery,
   DoNotCallRepository,
@@ -9,8 +9,7 @@ import {
 import type { DoNotCallEntry, DoNotCallRemoval, NewDoNotCallEntry } from '../domain/do-not-call.js';
 import { DO_NOT_CALL_COLUMNS, doNotCallFromRow, DoNotCallRow } from './do-not-call.row.js';
 
-const COLUMN_LIST = DO_NOT_CALL_COLUMNS.join(', ');
-const COLUMNS_OF = (alias: string) => DO_NOT_CALL_COLUMNS.map((c) => `${alias}.${c}`).join(', ');
+const COLUMN_LIST = columnList(DO_NOT_CALL_COLUMNS);
 
 @Injectable()
 export class SqlDoNotCallRepository extends DoNotCallRepository {
@@ -77,10 +76,10 @@ export class SqlDoNotCallRepository extends DoNotCallRepository {
          RETURNING ${COLUMN_LIST}
        )
        SELECT * FROM (
-         SELECT true AS added, f.ord, ${COLUMNS_OF('i')}
+         SELECT true AS added, f.ord, ${columnList(DO_NOT_CALL_COLUMNS, 'i')}
            FROM inserted i JOIN firsts f USING (organization_id, phone_number)
          UNION ALL
-         SELECT false AS added, f.ord, ${COLUMNS_OF('d')}
+         SELECT false AS added, f.ord, ${columnList(DO_NOT_CALL_COLUMNS, 'd')}
            FROM firsts f
            JOIN do_not_call_entries d
              ON d.organization_id = f.organization_id AND d.phone_number = f.phone_number

@@ -67,14 +67,8 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (
-      this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
-        context.getHandler(),
-        context.getClass(),
-      ])
-    ) {
-      return true;
-    }
+    const routeTargets = [context.getHandler(), context.getClass()];
+    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, routeTargets)) return true;
     const http = context.switchToHttp();
     const req = http.getRequest<Request & { auth?: AuthContext }>();
     const res = http.getResponse<Response>();

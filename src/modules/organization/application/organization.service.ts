@@ -90,16 +90,15 @@ export class OrganizationService {
       );
     }
     const key = generateApiKey();
-    const record = await this.repository.saveApiKey(
+    const record = await this.saveKey(
+      organizationId,
+      key,
       {
-        organizationId,
         name,
         role: grant.role ?? 'admin',
         campaignIds: grant.campaignIds ? [...new Set(grant.campaignIds)] : null,
         expiresAt: grant.expiresAt ?? null,
         createdBy: grant.createdBy ?? null,
-        keyPrefix: displayPrefix(key),
-        keyHash: hashApiKey(key),
       },
       now,
     );
@@ -167,23 +166,22 @@ export class OrganizationService {
     key: string,
   ): Promise<{ organization: Organization; revokedKey: ApiKeyRecord | null }> {
     const organization = await this.ensureOrganization(organizationName);
-    const stored = await this.repository.saveApiKey(
-      {
-        organizationId: organization.id,
-        name: 'bootstrap',
-        role: 'admin',
-        campaignIds: null,
-        expiresAt: null,
-        createdBy: null,
-        keyPrefix: displayPrefix(key),
-        keyHash: hashApiKey(key),
-      },
+    const stored = await this.saveKey(
+      organization.id,
+      key,
+      { name: 'bootstrap', role: 'admin', campaignIds: null, expiresAt: null, createdBy: null },
       this.clock.now(),
     );
     if (stored.organizationId !== organization.id) {
       throw new ConflictError(`That API key already belongs to another organization`);
     }
     return { organization, revokedKey: stored.revokedAt ? stored : null };
+  }
+
+  /** Stores `key` (its hash and display prefix, never the key) unless its hash is stored already. */
+  private saveKey(organizationId: string, key: string, grant: ApiKeyGrant, now: Date) {
+    const keyFields = { keyPrefix: displayPrefix(key), keyHash: hashApiKey(key) };
+    return this.repository.saveApiKey({ organizationId, ...grant, ...keyFields }, now);
   }
 
   async ensureOrganization(name: string): Promise<Organization> {

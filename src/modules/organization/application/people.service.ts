@@ -71,30 +71,24 @@ export class PeopleService {
     if (changes.name !== undefined && !changes.name.trim()) {
       throw new InvalidInputError('name must not be empty', ['name'], changes.name);
     }
-    const user = isUuid(id)
-      ? await this.users.updateUser(
-          organizationId,
-          id,
-          {
-            ...changes,
-            name: changes.name?.trim(),
-            campaignIds:
-              changes.campaignIds === undefined ? undefined : uniqueCampaigns(changes.campaignIds),
-          },
-          this.clock.now(),
-        )
-      : null;
-    if (!user) throw notFound(id);
-    return user;
+    return requirePerson(id, () =>
+      this.users.updateUser(
+        organizationId,
+        id,
+        {
+          ...changes,
+          name: changes.name?.trim(),
+          campaignIds:
+            changes.campaignIds === undefined ? undefined : uniqueCampaigns(changes.campaignIds),
+        },
+        this.clock.now(),
+      ),
+    );
   }
 
   /** Deactivates the person: their sessions end at once and they cannot sign in again. */
   async deactivate(organizationId: string, id: string): Promise<User> {
-    const user = isUuid(id)
-      ? await this.users.deactivateUser(organizationId, id, this.clock.now())
-      : null;
-    if (!user) throw notFound(id);
-    return user;
+    return requirePerson(id, () => this.users.deactivateUser(organizationId, id, this.clock.now()));
   }
 
   /** A new link for someone whose invitation expired, or who forgot their password. */
@@ -104,8 +98,9 @@ export class PeopleService {
   ): Promise<{ user: User; invitation: Invitation }> {
     const now = this.clock.now();
     const { invitation, stored } = this.newInvitation(now);
-    const user = isUuid(id) ? await this.users.reinvite(organizationId, id, stored, now) : null;
-    if (!user) throw notFound(id);
+    const user = await requirePerson(id, () =>
+      this.users.reinvite(organizationId, id, stored, now),
+    );
     return { user, invitation };
   }
 
@@ -181,6 +176,9 @@ function uniqueCampaigns(ids: string[] | null): string[] | null {
   return ids ? [...new Set(ids)] : null;
 }
 
-function notFound(id: string): NotFoundError {
-  return new NotFoundError(`User ${id} not found`);
+/** The person `lookup` answers for `id`; NotFound when it answers none (or `id` is no UUID). */
+export async function requirePerson(id: string, lookup: () => Promise<User | null>): Promise<User> {
+  const user = isUuid(id) ? await lookup() : null;
+  if (!user) throw new NotFoundError(`User ${id} not found`);
+  return user;
 }

@@ -1,13 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthContext } from '../../../common/auth/auth-context.js';
 import { Clock, SystemClock } from '../../../common/clock/clock.js';
-import {
-  ConflictError,
-  InvalidInputError,
-  NotFoundError,
-} from '../../../common/errors/domain-errors.js';
-import { isUuid } from '../../../common/ids/canonical-uuid.js';
+import { ConflictError, InvalidInputError } from '../../../common/errors/domain-errors.js';
 import { newTotpSecret, totpStep } from '../domain/totp.js';
+import { requirePerson } from './people.service.js';
 import { UserRepository } from './ports/user.repository.js';
 import { TotpSecrets } from './totp-secrets.js';
 
@@ -62,8 +58,7 @@ export class SecondFactorService {
 
   /** An admin takes a person's second factor away (a lost phone); they set up a new one. */
   async reset(organizationId: string, userId: string): Promise<void> {
-    const user = isUuid(userId) ? await this.users.findUser(organizationId, userId) : null;
-    if (!user) throw new NotFoundError(`User ${userId} not found`);
+    await requirePerson(userId, () => this.users.findUser(organizationId, userId));
     await this.users.disableTotp(userId, this.clock.now());
   }
 

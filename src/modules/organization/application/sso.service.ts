@@ -86,28 +86,21 @@ export class SsoService {
     const organization = await this.organizations.ensureOrganization(
       this.settings.organizationName!,
     );
+    const attempt = { organizationId: organization.id, method: 'sso' as const, clientAddress };
     let claimed: { email: string; name: string } | null = null;
     try {
       const identity = await this.identify(callbackUrl, pending);
       claimed = identity;
       const user = await this.person(organization.id, identity);
       const signedIn = await this.sessions.startSession(user);
-      await this.sessions.recordSignIn({
-        organizationId: organization.id,
-        actor: actorOf(user),
-        method: 'sso',
-        outcome: 'allowed',
-        clientAddress,
-      });
+      await this.sessions.recordSignIn({ ...attempt, actor: actorOf(user), outcome: 'allowed' });
       return signedIn;
     } catch (err) {
       if (err instanceof UnauthorizedError || err instanceof ForbiddenError) {
         await this.sessions.recordSignIn({
-          organizationId: organization.id,
+          ...attempt,
           actor: await this.claimedActor(organization.id, claimed),
-          method: 'sso',
           outcome: 'refused',
-          clientAddress,
           reason: err.message,
         });
       }

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import { SecretBox } from '../../../common/secrets/secret-box.js';
 import type { StoredTotpSecret } from './ports/user.repository.js';
 
@@ -6,6 +7,7 @@ import type { StoredTotpSecret } from './ports/user.repository.js';
  * credentials are), bound to their person so a ciphertext copied onto another row does not open.
  * A secret stored before sealing (no key id) is the plain base32 and is read as it is.
  */
+@Injectable()
 export class TotpSecrets {
   constructor(private readonly box: SecretBox) {}
 

@@ -1,3 +1,4 @@
+import { Injectable } from '@nestjs/common';
 import * as client from 'openid-client';
 import { AppConfig } from '../../../config/app-config.js';
 import {
@@ -11,6 +12,7 @@ import {
  * authorization code flow with PKCE, state and nonce, and the claims of the ID token completed by
  * the userinfo endpoint. An `http://` issuer is accepted only on loopback (tests, a local IdP).
  */
+@Injectable()
 export class OidcIdentityProvider extends IdentityProvider {
   readonly enabled: boolean;
   private configuration?: Promise<client.Configuration>;

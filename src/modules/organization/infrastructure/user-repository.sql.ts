@@ -32,6 +32,12 @@ export class SqlUserRepository extends UserRepository {
     return sqlExecutor(this.dataSource, null);
   }
 
+  /** The person the statement returns, if it returns one. */
+  private async user(text: string, params: unknown[]): Promise<User | null> {
+    const { rows } = await this.sql.query<UserRow>(text, params);
+    return rows[0] ? userFromRow(rows[0]) : null;
+  }
+
   async createUser(user: NewUser, invitation: NewInvitation, now: Date): Promise<User> {
     const { rows } = await onUniqueViolation(
       () =>
@@ -69,11 +75,10 @@ export class SqlUserRepository extends UserRepository {
   }
 
   async findUser(organizationId: string, id: string): Promise<User | null> {
-    const { rows } = await this.sql.query<UserRow>(
+    return this.user(
       `SELECT ${USER_COLUMNS} FROM users u WHERE u.organization_id = $1 AND u.id = $2`,
       [organizationId, id],
     );
-    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async updateUser(
@@ -82,7 +87,7 @@ export class SqlUserRepository extends UserRepository {
     changes: UserChanges,
     now: Date,
   ): Promise<User | null> {
-    const { rows } = await this.sql.query<UserRow>(
+    return this.user(
       `UPDATE users u SET
          name = COALESCE($3, u.name),
          role = COALESCE($4, u.role),
@@ -100,11 +105,10 @@ export class SqlUserRepository extends UserRepository {
         now,
       ],
     );
-    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async deactivateUser(organizationId: string, id: string, now: Date): Promise<User | null> {
-    const { rows } = await this.sql.query<UserRow>(
+    return this.user(
       `WITH u AS (
          UPDATE users SET deactivated_at = $3, updated_at = $3
           WHERE organization_id = $1 AND id = $2 AND deactivated_at IS NULL
@@ -118,7 +122,6 @@ export class SqlUserRepository extends UserRepository {
        SELECT ${USER_COLUMNS} FROM u`,
       [organizationId, id, now],
     );
-    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async reinvite(
@@ -127,7 +130,7 @@ export class SqlUserRepository extends UserRepository {
     invitation: NewInvitation,
     now: Date,
   ): Promise<User | null> {
-    const { rows } = await this.sql.query<UserRow>(
+    return this.user(
       `WITH u AS (
          SELECT * FROM users
           WHERE organization_id = $1 AND id = $2 AND deactivated_at IS NULL),
@@ -140,12 +143,11 @@ export class SqlUserRepository extends UserRepository {
        SELECT ${USER_COLUMNS} FROM u`,
       [organizationId, id, now, invitation.tokenHash, invitation.expiresAt],
     );
-    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async acceptInvitation(tokenHash: string, passwordHash: string, now: Date): Promise<User | null> {
     // The invitation is used by the same statement that checks it: two concurrent uses, one wins.
-    const { rows } = await this.sql.query<UserRow>(
+    return this.user(
       `WITH i AS (
          UPDATE user_invitations i SET used_at = $3
            FROM users
@@ -160,7 +162,6 @@ export class SqlUserRepository extends UserRepository {
        RETURNING ${USER_COLUMNS}`,
       [tokenHash, passwordHash, now],
     );
-    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async findForSignIn(email: string): Promise<SignInRecord | null> {
@@ -247,7 +248,7 @@ export class SqlUserRepository extends UserRepository {
     user: { organizationId: string; email: string; name: string; role: UserRole },
     now: Date,
   ): Promise<User | null> {
-    const { rows } = await this.sql.query<UserRow>(
+    return this.user(
       `INSERT INTO users AS u (organization_id, email, name, role, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $5)
        ON CONFLICT ((lower(email))) DO UPDATE
@@ -256,7 +257,6 @@ export class SqlUserRepository extends UserRepository {
        RETURNING ${USER_COLUMNS}`,
       [user.organizationId, user.email, user.name, user.role, now],
     );
-    return rows[0] ? userFromRow(rows[0]) : null;
   }
 
   async setTotpRequired(organizationId: string, required: boolean): Promise<void> {

@@ -11,10 +11,11 @@ import {
   RequiresPermission,
 } from '../../../common/http/auth.decorators.js';
 import { PatientRecordService } from '../application/patient-record.service.js';
+import { keyDocument } from '../domain/retention-documents.js';
 import type { PatientKey } from '../domain/retention-run.js';
 import { ErasePatientDto, PatientQueryDto } from './dto/patient.dto.js';
 import { presentRecord, RECORD_CSV_HEADER, recordCsvRows } from './patient.presenter.js';
-import { presentKey, presentRun } from './retention.presenter.js';
+import { presentRun } from './retention.presenter.js';
 
 /** Every target a CSV download holds (the page size is for the JSON answer). */
 const CSV_TARGETS = 100_000;
@@ -66,7 +67,7 @@ export class PatientController {
       res.setHeader('Content-Disposition', 'attachment; filename="patient-record.csv"');
       return stringify([RECORD_CSV_HEADER, ...recordCsvRows(record)]);
     }
-    return { subject: presentKey(key), skip: q.skip, limit: q.limit, ...record };
+    return { subject: keyDocument(key), skip: q.skip, limit: q.limit, ...record };
   }
 
   @Audit({
@@ -97,7 +98,7 @@ export class PatientController {
     const counts = erasure.run.counts;
     const anything = Object.values(counts).some((n) => (n ?? 0) > 0);
     return {
-      subject: presentKey(key),
+      subject: keyDocument(key),
       erased: anything,
       detail: anything
         ? `Erased the data of ${erasure.targetIds.length} target(s)`

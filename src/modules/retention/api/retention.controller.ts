@@ -22,7 +22,12 @@ import {
   RetentionRunResponseDto,
   RetentionRunsQueryDto,
 } from './dto/retention-policy.dto.js';
-import { policyFromBody, presentPolicy, presentRun } from './retention.presenter.js';
+import {
+  policyFromBody,
+  presentPolicy,
+  presentRun,
+  presentScopedPolicy,
+} from './retention.presenter.js';
 
 @ApiTags('compliance')
 @Controller('api/v1/compliance/retention')
@@ -36,11 +41,7 @@ export class RetentionController {
     const { policy, campaigns } = await this.retention.policies(organizationId);
     return {
       ...presentPolicy(policy),
-      campaigns: campaigns.map((c) => ({
-        campaign_id: c.campaignId,
-        windows: { ...c.policy.windows },
-        redact_transcripts: c.policy.redactTranscripts,
-      })),
+      campaigns: campaigns.map(presentScopedPolicy),
     };
   }
 

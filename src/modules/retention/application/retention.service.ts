@@ -1,7 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../../common/clock/clock.js';
 import { RetentionCampaigns } from './ports/retention-campaigns.js';
-import { KEEP_EVERYTHING, type RetentionPolicy } from '../domain/retention-policy.js';
+import {
+  KEEP_EVERYTHING,
+  type RetentionPolicy,
+  type ScopedPolicy,
+} from '../domain/retention-policy.js';
 import type { RetentionRun } from '../domain/retention-run.js';
 import { RetentionStore } from './ports/retention.store.js';
 
@@ -21,7 +25,7 @@ export class RetentionService {
   }> {
     const all = await this.store.policies(organizationId);
     return {
-      policy: all.find((p) => p.campaignId === null)?.policy ?? KEEP_EVERYTHING,
+      policy: organizationPolicy(all),
       campaigns: all.flatMap((p) =>
         p.campaignId === null ? [] : [{ campaignId: p.campaignId, policy: p.policy }],
       ),
@@ -40,11 +44,9 @@ export class RetentionService {
     await this.campaigns.requireCampaign(organizationId, campaignId);
     const all = await this.store.policies(organizationId);
     const own = all.find((p) => p.campaignId === campaignId);
-    if (own) return { policy: own.policy, own: true };
-    return {
-      policy: all.find((p) => p.campaignId === null)?.policy ?? KEEP_EVERYTHING,
-      own: false,
-    };
+    return own
+      ? { policy: own.policy, own: true }
+      : { policy: organizationPolicy(all), own: false };
   }
 
   async setCampaignPolicy(
@@ -65,5 +67,9 @@ export class RetentionService {
     return this.store.runs(organizationId, skip, limit);
   }
 }
+
+/** The organization's own policy among `all`: keep everything until one is set. */
+const organizationPolicy = (all: ScopedPolicy[]): RetentionPolicy =>
+  all.find((p) => p.campaignId === null)?.policy ?? KEEP_EVERYTHING;
 
 export type { RetentionRun };

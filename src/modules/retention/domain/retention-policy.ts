@@ -20,6 +20,13 @@ export interface RetentionPolicy {
   redactTranscripts: boolean;
 }
 
+/** The windows `given` names, in the parts' order; a part it leaves out is kept (null). */
+export function windowsOf(given: Partial<Record<RetentionPart, number | null>>): RetentionWindows {
+  return Object.fromEntries(
+    RETENTION_PARTS.map((part) => [part, given[part] ?? null]),
+  ) as RetentionWindows;
+}
+
 /** What each window removes: the words of the docs, the console and the API description. */
 export const PART_REMOVES: Record<RetentionPart, string> = {
   transcripts: "call transcripts, post-call data (summaries) and QA on the target's call logs",
@@ -37,13 +44,7 @@ export const PART_REMOVES: Record<RetentionPart, string> = {
 
 /** Nothing is ever purged until an organization says so. */
 export const KEEP_EVERYTHING: RetentionPolicy = {
-  windows: {
-    transcripts: null,
-    recordings: null,
-    input_data: null,
-    messages: null,
-    finished_targets: null,
-  },
+  windows: windowsOf({}),
   redactTranscripts: false,
 };
 

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Tx } from '../../../common/persistence/unit-of-work.js';
 import { columnList, NoRows, pageWithTotal, sqlExecutor } from '../../../database/sql.js';
 import { RetentionStore } from '../application/ports/retention.store.js';
+import { policyDocument } from '../domain/retention-documents.js';
 import type { RetentionPolicy, ScopedPolicy } from '../domain/retention-policy.js';
 import type { RetentionRun } from '../domain/retention-run.js';
 import {
@@ -10,7 +11,6 @@ import {
   RUN_COLUMNS,
   runFromRow,
   runParams,
-  storedPolicy,
   type RetentionRunRow,
   type StoredRetentionPolicy,
 } from './retention.rows.js';
@@ -47,7 +47,7 @@ export class SqlRetentionStore extends RetentionStore {
        VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (organization_id, scope) DO UPDATE
          SET policy = EXCLUDED.policy, updated_at = EXCLUDED.updated_at`,
-      [organizationId, scopeOf(campaignId), campaignId, JSON.stringify(storedPolicy(policy)), at],
+      [organizationId, scopeOf(campaignId), campaignId, JSON.stringify(policyDocument(policy)), at],
     );
   }
 

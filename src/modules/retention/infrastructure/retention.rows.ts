@@ -1,9 +1,10 @@
 import { rowMapper, type RowOf } from '../../../common/persistence/row-of.js';
 import {
-  RETENTION_PARTS,
-  type RetentionPolicy,
-  type RetentionWindows,
-} from '../domain/retention-policy.js';
+  keyDocument,
+  type PatientKeyDocument,
+  policyDocument,
+} from '../domain/retention-documents.js';
+import { type RetentionPolicy, windowsOf } from '../domain/retention-policy.js';
 import type { PatientKey, RetentionRun } from '../domain/retention-run.js';
 
 /** `retention_policies.policy` as stored (snake_case, as the API says it). */
@@ -12,29 +13,17 @@ export interface StoredRetentionPolicy {
   redact_transcripts: boolean;
 }
 
-export const storedPolicy = (p: RetentionPolicy): StoredRetentionPolicy => ({
-  windows: { ...p.windows },
-  redact_transcripts: p.redactTranscripts,
-});
-
 export function policyFromStored(s: StoredRetentionPolicy): RetentionPolicy {
-  const windows = {} as RetentionWindows;
-  for (const part of RETENTION_PARTS) windows[part] = s.windows?.[part] ?? null;
-  return { windows, redactTranscripts: s.redact_transcripts === true };
+  return { windows: windowsOf(s.windows ?? {}), redactTranscripts: s.redact_transcripts === true };
 }
 
-type StoredKey = { phone_number: string } | { external_id: string };
-
-export const storedKey = (k: PatientKey): StoredKey =>
-  'phoneNumber' in k ? { phone_number: k.phoneNumber } : { external_id: k.externalId };
-
-const keyFromStored = (k: StoredKey): PatientKey =>
+const keyFromStored = (k: PatientKeyDocument): PatientKey =>
   'phone_number' in k ? { phoneNumber: k.phone_number } : { externalId: k.external_id };
 
 /** A `retention_runs` row: the domain's fields in snake_case, but the policies and the subject stored. */
 export type RetentionRunRow = RowOf<Omit<RetentionRun, 'policies' | 'subject' | 'counts'>> & {
   policy: { campaign_id: string | null; policy: StoredRetentionPolicy }[];
-  subject: StoredKey | null;
+  subject: PatientKeyDocument | null;
   counts: Record<string, number>;
 };
 
@@ -70,9 +59,9 @@ export const runParams = (run: RetentionRun): unknown[] => [
   run.trigger,
   run.status,
   JSON.stringify(
-    run.policies.map((p) => ({ campaign_id: p.campaignId, policy: storedPolicy(p.policy) })),
+    run.policies.map((p) => ({ campaign_id: p.campaignId, policy: policyDocument(p.policy) })),
   ),
-  run.subject ? JSON.stringify(storedKey(run.subject)) : null,
+  run.subject ? JSON.stringify(keyDocument(run.subject)) : null,
   run.reason,
   JSON.stringify(run.counts),
   run.startedAt,
