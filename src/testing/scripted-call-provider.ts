@@ -2,6 +2,7 @@ import { UnauthorizedError } from '../common/errors/domain-errors.js';
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   CallResult,
   ProviderRequest,
   StartCallRequest,
@@ -35,8 +36,7 @@ export class ScriptedCallProvider extends CallProvider {
   readonly name: string;
   readonly calls: StartCallRequest[] = [];
   readonly failures: Error[] = [];
-  answer: (ref: { providerCallId: string | null; callLogId: number }) => CallEvent | null = () =>
-    null;
+  answer: (ref: CallRef) => CallEvent | null = () => null;
 
   constructor(name = 'scripted') {
     super();
@@ -55,10 +55,7 @@ export class ScriptedCallProvider extends CallProvider {
     return { providerCallId: `scripted-${this.calls.length}` };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     return this.answer(ref);
   }
 

@@ -4,6 +4,7 @@ import { InvalidInputError, UnauthorizedError } from '../../../common/errors/dom
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   CallResult,
   ProviderRequest,
   StartCallRequest,
@@ -86,10 +87,7 @@ export class HttpCallProvider extends CallProvider {
     return { providerCallId: answer.call_id };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     const url = ref.providerCallId
       ? `${this.agentUrl}/calls/${encodeURIComponent(ref.providerCallId)}`
       : `${this.agentUrl}/calls?call_log_id=${ref.callLogId}`;

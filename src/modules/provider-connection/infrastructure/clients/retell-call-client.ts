@@ -9,6 +9,7 @@ import {
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   ProviderRequest,
   StartCallRequest,
 } from '../../../telephony/application/ports/call-provider.js';
@@ -92,10 +93,7 @@ export class RetellCallClient extends CallProvider {
     return { providerCallId: call.call_id };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     if (!ref.providerCallId) return null;
     const call = (await (
       await this.client()

@@ -11,6 +11,7 @@ import {
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   ProviderRequest,
   StartCallRequest,
 } from '../../../telephony/application/ports/call-provider.js';
@@ -89,10 +90,7 @@ export class VapiCallClient extends CallProvider {
     return { providerCallId: call.id };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     // Vapi's call list cannot be searched by our metadata.
     if (!ref.providerCallId) return null;
     const call = await (await this.client()).calls.get({ id: ref.providerCallId });

@@ -57,6 +57,12 @@ export interface CallEvent {
   result?: CallResult;
 }
 
+/** A call as the engine knows it: the provider's call id when it answered one, and our call log id. */
+export interface CallRef {
+  providerCallId: string | null;
+  callLogId: number;
+}
+
 /** The raw request on `POST /api/v1/telephony/{connection}/events`, as received. */
 export interface ProviderRequest {
   rawBody: Buffer;
@@ -82,10 +88,7 @@ export abstract class CallProvider {
    * What the provider knows of a call (by its id, or by our call log id where it stores it), as an
    * event; null when it cannot tell. Used for calls past their deadline.
    */
-  abstract getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null>;
+  abstract getCall(ref: CallRef): Promise<CallEvent | null>;
   /**
    * Authenticates the request (UnauthorizedError: 401, nothing changes) and parses its events.
    * Asynchronous because some SDK verifiers are (Retell's uses Web Crypto).
