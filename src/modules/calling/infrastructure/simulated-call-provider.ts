@@ -11,6 +11,7 @@ import {
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   CallResult,
   StartCallRequest,
 } from '../../telephony/application/ports/call-provider.js';
@@ -48,6 +49,11 @@ export interface DueSimulatedCall {
   events: CallEvent[];
 }
 
+const GREETING = {
+  role: 'assistant',
+  message: 'Hello, this is an automated assistant calling on behalf of your provider.',
+};
+
 /** The result a simulated call ends with: good calls carry a transcript, QA, recording, like a real one. */
 export function simulatedResult(callLogId: number, r: SimulatedRequest): CallResult {
   const agentData = { agent: 'simulated-agent', input_data: r.inputData, attempt: r.attempt };
@@ -71,10 +77,7 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
     return {
       ...base,
       transcripts: [
-        {
-          role: 'assistant',
-          message: 'Hello, this is an automated assistant calling on behalf of your provider.',
-        },
+        GREETING,
         { role: 'user', message: 'Please do not call me again.' },
         {
           role: 'assistant',
@@ -87,10 +90,7 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
   if (r.outcome !== 'GOOD' && r.outcome !== 'HUMAN_ONLY') return base;
   const good = r.outcome === 'GOOD';
   const transcripts = [
-    {
-      role: 'assistant',
-      message: 'Hello, this is an automated assistant calling on behalf of your provider.',
-    },
+    GREETING,
     {
       role: 'user',
       message: good ? 'Yes, that works for me.' : 'I would rather talk to a person.',
@@ -167,19 +167,9 @@ export class SimulatedCallProvider extends CallProvider {
   }
 
   /** A call still in the table is running; one that is not was delivered or never accepted. */
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     const row = await this.store.find(ref);
-    if (!row) return null;
-    return {
-      key: `${row.id}:started`,
-      kind: 'started',
-      providerCallId: row.id,
-      callLogId: row.callLogId,
-      at: new Date(row.request.startedAt),
-    };
+    return row ? simulatedEvent(row, 'started') : null;
   }
 
   readEvents(): Promise<CallEvent[]> {
@@ -192,30 +182,10 @@ export class SimulatedCallProvider extends CallProvider {
    */
   async takeDue(now: Date, retakeAt: Date, limit: number): Promise<DueSimulatedCall[]> {
     const rows = await this.store.takeDue(now, retakeAt, limit);
-    return rows.map((row) => {
-      const callLogId = row.callLogId;
-      const startedAt = new Date(row.request.startedAt);
-      return {
-        id: row.id,
-        events: [
-          {
-            key: `${row.id}:started`,
-            kind: 'started',
-            providerCallId: row.id,
-            callLogId,
-            at: startedAt,
-          },
-          {
-            key: `${row.id}:ended`,
-            kind: 'ended',
-            providerCallId: row.id,
-            callLogId,
-            at: new Date(startedAt.getTime() + row.request.durationSeconds * 1000),
-            result: simulatedResult(callLogId, row.request),
-          },
-        ],
-      };
-    });
+    return rows.map((row) => ({
+      id: row.id,
+      events: [simulatedEvent(row, 'started'), simulatedEvent(row, 'ended')],
+    }));
   }
 
   remove(ids: string[]): Promise<void> {
@@ -225,4 +195,22 @@ export class SimulatedCallProvider extends CallProvider {
   nextDue(): Promise<Date | null> {
     return this.store.nextDue();
   }
+}
+
+/** A recorded call's `started` event, or its `ended` one (its duration later, with its result). */
+function simulatedEvent(row: SimulatedCall, kind: CallEvent['kind']): CallEvent {
+  const startedAt = new Date(row.request.startedAt);
+  const event: CallEvent = {
+    key: `${row.id}:${kind}`,
+    kind,
+    providerCallId: row.id,
+    callLogId: row.callLogId,
+    at: startedAt,
+  };
+  if (kind === 'started') return event;
+  return {
+    ...event,
+    at: new Date(startedAt.getTime() + row.request.durationSeconds * 1000),
+    result: simulatedResult(row.callLogId, row.request),
+  };
 }
