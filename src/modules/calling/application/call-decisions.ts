@@ -81,13 +81,7 @@ export class CallDecisions {
         lastId === undefined ? null : (previous.get(lastId) ?? null),
       );
       if (!dial) {
-        const decision = undialableDecision(campaign.type, 'no_phone_number');
-        plans.set(target.id, {
-          kind: 'end',
-          decision,
-          reason: endedWords(decision.outcome),
-          held: null,
-        });
+        plans.set(target.id, endPlan(undialableDecision(campaign.type, 'no_phone_number')));
         continue;
       }
       const place = this.compliance.place(target.timeZone, dial.number, policy);
@@ -115,15 +109,8 @@ export class CallDecisions {
         [...new Set(toCheck.map((c) => c.number))],
       );
       for (const { target, number } of toCheck) {
-        if (blacklisted.has(number)) {
-          const decision = blacklistedDecision(campaign.type);
-          plans.set(target.id, {
-            kind: 'end',
-            decision,
-            reason: endedWords(decision.outcome),
-            held: null,
-          });
-        }
+        if (blacklisted.has(number))
+          plans.set(target.id, endPlan(blacklistedDecision(campaign.type)));
       }
     }
     await this.consultChecks(campaign, targets, plans, now);
@@ -180,13 +167,7 @@ export class CallDecisions {
             check: { rule: check.name, reason },
           });
         } else if (verdict.action === 'refuse') {
-          const decision = refusedByCheckDecision(campaign.type);
-          plans.set(target.id, {
-            kind: 'end',
-            decision,
-            reason: `${endedWords(decision.outcome)}: ${reason}`,
-            held: null,
-          });
+          plans.set(target.id, endPlan(refusedByCheckDecision(campaign.type), reason));
         }
       });
     }
@@ -226,13 +207,7 @@ export class CallDecisions {
             campaign.type,
             decision.rule === 'calling_window' ? 'no_calling_window' : 'calling_rules',
           );
-    const words = endedWords(ending.outcome);
-    return {
-      kind: 'end',
-      decision: ending,
-      reason: held ? `${words}: ${held.reason}` : words,
-      held,
-    };
+    return endPlan(ending, held?.reason, held);
   }
 
   /**
@@ -314,5 +289,13 @@ export class CallDecisions {
   }
 }
 
-/** Why a target ends without a call, for its timeline. */
-const endedWords = (outcome: string) => `ended without a call: ${outcome}`;
+/** The plan that ends a target with `decision`; its timeline reason says so, then `detail`. */
+function endPlan(decision: TargetDecision, detail?: string, held: Held | null = null): Plan {
+  const words = `ended without a call: ${decision.outcome}`;
+  return {
+    kind: 'end',
+    decision,
+    reason: detail === undefined ? words : `${words}: ${detail}`,
+    held,
+  };
+}
