@@ -4,6 +4,7 @@ import { isRecord } from '../../domain/call-result.js';
 import {
   CAMPAIGN_VOICEMAIL_MARK,
   callLogIdOf,
+  callMetadata,
   voicemailMessageOf,
 } from '../../domain/provider-call.js';
 import {
@@ -82,13 +83,7 @@ export class RetellCallClient extends CallProvider {
         },
       },
       retell_llm_dynamic_variables: dynamicVariables(req.inputData),
-      metadata: {
-        call_log_id: req.callLogId,
-        target_id: req.targetId,
-        campaign_id: req.campaignId,
-        attempt: req.attempt,
-        ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
-      },
+      metadata: callMetadata(req, voicemail),
     });
     return { providerCallId: call.call_id };
   }

@@ -6,6 +6,7 @@ import { isRecord } from '../../domain/call-result.js';
 import {
   CAMPAIGN_VOICEMAIL_MARK,
   callLogIdOf,
+  callMetadata,
   voicemailMessageOf,
 } from '../../domain/provider-call.js';
 import {
@@ -70,13 +71,7 @@ export class VapiCallClient extends CallProvider {
       customer: { number: req.to },
       assistantOverrides: {
         variableValues: req.inputData,
-        metadata: {
-          call_log_id: req.callLogId,
-          target_id: req.targetId,
-          campaign_id: req.campaignId,
-          attempt: req.attempt,
-          ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
-        },
+        metadata: callMetadata(req, voicemail),
         server: { url: req.eventsUrl },
         ...(voicemail
           ? {
