@@ -13,6 +13,7 @@ import {
   CallProvider,
   CallRef,
   CallResult,
+  callResult,
   StartCallRequest,
 } from '../../telephony/application/ports/call-provider.js';
 import { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
@@ -57,18 +58,11 @@ const GREETING = {
 /** The result a simulated call ends with: good calls carry a transcript, QA, recording, like a real one. */
 export function simulatedResult(callLogId: number, r: SimulatedRequest): CallResult {
   const agentData = { agent: 'simulated-agent', input_data: r.inputData, attempt: r.attempt };
-  const base: CallResult = {
-    outcome: r.outcome,
-    endedReason: r.endedReason,
+  const base = callResult(r.outcome, r.endedReason, {
     durationSeconds: r.durationSeconds,
-    transcripts: [],
     agentData,
-    postCallData: null,
-    qa: null,
-    recordingUrls: [],
-    outputData: {},
     ...(r.subcategory ? { subcategory: r.subcategory } : {}),
-  };
+  });
   // The message left on the mailbox is the call's one turn: which message it was shows on the call.
   if (r.voicemailMessage !== undefined) {
     return { ...base, transcripts: [{ role: 'assistant', message: r.voicemailMessage }] };

@@ -40,6 +40,29 @@ export interface CallResult {
   subcategory?: string | null;
 }
 
+/**
+ * A result that knows no more than its outcome, why it ended and `known`: where `known` says
+ * nothing, no duration, transcript, data or recording.
+ */
+export function callResult(
+  outcome: CallOutcome,
+  endedReason: string,
+  known: Partial<CallResult> = {},
+): CallResult {
+  return {
+    outcome,
+    endedReason,
+    durationSeconds: 0,
+    transcripts: [],
+    agentData: {},
+    postCallData: null,
+    qa: null,
+    recordingUrls: [],
+    outputData: {},
+    ...known,
+  };
+}
+
 /** One thing a provider reports about a call. */
 export interface CallEvent {
   /** Unique per connection: the provider's event id, or its call id + kind. Stored once. */
