@@ -75,19 +75,15 @@ export class ScriptedCallProvider extends CallProvider {
 
   /** `at` null: a report without a time of its own (the service records its receipt time). */
   started(callLogId: number, at: Date | null = null): CallEvent {
-    const id = this.idOf(callLogId);
-    return { key: `${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
+    return this.event('started', callLogId, at);
   }
 
   ended(callLogId: number, outcome: CallOutcome, at: Date | null = null): CallEvent {
+    return { ...this.event('ended', callLogId, at), result: scriptedResult(outcome) };
+  }
+
+  private event(kind: CallEvent['kind'], callLogId: number, at: Date | null): CallEvent {
     const id = this.idOf(callLogId);
-    return {
-      key: `${id}:ended`,
-      kind: 'ended',
-      providerCallId: id,
-      callLogId,
-      at,
-      result: scriptedResult(outcome),
-    };
+    return { key: `${id}:${kind}`, kind, providerCallId: id, callLogId, at };
   }
 }
