@@ -65,9 +65,8 @@ export class CallDecisions {
    * claim transaction opens; what needs the numbers' calls and do-not-call entries waits for `screen`.
    */
   async plan(campaign: Campaign, targets: Target[], now: Date): Promise<Map<string, Plan>> {
-    const lastLogIds = targets
-      .map((t) => t.callLogIds?.[t.callLogIds.length - 1])
-      .filter((id): id is number => id !== undefined);
+    const lastLogId = (t: Target) => t.callLogIds?.at(-1);
+    const lastLogIds = targets.map(lastLogId).filter((id): id is number => id !== undefined);
     const previous = new Map<number, CallLog>(
       (await this.callLogs.findByIds(lastLogIds)).map((l) => [l.id, l]),
     );
@@ -75,7 +74,7 @@ export class CallDecisions {
     const plans = new Map<string, Plan>();
     const toCheck: { target: Target; number: string }[] = [];
     for (const target of targets) {
-      const lastId = target.callLogIds?.[target.callLogIds.length - 1];
+      const lastId = lastLogId(target);
       const dial = chooseNumber(
         target,
         lastId === undefined ? null : (previous.get(lastId) ?? null),
