@@ -73,10 +73,7 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
       transcripts: [
         GREETING,
         { role: 'user', message: 'Please do not call me again.' },
-        {
-          role: 'assistant',
-          message: 'Understood, you will not be called again. Goodbye.',
-        },
+        { role: 'assistant', message: 'Understood, you will not be called again. Goodbye.' },
       ],
       postCallData: { summary: 'The callee asked not to be called again.' },
     };

@@ -190,10 +190,7 @@ class CampaignFieldsDto {
   @PyValueRule('uniqueSteps', uniqueFriendlyIds)
   steps?: CampaignStepDto[];
 
-  @PyOptional({
-    nullable: true,
-    description: 'friendly_id of the step new targets wait at',
-  })
+  @PyOptional({ nullable: true, description: 'friendly_id of the step new targets wait at' })
   @PyStr()
   entry_step?: string | null;
 

@@ -246,10 +246,7 @@ export const hasRequestModels = (type: unknown): boolean => isConnectionType(typ
  */
 function PyModelForType(
   models: Record<BuiltInConnectionType, new () => object>,
-  options: {
-    requiredFor: readonly BuiltInConnectionType[];
-    rules?: typeof SETTINGS_RULES;
-  },
+  options: { requiredFor: readonly BuiltInConnectionType[]; rules?: typeof SETTINGS_RULES },
 ): PropertyDecorator {
   const typeOf = (object: unknown) => (object as { type?: unknown }).type;
   return applyDecorators(
@@ -311,10 +308,7 @@ export class CreateProviderConnectionDto {
   credentials?: Record<string, string>;
 
   @ApiPropertyOptional({ description: settingsDescription, anyOf: SETTINGS_SCHEMAS })
-  @PyModelForType(SETTINGS_MODEL, {
-    requiredFor: NEEDS_SETTINGS,
-    rules: SETTINGS_RULES,
-  })
+  @PyModelForType(SETTINGS_MODEL, { requiredFor: NEEDS_SETTINGS, rules: SETTINGS_RULES })
   settings?: Record<string, unknown>;
 
   @PyOptional({ default: false, description: 'Used by campaigns that name no connection' })
