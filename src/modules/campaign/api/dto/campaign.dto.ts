@@ -146,14 +146,10 @@ const WEEK_SCHEDULE_DOC = {
 
 const httpUrlRule = (v: unknown): string | null => {
   if (typeof v !== 'string') return null;
-  try {
-    const url = new URL(v);
-    return url.protocol === 'http:' || url.protocol === 'https:'
-      ? null
-      : 'webhook_url must be an absolute http(s) URL';
-  } catch {
-    return 'webhook_url must be an absolute http(s) URL';
-  }
+  const protocol = URL.parse(v)?.protocol;
+  return protocol === 'http:' || protocol === 'https:'
+    ? null
+    : 'webhook_url must be an absolute http(s) URL';
 };
 
 const uniqueFriendlyIds = (v: unknown): string | null => {

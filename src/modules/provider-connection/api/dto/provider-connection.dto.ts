@@ -51,12 +51,8 @@ function PyHttpUrl(): PropertyDecorator {
     PyStr({ max: 2000 }),
     pyConstraint('pyHttpUrl', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
-      let url: URL;
-      try {
-        url = new URL(v);
-      } catch {
-        return pydantic.urlParsing('relative URL without a base');
-      }
+      const url = URL.parse(v);
+      if (!url) return pydantic.urlParsing('relative URL without a base');
       return url.protocol === 'http:' || url.protocol === 'https:' ? null : pydantic.urlScheme();
     }),
   );
