@@ -141,13 +141,8 @@ export class RetellCallClient extends CallProvider {
     at: Date | null,
   ): CallEvent {
     const id = String(call.call_id);
-    const event: CallEvent = {
-      key: `retell:${id}:${kind}`,
-      kind,
-      providerCallId: id,
-      callLogId,
-      at,
-    };
+    const key = `retell:${id}:${kind}`;
+    const event: CallEvent = { key, kind, providerCallId: id, callLogId, at };
     if (kind === 'started') return event;
     const voicemailDrop =
       typeof this.connection.settings.voicemail_message === 'string' ||
