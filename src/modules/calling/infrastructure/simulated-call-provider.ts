@@ -55,6 +55,27 @@ const GREETING = {
   message: 'Hello, this is an automated assistant calling on behalf of your provider.',
 };
 
+/** After the greeting, what the callee says and the agent answers, and the call's summary, by outcome. */
+const CONVERSATIONS: Partial<
+  Record<CallOutcome, { callee: string; agent: string; summary: string }>
+> = {
+  GOOD: {
+    callee: 'Yes, that works for me.',
+    agent: 'Thank you, everything is confirmed. Goodbye.',
+    summary: 'The callee confirmed the information.',
+  },
+  HUMAN_ONLY: {
+    callee: 'I would rather talk to a person.',
+    agent: 'Understood, a colleague will call you back.',
+    summary: 'The callee asked for a person.',
+  },
+  DNC_REQUESTED: {
+    callee: 'Please do not call me again.',
+    agent: 'Understood, you will not be called again. Goodbye.',
+    summary: 'The callee asked not to be called again.',
+  },
+};
+
 /** The result a simulated call ends with: good calls carry a transcript, QA, recording, like a real one. */
 export function simulatedResult(callLogId: number, r: SimulatedRequest): CallResult {
   const agentData = { agent: 'simulated-agent', input_data: r.inputData, attempt: r.attempt };
@@ -67,45 +88,26 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
   if (r.voicemailMessage !== undefined) {
     return { ...base, transcripts: [{ role: 'assistant', message: r.voicemailMessage }] };
   }
-  if (r.outcome === 'DNC_REQUESTED') {
-    return {
-      ...base,
-      transcripts: [
-        GREETING,
-        { role: 'user', message: 'Please do not call me again.' },
-        { role: 'assistant', message: 'Understood, you will not be called again. Goodbye.' },
-      ],
-      postCallData: { summary: 'The callee asked not to be called again.' },
-    };
-  }
-  if (r.outcome !== 'GOOD' && r.outcome !== 'HUMAN_ONLY') return base;
-  const good = r.outcome === 'GOOD';
+  const conversation = CONVERSATIONS[r.outcome];
+  if (!conversation) return base;
+  const { callee, agent, summary } = conversation;
   const transcripts = [
     GREETING,
-    {
-      role: 'user',
-      message: good ? 'Yes, that works for me.' : 'I would rather talk to a person.',
-    },
-    {
-      role: 'assistant',
-      message: good
-        ? 'Thank you, everything is confirmed. Goodbye.'
-        : 'Understood, a colleague will call you back.',
-    },
+    { role: 'user', message: callee },
+    { role: 'assistant', message: agent },
   ];
-  if (!good)
-    return { ...base, transcripts, postCallData: { summary: 'The callee asked for a person.' } };
+  if (r.outcome !== 'GOOD') return { ...base, transcripts, postCallData: { summary } };
   return {
     ...base,
     transcripts,
-    postCallData: { summary: 'The callee confirmed the information.', confirmed: true },
+    postCallData: { summary, confirmed: true },
     qa: {
       score: 100,
       passed: true,
       checks: { greeting: true, identity_verified: true, closing: true },
     },
     recordingUrls: [`https://recordings.invalid/simulated/${callLogId}.wav`],
-    outputData: { call_summary: 'The callee confirmed the information.', confirmed: true },
+    outputData: { call_summary: summary, confirmed: true },
   };
 }
 
