@@ -346,9 +346,7 @@ export class UpdateProviderConnectionDto {
 
 export class ListProviderConnectionsQueryDto {
   @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
-  @PyOptional({ default: 50 })
-  @PyInt({ ge: 1, le: 100 })
-  limit: number = 50;
+  @PyOptional({ default: 50 }) @PyInt({ ge: 1, le: 100 }) limit: number = 50;
 }
 
 /**
