@@ -248,11 +248,10 @@ export class CallDecisions {
       const capped =
         decision.kind === 'defer' &&
         (decision.rule === 'organization_limit' || decision.rule === 'state_limit');
-      if (capped && inClaim > 0) {
-        plans.set(target.id, { kind: 'next_round' });
-        continue;
-      }
-      const next = this.planOf(campaign, target, plan.to, rules, decision);
+      const next: Plan =
+        capped && inClaim > 0
+          ? { kind: 'next_round' }
+          : this.planOf(campaign, target, plan.to, rules, decision);
       plans.set(target.id, next);
       if (next.kind === 'call') claimed.set(plan.to, inClaim + 1);
     }
