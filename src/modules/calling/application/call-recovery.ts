@@ -84,21 +84,16 @@ export class CallRecovery {
 
   /** The provider's answer about an overdue call (null: it cannot tell, or asking failed). */
   private async ask(log: CallLog): Promise<CallEvent | null> {
-    // A connection that cannot be used (ConnectionUnusableError) cannot tell either.
-    const provider = await this.providers.get(log.provider).catch((err: unknown) => {
-      this.logger.warn({ err, callLogId: log.id, provider: log.provider }, 'provider unusable');
+    const failed = (message: string) => (err: unknown) => {
+      this.logger.warn({ err, callLogId: log.id, provider: log.provider }, message);
       return null;
-    });
+    };
+    // A connection that cannot be used (ConnectionUnusableError) cannot tell either.
+    const provider = await this.providers.get(log.provider).catch(failed('provider unusable'));
     if (!provider) return null;
     return provider
       .getCall({ providerCallId: log.providerCallId, callLogId: log.id })
-      .catch((err) => {
-        this.logger.warn(
-          { err, callLogId: log.id, provider: log.provider },
-          'asking the provider failed',
-        );
-        return null;
-      });
+      .catch(failed('asking the provider failed'));
   }
 
   private async guarded<T>(calls: { log: CallLog }[], work: () => Promise<T>): Promise<T | null> {
