@@ -51,11 +51,7 @@ export class InMemoryProviderConnectionRepository extends ProviderConnectionRepo
     if (!row || row.organizationId !== organizationId) return null;
     if (changes.name !== undefined) this.assertNameFree(organizationId, changes.name, id);
     if (changes.isDefault) this.unsetDefault(organizationId, id, now);
-    const updated: StoredConnection = {
-      ...row,
-      ...definedOnly(changes),
-      updatedAt: now,
-    };
+    const updated: StoredConnection = { ...row, ...definedOnly(changes), updatedAt: now };
     this.rows.set(id, updated);
     return copy(updated);
   }

@@ -2,6 +2,7 @@ import { UnauthorizedError } from '../common/errors/domain-errors.js';
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   CallResult,
   ProviderRequest,
   StartCallRequest,
@@ -35,8 +36,7 @@ export class ScriptedCallProvider extends CallProvider {
   readonly name: string;
   readonly calls: StartCallRequest[] = [];
   readonly failures: Error[] = [];
-  answer: (ref: { providerCallId: string | null; callLogId: number }) => CallEvent | null = () =>
-    null;
+  answer: (ref: CallRef) => CallEvent | null = () => null;
 
   constructor(name = 'scripted') {
     super();
@@ -55,10 +55,7 @@ export class ScriptedCallProvider extends CallProvider {
     return { providerCallId: `scripted-${this.calls.length}` };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     return this.answer(ref);
   }
 
@@ -78,19 +75,15 @@ export class ScriptedCallProvider extends CallProvider {
 
   /** `at` null: a report without a time of its own (the service records its receipt time). */
   started(callLogId: number, at: Date | null = null): CallEvent {
-    const id = this.idOf(callLogId);
-    return { key: `${id}:started`, kind: 'started', providerCallId: id, callLogId, at };
+    return this.event('started', callLogId, at);
   }
 
   ended(callLogId: number, outcome: CallOutcome, at: Date | null = null): CallEvent {
+    return { ...this.event('ended', callLogId, at), result: scriptedResult(outcome) };
+  }
+
+  private event(kind: CallEvent['kind'], callLogId: number, at: Date | null): CallEvent {
     const id = this.idOf(callLogId);
-    return {
-      key: `${id}:ended`,
-      kind: 'ended',
-      providerCallId: id,
-      callLogId,
-      at,
-      result: scriptedResult(outcome),
-    };
+    return { key: `${id}:${kind}`, kind, providerCallId: id, callLogId, at };
   }
 }

@@ -89,10 +89,7 @@ export class DemoSeeder {
 
   /** The demo admin, whose password is kept beside the data, like the key (owner only). */
   private async demoAdmin(organizationId: string): Promise<{ email: string; password: string }> {
-    const saved =
-      this.passwordFile && existsSync(this.passwordFile)
-        ? readFileSync(this.passwordFile, 'utf8').trim()
-        : '';
+    const saved = savedIn(this.passwordFile);
     const password = saved || randomBytes(12).toString('base64url');
     await this.people.ensureSignIn(
       organizationId,
@@ -106,8 +103,7 @@ export class DemoSeeder {
   }
 
   private async demoKey(organizationId: string): Promise<string> {
-    const saved =
-      this.keyFile && existsSync(this.keyFile) ? readFileSync(this.keyFile, 'utf8').trim() : '';
+    const saved = savedIn(this.keyFile);
     if (saved) {
       const works = await this.organizations.authenticate(saved).then(
         (auth) => auth.organizationId === organizationId,
@@ -124,6 +120,11 @@ export class DemoSeeder {
     if (this.keyFile) writeFileSync(this.keyFile, key + '\n', { mode: 0o600 });
     return key;
   }
+}
+
+/** What an earlier start kept in `file` (none: ''). */
+function savedIn(file: string | null): string {
+  return file && existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
 }
 
 export function demoBanner(listening: DemoListening, demo: DemoInfo): string {

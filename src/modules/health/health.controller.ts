@@ -29,9 +29,7 @@ export class HealthController {
   @ApiExcludeEndpoint()
   async ready(@Res({ passthrough: true }) res: Response): Promise<unknown> {
     const { ok, result } = await this.health.ready();
-    if (!ok) {
-      res.status(503).setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
-    }
+    if (!ok) res.status(503).setHeader('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     return result;
   }
 

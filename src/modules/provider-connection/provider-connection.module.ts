@@ -1,4 +1,4 @@
-import { Module, Provider } from '@nestjs/common';
+import { type Abstract, Module, Provider } from '@nestjs/common';
 import type { DestinationPolicy } from '../../common/net/outbound-destination.js';
 import { AppConfig } from '../../config/app-config.js';
 import { ProviderConnectionController } from './api/provider-connection.controller.js';
@@ -12,34 +12,28 @@ import { SdkProviderCallClients } from './infrastructure/clients/sdk-provider-ca
 import { SqlProviderConnectionRepository } from './infrastructure/provider-connection-repository.sql.js';
 import { ResolvingProviderDestinations } from './infrastructure/resolving-provider-destinations.js';
 
-/** Where a connection's requests (and so its stored credentials) may go: PROVIDER_ALLOW_PRIVATE. */
-export function providerDestinationPolicy(config: AppConfig): DestinationPolicy {
-  return {
-    allowPrivate: config.get('PROVIDER_ALLOW_PRIVATE'),
-    setting: 'PROVIDER_ALLOW_PRIVATE',
-  };
-}
+/**
+ * `port` bound to the adapter `adapterFor` makes under the providers' destination policy: where a
+ * connection's requests (and so its stored credentials) may go, by PROVIDER_ALLOW_PRIVATE.
+ */
+const underProviderPolicy = <T>(
+  port: Abstract<T>,
+  adapterFor: (policy: DestinationPolicy) => T,
+): Provider => ({
+  provide: port,
+  inject: [AppConfig],
+  useFactory: (config: AppConfig) =>
+    adapterFor({
+      allowPrivate: config.get('PROVIDER_ALLOW_PRIVATE'),
+      setting: 'PROVIDER_ALLOW_PRIVATE',
+    }),
+});
 
 export const PROVIDER_CONNECTION_ADAPTERS: Provider[] = [
-  {
-    provide: ProviderCallClients,
-    inject: [AppConfig],
-    useFactory: (config: AppConfig) =>
-      new SdkProviderCallClients(providerDestinationPolicy(config)),
-  },
-  {
-    provide: ProviderTextClients,
-    inject: [AppConfig],
-    useFactory: (config: AppConfig) =>
-      new SdkProviderTextClients(providerDestinationPolicy(config)),
-  },
+  underProviderPolicy(ProviderCallClients, (policy) => new SdkProviderCallClients(policy)),
+  underProviderPolicy(ProviderTextClients, (policy) => new SdkProviderTextClients(policy)),
   { provide: ProviderConnectionRepository, useClass: SqlProviderConnectionRepository },
-  {
-    provide: ProviderDestinations,
-    inject: [AppConfig],
-    useFactory: (config: AppConfig) =>
-      new ResolvingProviderDestinations(providerDestinationPolicy(config)),
-  },
+  underProviderPolicy(ProviderDestinations, (policy) => new ResolvingProviderDestinations(policy)),
 ];
 
 /**

@@ -10,6 +10,7 @@ import {
 } from '../../../common/http/auth.decorators.js';
 import { presentCampaign } from '../../campaign/api/campaign.presenter.js';
 import { CampaignResponseDto } from '../../campaign/api/dto/campaign-response.dto.js';
+import type { CampaignAction } from '../../campaign/domain/campaign.js';
 import { CampaignControl } from '../application/campaign-control.js';
 import { CampaignStats, CampaignStatsService } from '../application/campaign-stats.service.js';
 import { CallingWorker } from '../infrastructure/calling.worker.js';
@@ -44,9 +45,7 @@ export class CampaignControlController {
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
   @ApiResponse(INVALID)
   async pause(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    return presentCampaign(
-      await this.control.pause(auth.organizationId, p.campaign_id, principalActor(auth.principal)),
-    );
+    return this.act('pause', auth, p);
   }
 
   @RequiresPermission('campaigns.control')
@@ -64,15 +63,11 @@ export class CampaignControlController {
   @ApiResponse({ status: 409, description: 'The campaign is cancelled' })
   @ApiResponse(INVALID)
   async resume(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    const campaign = await this.control.resume(
-      auth.organizationId,
-      p.campaign_id,
-      principalActor(auth.principal),
-    );
+    const campaign = await this.act('resume', auth, p);
     // The resume notified every dispatcher (NOTIFY on commit); this process's own, if it runs one, is
     // woken directly too (embedded PGlite delivers no notifications).
     this.worker.wake();
-    return presentCampaign(campaign);
+    return campaign;
   }
 
   @RequiresPermission('campaigns.control')
@@ -91,9 +86,7 @@ export class CampaignControlController {
   @ApiResponse(NOT_FOUND)
   @ApiResponse(INVALID)
   async cancel(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
-    return presentCampaign(
-      await this.control.cancel(auth.organizationId, p.campaign_id, principalActor(auth.principal)),
-    );
+    return this.act('cancel', auth, p);
   }
 
   @RequiresPermission('campaigns.read')
@@ -111,6 +104,12 @@ export class CampaignControlController {
   @ApiResponse(INVALID)
   async stats(@Auth() auth: AuthContext, @Param() p: CampaignIdParamsDto) {
     return presentStats(await this.statsService.stats(auth.organizationId, p.campaign_id));
+  }
+
+  /** The campaign after the caller's pause, resume or cancel, as the API answers it. */
+  private async act(action: CampaignAction, auth: AuthContext, p: CampaignIdParamsDto) {
+    const actor = principalActor(auth.principal);
+    return presentCampaign(await this.control[action](auth.organizationId, p.campaign_id, actor));
   }
 }
 

@@ -54,26 +54,24 @@ export class AttemptEndings {
     });
     return this.targets.finishAttempts(
       tx,
-      round.map(({ call: { log, result }, decision, subcategory, durationSeconds, text }) => {
-        return {
-          ...decision,
-          status: text ? 'SMS Scheduled' : decision.status,
+      round.map(({ call: { log, result }, decision, subcategory, durationSeconds, text }) => ({
+        ...decision,
+        status: text ? 'SMS Scheduled' : decision.status,
+        subcategory,
+        organizationId: log.organizationId,
+        targetId: log.targetId,
+        callLogId: log.id,
+        durationSeconds,
+        outputData: result.outputData,
+        categorization: {
+          category: decision.category,
           subcategory,
-          organizationId: log.organizationId,
-          targetId: log.targetId,
-          callLogId: log.id,
-          durationSeconds,
-          outputData: result.outputData,
-          categorization: {
-            category: decision.category,
-            subcategory,
-            resolution: decision.resolution,
-            outcome: result.outcome,
-            call_log_id: log.id,
-          },
-          now,
-        };
-      }),
+          resolution: decision.resolution,
+          outcome: result.outcome,
+          call_log_id: log.id,
+        },
+        now,
+      })),
     );
   }
 }

@@ -6,7 +6,7 @@ import type { CallLog } from '../../call-log/domain/call-log.js';
 import { CampaignReader } from '../../campaign/application/ports/campaign-reader.js';
 import type { Campaign } from '../../campaign/domain/campaign.js';
 import { followsWithText } from '../../messaging/domain/message.js';
-import { CallResult } from '../../telephony/application/ports/call-provider.js';
+import { CallResult, callResult } from '../../telephony/application/ports/call-provider.js';
 import type { CallOutcome } from '../../telephony/domain/call-outcome.js';
 import { cancelledDecision, decideAfterAttempt } from '../domain/call-outcome.js';
 import { callSeconds, webUrls } from '../domain/provider-report.js';
@@ -22,17 +22,7 @@ export function failedCall(
   endedReason: string,
   agentData: Record<string, unknown> = {},
 ): CallResult {
-  return {
-    outcome: 'TECHNICAL_FAILURE',
-    endedReason,
-    durationSeconds: 0,
-    transcripts: [],
-    agentData,
-    postCallData: null,
-    qa: null,
-    recordingUrls: [],
-    outputData: {},
-  };
+  return callResult('TECHNICAL_FAILURE', endedReason, { agentData });
 }
 
 /**

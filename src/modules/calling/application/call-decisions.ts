@@ -65,9 +65,8 @@ export class CallDecisions {
    * claim transaction opens; what needs the numbers' calls and do-not-call entries waits for `screen`.
    */
   async plan(campaign: Campaign, targets: Target[], now: Date): Promise<Map<string, Plan>> {
-    const lastLogIds = targets
-      .map((t) => t.callLogIds?.[t.callLogIds.length - 1])
-      .filter((id): id is number => id !== undefined);
+    const lastLogId = (t: Target) => t.callLogIds?.at(-1);
+    const lastLogIds = targets.map(lastLogId).filter((id): id is number => id !== undefined);
     const previous = new Map<number, CallLog>(
       (await this.callLogs.findByIds(lastLogIds)).map((l) => [l.id, l]),
     );
@@ -75,19 +74,13 @@ export class CallDecisions {
     const plans = new Map<string, Plan>();
     const toCheck: { target: Target; number: string }[] = [];
     for (const target of targets) {
-      const lastId = target.callLogIds?.[target.callLogIds.length - 1];
+      const lastId = lastLogId(target);
       const dial = chooseNumber(
         target,
         lastId === undefined ? null : (previous.get(lastId) ?? null),
       );
       if (!dial) {
-        const decision = undialableDecision(campaign.type, 'no_phone_number');
-        plans.set(target.id, {
-          kind: 'end',
-          decision,
-          reason: endedWords(decision.outcome),
-          held: null,
-        });
+        plans.set(target.id, endPlan(undialableDecision(campaign.type, 'no_phone_number')));
         continue;
       }
       const place = this.compliance.place(target.timeZone, dial.number, policy);
@@ -115,15 +108,8 @@ export class CallDecisions {
         [...new Set(toCheck.map((c) => c.number))],
       );
       for (const { target, number } of toCheck) {
-        if (blacklisted.has(number)) {
-          const decision = blacklistedDecision(campaign.type);
-          plans.set(target.id, {
-            kind: 'end',
-            decision,
-            reason: endedWords(decision.outcome),
-            held: null,
-          });
-        }
+        if (blacklisted.has(number))
+          plans.set(target.id, endPlan(blacklistedDecision(campaign.type)));
       }
     }
     await this.consultChecks(campaign, targets, plans, now);
@@ -180,13 +166,7 @@ export class CallDecisions {
             check: { rule: check.name, reason },
           });
         } else if (verdict.action === 'refuse') {
-          const decision = refusedByCheckDecision(campaign.type);
-          plans.set(target.id, {
-            kind: 'end',
-            decision,
-            reason: `${endedWords(decision.outcome)}: ${reason}`,
-            held: null,
-          });
+          plans.set(target.id, endPlan(refusedByCheckDecision(campaign.type), reason));
         }
       });
     }
@@ -226,13 +206,7 @@ export class CallDecisions {
             campaign.type,
             decision.rule === 'calling_window' ? 'no_calling_window' : 'calling_rules',
           );
-    const words = endedWords(ending.outcome);
-    return {
-      kind: 'end',
-      decision: ending,
-      reason: held ? `${words}: ${held.reason}` : words,
-      held,
-    };
+    return endPlan(ending, held?.reason, held);
   }
 
   /**
@@ -274,11 +248,10 @@ export class CallDecisions {
       const capped =
         decision.kind === 'defer' &&
         (decision.rule === 'organization_limit' || decision.rule === 'state_limit');
-      if (capped && inClaim > 0) {
-        plans.set(target.id, { kind: 'next_round' });
-        continue;
-      }
-      const next = this.planOf(campaign, target, plan.to, rules, decision);
+      const next: Plan =
+        capped && inClaim > 0
+          ? { kind: 'next_round' }
+          : this.planOf(campaign, target, plan.to, rules, decision);
       plans.set(target.id, next);
       if (next.kind === 'call') claimed.set(plan.to, inClaim + 1);
     }
@@ -314,5 +287,13 @@ export class CallDecisions {
   }
 }
 
-/** Why a target ends without a call, for its timeline. */
-const endedWords = (outcome: string) => `ended without a call: ${outcome}`;
+/** The plan that ends a target with `decision`; its timeline reason says so, then `detail`. */
+function endPlan(decision: TargetDecision, detail?: string, held: Held | null = null): Plan {
+  const words = `ended without a call: ${decision.outcome}`;
+  return {
+    kind: 'end',
+    decision,
+    reason: detail === undefined ? words : `${words}: ${detail}`,
+    held,
+  };
+}

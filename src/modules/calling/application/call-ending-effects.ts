@@ -108,14 +108,7 @@ export class CallEndingEffects {
   }
 }
 
-/** What a target does after its follow-up text, as the text keeps it. */
+/** What a target does after its follow-up text, as the text keeps it: the decision, its time as text. */
 function continuationOf(d: TargetDecision): TargetContinuation {
-  return {
-    status: d.status,
-    resolution: d.resolution,
-    category: d.category,
-    subcategory: d.subcategory,
-    outcome: d.outcome,
-    retryAt: d.retryAt?.toISOString() ?? null,
-  };
+  return { ...d, retryAt: d.retryAt?.toISOString() ?? null };
 }

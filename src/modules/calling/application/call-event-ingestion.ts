@@ -134,17 +134,12 @@ export class CallEventIngestion {
       return out;
     });
     results.forEach((result, i) => {
-      if (result === 'unknown_call') {
-        this.logger.warn(
-          {
-            connection,
-            kind: events[i].kind,
-            providerCallId: events[i].providerCallId,
-            callLogId: events[i].callLogId,
-          },
-          'event for an unknown call',
-        );
-      }
+      if (result !== 'unknown_call') return;
+      const { kind, providerCallId, callLogId } = events[i];
+      this.logger.warn(
+        { connection, kind, providerCallId, callLogId },
+        'event for an unknown call',
+      );
     });
     return results;
   }

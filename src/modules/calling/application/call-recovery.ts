@@ -52,27 +52,22 @@ export class CallRecovery {
         accepted.push({ log, event: { ...answer, callLogId: log.id } });
       else lost.push(log);
     }
-    let recovered = 0;
-    for (const [provider, calls] of byProvider(ended)) {
-      const results = await this.guarded(calls, () =>
+    // Each provider's answers in one batch (null: the batch failed, its calls are retried).
+    const ingest = (provider: string, calls: { log: CallLog; event: CallEvent }[]) =>
+      this.guarded(calls, () =>
         this.ingestion.ingest(
           provider,
           calls.map((c) => c.event),
         ),
       );
-      results?.forEach((result, i) => {
+    let recovered = 0;
+    for (const [provider, calls] of byProvider(ended)) {
+      (await ingest(provider, calls))?.forEach((result, i) => {
         if (result === 'applied') recovered++;
         else if (result !== 'stale') lost.push(calls[i].log);
       });
     }
-    for (const [provider, calls] of byProvider(accepted)) {
-      await this.guarded(calls, () =>
-        this.ingestion.ingest(
-          provider,
-          calls.map((c) => c.event),
-        ),
-      );
-    }
+    for (const [provider, calls] of byProvider(accepted)) await ingest(provider, calls);
     const ends = await this.guarded(
       lost.map((log) => ({ log })),
       () =>
@@ -89,21 +84,16 @@ export class CallRecovery {
 
   /** The provider's answer about an overdue call (null: it cannot tell, or asking failed). */
   private async ask(log: CallLog): Promise<CallEvent | null> {
-    // A connection that cannot be used (ConnectionUnusableError) cannot tell either.
-    const provider = await this.providers.get(log.provider).catch((err: unknown) => {
-      this.logger.warn({ err, callLogId: log.id, provider: log.provider }, 'provider unusable');
+    const failed = (message: string) => (err: unknown) => {
+      this.logger.warn({ err, callLogId: log.id, provider: log.provider }, message);
       return null;
-    });
+    };
+    // A connection that cannot be used (ConnectionUnusableError) cannot tell either.
+    const provider = await this.providers.get(log.provider).catch(failed('provider unusable'));
     if (!provider) return null;
     return provider
       .getCall({ providerCallId: log.providerCallId, callLogId: log.id })
-      .catch((err) => {
-        this.logger.warn(
-          { err, callLogId: log.id, provider: log.provider },
-          'asking the provider failed',
-        );
-        return null;
-      });
+      .catch(failed('asking the provider failed'));
   }
 
   private async guarded<T>(calls: { log: CallLog }[], work: () => Promise<T>): Promise<T | null> {
@@ -121,11 +111,5 @@ export class CallRecovery {
 }
 
 function byProvider<T extends { log: CallLog }>(calls: T[]): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const call of calls) {
-    const group = groups.get(call.log.provider) ?? [];
-    group.push(call);
-    groups.set(call.log.provider, group);
-  }
-  return groups;
+  return Map.groupBy(calls, (call) => call.log.provider);
 }

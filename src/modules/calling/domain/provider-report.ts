@@ -41,10 +41,6 @@ export function webUrls(urls: readonly unknown[]): string[] {
 }
 
 export function isWebUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
+  const protocol = URL.parse(value)?.protocol;
+  return protocol === 'https:' || protocol === 'http:';
 }

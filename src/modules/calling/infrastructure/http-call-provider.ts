@@ -4,11 +4,13 @@ import { InvalidInputError, UnauthorizedError } from '../../../common/errors/dom
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   CallResult,
   ProviderRequest,
   StartCallRequest,
 } from '../../telephony/application/ports/call-provider.js';
 import { CALL_OUTCOMES, CallOutcome } from '../../telephony/domain/call-outcome.js';
+import { isRecord } from '../../provider-connection/domain/call-result.js';
 
 export interface HttpCallProviderOptions {
   /** The connection name: `http` for CALL_PROVIDER, a connection id for an organization's own agent. */
@@ -86,10 +88,7 @@ export class HttpCallProvider extends CallProvider {
     return { providerCallId: answer.call_id };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     const url = ref.providerCallId
       ? `${this.agentUrl}/calls/${encodeURIComponent(ref.providerCallId)}`
       : `${this.agentUrl}/calls?call_log_id=${ref.callLogId}`;
@@ -134,7 +133,7 @@ export class HttpCallProvider extends CallProvider {
 function parseJson(payload: string): AgentEvent {
   try {
     const value = JSON.parse(payload) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as AgentEvent;
+    if (isRecord(value)) return value as AgentEvent;
   } catch {
     // reported below
   }
@@ -178,10 +177,8 @@ function toResult(body: AgentEvent): CallResult {
       body.outcome,
     );
   }
-  const object = (v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   const transcript = Array.isArray(body.transcript)
-    ? body.transcript.filter((t): t is Record<string, string> => object(t) !== null)
+    ? body.transcript.filter((t): t is Record<string, string> => isRecord(t))
     : [];
   const summary = typeof body.summary === 'string' ? body.summary : null;
   return {
@@ -189,13 +186,13 @@ function toResult(body: AgentEvent): CallResult {
     endedReason: typeof body.ended_reason === 'string' ? body.ended_reason : 'agent-ended-call',
     durationSeconds: Math.max(0, Number(body.duration_seconds) || 0),
     transcripts: transcript,
-    agentData: object(body.agent_data) ?? {},
+    agentData: isRecord(body.agent_data) ? body.agent_data : {},
     postCallData: summary === null ? null : { summary },
     qa: null,
     recordingUrls: Array.isArray(body.recording_urls)
       ? body.recording_urls.filter((u): u is string => typeof u === 'string')
       : [],
-    outputData: object(body.output_data) ?? {},
+    outputData: isRecord(body.output_data) ? body.output_data : {},
     subcategory: typeof body.subcategory === 'string' ? body.subcategory : null,
   };
 }

@@ -11,7 +11,9 @@ import {
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   CallResult,
+  callResult,
   StartCallRequest,
 } from '../../telephony/application/ports/call-provider.js';
 import { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
@@ -48,73 +50,64 @@ export interface DueSimulatedCall {
   events: CallEvent[];
 }
 
+const GREETING = {
+  role: 'assistant',
+  message: 'Hello, this is an automated assistant calling on behalf of your provider.',
+};
+
+/** After the greeting, what the callee says and the agent answers, and the call's summary, by outcome. */
+const CONVERSATIONS: Partial<
+  Record<CallOutcome, { callee: string; agent: string; summary: string }>
+> = {
+  GOOD: {
+    callee: 'Yes, that works for me.',
+    agent: 'Thank you, everything is confirmed. Goodbye.',
+    summary: 'The callee confirmed the information.',
+  },
+  HUMAN_ONLY: {
+    callee: 'I would rather talk to a person.',
+    agent: 'Understood, a colleague will call you back.',
+    summary: 'The callee asked for a person.',
+  },
+  DNC_REQUESTED: {
+    callee: 'Please do not call me again.',
+    agent: 'Understood, you will not be called again. Goodbye.',
+    summary: 'The callee asked not to be called again.',
+  },
+};
+
 /** The result a simulated call ends with: good calls carry a transcript, QA, recording, like a real one. */
 export function simulatedResult(callLogId: number, r: SimulatedRequest): CallResult {
   const agentData = { agent: 'simulated-agent', input_data: r.inputData, attempt: r.attempt };
-  const base: CallResult = {
-    outcome: r.outcome,
-    endedReason: r.endedReason,
+  const base = callResult(r.outcome, r.endedReason, {
     durationSeconds: r.durationSeconds,
-    transcripts: [],
     agentData,
-    postCallData: null,
-    qa: null,
-    recordingUrls: [],
-    outputData: {},
     ...(r.subcategory ? { subcategory: r.subcategory } : {}),
-  };
+  });
   // The message left on the mailbox is the call's one turn: which message it was shows on the call.
   if (r.voicemailMessage !== undefined) {
     return { ...base, transcripts: [{ role: 'assistant', message: r.voicemailMessage }] };
   }
-  if (r.outcome === 'DNC_REQUESTED') {
-    return {
-      ...base,
-      transcripts: [
-        {
-          role: 'assistant',
-          message: 'Hello, this is an automated assistant calling on behalf of your provider.',
-        },
-        { role: 'user', message: 'Please do not call me again.' },
-        {
-          role: 'assistant',
-          message: 'Understood, you will not be called again. Goodbye.',
-        },
-      ],
-      postCallData: { summary: 'The callee asked not to be called again.' },
-    };
-  }
-  if (r.outcome !== 'GOOD' && r.outcome !== 'HUMAN_ONLY') return base;
-  const good = r.outcome === 'GOOD';
+  const conversation = CONVERSATIONS[r.outcome];
+  if (!conversation) return base;
+  const { callee, agent, summary } = conversation;
   const transcripts = [
-    {
-      role: 'assistant',
-      message: 'Hello, this is an automated assistant calling on behalf of your provider.',
-    },
-    {
-      role: 'user',
-      message: good ? 'Yes, that works for me.' : 'I would rather talk to a person.',
-    },
-    {
-      role: 'assistant',
-      message: good
-        ? 'Thank you, everything is confirmed. Goodbye.'
-        : 'Understood, a colleague will call you back.',
-    },
+    GREETING,
+    { role: 'user', message: callee },
+    { role: 'assistant', message: agent },
   ];
-  if (!good)
-    return { ...base, transcripts, postCallData: { summary: 'The callee asked for a person.' } };
+  if (r.outcome !== 'GOOD') return { ...base, transcripts, postCallData: { summary } };
   return {
     ...base,
     transcripts,
-    postCallData: { summary: 'The callee confirmed the information.', confirmed: true },
+    postCallData: { summary, confirmed: true },
     qa: {
       score: 100,
       passed: true,
       checks: { greeting: true, identity_verified: true, closing: true },
     },
     recordingUrls: [`https://recordings.invalid/simulated/${callLogId}.wav`],
-    outputData: { call_summary: 'The callee confirmed the information.', confirmed: true },
+    outputData: { call_summary: summary, confirmed: true },
   };
 }
 
@@ -167,19 +160,9 @@ export class SimulatedCallProvider extends CallProvider {
   }
 
   /** A call still in the table is running; one that is not was delivered or never accepted. */
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     const row = await this.store.find(ref);
-    if (!row) return null;
-    return {
-      key: `${row.id}:started`,
-      kind: 'started',
-      providerCallId: row.id,
-      callLogId: row.callLogId,
-      at: new Date(row.request.startedAt),
-    };
+    return row ? simulatedEvent(row, 'started') : null;
   }
 
   readEvents(): Promise<CallEvent[]> {
@@ -192,30 +175,10 @@ export class SimulatedCallProvider extends CallProvider {
    */
   async takeDue(now: Date, retakeAt: Date, limit: number): Promise<DueSimulatedCall[]> {
     const rows = await this.store.takeDue(now, retakeAt, limit);
-    return rows.map((row) => {
-      const callLogId = row.callLogId;
-      const startedAt = new Date(row.request.startedAt);
-      return {
-        id: row.id,
-        events: [
-          {
-            key: `${row.id}:started`,
-            kind: 'started',
-            providerCallId: row.id,
-            callLogId,
-            at: startedAt,
-          },
-          {
-            key: `${row.id}:ended`,
-            kind: 'ended',
-            providerCallId: row.id,
-            callLogId,
-            at: new Date(startedAt.getTime() + row.request.durationSeconds * 1000),
-            result: simulatedResult(callLogId, row.request),
-          },
-        ],
-      };
-    });
+    return rows.map((row) => ({
+      id: row.id,
+      events: [simulatedEvent(row, 'started'), simulatedEvent(row, 'ended')],
+    }));
   }
 
   remove(ids: string[]): Promise<void> {
@@ -225,4 +188,22 @@ export class SimulatedCallProvider extends CallProvider {
   nextDue(): Promise<Date | null> {
     return this.store.nextDue();
   }
+}
+
+/** A recorded call's `started` event, or its `ended` one (its duration later, with its result). */
+function simulatedEvent(row: SimulatedCall, kind: CallEvent['kind']): CallEvent {
+  const startedAt = new Date(row.request.startedAt);
+  const event: CallEvent = {
+    key: `${row.id}:${kind}`,
+    kind,
+    providerCallId: row.id,
+    callLogId: row.callLogId,
+    at: startedAt,
+  };
+  if (kind === 'started') return event;
+  return {
+    ...event,
+    at: new Date(startedAt.getTime() + row.request.durationSeconds * 1000),
+    result: simulatedResult(row.callLogId, row.request),
+  };
 }

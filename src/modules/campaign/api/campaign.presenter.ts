@@ -50,10 +50,10 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
     maxAttempts: dto.max_attempts,
     retryDelayMinutes: dto.retry_delay_minutes,
     maxConcurrentCalls: dto.max_concurrent_calls,
+    // Each nested setting as sent when it is absent or null (null clears it).
     callingWindow:
-      dto.calling_window === undefined || dto.calling_window === null
-        ? dto.calling_window
-        : normalizeWeekSchedule(dto.calling_window as unknown as Record<string, unknown>),
+      dto.calling_window &&
+      normalizeWeekSchedule(dto.calling_window as unknown as Record<string, unknown>),
     steps: toSteps(dto.steps),
     entryStep: dto.entry_step,
     blacklistIds: dto.blacklist_ids,
@@ -61,19 +61,16 @@ export function toCampaignChanges(dto: UpdateCampaignDto): CampaignChanges {
     defaultCountry: dto.default_country,
     voicemailMessage: dto.voicemail_message,
     providerConnectionId: dto.provider_connection_id,
-    autoPause:
-      dto.auto_pause === undefined || dto.auto_pause === null
-        ? dto.auto_pause
-        : { window: dto.auto_pause.window, max_failure_ratio: dto.auto_pause.max_failure_ratio },
-    smsFollowUp:
-      dto.sms_follow_up === undefined || dto.sms_follow_up === null
-        ? dto.sms_follow_up
-        : {
-            provider_connection_id: dto.sms_follow_up.provider_connection_id ?? null,
-            on_categories: [...new Set(dto.sms_follow_up.on_categories)],
-            template: dto.sms_follow_up.template,
-            after: dto.sms_follow_up.after ?? 'each_attempt',
-          },
+    autoPause: dto.auto_pause && {
+      window: dto.auto_pause.window,
+      max_failure_ratio: dto.auto_pause.max_failure_ratio,
+    },
+    smsFollowUp: dto.sms_follow_up && {
+      provider_connection_id: dto.sms_follow_up.provider_connection_id ?? null,
+      on_categories: [...new Set(dto.sms_follow_up.on_categories)],
+      template: dto.sms_follow_up.template,
+      after: dto.sms_follow_up.after ?? 'each_attempt',
+    },
   };
 }
 

@@ -53,12 +53,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
     const entryStep = input.entryStep ?? null;
     checkEntryStep(steps, entryStep);
     await this.checkBlacklists(organizationId, input.blacklistIds ?? []);
-    await this.checkProviderConnection(organizationId, input.providerConnectionId ?? null);
-    await this.checkProviderConnection(
-      organizationId,
-      input.smsFollowUp?.provider_connection_id ?? null,
-      ['sms_follow_up', 'provider_connection_id'],
-    );
+    await this.checkProviderConnections(organizationId, input);
     return this.repository.create(
       {
         organizationId,
@@ -84,9 +79,12 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
     );
   }
 
-  /** The organization's campaign, or NotFoundError (also for malformed ids and other tenants). */
-  async get(organizationId: string, campaignId: string): Promise<Campaign> {
-    const campaign = isUuid(campaignId) ? await this.repository.findById(campaignId) : null;
+  /**
+   * The organization's campaign, or NotFoundError (also for malformed ids and other tenants); read in
+   * `tx` when given.
+   */
+  async get(organizationId: string, campaignId: string, tx?: Tx): Promise<Campaign> {
+    const campaign = isUuid(campaignId) ? await this.repository.findById(campaignId, tx) : null;
     if (!campaign || campaign.organizationId !== organizationId) {
       throw new NotFoundError(`Campaign ${campaignId} not found`);
     }
@@ -124,14 +122,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
       changes.entryStep !== undefined ? changes.entryStep : current.entryStep,
     );
     if (changes.blacklistIds) await this.checkBlacklists(organizationId, changes.blacklistIds);
-    if (changes.providerConnectionId)
-      await this.checkProviderConnection(organizationId, changes.providerConnectionId);
-    if (changes.smsFollowUp?.provider_connection_id)
-      await this.checkProviderConnection(
-        organizationId,
-        changes.smsFollowUp.provider_connection_id,
-        ['sms_follow_up', 'provider_connection_id'],
-      );
+    await this.checkProviderConnections(organizationId, changes);
     const result = await this.repository.update(
       organizationId,
       current.id,
@@ -172,10 +163,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
     pausedReason: string | null = null,
   ): Promise<{ campaign: Campaign; changed: boolean }> {
     // Read in `tx`: the caller holds the claim lock in it (and PGlite runs one session at a time).
-    const current = isUuid(campaignId) ? await this.repository.findById(campaignId, tx) : null;
-    if (!current || current.organizationId !== organizationId) {
-      throw new NotFoundError(`Campaign ${campaignId} not found`);
-    }
+    const current = await this.get(organizationId, campaignId, tx);
     const step = applyAction(current.state, action);
     if (step.kind === 'unchanged') return { campaign: current, changed: false };
     if (step.kind === 'conflict') {
@@ -222,22 +210,28 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
     return updated;
   }
 
-  /** Only the organization's own connections (another's is as unknown as a missing one). */
-  private async checkProviderConnection(
+  /**
+   * The connections of the campaign's calls and texts, when given: only the organization's own
+   * (another's is as unknown as a missing one).
+   */
+  private async checkProviderConnections(
     organizationId: string,
-    id: string | null,
-    field: string[] = ['provider_connection_id'],
+    campaign: Pick<CampaignChanges, 'providerConnectionId' | 'smsFollowUp'>,
   ): Promise<void> {
-    if (id === null) return;
-    const found = await this.connections.get(organizationId, id).then(
-      () => true,
-      (err: unknown) => {
-        if (err instanceof NotFoundError) return false;
-        throw err;
-      },
-    );
-    if (!found) {
-      throw new InvalidInputError(`provider connection ${id} not found`, field, id);
+    const given: [string | null | undefined, string[]][] = [
+      [campaign.providerConnectionId, ['provider_connection_id']],
+      [campaign.smsFollowUp?.provider_connection_id, ['sms_follow_up', 'provider_connection_id']],
+    ];
+    for (const [id, field] of given) {
+      if (!id) continue;
+      const found = await this.connections.get(organizationId, id).then(
+        () => true,
+        (err: unknown) => {
+          if (err instanceof NotFoundError) return false;
+          throw err;
+        },
+      );
+      if (!found) throw new InvalidInputError(`provider connection ${id} not found`, field, id);
     }
   }
 

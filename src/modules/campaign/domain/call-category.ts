@@ -1,6 +1,15 @@
 import type { CallOutcome } from '../../telephony/domain/call-outcome.js';
 import type { CampaignType } from './campaign.js';
 
+/** The outcomes the payor, patient and provider enums name as the outcome is named. */
+const AS_NAMED = {
+  GOOD: 'GOOD',
+  NO_RESPONSE: 'NO_RESPONSE',
+  VOICEMAIL: 'VOICEMAIL',
+  DISCONNECTED: 'DISCONNECTED',
+  HUMAN_ONLY: 'HUMAN_ONLY',
+} as const;
+
 /**
  * Each campaign type has its own category enum (spec: Enumerations); this is how an outcome reads in
  * it. null: the enum has no fitting value. DNC_REQUESTED is a category of patient campaigns only; the
@@ -8,33 +17,13 @@ import type { CampaignType } from './campaign.js';
  * nothing that fits (docs/compliance.md).
  */
 const CATEGORY_BY_TYPE: Record<CampaignType, Record<CallOutcome, string | null>> = {
-  payor: {
-    GOOD: 'GOOD',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'DISCONNECTED',
-    HUMAN_ONLY: 'HUMAN_ONLY',
-    TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
-    DNC_REQUESTED: null,
-  },
+  payor: { ...AS_NAMED, TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE', DNC_REQUESTED: null },
   patient: {
-    GOOD: 'GOOD',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'DISCONNECTED',
-    HUMAN_ONLY: 'HUMAN_ONLY',
+    ...AS_NAMED,
     TECHNICAL_FAILURE: 'SERVICE_NOT_AVAILABLE',
     DNC_REQUESTED: 'DNC_REQUESTED',
   },
-  provider: {
-    GOOD: 'GOOD',
-    NO_RESPONSE: 'NO_RESPONSE',
-    VOICEMAIL: 'VOICEMAIL',
-    DISCONNECTED: 'DISCONNECTED',
-    HUMAN_ONLY: 'HUMAN_ONLY',
-    TECHNICAL_FAILURE: null,
-    DNC_REQUESTED: null,
-  },
+  provider: { ...AS_NAMED, TECHNICAL_FAILURE: null, DNC_REQUESTED: null },
   patient_incoming: {
     GOOD: 'SUCCESSFUL_CALL',
     NO_RESPONSE: 'NO_RESPONSE',

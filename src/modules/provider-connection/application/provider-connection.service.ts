@@ -198,12 +198,8 @@ export class ProviderConnectionService {
   }
 
   private resolved(stored: StoredConnection): ResolvedConnection {
-    const { sealedCredentials: _sealed, maskedCredentials: _masked, ...rest } = stored;
-    return {
-      ...rest,
-      credentials: this.open(stored),
-      settings: effectiveSettings(stored.type, stored.settings),
-    };
+    const { maskedCredentials: _masked, ...connection } = publicView(stored);
+    return { ...connection, credentials: this.open(stored) };
   }
 
   /**

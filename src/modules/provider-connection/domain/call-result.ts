@@ -1,11 +1,8 @@
-import type { CallResult } from '../../telephony/application/ports/call-provider.js';
-
 /**
- * What a provider's final call report means for us: the calling engine's call result, built by each
- * provider's mapping table (outcome, ended reason, duration, transcripts as `{role, message}` turns,
+ * Helpers of the providers' mapping tables, which turn a provider's final call report into the calling
+ * engine's `CallResult` (outcome, ended reason, duration, transcripts as `{role, message}` turns,
  * recordings, post-call data, QA and output data).
  */
-export type MappedCallResult = CallResult;
 
 export const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

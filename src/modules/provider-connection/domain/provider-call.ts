@@ -21,3 +21,20 @@ export function voicemailMessageOf(
 
 /** The mark a call leaving its campaign's voicemail message carries (metadata key, query parameter). */
 export const CAMPAIGN_VOICEMAIL_MARK = 'voicemail_drop';
+
+/**
+ * Our ids as a call's metadata (Vapi's, Retell's), which the provider echoes in its reports, with the
+ * mark of a campaign's voicemail message when the call leaves one.
+ */
+export function callMetadata(
+  call: { callLogId: number; targetId: string; campaignId: string; attempt: number },
+  voicemail: { fromCampaign: boolean } | null,
+): Record<string, unknown> {
+  return {
+    call_log_id: call.callLogId,
+    target_id: call.targetId,
+    campaign_id: call.campaignId,
+    attempt: call.attempt,
+    ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
+  };
+}

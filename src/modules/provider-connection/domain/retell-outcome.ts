@@ -3,8 +3,9 @@
  * call read back with GET /v2/get-call/{id}) means for the call. Values from Retell's public
  * documentation of the call object. Documented in docs/providers.md.
  */
+import type { CallResult } from '../../telephony/application/ports/call-provider.js';
 import type { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
-import { isRecord, MappedCallResult, transcriptTurns } from './call-result.js';
+import { isRecord, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   user_hangup: 'GOOD',
@@ -83,7 +84,7 @@ const ROLES: Record<string, string> = { agent: 'assistant', user: 'user' };
  * The call as the engine keeps it. A webhook is JSON from outside: every field is checked for its
  * type before use (a `disconnection_reason` that is not text is `unknown`, not a crash).
  */
-export function retellCallResult(call: RetellCallReport, voicemailDrop = false): MappedCallResult {
+export function retellCallResult(call: RetellCallReport, voicemailDrop = false): CallResult {
   const analysis: RetellCallReport['call_analysis'] = isRecord(call.call_analysis)
     ? call.call_analysis
     : null;

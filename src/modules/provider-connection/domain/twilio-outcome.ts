@@ -4,7 +4,7 @@
  * and of Answering Machine Detection. Documented in docs/providers.md.
  */
 import type { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
-import { MappedCallResult } from './call-result.js';
+import { callResult, type CallResult } from '../../telephony/application/ports/call-provider.js';
 
 /** Statuses after which Twilio sends nothing more for the call. */
 export const TWILIO_FINAL_STATUSES = [
@@ -90,7 +90,7 @@ export function twilioUndeliveredVoicemail(answeredBy: string | null): Voicemail
 export function twilioCallResult(
   report: TwilioCallReport,
   voicemailDrop = false,
-): MappedCallResult | null {
+): CallResult | null {
   const answeredBy = report.AnsweredBy ?? null;
   const outcome = twilioOutcome(report.CallStatus, answeredBy);
   if (!outcome) return null;
@@ -99,32 +99,19 @@ export function twilioCallResult(
     voicemailDrop && outcome === 'VOICEMAIL'
       ? { subcategory: twilioUndeliveredVoicemail(answeredBy) }
       : {};
-  return {
-    outcome,
-    endedReason: answeredBy ? `${report.CallStatus}:${answeredBy}` : report.CallStatus,
+  const endedReason = answeredBy ? `${report.CallStatus}:${answeredBy}` : report.CallStatus;
+  return callResult(outcome, endedReason, {
     durationSeconds: Number.isFinite(duration) ? Math.max(0, Math.round(duration)) : 0,
-    transcripts: [],
     agentData: { provider: 'twilio', call_status: report.CallStatus, answered_by: answeredBy },
-    postCallData: null,
-    qa: null,
     recordingUrls: report.RecordingUrl ? [report.RecordingUrl] : [],
-    outputData: {},
     ...subcategory,
-  };
+  });
 }
 
 /** The call result when the voicemail message played to its end (Twilio then followed its redirect). */
-export function twilioDeliveredVoicemail(answeredBy: string): MappedCallResult {
-  return {
-    outcome: 'VOICEMAIL',
-    endedReason: 'voicemail-message-played',
-    durationSeconds: 0,
-    transcripts: [],
+export function twilioDeliveredVoicemail(answeredBy: string): CallResult {
+  return callResult('VOICEMAIL', 'voicemail-message-played', {
     agentData: { provider: 'twilio', call_status: 'in-progress', answered_by: answeredBy },
-    postCallData: null,
-    qa: null,
-    recordingUrls: [],
-    outputData: {},
     subcategory: 'DELIVERED',
-  };
+  });
 }

@@ -6,6 +6,8 @@
  * is missing or not a string, number or boolean becomes empty text. Every template is filled here, so
  * the voice providers, the simulator and the texts say the same words.
  */
+import { isRecord } from './call-result.js';
+
 const PLACEHOLDER = /\{\{\s*((?:input_data|patient)(?:\.[A-Za-z0-9_-]+)+)\s*\}\}/g;
 
 /** The patient fields a template may name (`extra_data` with a field below it). */
@@ -84,10 +86,7 @@ export function fillPlaceholders(
   return template.replace(PLACEHOLDER, (_match, path: string) => {
     let value: unknown = roots;
     for (const key of path.split('.')) {
-      value =
-        typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? (value as Record<string, unknown>)[key]
-          : undefined;
+      value = isRecord(value) ? value[key] : undefined;
     }
     return escape(['string', 'number', 'boolean'].includes(typeof value) ? String(value) : '');
   });

@@ -3,8 +3,9 @@
  * for the call. `endedReason` values from Vapi's public documentation of the Call object; they are
  * many and grow, so families of errors are matched by prefix. Documented in docs/providers.md.
  */
+import type { CallResult } from '../../telephony/application/ports/call-provider.js';
 import type { CallOutcome, VoicemailSubcategory } from '../../telephony/domain/call-outcome.js';
-import { isRecord, MappedCallResult, secondsBetween, transcriptTurns } from './call-result.js';
+import { isRecord, secondsBetween, transcriptTurns } from './call-result.js';
 
 const BY_REASON: Record<string, CallOutcome> = {
   'assistant-ended-call': 'GOOD',
@@ -90,7 +91,7 @@ const ROLES: Record<string, string> = { bot: 'assistant', assistant: 'assistant'
  * The report as the engine keeps it. A report is JSON from outside: every field is checked for its
  * type before use (a `messages` that is not a list is no transcript, not a crash).
  */
-export function vapiCallResult(report: VapiCallReport, voicemailDrop = false): MappedCallResult {
+export function vapiCallResult(report: VapiCallReport, voicemailDrop = false): CallResult {
   const artifact: NonNullable<VapiCallReport['artifact']> = isRecord(report.artifact)
     ? report.artifact
     : {};

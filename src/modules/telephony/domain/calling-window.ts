@@ -39,14 +39,8 @@ function localTime(at: Date, tz: string): LocalTime {
   for (const p of formatter(tz).formatToParts(at)) {
     if (p.type !== 'literal') parts[p.type] = Number(p.value);
   }
-  return {
-    year: parts.year,
-    month: parts.month,
-    day: parts.day,
-    hour: parts.hour,
-    minute: parts.minute,
-    second: parts.second,
-  };
+  const { year, month, day, hour, minute, second } = parts;
+  return { year, month, day, hour, minute, second };
 }
 
 /** `2026-12-25 06:12`: the wall date and time of `at` in `tz`. */
@@ -58,10 +52,13 @@ export function wallTime(at: Date, tz: string): string {
 
 /** Offset of `tz` from UTC at `at`, in milliseconds. */
 function offsetMs(at: Date, tz: string): number {
-  const l = localTime(at, tz);
-  const asUtc = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);
-  return asUtc - Math.floor(at.getTime() / 1000) * 1000;
+  return offsetAt(localTime(at, tz), at);
 }
+
+/** How far ahead of UTC the wall clock `l` reads at `at` (whole seconds). */
+const offsetAt = (l: LocalTime, at: Date) =>
+  Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second) -
+  Math.floor(at.getTime() / 1000) * 1000;
 
 /**
  * The instant of a local wall time. A time skipped by a DST jump resolves to the same wall time in the
@@ -114,9 +111,7 @@ function noOffsetChangeNear(tz: string, at: Date, local: LocalTime): boolean {
   const key = `${tz}|${hour}`;
   let steady = steadyHours.get(key);
   if (steady === undefined) {
-    const offset =
-      Date.UTC(local.year, local.month - 1, local.day, local.hour, local.minute, local.second) -
-      Math.floor(at.getTime() / 1000) * 1000;
+    const offset = offsetAt(local, at);
     // From the hour's start to its end, a day either side: the whole hour shares the answer.
     const from = hour * 3_600_000 - DAY_MS;
     const to = (hour + 1) * 3_600_000 + DAY_MS;

@@ -7,10 +7,7 @@ export class CampaignVariableDto {
   used_in: string[];
   @ApiProperty({ description: 'Targets awaiting a call that lack a text, number or boolean here' })
   targets_missing: number;
-  @ApiProperty({
-    type: [String],
-    description: 'The first of them in creation order (at most 100)',
-  })
+  @ApiProperty({ type: [String], description: 'The first of them in creation order (at most 100)' })
   missing_target_ids: string[];
 }
 

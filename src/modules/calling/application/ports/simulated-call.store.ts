@@ -1,3 +1,4 @@
+import type { CallRef } from '../../../telephony/application/ports/call-provider.js';
 import type { CallOutcome, VoicemailSubcategory } from '../../../telephony/domain/call-outcome.js';
 
 /** What a simulated call keeps until it ends (no phone number: only what the result needs). */
@@ -28,10 +29,7 @@ export interface SimulatedCall {
 export abstract class SimulatedCallStore {
   abstract record(calls: SimulatedCall[]): Promise<void>;
   /** The running call with this provider call id, or else for this call log; null when none. */
-  abstract find(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<SimulatedCall | null>;
+  abstract find(ref: CallRef): Promise<SimulatedCall | null>;
   /**
    * Takes up to `limit` calls due at `now` (earliest first), moving their due time to `retakeAt` so
    * that another worker takes them only if this one dies before `remove`.

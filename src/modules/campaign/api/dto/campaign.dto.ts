@@ -146,14 +146,10 @@ const WEEK_SCHEDULE_DOC = {
 
 const httpUrlRule = (v: unknown): string | null => {
   if (typeof v !== 'string') return null;
-  try {
-    const url = new URL(v);
-    return url.protocol === 'http:' || url.protocol === 'https:'
-      ? null
-      : 'webhook_url must be an absolute http(s) URL';
-  } catch {
-    return 'webhook_url must be an absolute http(s) URL';
-  }
+  const protocol = URL.parse(v)?.protocol;
+  return protocol === 'http:' || protocol === 'https:'
+    ? null
+    : 'webhook_url must be an absolute http(s) URL';
 };
 
 const uniqueFriendlyIds = (v: unknown): string | null => {
@@ -169,17 +165,11 @@ class CampaignFieldsDto {
   @PyStr({ max: 32 })
   caller_id?: string | null;
 
-  @PyOptional({ default: 3 })
-  @PyInt({ ge: 1, le: 20 })
-  max_attempts?: number;
+  @PyOptional({ default: 3 }) @PyInt({ ge: 1, le: 20 }) max_attempts?: number;
 
-  @PyOptional({ default: 60 })
-  @PyInt({ ge: 0, le: 10080 })
-  retry_delay_minutes?: number;
+  @PyOptional({ default: 60 }) @PyInt({ ge: 0, le: 10080 }) retry_delay_minutes?: number;
 
-  @PyOptional({ default: 10 })
-  @PyInt({ ge: 1, le: 1000 })
-  max_concurrent_calls?: number;
+  @PyOptional({ default: 10 }) @PyInt({ ge: 1, le: 1000 }) max_concurrent_calls?: number;
 
   @PyOptional(WEEK_SCHEDULE_DOC)
   @PyLocated('weekSchedule', (v) => weekScheduleErrors(v))
@@ -190,10 +180,7 @@ class CampaignFieldsDto {
   @PyValueRule('uniqueSteps', uniqueFriendlyIds)
   steps?: CampaignStepDto[];
 
-  @PyOptional({
-    nullable: true,
-    description: 'friendly_id of the step new targets wait at',
-  })
+  @PyOptional({ nullable: true, description: 'friendly_id of the step new targets wait at' })
   @PyStr()
   entry_step?: string | null;
 
@@ -276,13 +263,8 @@ export class UpdateCampaignDto extends CampaignFieldsDto {
 }
 
 export class ListCampaignsQueryDto {
-  @PyOptional({ default: 0 })
-  @PyInt({ ge: 0 })
-  page: number = 0;
-
-  @PyOptional({ default: 50 })
-  @PyInt({ ge: 1, le: 100 })
-  limit: number = 50;
+  @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
+  @PyOptional({ default: 50 }) @PyInt({ ge: 1, le: 100 }) limit: number = 50;
 }
 
 export class CampaignPageResponseDto extends PageEnvelopeResponseDto {

@@ -51,12 +51,8 @@ function PyHttpUrl(): PropertyDecorator {
     PyStr({ max: 2000 }),
     pyConstraint('pyHttpUrl', RANK_VALUE, (v) => {
       if (typeof v !== 'string') return null;
-      let url: URL;
-      try {
-        url = new URL(v);
-      } catch {
-        return pydantic.urlParsing('relative URL without a base');
-      }
+      const url = URL.parse(v);
+      if (!url) return pydantic.urlParsing('relative URL without a base');
       return url.protocol === 'http:' || url.protocol === 'https:' ? null : pydantic.urlScheme();
     }),
   );
@@ -246,10 +242,7 @@ export const hasRequestModels = (type: unknown): boolean => isConnectionType(typ
  */
 function PyModelForType(
   models: Record<BuiltInConnectionType, new () => object>,
-  options: {
-    requiredFor: readonly BuiltInConnectionType[];
-    rules?: typeof SETTINGS_RULES;
-  },
+  options: { requiredFor: readonly BuiltInConnectionType[]; rules?: typeof SETTINGS_RULES },
 ): PropertyDecorator {
   const typeOf = (object: unknown) => (object as { type?: unknown }).type;
   return applyDecorators(
@@ -311,10 +304,7 @@ export class CreateProviderConnectionDto {
   credentials?: Record<string, string>;
 
   @ApiPropertyOptional({ description: settingsDescription, anyOf: SETTINGS_SCHEMAS })
-  @PyModelForType(SETTINGS_MODEL, {
-    requiredFor: NEEDS_SETTINGS,
-    rules: SETTINGS_RULES,
-  })
+  @PyModelForType(SETTINGS_MODEL, { requiredFor: NEEDS_SETTINGS, rules: SETTINGS_RULES })
   settings?: Record<string, unknown>;
 
   @PyOptional({ default: false, description: 'Used by campaigns that name no connection' })
@@ -356,9 +346,7 @@ export class UpdateProviderConnectionDto {
 
 export class ListProviderConnectionsQueryDto {
   @PyOptional({ default: 0 }) @PyInt({ ge: 0 }) page: number = 0;
-  @PyOptional({ default: 50 })
-  @PyInt({ ge: 1, le: 100 })
-  limit: number = 50;
+  @PyOptional({ default: 50 }) @PyInt({ ge: 1, le: 100 }) limit: number = 50;
 }
 
 /**

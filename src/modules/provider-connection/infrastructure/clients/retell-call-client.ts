@@ -4,11 +4,13 @@ import { isRecord } from '../../domain/call-result.js';
 import {
   CAMPAIGN_VOICEMAIL_MARK,
   callLogIdOf,
+  callMetadata,
   voicemailMessageOf,
 } from '../../domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   ProviderRequest,
   StartCallRequest,
 } from '../../../telephony/application/ports/call-provider.js';
@@ -81,21 +83,12 @@ export class RetellCallClient extends CallProvider {
         },
       },
       retell_llm_dynamic_variables: dynamicVariables(req.inputData),
-      metadata: {
-        call_log_id: req.callLogId,
-        target_id: req.targetId,
-        campaign_id: req.campaignId,
-        attempt: req.attempt,
-        ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
-      },
+      metadata: callMetadata(req, voicemail),
     });
     return { providerCallId: call.call_id };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     if (!ref.providerCallId) return null;
     const call = (await (
       await this.client()
@@ -148,13 +141,8 @@ export class RetellCallClient extends CallProvider {
     at: Date | null,
   ): CallEvent {
     const id = String(call.call_id);
-    const event: CallEvent = {
-      key: `retell:${id}:${kind}`,
-      kind,
-      providerCallId: id,
-      callLogId,
-      at,
-    };
+    const key = `retell:${id}:${kind}`;
+    const event: CallEvent = { key, kind, providerCallId: id, callLogId, at };
     if (kind === 'started') return event;
     const voicemailDrop =
       typeof this.connection.settings.voicemail_message === 'string' ||

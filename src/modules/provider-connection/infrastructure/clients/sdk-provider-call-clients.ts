@@ -34,10 +34,8 @@ export function providerCallClient(
   destinations: DestinationPolicy,
   sdks: ProviderSdks = providerSdks,
 ): CallProvider | null {
-  const client = Object.hasOwn(SDK_CALL_CLIENTS, connection.type)
-    ? SDK_CALL_CLIENTS[connection.type as SdkConnectionType]
-    : null;
-  return client ? client(connection, destinations, sdks) : null;
+  if (!Object.hasOwn(SDK_CALL_CLIENTS, connection.type)) return null;
+  return SDK_CALL_CLIENTS[connection.type as SdkConnectionType](connection, destinations, sdks);
 }
 
 /** The official SDKs' clients (each SDK an optional peer dependency, loaded on first use). */

@@ -12,6 +12,7 @@ import {
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   ProviderReply,
   ProviderRequest,
   StartCallRequest,
@@ -74,11 +75,7 @@ export class TwilioCallClient extends CallProvider {
     // The message travels (filled in) in the AMD callback's URL: when Twilio reports the greeting's
     // end, that callback is all we receive, and it needs nothing else to leave the message.
     const amdCallbackUrl = voicemail
-      ? withParam(
-          callbackUrl,
-          VOICEMAIL_MESSAGE_PARAM,
-          fillPlaceholders(voicemail.text, req),
-        )
+      ? withParam(callbackUrl, VOICEMAIL_MESSAGE_PARAM, fillPlaceholders(voicemail.text, req))
       : callbackUrl;
     const machineDetection =
       typeof settings.machine_detection === 'string'
@@ -104,10 +101,7 @@ export class TwilioCallClient extends CallProvider {
   }
 
   /** Reads the call back (deadline recovery); null when Twilio cannot tell us more. */
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     // Twilio cannot be searched by our ids: without its call sid there is nothing to ask.
     if (!ref.providerCallId) return null;
     const call = await (await this.client()).calls(ref.providerCallId).fetch();

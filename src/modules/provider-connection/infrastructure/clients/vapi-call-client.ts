@@ -6,11 +6,13 @@ import { isRecord } from '../../domain/call-result.js';
 import {
   CAMPAIGN_VOICEMAIL_MARK,
   callLogIdOf,
+  callMetadata,
   voicemailMessageOf,
 } from '../../domain/provider-call.js';
 import {
   CallEvent,
   CallProvider,
+  CallRef,
   ProviderRequest,
   StartCallRequest,
 } from '../../../telephony/application/ports/call-provider.js';
@@ -69,13 +71,7 @@ export class VapiCallClient extends CallProvider {
       customer: { number: req.to },
       assistantOverrides: {
         variableValues: req.inputData,
-        metadata: {
-          call_log_id: req.callLogId,
-          target_id: req.targetId,
-          campaign_id: req.campaignId,
-          attempt: req.attempt,
-          ...(voicemail?.fromCampaign ? { [CAMPAIGN_VOICEMAIL_MARK]: true } : {}),
-        },
+        metadata: callMetadata(req, voicemail),
         server: { url: req.eventsUrl },
         ...(voicemail
           ? {
@@ -89,10 +85,7 @@ export class VapiCallClient extends CallProvider {
     return { providerCallId: call.id };
   }
 
-  async getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null> {
+  async getCall(ref: CallRef): Promise<CallEvent | null> {
     // Vapi's call list cannot be searched by our metadata.
     if (!ref.providerCallId) return null;
     const call = await (await this.client()).calls.get({ id: ref.providerCallId });
@@ -133,21 +126,14 @@ export class VapiCallClient extends CallProvider {
       callLogId: callLogId ?? callLogIdOf(metadataOf(call).call_log_id),
     };
     if (call.status === 'ended' && typeof call.endedReason === 'string') {
-      const report: VapiCallReport = {
-        callId: id,
-        endedReason: call.endedReason,
-        startedAt: call.startedAt as string | undefined,
-        endedAt: call.endedAt as string | undefined,
-        artifact: call.artifact as VapiCallReport['artifact'],
-        analysis: call.analysis as VapiCallReport['analysis'],
-      };
       return {
         ...ids,
         at,
         key: `vapi:${id}:ended`,
         kind: 'ended',
+        // The call as the report: vapiCallResult checks each field it reads for its type.
         result: vapiCallResult(
-          report,
+          call as unknown as VapiCallReport,
           typeof this.connection.settings.voicemail_message === 'string' ||
             metadataOf(call)[CAMPAIGN_VOICEMAIL_MARK] === true,
         ),

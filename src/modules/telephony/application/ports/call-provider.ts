@@ -40,6 +40,29 @@ export interface CallResult {
   subcategory?: string | null;
 }
 
+/**
+ * A result that knows no more than its outcome, why it ended and `known`: where `known` says
+ * nothing, no duration, transcript, data or recording.
+ */
+export function callResult(
+  outcome: CallOutcome,
+  endedReason: string,
+  known: Partial<CallResult> = {},
+): CallResult {
+  return {
+    outcome,
+    endedReason,
+    durationSeconds: 0,
+    transcripts: [],
+    agentData: {},
+    postCallData: null,
+    qa: null,
+    recordingUrls: [],
+    outputData: {},
+    ...known,
+  };
+}
+
 /** One thing a provider reports about a call. */
 export interface CallEvent {
   /** Unique per connection: the provider's event id, or its call id + kind. Stored once. */
@@ -55,6 +78,12 @@ export interface CallEvent {
   at: Date | null;
   /** For `ended`. */
   result?: CallResult;
+}
+
+/** A call as the engine knows it: the provider's call id when it answered one, and our call log id. */
+export interface CallRef {
+  providerCallId: string | null;
+  callLogId: number;
 }
 
 /** The raw request on `POST /api/v1/telephony/{connection}/events`, as received. */
@@ -82,10 +111,7 @@ export abstract class CallProvider {
    * What the provider knows of a call (by its id, or by our call log id where it stores it), as an
    * event; null when it cannot tell. Used for calls past their deadline.
    */
-  abstract getCall(ref: {
-    providerCallId: string | null;
-    callLogId: number;
-  }): Promise<CallEvent | null>;
+  abstract getCall(ref: CallRef): Promise<CallEvent | null>;
   /**
    * Authenticates the request (UnauthorizedError: 401, nothing changes) and parses its events.
    * Asynchronous because some SDK verifiers are (Retell's uses Web Crypto).
