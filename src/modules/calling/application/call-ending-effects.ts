@@ -108,7 +108,14 @@ export class CallEndingEffects {
   }
 }
 
-/** What a target does after its follow-up text, as the text keeps it: the decision, its time as text. */
+/** What a target does after its follow-up text, as the text keeps it. */
 function continuationOf(d: TargetDecision): TargetContinuation {
-  return { ...d, retryAt: d.retryAt?.toISOString() ?? null };
+  return {
+    status: d.status,
+    resolution: d.resolution,
+    category: d.category,
+    subcategory: d.subcategory,
+    outcome: d.outcome,
+    retryAt: d.retryAt?.toISOString() ?? null,
+  };
 }
