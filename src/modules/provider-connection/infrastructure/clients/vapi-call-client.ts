@@ -126,14 +126,21 @@ export class VapiCallClient extends CallProvider {
       callLogId: callLogId ?? callLogIdOf(metadataOf(call).call_log_id),
     };
     if (call.status === 'ended' && typeof call.endedReason === 'string') {
+      const report: VapiCallReport = {
+        callId: id,
+        endedReason: call.endedReason,
+        startedAt: call.startedAt as string | undefined,
+        endedAt: call.endedAt as string | undefined,
+        artifact: call.artifact as VapiCallReport['artifact'],
+        analysis: call.analysis as VapiCallReport['analysis'],
+      };
       return {
         ...ids,
         at,
         key: `vapi:${id}:ended`,
         kind: 'ended',
-        // The call as the report: vapiCallResult checks each field it reads for its type.
         result: vapiCallResult(
-          call as unknown as VapiCallReport,
+          report,
           typeof this.connection.settings.voicemail_message === 'string' ||
             metadataOf(call)[CAMPAIGN_VOICEMAIL_MARK] === true,
         ),
