@@ -152,11 +152,21 @@ function campaignArgs(command: string, args: string[], options: CliOptions): [st
   return [required(options, 'org'), campaignId];
 }
 
-/**
- * Every command the usage lists (those `run` knows, and `targets:import`), each at the start of its
- * entry: checked before any database is opened.
- */
-const COMMANDS = new Set(USAGE.match(/^ {2}[a-z]+:[a-z]+/gm)!.map((entry) => entry.trim()));
+/** Every command `run` knows (and `targets:import`): checked before any database is opened. */
+const COMMANDS = new Set([
+  'org:create',
+  'org:list',
+  'apikey:create',
+  'apikey:list',
+  'apikey:revoke',
+  'migration:run',
+  'audit:verify',
+  'campaign:pause',
+  'campaign:resume',
+  'campaign:cancel',
+  'campaign:stats',
+  'targets:import',
+]);
 
 /**
  * Campaign commands act as the API does (same services, outbox and notifications), so they boot the

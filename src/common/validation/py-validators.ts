@@ -32,7 +32,10 @@ export const RANK_RULE = 3;
  * deeper, as `items` by list index or `located` by path (see `RankedError` in the pipe), and may
  * give them a `rank` of their own.
  */
-type Check = (value: unknown, args: ValidationArguments) => object | null;
+type Check = (
+  value: unknown,
+  args: ValidationArguments,
+) => PydanticError | { rank?: number; items?: object[]; located?: object[] } | null;
 
 /** Registers a constraint whose failure message carries the pydantic error as JSON. */
 export function pyConstraint(name: string, rank: number, check: Check): PropertyDecorator {

@@ -223,7 +223,7 @@ export class CampaignService implements CampaignReader, CampaignStateChanges {
       [campaign.smsFollowUp?.provider_connection_id, ['sms_follow_up', 'provider_connection_id']],
     ];
     for (const [id, field] of given) {
-      if (!id) continue;
+      if (id === undefined || id === null) continue;
       const found = await this.connections.get(organizationId, id).then(
         () => true,
         (err: unknown) => {

@@ -90,10 +90,13 @@ export class TextSettlement {
         });
         await this.transitions.continueAfterTexts(tx, [
           {
-            ...then,
             organizationId: updated.organizationId,
             targetId: updated.targetId,
             status: then.status as TargetStatus,
+            resolution: then.resolution,
+            category: then.category,
+            subcategory: then.subcategory,
+            outcome: then.outcome,
             retryAt: then.retryAt === null ? null : new Date(then.retryAt),
             now: outcome.now,
           },

@@ -55,7 +55,7 @@ function offsetMs(at: Date, tz: string): number {
   return offsetAt(localTime(at, tz), at);
 }
 
-/** How far ahead of UTC the wall clock `l` reads at `at` (whole seconds). */
+/** How far ahead of UTC the wall clock `l` reads at `at`, in milliseconds (of whole seconds). */
 const offsetAt = (l: LocalTime, at: Date) =>
   Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second) -
   Math.floor(at.getTime() / 1000) * 1000;

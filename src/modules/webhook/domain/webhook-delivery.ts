@@ -9,10 +9,8 @@ import type {
   MessageEvent,
 } from '../application/ports/outbox.js';
 
-/**
- * The flat JSON a receiver gets for each kind of event, its `type` first. No personal data: receivers
- * read targets, texts and import reports through the API.
- */
+// The payloads below are the flat JSON a receiver gets for each kind of event, its `type` first. No
+// personal data: receivers read targets, texts and import reports through the API.
 
 /** `campaign.paused`: the circuit breaker paused the campaign; no target. */
 export function campaignPausedPayload(event: CampaignPausedEvent) {

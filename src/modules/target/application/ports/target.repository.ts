@@ -45,11 +45,6 @@ export interface InputFieldGap {
   targetIds: string[];
 }
 
-/**
- * Targets, always scoped by organization on reads and writes that come from the API. Uniqueness: `id`
- * within an organization (two organizations may each have a target of one id), `external_id` within a
- * campaign (when not null); a violation is a ConflictError.
- */
 /** How `TargetRepository.mergeInputData` merges, and what else it sets. */
 export interface InputDataMerge {
   onlyIfNotStarted: boolean;
@@ -58,6 +53,11 @@ export interface InputDataMerge {
   timeZone?: string | null;
 }
 
+/**
+ * Targets, always scoped by organization on reads and writes that come from the API. Uniqueness: `id`
+ * within an organization (two organizations may each have a target of one id), `external_id` within a
+ * campaign (when not null); a violation is a ConflictError.
+ */
 export abstract class TargetRepository {
   /** Which of `externalIds` the campaign already holds. */
   abstract findExistingExternalIds(
