@@ -7,7 +7,8 @@ import {
 } from '../modules/campaign/application/ports/campaign.repository.js';
 import { Campaign, CampaignState } from '../modules/campaign/domain/campaign.js';
 import { Tx } from '../common/persistence/unit-of-work.js';
-import { definedOnly, pageOf } from './in-memory-rows.js';
+import { definedOnly } from '../common/objects/defined-only.js';
+import { pageOf } from './in-memory-rows.js';
 
 /** A deep enough copy that callers never share the stored campaign's objects. */
 function copy<T extends Partial<Campaign>>(c: T): T {

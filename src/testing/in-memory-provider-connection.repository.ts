@@ -9,7 +9,8 @@ import {
   ProviderConnectionRepository,
   StoredConnection,
 } from '../modules/provider-connection/application/ports/provider-connection.repository.js';
-import { definedOnly, pageOf } from './in-memory-rows.js';
+import { definedOnly } from '../common/objects/defined-only.js';
+import { pageOf } from './in-memory-rows.js';
 
 /** The SQL adapter's rules in memory: names unique per organization, one default per organization. */
 export class InMemoryProviderConnectionRepository extends ProviderConnectionRepository {

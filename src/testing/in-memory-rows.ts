@@ -26,10 +26,6 @@ export const pageOf = <T>(
   total: rows.length,
 });
 
-/** The fields of a change that are set: an update leaves a column it was not given as it is. */
-export const definedOnly = <T extends object>(changes: T): Partial<T> =>
-  Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Partial<T>;
-
 /** A position in a newest-first timeline: its time, ties broken by `key`. */
 interface TimelinePosition {
   atMicros: number;

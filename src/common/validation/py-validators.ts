@@ -19,6 +19,7 @@ import { Transform, Type } from 'class-transformer';
 import { ValidateBy, ValidateIf, ValidateNested, ValidationArguments } from 'class-validator';
 import { pydantic, PydanticError } from './pydantic-errors.js';
 import { rawOf } from './transform-safe.js';
+import { definedOnly } from '../objects/defined-only.js';
 import { unstorableJsonError } from './storable.js';
 
 export const RANK_MISSING = 0;
@@ -55,8 +56,7 @@ export function pyConstraint(name: string, rank: number, check: Check): Property
  * keys it leaves out keep these values.
  */
 function doc(schema: Record<string, unknown>): PropertyDecorator {
-  const defined = Object.fromEntries(Object.entries(schema).filter(([, v]) => v !== undefined));
-  return ApiProperty(defined);
+  return ApiProperty(definedOnly(schema));
 }
 
 const BIGINT_KEY = '$pydantic-bigint';

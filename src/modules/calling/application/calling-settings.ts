@@ -1,3 +1,5 @@
+import { definedOnly } from '../../../common/objects/defined-only.js';
+
 /**
  * Tunables of the engine (from the environment in the app, literals in unit tests): each value
  * given replaces its default.
@@ -21,11 +23,7 @@ export class CallingSettings {
   readonly publicBaseUrl: string = 'http://localhost:3000';
 
   constructor(values: Partial<CallingSettings> = {}) {
-    // A value given as undefined keeps its default, as a missing one does.
-    Object.assign(
-      this,
-      Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)),
-    );
+    Object.assign(this, definedOnly(values));
     this.publicBaseUrl = this.publicBaseUrl.replace(/\/$/, '');
   }
 
