@@ -92,7 +92,8 @@ export function simulatedResult(callLogId: number, r: SimulatedRequest): CallRes
   if (!conversation) return base;
   const { callee, agent, summary } = conversation;
   const transcripts = [
-    GREETING,
+    // A copy per call: a turn redacted or edited on one result must not change the next call's.
+    { ...GREETING },
     { role: 'user', message: callee },
     { role: 'assistant', message: agent },
   ];
