@@ -115,7 +115,11 @@ type CliOptions = ReturnType<
 >['values'];
 
 /** `--name x`, `--org x`, the import's flags and positionals; anything else is a usage error. */
-function parseCommandLine(argv: string[]) {
+function parseCommandLine(argv: string[]): {
+  command?: string;
+  args: string[];
+  options: CliOptions;
+} {
   try {
     const { values, positionals } = parseArgs({
       args: argv,
